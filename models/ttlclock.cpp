@@ -1,0 +1,1 @@
+#include "ttlclock.h"

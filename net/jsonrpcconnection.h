@@ -1,0 +1,65 @@
+#pragma once
+
+#include "mcperror.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <functional>
+
+namespace folio {
+
+class RpcCall;
+class Transport;
+class TrafficLog;
+
+// JSON-RPC 2.0 over a Transport: ids, a pending-request table with per-request timeouts,
+// cancellation, routing of notifications, and answers to server->client requests.
+class JsonRpcConnection : public QObject
+{
+    Q_OBJECT
+public:
+    // Takes ownership of the transport.
+    JsonRpcConnection(Transport *transport, TrafficLog *log, QObject *parent = nullptr);
+    ~JsonRpcConnection() override;
+
+    Transport *transport() const { return m_transport; }
+
+    // Sends a request; the returned call is parented to `owner` (or this) and finishes exactly once.
+    RpcCall *request(const QString &method, const QJsonObject &params, int timeoutMs,
+                     QObject *owner = nullptr);
+    void notify(const QString &method, const QJsonObject &params = {});
+    // Sends notifications/cancelled for the call and finishes it with Kind::Cancelled.
+    void cancel(RpcCall *call, const QString &reason = {});
+
+    // A handler for a server->client request; returns the result, or sets *error.
+    using RequestHandler = std::function<QJsonObject(const QJsonObject &params, McpError *error)>;
+    void setRequestHandler(const QString &method, RequestHandler handler);
+
+    int pendingCount() const { return int(m_pending.size()); }
+
+Q_SIGNALS:
+    void notificationReceived(const QString &method, const QJsonObject &params, const QByteArray &raw);
+    // A message that could not be used (malformed, unknown id, not JSON-RPC). The connection stays.
+    void protocolWarning(const McpError &error, const QByteArray &raw);
+    // The transport closed; every pending call has already finished with Kind::Closed.
+    void connectionClosed(const McpError &error);
+
+private:
+    void handleMessage(const QJsonObject &message, const QByteArray &raw);
+    void handleRequestFailed(const QJsonValue &id, const McpError &error);
+    void handleClosed(const McpError &error);
+    void handleServerRequest(const QJsonObject &message);
+    void sendMessage(const QJsonObject &message);
+    void onTimeout(RpcCall *call);
+    static QString idKey(const QJsonValue &id);
+
+    Transport *m_transport;
+    QPointer<TrafficLog> m_log;
+    qint64 m_nextId = 1;
+    QHash<QString, QPointer<RpcCall>> m_pending;
+    QHash<QString, RequestHandler> m_handlers;
+};
+
+} // namespace folio

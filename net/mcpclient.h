@@ -1,0 +1,125 @@
+#pragma once
+
+#include "mcperror.h"
+#include "serverconfig.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+#include <functional>
+#include <optional>
+
+namespace folio {
+
+class JsonRpcConnection;
+class RpcCall;
+class TrafficLog;
+class Transport;
+
+// The protocol revisions Folio speaks, newest first.
+namespace Revision {
+inline constexpr char Modern[] = "2026-07-28";
+QStringList all();        // every revision, newest first
+QStringList legacy();     // the initialize-era revisions, newest first
+bool isModern(const QString &revision);
+} // namespace Revision
+
+// The four protocol lists.
+enum class ListKind { Tools, Prompts, Resources, ResourceTemplates };
+QString listMethod(ListKind kind);    // "tools/list", ...
+QString listItemsKey(ListKind kind);  // "tools", "prompts", "resources", "resourceTemplates"
+QString listName(ListKind kind);      // "tools", "prompts", "resources", "templates"
+std::optional<ListKind> listKindFromName(const QString &name);
+
+// An MCP client for one server. It learns the server's era as the spec says (probe with
+// server/discover; fall back to initialize, negotiating down to 2024-11-05), then sends every
+// request in that era's form. Results are kept exactly as received: no defaults filled in.
+class McpClient : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State { Disconnected, Connecting, Connected, Failed };
+    Q_ENUM(State)
+
+    explicit McpClient(QObject *parent = nullptr);
+    ~McpClient() override;
+
+    void setConfig(const ServerConfig &config);
+    ServerConfig config() const { return m_config; }
+    // Used instead of building a transport from the config (unit tests, custom transports).
+    void setTransportFactory(std::function<Transport *(QObject *parent)> factory);
+
+    void connectToServer();
+    void disconnectFromServer();
+
+    State state() const { return m_state; }
+    McpError lastError() const { return m_lastError; }
+    bool isModern() const { return Revision::isModern(m_protocolVersion); }
+    QString protocolVersion() const { return m_protocolVersion; }
+    QString transportName() const;
+    QJsonObject serverInfo() const { return m_serverInfo; }
+    QJsonObject capabilities() const { return m_capabilities; }
+    QString instructions() const { return m_instructions; }
+    // The raw result of server/discover or initialize, as received.
+    QJsonObject handshakeResult() const { return m_handshakeResult; }
+    TrafficLog *trafficLog() const { return m_log; }
+    JsonRpcConnection *connection() const { return m_connection; }
+
+    // One page of a protocol list. cursor: std::nullopt sends no cursor; "" sends "" (a cursor).
+    RpcCall *listPage(ListKind kind, const std::optional<QString> &cursor, QObject *owner = nullptr);
+    RpcCall *listPage(const QString &method, const std::optional<QString> &cursor,
+                      QObject *owner = nullptr);
+    RpcCall *callTool(const QString &name, const QJsonObject &arguments, QObject *owner = nullptr);
+    RpcCall *readResource(const QString &uri, QObject *owner = nullptr);
+    // Any request, wrapped in the era's form (the 2026 _meta envelope).
+    RpcCall *request(const QString &method, const QJsonObject &params, QObject *owner = nullptr,
+                     int timeoutMs = -1);
+
+    // List-change notifications: 2025 era routes notifications/*/list_changed; 2026 opens
+    // subscriptions/listen for the lists the server advertises.
+    void listenForListChanges();
+
+    // The _meta envelope a 2026-07-28 request carries.
+    QJsonObject modernMeta() const;
+    static QJsonObject clientInfo();
+
+Q_SIGNALS:
+    void stateChanged(folio::McpClient::State state);
+    void connected();
+    // The connection was lost or could not be made; error says why.
+    void disconnected(const folio::McpError &error);
+    void listChanged(folio::ListKind kind);
+    void resourceUpdated(const QString &uri);
+    void diagnostic(const QString &line);
+
+private:
+    void setState(State state);
+    Transport *createTransport(const ServerConfig::HttpMode mode);
+    void startConnection(ServerConfig::HttpMode mode);
+    void probeDiscover();
+    void handleDiscover(RpcCall *call);
+    void sendInitialize(const QString &revision);
+    void handleInitialize(RpcCall *call, const QString &offered);
+    void fail(const McpError &error);
+    void handleNotification(const QString &method, const QJsonObject &params);
+    void handleConnectionClosed(const McpError &error);
+    QJsonObject withEnvelope(const QJsonObject &params) const;
+
+    ServerConfig m_config;
+    std::function<Transport *(QObject *)> m_transportFactory;
+    TrafficLog *m_log;
+    QPointer<JsonRpcConnection> m_connection;
+    QPointer<RpcCall> m_listen;
+    State m_state = State::Disconnected;
+    McpError m_lastError;
+    QString m_protocolVersion;
+    QJsonObject m_serverInfo;
+    QJsonObject m_capabilities;
+    QJsonObject m_handshakeResult;
+    QString m_instructions;
+    ServerConfig::HttpMode m_activeHttpMode = ServerConfig::HttpMode::Auto;
+    bool m_triedSseFallback = false;
+};
+
+} // namespace folio

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "mcperror.h"
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+
+namespace folio {
+
+class JsonRpcConnection;
+
+// One JSON-RPC request in flight, then its outcome. Owned by whoever asked for it; finished() is
+// emitted exactly once (success, error, timeout, cancel or connection loss).
+class RpcCall : public QObject
+{
+    Q_OBJECT
+public:
+    RpcCall(const QJsonValue &id, const QString &method, const QJsonObject &params, QObject *parent);
+
+    QJsonValue id() const { return m_id; }
+    QString method() const { return m_method; }
+    QJsonObject params() const { return m_params; }
+
+    bool isFinished() const { return m_finished; }
+    bool isError() const { return m_error.isError(); }
+    // The result object exactly as parsed; empty on error.
+    QJsonObject result() const { return m_result; }
+    McpError error() const { return m_error; }
+    // The exact bytes of the response message (empty when the failure was not a message).
+    QByteArray rawResponse() const { return m_raw; }
+    qint64 requestBytes() const { return m_requestBytes; }
+    qint64 responseBytes() const { return m_raw.size(); }
+    qint64 latencyMs() const { return m_latencyMs; }
+    qint64 sentAtMs() const { return m_sentAtMs; }         // wall clock, ms since epoch
+    qint64 receivedAtMs() const { return m_receivedAtMs; } // wall clock, ms since epoch
+    qint64 receivedMonotonicMs() const { return m_receivedMonotonicMs; }
+
+    // Cancels the request: notifies the server and finishes with Kind::Cancelled.
+    void cancel();
+
+Q_SIGNALS:
+    void finished();
+
+private:
+    friend class JsonRpcConnection;
+    void markSent(qint64 bytes);
+    void finishWithResult(const QJsonObject &result, const QByteArray &raw);
+    void finishWithError(const McpError &error, const QByteArray &raw = {});
+
+    QJsonValue m_id;
+    QString m_method;
+    QJsonObject m_params;
+    QJsonObject m_result;
+    McpError m_error;
+    QByteArray m_raw;
+    QElapsedTimer m_timer;
+    qint64 m_requestBytes = 0;
+    qint64 m_latencyMs = -1;
+    qint64 m_sentAtMs = 0;
+    qint64 m_receivedAtMs = 0;
+    qint64 m_receivedMonotonicMs = 0;
+    bool m_finished = false;
+    QPointer<JsonRpcConnection> m_connection;
+};
+
+} // namespace folio

@@ -1,0 +1,1 @@
+#include "secretstore.h"

@@ -1,0 +1,81 @@
+#include "serverconfig.h"
+
+#include <QJsonArray>
+
+namespace folio {
+
+QString ServerConfig::displayTarget() const
+{
+    if (kind == Kind::Http)
+        return url.toString(QUrl::RemoveUserInfo);
+    QStringList parts{command};
+    parts += arguments;
+    return parts.join(QLatin1Char(' '));
+}
+
+QJsonObject ServerConfig::toJson() const
+{
+    QJsonObject o;
+    o[QStringLiteral("name")] = name;
+    if (kind == Kind::Stdio) {
+        o[QStringLiteral("type")] = QStringLiteral("stdio");
+        o[QStringLiteral("command")] = command;
+        o[QStringLiteral("args")] = QJsonArray::fromStringList(arguments);
+        QJsonObject env;
+        for (auto it = environment.cbegin(); it != environment.cend(); ++it)
+            env[it.key()] = it.value();
+        if (!env.isEmpty())
+            o[QStringLiteral("env")] = env;
+        if (!workingDirectory.isEmpty())
+            o[QStringLiteral("cwd")] = workingDirectory;
+    } else {
+        o[QStringLiteral("type")] = httpMode == HttpMode::LegacySse ? QStringLiteral("sse")
+                                                                     : QStringLiteral("http");
+        o[QStringLiteral("url")] = url.toString();
+        QJsonObject h;
+        for (const auto &[k, v] : headers)
+            h[QString::fromLatin1(k)] = QString::fromLatin1(v);
+        if (!h.isEmpty())
+            o[QStringLiteral("headers")] = h;
+    }
+    if (!pinnedRevision.isEmpty())
+        o[QStringLiteral("revision")] = pinnedRevision;
+    if (requestTimeoutMs != 30000)
+        o[QStringLiteral("timeoutMs")] = requestTimeoutMs;
+    return o;
+}
+
+ServerConfig ServerConfig::fromJson(const QJsonObject &o)
+{
+    ServerConfig c;
+    c.name = o.value(QStringLiteral("name")).toString();
+    const QString type = o.value(QStringLiteral("type")).toString();
+    const bool hasUrl = o.contains(QStringLiteral("url"));
+    if (type == QLatin1String("http") || type == QLatin1String("sse") ||
+        type == QLatin1String("streamable-http") || (type.isEmpty() && hasUrl)) {
+        c.kind = Kind::Http;
+        c.url = QUrl(o.value(QStringLiteral("url")).toString());
+        c.httpMode = type == QLatin1String("sse") ? HttpMode::LegacySse
+                     : type.isEmpty()             ? HttpMode::Auto
+                                                  : HttpMode::Streamable;
+        if (type == QLatin1String("http"))
+            c.httpMode = HttpMode::Auto;
+        const QJsonObject h = o.value(QStringLiteral("headers")).toObject();
+        for (auto it = h.begin(); it != h.end(); ++it)
+            c.headers.append({it.key().toLatin1(), it.value().toString().toLatin1()});
+    } else {
+        c.kind = Kind::Stdio;
+        c.command = o.value(QStringLiteral("command")).toString();
+        for (const auto &a : o.value(QStringLiteral("args")).toArray())
+            c.arguments.append(a.toString());
+        const QJsonObject env = o.value(QStringLiteral("env")).toObject();
+        for (auto it = env.begin(); it != env.end(); ++it)
+            c.environment.insert(it.key(), it.value().toString());
+        c.workingDirectory = o.value(QStringLiteral("cwd")).toString();
+    }
+    c.pinnedRevision = o.value(QStringLiteral("revision")).toString();
+    c.requestTimeoutMs = o.value(QStringLiteral("timeoutMs")).toInt(30000);
+    return c;
+}
+
+} // namespace folio

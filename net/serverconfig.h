@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+namespace folio {
+
+// How to reach one MCP server. Saved servers are stored as this, without any secret: the bearer
+// token lives in the keychain under secretKey() and is filled into bearerToken only at connect.
+struct ServerConfig
+{
+    enum class Kind { Stdio, Http };
+    enum class HttpMode { Auto, Streamable, LegacySse };
+
+    QString name;
+    Kind kind = Kind::Stdio;
+
+    // stdio
+    QString command;
+    QStringList arguments;
+    QMap<QString, QString> environment; // added to the inherited environment
+    QString workingDirectory;
+
+    // HTTP
+    QUrl url;
+    HttpMode httpMode = HttpMode::Auto;
+    QList<QPair<QByteArray, QByteArray>> headers; // extra headers (not secret)
+    QString bearerToken;                           // runtime only, never serialised
+
+    // Protocol
+    QString pinnedRevision; // empty: negotiate
+    int requestTimeoutMs = 30000;
+    qint64 maxMessageBytes = 64 * 1024 * 1024;
+
+    QString secretKey() const { return QStringLiteral("server:") + name; }
+    QString displayTarget() const;
+
+    // Without bearerToken: secrets never reach a config file.
+    QJsonObject toJson() const;
+    static ServerConfig fromJson(const QJsonObject &object);
+};
+
+} // namespace folio

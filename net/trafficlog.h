@@ -1,0 +1,63 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonValue>
+#include <QObject>
+#include <QStringList>
+#include <QVector>
+
+namespace folio {
+
+// Every message in and out, with time, direction, size and latency, secrets redacted. Bounded:
+// the oldest entries go first once the cap is reached (the counters keep the totals).
+class TrafficLog : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Direction { Outgoing, Incoming, Diagnostic };
+    struct Entry
+    {
+        qint64 sequence = 0;
+        qint64 timestampMs = 0; // wall clock, ms since epoch
+        Direction direction = Direction::Outgoing;
+        QString method;        // request/notification method, or the answered request's method
+        QString id;            // JSON-RPC id as text, empty for notifications
+        qint64 bytes = 0;
+        qint64 latencyMs = -1; // responses only
+        bool isError = false;
+        QByteArray text;       // redacted message text (compact JSON) or diagnostic line
+    };
+
+    explicit TrafficLog(QObject *parent = nullptr);
+
+    void setCapacity(int entries) { m_capacity = entries; }
+    // Values that must never appear in the log (tokens, header values marked secret).
+    void addSecret(const QString &value);
+    QByteArray redact(const QByteArray &text) const;
+
+    void append(Entry entry);
+    void appendDiagnostic(const QString &line);
+    const QVector<Entry> &entries() const { return m_entries; }
+    qint64 firstSequence() const { return m_entries.isEmpty() ? 0 : m_entries.first().sequence; }
+    qint64 totalBytesIn() const { return m_bytesIn; }
+    qint64 totalBytesOut() const { return m_bytesOut; }
+    void clear();
+
+Q_SIGNALS:
+    void entryAppended(const folio::TrafficLog::Entry &entry);
+    void entriesDropped(int count);
+    void cleared();
+
+private:
+    QVector<Entry> m_entries;
+    QStringList m_secrets;
+    int m_capacity = 20000;
+    qint64 m_sequence = 0;
+    qint64 m_bytesIn = 0;
+    qint64 m_bytesOut = 0;
+};
+
+// Redacts Authorization/Cookie/API-key style header values and the given secret values.
+QByteArray redactSecrets(const QByteArray &text, const QStringList &secrets);
+
+} // namespace folio

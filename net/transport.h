@@ -1,0 +1,62 @@
+#pragma once
+
+#include "mcperror.h"
+
+#include <QJsonObject>
+#include <QObject>
+
+namespace folio {
+
+// One face for every MCP transport: stdio, Streamable HTTP and the legacy HTTP+SSE of 2024-11-05.
+// Messages go out as parsed JSON plus their encoded bytes; messages come in as parsed JSON plus
+// the exact bytes received, so the layers above can judge what the server really sent.
+class Transport : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    // Opens the connection (spawns the process, opens the legacy SSE stream, ...). Emits opened()
+    // or closed(error).
+    virtual void open() = 0;
+    // Sends one JSON-RPC message. HTTP transports map one request to one POST.
+    virtual void send(const QJsonObject &message, const QByteArray &encoded) = 0;
+    // Closes gracefully; emits closed() once done.
+    virtual void close() = 0;
+    virtual bool isOpen() const = 0;
+    // What the transport is, for the UI ("stdio", "streamable-http", "http+sse").
+    virtual QString kindName() const = 0;
+
+    // The protocol revision in force: HTTP transports send it as MCP-Protocol-Version (2025-06-18
+    // and later) and switch to the 2026-07-28 header set (Mcp-Method, Mcp-Name, no session).
+    void setProtocolVersion(const QString &version) { m_protocolVersion = version; }
+    QString protocolVersion() const { return m_protocolVersion; }
+
+    void setMaxMessageBytes(qint64 bytes) { m_maxMessageBytes = bytes; }
+    qint64 maxMessageBytes() const { return m_maxMessageBytes; }
+
+    // Optional server->client stream (Streamable HTTP GET, 2025 era). Default: nothing to open.
+    virtual void openServerStream() {}
+
+Q_SIGNALS:
+    void opened();
+    // A well-formed JSON object arrived. raw is the exact bytes of this message.
+    void messageReceived(const QJsonObject &message, const QByteArray &raw);
+    // Bytes that were not a JSON object, or a frame over the size cap. The connection stays up.
+    void malformedMessage(const QByteArray &raw, const McpError &error);
+    // A request failed below JSON-RPC (HTTP status without a JSON-RPC body, network error).
+    // id is the JSON-RPC id of the request that was being carried.
+    void requestFailed(const QJsonValue &id, const McpError &error);
+    // Free-form diagnostics: stdio stderr lines, HTTP session events.
+    void diagnostic(const QString &line);
+    // Metadata about an HTTP exchange (status, content type, headers), redacted, for the traffic log.
+    void httpExchange(const QJsonValue &id, int status, const QByteArray &contentType);
+    // The connection is gone. error.kind is None for a clean close.
+    void closed(const McpError &error);
+
+protected:
+    QString m_protocolVersion;
+    qint64 m_maxMessageBytes = 64 * 1024 * 1024;
+};
+
+} // namespace folio
