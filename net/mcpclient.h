@@ -95,7 +95,7 @@ Q_SIGNALS:
 
 private:
     void setState(State state);
-    Transport *createTransport(const ServerConfig::HttpMode mode);
+    Transport *createTransport(ServerConfig::HttpMode mode);
     void startConnection(ServerConfig::HttpMode mode);
     void probeDiscover();
     void handleDiscover(RpcCall *call);

@@ -35,7 +35,6 @@ public:
     qint64 latencyMs() const { return m_latencyMs; }
     qint64 sentAtMs() const { return m_sentAtMs; }         // wall clock, ms since epoch
     qint64 receivedAtMs() const { return m_receivedAtMs; } // wall clock, ms since epoch
-    qint64 receivedMonotonicMs() const { return m_receivedMonotonicMs; }
 
     // Cancels the request: notifies the server and finishes with Kind::Cancelled.
     void cancel();
@@ -45,6 +44,7 @@ Q_SIGNALS:
 
 private:
     friend class JsonRpcConnection;
+    friend class McpClient;
     void markSent(qint64 bytes);
     void finishWithResult(const QJsonObject &result, const QByteArray &raw);
     void finishWithError(const McpError &error, const QByteArray &raw = {});
@@ -60,7 +60,6 @@ private:
     qint64 m_latencyMs = -1;
     qint64 m_sentAtMs = 0;
     qint64 m_receivedAtMs = 0;
-    qint64 m_receivedMonotonicMs = 0;
     bool m_finished = false;
     QPointer<JsonRpcConnection> m_connection;
 };

@@ -26,11 +26,16 @@ public:
         qint64 latencyMs = -1; // responses only
         bool isError = false;
         QByteArray text;       // redacted message text (compact JSON) or diagnostic line
+        bool truncated = false;
     };
 
     explicit TrafficLog(QObject *parent = nullptr);
 
+    // Caps on what is kept: entries, and bytes of message text (a message's text is cut at
+    // maxEntryBytes; the byte count in the entry stays the real size).
     void setCapacity(int entries) { m_capacity = entries; }
+    void setMaxTextBytes(qint64 bytes) { m_maxTextBytes = bytes; }
+    static constexpr qint64 maxEntryBytes = 1024 * 1024;
     // Values that must never appear in the log (tokens, header values marked secret).
     void addSecret(const QString &value);
     QByteArray redact(const QByteArray &text) const;
@@ -52,6 +57,8 @@ private:
     QVector<Entry> m_entries;
     QStringList m_secrets;
     int m_capacity = 20000;
+    qint64 m_maxTextBytes = 64 * 1024 * 1024;
+    qint64 m_textBytes = 0;
     qint64 m_sequence = 0;
     qint64 m_bytesIn = 0;
     qint64 m_bytesOut = 0;

@@ -1,0 +1,104 @@
+#include "httpsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkRequest>
+
+namespace folio {
+
+QNetworkRequest HttpEndpoint::makeRequest(const QUrl &target, const QByteArray &accept) const
+{
+    QNetworkRequest req(target);
+    req.setRawHeader("Accept", accept);
+    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+    req.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    if (transferTimeoutMs > 0)
+        req.setTransferTimeout(transferTimeoutMs);
+    for (const auto &[name, value] : headers)
+        req.setRawHeader(name, value);
+    if (!bearerToken.isEmpty())
+        req.setRawHeader("Authorization", "Bearer " + bearerToken.toUtf8());
+    return req;
+}
+
+McpError httpReplyError(QNetworkReply *reply, const QByteArray &body)
+{
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QString bodyHint = QString::fromUtf8(body.left(300)).simplified();
+    McpError e;
+    e.httpStatus = status;
+    if (status == 401 || status == 403) {
+        e.kind = status == 401 ? McpError::Kind::AuthRequired : McpError::Kind::InsufficientScope;
+        e.wwwAuthenticate = QString::fromLatin1(reply->rawHeader("WWW-Authenticate"));
+        e.message = status == 401 ? QStringLiteral("Authentication required")
+                                  : QStringLiteral("Insufficient scope or forbidden");
+        if (!e.wwwAuthenticate.isEmpty())
+            e.message += QStringLiteral(" (WWW-Authenticate: %1)").arg(e.wwwAuthenticate);
+        else if (!bodyHint.isEmpty())
+            e.message += QStringLiteral(": ") + bodyHint;
+        return e;
+    }
+    if (status >= 300) {
+        e.kind = McpError::Kind::HttpStatus;
+        const QString reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
+        e.message = reason.isEmpty() ? QStringLiteral("The server answered with an error status")
+                                     : reason;
+        if (!bodyHint.isEmpty())
+            e.message += QStringLiteral(": ") + bodyHint;
+        return e;
+    }
+    switch (reply->error()) {
+    case QNetworkReply::SslHandshakeFailedError:
+        e.kind = McpError::Kind::TlsError;
+        e.message = QStringLiteral("TLS handshake failed: ") + reply->errorString();
+        break;
+    case QNetworkReply::OperationCanceledError:
+    case QNetworkReply::TimeoutError:
+        e.kind = McpError::Kind::Timeout;
+        e.message = QStringLiteral("The HTTP request timed out: ") + reply->errorString();
+        break;
+    case QNetworkReply::NoError:
+        e.kind = McpError::Kind::Protocol;
+        e.message = QStringLiteral("The HTTP response carried no usable message");
+        break;
+    default:
+        e.kind = McpError::Kind::ConnectionFailed;
+        e.message = QStringLiteral("Could not reach the server: ") + reply->errorString();
+        break;
+    }
+    return e;
+}
+
+bool parseJsonMessages(const QByteArray &body, QList<QJsonObject> *messages, QString *why)
+{
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
+    if (err.error != QJsonParseError::NoError) {
+        *why = QStringLiteral("Not JSON: %1 at offset %2").arg(err.errorString()).arg(err.offset);
+        return false;
+    }
+    if (doc.isObject()) {
+        messages->append(doc.object());
+        return true;
+    }
+    for (const QJsonValue &v : doc.array()) {
+        if (!v.isObject()) {
+            *why = QStringLiteral("A batch element is not a JSON object");
+            return false;
+        }
+        messages->append(v.toObject());
+    }
+    return true;
+}
+
+QByteArray encodeHeaderValue(const QString &value)
+{
+    bool plain = true;
+    for (QChar c : value)
+        plain = plain && c.unicode() >= 0x20 && c.unicode() < 0x7f;
+    if (plain && value == value.trimmed())
+        return value.toLatin1();
+    return "=?base64?" + value.toUtf8().toBase64() + "?=";
+}
+
+} // namespace folio

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "mcperror.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QNetworkReply>
+#include <QPair>
+#include <QUrl>
+
+class QNetworkRequest;
+
+namespace folio {
+
+// What every HTTP request to one server carries, whatever the transport.
+struct HttpEndpoint
+{
+    QUrl url;
+    QList<QPair<QByteArray, QByteArray>> headers;
+    QString bearerToken;
+    int transferTimeoutMs = 0; // 0: none (long-lived streams)
+
+    QNetworkRequest makeRequest(const QUrl &target, const QByteArray &accept) const;
+};
+
+// The error a failed HTTP reply stands for: 401/403 with their WWW-Authenticate details,
+// other statuses, TLS and network errors, in words a person understands.
+McpError httpReplyError(QNetworkReply *reply, const QByteArray &body);
+
+// One JSON body as messages: an object, or a JSON-RPC batch (2025-03-26). Fails with a reason.
+bool parseJsonMessages(const QByteArray &body, QList<QJsonObject> *messages, QString *why);
+
+// A header value that is not plain printable ASCII is sent as =?base64?...?= (2026-07-28).
+QByteArray encodeHeaderValue(const QString &value);
+
+} // namespace folio

@@ -1,0 +1,293 @@
+#include "jsonrpcconnection.h"
+
+#include "rpccall.h"
+#include "trafficlog.h"
+#include "transport.h"
+
+#include <QJsonDocument>
+#include <QTimer>
+
+namespace folio {
+
+namespace {
+QString idText(const QJsonValue &id)
+{
+    if (id.isString())
+        return id.toString();
+    if (id.isDouble())
+        return QString::number(id.toInteger());
+    return QString();
+}
+} // namespace
+
+JsonRpcConnection::JsonRpcConnection(Transport *transport, TrafficLog *log, QObject *parent)
+    : QObject(parent)
+    , m_transport(transport)
+    , m_log(log)
+{
+    m_transport->setParent(this);
+    connect(m_transport, &Transport::messageReceived, this, &JsonRpcConnection::handleMessage);
+    connect(m_transport, &Transport::requestFailed, this, &JsonRpcConnection::handleRequestFailed);
+    connect(m_transport, &Transport::closed, this, &JsonRpcConnection::handleClosed);
+    connect(m_transport, &Transport::malformedMessage, this, [this](const QByteArray &raw, const McpError &e) {
+        if (m_log) {
+            TrafficLog::Entry entry;
+            entry.direction = TrafficLog::Direction::Incoming;
+            entry.bytes = raw.size();
+            entry.isError = true;
+            entry.method = QStringLiteral("(malformed)");
+            entry.text = raw;
+            m_log->append(entry);
+        }
+        Q_EMIT protocolWarning(e, raw);
+    });
+    connect(m_transport, &Transport::diagnostic, this, [this](const QString &line) {
+        if (m_log)
+            m_log->appendDiagnostic(line);
+    });
+    // "ping" is answered in every legacy revision; 2026 servers send no requests.
+    setRequestHandler(QStringLiteral("ping"), [](const QJsonObject &, McpError *) { return QJsonObject(); });
+}
+
+JsonRpcConnection::~JsonRpcConnection()
+{
+    // Pending calls belong to their owners; tell them the connection is gone.
+    const auto pending = m_pending;
+    m_pending.clear();
+    for (const auto &call : pending) {
+        if (call)
+            call->finishWithError(McpError::make(McpError::Kind::Closed, QStringLiteral("Connection closed")));
+    }
+}
+
+QString JsonRpcConnection::idKey(const QJsonValue &id)
+{
+    return (id.isString() ? QStringLiteral("s:") : QStringLiteral("n:")) + idText(id);
+}
+
+RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &params, int timeoutMs,
+                                    QObject *owner)
+{
+    const QJsonValue id = QJsonValue(qint64(m_nextId++));
+    auto *call = new RpcCall(id, method, params, owner ? owner : this);
+    call->m_connection = this;
+    m_pending.insert(idKey(id), call);
+
+    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                        {QStringLiteral("id"), id},
+                        {QStringLiteral("method"), method}};
+    if (!params.isEmpty())
+        message[QStringLiteral("params")] = params;
+    const QByteArray encoded = QJsonDocument(message).toJson(QJsonDocument::Compact);
+    call->markSent(encoded.size());
+    if (m_log) {
+        TrafficLog::Entry entry;
+        entry.direction = TrafficLog::Direction::Outgoing;
+        entry.method = method;
+        entry.id = idText(id);
+        entry.bytes = encoded.size();
+        entry.text = encoded;
+        m_log->append(entry);
+    }
+    if (timeoutMs > 0) {
+        QPointer<RpcCall> guard(call);
+        QTimer::singleShot(timeoutMs, call, [this, guard] {
+            if (guard)
+                onTimeout(guard);
+        });
+    }
+    // If the owner deletes the call early, forget it.
+    connect(call, &QObject::destroyed, this, [this, key = idKey(id)] { m_pending.remove(key); });
+    m_transport->send(message, encoded);
+    return call;
+}
+
+void JsonRpcConnection::notify(const QString &method, const QJsonObject &params)
+{
+    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method}};
+    if (!params.isEmpty())
+        message[QStringLiteral("params")] = params;
+    sendMessage(message);
+}
+
+void JsonRpcConnection::sendMessage(const QJsonObject &message)
+{
+    const QByteArray encoded = QJsonDocument(message).toJson(QJsonDocument::Compact);
+    if (m_log) {
+        TrafficLog::Entry entry;
+        entry.direction = TrafficLog::Direction::Outgoing;
+        entry.method = message.value(QStringLiteral("method")).toString();
+        entry.id = idText(message.value(QStringLiteral("id")));
+        entry.bytes = encoded.size();
+        entry.isError = message.contains(QStringLiteral("error"));
+        entry.text = encoded;
+        m_log->append(entry);
+    }
+    m_transport->send(message, encoded);
+}
+
+void JsonRpcConnection::cancel(RpcCall *call, const QString &reason)
+{
+    if (!call || call->isFinished())
+        return;
+    m_pending.remove(idKey(call->id()));
+    QJsonObject params{{QStringLiteral("requestId"), call->id()}};
+    if (!reason.isEmpty())
+        params[QStringLiteral("reason")] = reason;
+    if (m_transport->isOpen())
+        notify(QStringLiteral("notifications/cancelled"), params);
+    call->finishWithError(McpError::make(McpError::Kind::Cancelled,
+                                         reason.isEmpty() ? QStringLiteral("Cancelled") : reason));
+}
+
+void JsonRpcConnection::setRequestHandler(const QString &method, RequestHandler handler)
+{
+    m_handlers.insert(method, std::move(handler));
+}
+
+void JsonRpcConnection::onTimeout(RpcCall *call)
+{
+    if (call->isFinished())
+        return;
+    m_pending.remove(idKey(call->id()));
+    // Tell the server we gave up, so that it can stop working on it.
+    if (m_transport->isOpen())
+        notify(QStringLiteral("notifications/cancelled"),
+               {{QStringLiteral("requestId"), call->id()}, {QStringLiteral("reason"), QStringLiteral("timeout")}});
+    McpError e = McpError::make(McpError::Kind::Timeout,
+                                QStringLiteral("No answer to %1 within the timeout").arg(call->method()));
+    call->finishWithError(e);
+}
+
+void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArray &raw)
+{
+    const bool hasId = message.contains(QStringLiteral("id")) && !message.value(QStringLiteral("id")).isNull();
+    const bool hasMethod = message.value(QStringLiteral("method")).isString();
+    const bool isResponse = message.contains(QStringLiteral("result")) || message.contains(QStringLiteral("error"));
+
+    if (message.value(QStringLiteral("jsonrpc")).toString() != QLatin1String("2.0") ||
+        (!hasMethod && !isResponse)) {
+        if (m_log) {
+            TrafficLog::Entry entry;
+            entry.direction = TrafficLog::Direction::Incoming;
+            entry.bytes = raw.size();
+            entry.isError = true;
+            entry.method = QStringLiteral("(not JSON-RPC)");
+            entry.text = raw;
+            m_log->append(entry);
+        }
+        Q_EMIT protocolWarning(McpError::make(McpError::Kind::MalformedMessage,
+                                              QStringLiteral("A message that is not JSON-RPC 2.0 was ignored")),
+                               raw);
+        return;
+    }
+
+    if (isResponse && !hasMethod) {
+        const QJsonValue id = message.value(QStringLiteral("id"));
+        const QPointer<RpcCall> call = hasId ? m_pending.take(idKey(id)) : QPointer<RpcCall>();
+        if (m_log) {
+            TrafficLog::Entry entry;
+            entry.direction = TrafficLog::Direction::Incoming;
+            entry.id = idText(id);
+            entry.method = call ? call->method() : QString();
+            entry.bytes = raw.size();
+            entry.isError = message.contains(QStringLiteral("error"));
+            entry.latencyMs = call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1;
+            entry.text = raw;
+            m_log->append(entry);
+        }
+        if (!call) {
+            Q_EMIT protocolWarning(
+                McpError::make(McpError::Kind::Protocol,
+                               QStringLiteral("A response for an unknown request id %1 was ignored")
+                                   .arg(idText(id).isEmpty() ? QStringLiteral("(none)") : idText(id))),
+                raw);
+            return;
+        }
+        if (message.contains(QStringLiteral("error"))) {
+            const QJsonObject err = message.value(QStringLiteral("error")).toObject();
+            call->finishWithError(McpError::rpc(err.value(QStringLiteral("code")).toInt(),
+                                                err.value(QStringLiteral("message")).toString(),
+                                                err.value(QStringLiteral("data"))),
+                                  raw);
+        } else if (!message.value(QStringLiteral("result")).isObject()) {
+            call->finishWithError(McpError::make(McpError::Kind::Protocol,
+                                                 QStringLiteral("The result of %1 is not a JSON object")
+                                                     .arg(call->method())),
+                                  raw);
+        } else {
+            call->finishWithResult(message.value(QStringLiteral("result")).toObject(), raw);
+        }
+        return;
+    }
+
+    if (m_log) {
+        TrafficLog::Entry entry;
+        entry.direction = TrafficLog::Direction::Incoming;
+        entry.method = message.value(QStringLiteral("method")).toString();
+        entry.id = idText(message.value(QStringLiteral("id")));
+        entry.bytes = raw.size();
+        entry.text = raw;
+        m_log->append(entry);
+    }
+    if (hasId)
+        handleServerRequest(message);
+    else
+        Q_EMIT notificationReceived(message.value(QStringLiteral("method")).toString(),
+                                    message.value(QStringLiteral("params")).toObject(), raw);
+}
+
+void JsonRpcConnection::handleServerRequest(const QJsonObject &message)
+{
+    const QString method = message.value(QStringLiteral("method")).toString();
+    QJsonObject reply{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                      {QStringLiteral("id"), message.value(QStringLiteral("id"))}};
+    const auto handler = m_handlers.constFind(method);
+    if (handler == m_handlers.constEnd()) {
+        reply[QStringLiteral("error")] = QJsonObject{{QStringLiteral("code"), -32601},
+                                                     {QStringLiteral("message"),
+                                                      QStringLiteral("Method not supported by Folio: ") + method}};
+    } else {
+        McpError error;
+        const QJsonObject result = (*handler)(message.value(QStringLiteral("params")).toObject(), &error);
+        if (error.isError())
+            reply[QStringLiteral("error")] = QJsonObject{{QStringLiteral("code"), error.code},
+                                                         {QStringLiteral("message"), error.message}};
+        else
+            reply[QStringLiteral("result")] = result;
+    }
+    sendMessage(reply);
+}
+
+void JsonRpcConnection::handleRequestFailed(const QJsonValue &id, const McpError &error)
+{
+    const QPointer<RpcCall> call = m_pending.take(idKey(id));
+    if (m_log) {
+        TrafficLog::Entry entry;
+        entry.direction = TrafficLog::Direction::Incoming;
+        entry.id = idText(id);
+        entry.method = call ? call->method() : QString();
+        entry.isError = true;
+        entry.latencyMs = call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1;
+        entry.text = error.describe().toUtf8();
+        m_log->append(entry);
+    }
+    if (call)
+        call->finishWithError(error);
+}
+
+void JsonRpcConnection::handleClosed(const McpError &error)
+{
+    const auto pending = m_pending;
+    m_pending.clear();
+    McpError e = error;
+    if (!e.isError())
+        e = McpError::make(McpError::Kind::Closed, QStringLiteral("The connection was closed"));
+    for (const auto &call : pending) {
+        if (call)
+            call->finishWithError(e);
+    }
+    Q_EMIT connectionClosed(error);
+}
+
+} // namespace folio

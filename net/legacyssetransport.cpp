@@ -1,0 +1,143 @@
+#include "legacyssetransport.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+
+namespace folio {
+
+LegacySseTransport::LegacySseTransport(const HttpEndpoint &endpoint, QObject *parent)
+    : Transport(parent)
+    , m_nam(new QNetworkAccessManager(this))
+    , m_endpoint(endpoint)
+{
+}
+
+LegacySseTransport::~LegacySseTransport()
+{
+    if (m_stream) {
+        m_stream->disconnect(this);
+        m_stream->abort();
+    }
+}
+
+void LegacySseTransport::open()
+{
+    QNetworkRequest req = m_endpoint.makeRequest(m_endpoint.url, "text/event-stream");
+    m_stream = m_nam->get(req);
+    connect(m_stream, &QNetworkReply::readyRead, this, &LegacySseTransport::handleStreamData);
+    connect(m_stream, &QNetworkReply::finished, this, &LegacySseTransport::handleStreamFinished);
+    QTimer::singleShot(m_endpointTimeoutMs, this, [this] {
+        if (!m_open && !m_finished) {
+            finish(McpError::make(McpError::Kind::Timeout,
+                                  QStringLiteral("The SSE stream sent no `endpoint` event in time")));
+        }
+    });
+}
+
+void LegacySseTransport::handleStreamData()
+{
+    if (!m_stream)
+        return;
+    const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status >= 300)
+        return; // the error is read when the reply finishes
+    const QByteArray bytes = m_stream->readAll();
+    if (m_sse.bufferedBytes() + bytes.size() > m_maxMessageBytes) {
+        finish(McpError::make(McpError::Kind::MessageTooLarge, QStringLiteral("An SSE event over the size cap")));
+        return;
+    }
+    const QList<SseEvent> events = m_sse.feed(bytes);
+    for (const SseEvent &ev : events) {
+        if (ev.event == "endpoint") {
+            m_postUrl = m_endpoint.url.resolved(QUrl(QString::fromUtf8(ev.data.trimmed())));
+            if (!m_open) {
+                m_open = true;
+                Q_EMIT diagnostic(QStringLiteral("SSE endpoint: %1").arg(m_postUrl.toString()));
+                Q_EMIT opened();
+            }
+            continue;
+        }
+        if (ev.event != "message")
+            continue;
+        QList<QJsonObject> messages;
+        QString why;
+        if (!parseJsonMessages(ev.data, &messages, &why)) {
+            Q_EMIT malformedMessage(ev.data, McpError::make(McpError::Kind::MalformedMessage, why));
+            continue;
+        }
+        for (const QJsonObject &m : messages)
+            Q_EMIT messageReceived(m, ev.data);
+    }
+}
+
+void LegacySseTransport::handleStreamFinished()
+{
+    if (!m_stream)
+        return;
+    handleStreamData();
+    QNetworkReply *reply = m_stream;
+    reply->deleteLater();
+    m_stream = nullptr;
+    if (m_finished)
+        return;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status >= 300 || reply->error() != QNetworkReply::NoError)
+        finish(httpReplyError(reply, reply->readAll()));
+    else
+        finish(McpError::make(McpError::Kind::Closed, QStringLiteral("The server closed the SSE stream")));
+}
+
+void LegacySseTransport::send(const QJsonObject &message, const QByteArray &encoded)
+{
+    const QJsonValue id = message.contains(QStringLiteral("method")) ? message.value(QStringLiteral("id"))
+                                                                     : QJsonValue();
+    if (!m_open) {
+        Q_EMIT requestFailed(id, McpError::make(McpError::Kind::Closed, QStringLiteral("The SSE stream is closed")));
+        return;
+    }
+    QNetworkRequest req = m_endpoint.makeRequest(m_postUrl, "application/json, text/event-stream");
+    req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    QNetworkReply *reply = m_nam->post(req, encoded);
+    connect(reply, &QNetworkReply::finished, this, [this, reply, id] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status >= 300 || (reply->error() != QNetworkReply::NoError && status == 0)) {
+            if (!id.isNull())
+                Q_EMIT requestFailed(id, httpReplyError(reply, reply->readAll()));
+        }
+        // 2xx: the answer arrives on the stream.
+    });
+}
+
+void LegacySseTransport::close()
+{
+    if (m_finished)
+        return;
+    if (m_stream) {
+        m_stream->disconnect(this);
+        m_stream->abort();
+        m_stream->deleteLater();
+        m_stream = nullptr;
+    }
+    m_open = false;
+    QTimer::singleShot(0, this, [this] { finish({}); });
+}
+
+void LegacySseTransport::finish(const McpError &error)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_open = false;
+    if (m_stream) {
+        m_stream->disconnect(this);
+        m_stream->abort();
+        m_stream->deleteLater();
+        m_stream = nullptr;
+    }
+    Q_EMIT closed(error);
+}
+
+} // namespace folio

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "httpsupport.h"
+#include "sseparser.h"
+#include "transport.h"
+
+#include <QPointer>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace folio {
+
+// The HTTP+SSE transport of 2024-11-05: a long-lived GET stream whose first `endpoint` event names
+// the URL to POST messages to; every answer arrives as a `message` event on the stream.
+class LegacySseTransport : public Transport
+{
+    Q_OBJECT
+public:
+    explicit LegacySseTransport(const HttpEndpoint &endpoint, QObject *parent = nullptr);
+    ~LegacySseTransport() override;
+
+    void setEndpointTimeoutMs(int ms) { m_endpointTimeoutMs = ms; }
+
+    void open() override;
+    void send(const QJsonObject &message, const QByteArray &encoded) override;
+    void close() override;
+    bool isOpen() const override { return m_open; }
+    QString kindName() const override { return QStringLiteral("http+sse"); }
+
+    QUrl postUrl() const { return m_postUrl; }
+
+private:
+    void handleStreamData();
+    void handleStreamFinished();
+    void finish(const McpError &error);
+
+    QNetworkAccessManager *m_nam;
+    HttpEndpoint m_endpoint;
+    QPointer<QNetworkReply> m_stream;
+    SseParser m_sse;
+    QUrl m_postUrl;
+    int m_endpointTimeoutMs = 10000;
+    bool m_open = false;
+    bool m_finished = false;
+};
+
+} // namespace folio

@@ -1,0 +1,191 @@
+#include "stdiotransport.h"
+
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QPointer>
+#include <QProcessEnvironment>
+#include <QTimer>
+
+namespace folio {
+
+namespace {
+constexpr int stderrTailLines = 50;
+}
+
+StdioTransport::StdioTransport(QObject *parent)
+    : Transport(parent)
+    , m_process(new QProcess(this))
+{
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::handleStdout);
+    connect(m_process, &QProcess::readyReadStandardError, this, &StdioTransport::handleStderr);
+    connect(m_process, &QProcess::finished, this, &StdioTransport::handleFinished);
+    connect(m_process, &QProcess::errorOccurred, this, &StdioTransport::handleError);
+    connect(m_process, &QProcess::started, this, [this] {
+        m_started = true;
+        Q_EMIT opened();
+    });
+}
+
+StdioTransport::~StdioTransport()
+{
+    if (m_process->state() != QProcess::NotRunning) {
+        // Destruction cannot wait for a graceful exit: make sure no child outlives us.
+        m_process->disconnect(this);
+        m_process->closeWriteChannel();
+        m_process->kill();
+        m_process->waitForFinished(1000);
+    }
+}
+
+void StdioTransport::setProgram(const QString &program, const QStringList &arguments)
+{
+    m_program = program;
+    m_arguments = arguments;
+}
+
+qint64 StdioTransport::processId() const
+{
+    return m_process->processId();
+}
+
+bool StdioTransport::isOpen() const
+{
+    return m_process->state() == QProcess::Running && !m_closing;
+}
+
+void StdioTransport::open()
+{
+    m_framer.setMaxLineBytes(m_maxMessageBytes);
+    if (!m_extraEnv.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (auto it = m_extraEnv.cbegin(); it != m_extraEnv.cend(); ++it)
+            env.insert(it.key(), it.value());
+        m_process->setProcessEnvironment(env);
+    }
+    if (!m_workingDirectory.isEmpty())
+        m_process->setWorkingDirectory(m_workingDirectory);
+    // An argument list, never a shell: no quoting or injection surprises.
+    m_process->setProgram(m_program);
+    m_process->setArguments(m_arguments);
+    m_process->start(QIODevice::ReadWrite);
+}
+
+void StdioTransport::send(const QJsonObject &message, const QByteArray &encoded)
+{
+    if (!isOpen()) {
+        Q_EMIT requestFailed(message.value(QStringLiteral("id")),
+                             McpError::make(McpError::Kind::Closed,
+                                            QStringLiteral("The server process is not running")));
+        return;
+    }
+    QByteArray line = encoded;
+    line.append('\n');
+    m_process->write(line);
+}
+
+void StdioTransport::close()
+{
+    if (m_closing)
+        return;
+    if (m_process->state() == QProcess::NotRunning) {
+        finishClose({});
+        return;
+    }
+    m_closing = true;
+    m_process->closeWriteChannel();
+    QPointer<QProcess> proc(m_process);
+    QTimer::singleShot(m_graceMs, this, [this, proc] {
+        if (proc && proc->state() != QProcess::NotRunning) {
+            Q_EMIT diagnostic(QStringLiteral("Server did not exit after stdin closed; sending SIGTERM"));
+            proc->terminate();
+            QTimer::singleShot(m_graceMs, this, [this, proc] {
+                if (proc && proc->state() != QProcess::NotRunning) {
+                    Q_EMIT diagnostic(QStringLiteral("Server ignored SIGTERM; killing it"));
+                    proc->kill();
+                }
+            });
+        }
+    });
+}
+
+void StdioTransport::handleStdout()
+{
+    const QByteArray bytes = m_process->readAllStandardOutput();
+    const LineFramer::Result r = m_framer.feed(bytes);
+    if (r.oversizedLines > 0) {
+        McpError e = McpError::make(McpError::Kind::MessageTooLarge,
+                                    QStringLiteral("A message over the %1 MiB cap was dropped")
+                                        .arg(double(m_maxMessageBytes) / (1024.0 * 1024.0), 0, 'f', 1));
+        Q_EMIT malformedMessage(QByteArray(), e);
+    }
+    for (const QByteArray &line : r.lines) {
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(line, &err);
+        if (err.error != QJsonParseError::NoError || !doc.isObject()) {
+            const QString why = err.error != QJsonParseError::NoError
+                                    ? QStringLiteral("Not JSON: %1 at offset %2").arg(err.errorString()).arg(err.offset)
+                                    : QStringLiteral("Not a JSON-RPC message object");
+            Q_EMIT malformedMessage(line, McpError::make(McpError::Kind::MalformedMessage, why));
+            continue;
+        }
+        Q_EMIT messageReceived(doc.object(), line);
+    }
+}
+
+void StdioTransport::handleStderr()
+{
+    m_stderrBuffer.append(m_process->readAllStandardError());
+    qsizetype nl;
+    while ((nl = m_stderrBuffer.indexOf('\n')) >= 0) {
+        const QString line = QString::fromUtf8(m_stderrBuffer.left(nl)).trimmed();
+        m_stderrBuffer.remove(0, nl + 1);
+        if (line.isEmpty())
+            continue;
+        m_stderrTail.append(line);
+        if (m_stderrTail.size() > stderrTailLines)
+            m_stderrTail.removeFirst();
+        Q_EMIT diagnostic(QStringLiteral("stderr: ") + line);
+    }
+    if (m_stderrBuffer.size() > 64 * 1024)
+        m_stderrBuffer.clear();
+}
+
+void StdioTransport::handleFinished(int exitCode, QProcess::ExitStatus status)
+{
+    handleStdout(); // whatever was still buffered
+    handleStderr();
+    if (m_closing) {
+        finishClose({});
+        return;
+    }
+    QString why = status == QProcess::CrashExit
+                      ? QStringLiteral("The server process crashed")
+                      : QStringLiteral("The server process exited with code %1").arg(exitCode);
+    if (!m_stderrTail.isEmpty())
+        why += QStringLiteral(": ") + m_stderrTail.constLast();
+    McpError e = McpError::make(McpError::Kind::ProcessExited, why);
+    e.code = exitCode;
+    finishClose(e);
+}
+
+void StdioTransport::handleError(QProcess::ProcessError error)
+{
+    if (error == QProcess::FailedToStart) {
+        const McpError e = McpError::make(
+            McpError::Kind::SpawnFailed,
+            QStringLiteral("Could not start \"%1\": %2").arg(m_program, m_process->errorString()));
+        finishClose(e);
+    } else if (error == QProcess::WriteError && !m_closing) {
+        Q_EMIT diagnostic(QStringLiteral("Writing to the server failed: ") + m_process->errorString());
+    }
+}
+
+void StdioTransport::finishClose(const McpError &error)
+{
+    if (m_closedEmitted)
+        return;
+    m_closedEmitted = true;
+    Q_EMIT closed(error);
+}
+
+} // namespace folio

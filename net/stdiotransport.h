@@ -1,0 +1,58 @@
+#pragma once
+
+#include "lineframer.h"
+#include "transport.h"
+
+#include <QMap>
+#include <QProcess>
+#include <QStringList>
+
+class QTimer;
+
+namespace folio {
+
+// MCP over a child process's stdin/stdout (newline-delimited JSON). stderr is kept as diagnostics.
+// Shutdown closes stdin, then terminates, then kills after a grace period.
+class StdioTransport : public Transport
+{
+    Q_OBJECT
+public:
+    explicit StdioTransport(QObject *parent = nullptr);
+    ~StdioTransport() override;
+
+    void setProgram(const QString &program, const QStringList &arguments);
+    void setEnvironment(const QMap<QString, QString> &extra) { m_extraEnv = extra; }
+    void setWorkingDirectory(const QString &dir) { m_workingDirectory = dir; }
+    void setShutdownGraceMs(int ms) { m_graceMs = ms; }
+
+    void open() override;
+    void send(const QJsonObject &message, const QByteArray &encoded) override;
+    void close() override;
+    bool isOpen() const override;
+    QString kindName() const override { return QStringLiteral("stdio"); }
+
+    QStringList stderrTail() const { return m_stderrTail; }
+    qint64 processId() const;
+
+private:
+    void handleStdout();
+    void handleStderr();
+    void handleFinished(int exitCode, QProcess::ExitStatus status);
+    void handleError(QProcess::ProcessError error);
+    void finishClose(const McpError &error);
+
+    QProcess *m_process;
+    QString m_program;
+    QStringList m_arguments;
+    QMap<QString, QString> m_extraEnv;
+    QString m_workingDirectory;
+    LineFramer m_framer;
+    QByteArray m_stderrBuffer;
+    QStringList m_stderrTail;
+    int m_graceMs = 2000;
+    bool m_closing = false;
+    bool m_closedEmitted = false;
+    bool m_started = false;
+};
+
+} // namespace folio

@@ -1,0 +1,255 @@
+#include "streamablehttptransport.h"
+
+#include "jsonrpcconnection.h"
+#include "mcpclient.h"
+
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+
+namespace folio {
+
+StreamableHttpTransport::StreamableHttpTransport(const HttpEndpoint &endpoint, QObject *parent)
+    : Transport(parent)
+    , m_nam(new QNetworkAccessManager(this))
+    , m_endpoint(endpoint)
+{
+}
+
+StreamableHttpTransport::~StreamableHttpTransport()
+{
+    const auto replies = m_exchanges.keys();
+    m_exchanges.clear();
+    for (QNetworkReply *r : replies) {
+        r->disconnect(this);
+        r->abort();
+        r->deleteLater();
+    }
+}
+
+void StreamableHttpTransport::open()
+{
+    // Nothing to connect up front: every message is its own POST.
+    m_open = true;
+    QTimer::singleShot(0, this, [this] {
+        if (m_open)
+            Q_EMIT opened();
+    });
+}
+
+void StreamableHttpTransport::send(const QJsonObject &message, const QByteArray &encoded)
+{
+    const QJsonValue id = message.value(QStringLiteral("id"));
+    if (!m_open) {
+        Q_EMIT requestFailed(id, McpError::make(McpError::Kind::Closed, QStringLiteral("The transport is closed")));
+        return;
+    }
+    QNetworkRequest req = m_endpoint.makeRequest(m_endpoint.url, "application/json, text/event-stream");
+    req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    const bool modern = Revision::isModern(m_protocolVersion);
+    const QString method = message.value(QStringLiteral("method")).toString();
+    if (!m_protocolVersion.isEmpty())
+        req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
+    if (modern) {
+        if (!method.isEmpty())
+            req.setRawHeader("Mcp-Method", encodeHeaderValue(method));
+        const QJsonObject params = message.value(QStringLiteral("params")).toObject();
+        if (method == QLatin1String("tools/call") || method == QLatin1String("prompts/get"))
+            req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("name")).toString()));
+        else if (method == QLatin1String("resources/read"))
+            req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("uri")).toString()));
+    } else if (!m_sessionId.isEmpty()) {
+        req.setRawHeader("Mcp-Session-Id", m_sessionId);
+    }
+    Exchange ex;
+    ex.id = message.contains(QStringLiteral("method")) ? id : QJsonValue();
+    ex.method = method.toUtf8();
+    watch(m_nam->post(req, encoded), ex);
+}
+
+void StreamableHttpTransport::openServerStream()
+{
+    if (!m_open || m_serverStream || Revision::isModern(m_protocolVersion))
+        return;
+    QNetworkRequest req = m_endpoint.makeRequest(m_endpoint.url, "text/event-stream");
+    if (!m_protocolVersion.isEmpty())
+        req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
+    if (!m_sessionId.isEmpty())
+        req.setRawHeader("Mcp-Session-Id", m_sessionId);
+    if (!m_lastEventId.isEmpty())
+        req.setRawHeader("Last-Event-ID", m_lastEventId);
+    Exchange ex;
+    ex.serverStream = true;
+    QNetworkReply *reply = m_nam->get(req);
+    m_serverStream = reply;
+    watch(reply, ex);
+}
+
+void StreamableHttpTransport::watch(QNetworkReply *reply, Exchange ex)
+{
+    m_exchanges.insert(reply, ex);
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] { handleReadyRead(reply); });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { handleFinished(reply); });
+}
+
+void StreamableHttpTransport::decideContentType(QNetworkReply *reply, Exchange &ex)
+{
+    if (ex.decided)
+        return;
+    ex.decided = true;
+    const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray().toLower();
+    ex.isSse = type.startsWith("text/event-stream");
+    const QByteArray session = reply->rawHeader("Mcp-Session-Id");
+    if (!session.isEmpty() && !Revision::isModern(m_protocolVersion) && session != m_sessionId) {
+        m_sessionId = session;
+        Q_EMIT diagnostic(QStringLiteral("HTTP session %1").arg(QString::fromLatin1(session)));
+    }
+    Q_EMIT httpExchange(ex.id, reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), type);
+}
+
+void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
+{
+    auto it = m_exchanges.find(reply);
+    if (it == m_exchanges.end())
+        return;
+    Exchange &ex = *it;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    decideContentType(reply, ex);
+    const QByteArray bytes = reply->readAll();
+    if (ex.isSse && status < 300) {
+        if (ex.sse.bufferedBytes() + bytes.size() > m_maxMessageBytes) {
+            m_exchanges.erase(it);
+            reply->disconnect(this);
+            reply->abort();
+            reply->deleteLater();
+            Q_EMIT requestFailed(ex.id, McpError::make(McpError::Kind::MessageTooLarge,
+                                                       QStringLiteral("An SSE event over the size cap")));
+            return;
+        }
+        const QList<SseEvent> events = ex.sse.feed(bytes);
+        for (const SseEvent &ev : events) {
+            if (!ev.id.isEmpty())
+                m_lastEventId = ev.id;
+            if (ev.event == "message")
+                deliver(ev.data, ex);
+        }
+        return;
+    }
+    ex.body.append(bytes);
+    if (ex.body.size() > m_maxMessageBytes) {
+        m_exchanges.erase(it);
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+        Q_EMIT requestFailed(ex.id, McpError::make(McpError::Kind::MessageTooLarge,
+                                                   QStringLiteral("A response over the %1 MiB cap")
+                                                       .arg(m_maxMessageBytes / (1024 * 1024))));
+    }
+}
+
+void StreamableHttpTransport::deliver(const QByteArray &raw, Exchange &ex)
+{
+    QList<QJsonObject> messages;
+    QString why;
+    if (raw.trimmed().isEmpty())
+        return;
+    if (!parseJsonMessages(raw, &messages, &why)) {
+        Q_EMIT malformedMessage(raw, McpError::make(McpError::Kind::MalformedMessage, why));
+        return;
+    }
+    for (const QJsonObject &m : messages) {
+        if (!ex.id.isNull() && !m.contains(QStringLiteral("method")) && m.value(QStringLiteral("id")) == ex.id)
+            ex.answered = true;
+        Q_EMIT messageReceived(m, messages.size() == 1 ? raw : QJsonDocument(m).toJson(QJsonDocument::Compact));
+    }
+}
+
+void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
+{
+    handleReadyRead(reply);
+    auto it = m_exchanges.find(reply);
+    if (it == m_exchanges.end())
+        return;
+    Exchange ex = *it;
+    m_exchanges.erase(it);
+    reply->deleteLater();
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const bool netError = reply->error() != QNetworkReply::NoError && status == 0;
+
+    if (ex.serverStream) {
+        if (status == 405 || status == 404)
+            Q_EMIT diagnostic(QStringLiteral("The server offers no GET stream (HTTP %1)").arg(status));
+        else if (m_open && status < 300 && !netError)
+            QTimer::singleShot(ex.sse.retryMs().value_or(1000), this, &StreamableHttpTransport::openServerStream);
+        else if (m_open)
+            Q_EMIT diagnostic(QStringLiteral("The GET stream ended: %1").arg(httpReplyError(reply, ex.body).describe()));
+        return;
+    }
+
+    if (!netError && !ex.isSse && !ex.body.trimmed().isEmpty()) {
+        // A JSON body: a result, or a JSON-RPC error even under a 4xx (the era probe reads it).
+        QList<QJsonObject> messages;
+        QString why;
+        if (parseJsonMessages(ex.body, &messages, &why)) {
+            const bool rpc = !messages.isEmpty() && messages.first().contains(QStringLiteral("jsonrpc"));
+            if (status >= 300 && rpc && messages.size() == 1 && !ex.id.isNull() &&
+                messages.first().value(QStringLiteral("id")).isNull() &&
+                messages.first().contains(QStringLiteral("error"))) {
+                // An error body with id null under an HTTP error status still answers this POST:
+                // the HTTP exchange is the correlation. The raw bytes stay as sent.
+                QJsonObject m = messages.first();
+                m[QStringLiteral("id")] = ex.id;
+                ex.answered = true;
+                Q_EMIT messageReceived(m, ex.body);
+                return;
+            }
+            if (status < 300 || rpc) {
+                deliver(ex.body, ex);
+                if (ex.answered || ex.id.isNull())
+                    return;
+            }
+        } else if (status < 300) {
+            Q_EMIT malformedMessage(ex.body, McpError::make(McpError::Kind::MalformedMessage, why));
+            if (!ex.id.isNull())
+                Q_EMIT requestFailed(ex.id, McpError::make(McpError::Kind::MalformedMessage,
+                                                           QStringLiteral("The response was not JSON: ") + why));
+            return;
+        }
+    }
+    if (ex.id.isNull() || ex.answered)
+        return; // notifications and responses get 202; nothing waits on them
+    if (status >= 200 && status < 300 && !netError) {
+        const QString why = ex.isSse ? QStringLiteral("The SSE stream ended before the response arrived")
+                                     : QStringLiteral("The HTTP response (status %1) carried no answer").arg(status);
+        Q_EMIT requestFailed(ex.id, McpError::make(McpError::Kind::Closed, why));
+        return;
+    }
+    McpError e = httpReplyError(reply, ex.body);
+    if (status == 404 && !m_sessionId.isEmpty())
+        e.message = QStringLiteral("The HTTP session expired (404); reconnect to start a new one");
+    Q_EMIT requestFailed(ex.id, e);
+}
+
+void StreamableHttpTransport::close()
+{
+    if (!m_open)
+        return;
+    m_open = false;
+    if (m_serverStream)
+        m_serverStream->abort();
+    if (!m_sessionId.isEmpty() && !Revision::isModern(m_protocolVersion)) {
+        // End the session politely; 405 means the server does not allow it, which is fine.
+        QNetworkRequest req = m_endpoint.makeRequest(m_endpoint.url, "application/json, text/event-stream");
+        req.setRawHeader("Mcp-Session-Id", m_sessionId);
+        if (!m_protocolVersion.isEmpty())
+            req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
+        req.setTransferTimeout(2000);
+        QNetworkReply *del = m_nam->deleteResource(req);
+        connect(del, &QNetworkReply::finished, del, &QObject::deleteLater);
+    }
+    QTimer::singleShot(0, this, [this] { Q_EMIT closed({}); });
+}
+
+} // namespace folio

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "httpsupport.h"
+#include "sseparser.h"
+#include "transport.h"
+
+#include <QHash>
+#include <QPointer>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace folio {
+
+// MCP Streamable HTTP (2025-03-26 onwards, and 2026-07-28): one POST per message, answered with
+// JSON or an SSE stream parsed as bytes arrive. 2025 era: Mcp-Session-Id and the optional GET
+// stream; 2026-07-28: no session, Mcp-Method/Mcp-Name headers on every POST.
+class StreamableHttpTransport : public Transport
+{
+    Q_OBJECT
+public:
+    explicit StreamableHttpTransport(const HttpEndpoint &endpoint, QObject *parent = nullptr);
+    ~StreamableHttpTransport() override;
+
+    void open() override;
+    void send(const QJsonObject &message, const QByteArray &encoded) override;
+    void close() override;
+    bool isOpen() const override { return m_open; }
+    QString kindName() const override { return QStringLiteral("streamable-http"); }
+    void openServerStream() override;
+
+    QByteArray sessionId() const { return m_sessionId; }
+
+private:
+    struct Exchange
+    {
+        QJsonValue id;           // the request's id (null for notifications/responses)
+        QByteArray method;
+        QByteArray body;         // JSON bodies are buffered whole
+        SseParser sse;
+        bool isSse = false;
+        bool decided = false;    // content type known
+        bool answered = false;   // the response for id arrived
+        bool serverStream = false;
+    };
+
+    void handleReadyRead(QNetworkReply *reply);
+    void handleFinished(QNetworkReply *reply);
+    void decideContentType(QNetworkReply *reply, Exchange &ex);
+    void deliver(const QByteArray &raw, Exchange &ex);
+    void watch(QNetworkReply *reply, Exchange ex);
+
+    QNetworkAccessManager *m_nam;
+    HttpEndpoint m_endpoint;
+    QByteArray m_sessionId;
+    QHash<QNetworkReply *, Exchange> m_exchanges;
+    QPointer<QNetworkReply> m_serverStream;
+    QByteArray m_lastEventId;
+    bool m_open = false;
+};
+
+} // namespace folio
