@@ -1,1 +1,130 @@
 #include "secretstore.h"
+
+#include <qt6keychain/keychain.h>
+
+namespace folio {
+
+namespace {
+
+// QtKeychain's libsecret backend reports a missing session bus or a missing Secret Service as
+// OtherError with GLib's message, never as NoBackendAvailable. These are the marks of that case,
+// so the user is told there is no keychain rather than shown a D-Bus error.
+bool meansNoBackend(const QString &detail)
+{
+    // A missing Secret Service provider, a session bus that is not there and could not be
+    // started, and a DBUS_SESSION_BUS_ADDRESS that names a dead socket.
+    static const char *const marks[] = {
+        "org.freedesktop.secrets",
+        "org.freedesktop.DBus.Error.ServiceUnknown",
+        "org.freedesktop.DBus.Error.NameHasNoOwner",
+        "autolaunch",
+        "dbus-launch",
+        "Could not connect",
+    };
+    for (const char *mark : marks) {
+        if (detail.contains(QLatin1StringView(mark), Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}
+
+SecretStore::Failure failureFor(QKeychain::Error error, const QString &detail)
+{
+    switch (error) {
+    case QKeychain::EntryNotFound:
+        return SecretStore::Failure::NotFound;
+    case QKeychain::NoBackendAvailable:
+    case QKeychain::NotImplemented:
+        return SecretStore::Failure::NoBackend;
+    case QKeychain::AccessDenied:
+    case QKeychain::AccessDeniedByUser:
+        return SecretStore::Failure::AccessDenied;
+    case QKeychain::OtherError:
+        return meansNoBackend(detail) ? SecretStore::Failure::NoBackend : SecretStore::Failure::Other;
+    case QKeychain::NoError:
+    case QKeychain::CouldNotDeleteEntry:
+        break;
+    }
+    return SecretStore::Failure::Other;
+}
+
+} // namespace
+
+SecretStore::SecretStore(const QString &service, QObject *parent)
+    : QObject(parent)
+    , m_service(service)
+{}
+
+void SecretStore::store(const QString &key, const QString &secret)
+{
+    auto job = new QKeychain::WritePasswordJob(m_service, this);
+    job->setTextData(secret);
+    start(job, Operation::Store, key);
+}
+
+void SecretStore::read(const QString &key)
+{
+    start(new QKeychain::ReadPasswordJob(m_service, this), Operation::Read, key);
+}
+
+void SecretStore::remove(const QString &key)
+{
+    start(new QKeychain::DeletePasswordJob(m_service, this), Operation::Remove, key);
+}
+
+QString SecretStore::failureMessage(Failure failure, const QString &key, const QString &detail)
+{
+    QString message;
+    switch (failure) {
+    case Failure::NotFound:
+        // The backend's wording ("Entry not found" and the like) adds nothing here.
+        return tr("No token saved for %1.").arg(key);
+    case Failure::NoBackend:
+        message = tr("No keychain is available: install and unlock gnome-keyring or KWallet (any "
+                     "Secret Service provider), then try again. Folio never stores tokens in plain text.");
+        break;
+    case Failure::AccessDenied:
+        message = tr("Access to the keychain was denied for %1: unlock the keyring and allow Folio "
+                     "to use it.")
+                      .arg(key);
+        break;
+    case Failure::Other:
+        message = tr("The keychain could not handle the token for %1.").arg(key);
+        break;
+    }
+    if (!detail.isEmpty())
+        message += QStringLiteral(" (%1)").arg(detail);
+    return message;
+}
+
+void SecretStore::start(QKeychain::Job *job, Operation operation, const QString &key)
+{
+    job->setKey(key);
+    job->setAutoDelete(true); // the job deletes itself after finished()
+    job->setInsecureFallback(false);
+    connect(job, &QKeychain::Job::finished, this,
+            [this, operation, key](QKeychain::Job *finished) { handleFinished(finished, operation, key); });
+    job->start();
+}
+
+void SecretStore::handleFinished(QKeychain::Job *job, Operation operation, const QString &key)
+{
+    if (job->error() != QKeychain::NoError) {
+        const Failure failure = failureFor(job->error(), job->errorString());
+        Q_EMIT failed(key, failure, failureMessage(failure, key, job->errorString()));
+        return;
+    }
+    switch (operation) {
+    case Operation::Store:
+        Q_EMIT stored(key);
+        break;
+    case Operation::Read:
+        Q_EMIT restored(key, static_cast<QKeychain::ReadPasswordJob *>(job)->textData());
+        break;
+    case Operation::Remove:
+        Q_EMIT removed(key);
+        break;
+    }
+}
+
+} // namespace folio

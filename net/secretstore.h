@@ -1,1 +1,58 @@
 #pragma once
+
+#include <QObject>
+#include <QString>
+
+namespace QKeychain {
+class Job;
+}
+
+namespace folio {
+
+// Keeps per-server bearer tokens in the platform keychain (QtKeychain), never in plain text.
+// Every call starts one asynchronous job and answers with exactly one signal: the matching
+// success signal or failed(). Secrets never appear in a message or a log line.
+class SecretStore : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Failure {
+        NotFound,     // nothing is saved under this key
+        NoBackend,    // no Secret Service / KWallet / keychain to talk to
+        AccessDenied, // the keychain is locked or the user refused access
+        Other,
+    };
+    Q_ENUM(Failure)
+
+    explicit SecretStore(const QString &service = QStringLiteral("Folio"), QObject *parent = nullptr);
+
+    QString service() const { return m_service; }
+
+    void store(const QString &key, const QString &secret);
+    void read(const QString &key);
+    void remove(const QString &key);
+
+    // Plain words for a person. key names what the secret belongs to; detail is the backend's own
+    // explanation, added where it helps.
+    static QString failureMessage(Failure failure, const QString &key, const QString &detail = {});
+
+Q_SIGNALS:
+    // The secret for key is saved (replacing any earlier one).
+    void stored(const QString &key);
+    // read(key) found secret.
+    void restored(const QString &key, const QString &secret);
+    // The secret for key is gone (also when there was none: the Secret Service does not tell).
+    void removed(const QString &key);
+    // A store(), read() or remove() for key did not succeed; message is failureMessage().
+    void failed(const QString &key, folio::SecretStore::Failure failure, const QString &message);
+
+private:
+    enum class Operation { Store, Read, Remove };
+
+    void start(QKeychain::Job *job, Operation operation, const QString &key);
+    void handleFinished(QKeychain::Job *job, Operation operation, const QString &key);
+
+    QString m_service;
+};
+
+} // namespace folio

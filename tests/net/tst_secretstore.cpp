@@ -1,4 +1,210 @@
+#include "secretstore.h"
+
+#include <QFile>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QScopeGuard>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
-class tst_SecretStore : public QObject { Q_OBJECT };
+
+using folio::SecretStore;
+
+// SecretStore against the real Secret Service: gnome-keyring inside the private D-Bus session that
+// tests/run-in-session starts. Outside that session the keychain tests skip, so that a developer's
+// own keyring is never written to (nor asked to unlock with a prompt).
+class tst_SecretStore : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+
+    void failureMessage_data();
+    void failureMessage();
+
+    void unreachableKeychainIsNoBackend(); // first: GLib caches the session bus once it has one
+    void storeReadRemove();
+    void storeReplaces();
+    void servicesAreSeparate();
+
+private:
+    static constexpr int Timeout = 15000;
+
+    static QString uniqueKey(const char *what);
+    static QString describeFailures(const QSignalSpy &failed);
+};
+
+QString tst_SecretStore::uniqueKey(const char *what)
+{
+    return QStringLiteral("server:tst_secretstore-%1-%2")
+        .arg(QLatin1StringView(what))
+        .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
+}
+
+QString tst_SecretStore::describeFailures(const QSignalSpy &failed)
+{
+    if (failed.isEmpty())
+        return QStringLiteral("no answer from the keychain in time");
+    QStringList messages;
+    for (const QList<QVariant> &arguments : failed)
+        messages << arguments.at(2).toString();
+    return messages.join(QLatin1Char('\n'));
+}
+
+void tst_SecretStore::init()
+{
+    const QByteArrayView function(QTest::currentTestFunction());
+    if (function == "failureMessage" || function == "unreachableKeychainIsNoBackend")
+        return;
+    if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
+        QSKIP("No D-Bus session bus, so no Secret Service: run through tests/run-in-session "
+              "(a private D-Bus session with an unlocked gnome-keyring).");
+    if (qEnvironmentVariableIsEmpty("FOLIO_TEST_KEYRING"))
+        QSKIP("Not inside tests/run-in-session: the keychain tests only use the throwaway keyring it "
+              "starts, never your own.");
+    // Whatever goes wrong, no warning may carry a token.
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("tst-token")));
+}
+
+void tst_SecretStore::failureMessage_data()
+{
+    QTest::addColumn<SecretStore::Failure>("failure");
+    QTest::addColumn<QString>("detail");
+    QTest::addColumn<QStringList>("mentions");
+
+    QTest::newRow("not_found_names_the_key")
+        << SecretStore::Failure::NotFound << QStringLiteral("Entry not found")
+        << QStringList{QStringLiteral("No token saved for server:demo")};
+    QTest::newRow("no_backend_says_what_to_install")
+        << SecretStore::Failure::NoBackend << QString()
+        << QStringList{QStringLiteral("No keychain is available"), QStringLiteral("gnome-keyring"),
+                       QStringLiteral("KWallet"), QStringLiteral("plain text")};
+    QTest::newRow("access_denied_says_unlock")
+        << SecretStore::Failure::AccessDenied << QString()
+        << QStringList{QStringLiteral("denied"), QStringLiteral("server:demo"), QStringLiteral("unlock")};
+    QTest::newRow("other_keeps_backend_detail")
+        << SecretStore::Failure::Other << QStringLiteral("D-Bus said no")
+        << QStringList{QStringLiteral("server:demo"), QStringLiteral("(D-Bus said no)")};
+}
+
+void tst_SecretStore::failureMessage()
+{
+    QFETCH(SecretStore::Failure, failure);
+    QFETCH(QString, detail);
+    QFETCH(QStringList, mentions);
+
+    const QString message = SecretStore::failureMessage(failure, QStringLiteral("server:demo"), detail);
+    for (const QString &mention : std::as_const(mentions))
+        QVERIFY2(message.contains(mention), qPrintable(message));
+    if (failure == SecretStore::Failure::NotFound)
+        QVERIFY2(!message.contains(detail), qPrintable(message));
+}
+
+void tst_SecretStore::unreachableKeychainIsNoBackend()
+{
+    // A session bus address that leads nowhere: no keychain, and never the developer's own one.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray savedAddress = qgetenv("DBUS_SESSION_BUS_ADDRESS");
+    const auto restore = qScopeGuard([&] { qputenv("DBUS_SESSION_BUS_ADDRESS", savedAddress); });
+    qputenv("DBUS_SESSION_BUS_ADDRESS",
+            "unix:path=" + QFile::encodeName(dir.filePath(QStringLiteral("no-bus"))));
+
+    SecretStore store(QStringLiteral("Folio-test"));
+    QSignalSpy stored(&store, &SecretStore::stored);
+    QSignalSpy failed(&store, &SecretStore::failed);
+    const QString key = uniqueKey("nobus");
+    store.store(key, QStringLiteral("tst-token-nobus"));
+    QVERIFY2(failed.wait(Timeout),
+             stored.isEmpty() ? "no answer without a keychain" : "stored without a keychain");
+    const QList<QVariant> failure = failed.takeFirst();
+    QCOMPARE(failure.at(0).toString(), key);
+    QCOMPARE(failure.at(1).value<SecretStore::Failure>(), SecretStore::Failure::NoBackend);
+    QVERIFY2(failure.at(2).toString().startsWith(QStringLiteral("No keychain is available")),
+             qPrintable(failure.at(2).toString()));
+}
+
+void tst_SecretStore::storeReadRemove()
+{
+    SecretStore store(QStringLiteral("Folio-test"));
+    QSignalSpy stored(&store, &SecretStore::stored);
+    QSignalSpy restored(&store, &SecretStore::restored);
+    QSignalSpy removed(&store, &SecretStore::removed);
+    QSignalSpy failed(&store, &SecretStore::failed);
+    const QString key = uniqueKey("roundtrip");
+    const QString token = QStringLiteral("tst-token-\u00e9\u2603-") + key; // not only ASCII
+
+    store.store(key, token);
+    QVERIFY2(stored.wait(Timeout), qPrintable(describeFailures(failed)));
+    QCOMPARE(stored.takeFirst().at(0).toString(), key);
+
+    store.read(key);
+    QVERIFY2(restored.wait(Timeout), qPrintable(describeFailures(failed)));
+    const QList<QVariant> answer = restored.takeFirst();
+    QCOMPARE(answer.at(0).toString(), key);
+    QVERIFY2(answer.at(1).toString() == token, "the token read back differs from the one stored");
+
+    store.remove(key);
+    QVERIFY2(removed.wait(Timeout), qPrintable(describeFailures(failed)));
+    QCOMPARE(removed.takeFirst().at(0).toString(), key);
+
+    store.read(key);
+    QVERIFY2(failed.wait(Timeout), restored.isEmpty() ? "no answer from the keychain in time"
+                                                      : "the token is still there after remove()");
+    QCOMPARE(failed.size(), 1);
+    const QList<QVariant> failure = failed.takeFirst();
+    QCOMPARE(failure.at(0).toString(), key);
+    QCOMPARE(failure.at(1).value<SecretStore::Failure>(), SecretStore::Failure::NotFound);
+    QCOMPARE(failure.at(2).toString(), SecretStore::failureMessage(SecretStore::Failure::NotFound, key));
+    QVERIFY(restored.isEmpty());
+}
+
+void tst_SecretStore::storeReplaces()
+{
+    SecretStore store(QStringLiteral("Folio-test"));
+    QSignalSpy stored(&store, &SecretStore::stored);
+    QSignalSpy restored(&store, &SecretStore::restored);
+    QSignalSpy removed(&store, &SecretStore::removed);
+    QSignalSpy failed(&store, &SecretStore::failed);
+    const QString key = uniqueKey("replace");
+
+    store.store(key, QStringLiteral("tst-token-old"));
+    store.store(key, QStringLiteral("tst-token-new"));
+    QTRY_COMPARE_WITH_TIMEOUT(stored.size() + failed.size(), 2, Timeout);
+    QVERIFY2(failed.isEmpty(), qPrintable(describeFailures(failed)));
+
+    store.read(key);
+    QVERIFY2(restored.wait(Timeout), qPrintable(describeFailures(failed)));
+    QVERIFY2(restored.takeFirst().at(1).toString() == QStringLiteral("tst-token-new"),
+             "the later store() did not replace the earlier token");
+
+    store.remove(key);
+    QVERIFY2(removed.wait(Timeout), qPrintable(describeFailures(failed)));
+}
+
+void tst_SecretStore::servicesAreSeparate()
+{
+    SecretStore folio(QStringLiteral("Folio-test"));
+    SecretStore other(QStringLiteral("Folio-test-other"));
+    QSignalSpy stored(&folio, &SecretStore::stored);
+    QSignalSpy removed(&folio, &SecretStore::removed);
+    QSignalSpy failed(&folio, &SecretStore::failed);
+    QSignalSpy otherRestored(&other, &SecretStore::restored);
+    QSignalSpy otherFailed(&other, &SecretStore::failed);
+    const QString key = uniqueKey("service");
+
+    folio.store(key, QStringLiteral("tst-token-service"));
+    QVERIFY2(stored.wait(Timeout), qPrintable(describeFailures(failed)));
+
+    other.read(key);
+    QVERIFY2(otherFailed.wait(Timeout), otherRestored.isEmpty() ? "no answer from the keychain in time"
+                                                                : "another service read Folio's token");
+    QCOMPARE(otherFailed.takeFirst().at(1).value<SecretStore::Failure>(), SecretStore::Failure::NotFound);
+
+    folio.remove(key);
+    QVERIFY2(removed.wait(Timeout), qPrintable(describeFailures(failed)));
+}
+
 QTEST_GUILESS_MAIN(tst_SecretStore)
 #include "tst_secretstore.moc"
