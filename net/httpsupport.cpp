@@ -41,8 +41,7 @@ McpError httpReplyError(QNetworkReply *reply, const QByteArray &body)
     if (status >= 300) {
         e.kind = McpError::Kind::HttpStatus;
         const QString reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
-        e.message = reason.isEmpty() ? QStringLiteral("The server answered with an error status")
-                                     : reason;
+        e.message = reason.isEmpty() ? QStringLiteral("The server answered with an error status") : reason;
         if (!bodyHint.isEmpty())
             e.message += QStringLiteral(": ") + bodyHint;
         return e;

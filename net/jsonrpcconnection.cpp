@@ -29,18 +29,26 @@ JsonRpcConnection::JsonRpcConnection(Transport *transport, TrafficLog *log, QObj
     connect(m_transport, &Transport::messageReceived, this, &JsonRpcConnection::handleMessage);
     connect(m_transport, &Transport::requestFailed, this, &JsonRpcConnection::handleRequestFailed);
     connect(m_transport, &Transport::closed, this, &JsonRpcConnection::handleClosed);
-    connect(m_transport, &Transport::malformedMessage, this, [this](const QByteArray &raw, const McpError &e) {
-        if (m_log) {
-            TrafficLog::Entry entry;
-            entry.direction = TrafficLog::Direction::Incoming;
-            entry.bytes = raw.size();
-            entry.isError = true;
-            entry.method = QStringLiteral("(malformed)");
-            entry.text = raw;
-            m_log->append(entry);
-        }
-        Q_EMIT protocolWarning(e, raw);
-    });
+    connect(m_transport, &Transport::malformedMessage, this,
+            [this](const QByteArray &raw, const McpError &e) {
+                if (m_log) {
+                    TrafficLog::Entry entry;
+                    entry.direction = TrafficLog::Direction::Incoming;
+                    entry.bytes = raw.size();
+                    entry.isError = true;
+                    entry.method = QStringLiteral("(malformed)");
+                    entry.text = raw;
+                    m_log->append(entry);
+                }
+                Q_EMIT protocolWarning(e, raw);
+                // An over-cap frame cannot be parsed for its id; with exactly one request in flight it
+                // can only be that request's answer, so fail it now rather than let it time out.
+                if (e.kind == McpError::Kind::MessageTooLarge && m_pending.size() == 1) {
+                    const QPointer<RpcCall> call = m_pending.take(m_pending.constBegin().key());
+                    if (call)
+                        call->finishWithError(e);
+                }
+            });
     connect(m_transport, &Transport::diagnostic, this, [this](const QString &line) {
         if (m_log)
             m_log->appendDiagnostic(line);
@@ -56,7 +64,8 @@ JsonRpcConnection::~JsonRpcConnection()
     m_pending.clear();
     for (const auto &call : pending) {
         if (call)
-            call->finishWithError(McpError::make(McpError::Kind::Closed, QStringLiteral("Connection closed")));
+            call->finishWithError(
+                McpError::make(McpError::Kind::Closed, QStringLiteral("Connection closed")));
     }
 }
 
@@ -104,7 +113,8 @@ RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &pa
 
 void JsonRpcConnection::notify(const QString &method, const QJsonObject &params)
 {
-    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method}};
+    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                        {QStringLiteral("method"), method}};
     if (!params.isEmpty())
         message[QStringLiteral("params")] = params;
     sendMessage(message);
@@ -136,8 +146,8 @@ void JsonRpcConnection::cancel(RpcCall *call, const QString &reason)
         params[QStringLiteral("reason")] = reason;
     if (m_transport->isOpen())
         notify(QStringLiteral("notifications/cancelled"), params);
-    call->finishWithError(McpError::make(McpError::Kind::Cancelled,
-                                         reason.isEmpty() ? QStringLiteral("Cancelled") : reason));
+    call->finishWithError(
+        McpError::make(McpError::Kind::Cancelled, reason.isEmpty() ? QStringLiteral("Cancelled") : reason));
 }
 
 void JsonRpcConnection::setRequestHandler(const QString &method, RequestHandler handler)
@@ -153,7 +163,8 @@ void JsonRpcConnection::onTimeout(RpcCall *call)
     // Tell the server we gave up, so that it can stop working on it.
     if (m_transport->isOpen())
         notify(QStringLiteral("notifications/cancelled"),
-               {{QStringLiteral("requestId"), call->id()}, {QStringLiteral("reason"), QStringLiteral("timeout")}});
+               {{QStringLiteral("requestId"), call->id()},
+                {QStringLiteral("reason"), QStringLiteral("timeout")}});
     McpError e = McpError::make(McpError::Kind::Timeout,
                                 QStringLiteral("No answer to %1 within the timeout").arg(call->method()));
     call->finishWithError(e);
@@ -161,9 +172,11 @@ void JsonRpcConnection::onTimeout(RpcCall *call)
 
 void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArray &raw)
 {
-    const bool hasId = message.contains(QStringLiteral("id")) && !message.value(QStringLiteral("id")).isNull();
+    const bool hasId =
+        message.contains(QStringLiteral("id")) && !message.value(QStringLiteral("id")).isNull();
     const bool hasMethod = message.value(QStringLiteral("method")).isString();
-    const bool isResponse = message.contains(QStringLiteral("result")) || message.contains(QStringLiteral("error"));
+    const bool isResponse =
+        message.contains(QStringLiteral("result")) || message.contains(QStringLiteral("error"));
 
     if (message.value(QStringLiteral("jsonrpc")).toString() != QLatin1String("2.0") ||
         (!hasMethod && !isResponse)) {
@@ -176,9 +189,10 @@ void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArr
             entry.text = raw;
             m_log->append(entry);
         }
-        Q_EMIT protocolWarning(McpError::make(McpError::Kind::MalformedMessage,
-                                              QStringLiteral("A message that is not JSON-RPC 2.0 was ignored")),
-                               raw);
+        Q_EMIT protocolWarning(
+            McpError::make(McpError::Kind::MalformedMessage,
+                           QStringLiteral("A message that is not JSON-RPC 2.0 was ignored")),
+            raw);
         return;
     }
 
@@ -211,10 +225,10 @@ void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArr
                                                 err.value(QStringLiteral("data"))),
                                   raw);
         } else if (!message.value(QStringLiteral("result")).isObject()) {
-            call->finishWithError(McpError::make(McpError::Kind::Protocol,
-                                                 QStringLiteral("The result of %1 is not a JSON object")
-                                                     .arg(call->method())),
-                                  raw);
+            call->finishWithError(
+                McpError::make(McpError::Kind::Protocol,
+                               QStringLiteral("The result of %1 is not a JSON object").arg(call->method())),
+                raw);
         } else {
             call->finishWithResult(message.value(QStringLiteral("result")).toObject(), raw);
         }
@@ -244,15 +258,15 @@ void JsonRpcConnection::handleServerRequest(const QJsonObject &message)
                       {QStringLiteral("id"), message.value(QStringLiteral("id"))}};
     const auto handler = m_handlers.constFind(method);
     if (handler == m_handlers.constEnd()) {
-        reply[QStringLiteral("error")] = QJsonObject{{QStringLiteral("code"), -32601},
-                                                     {QStringLiteral("message"),
-                                                      QStringLiteral("Method not supported by Folio: ") + method}};
+        reply[QStringLiteral("error")] = QJsonObject{
+            {QStringLiteral("code"), -32601},
+            {QStringLiteral("message"), QStringLiteral("Method not supported by Folio: ") + method}};
     } else {
         McpError error;
         const QJsonObject result = (*handler)(message.value(QStringLiteral("params")).toObject(), &error);
         if (error.isError())
-            reply[QStringLiteral("error")] = QJsonObject{{QStringLiteral("code"), error.code},
-                                                         {QStringLiteral("message"), error.message}};
+            reply[QStringLiteral("error")] =
+                QJsonObject{{QStringLiteral("code"), error.code}, {QStringLiteral("message"), error.message}};
         else
             reply[QStringLiteral("result")] = result;
     }

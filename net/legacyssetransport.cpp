@@ -11,8 +11,7 @@ LegacySseTransport::LegacySseTransport(const HttpEndpoint &endpoint, QObject *pa
     : Transport(parent)
     , m_nam(new QNetworkAccessManager(this))
     , m_endpoint(endpoint)
-{
-}
+{}
 
 LegacySseTransport::~LegacySseTransport()
 {
@@ -45,7 +44,8 @@ void LegacySseTransport::handleStreamData()
         return; // the error is read when the reply finishes
     const QByteArray bytes = m_stream->readAll();
     if (m_sse.bufferedBytes() + bytes.size() > m_maxMessageBytes) {
-        finish(McpError::make(McpError::Kind::MessageTooLarge, QStringLiteral("An SSE event over the size cap")));
+        finish(McpError::make(McpError::Kind::MessageTooLarge,
+                              QStringLiteral("An SSE event over the size cap")));
         return;
     }
     const QList<SseEvent> events = m_sse.feed(bytes);
@@ -91,10 +91,11 @@ void LegacySseTransport::handleStreamFinished()
 
 void LegacySseTransport::send(const QJsonObject &message, const QByteArray &encoded)
 {
-    const QJsonValue id = message.contains(QStringLiteral("method")) ? message.value(QStringLiteral("id"))
-                                                                     : QJsonValue();
+    const QJsonValue id =
+        message.contains(QStringLiteral("method")) ? message.value(QStringLiteral("id")) : QJsonValue();
     if (!m_open) {
-        Q_EMIT requestFailed(id, McpError::make(McpError::Kind::Closed, QStringLiteral("The SSE stream is closed")));
+        Q_EMIT requestFailed(
+            id, McpError::make(McpError::Kind::Closed, QStringLiteral("The SSE stream is closed")));
         return;
     }
     QNetworkRequest req = m_endpoint.makeRequest(m_postUrl, "application/json, text/event-stream");

@@ -10,12 +10,14 @@ namespace folio {
 class LineFramer
 {
 public:
-    explicit LineFramer(qint64 maxLineBytes = 64 * 1024 * 1024) : m_max(maxLineBytes) {}
+    explicit LineFramer(qint64 maxLineBytes = 64 * 1024 * 1024)
+        : m_max(maxLineBytes)
+    {}
 
     struct Result
     {
-        QList<QByteArray> lines;    // complete lines, without the newline (CR stripped)
-        qint64 oversizedLines = 0;  // lines dropped for exceeding the cap
+        QList<QByteArray> lines;   // complete lines, without the newline (CR stripped)
+        qint64 oversizedLines = 0; // lines dropped for exceeding the cap
     };
 
     Result feed(QByteArrayView bytes);

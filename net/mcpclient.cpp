@@ -9,6 +9,7 @@
 
 #include <QCoreApplication>
 #include <QJsonArray>
+#include <QJsonDocument>
 
 namespace folio {
 
@@ -41,10 +42,14 @@ bool Revision::isModern(const QString &revision)
 QString listMethod(ListKind kind)
 {
     switch (kind) {
-    case ListKind::Tools: return QStringLiteral("tools/list");
-    case ListKind::Prompts: return QStringLiteral("prompts/list");
-    case ListKind::Resources: return QStringLiteral("resources/list");
-    case ListKind::ResourceTemplates: return QStringLiteral("resources/templates/list");
+    case ListKind::Tools:
+        return QStringLiteral("tools/list");
+    case ListKind::Prompts:
+        return QStringLiteral("prompts/list");
+    case ListKind::Resources:
+        return QStringLiteral("resources/list");
+    case ListKind::ResourceTemplates:
+        return QStringLiteral("resources/templates/list");
     }
     return {};
 }
@@ -52,10 +57,14 @@ QString listMethod(ListKind kind)
 QString listItemsKey(ListKind kind)
 {
     switch (kind) {
-    case ListKind::Tools: return QStringLiteral("tools");
-    case ListKind::Prompts: return QStringLiteral("prompts");
-    case ListKind::Resources: return QStringLiteral("resources");
-    case ListKind::ResourceTemplates: return QStringLiteral("resourceTemplates");
+    case ListKind::Tools:
+        return QStringLiteral("tools");
+    case ListKind::Prompts:
+        return QStringLiteral("prompts");
+    case ListKind::Resources:
+        return QStringLiteral("resources");
+    case ListKind::ResourceTemplates:
+        return QStringLiteral("resourceTemplates");
     }
     return {};
 }
@@ -67,7 +76,8 @@ QString listName(ListKind kind)
 
 std::optional<ListKind> listKindFromName(const QString &name)
 {
-    for (ListKind k : {ListKind::Tools, ListKind::Prompts, ListKind::Resources, ListKind::ResourceTemplates}) {
+    for (ListKind k :
+         {ListKind::Tools, ListKind::Prompts, ListKind::Resources, ListKind::ResourceTemplates}) {
         if (name == listName(k) || name == listMethod(k) || name == listItemsKey(k))
             return k;
     }
@@ -90,7 +100,8 @@ void McpClient::setConfig(const ServerConfig &config)
         m_log->addSecret(config.bearerToken);
     for (const auto &[name, value] : config.headers) {
         const QByteArray lower = name.toLower();
-        if (lower.contains("auth") || lower.contains("key") || lower.contains("token") || lower.contains("secret"))
+        if (lower.contains("auth") || lower.contains("key") || lower.contains("token") ||
+            lower.contains("secret"))
             m_log->addSecret(QString::fromUtf8(value));
     }
 }
@@ -153,6 +164,7 @@ void McpClient::connectToServer()
     if (m_state == State::Connecting || m_state == State::Connected)
         return;
     m_triedSseFallback = false;
+    m_retriedDiscover = false;
     m_lastError = {};
     m_protocolVersion.clear();
     m_serverInfo = {};
@@ -160,7 +172,8 @@ void McpClient::connectToServer()
     m_handshakeResult = {};
     m_instructions.clear();
     setState(State::Connecting);
-    startConnection(m_config.kind == ServerConfig::Kind::Http ? m_config.httpMode : ServerConfig::HttpMode::Auto);
+    startConnection(m_config.kind == ServerConfig::Kind::Http ? m_config.httpMode
+                                                              : ServerConfig::HttpMode::Auto);
 }
 
 void McpClient::startConnection(ServerConfig::HttpMode mode)
@@ -242,13 +255,34 @@ void McpClient::handleDiscover(RpcCall *call)
     default:
         break;
     }
+    if (e.kind == McpError::Kind::Rpc && e.code == -32022) {
+        // A modern server that wants another version: pick a shared one and retry once.
+        const QJsonArray supported = e.data.toObject().value(QStringLiteral("supported")).toArray();
+        if (supported.contains(QString::fromLatin1(Revision::Modern)) && !m_retriedDiscover) {
+            m_retriedDiscover = true;
+            probeDiscover();
+            return;
+        }
+        for (const QJsonValue &v : supported) {
+            if (Revision::legacy().contains(v.toString()) && !pinnedModern) {
+                sendInitialize(v.toString());
+                return;
+            }
+        }
+        fail(McpError::make(
+            McpError::Kind::Protocol,
+            QStringLiteral("No shared protocol revision: the server supports %1")
+                .arg(QString::fromUtf8(QJsonDocument(supported).toJson(QJsonDocument::Compact)))));
+        return;
+    }
     if (pinnedModern) {
         fail(e);
         return;
     }
     // Any other error or a timeout means a legacy server: never key on one error code.
     Q_EMIT diagnostic(QStringLiteral("server/discover: %1 — trying initialize").arg(e.describe()));
-    sendInitialize(m_config.pinnedRevision.isEmpty() ? Revision::legacy().constFirst() : m_config.pinnedRevision);
+    sendInitialize(m_config.pinnedRevision.isEmpty() ? Revision::legacy().constFirst()
+                                                     : m_config.pinnedRevision);
 }
 
 void McpClient::sendInitialize(const QString &revision)
@@ -257,7 +291,8 @@ void McpClient::sendInitialize(const QString &revision)
     const QJsonObject params{{QStringLiteral("protocolVersion"), revision},
                              {QStringLiteral("capabilities"), QJsonObject()},
                              {QStringLiteral("clientInfo"), clientInfo()}};
-    RpcCall *call = m_connection->request(QStringLiteral("initialize"), params, m_config.requestTimeoutMs, this);
+    RpcCall *call =
+        m_connection->request(QStringLiteral("initialize"), params, m_config.requestTimeoutMs, this);
     connect(call, &RpcCall::finished, this, [this, call, revision] {
         call->deleteLater();
         handleInitialize(call, revision);
@@ -276,8 +311,8 @@ void McpClient::handleInitialize(RpcCall *call, const QString &offered)
             m_config.httpMode == ServerConfig::HttpMode::Auto && !m_triedSseFallback) {
             // A pre-2025 server: the spec's fallback is the HTTP+SSE transport.
             m_triedSseFallback = true;
-            Q_EMIT diagnostic(QStringLiteral("initialize over Streamable HTTP got %1 — trying HTTP+SSE")
-                                  .arg(e.describe()));
+            Q_EMIT diagnostic(
+                QStringLiteral("initialize over Streamable HTTP got %1 — trying HTTP+SSE").arg(e.describe()));
             startConnection(ServerConfig::HttpMode::LegacySse);
             return;
         }
@@ -287,10 +322,11 @@ void McpClient::handleInitialize(RpcCall *call, const QString &offered)
     const QJsonObject result = call->result();
     const QString version = result.value(QStringLiteral("protocolVersion")).toString();
     if (!Revision::legacy().contains(version)) {
-        fail(McpError::make(McpError::Kind::Protocol,
-                            QStringLiteral("The server answered initialize with revision \"%1\"; Folio offered "
-                                           "%2 and speaks %3")
-                                .arg(version, offered, Revision::all().join(QStringLiteral(", ")))));
+        fail(McpError::make(
+            McpError::Kind::Protocol,
+            QStringLiteral("The server answered initialize with revision \"%1\"; Folio offered "
+                           "%2 and speaks %3")
+                .arg(version, offered, Revision::all().join(QStringLiteral(", ")))));
         return;
     }
     m_protocolVersion = version;
@@ -299,7 +335,8 @@ void McpClient::handleInitialize(RpcCall *call, const QString &offered)
     m_serverInfo = result.value(QStringLiteral("serverInfo")).toObject();
     m_instructions = result.value(QStringLiteral("instructions")).toString();
     // MCP-Protocol-Version is sent on HTTP from 2025-06-18; earlier servers never read it.
-    m_connection->transport()->setProtocolVersion(version >= QLatin1String("2025-06-18") ? version : QString());
+    m_connection->transport()->setProtocolVersion(version >= QLatin1String("2025-06-18") ? version
+                                                                                         : QString());
     m_connection->notify(QStringLiteral("notifications/initialized"));
     setState(State::Connected);
     Q_EMIT connected();
@@ -339,8 +376,9 @@ void McpClient::disconnectFromServer()
 void McpClient::handleConnectionClosed(const McpError &error)
 {
     if (m_state == State::Connecting) {
-        fail(error.isError() ? error : McpError::make(McpError::Kind::Closed,
-                                                      QStringLiteral("The connection closed during the handshake")));
+        fail(error.isError() ? error
+                             : McpError::make(McpError::Kind::Closed,
+                                              QStringLiteral("The connection closed during the handshake")));
         return;
     }
     m_lastError = error;
@@ -380,8 +418,8 @@ RpcCall *McpClient::request(const QString &method, const QJsonObject &params, QO
             Qt::QueuedConnection);
         return call;
     }
-    return m_connection->request(method, withEnvelope(params), timeoutMs < 0 ? m_config.requestTimeoutMs : timeoutMs,
-                                 owner);
+    return m_connection->request(method, withEnvelope(params),
+                                 timeoutMs < 0 ? m_config.requestTimeoutMs : timeoutMs, owner);
 }
 
 RpcCall *McpClient::listPage(ListKind kind, const std::optional<QString> &cursor, QObject *owner)
@@ -421,7 +459,10 @@ void McpClient::listenForListChanges()
         return;
     QJsonObject wanted;
     auto advertised = [this](const char *cap) {
-        return m_capabilities.value(QLatin1String(cap)).toObject().value(QStringLiteral("listChanged")).toBool();
+        return m_capabilities.value(QLatin1String(cap))
+            .toObject()
+            .value(QStringLiteral("listChanged"))
+            .toBool();
     };
     if (advertised("tools"))
         wanted[QStringLiteral("toolsListChanged")] = true;
@@ -431,7 +472,8 @@ void McpClient::listenForListChanges()
         wanted[QStringLiteral("resourcesListChanged")] = true;
     if (wanted.isEmpty())
         return;
-    m_listen = request(QStringLiteral("subscriptions/listen"), {{QStringLiteral("notifications"), wanted}}, this, 0);
+    m_listen =
+        request(QStringLiteral("subscriptions/listen"), {{QStringLiteral("notifications"), wanted}}, this, 0);
     connect(m_listen, &RpcCall::finished, this, [this, call = m_listen.data()] {
         call->deleteLater();
         if (call->isError() && call->error().kind != McpError::Kind::Cancelled)

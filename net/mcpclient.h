@@ -20,16 +20,16 @@ class Transport;
 // The protocol revisions Folio speaks, newest first.
 namespace Revision {
 inline constexpr char Modern[] = "2026-07-28";
-QStringList all();        // every revision, newest first
-QStringList legacy();     // the initialize-era revisions, newest first
+QStringList all();    // every revision, newest first
+QStringList legacy(); // the initialize-era revisions, newest first
 bool isModern(const QString &revision);
 } // namespace Revision
 
 // The four protocol lists.
 enum class ListKind { Tools, Prompts, Resources, ResourceTemplates };
-QString listMethod(ListKind kind);    // "tools/list", ...
-QString listItemsKey(ListKind kind);  // "tools", "prompts", "resources", "resourceTemplates"
-QString listName(ListKind kind);      // "tools", "prompts", "resources", "templates"
+QString listMethod(ListKind kind);   // "tools/list", ...
+QString listItemsKey(ListKind kind); // "tools", "prompts", "resources", "resourceTemplates"
+QString listName(ListKind kind);     // "tools", "prompts", "resources", "templates"
 std::optional<ListKind> listKindFromName(const QString &name);
 
 // An MCP client for one server. It learns the server's era as the spec says (probe with
@@ -68,8 +68,7 @@ public:
 
     // One page of a protocol list. cursor: std::nullopt sends no cursor; "" sends "" (a cursor).
     RpcCall *listPage(ListKind kind, const std::optional<QString> &cursor, QObject *owner = nullptr);
-    RpcCall *listPage(const QString &method, const std::optional<QString> &cursor,
-                      QObject *owner = nullptr);
+    RpcCall *listPage(const QString &method, const std::optional<QString> &cursor, QObject *owner = nullptr);
     RpcCall *callTool(const QString &name, const QJsonObject &arguments, QObject *owner = nullptr);
     RpcCall *readResource(const QString &uri, QObject *owner = nullptr);
     // Any request, wrapped in the era's form (the 2026 _meta envelope).
@@ -120,6 +119,7 @@ private:
     QString m_instructions;
     ServerConfig::HttpMode m_activeHttpMode = ServerConfig::HttpMode::Auto;
     bool m_triedSseFallback = false;
+    bool m_retriedDiscover = false;
 };
 
 } // namespace folio

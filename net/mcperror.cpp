@@ -5,21 +5,36 @@ namespace folio {
 QString McpError::kindName(Kind kind)
 {
     switch (kind) {
-    case Kind::None: return QStringLiteral("none");
-    case Kind::SpawnFailed: return QStringLiteral("spawn-failed");
-    case Kind::ProcessExited: return QStringLiteral("process-exited");
-    case Kind::ConnectionFailed: return QStringLiteral("connection-failed");
-    case Kind::TlsError: return QStringLiteral("tls-error");
-    case Kind::HttpStatus: return QStringLiteral("http-status");
-    case Kind::AuthRequired: return QStringLiteral("auth-required");
-    case Kind::InsufficientScope: return QStringLiteral("insufficient-scope");
-    case Kind::Timeout: return QStringLiteral("timeout");
-    case Kind::MalformedMessage: return QStringLiteral("malformed-message");
-    case Kind::MessageTooLarge: return QStringLiteral("message-too-large");
-    case Kind::Rpc: return QStringLiteral("rpc-error");
-    case Kind::Protocol: return QStringLiteral("protocol-error");
-    case Kind::Cancelled: return QStringLiteral("cancelled");
-    case Kind::Closed: return QStringLiteral("closed");
+    case Kind::None:
+        return QStringLiteral("none");
+    case Kind::SpawnFailed:
+        return QStringLiteral("spawn-failed");
+    case Kind::ProcessExited:
+        return QStringLiteral("process-exited");
+    case Kind::ConnectionFailed:
+        return QStringLiteral("connection-failed");
+    case Kind::TlsError:
+        return QStringLiteral("tls-error");
+    case Kind::HttpStatus:
+        return QStringLiteral("http-status");
+    case Kind::AuthRequired:
+        return QStringLiteral("auth-required");
+    case Kind::InsufficientScope:
+        return QStringLiteral("insufficient-scope");
+    case Kind::Timeout:
+        return QStringLiteral("timeout");
+    case Kind::MalformedMessage:
+        return QStringLiteral("malformed-message");
+    case Kind::MessageTooLarge:
+        return QStringLiteral("message-too-large");
+    case Kind::Rpc:
+        return QStringLiteral("rpc-error");
+    case Kind::Protocol:
+        return QStringLiteral("protocol-error");
+    case Kind::Cancelled:
+        return QStringLiteral("cancelled");
+    case Kind::Closed:
+        return QStringLiteral("closed");
     }
     return QStringLiteral("unknown");
 }
@@ -27,17 +42,28 @@ QString McpError::kindName(Kind kind)
 QString McpError::rpcCodeName(int code)
 {
     switch (code) {
-    case -32700: return QStringLiteral("parse error");
-    case -32600: return QStringLiteral("invalid request");
-    case -32601: return QStringLiteral("method not found");
-    case -32602: return QStringLiteral("invalid params");
-    case -32603: return QStringLiteral("internal error");
-    case -32002: return QStringLiteral("resource not found");
-    case -32020: return QStringLiteral("header mismatch");
-    case -32021: return QStringLiteral("missing required client capability");
-    case -32022: return QStringLiteral("unsupported protocol version");
-    case -32042: return QStringLiteral("URL elicitation required");
-    default: break;
+    case -32700:
+        return QStringLiteral("parse error");
+    case -32600:
+        return QStringLiteral("invalid request");
+    case -32601:
+        return QStringLiteral("method not found");
+    case -32602:
+        return QStringLiteral("invalid params");
+    case -32603:
+        return QStringLiteral("internal error");
+    case -32002:
+        return QStringLiteral("resource not found");
+    case -32020:
+        return QStringLiteral("header mismatch");
+    case -32021:
+        return QStringLiteral("missing required client capability");
+    case -32022:
+        return QStringLiteral("unsupported protocol version");
+    case -32042:
+        return QStringLiteral("URL elicitation required");
+    default:
+        break;
     }
     if (code <= -32000 && code >= -32099)
         return QStringLiteral("server error");

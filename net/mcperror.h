@@ -11,27 +11,27 @@ struct McpError
 {
     enum class Kind {
         None,
-        SpawnFailed,       // the stdio server could not be started
-        ProcessExited,     // the stdio server exited or crashed
-        ConnectionFailed,  // TCP/DNS/socket level
+        SpawnFailed,      // the stdio server could not be started
+        ProcessExited,    // the stdio server exited or crashed
+        ConnectionFailed, // TCP/DNS/socket level
         TlsError,
         HttpStatus,        // a non-2xx HTTP status without a JSON-RPC body
         AuthRequired,      // HTTP 401
         InsufficientScope, // HTTP 403
         Timeout,
-        MalformedMessage,  // not JSON, or not JSON-RPC
+        MalformedMessage, // not JSON, or not JSON-RPC
         MessageTooLarge,
-        Rpc,               // a JSON-RPC error object from the server
-        Protocol,          // a well-formed message that breaks the protocol (bad handshake, ...)
+        Rpc,      // a JSON-RPC error object from the server
+        Protocol, // a well-formed message that breaks the protocol (bad handshake, ...)
         Cancelled,
-        Closed,            // the connection was closed while the request was pending
+        Closed, // the connection was closed while the request was pending
     };
 
     Kind kind = Kind::None;
-    int code = 0;           // JSON-RPC error code for Kind::Rpc
-    int httpStatus = 0;     // HTTP status where there was one
-    QString message;        // what a person reads
-    QJsonValue data;        // JSON-RPC error data, as received
+    int code = 0;            // JSON-RPC error code for Kind::Rpc
+    int httpStatus = 0;      // HTTP status where there was one
+    QString message;         // what a person reads
+    QJsonValue data;         // JSON-RPC error data, as received
     QString wwwAuthenticate; // for AuthRequired/InsufficientScope
 
     bool isError() const { return kind != Kind::None; }

@@ -11,8 +11,7 @@ RpcCall::RpcCall(const QJsonValue &id, const QString &method, const QJsonObject 
     , m_id(id)
     , m_method(method)
     , m_params(params)
-{
-}
+{}
 
 void RpcCall::cancel()
 {

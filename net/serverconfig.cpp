@@ -29,8 +29,8 @@ QJsonObject ServerConfig::toJson() const
         if (!workingDirectory.isEmpty())
             o[QStringLiteral("cwd")] = workingDirectory;
     } else {
-        o[QStringLiteral("type")] = httpMode == HttpMode::LegacySse ? QStringLiteral("sse")
-                                                                     : QStringLiteral("http");
+        o[QStringLiteral("type")] =
+            httpMode == HttpMode::LegacySse ? QStringLiteral("sse") : QStringLiteral("http");
         o[QStringLiteral("url")] = url.toString();
         QJsonObject h;
         for (const auto &[k, v] : headers)

@@ -31,7 +31,7 @@ struct ServerConfig
     QUrl url;
     HttpMode httpMode = HttpMode::Auto;
     QList<QPair<QByteArray, QByteArray>> headers; // extra headers (not secret)
-    QString bearerToken;                           // runtime only, never serialised
+    QString bearerToken;                          // runtime only, never serialised
 
     // Protocol
     QString pinnedRevision; // empty: negotiate

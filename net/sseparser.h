@@ -11,7 +11,7 @@ struct SseEvent
     QByteArray event = "message"; // "message" when the stream names none
     QByteArray data;              // data lines joined with '\n'
     QByteArray id;
-    std::optional<int> retryMs;   // a valid retry: field seen in this event
+    std::optional<int> retryMs; // a valid retry: field seen in this event
 };
 
 // Incremental text/event-stream parser (WHATWG "interpreting an event stream"): feed bytes as

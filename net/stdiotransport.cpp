@@ -73,9 +73,9 @@ void StdioTransport::open()
 void StdioTransport::send(const QJsonObject &message, const QByteArray &encoded)
 {
     if (!isOpen()) {
-        Q_EMIT requestFailed(message.value(QStringLiteral("id")),
-                             McpError::make(McpError::Kind::Closed,
-                                            QStringLiteral("The server process is not running")));
+        Q_EMIT requestFailed(
+            message.value(QStringLiteral("id")),
+            McpError::make(McpError::Kind::Closed, QStringLiteral("The server process is not running")));
         return;
     }
     QByteArray line = encoded;
@@ -122,9 +122,10 @@ void StdioTransport::handleStdout()
         QJsonParseError err;
         const QJsonDocument doc = QJsonDocument::fromJson(line, &err);
         if (err.error != QJsonParseError::NoError || !doc.isObject()) {
-            const QString why = err.error != QJsonParseError::NoError
-                                    ? QStringLiteral("Not JSON: %1 at offset %2").arg(err.errorString()).arg(err.offset)
-                                    : QStringLiteral("Not a JSON-RPC message object");
+            const QString why =
+                err.error != QJsonParseError::NoError
+                    ? QStringLiteral("Not JSON: %1 at offset %2").arg(err.errorString()).arg(err.offset)
+                    : QStringLiteral("Not a JSON-RPC message object");
             Q_EMIT malformedMessage(line, McpError::make(McpError::Kind::MalformedMessage, why));
             continue;
         }

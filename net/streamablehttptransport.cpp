@@ -15,8 +15,7 @@ StreamableHttpTransport::StreamableHttpTransport(const HttpEndpoint &endpoint, Q
     : Transport(parent)
     , m_nam(new QNetworkAccessManager(this))
     , m_endpoint(endpoint)
-{
-}
+{}
 
 StreamableHttpTransport::~StreamableHttpTransport()
 {
@@ -43,7 +42,8 @@ void StreamableHttpTransport::send(const QJsonObject &message, const QByteArray 
 {
     const QJsonValue id = message.value(QStringLiteral("id"));
     if (!m_open) {
-        Q_EMIT requestFailed(id, McpError::make(McpError::Kind::Closed, QStringLiteral("The transport is closed")));
+        Q_EMIT requestFailed(
+            id, McpError::make(McpError::Kind::Closed, QStringLiteral("The transport is closed")));
         return;
     }
     QNetworkRequest req = m_endpoint.makeRequest(m_endpoint.url, "application/json, text/event-stream");
@@ -143,9 +143,11 @@ void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
         reply->disconnect(this);
         reply->abort();
         reply->deleteLater();
-        Q_EMIT requestFailed(ex.id, McpError::make(McpError::Kind::MessageTooLarge,
-                                                   QStringLiteral("A response over the %1 MiB cap")
-                                                       .arg(m_maxMessageBytes / (1024 * 1024))));
+        Q_EMIT requestFailed(
+            ex.id,
+            McpError::make(
+                McpError::Kind::MessageTooLarge,
+                QStringLiteral("A response over the %1 MiB cap").arg(m_maxMessageBytes / (1024 * 1024))));
     }
 }
 
@@ -160,9 +162,11 @@ void StreamableHttpTransport::deliver(const QByteArray &raw, Exchange &ex)
         return;
     }
     for (const QJsonObject &m : messages) {
-        if (!ex.id.isNull() && !m.contains(QStringLiteral("method")) && m.value(QStringLiteral("id")) == ex.id)
+        if (!ex.id.isNull() && !m.contains(QStringLiteral("method")) &&
+            m.value(QStringLiteral("id")) == ex.id)
             ex.answered = true;
-        Q_EMIT messageReceived(m, messages.size() == 1 ? raw : QJsonDocument(m).toJson(QJsonDocument::Compact));
+        Q_EMIT messageReceived(m,
+                               messages.size() == 1 ? raw : QJsonDocument(m).toJson(QJsonDocument::Compact));
     }
 }
 
@@ -182,9 +186,11 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
         if (status == 405 || status == 404)
             Q_EMIT diagnostic(QStringLiteral("The server offers no GET stream (HTTP %1)").arg(status));
         else if (m_open && status < 300 && !netError)
-            QTimer::singleShot(ex.sse.retryMs().value_or(1000), this, &StreamableHttpTransport::openServerStream);
+            QTimer::singleShot(ex.sse.retryMs().value_or(1000), this,
+                               &StreamableHttpTransport::openServerStream);
         else if (m_open)
-            Q_EMIT diagnostic(QStringLiteral("The GET stream ended: %1").arg(httpReplyError(reply, ex.body).describe()));
+            Q_EMIT diagnostic(
+                QStringLiteral("The GET stream ended: %1").arg(httpReplyError(reply, ex.body).describe()));
         return;
     }
 
@@ -213,16 +219,18 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
         } else if (status < 300) {
             Q_EMIT malformedMessage(ex.body, McpError::make(McpError::Kind::MalformedMessage, why));
             if (!ex.id.isNull())
-                Q_EMIT requestFailed(ex.id, McpError::make(McpError::Kind::MalformedMessage,
-                                                           QStringLiteral("The response was not JSON: ") + why));
+                Q_EMIT requestFailed(ex.id,
+                                     McpError::make(McpError::Kind::MalformedMessage,
+                                                    QStringLiteral("The response was not JSON: ") + why));
             return;
         }
     }
     if (ex.id.isNull() || ex.answered)
         return; // notifications and responses get 202; nothing waits on them
     if (status >= 200 && status < 300 && !netError) {
-        const QString why = ex.isSse ? QStringLiteral("The SSE stream ended before the response arrived")
-                                     : QStringLiteral("The HTTP response (status %1) carried no answer").arg(status);
+        const QString why =
+            ex.isSse ? QStringLiteral("The SSE stream ended before the response arrived")
+                     : QStringLiteral("The HTTP response (status %1) carried no answer").arg(status);
         Q_EMIT requestFailed(ex.id, McpError::make(McpError::Kind::Closed, why));
         return;
     }

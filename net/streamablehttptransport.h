@@ -34,13 +34,13 @@ public:
 private:
     struct Exchange
     {
-        QJsonValue id;           // the request's id (null for notifications/responses)
+        QJsonValue id; // the request's id (null for notifications/responses)
         QByteArray method;
-        QByteArray body;         // JSON bodies are buffered whole
+        QByteArray body; // JSON bodies are buffered whole
         SseParser sse;
         bool isSse = false;
-        bool decided = false;    // content type known
-        bool answered = false;   // the response for id arrived
+        bool decided = false;  // content type known
+        bool answered = false; // the response for id arrived
         bool serverStream = false;
     };
 

@@ -7,8 +7,7 @@ namespace folio {
 
 TrafficLog::TrafficLog(QObject *parent)
     : QObject(parent)
-{
-}
+{}
 
 void TrafficLog::addSecret(const QString &value)
 {

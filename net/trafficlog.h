@@ -20,12 +20,12 @@ public:
         qint64 sequence = 0;
         qint64 timestampMs = 0; // wall clock, ms since epoch
         Direction direction = Direction::Outgoing;
-        QString method;        // request/notification method, or the answered request's method
-        QString id;            // JSON-RPC id as text, empty for notifications
+        QString method; // request/notification method, or the answered request's method
+        QString id;     // JSON-RPC id as text, empty for notifications
         qint64 bytes = 0;
         qint64 latencyMs = -1; // responses only
         bool isError = false;
-        QByteArray text;       // redacted message text (compact JSON) or diagnostic line
+        QByteArray text; // redacted message text (compact JSON) or diagnostic line
         bool truncated = false;
     };
 

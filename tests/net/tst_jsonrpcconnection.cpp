@@ -1,0 +1,239 @@
+#include "faketransport.h"
+#include "jsonrpcconnection.h"
+#include "rpccall.h"
+#include "trafficlog.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace folio;
+
+class tst_JsonRpcConnection : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void responseIsCorrelatedById();
+    void responsesOutOfOrder();
+    void errorResponse();
+    void resultThatIsNotAnObject();
+    void timeoutFinishesCallAndCancelsOnServer();
+    void cancelSendsNotification();
+    void lateResponseAfterTimeoutIsIgnored();
+    void notificationIsRouted();
+    void pingIsAnswered();
+    void unknownServerRequestGetsMethodNotFound();
+    void malformedMessageKeepsConnection();
+    void notJsonRpcIsReported();
+    void unknownIdIsReported();
+    void closeFailsPendingCalls();
+    void trafficIsLogged();
+
+private:
+    QJsonObject response(const QJsonValue &id, const QJsonObject &result)
+    {
+        return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                {QStringLiteral("id"), id},
+                {QStringLiteral("result"), result}};
+    }
+    FakeTransport *m_transport = nullptr;
+    TrafficLog *m_log = nullptr;
+    JsonRpcConnection *m_conn = nullptr;
+};
+
+void tst_JsonRpcConnection::init()
+{
+    m_transport = new FakeTransport;
+    m_log = new TrafficLog(this);
+    m_conn = new JsonRpcConnection(m_transport, m_log, this);
+}
+
+void tst_JsonRpcConnection::cleanup()
+{
+    delete m_conn;
+    delete m_log;
+}
+
+void tst_JsonRpcConnection::responseIsCorrelatedById()
+{
+    RpcCall *call = m_conn->request(QStringLiteral("tools/list"), {{QStringLiteral("cursor"), QString()}}, 0);
+    QCOMPARE(m_transport->sent.size(), 1);
+    const QJsonObject sent = m_transport->sent.first();
+    QCOMPARE(sent.value(QStringLiteral("method")).toString(), QStringLiteral("tools/list"));
+    QCOMPARE(sent.value(QStringLiteral("params")).toObject().value(QStringLiteral("cursor")).toString(),
+             QString());
+    QVERIFY(sent.value(QStringLiteral("params")).toObject().contains(QStringLiteral("cursor"))); // "" is sent
+    QSignalSpy spy(call, &RpcCall::finished);
+    m_transport->receive(
+        response(sent.value(QStringLiteral("id")), {{QStringLiteral("tools"), QJsonArray()}}));
+    QCOMPARE(spy.size(), 1);
+    QVERIFY(!call->isError());
+    QVERIFY(call->result().contains(QStringLiteral("tools")));
+    QVERIFY(call->latencyMs() >= 0);
+    QVERIFY(!call->rawResponse().isEmpty());
+    QCOMPARE(m_conn->pendingCount(), 0);
+}
+
+void tst_JsonRpcConnection::responsesOutOfOrder()
+{
+    RpcCall *a = m_conn->request(QStringLiteral("a"), {}, 0);
+    RpcCall *b = m_conn->request(QStringLiteral("b"), {}, 0);
+    m_transport->receive(response(b->id(), {{QStringLiteral("who"), QStringLiteral("b")}}));
+    m_transport->receive(response(a->id(), {{QStringLiteral("who"), QStringLiteral("a")}}));
+    QCOMPARE(a->result().value(QStringLiteral("who")).toString(), QStringLiteral("a"));
+    QCOMPARE(b->result().value(QStringLiteral("who")).toString(), QStringLiteral("b"));
+}
+
+void tst_JsonRpcConnection::errorResponse()
+{
+    RpcCall *call = m_conn->request(QStringLiteral("tools/list"), {}, 0);
+    m_transport->receive(
+        {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+         {QStringLiteral("id"), call->id()},
+         {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), -32602},
+                                               {QStringLiteral("message"), QStringLiteral("Invalid cursor")},
+                                               {QStringLiteral("data"), QStringLiteral("expired")}}}});
+    QVERIFY(call->isFinished());
+    QCOMPARE(call->error().kind, McpError::Kind::Rpc);
+    QCOMPARE(call->error().code, -32602);
+    QCOMPARE(call->error().data.toString(), QStringLiteral("expired"));
+    QCOMPARE(call->error().describe(), QStringLiteral("Invalid cursor (-32602 invalid params)"));
+}
+
+void tst_JsonRpcConnection::resultThatIsNotAnObject()
+{
+    RpcCall *call = m_conn->request(QStringLiteral("x"), {}, 0);
+    m_transport->receive({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                          {QStringLiteral("id"), call->id()},
+                          {QStringLiteral("result"), 42}});
+    QCOMPARE(call->error().kind, McpError::Kind::Protocol);
+}
+
+void tst_JsonRpcConnection::timeoutFinishesCallAndCancelsOnServer()
+{
+    RpcCall *call = m_conn->request(QStringLiteral("slow"), {}, 50);
+    QSignalSpy spy(call, &RpcCall::finished);
+    QVERIFY(spy.wait(2000));
+    QCOMPARE(call->error().kind, McpError::Kind::Timeout);
+    QCOMPARE(m_transport->sent.size(), 2);
+    const QJsonObject cancel = m_transport->sent.last();
+    QCOMPARE(cancel.value(QStringLiteral("method")).toString(), QStringLiteral("notifications/cancelled"));
+    QCOMPARE(cancel.value(QStringLiteral("params")).toObject().value(QStringLiteral("requestId")),
+             call->id());
+    QVERIFY(!cancel.contains(QStringLiteral("id")));
+}
+
+void tst_JsonRpcConnection::cancelSendsNotification()
+{
+    RpcCall *call = m_conn->request(QStringLiteral("slow"), {}, 0);
+    call->cancel();
+    QCOMPARE(call->error().kind, McpError::Kind::Cancelled);
+    QCOMPARE(m_transport->sent.last().value(QStringLiteral("method")).toString(),
+             QStringLiteral("notifications/cancelled"));
+    QCOMPARE(m_conn->pendingCount(), 0);
+}
+
+void tst_JsonRpcConnection::lateResponseAfterTimeoutIsIgnored()
+{
+    RpcCall *call = m_conn->request(QStringLiteral("slow"), {}, 20);
+    QSignalSpy finished(call, &RpcCall::finished);
+    QVERIFY(finished.wait(2000));
+    QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
+    m_transport->receive(response(call->id(), {}));
+    QCOMPARE(finished.size(), 1); // finished exactly once
+    QCOMPARE(warnings.size(), 1);
+    QCOMPARE(call->error().kind, McpError::Kind::Timeout);
+}
+
+void tst_JsonRpcConnection::notificationIsRouted()
+{
+    QSignalSpy spy(m_conn, &JsonRpcConnection::notificationReceived);
+    m_transport->receive({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                          {QStringLiteral("method"), QStringLiteral("notifications/tools/list_changed")}});
+    QCOMPARE(spy.size(), 1);
+    QCOMPARE(spy.first().at(0).toString(), QStringLiteral("notifications/tools/list_changed"));
+    QVERIFY(m_transport->sent.isEmpty()); // notifications are never answered
+}
+
+void tst_JsonRpcConnection::pingIsAnswered()
+{
+    m_transport->receive({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                          {QStringLiteral("id"), QStringLiteral("p1")},
+                          {QStringLiteral("method"), QStringLiteral("ping")}});
+    QCOMPARE(m_transport->sent.size(), 1);
+    const QJsonObject reply = m_transport->sent.first();
+    QCOMPARE(reply.value(QStringLiteral("id")).toString(), QStringLiteral("p1"));
+    QVERIFY(reply.value(QStringLiteral("result")).isObject());
+    QVERIFY(reply.value(QStringLiteral("result")).toObject().isEmpty());
+}
+
+void tst_JsonRpcConnection::unknownServerRequestGetsMethodNotFound()
+{
+    m_transport->receive({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                          {QStringLiteral("id"), 9},
+                          {QStringLiteral("method"), QStringLiteral("roots/list")}});
+    const QJsonObject reply = m_transport->sent.first();
+    QCOMPARE(reply.value(QStringLiteral("id")).toInt(), 9);
+    QCOMPARE(reply.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32601);
+}
+
+void tst_JsonRpcConnection::malformedMessageKeepsConnection()
+{
+    QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
+    RpcCall *call = m_conn->request(QStringLiteral("x"), {}, 0);
+    m_transport->receiveRaw("{not json");
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY(!call->isFinished());
+    m_transport->receive(response(call->id(), {}));
+    QVERIFY(call->isFinished());
+    QVERIFY(!call->isError());
+}
+
+void tst_JsonRpcConnection::notJsonRpcIsReported()
+{
+    QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
+    m_transport->receive({{QStringLiteral("hello"), QStringLiteral("world")}});
+    QCOMPARE(warnings.size(), 1);
+    QCOMPARE(warnings.first().at(0).value<McpError>().kind, McpError::Kind::MalformedMessage);
+}
+
+void tst_JsonRpcConnection::unknownIdIsReported()
+{
+    QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
+    m_transport->receive(response(12345, {}));
+    QCOMPARE(warnings.size(), 1);
+}
+
+void tst_JsonRpcConnection::closeFailsPendingCalls()
+{
+    RpcCall *a = m_conn->request(QStringLiteral("a"), {}, 0);
+    RpcCall *b = m_conn->request(QStringLiteral("b"), {}, 0);
+    QSignalSpy closed(m_conn, &JsonRpcConnection::connectionClosed);
+    m_transport->drop(
+        McpError::make(McpError::Kind::ProcessExited, QStringLiteral("The server process crashed")));
+    QCOMPARE(closed.size(), 1);
+    QCOMPARE(a->error().kind, McpError::Kind::ProcessExited);
+    QCOMPARE(b->error().kind, McpError::Kind::ProcessExited);
+    QCOMPARE(m_conn->pendingCount(), 0);
+}
+
+void tst_JsonRpcConnection::trafficIsLogged()
+{
+    RpcCall *call = m_conn->request(QStringLiteral("tools/list"), {}, 0);
+    m_transport->receive(response(call->id(), {}));
+    QCOMPARE(m_log->entries().size(), 2);
+    const TrafficLog::Entry out = m_log->entries().at(0);
+    const TrafficLog::Entry in = m_log->entries().at(1);
+    QCOMPARE(out.direction, TrafficLog::Direction::Outgoing);
+    QCOMPARE(out.method, QStringLiteral("tools/list"));
+    QVERIFY(out.bytes > 0);
+    QCOMPARE(in.direction, TrafficLog::Direction::Incoming);
+    QCOMPARE(in.method, QStringLiteral("tools/list")); // the answered request's method
+    QVERIFY(in.latencyMs >= 0);
+    QCOMPARE(in.id, out.id);
+}
+
+QTEST_GUILESS_MAIN(tst_JsonRpcConnection)
+#include "tst_jsonrpcconnection.moc"
