@@ -1,2 +1,170 @@
+#include "httpserver.h"
+#include "mcpserver.h"
+#include "scenario.h"
+#include "stdiotransport.h"
+
+#include <QCommandLineParser>
 #include <QCoreApplication>
-int main(int argc, char **argv) { QCoreApplication app(argc, argv); return 0; }
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace {
+
+QString behaviourHelp()
+{
+    return QStringLiteral(
+        "Behaviours (per list; see docs/demo-server.md for the exact wire behaviour):\n"
+        "  healthy                  pages in order, -32602 for a bad cursor, hints on every page\n"
+        "  ttl-varies               ttlMs 60000, 3000, 0, 30000, 120000, ... page by page\n"
+        "  empty-string-cursor      page AT (2) answers nextCursor \"\"; \"\" fetches page AT+1\n"
+        "  expiring                 cursors die expireAfterMs (10000) after issue: -32602\n"
+        "  bad-cursor-restarts      an unknown cursor silently gives page 1 (bug)\n"
+        "  bad-cursor-wrong-code    an unknown cursor gets -32603 instead of -32602 (bug)\n"
+        "  cursor-never-advances    from page 2 on, nextCursor repeats the request's cursor (bug)\n"
+        "  cursor-cycle             page 3 answers page 2's cursor again: A -> B -> A (bug)\n"
+        "  empty-cursor-forever     every page answers \"\", and \"\" fetches page 2 (bug)\n"
+        "  duplicates               pages overlap by `overlap` (3) items (bug)\n"
+        "  scope-mismatch           even pages flip cacheScope (bug)\n"
+        "  hints-missing            ttlMs and/or cacheScope left out (bug, 2026 only)\n"
+        "  hints-invalid            ttlMs -1000, 1500.5, \"<ttl>\", scope \"shared\" (bug)\n"
+        "  foreign-cursor-accepted  list tools take any tool's cursor (bug, list tools only)\n"
+        "  error-mid-list           page AT (3) fails with -32603 (isError for list tools)\n"
+        "  slow                     every page waits latencyMs (1500)\n"
+        "  page-never-answers       page AT (2) is never answered\n"
+        "  list-changed             a new item every intervalMs (5000) and a list_changed\n"
+        "  unstable-order           every walk from page 1 sees a new order\n"
+        "  huge-pages               2500 items per page\n");
+}
+
+QString scenarioHelp()
+{
+    QString text = QStringLiteral("Scenarios (--scenario NAME):\n");
+    for (const QString &name : Scenario::builtinNames())
+        text += QStringLiteral("  %1%2\n").arg(name.leftJustified(25), Scenario::builtinDescription(name));
+    return text;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("folio-demo-server"));
+    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "An MCP server for Folio's demos and tests: a team chat whose lists page well or badly on cue.\n"
+        "Speaks MCP on stdin/stdout unless --http is given."));
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")},
+                                        QStringLiteral("Show this help, with every scenario."));
+    const QCommandLineOption versionOption(QStringLiteral("version"), QStringLiteral("Show the version."));
+    const QCommandLineOption httpOption(
+        QStringLiteral("http"),
+        QStringLiteral("Serve Streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio; 0 picks a free "
+                       "port. Prints 'folio-demo-server listening on <url>' to stderr."),
+        QStringLiteral("PORT"));
+    const QCommandLineOption eraOption(
+        QStringLiteral("era"),
+        QStringLiteral("both (default), modern (2026-07-28 only) or legacy (initialize, 2024-11-05 .. "
+                       "2025-11-25 only)."),
+        QStringLiteral("ERA"), QStringLiteral("both"));
+    const QCommandLineOption scenarioOption(QStringLiteral("scenario"),
+                                            QStringLiteral("A built-in scenario (default: tour)."),
+                                            QStringLiteral("NAME"), QStringLiteral("tour"));
+    const QCommandLineOption scenarioFileOption(QStringLiteral("scenario-file"),
+                                                QStringLiteral("A scenario JSON file (replaces --scenario)."),
+                                                QStringLiteral("PATH"));
+    const QCommandLineOption listOption(
+        QStringLiteral("list"),
+        QStringLiteral("Override one list: LIST=BEHAVIOUR[,key=value...], e.g. tools=cursor-cycle or "
+                       "resources=slow,latencyMs=300. LIST: %1. Keys: pageSize, ttlMs, cacheScope, at, "
+                       "latencyMs, expireAfterMs, intervalMs, overlap. Repeatable.")
+            .arg(Scenario::listNames().join(QStringLiteral(", "))),
+        QStringLiteral("SPEC"));
+    const QCommandLineOption seedOption(QStringLiteral("seed"),
+                                        QStringLiteral("Seed of the generated content (default 42)."),
+                                        QStringLiteral("N"), QStringLiteral("42"));
+    const QCommandLineOption pageSizeOption(
+        QStringLiteral("page-size"), QStringLiteral("Page size of every list (list tools: default limit)."),
+        QStringLiteral("N"));
+    parser.addOptions({helpOption, versionOption, httpOption, eraOption, scenarioOption, scenarioFileOption,
+                       listOption, seedOption, pageSizeOption});
+
+    QTextStream err(stderr);
+    if (!parser.parse(QCoreApplication::arguments())) {
+        err << parser.errorText() << "\n";
+        return 2;
+    }
+    if (parser.isSet(helpOption)) {
+        QTextStream(stdout) << parser.helpText() << "\n" << scenarioHelp() << "\n" << behaviourHelp();
+        return 0;
+    }
+    if (parser.isSet(versionOption)) {
+        QTextStream(stdout) << "folio-demo-server 0.1.0\n";
+        return 0;
+    }
+
+    McpServer::Era era = McpServer::Era::Both;
+    const QString eraName = parser.value(eraOption);
+    if (eraName == QStringLiteral("modern")) {
+        era = McpServer::Era::Modern;
+    } else if (eraName == QStringLiteral("legacy")) {
+        era = McpServer::Era::Legacy;
+    } else if (eraName != QStringLiteral("both")) {
+        err << "--era must be both, modern or legacy\n";
+        return 2;
+    }
+    bool ok = false;
+    const quint32 seed = parser.value(seedOption).toUInt(&ok);
+    if (!ok) {
+        err << "--seed must be a non-negative integer\n";
+        return 2;
+    }
+
+    Scenario scenario;
+    QString error;
+    const bool loaded = parser.isSet(scenarioFileOption)
+                            ? scenario.loadFile(parser.value(scenarioFileOption), &error)
+                            : scenario.loadBuiltin(parser.value(scenarioOption), &error);
+    if (!loaded) {
+        err << "folio-demo-server: " << error << "\n";
+        return 2;
+    }
+    if (parser.isSet(pageSizeOption)) {
+        const int pageSize = parser.value(pageSizeOption).toInt(&ok);
+        if (!ok || pageSize < 1) {
+            err << "--page-size must be at least 1\n";
+            return 2;
+        }
+        scenario.setPageSize(pageSize);
+    }
+    for (const QString &spec : parser.values(listOption)) {
+        if (!scenario.applyOverride(spec, &error)) {
+            err << "folio-demo-server: " << error << "\n";
+            return 2;
+        }
+    }
+
+    McpServer server(era, scenario, seed);
+    if (parser.isSet(httpOption)) {
+        const uint port = parser.value(httpOption).toUInt(&ok);
+        if (!ok || port > 65535) {
+            err << "--http wants a port number (0 picks a free one)\n";
+            return 2;
+        }
+        auto http = new HttpServer(&server, &app);
+        if (!http->listen(quint16(port), &error)) {
+            err << "folio-demo-server: cannot listen on 127.0.0.1:" << port << ": " << error << "\n";
+            return 1;
+        }
+        err << "folio-demo-server listening on http://127.0.0.1:" << http->port() << "/mcp\n";
+        err.flush();
+        return app.exec();
+    }
+    StdioTransport stdio(&server);
+    QObject::connect(&stdio, &StdioTransport::finished, &app, &QCoreApplication::quit);
+    stdio.start();
+    return app.exec();
+}

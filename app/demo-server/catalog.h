@@ -1,0 +1,85 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+struct ChatUser
+{
+    QString id;
+    QString username;
+    QString displayName;
+    QString position;
+};
+
+struct ChatChannel
+{
+    QString id;
+    QString name;
+    QString displayName;
+    QString purpose;
+    bool isPrivate = false;
+};
+
+struct ChatPost
+{
+    QString id;
+    QString channel;
+    QString user;
+    qint64 createAt = 0;
+    QString message;
+};
+
+// The demo server's content, a team chat generated from the seed: the same seed gives the same
+// tools, prompts, resources and templates, byte for byte, on every run.
+class Catalog
+{
+public:
+    explicit Catalog(quint32 seed);
+
+    quint32 seed() const { return m_seed; }
+
+    const QList<QJsonObject> &tools() const { return m_tools; }
+    const QList<QJsonObject> &prompts() const { return m_prompts; }
+    const QList<QJsonObject> &resources() const { return m_resources; }
+    const QList<QJsonObject> &templates() const { return m_templates; }
+
+    const QList<ChatUser> &users() const { return m_users; }
+    const QList<ChatChannel> &channels() const { return m_channels; }
+    // All posts, grouped by channel, each channel's posts newest first (ties broken by id).
+    const QList<ChatPost> &posts() const { return m_posts; }
+
+    // An item appended to a list by the list-changed scenario at the given revision (1, 2, ...).
+    QJsonObject addedItem(const QString &list, int revision) const;
+
+    // Appends the tools the official conformance harness calls by name (see docs/demo-server.md).
+    void addConformanceFixtures();
+    static bool isConformanceFixture(const QString &toolName);
+
+    std::optional<QJsonObject> tool(const QString &name) const;
+    std::optional<QJsonObject> prompt(const QString &name) const;
+    // The JSON text of a chat:// resource, if it exists.
+    std::optional<QString> readResource(const QString &uri) const;
+
+    static QJsonObject userJson(const ChatUser &user);
+    static QJsonObject channelJson(const ChatChannel &channel);
+    static QJsonObject postJson(const ChatPost &post);
+
+private:
+    void generateTools();
+    void generatePrompts();
+    void generateTemplates();
+    void generateChat();
+    void generateResources();
+
+    quint32 m_seed;
+    QList<QJsonObject> m_tools;
+    QList<QJsonObject> m_prompts;
+    QList<QJsonObject> m_resources;
+    QList<QJsonObject> m_templates;
+    QList<ChatUser> m_users;
+    QList<ChatChannel> m_channels;
+    QList<ChatPost> m_posts;
+};

@@ -1,0 +1,280 @@
+#include "httpconnection.h"
+
+#include <QJsonDocument>
+#include <QTcpSocket>
+#include <QUrl>
+
+namespace {
+
+constexpr qsizetype maxHeadSize = 64 * 1024;
+constexpr qsizetype maxBodySize = 16 * 1024 * 1024;
+
+QByteArray reason(int status)
+{
+    switch (status) {
+    case 200:
+        return "OK";
+    case 202:
+        return "Accepted";
+    case 400:
+        return "Bad Request";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Payload Too Large";
+    case 415:
+        return "Unsupported Media Type";
+    default:
+        return "Error";
+    }
+}
+
+// DNS rebinding protection: only loopback names may appear in Host and Origin.
+bool isLoopbackAuthority(const QByteArray &value, bool isOrigin)
+{
+    QString host;
+    if (isOrigin) {
+        const QUrl url(QString::fromLatin1(value));
+        if (!url.isValid())
+            return false;
+        host = url.host();
+    } else {
+        const QUrl url(QStringLiteral("http://") + QString::fromLatin1(value));
+        if (!url.isValid())
+            return false;
+        host = url.host();
+    }
+    return host == QStringLiteral("127.0.0.1") || host == QStringLiteral("localhost") ||
+           host == QStringLiteral("::1");
+}
+
+} // namespace
+
+HttpConnection::HttpConnection(QTcpSocket *socket, McpServer *server, QObject *parent)
+    : QObject(parent)
+    , m_socket(socket)
+    , m_server(server)
+{
+    socket->setParent(this);
+    connect(socket, &QTcpSocket::readyRead, this, &HttpConnection::handleReadyRead);
+    connect(socket, &QTcpSocket::disconnected, this, &HttpConnection::handleDisconnected);
+}
+
+void HttpConnection::writeRaw(const QByteArray &bytes)
+{
+    m_socket->write(bytes);
+}
+
+void HttpConnection::writeHead(int status, const QByteArray &contentType,
+                               const QList<std::pair<QByteArray, QByteArray>> &headers,
+                               qsizetype contentLength)
+{
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reason(status) + "\r\n";
+    if (!contentType.isEmpty())
+        head += "Content-Type: " + contentType + "\r\n";
+    if (contentLength >= 0)
+        head += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";
+    else
+        head += "Transfer-Encoding: chunked\r\nCache-Control: no-cache\r\n";
+    for (const auto &[name, value] : headers)
+        head += name + ": " + value + "\r\n";
+    if (!m_keepAlive)
+        head += "Connection: close\r\n";
+    head += "\r\n";
+    m_socket->write(head);
+}
+
+void HttpConnection::finishExchange()
+{
+    m_busy = false;
+    m_exchange.clear();
+    if (!m_keepAlive) {
+        m_socket->disconnectFromHost();
+        return;
+    }
+    processBuffer();
+}
+
+void HttpConnection::handleReadyRead()
+{
+    m_buffer.append(m_socket->readAll());
+    processBuffer();
+}
+
+void HttpConnection::handleDisconnected()
+{
+    if (m_exchange)
+        m_exchange->connectionLost();
+    deleteLater();
+}
+
+void HttpConnection::refuse(int status, const QByteArray &text)
+{
+    m_keepAlive = false;
+    writeHead(status, "text/plain; charset=utf-8", {}, text.size());
+    m_socket->write(text);
+    m_socket->disconnectFromHost();
+    m_busy = true; // read nothing more
+}
+
+void HttpConnection::processBuffer()
+{
+    while (!m_busy) {
+        const qsizetype headEnd = m_buffer.indexOf("\r\n\r\n");
+        if (headEnd < 0) {
+            if (m_buffer.size() > maxHeadSize)
+                refuse(413, "Request head too large.\n");
+            return;
+        }
+        const QList<QByteArray> lines = m_buffer.left(headEnd).split('\n');
+        const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+        if (requestLine.size() != 3 || !requestLine.at(2).startsWith("HTTP/1.")) {
+            refuse(400, "Malformed request line.\n");
+            return;
+        }
+        HeaderMap headers;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const qsizetype colon = lines.at(i).indexOf(':');
+            if (colon <= 0)
+                continue;
+            headers.insert(lines.at(i).left(colon).trimmed().toLower(), lines.at(i).mid(colon + 1).trimmed());
+        }
+        if (headers.value("transfer-encoding").toLower().contains("chunked")) {
+            refuse(411, "Send the body with a Content-Length.\n");
+            return;
+        }
+        bool lengthOk = true;
+        const qsizetype length =
+            headers.contains("content-length") ? headers.value("content-length").toLongLong(&lengthOk) : 0;
+        if (!lengthOk || length < 0 || length > maxBodySize) {
+            refuse(lengthOk ? 413 : 400, "Bad Content-Length.\n");
+            return;
+        }
+        if (m_buffer.size() < headEnd + 4 + length)
+            return;
+        const QByteArray body = m_buffer.mid(headEnd + 4, length);
+        m_buffer.remove(0, headEnd + 4 + length);
+
+        const QByteArray method = requestLine.at(0);
+        const QByteArray path = requestLine.at(1).split('?').value(0);
+        const QByteArray connection = headers.value("connection").toLower();
+        m_keepAlive = requestLine.at(2) == "HTTP/1.1" ? !connection.contains("close")
+                                                      : connection.contains("keep-alive");
+
+        m_busy = true;
+        auto exchange = new HttpExchange(this, headers.value("accept").contains("text/event-stream"));
+        m_exchange = exchange;
+        if (path != "/mcp") {
+            exchange->refuse(404, "Not found: the MCP endpoint is /mcp.\n");
+        } else if ((headers.contains("host") && !isLoopbackAuthority(headers.value("host"), false)) ||
+                   (headers.contains("origin") && !isLoopbackAuthority(headers.value("origin"), true))) {
+            const QJsonObject error{
+                {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                {QStringLiteral("id"), QJsonValue::Null},
+                {QStringLiteral("error"),
+                 QJsonObject{{QStringLiteral("code"), -32000},
+                             {QStringLiteral("message"),
+                              QStringLiteral("Forbidden: Host and Origin must be loopback")}}}};
+            exchange->reply(error, 403);
+        } else if (method == "POST") {
+            m_server->handleMessage(body, exchange, headers);
+        } else if (method == "GET") {
+            m_server->openLegacyStream(exchange, headers);
+        } else if (method == "DELETE") {
+            m_server->endLegacySession(exchange, headers);
+        } else {
+            exchange->setHeader("Allow", "GET, POST, DELETE");
+            exchange->refuse(405, "Use POST (GET and DELETE for 2025 sessions).\n");
+        }
+    }
+}
+
+HttpExchange::HttpExchange(HttpConnection *connection, bool acceptsStream)
+    : Exchange(connection)
+    , m_connection(connection)
+{
+    Q_UNUSED(acceptsStream)
+}
+
+void HttpExchange::setHeader(const QByteArray &name, const QByteArray &value)
+{
+    m_headers.append({name, value});
+}
+
+void HttpExchange::reply(const QJsonObject &message, int httpStatus)
+{
+    if (m_finished)
+        return;
+    const QByteArray json =
+        message.isEmpty() ? QByteArray() : QJsonDocument(message).toJson(QJsonDocument::Compact);
+    if (m_streaming) {
+        if (!json.isEmpty())
+            writeChunk("data: " + json + "\n\n");
+        m_connection->writeRaw("0\r\n\r\n");
+    } else {
+        m_connection->writeHead(httpStatus, "application/json", m_headers, json.size());
+        m_connection->writeRaw(json);
+    }
+    finish();
+}
+
+void HttpExchange::accept()
+{
+    if (m_finished)
+        return;
+    m_connection->writeHead(202, {}, m_headers, 0);
+    finish();
+}
+
+void HttpExchange::refuse(int httpStatus, const QByteArray &text)
+{
+    if (m_finished)
+        return;
+    m_connection->writeHead(httpStatus, "text/plain; charset=utf-8", m_headers, text.size());
+    m_connection->writeRaw(text);
+    finish();
+}
+
+void HttpExchange::startStream()
+{
+    if (m_finished || m_streaming)
+        return;
+    m_streaming = true;
+    m_connection->writeHead(200, "text/event-stream", m_headers, -1);
+    writeChunk(": stream open\n\n");
+}
+
+void HttpExchange::push(const QJsonObject &message)
+{
+    if (m_finished)
+        return;
+    startStream();
+    writeChunk("data: " + QJsonDocument(message).toJson(QJsonDocument::Compact) + "\n\n");
+}
+
+void HttpExchange::connectionLost()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    Q_EMIT closed();
+    deleteLater();
+}
+
+void HttpExchange::writeChunk(const QByteArray &bytes)
+{
+    m_connection->writeRaw(QByteArray::number(bytes.size(), 16) + "\r\n" + bytes + "\r\n");
+}
+
+void HttpExchange::finish()
+{
+    m_finished = true;
+    m_connection->finishExchange();
+    deleteLater();
+}

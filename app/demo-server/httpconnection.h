@@ -1,0 +1,66 @@
+#pragma once
+
+#include "mcpserver.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QPointer>
+
+class HttpExchange;
+class QTcpSocket;
+
+// One HTTP/1.1 connection: parses requests (Content-Length bodies, keep-alive), hands each to the
+// McpServer through an HttpExchange, and writes its answer as JSON or as a chunked SSE stream.
+class HttpConnection : public QObject
+{
+    Q_OBJECT
+
+public:
+    HttpConnection(QTcpSocket *socket, McpServer *server, QObject *parent = nullptr);
+
+    void writeRaw(const QByteArray &bytes);
+    void writeHead(int status, const QByteArray &contentType,
+                   const QList<std::pair<QByteArray, QByteArray>> &headers, qsizetype contentLength);
+    // The current exchange has sent its last byte.
+    void finishExchange();
+
+private:
+    void handleReadyRead();
+    void handleDisconnected();
+    void processBuffer();
+    void refuse(int status, const QByteArray &text);
+
+    QTcpSocket *m_socket;
+    McpServer *m_server;
+    QByteArray m_buffer;
+    QPointer<HttpExchange> m_exchange;
+    bool m_keepAlive = true;
+    bool m_busy = false;
+};
+
+class HttpExchange : public Exchange
+{
+    Q_OBJECT
+
+public:
+    HttpExchange(HttpConnection *connection, bool acceptsStream);
+
+    bool isHttp() const override { return true; }
+    void setHeader(const QByteArray &name, const QByteArray &value) override;
+    void reply(const QJsonObject &message, int httpStatus) override;
+    void accept() override;
+    void refuse(int httpStatus, const QByteArray &text) override;
+    void startStream() override;
+    void push(const QJsonObject &message) override;
+
+    void connectionLost();
+
+private:
+    void writeChunk(const QByteArray &bytes);
+    void finish();
+
+    HttpConnection *m_connection;
+    QList<std::pair<QByteArray, QByteArray>> m_headers;
+    bool m_streaming = false;
+    bool m_finished = false;
+};

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QObject>
+
+class McpServer;
+class QTcpServer;
+
+// Streamable HTTP on 127.0.0.1 only; the MCP endpoint is /mcp.
+class HttpServer : public QObject
+{
+    Q_OBJECT
+
+public:
+    HttpServer(McpServer *server, QObject *parent = nullptr);
+
+    bool listen(quint16 port, QString *error);
+    quint16 port() const;
+
+private:
+    void handleNewConnection();
+
+    McpServer *m_server;
+    QTcpServer *m_tcpServer;
+};

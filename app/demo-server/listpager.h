@@ -1,0 +1,35 @@
+#pragma once
+
+#include "pageoutcome.h"
+#include "scenario.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+
+class Catalog;
+
+// Pages the four protocol lists (tools, prompts, resources, templates) the way the scenario says,
+// misbehaviours included. Cursors are base64url JSON {"l":list,"o":offset,"s":seed} (+"i" issue
+// time for expiring, +"w" walk number for unstable-order).
+class ListPager
+{
+public:
+    ListPager(const Catalog &catalog, const Scenario &scenario);
+
+    PageOutcome page(const QString &list, const QJsonValue &cursor, bool modern, qint64 nowMs);
+
+    // The list-changed scenario appends one item per revision.
+    int revision(const QString &list) const { return m_revisions.value(list); }
+    void bumpRevision(const QString &list) { ++m_revisions[list]; }
+
+    static QString itemsKey(const QString &list);
+
+private:
+    QList<QJsonObject> items(const QString &list, int walk) const;
+
+    const Catalog &m_catalog;
+    const Scenario &m_scenario;
+    QHash<QString, int> m_walks;
+    QHash<QString, int> m_revisions;
+};

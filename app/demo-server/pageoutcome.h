@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+
+// What a list request comes to: a result, a JSON-RPC error, or (on purpose) nothing at all.
+struct PageOutcome
+{
+    enum class Kind { Result, Error, NoAnswer };
+
+    Kind kind = Kind::Result;
+    QJsonObject result;
+    int errorCode = 0;
+    QString errorMessage;
+    QJsonValue errorData;
+    qint64 delayMs = 0;
+
+    static PageOutcome error(int code, const QString &message, const QJsonValue &data = {})
+    {
+        PageOutcome outcome;
+        outcome.kind = Kind::Error;
+        outcome.errorCode = code;
+        outcome.errorMessage = message;
+        outcome.errorData = data;
+        return outcome;
+    }
+};
