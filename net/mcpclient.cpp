@@ -111,6 +111,11 @@ void McpClient::setTransportFactory(std::function<Transport *(QObject *)> factor
     m_transportFactory = std::move(factory);
 }
 
+JsonRpcConnection *McpClient::connection() const
+{
+    return m_connection;
+}
+
 QString McpClient::transportName() const
 {
     return m_connection ? m_connection->transport()->kindName() : QString();

@@ -64,7 +64,7 @@ public:
     // The raw result of server/discover or initialize, as received.
     QJsonObject handshakeResult() const { return m_handshakeResult; }
     TrafficLog *trafficLog() const { return m_log; }
-    JsonRpcConnection *connection() const { return m_connection; }
+    JsonRpcConnection *connection() const;
 
     // One page of a protocol list. cursor: std::nullopt sends no cursor; "" sends "" (a cursor).
     RpcCall *listPage(ListKind kind, const std::optional<QString> &cursor, QObject *owner = nullptr);

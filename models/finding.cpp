@@ -1,0 +1,53 @@
+#include "finding.h"
+
+#include <QJsonArray>
+
+namespace folio {
+
+QString Finding::severityName(Severity s)
+{
+    switch (s) {
+    case Severity::Info:
+        return QStringLiteral("info");
+    case Severity::Warning:
+        return QStringLiteral("warning");
+    case Severity::Error:
+        return QStringLiteral("error");
+    }
+    return {};
+}
+
+Finding::Severity Finding::defaultSeverity(const QString &id)
+{
+    if (id == FindingId::PageCapReached || id == FindingId::DuplicateItem ||
+        id == FindingId::InvalidCursorWrongCode || id == FindingId::UnstableOrder)
+        return Severity::Warning;
+    if (id == FindingId::PageOverLimit)
+        return Severity::Info;
+    return Severity::Error;
+}
+
+QStringList Finding::catalogue()
+{
+    return {
+        FindingId::CursorRepeated,        FindingId::PageCapReached,        FindingId::DuplicateItem,
+        FindingId::PageOverLimit,         FindingId::CacheHintsMissing,     FindingId::TtlInvalid,
+        FindingId::ScopeInvalid,          FindingId::ScopeMismatch,         FindingId::PageError,
+        FindingId::EmptyCursorRejected,   FindingId::InvalidCursorAccepted, FindingId::InvalidCursorWrongCode,
+        FindingId::ForeignCursorAccepted, FindingId::UnstableOrder};
+}
+
+QJsonObject Finding::toJson() const
+{
+    QJsonArray p;
+    for (int i : pages)
+        p.append(i);
+    return {{QStringLiteral("id"), id},
+            {QStringLiteral("severity"), severityName(severity)},
+            {QStringLiteral("page"), pages.isEmpty() ? QJsonValue() : QJsonValue(pages.first())},
+            {QStringLiteral("pages"), p},
+            {QStringLiteral("message"), message},
+            {QStringLiteral("evidence"), evidence}};
+}
+
+} // namespace folio

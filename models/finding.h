@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+namespace folio {
+
+// A judgement about what arrived. The ids are part of Folio's interface: the command line prints
+// them and the window shows them; see docs/findings.md for the catalogue.
+struct Finding
+{
+    enum class Severity { Info, Warning, Error };
+
+    QString id; // e.g. "cursor-repeated"
+    Severity severity = Severity::Info;
+    QList<int> pages; // page indices (0-based) within the walk; the first is where it is shown
+    QString message;  // one sentence a person reads
+    QJsonObject evidence;
+
+    static QString severityName(Severity s);
+    static Severity defaultSeverity(const QString &id);
+    static QStringList catalogue(); // every id Folio can emit
+    QJsonObject toJson() const;
+};
+
+namespace FindingId {
+inline const QString CursorRepeated = QStringLiteral("cursor-repeated");
+inline const QString PageCapReached = QStringLiteral("page-cap-reached");
+inline const QString DuplicateItem = QStringLiteral("duplicate-item");
+inline const QString PageOverLimit = QStringLiteral("page-over-limit");
+inline const QString CacheHintsMissing = QStringLiteral("cache-hints-missing");
+inline const QString TtlInvalid = QStringLiteral("ttl-invalid");
+inline const QString ScopeInvalid = QStringLiteral("scope-invalid");
+inline const QString ScopeMismatch = QStringLiteral("scope-mismatch");
+inline const QString PageError = QStringLiteral("page-error");
+inline const QString EmptyCursorRejected = QStringLiteral("empty-cursor-rejected");
+inline const QString InvalidCursorAccepted = QStringLiteral("invalid-cursor-accepted");
+inline const QString InvalidCursorWrongCode = QStringLiteral("invalid-cursor-wrong-code");
+inline const QString ForeignCursorAccepted = QStringLiteral("foreign-cursor-accepted");
+inline const QString UnstableOrder = QStringLiteral("unstable-order");
+} // namespace FindingId
+
+} // namespace folio
+
+Q_DECLARE_METATYPE(folio::Finding)

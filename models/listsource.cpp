@@ -1,0 +1,332 @@
+#include "listsource.h"
+
+#include "rpccall.h"
+
+#include <QJsonDocument>
+
+namespace folio {
+
+namespace {
+
+const QStringList cursorArgNames{QStringLiteral("cursor"), QStringLiteral("page_token"),
+                                 QStringLiteral("pageToken"), QStringLiteral("after")};
+const QStringList limitArgNames{QStringLiteral("limit"), QStringLiteral("page_size"),
+                                QStringLiteral("pageSize"), QStringLiteral("per_page"),
+                                QStringLiteral("max_results")};
+const QStringList nextCursorNames{QStringLiteral("next_cursor"), QStringLiteral("nextCursor"),
+                                  QStringLiteral("next_page_token"), QStringLiteral("nextPageToken")};
+const QStringList nestedCursorHolders{QStringLiteral("pagination"), QStringLiteral("page_info"),
+                                      QStringLiteral("meta")};
+
+bool isStringProperty(const QJsonObject &schema)
+{
+    const QJsonValue type = schema.value(QStringLiteral("type"));
+    if (type.isString())
+        return type.toString() == QLatin1String("string");
+    if (type.isArray())
+        return type.toArray().contains(QStringLiteral("string"));
+    return type.isUndefined(); // untyped: accept
+}
+
+// Finds the next cursor at the top of obj or under a nested pagination object.
+bool findNextCursor(const QJsonObject &obj, QJsonValue *value)
+{
+    for (const QString &name : nextCursorNames) {
+        if (obj.contains(name)) {
+            *value = obj.value(name);
+            return true;
+        }
+    }
+    for (const QString &holder : nestedCursorHolders) {
+        const QJsonValue nested = obj.value(holder);
+        if (!nested.isObject())
+            continue;
+        const QJsonObject n = nested.toObject();
+        for (const QString &name : nextCursorNames) {
+            if (n.contains(name)) {
+                *value = n.value(name);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// The items are the array-valued member (the largest if there are several).
+bool findItems(const QJsonObject &obj, QJsonArray *items)
+{
+    bool found = false;
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        if (!it.value().isArray())
+            continue;
+        const QJsonArray a = it.value().toArray();
+        if (!found || a.size() > items->size()) {
+            *items = a;
+            found = true;
+        }
+    }
+    return found;
+}
+
+void setCursor(ListSource::Page &page, const QJsonValue &v, bool present)
+{
+    page.nextRaw = v;
+    if (!present)
+        page.next = ListSource::CursorPresence::Absent;
+    else if (v.isNull())
+        page.next = ListSource::CursorPresence::Null;
+    else if (v.isString()) {
+        page.next = ListSource::CursorPresence::String;
+        page.nextCursor = v.toString();
+    } else
+        page.next = ListSource::CursorPresence::WrongType;
+}
+
+} // namespace
+
+ListSource ListSource::protocol(ListKind kind)
+{
+    ListSource s;
+    s.m_kind = Kind::Protocol;
+    s.m_listKind = kind;
+    return s;
+}
+
+std::optional<ListSource> ListSource::fromTool(const QJsonObject &tool)
+{
+    const QJsonObject props =
+        tool.value(QStringLiteral("inputSchema")).toObject().value(QStringLiteral("properties")).toObject();
+    QString cursorArg;
+    for (const QString &name : cursorArgNames) {
+        if (props.contains(name) && isStringProperty(props.value(name).toObject())) {
+            cursorArg = name;
+            break;
+        }
+    }
+    if (cursorArg.isEmpty())
+        return std::nullopt;
+    ListSource s;
+    s.m_kind = Kind::Tool;
+    s.m_toolName = tool.value(QStringLiteral("name")).toString();
+    s.m_tool = tool;
+    s.m_cursorArg = cursorArg;
+    for (const QString &name : limitArgNames) {
+        if (props.contains(name)) {
+            s.m_limitArg = name;
+            break;
+        }
+    }
+    return s;
+}
+
+QString ListSource::id() const
+{
+    return m_kind == Kind::Tool ? QStringLiteral("tool:") + m_toolName : listName(m_listKind);
+}
+
+QString ListSource::displayName() const
+{
+    return m_kind == Kind::Tool ? m_toolName : listName(m_listKind);
+}
+
+bool ListSource::isReadOnly() const
+{
+    if (m_kind == Kind::Protocol)
+        return true;
+    return m_tool.value(QStringLiteral("annotations"))
+        .toObject()
+        .value(QStringLiteral("readOnlyHint"))
+        .toBool(false);
+}
+
+RpcCall *ListSource::requestPage(McpClient *client, const std::optional<QString> &cursor,
+                                 QObject *owner) const
+{
+    if (m_kind == Kind::Protocol)
+        return client->listPage(m_listKind, cursor, owner);
+    QJsonObject args = m_arguments;
+    args.remove(m_cursorArg);
+    if (cursor.has_value())
+        args[m_cursorArg] = *cursor;
+    if (!m_limitArg.isEmpty() && m_limit.has_value())
+        args[m_limitArg] = *m_limit;
+    return client->callTool(m_toolName, args, owner);
+}
+
+QJsonValue ListSource::resolvePointer(const QJsonValue &root, const QString &pointer, bool *found)
+{
+    *found = true;
+    if (pointer.isEmpty())
+        return root;
+    if (!pointer.startsWith(QLatin1Char('/'))) {
+        *found = false;
+        return {};
+    }
+    QJsonValue cur = root;
+    const QStringList parts = pointer.mid(1).split(QLatin1Char('/'));
+    for (QString part : parts) {
+        part.replace(QStringLiteral("~1"), QStringLiteral("/"))
+            .replace(QStringLiteral("~0"), QStringLiteral("~"));
+        if (cur.isObject() && cur.toObject().contains(part)) {
+            cur = cur.toObject().value(part);
+        } else if (cur.isArray()) {
+            bool ok = false;
+            const int i = part.toInt(&ok);
+            if (!ok || i < 0 || i >= cur.toArray().size()) {
+                *found = false;
+                return {};
+            }
+            cur = cur.toArray().at(i);
+        } else {
+            *found = false;
+            return {};
+        }
+    }
+    return cur;
+}
+
+ListSource::Page ListSource::readPage(const QJsonObject &result) const
+{
+    Page page;
+    page.resultType = result.value(QStringLiteral("resultType")).toString();
+    if (m_kind == Kind::Protocol) {
+        page.hasTtl = result.contains(QStringLiteral("ttlMs"));
+        page.ttlMs = result.value(QStringLiteral("ttlMs"));
+        page.hasScope = result.contains(QStringLiteral("cacheScope"));
+        page.cacheScope = result.value(QStringLiteral("cacheScope"));
+    }
+
+    // Where the page lives: the result itself (protocol), else structuredContent or JSON text.
+    QJsonValue root = result;
+    if (m_kind == Kind::Tool) {
+        page.toolError = result.value(QStringLiteral("isError")).toBool(false);
+        if (result.contains(QStringLiteral("structuredContent"))) {
+            root = result.value(QStringLiteral("structuredContent"));
+        } else {
+            root = QJsonValue();
+            for (const QJsonValue &block : result.value(QStringLiteral("content")).toArray()) {
+                const QJsonObject b = block.toObject();
+                if (b.value(QStringLiteral("type")).toString() != QLatin1String("text"))
+                    continue;
+                const QJsonDocument doc =
+                    QJsonDocument::fromJson(b.value(QStringLiteral("text")).toString().toUtf8());
+                if (doc.isObject() || doc.isArray()) {
+                    root = doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+                    break;
+                }
+            }
+            if (root.isNull() || root.isUndefined()) {
+                if (!page.toolError)
+                    page.extractionError =
+                        QStringLiteral("The tool result has no structuredContent and no JSON text block");
+                return page;
+            }
+        }
+    }
+
+    // Items.
+    if (!m_itemsPointer.isEmpty()) {
+        bool found = false;
+        const QJsonValue v = resolvePointer(root, m_itemsPointer, &found);
+        if (found && v.isArray())
+            page.items = v.toArray();
+        else
+            page.extractionError = QStringLiteral("No array at %1").arg(m_itemsPointer);
+    } else if (m_kind == Kind::Protocol) {
+        const QJsonValue v = result.value(listItemsKey(m_listKind));
+        if (v.isArray())
+            page.items = v.toArray();
+        else
+            page.extractionError =
+                QStringLiteral("The result has no \"%1\" array").arg(listItemsKey(m_listKind));
+    } else if (root.isArray()) {
+        page.items = root.toArray();
+    } else if (!findItems(root.toObject(), &page.items) && !page.toolError) {
+        page.extractionError = QStringLiteral("The tool result holds no array of items");
+    }
+
+    // Next cursor.
+    if (!m_cursorPointer.isEmpty()) {
+        bool found = false;
+        const QJsonValue v = resolvePointer(root, m_cursorPointer, &found);
+        setCursor(page, v, found);
+    } else if (m_kind == Kind::Protocol) {
+        setCursor(page, result.value(QStringLiteral("nextCursor")),
+                  result.contains(QStringLiteral("nextCursor")));
+    } else {
+        QJsonValue v;
+        const bool found = root.isObject() && findNextCursor(root.toObject(), &v);
+        setCursor(page, v, found);
+    }
+    return page;
+}
+
+QList<ListSource::Column> ListSource::columns() const
+{
+    auto col = [](const char *key, const char *header) {
+        return Column{QString::fromLatin1(key), QString::fromLatin1(header)};
+    };
+    switch (m_kind) {
+    case Kind::Tool:
+        return {};
+    case Kind::Protocol:
+        break;
+    }
+    switch (m_listKind) {
+    case ListKind::Tools:
+        return {col("name", "Name"), col("title", "Title"), col("description", "Description")};
+    case ListKind::Prompts:
+        return {col("name", "Name"), col("title", "Title"), col("description", "Description"),
+                col("arguments", "Arguments")};
+    case ListKind::Resources:
+        return {col("name", "Name"), col("uri", "URI"), col("mimeType", "MIME type"),
+                col("description", "Description")};
+    case ListKind::ResourceTemplates:
+        return {col("name", "Name"), col("uriTemplate", "URI template"), col("mimeType", "MIME type"),
+                col("description", "Description")};
+    }
+    return {};
+}
+
+QList<ListSource::Column> ListSource::inferColumns(const QJsonArray &items)
+{
+    // Identity-like keys first, then the rest in alphabetical order (stable across pages).
+    static const QStringList preferred{QStringLiteral("id"),           QStringLiteral("name"),
+                                       QStringLiteral("title"),        QStringLiteral("username"),
+                                       QStringLiteral("display_name"), QStringLiteral("uri")};
+    QStringList keys;
+    for (const QJsonValue &v : items) {
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (!keys.contains(it.key()))
+                keys.append(it.key());
+        }
+        if (keys.size() > 64)
+            break;
+    }
+    QList<Column> out;
+    for (const QString &p : preferred) {
+        if (keys.removeAll(p) > 0)
+            out.append({p, p});
+    }
+    keys.sort();
+    for (const QString &k : std::as_const(keys))
+        out.append({k, k});
+    if (out.isEmpty())
+        out.append({QString(), QStringLiteral("value")}); // items that are not objects
+    return out;
+}
+
+QString ListSource::identity(const QJsonObject &item)
+{
+    for (const char *key : {"uri", "uriTemplate", "name", "id"}) {
+        const QJsonValue v = item.value(QLatin1String(key));
+        if (v.isString())
+            return QLatin1String(key) + QLatin1Char(':') + v.toString();
+        if (v.isDouble())
+            return QLatin1String(key) + QLatin1Char(':') + QString::number(v.toDouble(), 'g', 17);
+    }
+    return {};
+}
+
+} // namespace folio

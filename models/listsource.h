@@ -1,0 +1,100 @@
+#pragma once
+
+#include "mcpclient.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace folio {
+
+class RpcCall;
+
+// What a list is: one of the four protocol list methods, or a list tool (a tool that takes a
+// cursor-like argument and answers a next cursor). It knows how to ask for a page and how to
+// read one, and nothing about how pages are stored or judged.
+class ListSource
+{
+public:
+    enum class Kind { Protocol, Tool };
+
+    // How the next cursor stood in the result, exactly.
+    enum class CursorPresence { Absent, Null, String, WrongType };
+
+    struct Column
+    {
+        QString key;    // top-level member of an item
+        QString header; // what the view shows
+    };
+
+    // One page read from a result.
+    struct Page
+    {
+        QJsonArray items;
+        CursorPresence next = CursorPresence::Absent;
+        QString nextCursor; // when next == String
+        QJsonValue nextRaw; // the value as received (for WrongType)
+        bool hasTtl = false;
+        QJsonValue ttlMs; // as received (any JSON type) when hasTtl
+        bool hasScope = false;
+        QJsonValue cacheScope;   // as received when hasScope
+        QString resultType;      // as received ("" when absent)
+        bool toolError = false;  // a tool result with isError: true
+        QString extractionError; // the result could not be read as a page
+    };
+
+    static ListSource protocol(ListKind kind);
+    // The tool's definition as listed by tools/list; std::nullopt when it is not a list tool.
+    static std::optional<ListSource> fromTool(const QJsonObject &tool);
+    static bool isListTool(const QJsonObject &tool) { return fromTool(tool).has_value(); }
+
+    Kind kind() const { return m_kind; }
+    ListKind protocolKind() const { return m_listKind; }
+    // "tools", "prompts", "resources", "templates" or "tool:<name>".
+    QString id() const;
+    QString displayName() const;
+    QString toolName() const { return m_toolName; }
+    QString cursorArgument() const { return m_cursorArg; }
+    QString limitArgument() const { return m_limitArg; }
+    QJsonObject toolDefinition() const { return m_tool; }
+    bool isReadOnly() const; // annotations.readOnlyHint === true
+
+    // The other arguments of a list tool (everything but cursor and limit) and the page size asked.
+    void setArguments(const QJsonObject &arguments) { m_arguments = arguments; }
+    QJsonObject arguments() const { return m_arguments; }
+    void setLimit(std::optional<int> limit) { m_limit = limit; }
+    std::optional<int> limit() const { return m_limit; }
+
+    // User overrides, as JSON Pointers into the result (or structuredContent) — "" means automatic.
+    void setItemsPointer(const QString &pointer) { m_itemsPointer = pointer; }
+    void setCursorPointer(const QString &pointer) { m_cursorPointer = pointer; }
+    QString itemsPointer() const { return m_itemsPointer; }
+    QString cursorPointer() const { return m_cursorPointer; }
+
+    RpcCall *requestPage(McpClient *client, const std::optional<QString> &cursor, QObject *owner) const;
+    Page readPage(const QJsonObject &result) const;
+
+    // Fixed columns for protocol lists; for list tools, inferred from items (stable order).
+    QList<Column> columns() const;
+    static QList<Column> inferColumns(const QJsonArray &items);
+    // The identity of an item for duplicate detection: name, uri, uriTemplate or id.
+    static QString identity(const QJsonObject &item);
+
+    static QJsonValue resolvePointer(const QJsonValue &root, const QString &pointer, bool *found);
+
+private:
+    Kind m_kind = Kind::Protocol;
+    ListKind m_listKind = ListKind::Tools;
+    QString m_toolName;
+    QString m_cursorArg;
+    QString m_limitArg;
+    QJsonObject m_tool;
+    QJsonObject m_arguments;
+    std::optional<int> m_limit;
+    QString m_itemsPointer;
+    QString m_cursorPointer;
+};
+
+} // namespace folio

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "finding.h"
+#include "listsource.h"
+#include "mcperror.h"
+
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace folio {
+
+// Everything known about one page request and its answer, as received. Nothing is filled in:
+// an absent ttlMs stays absent; the effective values sit next to the received ones.
+struct PageRecord
+{
+    enum class State { Loading, Fresh, Stale, Expired, Refetching, Failed, Discarded };
+    // cacheScope as judged: NotApplicable for legacy-era and tool pages (no hints by design).
+    enum class Scope { Missing, Public, Private, Invalid, NotApplicable };
+
+    // One request for this page: the first, then each refetch (for the timeline).
+    struct Attempt
+    {
+        qint64 sentAtMs = 0; // wall clock
+        qint64 latencyMs = -1;
+        bool failed = false;
+        bool refetch = false;
+    };
+
+    quint64 serial = 0; // unique for the model's lifetime (the TTL clock's key)
+    int walk = 0;       // which walk (refresh generation) the page belongs to
+    int index = 0;      // 0-based page index within its walk
+
+    std::optional<QString> requestCursor; // absent, or the string sent ("" included)
+    ListSource::CursorPresence next = ListSource::CursorPresence::Absent;
+    QString nextCursor;
+    QJsonValue nextRaw;
+
+    int itemCount = 0;
+    std::optional<int> requestedLimit;
+    qint64 latencyMs = -1;
+    qint64 requestBytes = 0;
+    qint64 responseBytes = 0;
+    qint64 sentAtMs = 0;     // wall clock
+    qint64 receivedAtMs = 0; // wall clock
+    qint64 receivedMonoMs = -1;
+
+    bool hintsExpected = false; // a 2026-07-28 protocol list: ttlMs/cacheScope are MUST
+    bool legacyEra = false;
+    bool hasTtl = false;
+    QJsonValue ttlMs;
+    bool hasScope = false;
+    QJsonValue cacheScope;
+    qint64 effectiveTtlMs = 0;
+    qint64 expiresAtMonoMs = -1; // -1: no countdown
+    Scope scope = Scope::NotApplicable;
+    QList<Attempt> attempts;
+
+    State state = State::Loading;
+    McpError error;
+    QList<Finding> findings;
+    QString discardReason;
+
+    int refetchCount = 0;
+    int diffAdded = 0, diffRemoved = 0, diffChanged = 0;
+
+    bool isSettled() const { return state != State::Loading && state != State::Refetching; }
+    Finding::Severity worstSeverity(bool *any) const;
+    QString effectiveScope() const; // "public", "private", or "" when missing/invalid
+    static Scope judgeScope(bool present, const QJsonValue &value);
+
+    static QString stateName(State s);
+    // A received value as a person reads it: absent, null, "text" (quoted: a string), 12, 1.5, {...}.
+    static QString describeValue(bool present, const QJsonValue &value);
+    QJsonObject toJson() const;
+};
+
+} // namespace folio

@@ -1,0 +1,208 @@
+#include "walkjudge.h"
+
+#include "listsource.h"
+#include "ttlclock.h"
+
+#include <QCryptographicHash>
+#include <QJsonObject>
+
+namespace folio {
+
+namespace {
+
+Finding make(const QString &id, int page, const QString &message, const QJsonObject &evidence = {})
+{
+    Finding f;
+    f.id = id;
+    f.severity = Finding::defaultSeverity(id);
+    f.pages = {page};
+    f.message = message;
+    f.evidence = evidence;
+    return f;
+}
+
+quint64 identityHash(const QString &identity)
+{
+    // 64 bits of a fast non-cryptographic hash are plenty for duplicate detection.
+    return quint64(qHash(identity, 0x5f0d1a2bU)) ^ (quint64(qHash(identity, 0x9e3779b9U)) << 32);
+}
+
+} // namespace
+
+void WalkJudge::reset()
+{
+    m_sentCursors.clear();
+    m_identities.clear();
+    m_firstScope.clear();
+    m_firstScopePage = -1;
+}
+
+void WalkJudge::noteRequest(int pageIndex, const std::optional<QString> &cursor)
+{
+    if (cursor && !m_sentCursors.contains(*cursor))
+        m_sentCursors.insert(*cursor, pageIndex);
+}
+
+bool WalkJudge::judgePage(PageRecord &page, const QJsonArray &items, const QString &toolLimitArg)
+{
+    const int idx = page.index;
+    bool keepWalking = true;
+
+    if (page.next == ListSource::CursorPresence::String && m_sentCursors.contains(page.nextCursor)) {
+        const int first = m_sentCursors.value(page.nextCursor);
+        const QString shown = page.nextCursor.isEmpty() ? QStringLiteral("\"\"") : page.nextCursor;
+        page.findings.append(
+            make(FindingId::CursorRepeated, idx,
+                 QStringLiteral("Page %1 returned the cursor %2 already sent for page %3: the "
+                                "list loops, so the walk stopped")
+                     .arg(idx + 1)
+                     .arg(shown.size() > 48 ? shown.left(45) + QStringLiteral("…") : shown)
+                     .arg(first + 1),
+                 {{QStringLiteral("cursor"), page.nextCursor}, {QStringLiteral("firstSentForPage"), first}}));
+        page.findings.last().pages.append(first);
+        keepWalking = false;
+    }
+
+    if (page.next == ListSource::CursorPresence::WrongType) {
+        page.findings.append(make(FindingId::PageError, idx,
+                                  QStringLiteral("nextCursor is %1, not a string: the walk cannot continue")
+                                      .arg(PageRecord::describeValue(true, page.nextRaw)),
+                                  {{QStringLiteral("nextCursor"), page.nextRaw}}));
+        keepWalking = false;
+    }
+
+    // Duplicates across pages (and within one page).
+    int duplicates = 0;
+    QJsonArray examples;
+    QList<int> otherPages;
+    for (const QJsonValue &v : items) {
+        const QString id = ListSource::identity(v.toObject());
+        if (id.isEmpty())
+            continue;
+        const quint64 h = identityHash(id);
+        const auto it = m_identities.constFind(h);
+        if (it != m_identities.constEnd()) {
+            ++duplicates;
+            if (examples.size() < 5)
+                examples.append(
+                    QJsonObject{{QStringLiteral("identity"), id}, {QStringLiteral("firstPage"), *it}});
+            if (!otherPages.contains(*it) && *it != idx)
+                otherPages.append(*it);
+        } else {
+            m_identities.insert(h, idx);
+        }
+    }
+    if (duplicates > 0) {
+        Finding f = make(FindingId::DuplicateItem, idx,
+                         QStringLiteral("%1 item(s) on page %2 already appeared earlier (e.g. %3)")
+                             .arg(duplicates)
+                             .arg(idx + 1)
+                             .arg(examples.first().toObject().value(QStringLiteral("identity")).toString()),
+                         {{QStringLiteral("count"), duplicates}, {QStringLiteral("examples"), examples}});
+        f.pages += otherPages;
+        page.findings.append(f);
+    }
+
+    if (!toolLimitArg.isEmpty() && page.requestedLimit && page.itemCount > *page.requestedLimit) {
+        page.findings.append(make(FindingId::PageOverLimit, idx,
+                                  QStringLiteral("Page %1 holds %2 items; %3 = %4 was asked")
+                                      .arg(idx + 1)
+                                      .arg(page.itemCount)
+                                      .arg(toolLimitArg)
+                                      .arg(*page.requestedLimit),
+                                  {{QStringLiteral("itemCount"), page.itemCount},
+                                   {QStringLiteral("limit"), *page.requestedLimit}}));
+    }
+
+    if (page.hintsExpected) {
+        if (!page.hasTtl || !page.hasScope) {
+            QStringList missing;
+            if (!page.hasTtl)
+                missing << QStringLiteral("ttlMs");
+            if (!page.hasScope)
+                missing << QStringLiteral("cacheScope");
+            page.findings.append(make(FindingId::CacheHintsMissing, idx,
+                                      QStringLiteral("Page %1 has no %2 (MUST under 2026-07-28)")
+                                          .arg(idx + 1)
+                                          .arg(missing.join(QStringLiteral(" or "))),
+                                      {{QStringLiteral("missing"), QJsonArray::fromStringList(missing)}}));
+        }
+        if (page.hasTtl && !TtlClock::isValidTtl(page.ttlMs)) {
+            page.findings.append(
+                make(FindingId::TtlInvalid, idx,
+                     QStringLiteral("ttlMs on page %1 is %2: it must be an integer ≥ 0 (treated as %3 ms)")
+                         .arg(idx + 1)
+                         .arg(PageRecord::describeValue(true, page.ttlMs))
+                         .arg(page.effectiveTtlMs),
+                     {{QStringLiteral("ttlMs"), page.ttlMs}}));
+        }
+        if (page.hasScope) {
+            const QString scope = page.cacheScope.toString();
+            const bool valid = page.cacheScope.isString() &&
+                               (scope == QLatin1String("public") || scope == QLatin1String("private"));
+            if (!valid) {
+                page.findings.append(
+                    make(FindingId::ScopeInvalid, idx,
+                         QStringLiteral("cacheScope on page %1 is %2: it must be \"public\" or \"private\"")
+                             .arg(idx + 1)
+                             .arg(PageRecord::describeValue(true, page.cacheScope)),
+                         {{QStringLiteral("cacheScope"), page.cacheScope}}));
+            } else if (m_firstScopePage < 0) {
+                m_firstScope = scope;
+                m_firstScopePage = idx;
+            } else if (scope != m_firstScope) {
+                Finding f = make(FindingId::ScopeMismatch, idx,
+                                 QStringLiteral("Page %1 is %2 but page %3 was %4: every page of a list must "
+                                                "carry the same cacheScope")
+                                     .arg(idx + 1)
+                                     .arg(scope)
+                                     .arg(m_firstScopePage + 1)
+                                     .arg(m_firstScope),
+                                 {{QStringLiteral("cacheScope"), scope},
+                                  {QStringLiteral("firstScope"), m_firstScope},
+                                  {QStringLiteral("firstScopePage"), m_firstScopePage}});
+                f.pages.append(m_firstScopePage);
+                page.findings.append(f);
+            }
+        }
+    }
+    return keepWalking;
+}
+
+QString WalkJudge::describeError(const PageRecord &page)
+{
+    const McpError &e = page.error;
+    if (e.kind == McpError::Kind::Rpc && e.code == -32602 && page.requestCursor)
+        return QStringLiteral("invalid or expired cursor: %1").arg(e.describe());
+    return e.describe();
+}
+
+void WalkJudge::judgeFailure(PageRecord &page)
+{
+    QJsonObject evidence{{QStringLiteral("kind"), McpError::kindName(page.error.kind)},
+                         {QStringLiteral("message"), page.error.message}};
+    if (page.error.kind == McpError::Kind::Rpc)
+        evidence[QStringLiteral("code")] = page.error.code;
+    if (page.requestCursor)
+        evidence[QStringLiteral("cursor")] = *page.requestCursor;
+    page.findings.append(
+        make(FindingId::PageError, page.index,
+             QStringLiteral("Page %1 failed: %2").arg(page.index + 1).arg(describeError(page)), evidence));
+    if (page.requestCursor && page.requestCursor->isEmpty()) {
+        page.findings.append(
+            make(FindingId::EmptyCursorRejected, page.index,
+                 QStringLiteral("The server refused the \"\" cursor it issued itself for page %1")
+                     .arg(page.index + 1),
+                 evidence));
+    }
+}
+
+void WalkJudge::judgeCapReached(PageRecord &lastPage, int cap)
+{
+    lastPage.findings.append(
+        make(FindingId::PageCapReached, lastPage.index,
+             QStringLiteral("The walk stopped at the cap of %1 pages; the list goes on").arg(cap),
+             {{QStringLiteral("cap"), cap}, {QStringLiteral("nextCursor"), lastPage.nextCursor}}));
+}
+
+} // namespace folio

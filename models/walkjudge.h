@@ -1,0 +1,38 @@
+#pragma once
+
+#include "finding.h"
+#include "pagerecord.h"
+
+#include <QHash>
+#include <QJsonArray>
+
+namespace folio {
+
+// The passive findings of one walk, judged page by page as they arrive: it remembers the cursors
+// sent, the identities seen and the scope of the first page, and nothing else (64-bit hashes for
+// identities, so a million rows cost a few tens of MB, not a copy of every name).
+class WalkJudge
+{
+public:
+    void reset();
+
+    // Called when a page request is sent (with the cursor sent, if any).
+    void noteRequest(int pageIndex, const std::optional<QString> &cursor);
+    // Judges an answered page; appends findings to the record. Returns false when the walk must
+    // stop (a repeated cursor).
+    bool judgePage(PageRecord &page, const QJsonArray &items, const QString &toolLimitArg);
+    // Judges a failed page.
+    void judgeFailure(PageRecord &page);
+    // The walk stopped at the cap with a cursor still to follow.
+    void judgeCapReached(PageRecord &lastPage, int cap);
+
+    static QString describeError(const PageRecord &page);
+
+private:
+    QHash<QString, int> m_sentCursors; // cursor -> page index that sent it first
+    QHash<quint64, int> m_identities;  // identity hash -> page index where first seen
+    QString m_firstScope;
+    int m_firstScopePage = -1;
+};
+
+} // namespace folio
