@@ -408,9 +408,10 @@ std::optional<CursorLayer> decodeJson(const QString &s, int depth, Context &ctx,
 // header.payload[.signature...]: every part base64url, and at least one of them JSON.
 std::optional<CursorLayer> decodeJwtLike(const QString &s, int depth, Context &ctx)
 {
-    const QStringList parts = s.split(QLatin1Char('.'));
-    if (parts.size() < 2 || parts.size() > MaxJwtParts)
+    const qsizetype dots = s.count(QLatin1Char('.'));
+    if (dots < 1 || dots >= MaxJwtParts)
         return std::nullopt;
+    const QStringList parts = s.split(QLatin1Char('.'));
     for (const QString &part : parts) {
         if (part.isEmpty())
             return std::nullopt;

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     QElapsedTimer wall;
     wall.start();
     const double cpuBefore = cpuSeconds();
-    QTimer::singleShot(idleSeconds * 1000, &app, &QCoreApplication::quit);
+    QTimer::singleShot(idleSeconds * 1000, Qt::PreciseTimer, &app, &QCoreApplication::quit);
     app.exec();
     const double cpuUsed = cpuSeconds() - cpuBefore;
     const double wallSeconds = double(wall.elapsed()) / 1000;

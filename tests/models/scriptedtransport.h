@@ -1,0 +1,93 @@
+#pragma once
+
+#include "transport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTimer>
+#include <functional>
+
+// A scripted MCP server behind the Transport seam, for model unit tests: the handler returns the
+// `result` (or an object with an `error` member) for each request; answers arrive asynchronously.
+class ScriptedTransport : public folio::Transport
+{
+    Q_OBJECT
+public:
+    using Handler = std::function<QJsonObject(const QString &method, const QJsonObject &params)>;
+
+    ScriptedTransport(bool modern, Handler handler, QObject *parent = nullptr)
+        : folio::Transport(parent)
+        , m_modern(modern)
+        , m_handler(std::move(handler))
+    {
+    }
+
+    void open() override
+    {
+        m_open = true;
+        QTimer::singleShot(0, this, [this] { Q_EMIT opened(); });
+    }
+    void close() override
+    {
+        m_open = false;
+        QTimer::singleShot(0, this, [this] { Q_EMIT closed({}); });
+    }
+    bool isOpen() const override { return m_open; }
+    QString kindName() const override { return QStringLiteral("scripted"); }
+
+    void send(const QJsonObject &message, const QByteArray &) override
+    {
+        const QString method = message.value(QStringLiteral("method")).toString();
+        if (!message.contains(QStringLiteral("id")))
+            return; // notifications
+        const QJsonValue id = message.value(QStringLiteral("id"));
+        const QJsonObject params = message.value(QStringLiteral("params")).toObject();
+        QJsonObject reply{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id}};
+        if (method == QLatin1String("server/discover")) {
+            if (m_modern)
+                reply[QStringLiteral("result")] =
+                    QJsonObject{{QStringLiteral("resultType"), QStringLiteral("complete")},
+                                {QStringLiteral("supportedVersions"), QJsonArray{QStringLiteral("2026-07-28")}},
+                                {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("tools"), QJsonObject{}}}},
+                                {QStringLiteral("ttlMs"), 0},
+                                {QStringLiteral("cacheScope"), QStringLiteral("public")}};
+            else
+                reply[QStringLiteral("error")] = QJsonObject{{QStringLiteral("code"), -32601},
+                                                             {QStringLiteral("message"), QStringLiteral("no")}};
+        } else if (method == QLatin1String("initialize")) {
+            reply[QStringLiteral("result")] =
+                QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
+                            {QStringLiteral("capabilities"), QJsonObject{}},
+                            {QStringLiteral("serverInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("s")}}}};
+        } else {
+            ++requests;
+            lastParams = params;
+            const QJsonObject answer = m_handler(method, params);
+            if (answer.isEmpty())
+                return; // never answer
+            if (answer.contains(QStringLiteral("error")) && answer.size() == 1)
+                reply[QStringLiteral("error")] = answer.value(QStringLiteral("error"));
+            else
+                reply[QStringLiteral("result")] = answer;
+        }
+        const QByteArray raw = QJsonDocument(reply).toJson(QJsonDocument::Compact);
+        QTimer::singleShot(0, this, [this, reply, raw] {
+            if (m_open)
+                Q_EMIT messageReceived(reply, raw);
+        });
+    }
+
+    void notify(const QString &method)
+    {
+        const QJsonObject n{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method}};
+        Q_EMIT messageReceived(n, QJsonDocument(n).toJson(QJsonDocument::Compact));
+    }
+
+    int requests = 0;
+    QJsonObject lastParams;
+
+private:
+    bool m_modern;
+    Handler m_handler;
+    bool m_open = false;
+};
