@@ -373,6 +373,24 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
     const bool keepWalking = m_judge.judgePage(
         rec, page.items, m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
 
+    // Settle the walk's state before the rows go in: views react to rowsInserted by asking
+    // canFetchMore()/fetchMore() at once, and must see the new cursor.
+    bool stopped = false;
+    if (!keepWalking) {
+        stopped = true;
+    } else if (page.next == ListSource::CursorPresence::String) {
+        m_nextCursor = page.nextCursor; // "" included: it is a cursor, not the end
+        if (m_fetchingAll)
+            m_nextPageWanted = true;
+    } else {
+        m_complete = true;
+        m_fetchingAll = false;
+    }
+    if (stopped) {
+        m_stopped = true;
+        m_fetchingAll = false;
+    }
+
     ensureColumns(page.items);
     const int si = int(m_pages.size()) - 1; // the loading page is always the last one
     StoredPage packed = pack(page.items);
@@ -389,18 +407,9 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
         m_pages[si] = std::move(packed);
     }
     m_ledger->notifyChanged(ledgerRow);
-
-    if (!keepWalking) {
+    if (stopped)
         stop(rec.next == ListSource::CursorPresence::WrongType ? tr("nextCursor is not a string")
                                                                : tr("a cursor repeated"));
-    } else if (page.next == ListSource::CursorPresence::String) {
-        m_nextCursor = page.nextCursor; // "" included: it is a cursor, not the end
-        if (m_fetchingAll)
-            m_nextPageWanted = true;
-    } else {
-        m_complete = true;
-        m_fetchingAll = false;
-    }
     Q_EMIT pageReceived(ledgerRow);
     if (!rec.findings.isEmpty())
         Q_EMIT findingsChanged();

@@ -19,8 +19,7 @@ public:
         : folio::Transport(parent)
         , m_modern(modern)
         , m_handler(std::move(handler))
-    {
-    }
+    {}
 
     void open() override
     {
@@ -45,20 +44,20 @@ public:
         QJsonObject reply{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id}};
         if (method == QLatin1String("server/discover")) {
             if (m_modern)
-                reply[QStringLiteral("result")] =
-                    QJsonObject{{QStringLiteral("resultType"), QStringLiteral("complete")},
-                                {QStringLiteral("supportedVersions"), QJsonArray{QStringLiteral("2026-07-28")}},
-                                {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("tools"), QJsonObject{}}}},
-                                {QStringLiteral("ttlMs"), 0},
-                                {QStringLiteral("cacheScope"), QStringLiteral("public")}};
+                reply[QStringLiteral("result")] = QJsonObject{
+                    {QStringLiteral("resultType"), QStringLiteral("complete")},
+                    {QStringLiteral("supportedVersions"), QJsonArray{QStringLiteral("2026-07-28")}},
+                    {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("tools"), QJsonObject{}}}},
+                    {QStringLiteral("ttlMs"), 0},
+                    {QStringLiteral("cacheScope"), QStringLiteral("public")}};
             else
-                reply[QStringLiteral("error")] = QJsonObject{{QStringLiteral("code"), -32601},
-                                                             {QStringLiteral("message"), QStringLiteral("no")}};
+                reply[QStringLiteral("error")] = QJsonObject{
+                    {QStringLiteral("code"), -32601}, {QStringLiteral("message"), QStringLiteral("no")}};
         } else if (method == QLatin1String("initialize")) {
-            reply[QStringLiteral("result")] =
-                QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
-                            {QStringLiteral("capabilities"), QJsonObject{}},
-                            {QStringLiteral("serverInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("s")}}}};
+            reply[QStringLiteral("result")] = QJsonObject{
+                {QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
+                {QStringLiteral("capabilities"), QJsonObject{}},
+                {QStringLiteral("serverInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("s")}}}};
         } else {
             ++requests;
             lastParams = params;
@@ -79,7 +78,8 @@ public:
 
     void notify(const QString &method)
     {
-        const QJsonObject n{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method}};
+        const QJsonObject n{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                            {QStringLiteral("method"), method}};
         Q_EMIT messageReceived(n, QJsonDocument(n).toJson(QJsonDocument::Compact));
     }
 

@@ -34,15 +34,45 @@ void tst_ListSource::detection_data()
     QTest::addColumn<bool>("isList");
     QTest::addColumn<QString>("cursorArg");
     QTest::addColumn<QString>("limitArg");
-    QTest::addRow("cursor_and_limit") << QByteArray(R"({"name":"t","inputSchema":{"type":"object","properties":{"cursor":{"type":"string"},"limit":{"type":"integer"}}}})") << true << "cursor" << "limit";
-    QTest::addRow("page_token_page_size") << QByteArray(R"({"name":"t","inputSchema":{"properties":{"page_token":{"type":"string"},"page_size":{"type":"integer"}}}})") << true << "page_token" << "page_size";
-    QTest::addRow("pageToken_pageSize") << QByteArray(R"({"name":"t","inputSchema":{"properties":{"pageToken":{"type":"string"},"pageSize":{"type":"number"}}}})") << true << "pageToken" << "pageSize";
-    QTest::addRow("after_per_page") << QByteArray(R"({"name":"t","inputSchema":{"properties":{"after":{"type":["string","null"]},"per_page":{}}}})") << true << "after" << "per_page";
-    QTest::addRow("cursor_max_results") << QByteArray(R"({"name":"t","inputSchema":{"properties":{"cursor":{},"max_results":{"type":"integer"}}}})") << true << "cursor" << "max_results";
-    QTest::addRow("cursor_without_limit") << QByteArray(R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"string"}}}})") << true << "cursor" << "";
-    QTest::addRow("numeric_cursor_is_not") << QByteArray(R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"integer"}}}})") << false << "" << "";
-    QTest::addRow("limit_only_is_not") << QByteArray(R"({"name":"t","inputSchema":{"properties":{"limit":{"type":"integer"}}}})") << false << "" << "";
-    QTest::addRow("no_schema") << QByteArray(R"({"name":"t"})") << false << "" << "";
+    QTest::addRow("cursor_and_limit")
+        << QByteArray(
+               R"({"name":"t","inputSchema":{"type":"object","properties":{"cursor":{"type":"string"},"limit":{"type":"integer"}}}})")
+        << true << "cursor"
+        << "limit";
+    QTest::addRow("page_token_page_size")
+        << QByteArray(
+               R"({"name":"t","inputSchema":{"properties":{"page_token":{"type":"string"},"page_size":{"type":"integer"}}}})")
+        << true << "page_token"
+        << "page_size";
+    QTest::addRow("pageToken_pageSize")
+        << QByteArray(
+               R"({"name":"t","inputSchema":{"properties":{"pageToken":{"type":"string"},"pageSize":{"type":"number"}}}})")
+        << true << "pageToken"
+        << "pageSize";
+    QTest::addRow("after_per_page")
+        << QByteArray(
+               R"({"name":"t","inputSchema":{"properties":{"after":{"type":["string","null"]},"per_page":{}}}})")
+        << true << "after"
+        << "per_page";
+    QTest::addRow("cursor_max_results")
+        << QByteArray(
+               R"({"name":"t","inputSchema":{"properties":{"cursor":{},"max_results":{"type":"integer"}}}})")
+        << true << "cursor"
+        << "max_results";
+    QTest::addRow("cursor_without_limit")
+        << QByteArray(R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"string"}}}})") << true
+        << "cursor"
+        << "";
+    QTest::addRow("numeric_cursor_is_not")
+        << QByteArray(R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"integer"}}}})") << false
+        << ""
+        << "";
+    QTest::addRow("limit_only_is_not")
+        << QByteArray(R"({"name":"t","inputSchema":{"properties":{"limit":{"type":"integer"}}}})") << false
+        << ""
+        << "";
+    QTest::addRow("no_schema") << QByteArray(R"({"name":"t"})") << false << ""
+                               << "";
 }
 
 void tst_ListSource::detection()
@@ -66,18 +96,44 @@ void tst_ListSource::extraction_data()
     QTest::addColumn<int>("items");
     QTest::addColumn<int>("presence");
     QTest::addColumn<QString>("next");
-    QTest::addRow("structured_next_cursor") << QByteArray(R"({"content":[],"structuredContent":{"posts":[{"id":1},{"id":2}],"next_cursor":"c2"}})") << 2 << int(ListSource::CursorPresence::String) << "c2";
-    QTest::addRow("structured_nextCursor") << QByteArray(R"({"structuredContent":{"users":[{"id":1}],"nextCursor":"u"}})") << 1 << int(ListSource::CursorPresence::String) << "u";
-    QTest::addRow("next_page_token") << QByteArray(R"({"structuredContent":{"files":[{}],"next_page_token":"t"}})") << 1 << int(ListSource::CursorPresence::String) << "t";
-    QTest::addRow("nextPageToken") << QByteArray(R"({"structuredContent":{"files":[{}],"nextPageToken":"t"}})") << 1 << int(ListSource::CursorPresence::String) << "t";
-    QTest::addRow("nested_pagination") << QByteArray(R"({"structuredContent":{"items":[{},{},{}],"pagination":{"next_cursor":"p"}}})") << 3 << int(ListSource::CursorPresence::String) << "p";
-    QTest::addRow("nested_page_info") << QByteArray(R"({"structuredContent":{"edges":[{}],"page_info":{"nextPageToken":"g"}}})") << 1 << int(ListSource::CursorPresence::String) << "g";
-    QTest::addRow("nested_meta") << QByteArray(R"({"structuredContent":{"data":[{}],"meta":{"nextCursor":"m"}}})") << 1 << int(ListSource::CursorPresence::String) << "m";
-    QTest::addRow("text_json_block") << QByteArray(R"({"content":[{"type":"text","text":"{\"channels\":[{\"id\":\"a\"},{\"id\":\"b\"}],\"next_cursor\":\"x\"}"}]})") << 2 << int(ListSource::CursorPresence::String) << "x";
-    QTest::addRow("text_after_non_json") << QByteArray(R"({"content":[{"type":"text","text":"Here you go:"},{"type":"text","text":"{\"rows\":[1,2],\"next_cursor\":null}"}]})") << 2 << int(ListSource::CursorPresence::Null) << "";
-    QTest::addRow("largest_array_wins") << QByteArray(R"({"structuredContent":{"tags":["a"],"posts":[{},{},{}],"next_cursor":""}})") << 3 << int(ListSource::CursorPresence::String) << "";
-    QTest::addRow("last_page_absent") << QByteArray(R"({"structuredContent":{"posts":[{}]}})") << 1 << int(ListSource::CursorPresence::Absent) << "";
-    QTest::addRow("numeric_cursor_wrong_type") << QByteArray(R"({"structuredContent":{"posts":[{}],"next_cursor":40}})") << 1 << int(ListSource::CursorPresence::WrongType) << "";
+    QTest::addRow("structured_next_cursor")
+        << QByteArray(
+               R"({"content":[],"structuredContent":{"posts":[{"id":1},{"id":2}],"next_cursor":"c2"}})")
+        << 2 << int(ListSource::CursorPresence::String) << "c2";
+    QTest::addRow("structured_nextCursor")
+        << QByteArray(R"({"structuredContent":{"users":[{"id":1}],"nextCursor":"u"}})") << 1
+        << int(ListSource::CursorPresence::String) << "u";
+    QTest::addRow("next_page_token") << QByteArray(
+                                            R"({"structuredContent":{"files":[{}],"next_page_token":"t"}})")
+                                     << 1 << int(ListSource::CursorPresence::String) << "t";
+    QTest::addRow("nextPageToken") << QByteArray(
+                                          R"({"structuredContent":{"files":[{}],"nextPageToken":"t"}})")
+                                   << 1 << int(ListSource::CursorPresence::String) << "t";
+    QTest::addRow("nested_pagination")
+        << QByteArray(R"({"structuredContent":{"items":[{},{},{}],"pagination":{"next_cursor":"p"}}})") << 3
+        << int(ListSource::CursorPresence::String) << "p";
+    QTest::addRow("nested_page_info")
+        << QByteArray(R"({"structuredContent":{"edges":[{}],"page_info":{"nextPageToken":"g"}}})") << 1
+        << int(ListSource::CursorPresence::String) << "g";
+    QTest::addRow("nested_meta") << QByteArray(
+                                        R"({"structuredContent":{"data":[{}],"meta":{"nextCursor":"m"}}})")
+                                 << 1 << int(ListSource::CursorPresence::String) << "m";
+    QTest::addRow("text_json_block")
+        << QByteArray(
+               R"({"content":[{"type":"text","text":"{\"channels\":[{\"id\":\"a\"},{\"id\":\"b\"}],\"next_cursor\":\"x\"}"}]})")
+        << 2 << int(ListSource::CursorPresence::String) << "x";
+    QTest::addRow("text_after_non_json")
+        << QByteArray(
+               R"({"content":[{"type":"text","text":"Here you go:"},{"type":"text","text":"{\"rows\":[1,2],\"next_cursor\":null}"}]})")
+        << 2 << int(ListSource::CursorPresence::Null) << "";
+    QTest::addRow("largest_array_wins")
+        << QByteArray(R"({"structuredContent":{"tags":["a"],"posts":[{},{},{}],"next_cursor":""}})") << 3
+        << int(ListSource::CursorPresence::String) << "";
+    QTest::addRow("last_page_absent") << QByteArray(R"({"structuredContent":{"posts":[{}]}})") << 1
+                                      << int(ListSource::CursorPresence::Absent) << "";
+    QTest::addRow("numeric_cursor_wrong_type")
+        << QByteArray(R"({"structuredContent":{"posts":[{}],"next_cursor":40}})") << 1
+        << int(ListSource::CursorPresence::WrongType) << "";
 }
 
 void tst_ListSource::extraction()
@@ -86,7 +142,8 @@ void tst_ListSource::extraction()
     QFETCH(int, items);
     QFETCH(int, presence);
     QFETCH(QString, next);
-    const ListSource source = *ListSource::fromTool(obj(R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"string"}}}})"));
+    const ListSource source = *ListSource::fromTool(
+        obj(R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"string"}}}})"));
     const ListSource::Page page = source.readPage(QJsonDocument::fromJson(result).object());
     QVERIFY2(page.extractionError.isEmpty(), qPrintable(page.extractionError));
     QCOMPARE(page.items.size(), items);
@@ -98,7 +155,8 @@ void tst_ListSource::extraction()
 void tst_ListSource::protocolPageKeepsHintsAsReceived()
 {
     const ListSource source = ListSource::protocol(ListKind::Tools);
-    const ListSource::Page page = source.readPage(obj(R"({"tools":[{"name":"a"}],"ttlMs":"30000","cacheScope":"shared"})"));
+    const ListSource::Page page =
+        source.readPage(obj(R"({"tools":[{"name":"a"}],"ttlMs":"30000","cacheScope":"shared"})"));
     QCOMPARE(page.items.size(), 1);
     QVERIFY(page.hasTtl);
     QVERIFY(page.ttlMs.isString()); // the string stays a string: the judge decides
@@ -114,7 +172,8 @@ void tst_ListSource::absentNullAndEmptyCursorDiffer()
 {
     const ListSource source = ListSource::protocol(ListKind::Resources);
     QCOMPARE(source.readPage(obj(R"({"resources":[]})")).next, ListSource::CursorPresence::Absent);
-    QCOMPARE(source.readPage(obj(R"({"resources":[],"nextCursor":null})")).next, ListSource::CursorPresence::Null);
+    QCOMPARE(source.readPage(obj(R"({"resources":[],"nextCursor":null})")).next,
+             ListSource::CursorPresence::Null);
     const ListSource::Page empty = source.readPage(obj(R"({"resources":[],"nextCursor":""})"));
     QCOMPARE(empty.next, ListSource::CursorPresence::String);
     QCOMPARE(empty.nextCursor, QString());
@@ -122,10 +181,12 @@ void tst_ListSource::absentNullAndEmptyCursorDiffer()
 
 void tst_ListSource::pointerOverrides()
 {
-    ListSource source = *ListSource::fromTool(obj(R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"string"}}}})"));
+    ListSource source = *ListSource::fromTool(
+        obj(R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"string"}}}})"));
     source.setItemsPointer(QStringLiteral("/data/results"));
     source.setCursorPointer(QStringLiteral("/data/continuation~1token"));
-    const ListSource::Page page = source.readPage(obj(R"({"structuredContent":{"data":{"results":[1,2,3],"big":[1,2,3,4,5],"continuation/token":"k"}}})"));
+    const ListSource::Page page = source.readPage(obj(
+        R"({"structuredContent":{"data":{"results":[1,2,3],"big":[1,2,3,4,5],"continuation/token":"k"}}})"));
     QCOMPARE(page.items.size(), 3);
     QCOMPARE(page.nextCursor, QStringLiteral("k"));
     source.setItemsPointer(QStringLiteral("/nope"));
@@ -134,19 +195,23 @@ void tst_ListSource::pointerOverrides()
 
 void tst_ListSource::toolErrorIsAFailedPage()
 {
-    const ListSource source = *ListSource::fromTool(obj(R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"string"}}}})"));
-    const ListSource::Page page = source.readPage(obj(R"({"isError":true,"content":[{"type":"text","text":"cursor belongs to another tool"}]})"));
+    const ListSource source = *ListSource::fromTool(
+        obj(R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"string"}}}})"));
+    const ListSource::Page page = source.readPage(
+        obj(R"({"isError":true,"content":[{"type":"text","text":"cursor belongs to another tool"}]})"));
     QVERIFY(page.toolError);
 }
 
 void tst_ListSource::inferredColumnsAreStable()
 {
-    const QJsonArray items = QJsonDocument::fromJson(R"([{"zeta":1,"name":"a","id":"1"},{"alpha":2,"name":"b"}])").array();
+    const QJsonArray items =
+        QJsonDocument::fromJson(R"([{"zeta":1,"name":"a","id":"1"},{"alpha":2,"name":"b"}])").array();
     const QList<ListSource::Column> cols = ListSource::inferColumns(items);
     QStringList keys;
     for (const auto &c : cols)
         keys << c.key;
-    QCOMPARE(keys, (QStringList{QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("alpha"), QStringLiteral("zeta")}));
+    QCOMPARE(keys, (QStringList{QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("alpha"),
+                                QStringLiteral("zeta")}));
 }
 
 void tst_ListSource::identity_data()
@@ -154,8 +219,10 @@ void tst_ListSource::identity_data()
     QTest::addColumn<QByteArray>("item");
     QTest::addColumn<QString>("identity");
     QTest::addRow("tool_name") << QByteArray(R"({"name":"send"})") << "name:send";
-    QTest::addRow("resource_uri_over_name") << QByteArray(R"({"name":"doc","uri":"chat://x"})") << "uri:chat://x";
-    QTest::addRow("template") << QByteArray(R"({"name":"t","uriTemplate":"chat://{id}"})") << "uriTemplate:chat://{id}";
+    QTest::addRow("resource_uri_over_name")
+        << QByteArray(R"({"name":"doc","uri":"chat://x"})") << "uri:chat://x";
+    QTest::addRow("template") << QByteArray(R"({"name":"t","uriTemplate":"chat://{id}"})")
+                              << "uriTemplate:chat://{id}";
     QTest::addRow("numeric_id") << QByteArray(R"({"id":42})") << "id:42";
     QTest::addRow("none") << QByteArray(R"({"text":"hi"})") << "";
 }
