@@ -91,8 +91,10 @@ void LegacySseTransport::handleStreamFinished()
 
 void LegacySseTransport::send(const QJsonObject &message, const QByteArray &encoded)
 {
-    const QJsonValue id =
-        message.contains(QStringLiteral("method")) ? message.value(QStringLiteral("id")) : QJsonValue();
+    // Only a request waits for an answer; notifications and responses carry no id to fail.
+    const bool isRequest =
+        message.contains(QStringLiteral("method")) && message.contains(QStringLiteral("id"));
+    const QJsonValue id = isRequest ? message.value(QStringLiteral("id")) : QJsonValue();
     if (!m_open) {
         Q_EMIT requestFailed(
             id, McpError::make(McpError::Kind::Closed, QStringLiteral("The SSE stream is closed")));
