@@ -1,3 +1,4 @@
+#include "cli.h"
 #include "conformanceclient.h"
 #include "mainwindow.h"
 
@@ -12,7 +13,7 @@ namespace {
 // Subcommands run headless (no display needed); anything else opens the window.
 bool isHeadlessCommand(const QString &word)
 {
-    return word == QLatin1String("conformance-client");
+    return word == QLatin1String("conformance-client") || folio::isCliCommand(word);
 }
 
 } // namespace
@@ -29,6 +30,7 @@ int main(int argc, char **argv)
         QStringList args = app.arguments().mid(2);
         if (first == QLatin1String("conformance-client"))
             return folio::runConformanceClient(args);
+        return folio::runCli(first, args);
     }
 
     QApplication app(argc, argv);

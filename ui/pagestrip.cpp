@@ -1,0 +1,1 @@
+#include "pagestrip.h"
