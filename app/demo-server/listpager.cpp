@@ -151,7 +151,7 @@ PageOutcome ListPager::page(const QString &list, const QJsonValue &cursor, bool 
         return CursorCodec::encode(fields);
     };
 
-    QJsonValue next; // undefined: last page
+    QJsonValue next = QJsonValue::Undefined; // last page
     if (offset + pageSize < count)
         next = cursorAt(offset + step);
     if (b.is("empty-cursor-forever")) {

@@ -167,7 +167,7 @@ ListTools::Page ListTools::readPage(const QString &name, const QJsonObject &argu
 QJsonValue ListTools::positionOfPage(const QString &name, const QJsonObject &arguments, int limit,
                                      int n) const
 {
-    QJsonValue position;
+    QJsonValue position = QJsonValue::Undefined;
     for (int page = 1; page < n; ++page) {
         position = readPage(name, arguments, position, limit).next;
         if (position.isUndefined())
@@ -215,7 +215,7 @@ PageOutcome ListTools::call(const QString &name, const QJsonObject &arguments, q
     const QString fp = fingerprint(arguments);
     const bool hasCursor = arguments.contains(QStringLiteral("cursor"));
     const QString cursorText = arguments.value(QStringLiteral("cursor")).toString();
-    QJsonValue position;
+    QJsonValue position = QJsonValue::Undefined;
     int pageNumber = 1;
     if (hasCursor) {
         QString refusal;
@@ -253,7 +253,7 @@ PageOutcome ListTools::call(const QString &name, const QJsonObject &arguments, q
         }
         if (!refusal.isEmpty()) {
             if (b.is("bad-cursor-restarts")) {
-                position = QJsonValue();
+                position = QJsonValue::Undefined;
                 pageNumber = 1;
             } else if (b.is("bad-cursor-wrong-code")) {
                 return PageOutcome::error(-32603, QStringLiteral("Internal error"));
@@ -286,7 +286,7 @@ PageOutcome ListTools::call(const QString &name, const QJsonObject &arguments, q
             fields.insert(QStringLiteral("i"), nowMs);
         return CursorCodec::encode(fields);
     };
-    QJsonValue next;
+    QJsonValue next = QJsonValue::Undefined;
     if (!page.next.isUndefined())
         next = cursorFor(page.next, pageNumber + 1);
     if (b.is("empty-cursor-forever")) {

@@ -24,7 +24,7 @@ private:
     struct Page
     {
         QJsonArray items;
-        QJsonValue next; // position of the next page; undefined on the last page
+        QJsonValue next = QJsonValue::Undefined; // position of the next page; undefined on the last page
         bool capped = false;
     };
 

