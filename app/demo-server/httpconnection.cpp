@@ -168,7 +168,7 @@ void HttpConnection::processBuffer()
                                                       : connection.contains("keep-alive");
 
         m_busy = true;
-        auto exchange = new HttpExchange(this, headers.value("accept").contains("text/event-stream"));
+        auto exchange = new HttpExchange(this);
         m_exchange = exchange;
         if (path != "/mcp") {
             exchange->refuse(404, "Not found: the MCP endpoint is /mcp.\n");
@@ -195,12 +195,10 @@ void HttpConnection::processBuffer()
     }
 }
 
-HttpExchange::HttpExchange(HttpConnection *connection, bool acceptsStream)
+HttpExchange::HttpExchange(HttpConnection *connection)
     : Exchange(connection)
     , m_connection(connection)
-{
-    Q_UNUSED(acceptsStream)
-}
+{}
 
 void HttpExchange::setHeader(const QByteArray &name, const QByteArray &value)
 {

@@ -43,7 +43,7 @@ class HttpExchange : public Exchange
     Q_OBJECT
 
 public:
-    HttpExchange(HttpConnection *connection, bool acceptsStream);
+    explicit HttpExchange(HttpConnection *connection);
 
     bool isHttp() const override { return true; }
     void setHeader(const QByteArray &name, const QByteArray &value) override;
