@@ -1,5 +1,7 @@
 #include "httpconnection.h"
 
+#include "httpexchange.h"
+
 #include <QJsonDocument>
 #include <QTcpSocket>
 #include <QUrl>
@@ -193,86 +195,4 @@ void HttpConnection::processBuffer()
             exchange->refuse(405, "Use POST (GET and DELETE for 2025 sessions).\n");
         }
     }
-}
-
-HttpExchange::HttpExchange(HttpConnection *connection)
-    : Exchange(connection)
-    , m_connection(connection)
-{}
-
-void HttpExchange::setHeader(const QByteArray &name, const QByteArray &value)
-{
-    m_headers.append({name, value});
-}
-
-void HttpExchange::reply(const QJsonObject &message, int httpStatus)
-{
-    if (m_finished)
-        return;
-    const QByteArray json =
-        message.isEmpty() ? QByteArray() : QJsonDocument(message).toJson(QJsonDocument::Compact);
-    if (m_streaming) {
-        if (!json.isEmpty())
-            writeChunk("data: " + json + "\n\n");
-        m_connection->writeRaw("0\r\n\r\n");
-    } else {
-        m_connection->writeHead(httpStatus, "application/json", m_headers, json.size());
-        m_connection->writeRaw(json);
-    }
-    finish();
-}
-
-void HttpExchange::accept()
-{
-    if (m_finished)
-        return;
-    m_connection->writeHead(202, {}, m_headers, 0);
-    finish();
-}
-
-void HttpExchange::refuse(int httpStatus, const QByteArray &text)
-{
-    if (m_finished)
-        return;
-    m_connection->writeHead(httpStatus, "text/plain; charset=utf-8", m_headers, text.size());
-    m_connection->writeRaw(text);
-    finish();
-}
-
-void HttpExchange::startStream()
-{
-    if (m_finished || m_streaming)
-        return;
-    m_streaming = true;
-    m_connection->writeHead(200, "text/event-stream", m_headers, -1);
-    writeChunk(": stream open\n\n");
-}
-
-void HttpExchange::push(const QJsonObject &message)
-{
-    if (m_finished)
-        return;
-    startStream();
-    writeChunk("data: " + QJsonDocument(message).toJson(QJsonDocument::Compact) + "\n\n");
-}
-
-void HttpExchange::connectionLost()
-{
-    if (m_finished)
-        return;
-    m_finished = true;
-    Q_EMIT closed();
-    deleteLater();
-}
-
-void HttpExchange::writeChunk(const QByteArray &bytes)
-{
-    m_connection->writeRaw(QByteArray::number(bytes.size(), 16) + "\r\n" + bytes + "\r\n");
-}
-
-void HttpExchange::finish()
-{
-    m_finished = true;
-    m_connection->finishExchange();
-    deleteLater();
 }

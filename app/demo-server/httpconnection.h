@@ -1,12 +1,12 @@
 #pragma once
 
+#include "httpexchange.h"
 #include "mcpserver.h"
 
 #include <QByteArray>
 #include <QObject>
 #include <QPointer>
 
-class HttpExchange;
 class QTcpSocket;
 
 // One HTTP/1.1 connection: parses requests (Content-Length bodies, keep-alive), hands each to the
@@ -36,31 +36,4 @@ private:
     QPointer<HttpExchange> m_exchange;
     bool m_keepAlive = true;
     bool m_busy = false;
-};
-
-class HttpExchange : public Exchange
-{
-    Q_OBJECT
-
-public:
-    explicit HttpExchange(HttpConnection *connection);
-
-    bool isHttp() const override { return true; }
-    void setHeader(const QByteArray &name, const QByteArray &value) override;
-    void reply(const QJsonObject &message, int httpStatus) override;
-    void accept() override;
-    void refuse(int httpStatus, const QByteArray &text) override;
-    void startStream() override;
-    void push(const QJsonObject &message) override;
-
-    void connectionLost();
-
-private:
-    void writeChunk(const QByteArray &bytes);
-    void finish();
-
-    HttpConnection *m_connection;
-    QList<std::pair<QByteArray, QByteArray>> m_headers;
-    bool m_streaming = false;
-    bool m_finished = false;
 };

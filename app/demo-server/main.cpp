@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QTextStream>
 
+#include <csignal>
 #include <cstdio>
 
 namespace {
@@ -49,6 +50,8 @@ QString scenarioHelp()
 
 int main(int argc, char **argv)
 {
+    // A client that closes our stdout must not kill us with SIGPIPE; stdin EOF ends us cleanly.
+    std::signal(SIGPIPE, SIG_IGN);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("folio-demo-server"));
     QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
