@@ -7,8 +7,8 @@
 # exit: 0 all passed, 1 a scenario failed, 77 harness not installed (CTest skip)
 set -u
 
-server=${1:?server binary}
-peers=${2:?tests/peers directory}
+server=$(realpath "${1:?server binary}")
+peers=$(realpath "${2:?tests/peers directory}")
 shift 2
 scenarios=${*:-"caching server-stateless tools-list prompts-list resources-list http-header-validation dns-rebinding-protection sep-2164-resource-not-found server-sse-multiple-streams tools-call-simple-text"}
 
