@@ -53,9 +53,9 @@ QJsonObject schema(const QJsonObject &properties, const QStringList &required)
     return result;
 }
 
-QJsonObject annotations(const QString &title, bool readOnly, bool destructive)
+QJsonObject annotations(bool readOnly, bool destructive)
 {
-    QJsonObject result{{QStringLiteral("title"), title}, {QStringLiteral("readOnlyHint"), readOnly}};
+    QJsonObject result{{QStringLiteral("readOnlyHint"), readOnly}};
     if (!readOnly)
         result.insert(QStringLiteral("destructiveHint"), destructive);
     return result;
@@ -282,7 +282,7 @@ void Catalog::generateTools()
            "can exceed limit when one millisecond holds more posts. A search returns at most the 100 "
            "most recent matches and marks the answer capped when it reached them.")},
         {QStringLiteral("inputSchema"), schema(searchProperties, {})},
-        {QStringLiteral("annotations"), annotations(QStringLiteral("Search posts"), true, false)}});
+        {QStringLiteral("annotations"), annotations(true, false)}});
 
     const QJsonObject termProperty = stringProperty(QStringLiteral("Filter; leave out for everyone"));
     m_tools.append(QJsonObject{
@@ -296,7 +296,7 @@ void Catalog::generateTools()
                                                            {QStringLiteral("limit"), limitProperty},
                                                            {QStringLiteral("cursor"), cursorProperty}},
                                                {})},
-        {QStringLiteral("annotations"), annotations(QStringLiteral("List users"), true, false)}});
+        {QStringLiteral("annotations"), annotations(true, false)}});
     m_tools.append(QJsonObject{
         {QStringLiteral("name"), QStringLiteral("list_channels")},
         {QStringLiteral("title"), QStringLiteral("List channels")},
@@ -308,7 +308,7 @@ void Catalog::generateTools()
                                                            {QStringLiteral("limit"), limitProperty},
                                                            {QStringLiteral("cursor"), cursorProperty}},
                                                {})},
-        {QStringLiteral("annotations"), annotations(QStringLiteral("List channels"), true, false)}});
+        {QStringLiteral("annotations"), annotations(true, false)}});
 
     for (const Entity &entity : entities) {
         const QString name = s(entity.name);
@@ -322,12 +322,11 @@ void Catalog::generateTools()
             QStringLiteral("aeiou").contains(noun.at(0)) ? QStringLiteral("an") : QStringLiteral("a");
         auto add = [this](const QString &toolName, const QString &title, const QString &description,
                           const QJsonObject &inputSchema, bool readOnly, bool destructive) {
-            m_tools.append(
-                QJsonObject{{QStringLiteral("name"), toolName},
-                            {QStringLiteral("title"), title},
-                            {QStringLiteral("description"), description},
-                            {QStringLiteral("inputSchema"), inputSchema},
-                            {QStringLiteral("annotations"), annotations(title, readOnly, destructive)}});
+            m_tools.append(QJsonObject{{QStringLiteral("name"), toolName},
+                                       {QStringLiteral("title"), title},
+                                       {QStringLiteral("description"), description},
+                                       {QStringLiteral("inputSchema"), inputSchema},
+                                       {QStringLiteral("annotations"), annotations(readOnly, destructive)}});
         };
         add(QStringLiteral("get_") + name, QStringLiteral("Get %1").arg(noun),
             QStringLiteral("Get one %1 (%2) by its id, as JSON.").arg(noun, about),
