@@ -1,0 +1,133 @@
+#include "interophelpers.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QTest>
+
+// The official MCP conformance harness (@modelcontextprotocol/conformance, pinned in tests/peers)
+// runs Folio's real client, through the app's headless `folio conformance-client URL` entry point,
+// against its client scenarios. The harness's scenario servers listen on every interface, so this
+// runs only inside tests/in-netns's loopback-only network namespace.
+class tst_Conformance : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void clientScenario_data();
+    void clientScenario();
+};
+
+namespace {
+
+constexpr char harness[] = "node_modules/@modelcontextprotocol/conformance/dist/index.js";
+
+QString folioBinary()
+{
+    return QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
+}
+
+QString resultsRoot()
+{
+    return QStringLiteral(FOLIO_BINARY_DIR "/tests/interop/conformance-results");
+}
+
+// One line per check whose status is `wanted` (FAILURE, WARNING, ...), with what the harness said.
+QStringList checksWithStatus(const QJsonArray &checks, const QString &wanted)
+{
+    QStringList lines;
+    for (const QJsonValue &v : checks) {
+        const QJsonObject c = v.toObject();
+        const QString status = c.value(QStringLiteral("status")).toString();
+        if (status != wanted)
+            continue;
+        lines << QStringLiteral("%1 %2: %3 %4")
+                     .arg(status, c.value(QStringLiteral("id")).toString(),
+                          c.value(QStringLiteral("description")).toString(),
+                          c.value(QStringLiteral("errorMessage")).toString());
+    }
+    return lines;
+}
+
+} // namespace
+
+void tst_Conformance::initTestCase()
+{
+    FOLIO_REQUIRE_PEERS(QString::fromLatin1(harness));
+    QVERIFY2(
+        QFileInfo(folioBinary()).isExecutable(),
+        qPrintable(QStringLiteral("%1 is not built (cmake --build ... --target folio)").arg(folioBinary())));
+    // The harness splits --command on spaces.
+    QVERIFY2(!folioBinary().contains(QLatin1Char(' ')),
+             qPrintable(QStringLiteral("the harness cannot run a command whose path has spaces: ") +
+                        folioBinary()));
+}
+
+void tst_Conformance::clientScenario_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("specVersion"); // empty: the harness's default (2025-11-25)
+    QTest::newRow("initialize") << QStringLiteral("initialize") << QString();
+    QTest::newRow("tools_call") << QStringLiteral("tools_call") << QString();
+    QTest::newRow("tools_call@2026-07-28") << QStringLiteral("tools_call") << QStringLiteral("2026-07-28");
+    QTest::newRow("request-metadata@2026-07-28")
+        << QStringLiteral("request-metadata") << QStringLiteral("2026-07-28");
+}
+
+void tst_Conformance::clientScenario()
+{
+    QFETCH(QString, scenario);
+    QFETCH(QString, specVersion);
+    FOLIO_REQUIRE_LOOPBACK_ONLY_NETNS();
+
+    const QString tag = QString::fromLatin1(QTest::currentDataTag());
+    QDir results(resultsRoot() + QLatin1Char('/') + tag);
+    QVERIFY(results.removeRecursively());
+    QVERIFY(QDir().mkpath(results.path()));
+
+    QStringList arguments{interop::peerFile(QString::fromLatin1(harness)),
+                          QStringLiteral("client"),
+                          QStringLiteral("--command"),
+                          folioBinary() + QStringLiteral(" conformance-client"),
+                          QStringLiteral("--scenario"),
+                          scenario,
+                          QStringLiteral("--timeout"),
+                          QStringLiteral("30000"),
+                          QStringLiteral("--output-dir"),
+                          results.path()};
+    if (!specVersion.isEmpty())
+        arguments << QStringLiteral("--spec-version") << specVersion;
+
+    interop::ServerProcess run;
+    run.start(interop::node22(), arguments, {}, interop::peersDir());
+    // The harness prints its verdict, then exits with 0 only when every check passed.
+    const QRegularExpressionMatch summary = run.waitForOutput(
+        QRegularExpression(QStringLiteral("Passed: (\\d+)/(\\d+), (\\d+) failed, (\\d+) warnings")), 60000);
+    QTRY_VERIFY2_WITH_TIMEOUT(!run.isRunning(), qPrintable(run.output()), 10000);
+    QVERIFY2(summary.hasMatch(),
+             qPrintable(QStringLiteral("no summary line from the harness:\n") + run.output()));
+    qInfo("%s: %s", qPrintable(tag), qPrintable(summary.captured(0)));
+
+    // What each check said, from the harness's own results file.
+    const QStringList dirs = results.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QVERIFY2(dirs.size() == 1,
+             qPrintable(QStringLiteral("results in %1: %2").arg(results.path(), dirs.join(u' '))));
+    QFile checksFile(results.filePath(dirs.constFirst() + QStringLiteral("/checks.json")));
+    QVERIFY2(checksFile.open(QIODevice::ReadOnly), qPrintable(checksFile.fileName()));
+    const QJsonArray checks = QJsonDocument::fromJson(checksFile.readAll()).array();
+    QVERIFY2(!checks.isEmpty(), "the scenario ran no checks (skipped as not applicable?)");
+    const QStringList failed = checksWithStatus(checks, QStringLiteral("FAILURE"));
+    const QStringList warnings = checksWithStatus(checks, QStringLiteral("WARNING"));
+    for (const QString &line : failed + warnings)
+        qWarning("%s", qPrintable(line));
+
+    const int passed = summary.captured(1).toInt();
+    const int total = summary.captured(2).toInt();
+    QVERIFY2(total > 0, qPrintable(run.output()));
+    QVERIFY2(summary.captured(3).toInt() == 0 && passed == total,
+             qPrintable(failed.join(u'\n') + QStringLiteral("\n--- harness output ---\n") + run.output()));
+    QVERIFY2(failed.isEmpty(), qPrintable(failed.join(u'\n')));
+}
+
+QTEST_GUILESS_MAIN(tst_Conformance)
+#include "tst_conformance.moc"
