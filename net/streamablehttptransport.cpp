@@ -64,7 +64,10 @@ void StreamableHttpTransport::send(const QJsonObject &message, const QByteArray 
         req.setRawHeader("Mcp-Session-Id", m_sessionId);
     }
     Exchange ex;
-    ex.id = message.contains(QStringLiteral("method")) ? id : QJsonValue();
+    // Only a request waits for an answer; a notification has no id (value() would be undefined).
+    const bool isRequest =
+        message.contains(QStringLiteral("method")) && message.contains(QStringLiteral("id"));
+    ex.id = isRequest ? id : QJsonValue();
     ex.method = method.toUtf8();
     watch(m_nam->post(req, encoded), ex);
 }
@@ -130,7 +133,9 @@ void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
         }
         const QList<SseEvent> events = ex.sse.feed(bytes);
         for (const SseEvent &ev : events) {
-            if (!ev.id.isEmpty())
+            // Last-Event-ID resumes the stream the id came from, and only the GET stream is ever
+            // resumed: an id from a POST's stream would make the server replay that stream instead.
+            if (!ev.id.isEmpty() && ex.serverStream)
                 m_lastEventId = ev.id;
             if (ev.event == "message")
                 deliver(ev.data, ex);
@@ -255,7 +260,14 @@ void StreamableHttpTransport::close()
             req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
         req.setTransferTimeout(2000);
         QNetworkReply *del = m_nam->deleteResource(req);
-        connect(del, &QNetworkReply::finished, del, &QObject::deleteLater);
+        // Closed only once the DELETE is done: whoever owns us deletes us on closed(), and the
+        // request would die with our QNetworkAccessManager before it left (the transfer timeout
+        // bounds the wait).
+        connect(del, &QNetworkReply::finished, this, [this, del] {
+            del->deleteLater();
+            Q_EMIT closed({});
+        });
+        return;
     }
     QTimer::singleShot(0, this, [this] { Q_EMIT closed({}); });
 }
