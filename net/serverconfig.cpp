@@ -37,6 +37,8 @@ QJsonObject ServerConfig::toJson() const
             h[QString::fromLatin1(k)] = QString::fromLatin1(v);
         if (!h.isEmpty())
             o[QStringLiteral("headers")] = h;
+        if (tokenInKeychain)
+            o[QStringLiteral("auth")] = QStringLiteral("keychain");
     }
     if (!pinnedRevision.isEmpty())
         o[QStringLiteral("revision")] = pinnedRevision;
@@ -63,6 +65,7 @@ ServerConfig ServerConfig::fromJson(const QJsonObject &o)
         const QJsonObject h = o.value(QStringLiteral("headers")).toObject();
         for (auto it = h.begin(); it != h.end(); ++it)
             c.headers.append({it.key().toLatin1(), it.value().toString().toLatin1()});
+        c.tokenInKeychain = o.value(QStringLiteral("auth")).toString() == QLatin1String("keychain");
     } else {
         c.kind = Kind::Stdio;
         c.command = o.value(QStringLiteral("command")).toString();

@@ -32,6 +32,7 @@ struct ServerConfig
     HttpMode httpMode = HttpMode::Auto;
     QList<QPair<QByteArray, QByteArray>> headers; // extra headers (not secret)
     QString bearerToken;                          // runtime only, never serialised
+    bool tokenInKeychain = false;                 // a bearer token is saved under secretKey()
 
     // Protocol
     QString pinnedRevision; // empty: negotiate

@@ -1,0 +1,98 @@
+#include "serverimport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+namespace folio {
+
+namespace {
+
+QString quoteArg(const QString &arg)
+{
+    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    if (safe.match(arg).hasMatch())
+        return arg;
+    QString q = arg;
+    q.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + q + QLatin1Char('\'');
+}
+
+} // namespace
+
+ServerImport ServerImport::parse(const QByteArray &json)
+{
+    ServerImport result;
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &err);
+    if (err.error != QJsonParseError::NoError) {
+        result.error = QObject::tr("Not JSON: %1 at offset %2").arg(err.errorString()).arg(err.offset);
+        return result;
+    }
+    const QJsonObject root = doc.object();
+    QString source;
+    QJsonObject servers;
+    if (root.value(QStringLiteral("mcpServers")).isObject()) {
+        source = QStringLiteral("mcpServers");
+        servers = root.value(source).toObject();
+    } else if (root.value(QStringLiteral("servers")).isObject()) {
+        source = QStringLiteral("servers");
+        servers = root.value(source).toObject();
+    } else if (root.value(QStringLiteral("mcp")).toObject().value(QStringLiteral("servers")).isObject()) {
+        source = QStringLiteral("servers"); // VS Code settings.json nests it under "mcp"
+        servers = root.value(QStringLiteral("mcp")).toObject().value(QStringLiteral("servers")).toObject();
+    } else {
+        result.error = QObject::tr("No \"mcpServers\" or \"servers\" object in this file");
+        return result;
+    }
+    for (auto it = servers.begin(); it != servers.end(); ++it) {
+        const QJsonObject o = it.value().toObject();
+        Entry e;
+        e.source = source;
+        e.config = ServerConfig::fromJson(o);
+        e.config.name = it.key();
+        const QString type = o.value(QStringLiteral("type")).toString();
+        if (o.contains(QStringLiteral("url")) || type == QLatin1String("http") ||
+            type == QLatin1String("sse")) {
+            e.config.kind = ServerConfig::Kind::Http;
+            e.config.url = QUrl(o.value(QStringLiteral("url")).toString());
+            if (!e.config.url.isValid() || e.config.url.scheme().isEmpty())
+                e.warning = QObject::tr("The URL is not valid");
+        } else if (!o.contains(QStringLiteral("command"))) {
+            e.warning = QObject::tr("No command and no URL: skipped");
+        }
+        QStringList unresolved;
+        for (auto env = e.config.environment.cbegin(); env != e.config.environment.cend(); ++env) {
+            if (env.value().contains(QStringLiteral("${")))
+                unresolved.append(env.key());
+        }
+        for (const auto &[name, value] : std::as_const(e.config.headers)) {
+            if (value.contains("${"))
+                unresolved.append(QString::fromLatin1(name));
+        }
+        if (!unresolved.isEmpty())
+            e.warning = QObject::tr("Refers to variables Folio does not fill in: %1")
+                            .arg(unresolved.join(QStringLiteral(", ")));
+        result.entries.append(e);
+    }
+    return result;
+}
+
+QString ServerImport::describe(const ServerConfig &config)
+{
+    if (config.kind == ServerConfig::Kind::Http)
+        return config.url.toString();
+    QStringList parts;
+    for (auto it = config.environment.cbegin(); it != config.environment.cend(); ++it)
+        parts.append(it.key() + QLatin1Char('=') + quoteArg(it.value()));
+    parts.append(quoteArg(config.command));
+    for (const QString &a : config.arguments)
+        parts.append(quoteArg(a));
+    QString line = parts.join(QLatin1Char(' '));
+    if (!config.workingDirectory.isEmpty())
+        line = QStringLiteral("(cd %1 && %2)").arg(quoteArg(config.workingDirectory), line);
+    return line;
+}
+
+} // namespace folio

@@ -1,0 +1,158 @@
+#include "serversession.h"
+
+#include "pagedlistmodel.h"
+#include "secretstore.h"
+
+#include <QJsonDocument>
+
+namespace folio {
+
+ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, SecretStore *secrets,
+                             QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_clock(clock)
+    , m_secrets(secrets)
+    , m_client(new McpClient(this))
+{
+    connect(m_client, &McpClient::stateChanged, this, &ServerSession::stateChanged);
+    connect(m_client, &McpClient::connected, this, &ServerSession::handleConnected);
+}
+
+ServerSession::~ServerSession() = default;
+
+void ServerSession::setConfig(const ServerConfig &config)
+{
+    m_config = config;
+}
+
+QString ServerSession::stateText() const
+{
+    switch (m_client->state()) {
+    case McpClient::State::Disconnected:
+        return tr("disconnected");
+    case McpClient::State::Connecting:
+        return tr("connecting…");
+    case McpClient::State::Connected:
+        return tr("connected · %1 · %2").arg(m_client->protocolVersion(), m_client->transportName());
+    case McpClient::State::Failed:
+        return tr("failed: %1").arg(m_client->lastError().describe());
+    }
+    return {};
+}
+
+void ServerSession::connectToServer()
+{
+    if (m_client->state() == McpClient::State::Connecting || m_client->state() == McpClient::State::Connected)
+        return;
+    ServerConfig config = m_config;
+    if (config.kind == ServerConfig::Kind::Http && config.tokenInKeychain && m_secrets) {
+        // The token comes from the keychain at connect time only; it is never kept in the config.
+        auto *ctx = new QObject(this);
+        connect(m_secrets, &SecretStore::restored, ctx,
+                [this, ctx, config](const QString &key, const QString &secret) mutable {
+                    if (key != config.secretKey())
+                        return;
+                    ctx->deleteLater();
+                    config.bearerToken = secret;
+                    m_client->setConfig(config);
+                    m_client->connectToServer();
+                });
+        connect(m_secrets, &SecretStore::failed, ctx,
+                [this, ctx, config](const QString &key, SecretStore::Failure, const QString &message) {
+                    if (key != config.secretKey())
+                        return;
+                    ctx->deleteLater();
+                    Q_EMIT error(message);
+                    m_client->setConfig(config); // try without a token: the server will say what it needs
+                    m_client->connectToServer();
+                });
+        m_secrets->read(config.secretKey());
+        return;
+    }
+    m_client->setConfig(config);
+    m_client->connectToServer();
+}
+
+void ServerSession::disconnectFromServer()
+{
+    m_client->disconnectFromServer();
+}
+
+void ServerSession::handleConnected()
+{
+    // Lists from an earlier connection belong to a session that is gone: start afresh.
+    qDeleteAll(m_models);
+    m_models.clear();
+    m_lists.clear();
+    const QJsonObject caps = m_client->capabilities();
+    const bool advertisesNone = !caps.contains(QStringLiteral("tools")) &&
+                                !caps.contains(QStringLiteral("prompts")) &&
+                                !caps.contains(QStringLiteral("resources"));
+    if (advertisesNone || caps.contains(QStringLiteral("tools")))
+        m_lists.append(ListSource::protocol(ListKind::Tools));
+    if (advertisesNone || caps.contains(QStringLiteral("prompts")))
+        m_lists.append(ListSource::protocol(ListKind::Prompts));
+    if (advertisesNone || caps.contains(QStringLiteral("resources"))) {
+        m_lists.append(ListSource::protocol(ListKind::Resources));
+        m_lists.append(ListSource::protocol(ListKind::ResourceTemplates));
+    }
+    m_client->listenForListChanges();
+    Q_EMIT listsChanged();
+    if (advertisesNone || caps.contains(QStringLiteral("tools")))
+        discoverListTools();
+}
+
+void ServerSession::discoverListTools()
+{
+    // List tools are found in the tools list: walk it (within its page cap) and look at schemas.
+    PagedListModel *tools = listModel(QStringLiteral("tools"));
+    auto scan = [this, tools] {
+        QList<ListSource> found;
+        for (int row = 0; row < tools->rowCount(); ++row) {
+            if (auto s = ListSource::fromTool(tools->item(row)))
+                found.append(*s);
+        }
+        QList<ListSource> protocolLists;
+        for (const ListSource &l : std::as_const(m_lists)) {
+            if (l.kind() == ListSource::Kind::Protocol)
+                protocolLists.append(l);
+        }
+        bool changed = protocolLists.size() + found.size() != m_lists.size();
+        for (int i = 0; !changed && i < found.size(); ++i)
+            changed = m_lists.at(protocolLists.size() + i).id() != found.at(i).id();
+        if (changed) {
+            m_lists = protocolLists + found;
+            Q_EMIT listsChanged();
+        }
+    };
+    connect(tools, &PagedListModel::walkFinished, this, scan);
+    tools->fetchAll();
+}
+
+PagedListModel *ServerSession::listModel(const QString &listId)
+{
+    if (PagedListModel *m = m_models.value(listId))
+        return m;
+    for (const ListSource &source : std::as_const(m_lists)) {
+        if (source.id() != listId)
+            continue;
+        auto *model = new PagedListModel(m_client, source, m_clock, this);
+        connect(model, &PagedListModel::findingsChanged, this, &ServerSession::findingsChanged);
+        m_models.insert(listId, model);
+        return model;
+    }
+    return nullptr;
+}
+
+QList<PagedListModel *> ServerSession::openModels() const
+{
+    QList<PagedListModel *> models;
+    for (const ListSource &source : m_lists) {
+        if (PagedListModel *m = m_models.value(source.id()))
+            models.append(m);
+    }
+    return models;
+}
+
+} // namespace folio

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "listsource.h"
+#include "mcpclient.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+namespace folio {
+
+class PagedListModel;
+class SecretStore;
+class TtlClock;
+
+// One server as the window and the command line see it: its client, its lists (created lazily,
+// one PagedListModel each) and the list tools found in its tools list.
+class ServerSession : public QObject
+{
+    Q_OBJECT
+public:
+    ServerSession(const ServerConfig &config, TtlClock *clock, SecretStore *secrets,
+                  QObject *parent = nullptr);
+    ~ServerSession() override;
+
+    ServerConfig config() const { return m_config; }
+    // Takes effect at the next connect.
+    void setConfig(const ServerConfig &config);
+    McpClient *client() const { return m_client; }
+    TtlClock *ttlClock() const { return m_clock; }
+
+    // Reads the bearer token from the keychain first when the config says one is saved.
+    void connectToServer();
+    void disconnectFromServer();
+    McpClient::State state() const { return m_client->state(); }
+    QString stateText() const;
+
+    // The protocol lists the server advertises (all four when it advertises nothing), then the
+    // list tools found so far, in tool-list order.
+    QList<ListSource> lists() const { return m_lists; }
+    // The model for a list id ("tools", "prompts", "resources", "templates", "tool:<name>").
+    PagedListModel *listModel(const QString &listId);
+    QList<PagedListModel *> openModels() const;
+
+Q_SIGNALS:
+    void stateChanged();
+    void listsChanged();
+    void findingsChanged();
+    void error(const QString &message);
+
+private:
+    void handleConnected();
+    void discoverListTools();
+
+    ServerConfig m_config;
+    TtlClock *m_clock;
+    QPointer<SecretStore> m_secrets;
+    McpClient *m_client;
+    QList<ListSource> m_lists;
+    QHash<QString, PagedListModel *> m_models;
+};
+
+} // namespace folio
