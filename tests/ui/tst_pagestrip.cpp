@@ -1,0 +1,308 @@
+#include "pagedfixture.h"
+#include "pageledger.h"
+#include "pagestrip.h"
+
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTest>
+#include <QToolTip>
+
+using namespace folio;
+using Script = PagedFixture::Script;
+using Bar = PageStrip::Bar;
+
+namespace {
+
+const QString &NoCursor = PagedFixture::NoCursor;
+
+Script threePages(const QJsonValue &lastTtl = 60000)
+{
+    return {{NoCursor, PagedFixture::page(PagedFixture::tools(0, 10), QStringLiteral("c1"), 5000)},
+            {QStringLiteral("c1"), PagedFixture::page(PagedFixture::tools(10, 10), QStringLiteral("c2"),
+                                                      30000, QStringLiteral("private"))},
+            {QStringLiteral("c2"),
+             PagedFixture::page(PagedFixture::tools(20, 4), QJsonValue::Undefined, lastTtl)}};
+}
+
+} // namespace
+
+// The page strip against a scripted server: chips follow the ledger, selection by mouse and keys,
+// live TTL state on an injected clock, failed and discarded pages, and ten thousand chips.
+class tst_PageStrip : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void emptyStrip();
+    void chipsAppearAsPagesArrive();
+    void clickAndKeyboardSelect();
+    void expiryRepaintsTheChip();
+    void loadingChipAnimates();
+    void failedPageShowsItsCode();
+    void discardedWalkStaysStruckThrough();
+    void legacyPagesHaveNoHintsBar();
+    void tenThousandChips();
+};
+
+void tst_PageStrip::emptyStrip()
+{
+    PageStrip strip;
+    QCOMPARE(strip.chipCount(), 0);
+    QCOMPARE(strip.currentPage(), -1);
+    QCOMPARE(strip.chipLook(0).ledgerRow, -1);
+    strip.resize(400, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QTRY_VERIFY(strip.paintCount() > 0);
+    QVERIFY(!strip.isAnimating());
+}
+
+void tst_PageStrip::chipsAppearAsPagesArrive()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(threePages()));
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    strip.resize(600, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+
+    f.model->fetchMore({});
+    QCOMPARE(strip.chipCount(), 1); // the request is a chip at once
+    QCOMPARE(strip.chipLook(0).bar, Bar::Loading);
+    QTRY_COMPARE(strip.chipLook(0).bar, Bar::Fresh);
+    QCOMPARE(strip.chipLook(0).countText, QStringLiteral("10"));
+    QCOMPARE(strip.chipLook(0).pageNumber, 1);
+    QCOMPARE(strip.chipLook(0).scope, PageRecord::Scope::Public);
+    QCOMPARE(strip.chipLook(0).remaining, 1.0);
+
+    QVERIFY(f.walkAll());
+    QCOMPARE(strip.chipCount(), 3);
+    QCOMPARE(strip.chipLook(1).scope, PageRecord::Scope::Private);
+    QCOMPARE(strip.chipLook(1).badges, QList<Finding::Severity>{Finding::Severity::Error}); // scope-mismatch
+    QCOMPARE(strip.chipLook(2).countText, QStringLiteral("4"));
+    QVERIFY(strip.isAnimating()); // fresh chips count down
+
+    f.now += 2500; // half of page 1's TTL
+    QCOMPARE(strip.chipLook(0).remaining, 0.5);
+
+    // Chips are laid out left to right, in order.
+    QVERIFY(strip.chipRect(0).right() < strip.chipRect(1).left());
+    QCOMPARE(strip.chipAt(strip.chipRect(2).center()), 2);
+    QCOMPARE(strip.chipAt(QPoint(strip.chipRect(0).right() + 2, strip.chipRect(0).center().y())), -1);
+
+    // The tooltip is the page summary.
+    QHelpEvent help(QEvent::ToolTip, strip.chipRect(1).center(),
+                    strip.viewport()->mapToGlobal(strip.chipRect(1).center()));
+    QApplication::sendEvent(strip.viewport(), &help);
+    QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("cacheScope \"private\"")));
+    QVERIFY(QToolTip::text().startsWith(QStringLiteral("Page 2")));
+}
+
+void tst_PageStrip::clickAndKeyboardSelect()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(threePages()));
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    strip.resize(600, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(f.walkAll());
+
+    QSignalSpy current(&strip, &PageStrip::currentPageChanged);
+    QSignalSpy activated(&strip, &PageStrip::pageActivated);
+    QTest::mouseClick(strip.viewport(), Qt::LeftButton, {}, strip.chipRect(1).center());
+    QCOMPARE(strip.currentPage(), 1);
+    QCOMPARE(current.count(), 1);
+    QCOMPARE(current.takeFirst().at(0).toInt(), 1);
+    QVERIFY(strip.hasFocus());
+
+    QTest::keyClick(&strip, Qt::Key_Right);
+    QCOMPARE(strip.currentPage(), 2);
+    QTest::keyClick(&strip, Qt::Key_Right); // stays on the last chip
+    QCOMPARE(strip.currentPage(), 2);
+    QTest::keyClick(&strip, Qt::Key_Left);
+    QTest::keyClick(&strip, Qt::Key_Left);
+    QCOMPARE(strip.currentPage(), 0);
+    QCOMPARE(current.count(), 3);
+    QTest::keyClick(&strip, Qt::Key_Return);
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(activated.takeFirst().at(0).toInt(), 0);
+
+    QTest::mouseDClick(strip.viewport(), Qt::LeftButton, {}, strip.chipRect(2).center());
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(activated.takeFirst().at(0).toInt(), 2);
+
+    strip.setCurrentPage(1);
+    QCOMPARE(current.last().at(0).toInt(), 1);
+    current.clear();
+    strip.setCurrentPage(1); // no change, no signal
+    QCOMPARE(current.count(), 0);
+    // A click between chips keeps the selection.
+    QTest::mouseClick(strip.viewport(), Qt::LeftButton, {},
+                      QPoint(strip.chipRect(1).right() + 3, strip.chipRect(1).center().y()));
+    QCOMPARE(strip.currentPage(), 1);
+}
+
+void tst_PageStrip::expiryRepaintsTheChip()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(threePages()));
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    strip.resize(600, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(f.walkAll());
+    QCOMPARE(strip.chipLook(0).bar, Bar::Fresh);
+    QTRY_VERIFY(strip.paintCount() > 0);
+
+    const int before = strip.paintCount();
+    f.advance(5000); // page 1's TTL runs out
+    QCOMPARE(f.model->ledger()->page(0).state, PageRecord::State::Expired);
+    QCOMPARE(strip.chipLook(0).bar, Bar::Expired);
+    QTRY_VERIFY(strip.paintCount() > before);
+    QCOMPARE(strip.lastPaintedRange().first, 0);
+    QVERIFY(strip.isAnimating()); // pages 2 and 3 still count down
+
+    f.advance(60000);
+    QCOMPARE(strip.chipLook(1).bar, Bar::Expired);
+    QCOMPARE(strip.chipLook(2).bar, Bar::Expired);
+    QTRY_VERIFY(!strip.isAnimating()); // nothing counts down: the timer sleeps
+
+    // A refetch stripes the bar and animates again.
+    f.hang.insert(QStringLiteral("c1"));
+    f.model->refetchPage(1);
+    QCOMPARE(strip.chipLook(1).bar, Bar::Refetching);
+    QCOMPARE(strip.chipLook(1).countText, QStringLiteral("10"));
+    QVERIFY(strip.isAnimating());
+}
+
+void tst_PageStrip::loadingChipAnimates()
+{
+    PagedFixture f;
+    f.hang.insert(NoCursor);
+    QVERIFY(f.connect(threePages()));
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    strip.resize(600, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(!strip.isAnimating());
+    f.model->start();
+    QCOMPARE(strip.chipLook(0).bar, Bar::Loading);
+    QVERIFY(strip.isAnimating());
+    const int before = strip.paintCount();
+    QTRY_VERIFY(strip.paintCount() > before + 1); // the spinner turns
+}
+
+void tst_PageStrip::failedPageShowsItsCode()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(
+        Script{{NoCursor, PagedFixture::page(PagedFixture::tools(0, 10), QStringLiteral("c1"))},
+               {QStringLiteral("c1"), PagedFixture::rpcError(-32602, QStringLiteral("Invalid cursor"))}}));
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    QVERIFY(f.walkAll());
+    QCOMPARE(strip.chipCount(), 2);
+    const PageStrip::ChipLook look = strip.chipLook(1);
+    QCOMPARE(look.bar, Bar::Failed);
+    QCOMPARE(look.state, PageRecord::State::Failed);
+    QCOMPARE(look.countText, QStringLiteral("-32602"));
+    QVERIFY(look.badges.contains(Finding::Severity::Error)); // page-error
+    QCOMPARE(strip.chipLook(0).bar, Bar::Fresh);
+}
+
+void tst_PageStrip::discardedWalkStaysStruckThrough()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(threePages()));
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    strip.resize(900, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(f.walkAll());
+    strip.setCurrentPage(1);
+
+    f.model->restart(QStringLiteral("the server sent notifications/tools/list_changed"));
+    QTRY_COMPARE(strip.chipCount(), 4); // three discarded, the new walk's first page
+    for (int row = 0; row < 3; ++row) {
+        QVERIFY(strip.chipLook(row).struck);
+        QCOMPARE(strip.chipLook(row).state, PageRecord::State::Discarded);
+        QCOMPARE(strip.chipLook(row).walk, 0);
+    }
+    QTRY_COMPARE(strip.chipLook(3).bar, Bar::Fresh);
+    QVERIFY(!strip.chipLook(3).struck);
+    QCOMPARE(strip.chipLook(3).pageNumber, 1);
+    QCOMPARE(strip.chipLook(3).walk, 1);
+    QCOMPARE(strip.currentPage(), 1); // the selection stays on the discarded chip
+
+    // The new walk starts after a gap that names the restart.
+    const int gap = strip.chipRect(3).left() - strip.chipRect(2).right();
+    QVERIFY(gap > strip.chipRect(2).left() - strip.chipRect(1).right() + 10);
+    const QPoint inGap(strip.chipRect(3).left() - gap / 2, strip.chipRect(3).center().y());
+    QCOMPARE(strip.chipAt(inGap), -1);
+    QHelpEvent help(QEvent::ToolTip, inGap, strip.viewport()->mapToGlobal(inGap));
+    QApplication::sendEvent(strip.viewport(), &help);
+    QTRY_COMPARE(QToolTip::text(),
+                 QStringLiteral("walk 2 \u2014 restarted: the server sent notifications/tools/list_changed"));
+    QCOMPARE(strip.chipAt(strip.chipRect(3).center()), 3);
+
+    QVERIFY(f.walkAll());
+    QCOMPARE(strip.chipCount(), 6);
+    QTest::keyClick(&strip, Qt::Key_End);
+    QCOMPARE(strip.currentPage(), 5);
+}
+
+void tst_PageStrip::legacyPagesHaveNoHintsBar()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(Script{{NoCursor, PagedFixture::page(PagedFixture::tools(0, 3), QJsonValue::Undefined,
+                                                           QJsonValue::Undefined, QJsonValue::Undefined)}},
+                      false));
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    QVERIFY(f.walkAll());
+    const PageStrip::ChipLook look = strip.chipLook(0);
+    QCOMPARE(look.bar, Bar::Legacy);
+    QVERIFY(look.legacy);
+    QVERIFY(look.badges.isEmpty()); // no hints by design is not a finding
+    QCOMPARE(look.scope, PageRecord::Scope::NotApplicable);
+}
+
+void tst_PageStrip::tenThousandChips()
+{
+    PagedFixture f;
+    constexpr int Pages = 10000;
+    QVERIFY(f.connect([](const QString &cursor) {
+        const int n = cursor == PagedFixture::NoCursor ? 0 : cursor.mid(1).toInt();
+        return PagedFixture::page(PagedFixture::tools(n, 1),
+                                  n + 1 < Pages ? QJsonValue(QStringLiteral("c%1").arg(n + 1))
+                                                : QJsonValue());
+    }));
+    f.model->setPageCap(Pages);
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    strip.resize(800, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(f.walkAll(120000));
+    QCOMPARE(strip.chipCount(), Pages);
+    QCOMPARE(strip.horizontalScrollBar()->value(),
+             strip.horizontalScrollBar()->maximum()); // followed the end
+
+    strip.setCurrentPage(4321);
+    QVERIFY(strip.viewport()->rect().contains(strip.chipRect(4321)));
+    QCOMPARE(strip.chipAt(strip.chipRect(4321).center()), 4321);
+    const int before = strip.paintCount();
+    strip.viewport()->repaint();
+    QCOMPARE(strip.paintCount(), before + 1);
+    const QPair<int, int> painted = strip.lastPaintedRange();
+    QVERIFY(painted.first <= 4321 && painted.second >= 4321);
+    QVERIFY2(painted.second - painted.first < 15, "only the visible chips are painted");
+}
+
+QTEST_MAIN(tst_PageStrip)
+#include "tst_pagestrip.moc"

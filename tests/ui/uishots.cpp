@@ -1,0 +1,138 @@
+// Renders the page strip, the page inspector and the timeline in light and dark palettes to PNG,
+// on a scripted list that shows every look of the visual language at once.
+//   folio-ui-shots [output directory, default /tmp/folio-shots]
+#include "pagedfixture.h"
+#include "pageinspector.h"
+#include "pageledger.h"
+#include "pagestrip.h"
+#include "timelineview.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QScrollBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QVBoxLayout>
+
+using namespace folio;
+
+namespace {
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2d, 0x2f, 0x33);
+    const QColor base(0x1f, 0x21, 0x24);
+    const QColor text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Link, QColor(0x6c, 0xb4, 0xff));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x8a, 0x8a));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x7a, 0x7a, 0x7a));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x7a, 0x7a, 0x7a));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x7a, 0x7a, 0x7a));
+    p.setColor(QPalette::Mid, QColor(0x45, 0x47, 0x4b));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
+    p.setColor(QPalette::Light, QColor(0x48, 0x4a, 0x4f));
+    p.setColor(QPalette::Midlight, QColor(0x3a, 0x3c, 0x40));
+    p.setColor(QPalette::Shadow, Qt::black);
+    return p;
+}
+
+QString cursorFor(int offset)
+{
+    return PagedFixture::jsonCursor(
+        QJsonObject{{QStringLiteral("t"), QStringLiteral("tools")}, {QStringLiteral("p"), offset}});
+}
+
+// The tour: a discarded first walk, then fresh, draining, expired, private, stale, hint-less,
+// duplicated and refused pages, and one page being refetched.
+void buildTour(PagedFixture &f)
+{
+    const QString &none = PagedFixture::NoCursor;
+    auto page = [](int from, int count, const QJsonValue &next, const QJsonValue &ttl,
+                   const QJsonValue &scope = QStringLiteral("public")) {
+        return PagedFixture::page(PagedFixture::tools(from, count), next, ttl, scope);
+    };
+    PagedFixture::Script script{
+        {none, page(0, 20, cursorFor(20), 60000)},
+        {cursorFor(20), page(20, 20, cursorFor(40), 45000)},
+        {cursorFor(40), page(40, 20, cursorFor(60), 8000)},
+        {cursorFor(60), page(60, 20, cursorFor(80), 45000, QStringLiteral("private"))},
+        {cursorFor(80), page(80, 20, cursorFor(100), 0)},
+        {cursorFor(100), page(100, 20, cursorFor(120), 30000, QJsonValue::Undefined)},
+        {cursorFor(120), page(118, 17, QStringLiteral("opaque.v2|Zm9v~"), 60000)},
+        {QStringLiteral("opaque.v2|Zm9v~"),
+         PagedFixture::rpcError(-32602, QStringLiteral("Invalid or expired cursor"))},
+    };
+    // Each request takes a while on the injected clock, so the bars drain to different lengths.
+    if (!f.connect([&f, script](const QString &cursor) {
+            f.now += 2500;
+            return script.value(cursor);
+        }))
+        qFatal("could not connect to the scripted server");
+    f.model->setPageCap(1000);
+    QSignalSpy received(f.model.get(), &PagedListModel::pageReceived);
+    f.model->start();
+    received.wait(2000);
+    f.model->fetchMore({});
+    received.wait(2000);
+    f.model->fetchMore({});
+    received.wait(2000);
+    f.model->restart(QStringLiteral("the server sent notifications/tools/list_changed"));
+    received.wait(2000);
+    f.walkAll();
+    f.advance(4000); // page 3's 8 s are up
+    f.hang.insert(cursorFor(20));
+    f.model->refetchPage(f.model->walkPageRows().at(1));
+}
+
+void save(QWidget *widget, const QString &dir, const QString &name)
+{
+    widget->show();
+    QApplication::processEvents();
+    const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
+    if (!widget->grab().save(path))
+        qWarning("could not write %s", qPrintable(path));
+    else
+        qInfo("%s", qPrintable(path));
+    widget->hide();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    const QString dir = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("/tmp/folio-shots");
+    QDir().mkpath(dir);
+
+    PagedFixture f;
+    buildTour(f);
+    const QList<int> rows = f.model->walkPageRows();
+
+    for (const bool dark : {false, true}) {
+        QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
+        const QString suffix = dark ? QStringLiteral("-dark") : QStringLiteral("-light");
+
+        PageStrip strip;
+        strip.setListModel(f.model.get());
+        strip.resize(1000, strip.sizeHint().height());
+        strip.setCurrentPage(rows.at(3));
+        strip.horizontalScrollBar()->setValue(0);
+        save(&strip, dir, QStringLiteral("pagestrip") + suffix);
+    }
+    return 0;
+}
