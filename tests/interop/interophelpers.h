@@ -171,6 +171,13 @@ public:
     QString output() const { return QString::fromUtf8(m_output); }
     qint64 processId() const { return m_process ? m_process->processId() : 0; }
     bool isRunning() const { return m_process && m_process->state() != QProcess::NotRunning; }
+    // The exit code once it has exited normally; -1 while running or after a crash.
+    int exitCode() const
+    {
+        if (isRunning() || !m_process || m_process->exitStatus() != QProcess::NormalExit)
+            return -1;
+        return m_process->exitCode();
+    }
 
     // SIGTERM, then SIGKILL after a grace period: no child outlives the test.
     void stop()

@@ -127,6 +127,7 @@ void tst_Conformance::clientScenario()
     QVERIFY2(summary.captured(3).toInt() == 0 && passed == total,
              qPrintable(failed.join(u'\n') + QStringLiteral("\n--- harness output ---\n") + run.output()));
     QVERIFY2(failed.isEmpty(), qPrintable(failed.join(u'\n')));
+    QCOMPARE(run.exitCode(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_Conformance)
