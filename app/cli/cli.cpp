@@ -1,14 +1,202 @@
 #include "cli.h"
 
+#include "auditcommand.h"
+#include "clioutput.h"
+#include "clitarget.h"
+#include "command.h"
+#include "cursordecoder.h"
+#include "listcommand.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFile>
+
+#include <memory>
+
 namespace folio {
 
-bool isCliCommand(const QString &)
+namespace {
+
+const QString listWord = QStringLiteral("list");
+const QString decodeWord = QStringLiteral("decode-cursor");
+const QString auditWord = QStringLiteral("audit");
+const QString helpWord = QStringLiteral("help");
+
+QString mainHelp()
 {
-    return false;
+    return QStringLiteral(
+               "Usage: folio                      open the window\n"
+               "       folio <command> [options] <target>\n"
+               "\n"
+               "Folio inspects how an MCP server pages its lists: cursors, the 2026-07-28 cache\n"
+               "hints (ttlMs, cacheScope), cursor errors, and findings. The commands below run\n"
+               "without a display.\n"
+               "\n"
+               "Commands:\n"
+               "  list <list>            walk one list page by page and print items and pages\n"
+               "  audit                  walk every list and list tool, probe the cursors, report\n"
+               "                         the findings (for CI: JUnit XML, JSON, Markdown, text)\n"
+               "  decode-cursor <cursor> show what a cursor holds (best effort, non-normative)\n"
+               "  help [command]         this help, or a command's\n"
+               "\n") +
+           TargetOptions::helpText() +
+           QStringLiteral("\n"
+                          "Run 'folio <command> --help' for a command's options, output formats and exit\n"
+                          "status. Exit status 2 always means bad usage or no connection.\n");
 }
 
-int runCli(const QString &, const QStringList &)
+QString decodeHelp()
 {
+    return QStringLiteral(
+        "Usage: folio decode-cursor [--format text|json] <cursor>\n"
+        "\n"
+        "Shows what a cursor holds, layer by layer: base64 / base64url (with or without padding),\n"
+        "hex, percent-encoding, UTF-8 text, JSON (string members decoded again), JWT-like dotted\n"
+        "parts and printable prefixes such as o:123. Best effort and non-normative: cursors are\n"
+        "opaque by protocol, and a cursor that does not decode is \"opaque\", not a fault. Give '-' to\n"
+        "read the cursor from stdin (one line). No server is contacted.\n"
+        "\n"
+        "Options:\n"
+        "  --format F   text (default): an indented tree, or where and why decoding stopped\n"
+        "               json: {verdict, nonNormative, summary, layers:[{kind, path, text, json,\n"
+        "                      children}], error}\n"
+        "  -h, --help   show this help\n"
+        "\n"
+        "Exit status: 0 decoded (or the empty cursor \"\"), 1 opaque, 2 bad usage.\n");
+}
+
+void renderLayer(const CursorLayer &layer, int depth, QString *out)
+{
+    QString line = QString(depth * 2, QLatin1Char(' '));
+    if (!layer.path.isEmpty())
+        line += layer.path + QStringLiteral("  ");
+    line += layer.kindName();
+    // Structured layers show what they parsed; encodings show the text they decoded to.
+    const bool structured = layer.kind == CursorLayer::Kind::Json ||
+                            layer.kind == CursorLayer::Kind::JwtLike ||
+                            layer.kind == CursorLayer::Kind::Prefixed;
+    if (structured && !layer.json.isUndefined() && !layer.json.isNull())
+        line += QStringLiteral(": ") + toJsonLine(layer.json);
+    else
+        line += QStringLiteral(": ") + toJsonLine(layer.text);
+    *out += elide(line, 400) + QLatin1Char('\n');
+    for (const CursorLayer &child : layer.children)
+        renderLayer(child, depth + 1, out);
+}
+
+int runDecodeCursor(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
+                                    QStringLiteral("text"));
+    parser.addOptions({help, format});
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    // A cursor may start with '-': everything after "--" is the cursor.
+    QStringList words, rest;
+    TargetOptions::splitStdioCommand(arguments, &words, &rest);
+    auto usage = [](const QString &message) {
+        printErr(QStringLiteral("folio decode-cursor: %1\nTry 'folio decode-cursor --help'.\n").arg(message));
+        return 2;
+    };
+    if (!parser.parse(QStringList{QStringLiteral("folio decode-cursor")} + words))
+        return usage(parser.errorText());
+    if (parser.isSet(help)) {
+        printOut(decodeHelp());
+        return 0;
+    }
+    const QStringList cursors = parser.positionalArguments() + rest;
+    if (cursors.size() != 1)
+        return usage(cursors.isEmpty() ? QStringLiteral("which cursor?")
+                                       : QStringLiteral("one cursor at a time (quote it)"));
+    const QString fmt = parser.value(format);
+    if (fmt != QLatin1String("text") && fmt != QLatin1String("json"))
+        return usage(QStringLiteral("--format is text or json"));
+
+    QString cursor = cursors.constFirst();
+    if (cursor == QLatin1String("-") && rest.isEmpty()) {
+        QFile in;
+        if (!in.open(stdin, QIODevice::ReadOnly))
+            return usage(QStringLiteral("cannot read stdin"));
+        cursor = QString::fromUtf8(in.readLine()).remove(QLatin1Char('\n')).remove(QLatin1Char('\r'));
+    }
+
+    const CursorDecoding decoding = decodeCursor(cursor);
+    if (fmt == QLatin1String("json")) {
+        printOut(toJsonText(cursorDecodingToJson(decoding)));
+    } else {
+        QString out;
+        switch (decoding.verdict) {
+        case CursorDecoding::Verdict::Empty:
+            out = QStringLiteral("\"\": the empty cursor. Under 2026-07-28 it is a valid cursor and does not "
+                                 "end the list.\n");
+            break;
+        case CursorDecoding::Verdict::Opaque:
+            out = QStringLiteral(
+                      "opaque (%1 chars): %2\n(Cursors are opaque by protocol; not decoding is not a "
+                      "fault.)\n")
+                      .arg(cursor.size())
+                      .arg(decoding.error);
+            break;
+        case CursorDecoding::Verdict::Decoded:
+            out = QStringLiteral("%1 chars, decoded (best effort, non-normative):\n").arg(cursor.size());
+            for (const CursorLayer &layer : decoding.layers)
+                renderLayer(layer, 1, &out);
+            out += QStringLiteral("summary: %1\n").arg(decoding.summary());
+            break;
+        }
+        printOut(out);
+    }
+    return decoding.verdict == CursorDecoding::Verdict::Opaque ? 1 : 0;
+}
+
+// Runs a parsed command under the application's event loop until it finishes.
+int runCommand(std::unique_ptr<Command> command)
+{
+    int exitCode = 2;
+    QObject::connect(command.get(), &Command::finished, QCoreApplication::instance(), [&exitCode](int code) {
+        exitCode = code;
+        QCoreApplication::exit(code);
+    });
+    QMetaObject::invokeMethod(command.get(), &Command::start, Qt::QueuedConnection);
+    QCoreApplication::exec();
+    return exitCode;
+}
+
+} // namespace
+
+bool isCliCommand(const QString &word)
+{
+    return word == listWord || word == decodeWord || word == auditWord || word == helpWord ||
+           word == QLatin1String("--help") || word == QLatin1String("-h");
+}
+
+int runCli(const QString &command, const QStringList &arguments)
+{
+    if (command == helpWord || command == QLatin1String("--help") || command == QLatin1String("-h")) {
+        if (command == helpWord && !arguments.isEmpty() && isCliCommand(arguments.constFirst()) &&
+            arguments.constFirst() != helpWord)
+            return runCli(arguments.constFirst(), {QStringLiteral("--help")});
+        printOut(mainHelp());
+        return 0;
+    }
+    if (command == decodeWord)
+        return runDecodeCursor(arguments);
+    if (command == listWord) {
+        ListCommand::Options options;
+        const int parsed = ListCommand::parse(arguments, &options);
+        if (parsed != ParseOk)
+            return parsed;
+        return runCommand(std::make_unique<ListCommand>(options));
+    }
+    if (command == auditWord) {
+        AuditCommand::Options options;
+        const int parsed = AuditCommand::parse(arguments, &options);
+        if (parsed != ParseOk)
+            return parsed;
+        return runCommand(std::make_unique<AuditCommand>(options));
+    }
+    printErr(QStringLiteral("folio: unknown command '%1'\n").arg(command));
     return 2;
 }
 

@@ -1,0 +1,213 @@
+#include "auditcommand.h"
+
+#include "clioutput.h"
+#include "clisession.h"
+#include "clitarget.h"
+#include "mcpclient.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+
+namespace folio {
+
+QString AuditCommand::helpText()
+{
+    return QStringLiteral(
+               "Usage: folio audit [options] <target>\n"
+               "\n"
+               "Walks every list (tools, prompts, resources, templates) and every list tool of a server to\n"
+               "its end (within the page cap), judges every page (the passive findings), then probes how\n"
+               "the server treats cursors, and reports the findings by list.\n"
+               "\n"
+               "Probes, per list that pages (one request at a time, at most 4 probe requests per list\n"
+               "plus a second walk of at most --recheck-pages pages):\n"
+               "  tampered cursor     the first cursor the server issued, reversed, with '!' appended, must\n"
+               "                      be refused with -32602 (a list tool may also answer isError):\n"
+               "                      invalid-cursor-accepted (error), invalid-cursor-wrong-code (warning)\n"
+               "  foreign cursor      a cursor issued by another list, and (list tools) the list's own\n"
+               "                      cursor with other arguments, must be refused: foreign-cursor-accepted\n"
+               "                      (error); not tried where a tampered cursor was accepted already\n"
+               "  empty cursor        a \"\" the server issued is sent back once if the walk did not:\n"
+               "                      empty-cursor-rejected (error)\n"
+               "  second walk         the same arguments must give the same items in the same order on\n"
+               "                      every page, and end where the first walk ended: unstable-order\n"
+               "                      (warning); not judged if the server said the list changed\n"
+               "  cache hints         2026-07-28: every list page (both walks) and the server/discover\n"
+               "                      result carry ttlMs and cacheScope: cache-hints-missing, ttl-invalid,\n"
+               "                      scope-invalid, scope-mismatch (errors)\n"
+               "A list that fits one page issues no cursor, so it gets only the second walk.\n"
+               "Politeness: only list methods, and list tools annotated readOnlyHint: true or named with\n"
+               "--allow-tool, are ever called. A list tool whose first page fails without arguments is\n"
+               "reported as skipped (give it arguments with --tool-args).\n"
+               "\n"
+               "Options:\n"
+               "  --list L             audit only this list (repeatable): tools, prompts, resources,\n"
+               "                       templates or tool:<name>; default: every list the server offers\n"
+               "  --allow-tool NAME    also call this list tool although it is not annotated\n"
+               "                       readOnlyHint: true (repeatable)\n"
+               "  --tool-args NAME=JSON  the other arguments for list tool NAME, a JSON object (repeatable)\n"
+               "  --format F           text (default), json, markdown or junit\n"
+               "  --page-cap N         pages per walk (default 1000; finding page-cap-reached)\n"
+               "  --recheck-pages N    pages of the second walk (default 20)\n"
+               "  -v, --verbose        progress and the server's stderr on stderr\n"
+               "  -h, --help           show this help\n"
+               "\n") +
+           TargetOptions::helpText() +
+           QStringLiteral(
+               "\n"
+               "Formats:\n"
+               "  text      one line per list, its findings and notes below it, a summary line\n"
+               "  json      {server:{name, version, revision, transport},\n"
+               "             lists:[{list, status: audited|skipped, skipped?, findings:[{id, severity,\n"
+               "                     page, pages, message, evidence}], notes:[...], pages, items, complete,\n"
+               "                     stopReason, arguments (list tools), requests, elapsedMs}],\n"
+               "             summary:{errors, warnings, infos, listsAudited, listsSkipped, requests,\n"
+               "                      elapsedMs, aborted, passed}}\n"
+               "            page is 0-based (null when a finding is about no one page); a 2026-07-28\n"
+               "            server also gets a \"server/discover\" entry for its handshake's hints\n"
+               "  markdown  a readable report (summary table, then findings with evidence per list)\n"
+               "  junit     JUnit XML: one testcase per list; error findings make a <failure>, skipped\n"
+               "            lists <skipped>, warnings and notes go to <system-out>\n"
+               "\n"
+               "Exit status:\n"
+               "  0  no error-severity finding (warnings and info do not fail)\n"
+               "  1  at least one error-severity finding\n"
+               "  2  bad usage, the server could not be reached, or the audit was cut short\n"
+               "\n"
+               "Example (CI):\n"
+               "  folio audit --format junit -- ./my-server --stdio > folio-audit.xml\n");
+}
+
+int AuditCommand::parse(const QStringList &arguments, Options *options)
+{
+    QStringList words, stdioCommand;
+    TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
+
+    QCommandLineParser parser;
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
+    const QCommandLineOption list(QStringLiteral("list"), QStringLiteral("list"), QStringLiteral("L"));
+    const QCommandLineOption allowTool(QStringLiteral("allow-tool"), QStringLiteral("tool"),
+                                       QStringLiteral("NAME"));
+    const QCommandLineOption toolArgs(QStringLiteral("tool-args"), QStringLiteral("args"),
+                                      QStringLiteral("NAME=JSON"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
+                                    QStringLiteral("text"));
+    const QCommandLineOption pageCap(QStringLiteral("page-cap"), QStringLiteral("cap"), QStringLiteral("N"),
+                                     QStringLiteral("1000"));
+    const QCommandLineOption recheck(QStringLiteral("recheck-pages"), QStringLiteral("recheck"),
+                                     QStringLiteral("N"), QStringLiteral("20"));
+    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
+                                     QStringLiteral("verbose"));
+    parser.addOptions({help, list, allowTool, toolArgs, format, pageCap, recheck, verbose});
+    TargetOptions target;
+    target.addTo(parser);
+
+    auto usage = [](const QString &message) {
+        printErr(QStringLiteral("folio audit: %1\nTry 'folio audit --help'.\n").arg(message));
+        return 2;
+    };
+    if (!parser.parse(QStringList{QStringLiteral("folio audit")} + words))
+        return usage(parser.errorText());
+    if (parser.isSet(help)) {
+        printOut(helpText());
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usage(QStringLiteral("unexpected '%1' (a stdio server's command goes after '--')")
+                         .arg(parser.positionalArguments().constFirst()));
+    for (const QString &l : parser.values(list)) {
+        if (l.startsWith(QLatin1String("tool:")) ? l.size() > 5 : listKindFromName(l).has_value()) {
+            const QString id = l.startsWith(QLatin1String("tool:")) ? l : listName(*listKindFromName(l));
+            if (!options->audit.lists.contains(id))
+                options->audit.lists << id;
+        } else {
+            return usage(
+                QStringLiteral("unknown list '%1': tools, prompts, resources, templates or tool:<name>")
+                    .arg(l));
+        }
+    }
+    options->audit.allowedTools = parser.values(allowTool);
+    for (const QString &spec : parser.values(toolArgs)) {
+        const qsizetype eq = spec.indexOf(QLatin1Char('='));
+        QJsonParseError error;
+        const QJsonDocument doc =
+            eq > 0 ? QJsonDocument::fromJson(spec.mid(eq + 1).toUtf8(), &error) : QJsonDocument();
+        if (eq <= 0 || error.error != QJsonParseError::NoError || !doc.isObject())
+            return usage(QStringLiteral("--tool-args wants NAME=JSON with a JSON object, e.g. "
+                                        "search_posts='{\"channel\":\"general\"}'"));
+        QString name = spec.left(eq);
+        if (name.startsWith(QLatin1String("tool:")))
+            name = name.mid(5);
+        options->audit.toolArguments.insert(name, doc.object());
+    }
+    bool ok = false;
+    options->audit.pageCap = parser.value(pageCap).toInt(&ok);
+    if (!ok || options->audit.pageCap < 1)
+        return usage(QStringLiteral("--page-cap wants a number of at least 1"));
+    options->audit.recheckPages = parser.value(recheck).toInt(&ok);
+    if (!ok || options->audit.recheckPages < 1)
+        return usage(QStringLiteral("--recheck-pages wants a number of at least 1"));
+    if (!AuditReport::parseFormat(parser.value(format), &options->format))
+        return usage(QStringLiteral("--format is text, json, markdown or junit"));
+    options->verbose = parser.isSet(verbose);
+
+    QString error;
+    if (!target.read(parser, stdioCommand, &error))
+        return usage(error);
+    options->server = target.config();
+    options->readKeychainToken = target.needsKeychainToken();
+    return ParseOk;
+}
+
+AuditCommand::AuditCommand(const Options &options, QObject *parent)
+    : Command(parent)
+    , m_options(options)
+    , m_session(new CliSession(options.server, options.readKeychainToken, this))
+{
+    m_session->setVerbose(options.verbose);
+    connect(m_session, &CliSession::failed, this, [this](const QString &message) {
+        printErr(QStringLiteral("folio audit: cannot connect to %1: %2\n")
+                     .arg(m_options.server.displayTarget(), message));
+        finish(2);
+    });
+    connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
+        printErr(QStringLiteral("folio audit: %1\n").arg(message));
+        if (m_auditor && m_auditor->isRunning()) {
+            m_auditor->cancel(message); // finished() prints what was audited, then exits 2
+            return;
+        }
+        finish(2);
+    });
+    connect(m_session, &CliSession::ready, this, [this] {
+        m_auditor = new Auditor(m_session->client(), m_options.audit, this);
+        connect(m_auditor, &Auditor::activity, m_session, &CliSession::kick);
+        if (m_options.verbose)
+            connect(m_auditor, &Auditor::progress, this, [](const QString &message) {
+                printErr(QStringLiteral("folio audit: %1\n").arg(message));
+            });
+        connect(m_auditor, &Auditor::finished, this, [this] {
+            const AuditResult &result = m_auditor->result();
+            printOut(AuditReport::render(result, m_options.format));
+            finish(result.aborted.isEmpty() ? AuditReport::exitCode(result) : 2);
+        });
+        m_auditor->start();
+    });
+    connect(m_session, &CliSession::shutDown, this, [this] { Q_EMIT finished(m_exitCode); });
+}
+
+void AuditCommand::start()
+{
+    m_session->start();
+}
+
+void AuditCommand::finish(int exitCode)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_exitCode = exitCode;
+    m_session->shutdown();
+}
+
+} // namespace folio

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "auditor.h"
+#include "auditreport.h"
+#include "command.h"
+#include "serverconfig.h"
+
+#include <QPointer>
+
+namespace folio {
+
+class CliSession;
+
+// `folio audit`: connects, runs the Auditor, prints its report in the chosen format.
+class AuditCommand : public Command
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        AuditOptions audit;
+        AuditReport::Format format = AuditReport::Format::Text;
+        bool verbose = false;
+        ServerConfig server;
+        bool readKeychainToken = false;
+    };
+
+    // Parses the words after `folio audit`. Returns ParseOk to go on, or an exit code.
+    static int parse(const QStringList &arguments, Options *options);
+    static QString helpText();
+
+    explicit AuditCommand(const Options &options, QObject *parent = nullptr);
+    void start() override;
+
+private:
+    void finish(int exitCode);
+
+    Options m_options;
+    CliSession *m_session;
+    QPointer<Auditor> m_auditor;
+    bool m_done = false;
+    int m_exitCode = 0;
+};
+
+} // namespace folio

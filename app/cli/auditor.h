@@ -1,0 +1,177 @@
+#pragma once
+
+#include "finding.h"
+#include "listsource.h"
+#include "pagerecord.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+namespace folio {
+
+class McpClient;
+class PagedListModel;
+class RpcCall;
+class TtlClock;
+
+// What to audit and how hard to push.
+struct AuditOptions
+{
+    QStringList lists;        // "tools", "prompts", "resources", "templates", "tool:<name>"; empty: all
+    QStringList allowedTools; // list tools to call although they are not annotated readOnlyHint: true
+    QHash<QString, QJsonObject> toolArguments; // tool name -> its other arguments
+    int pageCap = 1000;                        // pages per walk
+    int recheckPages = 20;                     // pages of the second walk (unstable-order)
+};
+
+// One list's verdict.
+struct AuditedList
+{
+    QString id;      // "tools", "tool:search_posts", "server/discover"
+    QString skipped; // not audited, and why ("" when audited)
+    QJsonObject arguments;
+    int pages = 0;
+    int items = 0;
+    bool complete = false;
+    QString stopReason;
+    QList<Finding> findings;
+    QStringList notes; // probes not run or inconclusive, and why
+    int requests = 0;
+    qint64 elapsedMs = 0;
+
+    bool isAudited() const { return skipped.isEmpty(); }
+    int count(Finding::Severity severity) const;
+    QJsonObject toJson() const;
+};
+
+struct AuditResult
+{
+    QJsonObject server; // {name, version, revision, transport}
+    QList<AuditedList> lists;
+    qint64 elapsedMs = 0;
+    QString aborted; // why the audit stopped early ("" when it ran to the end)
+
+    int count(Finding::Severity severity) const;
+    int requests() const;
+    QJsonObject summary() const;
+    // {server, lists:[{list, findings:[{id, severity, page, message, evidence, ...}], ...}], summary}
+    QJsonObject toJson() const;
+};
+
+// The audit engine, headless: walks every list and every list tool to its end (within the page cap),
+// keeps the passive findings of each walk, then probes each list that pages — politely: one request at
+// a time, a handful of probes per list, and list tools only when annotated readOnlyHint: true or named
+// in allowedTools:
+//  - a tampered cursor (the first cursor the server issued, reversed, with "!" appended) must be
+//    refused with -32602 (invalid-cursor-accepted / invalid-cursor-wrong-code; a list tool may
+//    also refuse with isError);
+//  - a cursor issued for another list, or (list tools) for other arguments, must be refused
+//    (foreign-cursor-accepted); skipped where the tampered cursor was accepted already;
+//  - a "" the server issued but the walk never sent back (the cap) is sent once (empty-cursor-rejected);
+//  - a second walk with the same arguments (up to recheckPages pages) must give the same items in the
+//    same order on every page (unstable-order);
+//  - 2026-07-28: the server/discover result carries cache hints, like every list page.
+// It prints nothing; progress() and the result are for the command line and the window alike.
+class Auditor : public QObject
+{
+    Q_OBJECT
+public:
+    Auditor(McpClient *client, const AuditOptions &options, QObject *parent = nullptr);
+    ~Auditor() override;
+
+    // The client must be connected.
+    void start();
+    // Stops where it is; the lists audited so far stay in result(). finished() follows.
+    void cancel(const QString &reason);
+    bool isRunning() const { return m_running; }
+    const AuditResult &result() const { return m_result; }
+
+Q_SIGNALS:
+    // What the audit is doing now, for a status line.
+    void progress(const QString &message);
+    // A page or a probe answered (the command line's watchdog listens).
+    void activity();
+    // result().lists.at(index) is final.
+    void listAudited(int index);
+    void finished();
+
+private:
+    struct ListState
+    {
+        ListSource source;
+        int report = -1; // index into m_result.lists
+        QList<PageRecord> pages;
+        QList<QStringList> identities; // per page of the first walk
+        QStringList issuedCursors;     // non-empty nextCursors of the first walk, in order
+        QList<int> issuedOnPage;       // the page that issued each of them
+        bool issuedEmpty = false;
+        bool sentEmpty = false;
+        bool tamperedAccepted = false;
+        bool walked = false;  // the first walk ran and the list is to be probed
+        bool changed = false; // a list_changed arrived while it was audited
+    };
+    struct ProbeAnswer
+    {
+        enum class Kind { Page, RpcError, ToolError, Failed };
+        Kind kind = Kind::Failed;
+        int code = 0;
+        QString message;
+        int itemCount = 0;
+        QStringList identities;
+        QJsonObject evidence() const;
+    };
+    using Step = std::function<void()>;
+
+    void next();
+    void plan();
+    void planAfterTools();
+    void walkFirst(int state);
+    void recordFirstWalk(int state, PagedListModel *model);
+    void probeTampered(int state);
+    void probeForeignList(int state);
+    void probeForeignArguments(int state);
+    void probeWithArguments(int state, QList<QJsonObject> candidates);
+    void probeEmptyCursor(int state);
+    void walkSecond(int state);
+    void compareWalks(int state, PagedListModel *model, int cap);
+    void finishList(int state);
+    void judgeDiscover();
+    void finish();
+
+    // Both account their requests and time to the state's list, and call done on a later turn of
+    // the event loop (the model or call is deleted after done returns).
+    void runWalk(int state, const ListSource &source, int cap, std::function<void(PagedListModel *)> done);
+    void runProbe(int state, const ListSource &source, const std::optional<QString> &cursor,
+                  std::function<void(const ProbeAnswer &)> done);
+    bool probeable(int state) const;
+    void note(int state, const QString &text);
+    void addFinding(int state, const QString &id, QList<int> pages, const QString &message,
+                    const QJsonObject &evidence);
+    AuditedList &report(int state) { return m_result.lists[m_states[state].report]; }
+    int addReport(const QString &id, const QString &skipped = {});
+    bool wanted(const QString &id) const;
+    static QStringList identitiesOf(PagedListModel *model, int ledgerRow);
+
+    McpClient *m_client;
+    AuditOptions m_options;
+    TtlClock *m_clock;
+    AuditResult m_result;
+    QList<ListState> m_states;
+    QList<QJsonObject> m_toolDefinitions; // what tools/list listed
+    QList<Step> m_steps;
+    QPointer<PagedListModel> m_model;
+    QPointer<RpcCall> m_call;
+    QElapsedTimer m_elapsed;
+    int m_toolsState = -1;
+    bool m_running = false;
+};
+
+} // namespace folio

@@ -1,0 +1,298 @@
+#include "auditreport.h"
+
+#include "clioutput.h"
+
+#include <QDateTime>
+#include <QXmlStreamWriter>
+
+namespace folio {
+
+namespace AuditReport {
+
+namespace {
+
+QString serverLine(const AuditResult &r)
+{
+    const QString name = r.server.value(QStringLiteral("name")).toString();
+    QStringList parts{name.isEmpty() ? QStringLiteral("(unnamed server)") : name};
+    const QString version = r.server.value(QStringLiteral("version")).toString();
+    if (!version.isEmpty())
+        parts.last() += QLatin1Char(' ') + version;
+    parts << r.server.value(QStringLiteral("revision")).toString()
+          << r.server.value(QStringLiteral("transport")).toString();
+    parts.removeAll(QString());
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString counts(int errors, int warnings, int infos)
+{
+    return QStringLiteral("%1 error%2, %3 warning%4, %5 info")
+        .arg(errors)
+        .arg(errors == 1 ? QString() : QStringLiteral("s"))
+        .arg(warnings)
+        .arg(warnings == 1 ? QString() : QStringLiteral("s"))
+        .arg(infos);
+}
+
+QString summaryLine(const AuditResult &r)
+{
+    const QJsonObject s = r.summary();
+    QString line = QStringLiteral("%1 · %2 list(s) audited, %3 skipped · %4 request(s) · %5 s")
+                       .arg(counts(r.count(Finding::Severity::Error), r.count(Finding::Severity::Warning),
+                                   r.count(Finding::Severity::Info)))
+                       .arg(s.value(QStringLiteral("listsAudited")).toInt())
+                       .arg(s.value(QStringLiteral("listsSkipped")).toInt())
+                       .arg(r.requests())
+                       .arg(double(r.elapsedMs) / 1000.0, 0, 'f', 1);
+    if (!r.aborted.isEmpty())
+        line += QStringLiteral(" · ABORTED: ") + r.aborted;
+    return line;
+}
+
+QString pageText(const Finding &f)
+{
+    return f.pages.isEmpty() ? QString() : QStringLiteral("page %1").arg(f.pages.first() + 1);
+}
+
+QString listShape(const AuditedList &l)
+{
+    if (l.id == QLatin1String("server/discover"))
+        return QStringLiteral("handshake");
+    return QStringLiteral("%1 page%2, %3 item%4, %5")
+        .arg(l.pages)
+        .arg(l.pages == 1 ? QString() : QStringLiteral("s"))
+        .arg(l.items)
+        .arg(l.items == 1 ? QString() : QStringLiteral("s"))
+        .arg(l.complete ? QStringLiteral("complete") : QStringLiteral("incomplete"));
+}
+
+QString verdict(const AuditedList &l)
+{
+    if (!l.isAudited())
+        return QStringLiteral("skipped");
+    const int e = l.count(Finding::Severity::Error), w = l.count(Finding::Severity::Warning),
+              i = l.count(Finding::Severity::Info);
+    if (e + w + i == 0)
+        return QStringLiteral("ok");
+    QStringList parts;
+    if (e)
+        parts << QStringLiteral("%1 error%2").arg(e).arg(e == 1 ? QString() : QStringLiteral("s"));
+    if (w)
+        parts << QStringLiteral("%1 warning%2").arg(w).arg(w == 1 ? QString() : QStringLiteral("s"));
+    if (i)
+        parts << QStringLiteral("%1 info").arg(i);
+    return parts.join(QStringLiteral(", "));
+}
+
+QString markdownEscape(QString text)
+{
+    text.replace(QLatin1Char('|'), QStringLiteral("\\|"));
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return text;
+}
+
+} // namespace
+
+bool parseFormat(const QString &name, Format *format)
+{
+    if (name == QLatin1String("text"))
+        *format = Format::Text;
+    else if (name == QLatin1String("json"))
+        *format = Format::Json;
+    else if (name == QLatin1String("markdown") || name == QLatin1String("md"))
+        *format = Format::Markdown;
+    else if (name == QLatin1String("junit"))
+        *format = Format::Junit;
+    else
+        return false;
+    return true;
+}
+
+int exitCode(const AuditResult &result)
+{
+    return result.count(Finding::Severity::Error) > 0 ? 1 : 0;
+}
+
+QString render(const AuditResult &result, Format format)
+{
+    switch (format) {
+    case Format::Text:
+        return toText(result);
+    case Format::Json:
+        return toJson(result);
+    case Format::Markdown:
+        return toMarkdown(result);
+    case Format::Junit:
+        return toJunit(result);
+    }
+    return {};
+}
+
+QString toJson(const AuditResult &result)
+{
+    return toJsonText(result.toJson());
+}
+
+QString toText(const AuditResult &result)
+{
+    int width = 8;
+    for (const AuditedList &l : result.lists)
+        width = qMax(width, int(l.id.size()));
+    QString out = QStringLiteral("folio audit · %1\n\n").arg(serverLine(result));
+    for (const AuditedList &l : result.lists) {
+        if (!l.isAudited()) {
+            out += QStringLiteral("%1  skipped: %2\n").arg(padded(l.id, width), l.skipped);
+            continue;
+        }
+        out += QStringLiteral("%1  %2  %3\n").arg(padded(l.id, width), padded(listShape(l), 34), verdict(l));
+        for (const Finding &f : l.findings) {
+            const QString where = pageText(f);
+            out += QStringLiteral("    %1 %2%3: %4\n")
+                       .arg(padded(Finding::severityName(f.severity), 7), f.id,
+                            where.isEmpty() ? QString() : QStringLiteral(" (") + where + QLatin1Char(')'),
+                            f.message);
+        }
+        for (const QString &n : l.notes)
+            out += QStringLiteral("    note    %1\n").arg(n);
+    }
+    out += QStringLiteral("\n%1\n").arg(summaryLine(result));
+    return out;
+}
+
+QString toMarkdown(const AuditResult &result)
+{
+    QString out = QStringLiteral("# Folio audit: %1\n\n").arg(serverLine(result));
+    out += QStringLiteral("**%1**\n\n").arg(summaryLine(result));
+    out += QStringLiteral("| list | shape | verdict |\n|---|---|---|\n");
+    for (const AuditedList &l : result.lists)
+        out += QStringLiteral("| `%1` | %2 | %3 |\n")
+                   .arg(l.id, l.isAudited() ? listShape(l) : markdownEscape(l.skipped), verdict(l));
+    for (const AuditedList &l : result.lists) {
+        if (!l.isAudited() || (l.findings.isEmpty() && l.notes.isEmpty()))
+            continue;
+        out += QStringLiteral("\n## `%1`\n\n").arg(l.id);
+        for (const Finding &f : l.findings) {
+            const QString where = pageText(f);
+            out += QStringLiteral("- **%1** `%2`%3: %4\n")
+                       .arg(Finding::severityName(f.severity), f.id,
+                            where.isEmpty() ? QString() : QStringLiteral(" (") + where + QLatin1Char(')'),
+                            f.message);
+            if (!f.evidence.isEmpty())
+                out +=
+                    QStringLiteral("  <br>evidence: `%1`\n")
+                        .arg(elide(toJsonLine(f.evidence), 400).replace(QLatin1Char('`'), QLatin1Char('\'')));
+        }
+        for (const QString &n : l.notes)
+            out += QStringLiteral("- note: %1\n").arg(n);
+    }
+    out += QStringLiteral(
+        "\n_Findings are Folio's catalogue ids; cursor decoding and probes are best effort._\n");
+    return out;
+}
+
+QString toJunit(const AuditResult &result)
+{
+    int tests = 0, failures = 0, skipped = 0;
+    for (const AuditedList &l : result.lists) {
+        ++tests;
+        if (!l.isAudited())
+            ++skipped;
+        else if (l.count(Finding::Severity::Error) > 0)
+            ++failures;
+    }
+    if (!result.aborted.isEmpty())
+        ++tests; // the "audit completed" testcase, in error
+    const QString seconds = QString::number(double(result.elapsedMs) / 1000.0, 'f', 3);
+    QString xml;
+    QXmlStreamWriter w(&xml);
+    w.setAutoFormatting(true);
+    w.writeStartDocument();
+    w.writeStartElement(QStringLiteral("testsuites"));
+    w.writeAttribute(QStringLiteral("name"), QStringLiteral("folio audit"));
+    w.writeAttribute(QStringLiteral("tests"), QString::number(tests));
+    w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
+    w.writeAttribute(QStringLiteral("errors"),
+                     result.aborted.isEmpty() ? QStringLiteral("0") : QStringLiteral("1"));
+    w.writeAttribute(QStringLiteral("skipped"), QString::number(skipped));
+    w.writeAttribute(QStringLiteral("time"), seconds);
+
+    w.writeStartElement(QStringLiteral("testsuite"));
+    w.writeAttribute(QStringLiteral("name"), QStringLiteral("folio audit: ") + serverLine(result));
+    w.writeAttribute(QStringLiteral("tests"), QString::number(tests));
+    w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
+    w.writeAttribute(QStringLiteral("errors"),
+                     result.aborted.isEmpty() ? QStringLiteral("0") : QStringLiteral("1"));
+    w.writeAttribute(QStringLiteral("skipped"), QString::number(skipped));
+    w.writeAttribute(QStringLiteral("time"), seconds);
+    w.writeAttribute(QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    w.writeStartElement(QStringLiteral("properties"));
+    for (const QString &key : {QStringLiteral("name"), QStringLiteral("version"), QStringLiteral("revision"),
+                               QStringLiteral("transport")}) {
+        w.writeEmptyElement(QStringLiteral("property"));
+        w.writeAttribute(QStringLiteral("name"), QStringLiteral("server.") + key);
+        w.writeAttribute(QStringLiteral("value"), result.server.value(key).toString());
+    }
+    w.writeEndElement(); // properties
+
+    for (const AuditedList &l : result.lists) {
+        w.writeStartElement(QStringLiteral("testcase"));
+        w.writeAttribute(QStringLiteral("classname"), QStringLiteral("folio.audit"));
+        w.writeAttribute(QStringLiteral("name"), l.id);
+        w.writeAttribute(QStringLiteral("time"), QString::number(double(l.elapsedMs) / 1000.0, 'f', 3));
+        if (!l.isAudited()) {
+            w.writeEmptyElement(QStringLiteral("skipped"));
+            w.writeAttribute(QStringLiteral("message"), l.skipped);
+        } else {
+            QList<Finding> errors;
+            QString other;
+            for (const Finding &f : l.findings) {
+                if (f.severity == Finding::Severity::Error)
+                    errors.append(f);
+                else
+                    other += QStringLiteral("%1 %2 (%3): %4\n")
+                                 .arg(Finding::severityName(f.severity), f.id, pageText(f), f.message);
+            }
+            if (!errors.isEmpty()) {
+                QStringList ids;
+                QString body;
+                for (const Finding &f : std::as_const(errors)) {
+                    if (!ids.contains(f.id))
+                        ids << f.id;
+                    body += QStringLiteral("%1 (%2): %3\n  evidence: %4\n")
+                                .arg(f.id, pageText(f), f.message, elide(toJsonLine(f.evidence), 1000));
+                }
+                w.writeStartElement(QStringLiteral("failure"));
+                w.writeAttribute(QStringLiteral("type"), ids.join(QLatin1Char(' ')));
+                w.writeAttribute(QStringLiteral("message"), errors.size() == 1
+                                                                ? errors.first().message
+                                                                : QStringLiteral("%1 error findings: %2")
+                                                                      .arg(errors.size())
+                                                                      .arg(ids.join(QStringLiteral(", "))));
+                w.writeCharacters(body);
+                w.writeEndElement();
+            }
+            for (const QString &n : l.notes)
+                other += QStringLiteral("note: %1\n").arg(n);
+            other += QStringLiteral("%1\n").arg(listShape(l));
+            w.writeTextElement(QStringLiteral("system-out"), other);
+        }
+        w.writeEndElement(); // testcase
+    }
+    if (!result.aborted.isEmpty()) {
+        w.writeStartElement(QStringLiteral("testcase"));
+        w.writeAttribute(QStringLiteral("classname"), QStringLiteral("folio.audit"));
+        w.writeAttribute(QStringLiteral("name"), QStringLiteral("audit completed"));
+        w.writeStartElement(QStringLiteral("error"));
+        w.writeAttribute(QStringLiteral("message"), result.aborted);
+        w.writeEndElement();
+        w.writeEndElement();
+    }
+    w.writeEndElement(); // testsuite
+    w.writeEndElement(); // testsuites
+    w.writeEndDocument();
+    return xml;
+}
+
+} // namespace AuditReport
+
+} // namespace folio

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "auditor.h"
+
+#include <QString>
+
+namespace folio {
+
+// The audit's result as people and CI systems read it. No I/O.
+namespace AuditReport {
+
+enum class Format { Text, Json, Markdown, Junit };
+bool parseFormat(const QString &name, Format *format);
+
+QString render(const AuditResult &result, Format format);
+QString toText(const AuditResult &result);
+QString toJson(const AuditResult &result);
+QString toMarkdown(const AuditResult &result);
+// JUnit XML: one testsuite for the server, one testcase per list; error-severity findings are a
+// <failure>, skipped lists <skipped>, warnings and notes go to <system-out>.
+QString toJunit(const AuditResult &result);
+
+// 0: no error-severity finding; 1: some.
+int exitCode(const AuditResult &result);
+
+} // namespace AuditReport
+
+} // namespace folio

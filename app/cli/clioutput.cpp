@@ -1,0 +1,76 @@
+#include "clioutput.h"
+
+#include <QJsonDocument>
+
+#include <cstdio>
+
+namespace folio {
+
+namespace {
+void write(FILE *stream, const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
+    std::fflush(stream);
+}
+} // namespace
+
+void printOut(const QString &text)
+{
+    write(stdout, text);
+}
+
+void printErr(const QString &text)
+{
+    write(stderr, text);
+}
+
+QString toJsonText(const QJsonObject &object, bool indented)
+{
+    QString text = QString::fromUtf8(
+        QJsonDocument(object).toJson(indented ? QJsonDocument::Indented : QJsonDocument::Compact));
+    if (!text.endsWith(QLatin1Char('\n')))
+        text += QLatin1Char('\n');
+    return text;
+}
+
+QString toJsonLine(const QJsonValue &value)
+{
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
+}
+
+QString elide(const QString &text, int width)
+{
+    QString s = text;
+    for (QChar &c : s) {
+        if (c.unicode() < 0x20)
+            c = QLatin1Char(' ');
+    }
+    if (width <= 0 || s.size() <= width)
+        return s;
+    qsizetype cut = qMax(0, width - 1);
+    if (cut > 0 && s.at(cut - 1).isHighSurrogate())
+        --cut;
+    return s.left(cut) + QChar(0x2026);
+}
+
+QString shortCursor(const QString &cursor, int width)
+{
+    if (cursor.isEmpty())
+        return QStringLiteral("\"\"");
+    if (cursor.size() <= width)
+        return cursor;
+    return elide(cursor, width - 8) + QStringLiteral(" (%1)").arg(cursor.size());
+}
+
+QString padded(const QString &text, int width)
+{
+    return text.size() >= width ? text : text + QString(width - text.size(), QLatin1Char(' '));
+}
+
+} // namespace folio

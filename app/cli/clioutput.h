@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+
+namespace folio {
+
+// Writing for people and scripts: UTF-8 to stdout/stderr, flushed at once (a command's output must
+// be complete even when it ends on a watchdog).
+void printOut(const QString &text);
+void printErr(const QString &text);
+QString toJsonText(const QJsonObject &object, bool indented = true); // ends with a newline
+QString toJsonLine(const QJsonValue &value);                         // compact, no newline
+
+// Text cut to width characters with an ellipsis; control characters become spaces.
+QString elide(const QString &text, int width);
+// A cursor as a table shows it: "" stays visible; long cursors are cut with their length.
+QString shortCursor(const QString &cursor, int width = 24);
+// Pads text to width (by characters).
+QString padded(const QString &text, int width);
+
+} // namespace folio

@@ -1,0 +1,133 @@
+#include "clisession.h"
+
+#include "clioutput.h"
+#include "jsonrpcconnection.h"
+#include "mcpclient.h"
+#include "secretstore.h"
+#include "trafficlog.h"
+#include "transport.h"
+
+namespace folio {
+
+namespace {
+// Slack over the request timeout before the watchdog calls a command stuck: the handshake's own
+// steps (spawn, discover probe, initialize) each log traffic, so a live command always kicks it.
+constexpr int watchdogSlackMs = 2000;
+constexpr int shutdownGraceMs = 3000;
+} // namespace
+
+CliSession::CliSession(const ServerConfig &config, bool readKeychainToken, QObject *parent)
+    : QObject(parent)
+    , m_client(new McpClient(this))
+    , m_readKeychain(readKeychainToken)
+{
+    m_client->setConfig(config);
+    m_watchdog.setSingleShot(true);
+    m_watchdog.setInterval(config.requestTimeoutMs + watchdogSlackMs);
+    connect(&m_watchdog, &QTimer::timeout, this, [this] {
+        const QString what = m_connected ? QStringLiteral("the server") : QStringLiteral("the connection");
+        Q_EMIT watchdogFired(QStringLiteral("nothing happened on %1 for %2 ms (--timeout-ms %3); giving up")
+                                 .arg(what)
+                                 .arg(m_watchdog.interval())
+                                 .arg(m_client->config().requestTimeoutMs));
+    });
+    connect(m_client->trafficLog(), &TrafficLog::entryAppended, this, &CliSession::kick);
+    connect(m_client, &McpClient::diagnostic, this, [this](const QString &line) {
+        kick();
+        if (m_verbose)
+            printErr(QStringLiteral("folio: server: %1\n").arg(line));
+    });
+    connect(m_client, &McpClient::connected, this, [this] {
+        m_connected = true;
+        kick();
+        Q_EMIT ready();
+    });
+    connect(m_client, &McpClient::disconnected, this, &CliSession::handleDisconnected);
+}
+
+CliSession::~CliSession() = default;
+
+void CliSession::kick()
+{
+    if (!m_shuttingDown)
+        m_watchdog.start();
+}
+
+void CliSession::start()
+{
+    kick();
+    if (!m_readKeychain) {
+        connectNow();
+        return;
+    }
+    m_secrets = new SecretStore(QStringLiteral("Folio"), this);
+    const QString key = m_client->config().secretKey();
+    connect(m_secrets, &SecretStore::restored, this, [this](const QString &, const QString &secret) {
+        ServerConfig config = m_client->config();
+        config.bearerToken = secret;
+        m_client->setConfig(config);
+        connectNow();
+    });
+    connect(m_secrets, &SecretStore::failed, this,
+            [this](const QString &, SecretStore::Failure failure, const QString &message) {
+                if (failure == SecretStore::Failure::NotFound) {
+                    // No token saved: the server may need none.
+                    connectNow();
+                    return;
+                }
+                // Said plainly, and no plaintext fallback: the user can pass --token-env instead.
+                Q_EMIT failed(
+                    QStringLiteral("%1 (use --token-env VAR to give the token another way)").arg(message));
+            });
+    m_secrets->read(key);
+}
+
+void CliSession::connectNow()
+{
+    kick();
+    m_client->connectToServer();
+}
+
+void CliSession::handleDisconnected(const McpError &error)
+{
+    if (m_shuttingDown)
+        return;
+    if (!m_connected) {
+        Q_EMIT failed(error.isError() ? error.describe() : QStringLiteral("the connection closed"));
+        return;
+    }
+    m_connected = false;
+    // Requests in flight finish with their own errors; the command reports them in place.
+    if (error.isError())
+        printErr(QStringLiteral("folio: connection lost: %1\n").arg(error.describe()));
+}
+
+void CliSession::shutdown()
+{
+    if (m_shuttingDown)
+        return;
+    m_shuttingDown = true;
+    m_watchdog.stop();
+    JsonRpcConnection *connection = m_client->connection();
+    Transport *transport = connection ? connection->transport() : nullptr;
+    if (!transport || m_client->state() != McpClient::State::Connected) {
+        m_client->disconnectFromServer();
+        QMetaObject::invokeMethod(this, &CliSession::shutDown, Qt::QueuedConnection);
+        return;
+    }
+    auto *grace = new QTimer(this);
+    grace->setSingleShot(true);
+    auto finish = [this, grace] {
+        grace->stop();
+        if (m_shutDownEmitted)
+            return;
+        m_shutDownEmitted = true;
+        Q_EMIT shutDown();
+    };
+    connect(transport, &Transport::closed, this, finish);
+    connect(grace, &QTimer::timeout, this, finish);
+    grace->start(shutdownGraceMs);
+    m_client->disconnectFromServer();
+}
+
+} // namespace folio

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "mcperror.h"
+#include "serverconfig.h"
+
+#include <QObject>
+#include <QTimer>
+
+namespace folio {
+
+class McpClient;
+class SecretStore;
+
+// One command's connection to its server: fetches a saved server's token from the keychain,
+// connects, and keeps a watchdog that fires when nothing at all has happened for longer than the
+// request timeout (every request has its own timeout; the watchdog is the net under them).
+class CliSession : public QObject
+{
+    Q_OBJECT
+public:
+    CliSession(const ServerConfig &config, bool readKeychainToken, QObject *parent = nullptr);
+    ~CliSession() override;
+
+    McpClient *client() const { return m_client; }
+    // Diagnostics (stdio server stderr, transport events) go to stderr.
+    void setVerbose(bool verbose) { m_verbose = verbose; }
+
+    void start();
+    // Something happened: the watchdog starts counting again.
+    void kick();
+    void stopWatchdog() { m_watchdog.stop(); }
+    // Disconnects gracefully (stdio: stdin closed, then SIGTERM, then SIGKILL) and emits shutDown();
+    // never takes longer than a couple of seconds.
+    void shutdown();
+
+Q_SIGNALS:
+    // Connected; client() is ready for requests.
+    void ready();
+    // The server could not be reached (or its token could not be read); message says why.
+    void failed(const QString &message);
+    // Nothing happened for longer than the timeout allows.
+    void watchdogFired(const QString &message);
+    void shutDown();
+
+private:
+    void connectNow();
+    void handleDisconnected(const McpError &error);
+
+    McpClient *m_client;
+    SecretStore *m_secrets = nullptr;
+    QTimer m_watchdog;
+    bool m_readKeychain;
+    bool m_verbose = false;
+    bool m_connected = false;
+    bool m_shuttingDown = false;
+    bool m_shutDownEmitted = false;
+};
+
+} // namespace folio

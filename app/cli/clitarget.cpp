@@ -1,0 +1,170 @@
+#include "clitarget.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+
+namespace folio {
+
+TargetOptions::TargetOptions()
+    : m_url(QStringLiteral("url"),
+            QStringLiteral("An MCP server over HTTP (Streamable HTTP; HTTP+SSE found "
+                           "by the spec's fallback)."),
+            QStringLiteral("URL"))
+    , m_header(QStringLiteral("header"),
+               QStringLiteral("An extra HTTP header 'Name: value' (repeatable). With --url or an HTTP "
+                              "--server."),
+               QStringLiteral("HEADER"))
+    , m_tokenEnv(QStringLiteral("token-env"),
+                 QStringLiteral("Send 'Authorization: Bearer <token>' with the token read from the "
+                                "environment variable VAR (never from the command line)."),
+                 QStringLiteral("VAR"))
+    , m_server(QStringLiteral("server"),
+               QStringLiteral("A server saved in the Folio window; an HTTP server's bearer token comes "
+                              "from the keychain."),
+               QStringLiteral("NAME"))
+    , m_timeout(QStringLiteral("timeout-ms"),
+                QStringLiteral("Per-request timeout in milliseconds (default 30000). No command waits "
+                               "longer than this for anything."),
+                QStringLiteral("MS"), QString::number(DefaultTimeoutMs))
+{}
+
+void TargetOptions::addTo(QCommandLineParser &parser) const
+{
+    parser.addOptions({m_url, m_header, m_tokenEnv, m_server, m_timeout});
+}
+
+void TargetOptions::splitStdioCommand(const QStringList &arguments, QStringList *options,
+                                      QStringList *command)
+{
+    const qsizetype dashes = arguments.indexOf(QStringLiteral("--"));
+    if (dashes < 0) {
+        *options = arguments;
+        command->clear();
+        return;
+    }
+    *options = arguments.mid(0, dashes);
+    *command = arguments.mid(dashes + 1);
+}
+
+QJsonArray TargetOptions::savedServers()
+{
+    QSettings settings(QStringLiteral("Folio"), QStringLiteral("Folio"));
+    const QVariant value = settings.value(QStringLiteral("servers"));
+    if (value.metaType().id() == QMetaType::QVariantList)
+        return QJsonArray::fromVariantList(value.toList());
+    // The window stores the array as compact JSON text.
+    return QJsonDocument::fromJson(value.toByteArray()).array();
+}
+
+bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &stdioCommand, QString *error)
+{
+    const int targets = int(parser.isSet(m_url)) + int(parser.isSet(m_server)) + int(!stdioCommand.isEmpty());
+    if (targets == 0) {
+        *error = QStringLiteral("no server given: use --url URL, --server NAME or -- COMMAND ARGS...");
+        return false;
+    }
+    if (targets > 1) {
+        *error = QStringLiteral("give exactly one of --url, --server and -- COMMAND");
+        return false;
+    }
+
+    bool ok = false;
+    const int timeout = parser.value(m_timeout).toInt(&ok);
+    if (!ok || timeout < 1) {
+        *error = QStringLiteral("--timeout-ms wants a positive number of milliseconds");
+        return false;
+    }
+
+    ServerConfig config;
+    if (!stdioCommand.isEmpty()) {
+        if (parser.isSet(m_header) || parser.isSet(m_tokenEnv)) {
+            *error = QStringLiteral("--header and --token-env are for HTTP servers; a stdio server reads "
+                                    "its credentials from the environment");
+            return false;
+        }
+        config.kind = ServerConfig::Kind::Stdio;
+        config.name = stdioCommand.constFirst();
+        config.command = stdioCommand.constFirst();
+        config.arguments = stdioCommand.mid(1);
+    } else if (parser.isSet(m_url)) {
+        const QUrl url(parser.value(m_url), QUrl::StrictMode);
+        if (!url.isValid() ||
+            (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
+            *error =
+                QStringLiteral("--url wants an http:// or https:// URL, not '%1'").arg(parser.value(m_url));
+            return false;
+        }
+        config.kind = ServerConfig::Kind::Http;
+        config.name = url.host();
+        config.url = url;
+    } else {
+        const QString name = parser.value(m_server);
+        const QJsonArray saved = savedServers();
+        QStringList names;
+        bool found = false;
+        for (const QJsonValue &v : saved) {
+            const QJsonObject o = v.toObject();
+            names.append(o.value(QStringLiteral("name")).toString());
+            if (names.constLast() != name)
+                continue;
+            config = ServerConfig::fromJson(o);
+            found = true;
+            // A token is in the keychain when the window said so, or (older entries) may be.
+            const QString auth = o.value(QStringLiteral("auth")).toString();
+            m_needsKeychain = config.kind == ServerConfig::Kind::Http &&
+                              (auth.isEmpty() || auth == QLatin1String("keychain"));
+            break;
+        }
+        if (!found) {
+            *error = names.isEmpty() ? QStringLiteral("no saved server named '%1' (no servers are saved; add "
+                                                      "them in the Folio window)")
+                                           .arg(name)
+                                     : QStringLiteral("no saved server named '%1'; saved: %2")
+                                           .arg(name, names.join(QStringLiteral(", ")));
+            return false;
+        }
+        if (config.kind != ServerConfig::Kind::Http && (parser.isSet(m_header) || parser.isSet(m_tokenEnv))) {
+            *error = QStringLiteral("--header and --token-env are for HTTP servers; '%1' is a stdio server")
+                         .arg(name);
+            return false;
+        }
+    }
+
+    for (const QString &header : parser.values(m_header)) {
+        const qsizetype colon = header.indexOf(QLatin1Char(':'));
+        const QString key = colon > 0 ? header.left(colon).trimmed() : QString();
+        if (key.isEmpty() || key.contains(QLatin1Char(' '))) {
+            *error = QStringLiteral("--header wants 'Name: value', not '%1'").arg(header);
+            return false;
+        }
+        config.headers.append({key.toLatin1(), header.mid(colon + 1).trimmed().toUtf8()});
+    }
+    if (parser.isSet(m_tokenEnv)) {
+        const QString var = parser.value(m_tokenEnv);
+        const QByteArray token = qgetenv(var.toLocal8Bit().constData());
+        if (token.isEmpty()) {
+            *error = QStringLiteral("--token-env %1: the environment variable is not set or empty").arg(var);
+            return false;
+        }
+        config.bearerToken = QString::fromUtf8(token);
+        m_needsKeychain = false; // the environment wins over the keychain
+    }
+    config.requestTimeoutMs = timeout;
+    m_config = config;
+    return true;
+}
+
+QString TargetOptions::helpText()
+{
+    return QStringLiteral(
+        "Target (exactly one):\n"
+        "  --url URL [--header 'Name: value']... [--token-env VAR]\n"
+        "                     an HTTP server; the bearer token is read from $VAR\n"
+        "  --server NAME      a server saved in the Folio window (HTTP tokens from the keychain)\n"
+        "  -- COMMAND ARGS... a stdio server started by folio (everything after '--')\n"
+        "  --timeout-ms MS    per-request timeout (default 30000); nothing waits longer\n");
+}
+
+} // namespace folio

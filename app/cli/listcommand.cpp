@@ -1,0 +1,384 @@
+#include "listcommand.h"
+
+#include "clioutput.h"
+#include "clisession.h"
+#include "clitarget.h"
+#include "mcpclient.h"
+#include "pagedlistmodel.h"
+#include "ttlclock.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+
+namespace folio {
+
+namespace {
+
+int terminalWidth()
+{
+    bool ok = false;
+    const int columns = qEnvironmentVariableIntValue("COLUMNS", &ok);
+    return ok && columns >= 40 ? columns : 160;
+}
+
+QJsonObject serverJson(const McpClient *client)
+{
+    const QJsonObject info = client->serverInfo();
+    return {{QStringLiteral("name"), info.value(QStringLiteral("name"))},
+            {QStringLiteral("version"), info.value(QStringLiteral("version"))},
+            {QStringLiteral("revision"), client->protocolVersion()}};
+}
+
+} // namespace
+
+QString ListCommand::helpText()
+{
+    return QStringLiteral(
+               "Usage: folio list <list> [options] <target>\n"
+               "\n"
+               "Walks one list of an MCP server page by page, following its cursors, and prints the\n"
+               "items with the page ledger (cursors, cache hints as received, errors, findings).\n"
+               "\n"
+               "<list>: tools, prompts, resources, templates, or tool:<name> for a list tool (a tool\n"
+               "        with a cursor-like argument: cursor, page_token, pageToken or after).\n"
+               "\n"
+               "Options:\n"
+               "  --all            follow every cursor to the end of the list (the default)\n"
+               "  --pages N        read at most N pages\n"
+               "  --limit N        the page size to ask a list tool for (protocol lists: the server\n"
+               "                   picks the page size, so --limit is refused there)\n"
+               "  --args JSON      a list tool's other arguments, as a JSON object\n"
+               "  --format F       table (default), json, ndjson or csv\n"
+               "  --page-cap N     stop after N pages (default 1000; finding page-cap-reached)\n"
+               "  -v, --verbose    show the server's stderr and transport diagnostics on stderr\n"
+               "  -h, --help       show this help\n"
+               "\n") +
+           TargetOptions::helpText() +
+           QStringLiteral(
+               "\n"
+               "Formats:\n"
+               "  table   aligned columns; a line opens each page (its cursor, next cursor, item count,\n"
+               "          latency, ttlMs and cacheScope exactly as received) followed by its findings\n"
+               "  json    one object:\n"
+               "          {list, server:{name, version, revision}, items:[...],\n"
+               "           pages:[{index, cursor, nextCursor, itemCount, ttlMs, cacheScope, latencyMs,\n"
+               "                   error: null|{code, message, kind}, findings:[{id, severity, message,\n"
+               "                   page, evidence}], ...}],\n"
+               "           complete, stopReason, arguments (list tools)}\n"
+               "          cursor and nextCursor are null when absent; ttlMs and cacheScope are null when\n"
+               "          absent (ttlMsPresent/cacheScopePresent say which)\n"
+               "  ndjson  one item per line, exactly as received, and nothing else (the pages are in\n"
+               "          --format json); a walk that did not complete is reported on stderr\n"
+               "  csv     a header line \"page,<columns>\" then one row per item (RFC 4180 quoting;\n"
+               "          nested values as compact JSON); protocol lists have fixed columns, list tools\n"
+               "          the keys of their items\n"
+               "\n"
+               "Exit status:\n"
+               "  0  the walk reached the end of the list (or read the N pages asked for)\n"
+               "  1  it stopped before: a failed page, a repeated cursor, the page cap, a timeout;\n"
+               "     the pages read so far are still printed\n"
+               "  2  bad usage, or the server could not be reached\n"
+               "\n"
+               "Examples:\n"
+               "  folio list tools -- npx -y @modelcontextprotocol/server-everything\n"
+               "  folio list tool:search_posts --args '{\"channel\":\"general\"}' --limit 50 --format json "
+               "\\\n"
+               "      --url http://127.0.0.1:8080/mcp --token-env MY_TOKEN\n");
+}
+
+int ListCommand::parse(const QStringList &arguments, Options *options)
+{
+    QStringList words, stdioCommand;
+    TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
+
+    QCommandLineParser parser;
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
+    const QCommandLineOption all(QStringLiteral("all"), QStringLiteral("every page"));
+    const QCommandLineOption pages(QStringLiteral("pages"), QStringLiteral("pages"), QStringLiteral("N"));
+    const QCommandLineOption limit(QStringLiteral("limit"), QStringLiteral("limit"), QStringLiteral("N"));
+    const QCommandLineOption args(QStringLiteral("args"), QStringLiteral("arguments"),
+                                  QStringLiteral("JSON"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
+                                    QStringLiteral("table"));
+    const QCommandLineOption pageCap(QStringLiteral("page-cap"), QStringLiteral("cap"), QStringLiteral("N"),
+                                     QString::number(PagedListModel::DefaultPageCap));
+    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
+                                     QStringLiteral("verbose"));
+    parser.addOptions({help, all, pages, limit, args, format, pageCap, verbose});
+    TargetOptions target;
+    target.addTo(parser);
+
+    auto usage = [](const QString &message) {
+        printErr(QStringLiteral("folio list: %1\nTry 'folio list --help'.\n").arg(message));
+        return 2;
+    };
+    if (!parser.parse(QStringList{QStringLiteral("folio list")} + words))
+        return usage(parser.errorText());
+    if (parser.isSet(help)) {
+        printOut(helpText());
+        return 0;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty())
+        return usage(QStringLiteral("which list? tools, prompts, resources, templates or tool:<name>"));
+    if (positional.size() > 1)
+        return usage(QStringLiteral("one list at a time (unexpected '%1'); a stdio server's command goes "
+                                    "after '--'")
+                         .arg(positional.at(1)));
+    options->list = positional.constFirst();
+    const bool isTool = options->list.startsWith(QLatin1String("tool:"));
+    if (isTool ? options->list.size() == 5 : !listKindFromName(options->list).has_value())
+        return usage(QStringLiteral("unknown list '%1': tools, prompts, resources, templates or tool:<name>")
+                         .arg(options->list));
+    if (!isTool) // accept "tools/list" and "resourceTemplates" too, print the short name
+        options->list = listName(*listKindFromName(options->list));
+
+    auto positiveInt = [&](const QCommandLineOption &option, int *value) {
+        bool ok = false;
+        *value = parser.value(option).toInt(&ok);
+        return ok && *value >= 1;
+    };
+    if (parser.isSet(all) && parser.isSet(pages))
+        return usage(QStringLiteral("--all and --pages exclude each other"));
+    if (parser.isSet(pages) && !positiveInt(pages, &options->pages))
+        return usage(QStringLiteral("--pages wants a number of at least 1"));
+    if (!positiveInt(pageCap, &options->pageCap))
+        return usage(QStringLiteral("--page-cap wants a number of at least 1"));
+    if (parser.isSet(limit)) {
+        int value = 0;
+        if (!positiveInt(limit, &value))
+            return usage(QStringLiteral("--limit wants a number of at least 1"));
+        if (!isTool)
+            return usage(QStringLiteral("--limit is for list tools; a protocol list's server picks its page "
+                                        "size"));
+        options->limit = value;
+    }
+    if (parser.isSet(args)) {
+        if (!isTool)
+            return usage(QStringLiteral("--args is for list tools (tool:<name>)"));
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(parser.value(args).toUtf8(), &error);
+        if (error.error != QJsonParseError::NoError || !doc.isObject())
+            return usage(
+                QStringLiteral("--args wants a JSON object, e.g. '{\"channel\":\"general\"}'%1")
+                    .arg(error.error != QJsonParseError::NoError
+                             ? QStringLiteral(" (%1 at offset %2)").arg(error.errorString()).arg(error.offset)
+                             : QString()));
+        options->arguments = doc.object();
+    }
+    if (!ListOutput::parseFormat(parser.value(format), &options->format))
+        return usage(QStringLiteral("--format is table, json, ndjson or csv"));
+    options->verbose = parser.isSet(verbose);
+
+    QString error;
+    if (!target.read(parser, stdioCommand, &error))
+        return usage(error);
+    options->server = target.config();
+    options->readKeychainToken = target.needsKeychainToken();
+    return ParseOk;
+}
+
+ListCommand::ListCommand(const Options &options, QObject *parent)
+    : Command(parent)
+    , m_options(options)
+    , m_session(new CliSession(options.server, options.readKeychainToken, this))
+    , m_clock(new TtlClock(this))
+{
+    m_session->setVerbose(options.verbose);
+    connect(m_session, &CliSession::failed, this, [this](const QString &message) {
+        fail(2, QStringLiteral("cannot connect to %1: %2").arg(m_options.server.displayTarget(), message));
+    });
+    connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
+        if (!m_model) {
+            fail(2, message);
+            return;
+        }
+        m_model->cancel();
+        printErr(QStringLiteral("folio list: %1\n").arg(message));
+        printResult(false, message);
+        finish(1);
+    });
+    connect(m_session, &CliSession::ready, this, [this] {
+        if (m_options.list.startsWith(QLatin1String("tool:")))
+            findTool();
+        else
+            walk(ListSource::protocol(*listKindFromName(m_options.list)));
+    });
+    connect(m_session, &CliSession::shutDown, this, [this] { Q_EMIT finished(m_exitCode); });
+}
+
+ListCommand::~ListCommand()
+{
+    // A PagedListModel unschedules its pages from the TTL clock when it goes: models before the clock.
+    delete m_model;
+    delete m_finder;
+}
+
+void ListCommand::start()
+{
+    m_session->start();
+}
+
+void ListCommand::findTool()
+{
+    m_finder = new PagedListModel(m_session->client(), ListSource::protocol(ListKind::Tools), m_clock, this);
+    m_finder->setPageCap(m_options.pageCap);
+    connect(m_finder, &PagedListModel::pageReceived, m_session, &CliSession::kick);
+    connect(m_finder, &PagedListModel::walkFinished, this, &ListCommand::handleToolsListed,
+            Qt::QueuedConnection);
+    m_finder->fetchAll();
+}
+
+void ListCommand::handleToolsListed()
+{
+    if (!m_finder || m_model || m_done)
+        return;
+    if (m_finder->isLoading())
+        return; // a cancelled page: the walk goes on
+    const QString name = m_options.list.mid(5);
+    for (int row = 0; row < m_finder->rowCount(); ++row) {
+        const QJsonObject tool = m_finder->item(row);
+        if (tool.value(QStringLiteral("name")).toString() != name)
+            continue;
+        std::optional<ListSource> source = ListSource::fromTool(tool);
+        if (!source) {
+            fail(2, QStringLiteral("tool '%1' is not a list tool: its inputSchema has no cursor-like string "
+                                   "argument (cursor, page_token, pageToken, after)")
+                        .arg(name));
+            return;
+        }
+        if (m_options.arguments)
+            source->setArguments(*m_options.arguments);
+        if (m_options.limit) {
+            if (source->limitArgument().isEmpty())
+                printErr(
+                    QStringLiteral("folio list: tool '%1' has no limit-like argument; --limit is ignored\n")
+                        .arg(name));
+            source->setLimit(m_options.limit);
+        }
+        walk(*source);
+        return;
+    }
+    if (!m_finder->isComplete()) {
+        fail(1, QStringLiteral("tool '%1' not found, and tools/list did not complete (%2)")
+                    .arg(name, m_finder->stopReason()));
+        return;
+    }
+    fail(2, QStringLiteral("the server has no tool named '%1'").arg(name));
+}
+
+void ListCommand::walk(const ListSource &source)
+{
+    m_model = new PagedListModel(m_session->client(), source, m_clock, this);
+    connect(m_model, &PagedListModel::pageReceived, m_session, &CliSession::kick);
+    connect(m_model, &PagedListModel::pageReceived, this, &ListCommand::scheduleEvaluate);
+    connect(m_model, &PagedListModel::pageFailed, this, &ListCommand::scheduleEvaluate);
+    connect(m_model, &PagedListModel::walkFinished, this, &ListCommand::scheduleEvaluate);
+    if (m_options.pages > 0) {
+        m_model->setPageCap(qMin(m_options.pages, m_options.pageCap));
+        m_model->start();
+    } else {
+        m_model->setPageCap(m_options.pageCap);
+        m_model->fetchAll();
+    }
+}
+
+void ListCommand::scheduleEvaluate()
+{
+    if (m_evaluateQueued)
+        return;
+    m_evaluateQueued = true;
+    QMetaObject::invokeMethod(this, &ListCommand::evaluate, Qt::QueuedConnection);
+}
+
+void ListCommand::evaluate()
+{
+    m_evaluateQueued = false;
+    if (!m_model || m_done || m_model->isLoading())
+        return;
+    if (m_model->isComplete() || m_model->isStopped()) {
+        printResult(m_model->isComplete(), m_model->stopReason());
+        finish(m_model->isComplete() ? 0 : 1);
+        return;
+    }
+    if (m_options.pages > 0) {
+        if (m_model->pagesInWalk() >= m_options.pages) {
+            printResult(false,
+                        QStringLiteral("read the %1 page(s) asked for (--pages); the list goes on")
+                            .arg(m_options.pages),
+                        true);
+            finish(0);
+            return;
+        }
+        if (m_model->canFetchMore({})) {
+            m_model->fetchMore({});
+            return;
+        }
+    }
+    if (!m_model->isFetchingAll()) {
+        // Nothing in flight and nothing more to ask (the cap of a --pages walk).
+        printResult(false, QStringLiteral("the page cap (%1) was reached").arg(m_model->pageCap()));
+        finish(1);
+    }
+}
+
+void ListCommand::printResult(bool complete, const QString &stopReason, bool stoppedAsAsked)
+{
+    ListOutput out;
+    out.list = m_options.list;
+    out.server = serverJson(m_session->client());
+    out.arguments = m_model->source().arguments();
+    out.complete = complete;
+    out.stopReason = complete ? QString() : stopReason;
+    const QList<int> rows = m_model->walkPageRows();
+    for (int p = 0; p < rows.size(); ++p) {
+        out.pages.append(m_model->ledger()->page(rows.at(p)));
+        int first = 0, count = 0;
+        if (!m_model->rowsOfPage(rows.at(p), &first, &count))
+            continue;
+        for (int r = first; r < first + count; ++r) {
+            out.items.append(m_model->item(r));
+            out.itemPage.append(p);
+        }
+    }
+    out.columns = m_model->source().columns();
+    if (out.columns.isEmpty())
+        out.columns = ListSource::inferColumns(out.items);
+
+    switch (m_options.format) {
+    case ListOutput::Format::Table:
+        printOut(out.toTable(terminalWidth()));
+        return;
+    case ListOutput::Format::Json:
+        printOut(toJsonText(out.toJson()));
+        return;
+    case ListOutput::Format::Ndjson:
+        printOut(out.toNdjson());
+        break;
+    case ListOutput::Format::Csv:
+        printOut(out.toCsv());
+        break;
+    }
+    if (!complete && !stoppedAsAsked)
+        printErr(QStringLiteral("folio list: incomplete after %1 page(s): %2\n")
+                     .arg(out.pages.size())
+                     .arg(stopReason));
+}
+
+void ListCommand::fail(int exitCode, const QString &message)
+{
+    printErr(QStringLiteral("folio list: %1\n").arg(message));
+    finish(exitCode);
+}
+
+void ListCommand::finish(int exitCode)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_exitCode = exitCode;
+    m_session->shutdown();
+}
+
+} // namespace folio

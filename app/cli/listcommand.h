@@ -1,0 +1,66 @@
+#pragma once
+
+#include "command.h"
+#include "listoutput.h"
+#include "listsource.h"
+#include "serverconfig.h"
+
+#include <QJsonObject>
+#include <QPointer>
+#include <optional>
+
+namespace folio {
+
+class CliSession;
+class PagedListModel;
+class TtlClock;
+
+// `folio list`: walks one list (a protocol list or a list tool) page by page with the same
+// PagedListModel the window uses, then prints the items and the page ledger.
+class ListCommand : public Command
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QString list;  // tools, prompts, resources, templates or tool:<name>
+        int pages = 0; // 0: every page (within pageCap)
+        std::optional<int> limit;
+        std::optional<QJsonObject> arguments;
+        ListOutput::Format format = ListOutput::Format::Table;
+        int pageCap = 1000;
+        bool verbose = false;
+        ServerConfig server;
+        bool readKeychainToken = false;
+    };
+
+    // Parses the words after `folio list`. Returns ParseOk to go on, or an exit code (0 after
+    // --help, 2 for bad usage, having said why on stderr).
+    static int parse(const QStringList &arguments, Options *options);
+    static QString helpText();
+
+    explicit ListCommand(const Options &options, QObject *parent = nullptr);
+    ~ListCommand() override;
+    void start() override;
+
+private:
+    void findTool();
+    void handleToolsListed();
+    void walk(const ListSource &source);
+    void evaluate();
+    void scheduleEvaluate();
+    void finish(int exitCode);
+    void printResult(bool complete, const QString &stopReason, bool stoppedAsAsked = false);
+    void fail(int exitCode, const QString &message);
+
+    Options m_options;
+    CliSession *m_session;
+    TtlClock *m_clock;
+    QPointer<PagedListModel> m_finder; // tools/list, to find a list tool's definition
+    QPointer<PagedListModel> m_model;
+    bool m_evaluateQueued = false;
+    bool m_done = false;
+    int m_exitCode = 0;
+};
+
+} // namespace folio

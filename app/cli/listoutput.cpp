@@ -1,0 +1,212 @@
+#include "listoutput.h"
+
+#include "clioutput.h"
+#include "walkjudge.h"
+
+namespace folio {
+
+namespace {
+
+constexpr int minColumnWidth = 6;
+
+QString plural(qsizetype count)
+{
+    return count == 1 ? QString() : QStringLiteral("s");
+}
+
+QString cellText(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::Undefined:
+        return {};
+    case QJsonValue::String:
+        return value.toString();
+    case QJsonValue::Double:
+        return PageRecord::describeValue(true, value);
+    default:
+        return toJsonLine(value);
+    }
+}
+
+QString cell(const QJsonValue &item, const ListSource::Column &column)
+{
+    if (column.key.isEmpty())
+        return cellText(item);
+    return cellText(item.toObject().value(column.key));
+}
+
+QString nextText(const PageRecord &page)
+{
+    switch (page.next) {
+    case ListSource::CursorPresence::Absent:
+        return QStringLiteral("end");
+    case ListSource::CursorPresence::Null:
+        return QStringLiteral("null (end)");
+    case ListSource::CursorPresence::String:
+        return QStringLiteral("next ") + shortCursor(page.nextCursor);
+    case ListSource::CursorPresence::WrongType:
+        return QStringLiteral("next ") + PageRecord::describeValue(true, page.nextRaw) +
+               QStringLiteral(" (!)");
+    }
+    return {};
+}
+
+QString pageLine(const PageRecord &page, bool protocolList)
+{
+    QStringList parts{QStringLiteral("page %1").arg(page.index + 1)};
+    parts << (page.requestCursor ? QStringLiteral("cursor ") + shortCursor(*page.requestCursor)
+                                 : QStringLiteral("first page"));
+    if (page.error.isError()) {
+        parts << QStringLiteral("FAILED: ") + WalkJudge::describeError(page);
+    } else {
+        parts << nextText(page)
+              << QStringLiteral("%1 item%2").arg(page.itemCount).arg(plural(page.itemCount));
+        if (page.latencyMs >= 0)
+            parts << QStringLiteral("%1 ms").arg(page.latencyMs);
+        if (page.hintsExpected)
+            parts << QStringLiteral("ttlMs %1 · cacheScope %2")
+                         .arg(PageRecord::describeValue(page.hasTtl, page.ttlMs),
+                              PageRecord::describeValue(page.hasScope, page.cacheScope));
+        else if (protocolList && page.legacyEra)
+            parts << QStringLiteral("no hints (legacy era)");
+    }
+    return QStringLiteral("── ") + parts.join(QStringLiteral(" · ")) + QStringLiteral(" ──");
+}
+
+QString csvField(const QString &text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+        !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
+        return text;
+    QString quoted = text;
+    quoted.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+} // namespace
+
+bool ListOutput::parseFormat(const QString &name, Format *format)
+{
+    if (name == QLatin1String("table"))
+        *format = Format::Table;
+    else if (name == QLatin1String("json"))
+        *format = Format::Json;
+    else if (name == QLatin1String("ndjson"))
+        *format = Format::Ndjson;
+    else if (name == QLatin1String("csv"))
+        *format = Format::Csv;
+    else
+        return false;
+    return true;
+}
+
+QJsonObject ListOutput::toJson() const
+{
+    QJsonArray pageArray;
+    for (const PageRecord &page : pages)
+        pageArray.append(page.toJson());
+    QJsonObject o{
+        {QStringLiteral("list"), list},
+        {QStringLiteral("server"), server},
+        {QStringLiteral("items"), items},
+        {QStringLiteral("pages"), pageArray},
+        {QStringLiteral("complete"), complete},
+        {QStringLiteral("stopReason"), stopReason.isEmpty() ? QJsonValue() : QJsonValue(stopReason)}};
+    if (list.startsWith(QLatin1String("tool:")))
+        o.insert(QStringLiteral("arguments"), arguments);
+    return o;
+}
+
+QString ListOutput::toNdjson() const
+{
+    QString out;
+    for (const QJsonValue &item : items)
+        out += toJsonLine(item) + QLatin1Char('\n');
+    return out;
+}
+
+QString ListOutput::toCsv() const
+{
+    QStringList header{QStringLiteral("page")};
+    for (const ListSource::Column &c : columns)
+        header << csvField(c.key.isEmpty() ? c.header : c.key);
+    QString out = header.join(QLatin1Char(',')) + QStringLiteral("\r\n");
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        QStringList row{QString::number(pages.at(itemPage.at(i)).index + 1)};
+        for (const ListSource::Column &c : columns)
+            row << csvField(cell(items.at(i), c));
+        out += row.join(QLatin1Char(',')) + QStringLiteral("\r\n");
+    }
+    return out;
+}
+
+QString ListOutput::toTable(int width) const
+{
+    const bool protocolList = !list.startsWith(QLatin1String("tool:"));
+    // Column widths: what the cells need, then the widest shrunk until the row fits the terminal.
+    QList<int> widths;
+    for (const ListSource::Column &c : columns)
+        widths.append(int(c.header.size()));
+    for (const QJsonValue &item : items) {
+        for (qsizetype c = 0; c < columns.size(); ++c)
+            widths[c] =
+                qMax(widths[c], int(qMin<qsizetype>(elide(cell(item, columns.at(c)), 0).size(), 200)));
+    }
+    const int gaps = int(columns.size() > 0 ? (columns.size() - 1) * 2 : 0);
+    auto total = [&] {
+        int sum = gaps;
+        for (int w : std::as_const(widths))
+            sum += w;
+        return sum;
+    };
+    while (total() > width) {
+        const auto widest = std::max_element(widths.begin(), widths.end());
+        if (widest == widths.end() || *widest <= minColumnWidth)
+            break;
+        --*widest;
+    }
+    auto row = [&](const QStringList &cells) {
+        QString line;
+        for (qsizetype c = 0; c < cells.size(); ++c) {
+            const QString text = elide(cells.at(c), widths.at(c));
+            line += c + 1 < cells.size() ? padded(text, widths.at(c)) + QStringLiteral("  ") : text;
+        }
+        return line + QLatin1Char('\n');
+    };
+
+    const QString who = server.value(QStringLiteral("name")).toString();
+    QString out = QStringLiteral("%1 · %2 %3 · %4\n")
+                      .arg(list, who.isEmpty() ? QStringLiteral("(unnamed server)") : who,
+                           server.value(QStringLiteral("version")).toString(),
+                           server.value(QStringLiteral("revision")).toString());
+    QStringList headers;
+    for (const ListSource::Column &c : columns)
+        headers << c.header.toUpper();
+    if (!columns.isEmpty())
+        out += row(headers);
+
+    qsizetype next = 0;
+    for (qsizetype p = 0; p < pages.size(); ++p) {
+        const PageRecord &page = pages.at(p);
+        out += pageLine(page, protocolList) + QLatin1Char('\n');
+        for (const Finding &f : page.findings)
+            out += QStringLiteral("   %1 %2: %3\n").arg(Finding::severityName(f.severity), f.id, f.message);
+        while (next < items.size() && itemPage.at(next) == p) {
+            QStringList cells;
+            for (const ListSource::Column &c : columns)
+                cells << cell(items.at(next), c);
+            out += row(cells);
+            ++next;
+        }
+    }
+    out += QStringLiteral("(%1 item%2 in %3 page%4; %5)\n")
+               .arg(items.size())
+               .arg(plural(items.size()))
+               .arg(pages.size())
+               .arg(plural(pages.size()))
+               .arg(complete ? QStringLiteral("the list is complete")
+                             : QStringLiteral("incomplete: ") + stopReason);
+    return out;
+}
+
+} // namespace folio
