@@ -1,1 +1,110 @@
 #pragma once
+
+#include "cursordecoder.h"
+#include "pagedlistmodel.h"
+
+#include <QJsonObject>
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QGridLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QStackedWidget;
+class QTreeView;
+
+namespace folio {
+
+class JsonTreeModel;
+
+// Everything about one page request, for the person debugging it: the cursors raw and decoded, the
+// cache hints as sent next to what they mean, timings, the error, the findings, and the actions
+// (refetch, restart, copy). It follows its ledger row live and counts down while the page is fresh.
+class PageInspector : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PageInspector(QWidget *parent = nullptr);
+    ~PageInspector() override;
+
+    // Shows one ledger row of model; a null model or -1 shows the empty state.
+    void setPage(PagedListModel *model, int ledgerRow);
+    void clear() { setPage(nullptr, -1); }
+    PagedListModel *listModel() const { return m_model; }
+    int ledgerRow() const { return m_row; }
+    bool isEmpty() const { return !m_model || m_row < 0; }
+
+    // Masked cursors show their first characters and length only, and hide the decoded trees.
+    bool cursorsMasked() const { return m_masked; }
+    void setCursorsMasked(bool masked);
+
+    // What "Copy as JSON" puts on the clipboard: PageRecord::toJson(), the decoded cursors
+    // (non-normative) and, for a settled page of the current walk, its items as received.
+    QJsonObject pageJson() const;
+
+public Q_SLOTS:
+    void refetchPage();
+    void discardAndRestart();
+    void copyAsJson();
+
+Q_SIGNALS:
+    // A one-line outcome for the status bar (copied, refetch asked, ...).
+    void statusMessage(const QString &message);
+
+protected:
+    void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
+private:
+    struct CursorView
+    {
+        QLineEdit *raw = nullptr;
+        QLabel *summary = nullptr;
+        QLabel *opaque = nullptr;
+        QTreeView *tree = nullptr;
+        JsonTreeModel *model = nullptr;
+    };
+
+    void buildUi();
+    CursorView makeCursorView(QGridLayout *grid, int row, const QString &label, const QString &name);
+    void refresh();
+    void refreshCountdown();
+    void showCursor(CursorView &view, const std::optional<QString> &cursor, const QString &absentText);
+    void updateTimer();
+    QString ttlText() const;
+    void applyColors();
+
+    QPointer<PagedListModel> m_model;
+    int m_row = -1;
+    bool m_masked = false;
+    QTimer m_countdown;
+
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_empty = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_state = nullptr;
+    QCheckBox *m_mask = nullptr;
+    CursorView m_cursor;
+    CursorView m_next;
+    QLabel *m_ttl = nullptr;
+    QLabel *m_scopeIcon = nullptr;
+    QLabel *m_scope = nullptr;
+    QLabel *m_scopeName = nullptr;
+    QLabel *m_timing = nullptr;
+    QLabel *m_refetches = nullptr;
+    QLabel *m_refetchesName = nullptr;
+    QLabel *m_errorName = nullptr;
+    QLabel *m_error = nullptr;
+    QLabel *m_findingsName = nullptr;
+    QWidget *m_findings = nullptr;
+    QPushButton *m_refetch = nullptr;
+    QPushButton *m_restart = nullptr;
+    QPushButton *m_copy = nullptr;
+    QList<QLabel *> m_fieldNames;
+};
+
+} // namespace folio

@@ -370,7 +370,7 @@ QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
 
     if (p.receivedAtMs > 0 || p.isSettled()) {
         QStringList facts;
-        facts << tr("%n item(s)", nullptr, p.itemCount);
+        facts << (p.itemCount == 1 ? tr("1 item") : tr("%1 items").arg(p.itemCount));
         if (p.latencyMs >= 0)
             facts << QStringLiteral("%1 ms").arg(p.latencyMs);
         if (p.responseBytes > 0)

@@ -133,6 +133,13 @@ int main(int argc, char **argv)
         strip.setCurrentPage(rows.at(3));
         strip.horizontalScrollBar()->setValue(0);
         save(&strip, dir, QStringLiteral("pagestrip") + suffix);
+
+        PageInspector inspector;
+        inspector.setPage(f.model.get(), rows.at(3));
+        inspector.resize(960, 330);
+        save(&inspector, dir, QStringLiteral("inspector") + suffix);
+        inspector.setPage(f.model.get(), rows.at(7));
+        save(&inspector, dir, QStringLiteral("inspector-failed") + suffix);
     }
     return 0;
 }
