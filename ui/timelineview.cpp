@@ -1,1 +1,762 @@
 #include "timelineview.h"
+
+#include "pageledger.h"
+#include "statuscolors.h"
+#include "ttlclock.h"
+
+#include <QDateTime>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QtMath>
+
+#include <limits>
+
+namespace folio {
+
+namespace {
+
+constexpr int RulerHeight = 24;
+constexpr int LaneHeight = 22;
+constexpr int LabelWidth = 64;
+constexpr int RightMargin = 12;
+constexpr int TickMs = 200;
+constexpr int DragThreshold = 4;
+constexpr qint64 MinSpanMs = 20;
+constexpr qint64 MaxSpanMs = 7LL * 24 * 3600 * 1000;
+constexpr qint64 Never = std::numeric_limits<qint64>::max();
+
+bool isActive(PageRecord::State s)
+{
+    return s == PageRecord::State::Loading || s == PageRecord::State::Refetching ||
+           s == PageRecord::State::Fresh;
+}
+
+qint64 niceStep(qreal msPerPixel, int minPixels)
+{
+    static const qint64 steps[] = {1,       2,       5,       10,       20,       50,      100,
+                                   200,     250,     500,     1000,     2000,     5000,    10000,
+                                   15000,   30000,   60000,   120000,   300000,   600000,  900000,
+                                   1800000, 3600000, 7200000, 21600000, 43200000, 86400000};
+    for (qint64 step : steps) {
+        if (step / msPerPixel >= minPixels)
+            return step;
+    }
+    return 86400000;
+}
+
+QString tickLabel(qint64 relativeMs, qint64 step)
+{
+    if (step >= 60000 && relativeMs % 60000 == 0)
+        return QStringLiteral("%1 min").arg(relativeMs / 60000);
+    const int decimals = step >= 1000 ? 0 : step >= 100 ? 1 : step >= 10 ? 2 : 3;
+    return QStringLiteral("%1 s").arg(relativeMs / 1000.0, 0, 'f', decimals);
+}
+
+} // namespace
+
+TimelineView::TimelineView(QWidget *parent)
+    : QAbstractScrollArea(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setFrameShape(QFrame::NoFrame);
+    viewport()->setBackgroundRole(QPalette::Base);
+    setAccessibleName(tr("Request timeline"));
+    m_tick.setTimerType(Qt::CoarseTimer);
+    m_tick.setInterval(TickMs);
+    connect(&m_tick, &QTimer::timeout, this, &TimelineView::tick);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_start = now - 1000;
+    m_end = now + 9000;
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::setListModel(PagedListModel *model)
+{
+    if (m_model == model)
+        return;
+    if (m_model) {
+        m_model->disconnect(this);
+        if (m_ledger)
+            m_ledger->disconnect(this);
+    }
+    m_model = model;
+    m_ledger = model ? model->ledger() : nullptr;
+    m_current = -1;
+    m_hasWallOffset = false;
+    if (m_ledger) {
+        connect(m_ledger, &QAbstractItemModel::rowsInserted, this,
+                [this](const QModelIndex &, int first, int last) { handleRowsInserted(first, last); });
+        connect(
+            m_ledger, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &tl, const QModelIndex &br) { handleDataChanged(tl.row(), br.row()); });
+        connect(m_ledger, &QAbstractItemModel::modelReset, this, &TimelineView::rebuild);
+        connect(m_ledger, &QAbstractItemModel::rowsRemoved, this, &TimelineView::rebuild);
+        connect(m_ledger, &QObject::destroyed, this, [this] {
+            m_ledger = nullptr;
+            rebuild();
+        });
+    }
+    m_autoFit = true;
+    rebuild();
+}
+
+void TimelineView::rebuild()
+{
+    m_groups.clear();
+    m_active.clear();
+    m_activeCount = 0;
+    m_laneCount = 0;
+    m_minSent = 0;
+    m_maxEnd = 0;
+    if (m_ledger) {
+        handleRowsInserted(0, m_ledger->rowCount() - 1);
+    } else {
+        updateScrollRange();
+        viewport()->update();
+        updateTimer();
+    }
+    if (m_current >= m_laneCount)
+        m_current = -1;
+}
+
+void TimelineView::handleRowsInserted(int first, int last)
+{
+    if (first != m_laneCount) { // not an append: start over
+        rebuild();
+        return;
+    }
+    for (int row = first; row <= last; ++row) {
+        const int walk = m_ledger->page(row).walk;
+        if (m_groups.isEmpty() || m_groups.last().walk != walk)
+            m_groups.append(Group{row, row, walk, 0});
+        m_groups.last().end = row + 1;
+        m_active.append(0);
+        m_laneCount = row + 1;
+        noteRow(row);
+    }
+    refit();
+    updateScrollRange();
+    viewport()->update();
+    updateTimer();
+}
+
+void TimelineView::handleDataChanged(int first, int last)
+{
+    for (int row = qMax(0, first); row <= last && row < m_laneCount; ++row)
+        noteRow(row);
+    refit();
+    viewport()->update();
+    updateTimer();
+}
+
+int TimelineView::groupOf(int ledgerRow) const
+{
+    for (int g = int(m_groups.size()) - 1; g >= 0; --g) {
+        if (ledgerRow >= m_groups[g].first)
+            return g;
+    }
+    return 0;
+}
+
+void TimelineView::noteRow(int row)
+{
+    const PageRecord &p = m_ledger->page(row);
+    const quint8 active = isActive(p.state) ? 1 : 0;
+    m_activeCount += int(active) - int(m_active[row]);
+    m_active[row] = active;
+    Group &group = m_groups[groupOf(row)];
+    for (const PageRecord::Attempt &a : p.attempts) {
+        if (a.sentAtMs <= 0)
+            continue;
+        m_minSent = m_minSent == 0 ? a.sentAtMs : qMin(m_minSent, a.sentAtMs);
+        group.firstSentMs = group.firstSentMs == 0 ? a.sentAtMs : qMin(group.firstSentMs, a.sentAtMs);
+        if (a.latencyMs >= 0)
+            m_maxEnd = qMax(m_maxEnd, a.sentAtMs + a.latencyMs);
+    }
+    if (p.receivedMonoMs >= 0 && p.receivedAtMs > 0) {
+        m_wallOffsetMs = p.receivedAtMs - p.receivedMonoMs;
+        m_hasWallOffset = true;
+        if (p.hintsExpected && p.effectiveTtlMs > 0)
+            m_maxEnd = qMax(m_maxEnd, TtlClock::deadlineFor(p.receivedAtMs, p.effectiveTtlMs));
+    }
+}
+
+qint64 TimelineView::walkEndMs(int group) const
+{
+    if (group + 1 < m_groups.size() && m_groups[group + 1].firstSentMs > 0)
+        return m_groups[group + 1].firstSentMs;
+    return Never;
+}
+
+qint64 TimelineView::nowWallMs() const
+{
+    if (m_model && m_hasWallOffset)
+        return m_model->ttlClock()->nowMs() + m_wallOffsetMs;
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+void TimelineView::refit()
+{
+    if (!m_autoFit)
+        return;
+    const qint64 now = nowWallMs();
+    if (m_minSent == 0) {
+        m_start = now - 1000;
+        m_end = now + 9000;
+        return;
+    }
+    const qint64 start = m_minSent;
+    // Fresh bands can reach far (a day-long TTL); show them, but never squash the requests into a line.
+    const qint64 elapsed = qMax<qint64>(now - start, 1000);
+    const qint64 horizon = start + qMax<qint64>(2 * elapsed, 120000);
+    qint64 end = qMax(now, qMin(m_maxEnd, horizon));
+    const qint64 span = qMax<qint64>(end - start, 1000);
+    m_start = start - span / 40;
+    m_end = start + span + span / 25;
+}
+
+void TimelineView::fitAll()
+{
+    m_autoFit = true;
+    refit();
+    viewport()->update();
+}
+
+void TimelineView::setTimeRange(qint64 startMs, qint64 endMs)
+{
+    if (endMs - startMs < MinSpanMs)
+        endMs = startMs + MinSpanMs;
+    if (endMs - startMs > MaxSpanMs)
+        endMs = startMs + MaxSpanMs;
+    m_autoFit = false;
+    m_start = startMs;
+    m_end = endMs;
+    viewport()->update();
+}
+
+QRect TimelineView::plotRect() const
+{
+    return QRect(LabelWidth, RulerHeight, qMax(1, viewport()->width() - LabelWidth - RightMargin),
+                 qMax(0, viewport()->height() - RulerHeight));
+}
+
+int TimelineView::xForTime(qint64 wallMs) const
+{
+    const QRect plot = plotRect();
+    const qreal x =
+        plot.left() + qreal(wallMs - m_start) * plot.width() / qreal(qMax<qint64>(1, m_end - m_start));
+    return int(qBound(-1e6, x, 1e6));
+}
+
+qint64 TimelineView::timeForX(int x) const
+{
+    const QRect plot = plotRect();
+    return m_start + qint64(qreal(x - plot.left()) * qreal(m_end - m_start) / plot.width());
+}
+
+int TimelineView::ledgerRowForLane(int lane) const
+{
+    if (lane < 0 || lane >= m_laneCount)
+        return -1;
+    for (int g = int(m_groups.size()) - 1; g >= 0; --g) {
+        const int size = m_groups[g].end - m_groups[g].first;
+        if (lane < size)
+            return m_groups[g].first + lane;
+        lane -= size;
+    }
+    return -1;
+}
+
+int TimelineView::laneForLedgerRow(int ledgerRow) const
+{
+    if (ledgerRow < 0 || ledgerRow >= m_laneCount)
+        return -1;
+    int lanes = 0;
+    for (int g = int(m_groups.size()) - 1; g >= 0; --g) {
+        if (ledgerRow >= m_groups[g].first && ledgerRow < m_groups[g].end)
+            return lanes + ledgerRow - m_groups[g].first;
+        lanes += m_groups[g].end - m_groups[g].first;
+    }
+    return -1;
+}
+
+QRect TimelineView::laneRect(int ledgerRow) const
+{
+    const int lane = laneForLedgerRow(ledgerRow);
+    if (lane < 0)
+        return {};
+    return QRect(0, RulerHeight + lane * LaneHeight - verticalScrollBar()->value(), viewport()->width(),
+                 LaneHeight);
+}
+
+int TimelineView::laneAt(const QPoint &pos) const
+{
+    if (pos.y() < RulerHeight)
+        return -1;
+    return ledgerRowForLane((pos.y() - RulerHeight + verticalScrollBar()->value()) / LaneHeight);
+}
+
+void TimelineView::updateScrollRange()
+{
+    QScrollBar *bar = verticalScrollBar();
+    bar->setRange(0, qMax(0, m_laneCount * LaneHeight - (viewport()->height() - RulerHeight)));
+    bar->setPageStep(qMax(LaneHeight, viewport()->height() - RulerHeight));
+    bar->setSingleStep(LaneHeight);
+}
+
+QSize TimelineView::sizeHint() const
+{
+    return QSize(640, RulerHeight + 8 * LaneHeight + 4);
+}
+
+void TimelineView::updateTimer()
+{
+    const bool needed = m_activeCount > 0 && isVisible();
+    if (needed && !m_tick.isActive())
+        m_tick.start();
+    else if (!needed)
+        m_tick.stop();
+}
+
+void TimelineView::tick()
+{
+    refit();
+    viewport()->update();
+    updateTimer();
+}
+
+void TimelineView::paintEvent(QPaintEvent *)
+{
+    ++m_paintCount;
+    QPainter painter(viewport());
+    const StatusColors colors(palette());
+    const QRect plot = plotRect();
+    const qint64 now = nowWallMs();
+
+    if (m_laneCount == 0) {
+        paintRuler(&painter, colors);
+        painter.setPen(colors.mutedText());
+        painter.drawText(plot.adjusted(8, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                         m_model ? tr("No requests yet") : tr("No list"));
+        return;
+    }
+
+    // Lanes under the ruler.
+    painter.save();
+    painter.setClipRect(QRect(0, RulerHeight, viewport()->width(), viewport()->height() - RulerHeight));
+    const int firstLane = verticalScrollBar()->value() / LaneHeight;
+    const int lastLane = qMin(
+        m_laneCount - 1, (verticalScrollBar()->value() + viewport()->height() - RulerHeight) / LaneHeight);
+    // Alternate lane shading and the current lane first, then the tick grid, then the lanes' marks.
+    for (int lane = firstLane; lane <= lastLane; ++lane) {
+        const int row = ledgerRowForLane(lane);
+        const QRect r = laneRect(row);
+        if (row == m_current)
+            painter.fillRect(r, colors.tint(colors.highlight(), 0.14));
+        else if (lane % 2 == 1)
+            painter.fillRect(r,
+                             StatusColors::mix(colors.palette().color(QPalette::Base), colors.text(), 0.03));
+    }
+    const qreal msPerPixel = qreal(m_end - m_start) / plot.width();
+    const qint64 step = niceStep(msPerPixel, 80);
+    const qint64 origin = m_minSent > 0 ? m_minSent : m_start;
+    QColor grid = colors.track();
+    painter.setPen(QPen(grid, 1));
+    for (qint64 t = origin + qint64(std::ceil(qreal(m_start - origin) / step)) * step; t <= m_end;
+         t += step) {
+        const int x = xForTime(t);
+        painter.drawLine(x, RulerHeight, x, viewport()->height());
+    }
+    for (int lane = firstLane; lane <= lastLane; ++lane) {
+        const int row = ledgerRowForLane(lane);
+        paintLane(&painter, row, laneRect(row), colors, now);
+    }
+    painter.restore();
+
+    // Now.
+    const int nowX = xForTime(now);
+    if (nowX >= plot.left() && nowX <= plot.right() + RightMargin) {
+        painter.setPen(QPen(colors.highlight(), 2));
+        painter.drawLine(QPointF(nowX, RulerHeight - 6), QPointF(nowX, viewport()->height()));
+    }
+    paintRuler(&painter, colors);
+}
+
+void TimelineView::paintRuler(QPainter *painter, const StatusColors &colors)
+{
+    const QRect plot = plotRect();
+    const QRect ruler(0, 0, viewport()->width(), RulerHeight);
+    painter->fillRect(ruler, colors.palette().color(QPalette::Window));
+    painter->setPen(colors.chipBorder());
+    painter->drawLine(ruler.bottomLeft(), ruler.bottomRight());
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    painter->setFont(small);
+    painter->setPen(colors.mutedText());
+    painter->drawText(QRect(6, 0, LabelWidth - 8, RulerHeight), Qt::AlignLeft | Qt::AlignVCenter, tr("page"));
+    const qreal msPerPixel = qreal(m_end - m_start) / plot.width();
+    const qint64 step = niceStep(msPerPixel, 80);
+    const qint64 origin = m_minSent > 0 ? m_minSent : m_start;
+    painter->save();
+    painter->setClipRect(QRect(plot.left() - 30, 0, plot.width() + RightMargin + 30, RulerHeight));
+    // The now tag first, so tick labels make room for it.
+    QRect tag;
+    QFont bold = small;
+    bold.setBold(true);
+    const int nowX = xForTime(nowWallMs());
+    if (m_laneCount > 0 && nowX >= plot.left() && nowX <= plot.right() + RightMargin) {
+        const int w = QFontMetrics(bold).horizontalAdvance(tr("now")) + 8;
+        tag = QRect(nowX - w / 2, 2, w, RulerHeight - 9);
+    }
+    const QFontMetrics fm(small);
+    for (qint64 t = origin + qint64(std::ceil(qreal(m_start - origin) / step)) * step; t <= m_end;
+         t += step) {
+        const int x = xForTime(t);
+        painter->setPen(colors.chipBorder());
+        painter->drawLine(x, RulerHeight - 5, x, RulerHeight - 1);
+        const QString text = tickLabel(t - origin, step);
+        const int w = fm.horizontalAdvance(text);
+        const QRect label(x - w / 2, 0, w, RulerHeight - 5);
+        if (tag.isValid() && label.adjusted(-4, 0, 4, 0).intersects(tag))
+            continue;
+        painter->setPen(colors.mutedText());
+        painter->drawText(label, Qt::AlignCenter, text);
+    }
+    if (tag.isValid()) {
+        painter->setFont(bold);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colors.highlight());
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->drawRoundedRect(tag, 3, 3);
+        painter->setPen(colors.palette().color(QPalette::HighlightedText));
+        painter->drawText(tag, Qt::AlignCenter, tr("now"));
+    }
+    painter->restore();
+}
+
+void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, const StatusColors &colors,
+                             qint64 now)
+{
+    const PageRecord &p = m_ledger->page(row);
+    const bool dimmed = m_model && p.walk != m_model->currentWalk();
+    painter->save();
+    if (dimmed)
+        painter->setOpacity(0.5);
+
+    // The label: a state dot and the page number (with its walk when it is not the current one).
+    const QColor stateColor = p.receivedMonoMs >= 0 && !p.hintsExpected && p.state == PageRecord::State::Stale
+                                  ? colors.legacy()
+                                  : colors.forState(p.state);
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(stateColor);
+    painter->drawEllipse(QPointF(10, lane.center().y() + 0.5), 3.5, 3.5);
+    painter->setPen(p.state == PageRecord::State::Failed ? colors.failed() : colors.text());
+    const QString label =
+        dimmed ? tr("w%1 \u00b7 %2").arg(p.walk + 1).arg(p.index + 1) : tr("page %1").arg(p.index + 1);
+    painter->drawText(QRect(19, lane.top(), LabelWidth - 21, lane.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                      label);
+
+    const QRect plot = plotRect();
+    painter->setClipRect(QRect(plot.left(), lane.top(), plot.width() + RightMargin, lane.height()),
+                         Qt::IntersectClip);
+    const qreal barTop = lane.top() + 4;
+    const qreal barHeight = lane.height() - 8;
+    const qreal bandHeight = 6;
+    const qreal bandTop = lane.center().y() + 0.5 - bandHeight / 2;
+    const qint64 walkEnd = dimmed ? walkEndMs(groupOf(row)) : Never;
+
+    int lastOk = -1;
+    for (int i = 0; i < p.attempts.size(); ++i) {
+        if (!p.attempts[i].failed && p.attempts[i].latencyMs >= 0)
+            lastOk = i;
+    }
+    auto band = [&](qint64 from, qint64 to, const QColor &color) {
+        if (to <= from)
+            return;
+        const qreal x0 = xForTime(from);
+        const qreal x1 = qMax(x0 + 1, qreal(xForTime(to)));
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(color);
+        painter->drawRoundedRect(QRectF(x0, bandTop, x1 - x0, bandHeight), 2, 2);
+    };
+
+    for (int i = 0; i < p.attempts.size(); ++i) {
+        const PageRecord::Attempt &a = p.attempts[i];
+        if (a.sentAtMs <= 0)
+            continue;
+        const qint64 nextSent = i + 1 < p.attempts.size() ? p.attempts[i + 1].sentAtMs : Never;
+        const qint64 stop = qMin(nextSent, walkEnd);
+        const bool inFlight = a.latencyMs < 0;
+        const qint64 answered = inFlight ? now : a.sentAtMs + a.latencyMs;
+
+        // What the answer was worth afterwards: fresh until expiry, then expired; stale at once; no hints.
+        if (!inFlight && !a.failed) {
+            if (!p.hintsExpected) {
+                QPen dotted(colors.legacy(), 1.5, Qt::DotLine);
+                painter->setPen(dotted);
+                const int y = lane.center().y();
+                painter->drawLine(xForTime(answered), y, xForTime(qMin(stop, now)), y);
+            } else if (i == lastOk && p.effectiveTtlMs > 0) {
+                const qint64 expiry = TtlClock::deadlineFor(answered, p.effectiveTtlMs);
+                const qint64 freshEnd = qMin(expiry, stop);
+                band(answered, qMin(freshEnd, now), colors.fresh());
+                QColor ahead = colors.fresh();
+                ahead.setAlphaF(0.35f);
+                band(qMax(answered, now), freshEnd, ahead); // what is left of the TTL
+                if (expiry < stop)
+                    band(expiry, qMin(stop, qMax(now, expiry)), colors.expired());
+            } else if (i == lastOk) {
+                band(answered, qMin(stop, now), colors.stale());
+            } else {
+                band(answered, qMin(stop, now), colors.tint(colors.expired(), 0.5));
+            }
+        }
+
+        // The request itself: sent -> answered.
+        const qreal x0 = xForTime(a.sentAtMs);
+        const qreal x1 = qMax(x0 + 3, qreal(xForTime(answered)));
+        const QRectF bar(x0, barTop, x1 - x0, barHeight);
+        const QColor color = a.failed ? colors.failed() : colors.loading();
+        painter->setPen(Qt::NoPen);
+        if (a.refetch) {
+            painter->setBrush(colors.tint(color, 0.35));
+            painter->drawRoundedRect(bar, 2, 2);
+            painter->setBrush(QBrush(color, Qt::BDiagPattern));
+            painter->drawRoundedRect(bar, 2, 2);
+            painter->setPen(QPen(color, 1));
+            painter->setBrush(Qt::NoBrush);
+            painter->drawRoundedRect(bar.adjusted(0.5, 0.5, -0.5, -0.5), 2, 2);
+        } else {
+            QColor fill = color;
+            if (inFlight)
+                fill.setAlphaF(0.6f);
+            painter->setBrush(fill);
+            painter->drawRoundedRect(bar, 2, 2);
+        }
+        if (a.failed && i == p.attempts.size() - 1 && p.error.isError()) {
+            QFont small = font();
+            small.setPointSizeF(small.pointSizeF() * 0.85);
+            small.setBold(true);
+            painter->setFont(small);
+            painter->setPen(colors.failed());
+            const QString code = p.error.kind == McpError::Kind::Rpc ? QString::number(p.error.code)
+                                                                     : McpError::kindName(p.error.kind);
+            painter->drawText(QRectF(bar.right() + 4, lane.top(), 120, lane.height()),
+                              Qt::AlignLeft | Qt::AlignVCenter, code);
+        }
+    }
+
+    if (p.state == PageRecord::State::Discarded) {
+        painter->setOpacity(0.8);
+        painter->setPen(QPen(colors.discarded(), 1));
+        const int y = lane.center().y();
+        painter->drawLine(4, y, LabelWidth - 4, y);
+    }
+    painter->restore();
+}
+
+QString TimelineView::laneToolTip(int row) const
+{
+    if (!m_ledger || !m_model)
+        return {};
+    const PageRecord &p = m_ledger->page(row);
+    QString text = describePage(p, m_model->ttlClock()->nowMs(), m_ledger->maskCursors());
+    const qint64 origin = m_minSent;
+    for (int i = 0; i < p.attempts.size(); ++i) {
+        const PageRecord::Attempt &a = p.attempts[i];
+        QString line = a.refetch ? tr("refetch at +%1 s").arg((a.sentAtMs - origin) / 1000.0, 0, 'f', 2)
+                                 : tr("request at +%1 s").arg((a.sentAtMs - origin) / 1000.0, 0, 'f', 2);
+        line += a.latencyMs >= 0 ? tr(", %1 ms").arg(a.latencyMs) : tr(", in flight");
+        if (a.failed)
+            line += tr(", failed");
+        text += QLatin1Char('\n') + line;
+    }
+    return text;
+}
+
+void TimelineView::zoomAround(int x, qreal factor)
+{
+    const qint64 anchor = timeForX(x);
+    qint64 span = qint64((m_end - m_start) * factor);
+    span = qBound(MinSpanMs, span, MaxSpanMs);
+    const qreal ratio = qreal(anchor - m_start) / qreal(qMax<qint64>(1, m_end - m_start));
+    const qint64 start = anchor - qint64(span * ratio);
+    setTimeRange(start, start + span);
+}
+
+void TimelineView::wheelEvent(QWheelEvent *event)
+{
+    const QPoint delta = event->angleDelta();
+    const QPoint pos = event->position().toPoint();
+    if (pos.x() < LabelWidth && delta.y() != 0) {
+        // Over the page labels the wheel scrolls the lanes.
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y() * LaneHeight * 3 / 120);
+    } else if ((event->modifiers() & Qt::ShiftModifier) || qAbs(delta.x()) > qAbs(delta.y())) {
+        const int pixels = qAbs(delta.x()) > qAbs(delta.y()) ? delta.x() : delta.y();
+        const qint64 dt = qint64(qreal(pixels) / 2 * (m_end - m_start) / plotRect().width());
+        setTimeRange(m_start - dt, m_end - dt);
+    } else if (delta.y() != 0) {
+        zoomAround(pos.x(), qPow(0.8, delta.y() / 120.0));
+    }
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton) {
+        QAbstractScrollArea::mousePressEvent(event);
+        return;
+    }
+    m_pressed = true;
+    m_dragging = false;
+    m_pressPos = event->position().toPoint();
+    m_pressStart = m_start;
+    event->accept();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent *event)
+{
+    if (!m_pressed)
+        return;
+    const QPoint pos = event->position().toPoint();
+    if (!m_dragging && (pos - m_pressPos).manhattanLength() < DragThreshold)
+        return;
+    m_dragging = true;
+    viewport()->setCursor(Qt::ClosedHandCursor);
+    const qint64 span = m_end - m_start;
+    const qint64 dt = qint64(qreal(pos.x() - m_pressPos.x()) * span / plotRect().width());
+    setTimeRange(m_pressStart - dt, m_pressStart - dt + span);
+    event->accept();
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton || !m_pressed) {
+        QAbstractScrollArea::mouseReleaseEvent(event);
+        return;
+    }
+    m_pressed = false;
+    if (m_dragging) {
+        m_dragging = false;
+        viewport()->unsetCursor();
+    } else if (const int row = laneAt(event->position().toPoint()); row >= 0) {
+        setCurrentPage(row);
+        Q_EMIT pageActivated(row);
+    }
+    event->accept();
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    if (event->position().y() < RulerHeight) {
+        fitAll();
+        event->accept();
+        return;
+    }
+    mousePressEvent(event);
+}
+
+void TimelineView::keyPressEvent(QKeyEvent *event)
+{
+    const int lane = laneForLedgerRow(m_current);
+    switch (event->key()) {
+    case Qt::Key_Up:
+        setCurrentPage(ledgerRowForLane(qMax(0, lane - 1)));
+        break;
+    case Qt::Key_Down:
+        setCurrentPage(ledgerRowForLane(qMin(m_laneCount - 1, lane + 1)));
+        break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (m_current >= 0)
+            Q_EMIT pageActivated(m_current);
+        break;
+    case Qt::Key_Home:
+    case Qt::Key_0:
+        fitAll();
+        break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomAround(plotRect().center().x(), 0.8);
+        break;
+    case Qt::Key_Minus:
+        zoomAround(plotRect().center().x(), 1.25);
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void TimelineView::setCurrentPage(int ledgerRow)
+{
+    if (ledgerRow < -1 || ledgerRow >= m_laneCount)
+        ledgerRow = -1;
+    if (ledgerRow == m_current)
+        return;
+    m_current = ledgerRow;
+    if (ledgerRow >= 0) {
+        const int lane = laneForLedgerRow(ledgerRow);
+        QScrollBar *bar = verticalScrollBar();
+        const int top = lane * LaneHeight;
+        if (top < bar->value())
+            bar->setValue(top);
+        else if (top + LaneHeight > bar->value() + viewport()->height() - RulerHeight)
+            bar->setValue(top + LaneHeight - (viewport()->height() - RulerHeight));
+    }
+    viewport()->update();
+    Q_EMIT currentPageChanged(m_current);
+}
+
+bool TimelineView::viewportEvent(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const int row = laneAt(help->pos());
+        if (row >= 0)
+            QToolTip::showText(help->globalPos(), laneToolTip(row), viewport(), laneRect(row));
+        else if (help->pos().y() < RulerHeight)
+            QToolTip::showText(help->globalPos(),
+                               tr("Seconds since the first request. Wheel: zoom · Shift+wheel or drag: pan · "
+                                  "double click here: fit"),
+                               viewport());
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(event);
+}
+
+void TimelineView::resizeEvent(QResizeEvent *event)
+{
+    QAbstractScrollArea::resizeEvent(event);
+    updateScrollRange();
+}
+
+void TimelineView::scrollContentsBy(int, int)
+{
+    viewport()->update();
+}
+
+void TimelineView::showEvent(QShowEvent *event)
+{
+    QAbstractScrollArea::showEvent(event);
+    refit();
+    updateTimer();
+}
+
+void TimelineView::hideEvent(QHideEvent *event)
+{
+    QAbstractScrollArea::hideEvent(event);
+    m_tick.stop();
+}
+
+} // namespace folio

@@ -96,6 +96,29 @@ void buildTour(PagedFixture &f)
     f.advance(4000); // page 3's 8 s are up
     f.hang.insert(cursorFor(20));
     f.model->refetchPage(f.model->walkPageRows().at(1));
+
+    // The scripted server answers at once and the wall clock did not move with the injected one:
+    // give every request a plausible latency and a wall time on the injected clock's scale.
+    const qint64 base = QDateTime(QDate(2026, 7, 28), QTime(10, 15, 0)).toMSecsSinceEpoch();
+    PageLedger *ledger = f.model->ledger();
+    qint64 mono = 1000;
+    for (int row = 0; row < ledger->rowCount(); ++row) {
+        PageRecord &rec = ledger->edit(row);
+        mono = rec.receivedMonoMs >= 0 ? rec.receivedMonoMs : mono + 2500;
+        const qint64 latency = 90 + (row * 137) % 420;
+        rec.latencyMs = latency;
+        rec.receivedAtMs = base + mono;
+        rec.sentAtMs = rec.receivedAtMs - latency;
+        for (PageRecord::Attempt &a : rec.attempts) {
+            if (!a.refetch) {
+                a.sentAtMs = rec.sentAtMs;
+                a.latencyMs = latency;
+            } else {
+                a.sentAtMs = base + f.now - 1500; // still in flight
+            }
+        }
+        ledger->notifyChanged(row);
+    }
 }
 
 void save(QWidget *widget, const QString &dir, const QString &name)
@@ -140,6 +163,12 @@ int main(int argc, char **argv)
         save(&inspector, dir, QStringLiteral("inspector") + suffix);
         inspector.setPage(f.model.get(), rows.at(7));
         save(&inspector, dir, QStringLiteral("inspector-failed") + suffix);
+
+        TimelineView timeline;
+        timeline.setListModel(f.model.get());
+        timeline.resize(960, 300);
+        timeline.setCurrentPage(rows.at(3));
+        save(&timeline, dir, QStringLiteral("timeline") + suffix);
     }
     return 0;
 }

@@ -1,0 +1,189 @@
+#include "pagedfixture.h"
+#include "pageledger.h"
+#include "timelineview.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QToolTip>
+#include <QWheelEvent>
+
+using namespace folio;
+using Script = PagedFixture::Script;
+
+namespace {
+
+const QString &NoCursor = PagedFixture::NoCursor;
+
+Script threePages()
+{
+    return {
+        {NoCursor, PagedFixture::page(PagedFixture::tools(0, 10), QStringLiteral("c1"), 5000)},
+        {QStringLiteral("c1"), PagedFixture::page(PagedFixture::tools(10, 10), QStringLiteral("c2"), 30000)},
+        {QStringLiteral("c2"), PagedFixture::page(PagedFixture::tools(20, 4), QJsonValue::Undefined, 0)}};
+}
+
+void wheel(QWidget *viewport, const QPoint &pos, int delta, Qt::KeyboardModifiers modifiers = {})
+{
+    QWheelEvent event(pos, viewport->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, modifiers,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(viewport, &event);
+}
+
+} // namespace
+
+// The request waterfall: lanes in walk order, clicks and keys, zoom and pan, the live "now" on the
+// model's clock, and a timer that sleeps when nothing counts down.
+class tst_TimelineView : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void lanesFollowTheLedger();
+    void clickActivatesALane();
+    void zoomPanAndFit();
+    void countsDownThenSleeps();
+};
+
+void tst_TimelineView::lanesFollowTheLedger()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(threePages()));
+    TimelineView view;
+    view.setListModel(f.model.get());
+    view.resize(700, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCOMPARE(view.laneCount(), 0);
+    QVERIFY(f.walkAll());
+    QCOMPARE(view.laneCount(), 3);
+    for (int lane = 0; lane < 3; ++lane)
+        QCOMPARE(view.ledgerRowForLane(lane), lane);
+
+    f.model->restart(QStringLiteral("test"));
+    QVERIFY(f.walkAll());
+    QCOMPARE(view.laneCount(), 6);
+    // The current walk on top, the discarded one below.
+    QCOMPARE(view.ledgerRowForLane(0), 3);
+    QCOMPARE(view.ledgerRowForLane(2), 5);
+    QCOMPARE(view.ledgerRowForLane(3), 0);
+    QCOMPARE(view.laneForLedgerRow(0), 3);
+    QCOMPARE(view.laneForLedgerRow(4), 1);
+    QVERIFY(view.laneRect(3).bottom() < view.laneRect(0).top());
+    QCOMPARE(view.laneAt(view.laneRect(1).center()), 1);
+    QCOMPARE(view.laneAt(QPoint(200, 3)), -1); // the ruler
+
+    // Everything requested is inside the fitted range.
+    QVERIFY(view.isAutoFit());
+    for (int row = 0; row < 6; ++row) {
+        const qint64 sent = f.model->ledger()->page(row).sentAtMs;
+        QVERIFY(sent >= view.rangeStartMs() && sent <= view.rangeEndMs());
+    }
+
+    QHelpEvent help(QEvent::ToolTip, view.laneRect(3).center(),
+                    view.viewport()->mapToGlobal(view.laneRect(3).center()));
+    QApplication::sendEvent(view.viewport(), &help);
+    QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("request at +")));
+    QVERIFY(QToolTip::text().startsWith(QStringLiteral("Page 1")));
+}
+
+void tst_TimelineView::clickActivatesALane()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(threePages()));
+    TimelineView view;
+    view.setListModel(f.model.get());
+    view.resize(700, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(f.walkAll());
+
+    QSignalSpy activated(&view, &TimelineView::pageActivated);
+    QSignalSpy current(&view, &TimelineView::currentPageChanged);
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.laneRect(1).center());
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(activated.first().at(0).toInt(), 1);
+    QCOMPARE(view.currentPage(), 1);
+    QCOMPARE(current.count(), 1);
+
+    QTest::keyClick(&view, Qt::Key_Down);
+    QCOMPARE(view.currentPage(), 2);
+    QTest::keyClick(&view, Qt::Key_Return);
+    QCOMPARE(activated.count(), 2);
+    QCOMPARE(activated.last().at(0).toInt(), 2);
+
+    // A click below the last lane activates nothing.
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, QPoint(300, view.laneRect(2).bottom() + 40));
+    QCOMPARE(activated.count(), 2);
+}
+
+void tst_TimelineView::zoomPanAndFit()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(threePages()));
+    TimelineView view;
+    view.setListModel(f.model.get());
+    view.resize(700, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(f.walkAll());
+
+    const qint64 span = view.rangeEndMs() - view.rangeStartMs();
+    const QPoint at(400, view.laneRect(0).center().y());
+    const qint64 anchor =
+        view.rangeStartMs() + (view.rangeEndMs() - view.rangeStartMs()) * (400 - 64) / (700 - 64 - 12);
+    wheel(view.viewport(), at, 120); // zoom in around the pointer
+    QVERIFY(!view.isAutoFit());
+    const qint64 zoomed = view.rangeEndMs() - view.rangeStartMs();
+    QVERIFY(zoomed < span);
+    QVERIFY(qAbs(view.xForTime(anchor) - 400) <= 2); // the time under the pointer stays there
+
+    // A drag pans and activates nothing.
+    QSignalSpy activated(&view, &TimelineView::pageActivated);
+    const qint64 startBefore = view.rangeStartMs();
+    QTest::mousePress(view.viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseMove(view.viewport(), at + QPoint(60, 0));
+    QTest::mouseRelease(view.viewport(), Qt::LeftButton, {}, at + QPoint(60, 0));
+    QCOMPARE(activated.count(), 0);
+    QVERIFY(view.rangeStartMs() < startBefore);
+    QCOMPARE(view.rangeEndMs() - view.rangeStartMs(), zoomed);
+
+    wheel(view.viewport(), at, -240); // zoom out
+    QVERIFY(view.rangeEndMs() - view.rangeStartMs() > zoomed);
+
+    QTest::mouseDClick(view.viewport(), Qt::LeftButton, {}, QPoint(300, 5)); // on the ruler: fit
+    QVERIFY(view.isAutoFit());
+    QCOMPARE(view.rangeEndMs() - view.rangeStartMs(), span);
+}
+
+void tst_TimelineView::countsDownThenSleeps()
+{
+    PagedFixture f;
+    f.hang.insert(NoCursor);
+    QVERIFY(f.connect(threePages()));
+    TimelineView view;
+    view.setListModel(f.model.get());
+    view.resize(700, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(!view.isAnimating());
+    f.model->start(); // in flight: the bar grows
+    QVERIFY(view.isAnimating());
+    const int before = view.paintCount();
+    QTRY_VERIFY(view.paintCount() > before + 1);
+    f.model->cancel();
+    QTRY_VERIFY(!view.isAnimating());
+
+    f.hang.clear();
+    f.model->fetchMore({});
+    QVERIFY(f.walkAll());
+    QVERIFY(view.isAnimating()); // fresh pages count down
+
+    const qint64 now = view.nowWallMs();
+    f.advance(5000); // "now" follows the model's clock
+    QVERIFY(qAbs(view.nowWallMs() - (now + 5000)) < 50);
+    f.advance(30000); // every page has expired
+    QTRY_VERIFY(!view.isAnimating());
+    QCOMPARE(f.model->ledger()->page(f.model->walkPageRows().at(1)).state, PageRecord::State::Expired);
+}
+
+QTEST_MAIN(tst_TimelineView)
+#include "tst_timelineview.moc"
