@@ -1,12 +1,18 @@
 #include "cli.h"
 #include "conformanceclient.h"
 #include "mainwindow.h"
+#include "screenshots.h"
+#include "secretstore.h"
+#include "serverlistmodel.h"
+#include "theme.h"
+#include "ttlclock.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QTextStream>
-
-#include <memory>
 
 namespace {
 
@@ -14,6 +20,18 @@ namespace {
 bool isHeadlessCommand(const QString &word)
 {
     return word == QLatin1String("conformance-client") || folio::isCliCommand(word);
+}
+
+// The demo server ships next to folio: in the build tree under demo-server/, installed beside it.
+QString demoServerProgram()
+{
+    const QDir dir(QCoreApplication::applicationDirPath());
+    for (const QString &candidate : {dir.filePath(QStringLiteral("demo-server/folio-demo-server")),
+                                     dir.filePath(QStringLiteral("folio-demo-server"))}) {
+        if (QFileInfo(candidate).isExecutable())
+            return candidate;
+    }
+    return {};
 }
 
 } // namespace
@@ -27,14 +45,85 @@ int main(int argc, char **argv)
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     if (isHeadlessCommand(first)) {
         QCoreApplication app(argc, argv);
-        QStringList args = app.arguments().mid(2);
+        const QStringList args = app.arguments().mid(2);
         if (first == QLatin1String("conformance-client"))
             return folio::runConformanceClient(args);
         return folio::runCli(first, args);
     }
 
     QApplication app(argc, argv);
-    folio::MainWindow window;
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/folio.svg")));
+
+    // Split off a stdio server given after "--".
+    QStringList args = app.arguments();
+    QStringList stdioCommand;
+    const qsizetype dashes = args.indexOf(QStringLiteral("--"));
+    if (dashes >= 0) {
+        stdioCommand = args.mid(dashes + 1);
+        args = args.mid(0, dashes);
+    }
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Folio: see every page of an MCP server's lists.\n\n"
+                       "  folio                      open the window on the embedded demo server\n"
+                       "  folio --url URL            open it on an HTTP server\n"
+                       "  folio -- COMMAND ARGS...   open it on a stdio server\n"
+                       "  folio list|decode-cursor|audit ...   headless commands (folio list --help)"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption(
+        {QStringLiteral("url"), QStringLiteral("Connect to the MCP server at URL."), QStringLiteral("URL")});
+    parser.addOption(
+        {QStringLiteral("theme"), QStringLiteral("light, dark or system."), QStringLiteral("theme")});
+    parser.addOption({QStringLiteral("scenario"),
+                      QStringLiteral("The demo server's scenario (default: tour)."), QStringLiteral("name"),
+                      QStringLiteral("tour")});
+    parser.addOption({QStringLiteral("screenshots"),
+                      QStringLiteral("Render the main views to PNG files in DIR (light and dark) and exit."),
+                      QStringLiteral("DIR")});
+    parser.process(args);
+
+    folio::Theme::Mode theme = folio::Theme::load();
+    if (parser.isSet(QStringLiteral("theme"))) {
+        const QString t = parser.value(QStringLiteral("theme"));
+        theme = t == QLatin1String("dark")    ? folio::Theme::Mode::Dark
+                : t == QLatin1String("light") ? folio::Theme::Mode::Light
+                                              : folio::Theme::Mode::System;
+    }
+    folio::Theme::apply(theme);
+
+    folio::TtlClock clock;
+    folio::SecretStore secrets;
+    folio::ServerListModel servers(&clock, &secrets);
+    const QString demo = demoServerProgram();
+    servers.setDemoServer(demo, {QStringLiteral("--scenario"), parser.value(QStringLiteral("scenario"))});
+    if (parser.isSet(QStringLiteral("screenshots")))
+        return folio::takeScreenshots(&servers, &secrets, parser.value(QStringLiteral("screenshots")));
+    servers.load();
+
+    int startRow = servers.isDemo(0) ? 0 : -1;
+    if (parser.isSet(QStringLiteral("url")) || !stdioCommand.isEmpty()) {
+        folio::ServerConfig config;
+        if (!stdioCommand.isEmpty()) {
+            config.kind = folio::ServerConfig::Kind::Stdio;
+            config.command = stdioCommand.first();
+            config.arguments = stdioCommand.mid(1);
+            config.name = servers.uniqueName(QFileInfo(config.command).fileName());
+        } else {
+            config.kind = folio::ServerConfig::Kind::Http;
+            config.url = QUrl(parser.value(QStringLiteral("url")));
+            config.name = servers.uniqueName(config.url.host());
+        }
+        startRow = servers.addServer(config, /*persist=*/false);
+    }
+
+    folio::MainWindow window(&servers, &secrets);
     window.show();
+    if (startRow >= 0) {
+        window.selectServer(startRow);
+        window.connectCurrent();
+    } else if (servers.rowCount() > 0) {
+        window.selectServer(0);
+    }
     return app.exec();
 }

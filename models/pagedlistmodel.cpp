@@ -145,7 +145,7 @@ void PagedListModel::setAutoRefetch(bool on)
 
 bool PagedListModel::canFetchMore(const QModelIndex &parent) const
 {
-    if (parent.isValid())
+    if (parent.isValid() || (m_manualStart && !m_started))
         return false;
     return !m_complete && !m_stopped && m_inFlight.isNull() && !m_nextPageWanted &&
            m_pages.size() < m_pageCap;

@@ -62,6 +62,9 @@ public:
     void setPageCap(int cap) { m_pageCap = qMax(1, cap); }
     int pageCap() const { return m_pageCap; }
     void setAutoRefetch(bool on);
+    // When set, views cannot start the walk by scrolling (fetchMore): only start() or fetchAll()
+    // do. For list tools whose arguments the user must fill in first.
+    void setManualStart(bool manual) { m_manualStart = manual; }
     bool autoRefetch() const { return m_autoRefetch; }
 
     // Asks for the first page if nothing was asked yet.
@@ -156,6 +159,7 @@ private:
     bool m_fetchingAll = false;
     bool m_autoRefetch = false;
     bool m_started = false;
+    bool m_manualStart = false;
     bool m_complete = false;
     bool m_stopped = false;
     QString m_stopReason;

@@ -351,10 +351,17 @@ void McpClient::fail(const McpError &error)
 {
     m_lastError = error;
     if (m_connection) {
-        m_connection->disconnect(this);
-        m_connection->transport()->close();
-        m_connection->deleteLater();
+        // Let the transport finish its shutdown (an HTTP session's DELETE, SIGTERM/SIGKILL for a
+        // process) before the connection goes, as disconnectFromServer() does.
+        JsonRpcConnection *conn = m_connection;
         m_connection = nullptr;
+        conn->disconnect(this);
+        if (conn->transport()->isOpen()) {
+            connect(conn->transport(), &Transport::closed, conn, &QObject::deleteLater);
+            conn->transport()->close();
+        } else {
+            conn->deleteLater();
+        }
     }
     setState(State::Failed);
     Q_EMIT disconnected(error);

@@ -1,4 +1,502 @@
 #include "mainwindow.h"
+
+#include "findingspanel.h"
+#include "importdialog.h"
+#include "listview.h"
+#include "mcpclient.h"
+#include "pagedlistmodel.h"
+#include "secretstore.h"
+#include "serverdialog.h"
+#include "serverlistmodel.h"
+#include "serversession.h"
+#include "serverview.h"
+#include "statuscolors.h"
+#include "theme.h"
+#include "timelineview.h"
+#include "trafficview.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyledItemDelegate>
+#include <QToolButton>
+#include <QVBoxLayout>
+
 namespace folio {
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent) {}
+
+namespace {
+
+// A server in the sidebar: a state dot, the name, and the target in smaller text.
+class ServerItemDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const override
+    {
+        return {160, option.fontMetrics.height() * 2 + 14};
+    }
+
+    void paint(QPainter *p, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        opt.text.clear();
+        option.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, p, option.widget);
+        const StatusColors colors(option.palette);
+        const auto state = McpClient::State(index.data(ServerListModel::StateRole).toInt());
+        QColor dot = colors.mutedText();
+        if (state == McpClient::State::Connected)
+            dot = colors.fresh();
+        else if (state == McpClient::State::Connecting)
+            dot = colors.stale();
+        else if (state == McpClient::State::Failed)
+            dot = colors.failed();
+        const bool selected = option.state & QStyle::State_Selected;
+        const QColor text = option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text);
+        p->save();
+        p->setRenderHint(QPainter::Antialiasing);
+        const int line = option.fontMetrics.height();
+        const QRect r = option.rect.adjusted(10, 6, -8, -6);
+        p->setPen(Qt::NoPen);
+        p->setBrush(dot);
+        p->drawEllipse(QRectF(r.left(), r.top() + line / 2.0 - 4, 8, 8));
+        QFont bold = option.font;
+        bold.setBold(true);
+        p->setFont(bold);
+        p->setPen(text);
+        const QRect nameRect(r.left() + 16, r.top(), r.width() - 16, line);
+        p->drawText(nameRect, Qt::AlignLeft | Qt::AlignVCenter,
+                    QFontMetrics(bold).elidedText(index.data().toString(), Qt::ElideRight, nameRect.width()));
+        QFont small = option.font;
+        small.setPointSizeF(option.font.pointSizeF() * 0.9);
+        p->setFont(small);
+        QColor muted = text;
+        muted.setAlphaF(0.65);
+        p->setPen(muted);
+        const QString sub = state == McpClient::State::Connected
+                                ? index.data(ServerListModel::StateTextRole).toString()
+                                : index.data(ServerListModel::TargetRole).toString();
+        const QRect subRect(r.left() + 16, r.top() + line + 2, r.width() - 16, line);
+        p->drawText(subRect, Qt::AlignLeft | Qt::AlignVCenter,
+                    QFontMetrics(small).elidedText(sub, Qt::ElideMiddle, subRect.width()));
+        p->restore();
+    }
+};
+
+} // namespace
+
+MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *parent)
+    : QMainWindow(parent)
+    , m_servers(servers)
+    , m_secrets(secrets)
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_serverList(new QListView(this))
+    , m_stack(new QStackedWidget(this))
+    , m_welcome(new QLabel(this))
+    , m_traffic(new TrafficView(this))
+    , m_findings(new FindingsPanel(this))
+    , m_timeline(new TimelineView(this))
+    , m_permanentStatus(new QLabel(this))
+{
+    setWindowTitle(tr("Folio"));
+    setObjectName(QStringLiteral("FolioMainWindow"));
+
+    // Sidebar.
+    auto *sidebar = new QWidget(this);
+    auto *side = new QVBoxLayout(sidebar);
+    side->setContentsMargins(6, 6, 0, 6);
+    auto *title = new QLabel(tr("<b>Servers</b>"), sidebar);
+    side->addWidget(title);
+    m_serverList->setModel(m_servers);
+    m_serverList->setItemDelegate(new ServerItemDelegate(m_serverList));
+    m_serverList->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_serverList->setContextMenuPolicy(Qt::ActionsContextMenu);
+    side->addWidget(m_serverList, 1);
+    auto *buttons = new QHBoxLayout;
+    auto *add = new QPushButton(tr("Add"), sidebar);
+    add->setToolTip(tr("Add a server (Ctrl+N)"));
+    auto *import = new QPushButton(tr("Import…"), sidebar);
+    import->setToolTip(tr("Import servers from Claude Desktop, Cursor, .mcp.json or VS Code (Ctrl+I)"));
+    buttons->addWidget(add);
+    buttons->addWidget(import);
+    side->addLayout(buttons);
+    connect(add, &QPushButton::clicked, this, &MainWindow::addServer);
+    connect(import, &QPushButton::clicked, this, &MainWindow::importServers);
+
+    static_cast<QLabel *>(m_welcome)->setText(tr("<h2>Folio</h2><p>Pick a server on the left, or add one "
+                                                 "(Ctrl+N) or import your client's list (Ctrl+I).</p>"));
+    static_cast<QLabel *>(m_welcome)->setAlignment(Qt::AlignCenter);
+    m_stack->addWidget(m_welcome);
+
+    m_splitter->addWidget(sidebar);
+    m_splitter->addWidget(m_stack);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({220, 1000});
+    setCentralWidget(m_splitter);
+
+    createDocks();
+    createActions();
+    statusBar()->addPermanentWidget(m_permanentStatus);
+
+    connect(m_serverList->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &MainWindow::handleServerSelected);
+    connect(m_serverList, &QListView::doubleClicked, this, &MainWindow::connectCurrent);
+    connect(m_servers, &QAbstractItemModel::dataChanged, this, &MainWindow::updateActions);
+    connect(m_findings, &FindingsPanel::pageRequested, this, &MainWindow::goToPage);
+    connect(m_secrets, &SecretStore::failed, this,
+            [this](const QString &, SecretStore::Failure, const QString &message) { showStatus(message); });
+
+    restoreSettings();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks()
+{
+    auto dock = [this](const QString &title, const QString &name, QWidget *content) {
+        auto *d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(content);
+        addDockWidget(Qt::BottomDockWidgetArea, d);
+        return d;
+    };
+    m_timelineDock = dock(tr("Timeline"), QStringLiteral("timelineDock"), m_timeline);
+    m_findingsDock = dock(tr("Findings"), QStringLiteral("findingsDock"), m_findings);
+    m_trafficDock = dock(tr("Traffic"), QStringLiteral("trafficDock"), m_traffic);
+    tabifyDockWidget(m_timelineDock, m_findingsDock);
+    tabifyDockWidget(m_findingsDock, m_trafficDock);
+    m_timelineDock->raise();
+    connect(m_timeline, &TimelineView::pageActivated, this, [this](int ledgerRow) {
+        if (ListView *list = currentList())
+            list->selectPage(ledgerRow);
+    });
+}
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Add Server…"), QKeySequence::New, this, &MainWindow::addServer);
+    file->addAction(tr("&Import Servers…"), QKeySequence(tr("Ctrl+I")), this, &MainWindow::importServers);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *server = menuBar()->addMenu(tr("&Server"));
+    m_connectAction =
+        server->addAction(tr("&Connect"), QKeySequence(tr("Ctrl+Return")), this, &MainWindow::connectCurrent);
+    m_disconnectAction = server->addAction(tr("&Disconnect"), QKeySequence(tr("Ctrl+Shift+Return")), this,
+                                           &MainWindow::disconnectCurrent);
+    server->addSeparator();
+    m_editAction = server->addAction(tr("&Edit…"), QKeySequence(Qt::Key_F2), this, &MainWindow::editServer);
+    m_removeAction = server->addAction(tr("&Remove"), QKeySequence::Delete, this, &MainWindow::removeServer);
+    m_removeAction->setShortcutContext(Qt::WidgetShortcut);
+    m_serverList->addAction(m_connectAction);
+    m_serverList->addAction(m_disconnectAction);
+    m_serverList->addAction(m_editAction);
+    m_serverList->addAction(m_removeAction);
+
+    QMenu *list = menuBar()->addMenu(tr("&List"));
+    m_loadAllAction = list->addAction(tr("Load &All Pages"), QKeySequence(tr("Ctrl+L")), this, [this] {
+        if (ListView *l = currentList())
+            l->loadAll();
+    });
+    m_cancelAction = list->addAction(tr("&Cancel Loading"), QKeySequence(Qt::Key_Escape), this, [this] {
+        if (ListView *l = currentList())
+            l->cancel();
+    });
+    m_restartAction = list->addAction(tr("&Restart Walk"), QKeySequence(Qt::Key_F5), this, [this] {
+        if (ListView *l = currentList())
+            l->restart();
+    });
+    m_filterAction = list->addAction(tr("&Filter Rows"), QKeySequence::Find, this, [this] {
+        if (ListView *l = currentList())
+            l->focusFilter();
+    });
+    list->addSeparator();
+    QAction *mask = list->addAction(tr("&Mask Cursors"));
+    mask->setCheckable(true);
+    mask->setShortcut(QKeySequence(tr("Ctrl+M")));
+    mask->setToolTip(tr("Cursors can carry tenant data: hide them in views and copies"));
+    connect(mask, &QAction::toggled, this, [this](bool on) {
+        m_maskCursors = on;
+        for (ServerView *v : std::as_const(m_views))
+            v->setMaskCursors(on);
+    });
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *t = m_trafficDock->toggleViewAction();
+    t->setShortcut(QKeySequence(tr("Ctrl+T")));
+    view->addAction(t);
+    QAction *f = m_findingsDock->toggleViewAction();
+    f->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+    view->addAction(f);
+    QAction *tl = m_timelineDock->toggleViewAction();
+    tl->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
+    view->addAction(tl);
+    view->addSeparator();
+    QMenu *theme = view->addMenu(tr("&Theme"));
+    auto *group = new QActionGroup(this);
+    const Theme::Mode current = Theme::load();
+    for (const auto &[mode, label] :
+         {std::pair{Theme::Mode::System, tr("Follow the &System")},
+          std::pair{Theme::Mode::Light, tr("&Light")}, std::pair{Theme::Mode::Dark, tr("&Dark")}}) {
+        QAction *a = theme->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(mode == current);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [mode] {
+            Theme::save(mode);
+            Theme::apply(mode);
+        });
+    }
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Folio"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Folio"),
+            tr("<h3>Folio %1</h3><p>An inspector for MCP servers that shows every page of every list: "
+               "cursors, cache hints, TTLs and cursor errors.</p><p>Speaks MCP %2.</p>")
+                .arg(QCoreApplication::applicationVersion(), Revision::all().join(QStringLiteral(", "))));
+    });
+}
+
+void MainWindow::selectServer(int row)
+{
+    m_serverList->setCurrentIndex(m_servers->index(row));
+}
+
+int MainWindow::currentServerRow() const
+{
+    return m_serverList->currentIndex().row();
+}
+
+ServerView *MainWindow::serverView(int row)
+{
+    ServerSession *session = m_servers->session(row);
+    if (!session)
+        return nullptr;
+    if (ServerView *v = m_views.value(session))
+        return v;
+    auto *v = new ServerView(session, m_stack);
+    v->setMaskCursors(m_maskCursors);
+    m_stack->addWidget(v);
+    m_views.insert(session, v);
+    connect(v, &ServerView::statusMessage, this, &MainWindow::showStatus);
+    connect(v, &ServerView::connectRequested, this, &MainWindow::connectCurrent);
+    connect(v, &ServerView::currentListChanged, this, &MainWindow::handleCurrentListChanged);
+    connect(session, &ServerSession::error, this, &MainWindow::showStatus);
+    connect(session, &ServerSession::stateChanged, this, [this, session] {
+        updateActions();
+        if (session->state() == McpClient::State::Failed)
+            showStatus(tr("%1: %2").arg(session->config().name, session->stateText()));
+        if (currentServerView() && currentServerView()->session() == session)
+            handleCurrentListChanged();
+    });
+    connect(session, &QObject::destroyed, this, [this, session] { m_views.remove(session); });
+    return v;
+}
+
+ServerView *MainWindow::currentServerView() const
+{
+    return qobject_cast<ServerView *>(m_stack->currentWidget());
+}
+
+ListView *MainWindow::currentList() const
+{
+    ServerView *v = currentServerView();
+    return v ? v->currentList() : nullptr;
+}
+
+void MainWindow::handleServerSelected()
+{
+    const int row = currentServerRow();
+    ServerView *v = serverView(row);
+    m_stack->setCurrentWidget(v ? static_cast<QWidget *>(v) : m_welcome);
+    ServerSession *session = v ? v->session() : nullptr;
+    m_traffic->setLog(session ? session->client()->trafficLog() : nullptr);
+    m_findings->setSession(session);
+    handleCurrentListChanged();
+    updateActions();
+}
+
+void MainWindow::handleCurrentListChanged()
+{
+    ListView *list = currentList();
+    m_timeline->setListModel(list ? list->model() : nullptr);
+    updateActions();
+}
+
+void MainWindow::connectCurrent()
+{
+    if (ServerSession *s = m_servers->session(currentServerRow())) {
+        s->connectToServer();
+        showStatus(tr("Connecting to %1…").arg(s->config().name));
+    }
+}
+
+void MainWindow::disconnectCurrent()
+{
+    if (ServerSession *s = m_servers->session(currentServerRow()))
+        s->disconnectFromServer();
+}
+
+void MainWindow::saveToken(const ServerConfig &config, const QString &token, bool edited)
+{
+    if (!edited || config.kind != ServerConfig::Kind::Http)
+        return;
+    if (token.isEmpty())
+        m_secrets->remove(config.secretKey());
+    else
+        m_secrets->store(config.secretKey(), token);
+}
+
+void MainWindow::addServer()
+{
+    ServerDialog dialog(this);
+    ServerConfig c;
+    c.name = m_servers->uniqueName(tr("my-server"));
+    dialog.setConfig(c);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    ServerConfig config = dialog.config();
+    config.name = m_servers->uniqueName(config.name);
+    saveToken(config, dialog.token(), dialog.tokenEdited());
+    const int row = m_servers->addServer(config);
+    selectServer(row);
+    showStatus(tr("Added %1. Connect with Ctrl+Return.").arg(config.name));
+}
+
+void MainWindow::editServer()
+{
+    const int row = currentServerRow();
+    ServerSession *s = m_servers->session(row);
+    if (!s || m_servers->isDemo(row))
+        return;
+    ServerDialog dialog(this);
+    dialog.setConfig(s->config());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    ServerConfig config = dialog.config();
+    if (config.name != s->config().name)
+        config.name = m_servers->uniqueName(config.name);
+    saveToken(config, dialog.token(), dialog.tokenEdited());
+    m_servers->updateServer(row, config);
+    showStatus(tr("Saved %1; the change applies at the next connect.").arg(config.name));
+}
+
+void MainWindow::removeServer()
+{
+    const int row = currentServerRow();
+    ServerSession *s = m_servers->session(row);
+    if (!s || m_servers->isDemo(row))
+        return;
+    const QString name = s->config().name;
+    if (s->config().tokenInKeychain)
+        m_secrets->remove(s->config().secretKey());
+    if (ServerView *v = m_views.take(s))
+        v->deleteLater();
+    m_servers->removeServer(row);
+    showStatus(tr("Removed %1.").arg(name));
+}
+
+void MainWindow::importServers()
+{
+    ImportDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    int last = -1;
+    const QList<ServerConfig> configs = dialog.selected();
+    for (ServerConfig c : configs) {
+        c.name = m_servers->uniqueName(c.name);
+        last = m_servers->addServer(c);
+    }
+    if (last >= 0)
+        selectServer(last);
+    showStatus(tr("Imported %n server(s). Nothing was started.", nullptr, int(configs.size())));
+}
+
+void MainWindow::updateActions()
+{
+    const int row = currentServerRow();
+    ServerSession *s = m_servers->session(row);
+    const auto state = s ? s->state() : McpClient::State::Disconnected;
+    m_connectAction->setEnabled(s && state != McpClient::State::Connected &&
+                                state != McpClient::State::Connecting);
+    m_disconnectAction->setEnabled(
+        s && (state == McpClient::State::Connected || state == McpClient::State::Connecting));
+    m_editAction->setEnabled(s && !m_servers->isDemo(row));
+    m_removeAction->setEnabled(s && !m_servers->isDemo(row));
+    const bool hasList = currentList() != nullptr;
+    m_loadAllAction->setEnabled(hasList);
+    m_cancelAction->setEnabled(hasList);
+    m_restartAction->setEnabled(hasList);
+    m_filterAction->setEnabled(hasList);
+    m_permanentStatus->setText(s ? s->stateText() : QString());
+}
+
+void MainWindow::showStatus(const QString &message)
+{
+    statusBar()->showMessage(message, 8000);
+}
+
+void MainWindow::goToPage(const QString &listId, int ledgerRow)
+{
+    ServerView *v = currentServerView();
+    if (!v)
+        return;
+    v->showList(listId);
+    if (ListView *l = v->listView(listId))
+        l->selectPage(ledgerRow);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QByteArray split = settings.value(QStringLiteral("window/splitter")).toByteArray();
+    if (!split.isEmpty())
+        m_splitter->restoreState(split);
+    if (!settings.contains(QStringLiteral("window/geometry"))) {
+        resize(1360, 860);
+        resizeDocks({m_timelineDock}, {200}, Qt::Vertical);
+    }
+}
+
+void MainWindow::saveSettings()
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    if (ListView *l = currentList()) {
+        settings.beginGroup(QStringLiteral("listView"));
+        l->saveSettings(settings);
+        settings.endGroup();
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    for (int row = 0; row < m_servers->rowCount(); ++row)
+        m_servers->session(row)->disconnectFromServer();
+    event->accept();
+}
+
 } // namespace folio

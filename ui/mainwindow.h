@@ -1,10 +1,94 @@
 #pragma once
+
+#include "serverconfig.h"
+
+#include <QHash>
 #include <QMainWindow>
+#include <QPointer>
+
+class QAction;
+class QDockWidget;
+class QListView;
+class QStackedWidget;
+class QSplitter;
+class QLabel;
+
 namespace folio {
+
+class FindingsPanel;
+class ListView;
+class SecretStore;
+class ServerListModel;
+class ServerSession;
+class ServerView;
+class TimelineView;
+class TrafficView;
+
+// The Folio window: servers on the left, the selected server's lists on the right, and docks for
+// traffic, findings and the page timeline. It composes widgets; the models do the work.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget *parent = nullptr);
+    MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    void selectServer(int row);
+    int currentServerRow() const;
+    ServerView *serverView(int row);
+    ServerView *currentServerView() const;
+    ListView *currentList() const;
+    TrafficView *trafficView() const { return m_traffic; }
+    FindingsPanel *findingsPanel() const { return m_findings; }
+    TimelineView *timelineView() const { return m_timeline; }
+    QDockWidget *timelineDock() const { return m_timelineDock; }
+
+    void connectCurrent();
+    void disconnectCurrent();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void handleServerSelected();
+    void handleCurrentListChanged();
+    void addServer();
+    void editServer();
+    void removeServer();
+    void importServers();
+    void saveToken(const ServerConfig &config, const QString &token, bool edited);
+    void updateActions();
+    void showStatus(const QString &message);
+    void restoreSettings();
+    void saveSettings();
+    void goToPage(const QString &listId, int ledgerRow);
+
+    ServerListModel *m_servers;
+    SecretStore *m_secrets;
+    QSplitter *m_splitter;
+    QListView *m_serverList;
+    QStackedWidget *m_stack;
+    QWidget *m_welcome;
+    QHash<ServerSession *, ServerView *> m_views;
+    TrafficView *m_traffic;
+    FindingsPanel *m_findings;
+    TimelineView *m_timeline;
+    QDockWidget *m_trafficDock = nullptr;
+    QDockWidget *m_findingsDock = nullptr;
+    QDockWidget *m_timelineDock = nullptr;
+    QLabel *m_permanentStatus;
+    bool m_maskCursors = false;
+
+    QAction *m_connectAction = nullptr;
+    QAction *m_disconnectAction = nullptr;
+    QAction *m_editAction = nullptr;
+    QAction *m_removeAction = nullptr;
+    QAction *m_loadAllAction = nullptr;
+    QAction *m_cancelAction = nullptr;
+    QAction *m_restartAction = nullptr;
+    QAction *m_filterAction = nullptr;
 };
+
 } // namespace folio

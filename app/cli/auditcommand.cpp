@@ -19,14 +19,16 @@ QString AuditCommand::helpText()
                "its end (within the page cap), judges every page (the passive findings), then probes how\n"
                "the server treats cursors, and reports the findings by list.\n"
                "\n"
-               "Probes, per list that pages (one request at a time, at most 4 probe requests per list\n"
+               "Probes, per list that pages (one request at a time, at most 5 probe requests per list\n"
                "plus a second walk of at most --recheck-pages pages):\n"
                "  tampered cursor     the first cursor the server issued, reversed, with '!' appended, must\n"
                "                      be refused with -32602 (a list tool may also answer isError):\n"
                "                      invalid-cursor-accepted (error), invalid-cursor-wrong-code (warning)\n"
                "  foreign cursor      a cursor issued by another list, and (list tools) the list's own\n"
-               "                      cursor with other arguments, must be refused: foreign-cursor-accepted\n"
-               "                      (error); not tried where a tampered cursor was accepted already\n"
+               "                      cursor with other arguments (a string filter added, else one "
+               "changed),\n"
+               "                      must be refused: foreign-cursor-accepted (error); not tried where a\n"
+               "                      tampered cursor was accepted already\n"
                "  empty cursor        a \"\" the server issued is sent back once if the walk did not:\n"
                "                      empty-cursor-rejected (error)\n"
                "  second walk         the same arguments must give the same items in the same order on\n"
@@ -156,14 +158,14 @@ int AuditCommand::parse(const QStringList &arguments, Options *options)
     if (!target.read(parser, stdioCommand, &error))
         return usage(error);
     options->server = target.config();
-    options->readKeychainToken = target.needsKeychainToken();
+    options->keychainToken = target.keychainToken();
     return ParseOk;
 }
 
 AuditCommand::AuditCommand(const Options &options, QObject *parent)
     : Command(parent)
     , m_options(options)
-    , m_session(new CliSession(options.server, options.readKeychainToken, this))
+    , m_session(new CliSession(options.server, options.keychainToken, this))
 {
     m_session->setVerbose(options.verbose);
     connect(m_session, &CliSession::failed, this, [this](const QString &message) {

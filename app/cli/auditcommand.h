@@ -2,14 +2,13 @@
 
 #include "auditor.h"
 #include "auditreport.h"
+#include "clisession.h"
 #include "command.h"
 #include "serverconfig.h"
 
 #include <QPointer>
 
 namespace folio {
-
-class CliSession;
 
 // `folio audit`: connects, runs the Auditor, prints its report in the chosen format.
 class AuditCommand : public Command
@@ -22,7 +21,7 @@ public:
         AuditReport::Format format = AuditReport::Format::Text;
         bool verbose = false;
         ServerConfig server;
-        bool readKeychainToken = false;
+        CliSession::KeychainToken keychainToken = CliSession::KeychainToken::None;
     };
 
     // Parses the words after `folio audit`. Returns ParseOk to go on, or an exit code.

@@ -73,8 +73,9 @@ struct AuditResult
 //  - a tampered cursor (the first cursor the server issued, reversed, with "!" appended) must be
 //    refused with -32602 (invalid-cursor-accepted / invalid-cursor-wrong-code; a list tool may
 //    also refuse with isError);
-//  - a cursor issued for another list, or (list tools) for other arguments, must be refused
-//    (foreign-cursor-accepted); skipped where the tampered cursor was accepted already;
+//  - a cursor issued for another list, or (list tools) the list's own cursor with other arguments
+//    (a filter added, else a value changed; the second only when the first is refused), must be
+//    refused (foreign-cursor-accepted); skipped where the tampered cursor was accepted already;
 //  - a "" the server issued but the walk never sent back (the cap) is sent once (empty-cursor-rejected);
 //  - a second walk with the same arguments (up to recheckPages pages) must give the same items in the
 //    same order on every page (unstable-order);

@@ -16,10 +16,10 @@ constexpr int watchdogSlackMs = 2000;
 constexpr int shutdownGraceMs = 3000;
 } // namespace
 
-CliSession::CliSession(const ServerConfig &config, bool readKeychainToken, QObject *parent)
+CliSession::CliSession(const ServerConfig &config, KeychainToken keychain, QObject *parent)
     : QObject(parent)
     , m_client(new McpClient(this))
-    , m_readKeychain(readKeychainToken)
+    , m_keychain(keychain)
 {
     m_client->setConfig(config);
     m_watchdog.setSingleShot(true);
@@ -56,7 +56,7 @@ void CliSession::kick()
 void CliSession::start()
 {
     kick();
-    if (!m_readKeychain) {
+    if (m_keychain == KeychainToken::None) {
         connectNow();
         return;
     }
@@ -72,6 +72,11 @@ void CliSession::start()
             [this](const QString &, SecretStore::Failure failure, const QString &message) {
                 if (failure == SecretStore::Failure::NotFound) {
                     // No token saved: the server may need none.
+                    connectNow();
+                    return;
+                }
+                if (m_keychain == KeychainToken::Optional) {
+                    printErr(QStringLiteral("folio: %1 Going on without a token.\n").arg(message));
                     connectNow();
                     return;
                 }

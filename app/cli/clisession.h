@@ -18,7 +18,14 @@ class CliSession : public QObject
 {
     Q_OBJECT
 public:
-    CliSession(const ServerConfig &config, bool readKeychainToken, QObject *parent = nullptr);
+    // Where a saved HTTP server's bearer token comes from.
+    enum class KeychainToken {
+        None,     // not from the keychain (none, or --token-env)
+        Optional, // perhaps saved: a keychain that cannot be read is said, and we go on without
+        Required, // saved there: a keychain that cannot be read stops the command
+    };
+
+    CliSession(const ServerConfig &config, KeychainToken keychain, QObject *parent = nullptr);
     ~CliSession() override;
 
     McpClient *client() const { return m_client; }
@@ -49,7 +56,7 @@ private:
     McpClient *m_client;
     SecretStore *m_secrets = nullptr;
     QTimer m_watchdog;
-    bool m_readKeychain;
+    KeychainToken m_keychain;
     bool m_verbose = false;
     bool m_connected = false;
     bool m_shuttingDown = false;

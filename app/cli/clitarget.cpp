@@ -111,10 +111,12 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
                 continue;
             config = ServerConfig::fromJson(o);
             found = true;
-            // A token is in the keychain when the window said so, or (older entries) may be.
+            // A token is in the keychain when the window said so, or (entries without "auth") may be.
             const QString auth = o.value(QStringLiteral("auth")).toString();
-            m_needsKeychain = config.kind == ServerConfig::Kind::Http &&
-                              (auth.isEmpty() || auth == QLatin1String("keychain"));
+            if (config.kind == ServerConfig::Kind::Http && auth == QLatin1String("keychain"))
+                m_keychain = CliSession::KeychainToken::Required;
+            else if (config.kind == ServerConfig::Kind::Http && auth.isEmpty())
+                m_keychain = CliSession::KeychainToken::Optional;
             break;
         }
         if (!found) {
@@ -149,7 +151,7 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
             return false;
         }
         config.bearerToken = QString::fromUtf8(token);
-        m_needsKeychain = false; // the environment wins over the keychain
+        m_keychain = CliSession::KeychainToken::None; // the environment wins over the keychain
     }
     config.requestTimeoutMs = timeout;
     m_config = config;

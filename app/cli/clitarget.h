@@ -1,5 +1,6 @@
 #pragma once
 
+#include "clisession.h"
 #include "serverconfig.h"
 
 #include <QCommandLineOption>
@@ -29,8 +30,8 @@ public:
 
     ServerConfig config() const { return m_config; }
     int timeoutMs() const { return m_config.requestTimeoutMs; }
-    // A saved HTTP server whose bearer token is to be read from the keychain before connecting.
-    bool needsKeychainToken() const { return m_needsKeychain; }
+    // Whether a saved HTTP server's bearer token is to be read from the keychain before connecting.
+    CliSession::KeychainToken keychainToken() const { return m_keychain; }
     QString keychainKey() const { return m_config.secretKey(); }
 
     // The "--" splitting that QCommandLineParser cannot do for us: everything after the first "--"
@@ -50,7 +51,7 @@ private:
     QCommandLineOption m_server;
     QCommandLineOption m_timeout;
     ServerConfig m_config;
-    bool m_needsKeychain = false;
+    CliSession::KeychainToken m_keychain = CliSession::KeychainToken::None;
 };
 
 } // namespace folio

@@ -175,14 +175,14 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
     if (!target.read(parser, stdioCommand, &error))
         return usage(error);
     options->server = target.config();
-    options->readKeychainToken = target.needsKeychainToken();
+    options->keychainToken = target.keychainToken();
     return ParseOk;
 }
 
 ListCommand::ListCommand(const Options &options, QObject *parent)
     : Command(parent)
     , m_options(options)
-    , m_session(new CliSession(options.server, options.readKeychainToken, this))
+    , m_session(new CliSession(options.server, options.keychainToken, this))
     , m_clock(new TtlClock(this))
 {
     m_session->setVerbose(options.verbose);

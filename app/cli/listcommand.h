@@ -1,5 +1,6 @@
 #pragma once
 
+#include "clisession.h"
 #include "command.h"
 #include "listoutput.h"
 #include "listsource.h"
@@ -11,7 +12,6 @@
 
 namespace folio {
 
-class CliSession;
 class PagedListModel;
 class TtlClock;
 
@@ -31,7 +31,7 @@ public:
         int pageCap = 1000;
         bool verbose = false;
         ServerConfig server;
-        bool readKeychainToken = false;
+        CliSession::KeychainToken keychainToken = CliSession::KeychainToken::None;
     };
 
     // Parses the words after `folio list`. Returns ParseOk to go on, or an exit code (0 after

@@ -1,0 +1,165 @@
+#include "screenshots.h"
+
+#include "findingspanel.h"
+#include "listview.h"
+#include "mainwindow.h"
+#include "pagedlistmodel.h"
+#include "serverlistmodel.h"
+#include "serversession.h"
+#include "serverview.h"
+#include "theme.h"
+
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QDockWidget>
+#include <QPixmap>
+#include <QTextStream>
+#include <QTimer>
+
+#include <functional>
+
+namespace folio {
+
+namespace {
+
+// A list of steps, each polled until it says it is done (or its deadline passes).
+class Script : public QObject
+{
+public:
+    using Step = std::function<bool()>;
+    void add(const QString &name, Step step, int timeoutMs = 15000)
+    {
+        m_steps.append({name, step, timeoutMs});
+    }
+    void run()
+    {
+        connect(&m_timer, &QTimer::timeout, this, &Script::tick);
+        m_timer.start(100);
+        m_deadline = QDeadlineTimer(m_steps.isEmpty() ? 0 : m_steps.first().timeoutMs);
+    }
+    int failures = 0;
+
+private:
+    struct Entry
+    {
+        QString name;
+        Step step;
+        int timeoutMs;
+    };
+    void tick()
+    {
+        if (m_index >= m_steps.size()) {
+            m_timer.stop();
+            QCoreApplication::exit(failures ? 1 : 0);
+            return;
+        }
+        const Entry &e = m_steps.at(m_index);
+        const bool done = e.step();
+        if (done || m_deadline.hasExpired()) {
+            if (!done) {
+                ++failures;
+                QTextStream(stderr) << "screenshots: step \"" << e.name << "\" timed out" << Qt::endl;
+            }
+            ++m_index;
+            if (m_index < m_steps.size())
+                m_deadline = QDeadlineTimer(m_steps.at(m_index).timeoutMs);
+        }
+    }
+    QList<Entry> m_steps;
+    int m_index = 0;
+    QTimer m_timer;
+    QDeadlineTimer m_deadline;
+};
+
+} // namespace
+
+int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QString &directory)
+{
+    QDir().mkpath(directory);
+    MainWindow window(servers, secrets);
+    window.resize(1480, 920);
+    window.show();
+    window.selectServer(0);
+    window.connectCurrent();
+
+    Script script;
+    auto list = [&window](const QString &id) -> ListView * {
+        ServerView *v = window.currentServerView();
+        return v ? v->listView(id) : nullptr;
+    };
+    auto save = [&window, directory](const QString &name) {
+        const QString path = QDir(directory).filePath(name);
+        window.grab().save(path);
+        QTextStream(stdout) << path << Qt::endl;
+    };
+    auto walked = [list](const QString &id) {
+        ListView *l = list(id);
+        return l && l->model() && !l->model()->isLoading() && !l->model()->isFetchingAll() &&
+               l->model()->pagesInWalk() > 0;
+    };
+    script.add(QStringLiteral("connect"),
+               [servers] { return servers->session(0)->state() == McpClient::State::Connected; });
+    script.add(QStringLiteral("tools loaded"), [walked] { return walked(QStringLiteral("tools")); });
+    script.add(QStringLiteral("select a page"), [list] {
+        ListView *l = list(QStringLiteral("tools"));
+        const QList<int> rows = l->model()->walkPageRows();
+        l->selectPage(rows.value(qMin(3, int(rows.size()) - 1)));
+        return true;
+    });
+    int waited = 0;
+    script.add(QStringLiteral("let the TTL bars drain"), [&waited] { return ++waited > 25; });
+    script.add(QStringLiteral("tools light"), [save] {
+        save(QStringLiteral("main-light.png"));
+        return true;
+    });
+    script.add(QStringLiteral("dark"), [] {
+        Theme::apply(Theme::Mode::Dark);
+        return true;
+    });
+    int settle = 0;
+    script.add(QStringLiteral("settle"), [&settle] { return ++settle > 3; });
+    script.add(QStringLiteral("tools dark"), [save] {
+        save(QStringLiteral("main-dark.png"));
+        return true;
+    });
+    script.add(QStringLiteral("resources"), [&window] {
+        window.currentServerView()->showList(QStringLiteral("resources"));
+        return true;
+    });
+    script.add(QStringLiteral("resources loaded"), [walked] { return walked(QStringLiteral("resources")); });
+    script.add(QStringLiteral("findings dock"), [&window, list] {
+        if (ListView *l = list(QStringLiteral("resources"))) {
+            const QList<int> rows = l->model()->walkPageRows();
+            if (!rows.isEmpty())
+                l->selectPage(rows.last());
+        }
+        for (QDockWidget *d : window.findChildren<QDockWidget *>()) {
+            if (d->objectName() == QLatin1String("findingsDock"))
+                d->raise();
+        }
+        return true;
+    });
+    int settle2 = 0;
+    script.add(QStringLiteral("settle"), [&settle2] { return ++settle2 > 5; });
+    script.add(QStringLiteral("resources dark"), [save] {
+        save(QStringLiteral("resources-dark.png"));
+        return true;
+    });
+    script.add(QStringLiteral("light again"), [] {
+        Theme::apply(Theme::Mode::Light);
+        return true;
+    });
+    int settle3 = 0;
+    script.add(QStringLiteral("settle"), [&settle3] { return ++settle3 > 3; });
+    script.add(QStringLiteral("resources light"), [save] {
+        save(QStringLiteral("resources-light.png"));
+        return true;
+    });
+    script.run();
+    const int rc = QApplication::exec();
+    servers->session(0)->disconnectFromServer();
+    return rc;
+}
+
+} // namespace folio

@@ -1,0 +1,336 @@
+#include "listview.h"
+
+#include "jsontreemodel.h"
+#include "pagedlistmodel.h"
+#include "pageinspector.h"
+#include "pagemargindelegate.h"
+#include "pagestrip.h"
+#include "serversession.h"
+#include "toolargsform.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace folio {
+
+namespace {
+QToolButton *toolButton(const QString &text, const QString &tip, QWidget *parent)
+{
+    auto *b = new QToolButton(parent);
+    b->setText(text);
+    b->setToolTip(tip);
+    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    b->setAutoRaise(true);
+    return b;
+}
+} // namespace
+
+ListView::ListView(ServerSession *session, const ListSource &source, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_listId(source.id())
+    , m_source(source)
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_strip(new PageStrip(this))
+    , m_table(new QTableView(this))
+    , m_rowTree(new QTreeView(this))
+    , m_rowJson(new JsonTreeModel(this))
+    , m_inspector(new PageInspector(this))
+    , m_vertical(new QSplitter(Qt::Vertical, this))
+    , m_horizontal(new QSplitter(Qt::Horizontal, this))
+    , m_filter(new QLineEdit(this))
+    , m_summary(new QLabel(this))
+    , m_progress(new QProgressBar(this))
+{
+    m_model = session->listModel(m_listId);
+    // A list tool is a tools/call: it runs only when the user asks (its arguments may be needed).
+    if (m_model && source.kind() == ListSource::Kind::Tool)
+        m_model->setManualStart(true);
+
+    // Toolbar.
+    m_loadAll = toolButton(tr("Load all"), tr("Follow the cursors to the end of the list (Ctrl+L)"), this);
+    m_cancel = toolButton(tr("Cancel"), tr("Stop loading; the pages read stay (Esc)"), this);
+    m_restart = toolButton(tr("Restart"), tr("Discard every page and walk again from the first (F5)"), this);
+    m_autoRefetch = toolButton(tr("Auto-refetch"),
+                               tr("Refetch each page with its own cursor when its TTL expires"), this);
+    m_autoRefetch->setCheckable(true);
+    m_cancel->setEnabled(false);
+    m_filter->setPlaceholderText(tr("Filter loaded rows (Ctrl+F)"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMaximumWidth(320);
+    m_progress->setMaximumWidth(160);
+    m_progress->setTextVisible(false);
+    m_progress->setRange(0, 0);
+    m_progress->setVisible(false);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 0);
+    bar->addWidget(m_loadAll);
+    bar->addWidget(m_cancel);
+    bar->addWidget(m_restart);
+    bar->addWidget(m_autoRefetch);
+    bar->addSpacing(8);
+    bar->addWidget(m_filter, 1);
+    bar->addSpacing(8);
+    bar->addWidget(m_progress);
+    bar->addWidget(m_summary);
+
+    // The table and the selected row.
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_table->setModel(m_proxy);
+    m_table->setItemDelegate(new PageMarginDelegate(m_table));
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(false);
+    m_table->setWordWrap(false);
+    m_table->setShowGrid(false);
+    {
+        // A whole page is often selected at once: a soft highlight keeps it readable.
+        QPalette p = m_table->palette();
+        const QColor base = p.color(QPalette::Base);
+        const QColor hl = p.color(QPalette::Highlight);
+        QColor soft((hl.red() * 35 + base.red() * 65) / 100, (hl.green() * 35 + base.green() * 65) / 100,
+                    (hl.blue() * 35 + base.blue() * 65) / 100);
+        p.setColor(QPalette::Highlight, soft);
+        p.setColor(QPalette::HighlightedText, p.color(QPalette::Text));
+        m_table->setPalette(p);
+    }
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_rowTree->setModel(m_rowJson);
+    m_rowTree->setUniformRowHeights(true);
+    m_rowTree->setAlternatingRowColors(true);
+    m_rowTree->header()->setStretchLastSection(true);
+    m_horizontal->addWidget(m_table);
+    m_horizontal->addWidget(m_rowTree);
+    m_horizontal->setStretchFactor(0, 3);
+    m_horizontal->setStretchFactor(1, 1);
+    m_vertical->addWidget(m_horizontal);
+    m_vertical->addWidget(m_inspector);
+    m_vertical->setStretchFactor(0, 3);
+    m_vertical->setStretchFactor(1, 2);
+    m_vertical->setSizes({440, 300});
+    m_horizontal->setSizes({900, 280});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    layout->addLayout(bar);
+    if (source.kind() == ListSource::Kind::Tool) {
+        m_argsForm = new ToolArgsForm(this);
+        m_argsForm->setTool(source.toolDefinition(), source.cursorArgument(), source.limitArgument());
+        m_argsForm->setContentsMargins(8, 0, 8, 0);
+        connect(m_argsForm, &ToolArgsForm::applied, this, &ListView::applyToolArguments);
+        layout->addWidget(m_argsForm);
+    }
+    layout->addWidget(m_strip);
+    layout->addWidget(m_vertical, 1);
+
+    m_strip->setListModel(m_model);
+
+    connect(m_loadAll, &QToolButton::clicked, this, &ListView::loadAll);
+    connect(m_cancel, &QToolButton::clicked, this, &ListView::cancel);
+    connect(m_restart, &QToolButton::clicked, this, &ListView::restart);
+    connect(m_autoRefetch, &QToolButton::toggled, this, [this](bool on) {
+        if (m_model)
+            m_model->setAutoRefetch(on);
+    });
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_strip, &PageStrip::currentPageChanged, this, &ListView::selectPage);
+    connect(m_inspector, &PageInspector::statusMessage, this, &ListView::statusMessage);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) { handleRowSelected(current); });
+    if (m_model) {
+        connect(m_model, &PagedListModel::loadingChanged, this, &ListView::updateSummary);
+        connect(m_model, &PagedListModel::progress, this, &ListView::updateSummary);
+        connect(m_model, &PagedListModel::walkFinished, this, &ListView::updateSummary);
+        connect(m_model, &PagedListModel::findingsChanged, this, &ListView::updateSummary);
+        connect(m_model, &PagedListModel::pageFailed, this, [this](int row, const McpError &e) {
+            Q_EMIT statusMessage(tr("%1: page %2 failed: %3")
+                                     .arg(m_listId)
+                                     .arg(m_model->ledger()->page(row).index + 1)
+                                     .arg(e.describe()));
+        });
+        connect(m_model, &PagedListModel::walkRestarted, this, [this](const QString &reason) {
+            Q_EMIT statusMessage(
+                tr("%1: every page discarded and the walk restarted — %2").arg(m_listId, reason));
+            updateSummary();
+        });
+        connect(m_model, &PagedListModel::pageReceived, this, [this] {
+            if (m_columnsSized || m_model->rowCount() == 0)
+                return;
+            // Size the columns to the first page once; the user's widths win after that.
+            m_columnsSized = true;
+            m_table->resizeColumnsToContents();
+            QHeaderView *h = m_table->horizontalHeader();
+            for (int c = 0; c + 1 < h->count(); ++c)
+                h->resizeSection(c, qBound(60, h->sectionSize(c) + 12, 280));
+        });
+    }
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("listView"));
+    restoreSettings(settings);
+    updateSummary();
+}
+
+ListView::~ListView() = default;
+
+void ListView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_model && m_model->ledger()->rowCount() == 0 && m_model->canFetchMore({}))
+        m_model->start();
+}
+
+void ListView::loadAll()
+{
+    if (m_model)
+        m_model->fetchAll();
+    updateSummary();
+}
+
+void ListView::cancel()
+{
+    if (m_model)
+        m_model->cancel();
+    updateSummary();
+}
+
+void ListView::restart()
+{
+    if (m_model)
+        m_model->restart(tr("restarted by the user"));
+}
+
+void ListView::focusFilter()
+{
+    m_filter->setFocus();
+    m_filter->selectAll();
+}
+
+void ListView::setMaskCursors(bool mask)
+{
+    if (m_model)
+        m_model->ledger()->setMaskCursors(mask);
+    m_inspector->setCursorsMasked(mask);
+    m_strip->viewport()->update();
+}
+
+void ListView::applyToolArguments()
+{
+    if (!m_model || !m_argsForm)
+        return;
+    ListSource s = m_model->source();
+    s.setArguments(m_argsForm->arguments());
+    s.setLimit(m_argsForm->limit());
+    m_model->setSource(s);
+    m_model->start();
+}
+
+void ListView::selectPage(int ledgerRow)
+{
+    if (!m_model || m_selectingPage)
+        return;
+    m_selectingPage = true;
+    m_strip->setCurrentPage(ledgerRow);
+    m_inspector->setPage(m_model, ledgerRow);
+    int first = 0, count = 0;
+    if (m_model->rowsOfPage(ledgerRow, &first, &count) && count > 0) {
+        const QModelIndex top = m_proxy->mapFromSource(m_model->index(first, 0));
+        const QModelIndex bottom =
+            m_proxy->mapFromSource(m_model->index(first + count - 1, qMax(0, m_model->columnCount() - 1)));
+        if (top.isValid()) {
+            m_table->selectionModel()->setCurrentIndex(top, QItemSelectionModel::NoUpdate);
+            m_table->selectionModel()->select(QItemSelection(top, bottom.isValid() ? bottom : top),
+                                              QItemSelectionModel::ClearAndSelect |
+                                                  QItemSelectionModel::Rows);
+            m_rowJson->setJson(m_model->item(first));
+            m_rowTree->expandToDepth(0);
+            m_table->scrollTo(top, QAbstractItemView::PositionAtTop);
+        }
+    }
+    m_selectingPage = false;
+}
+
+void ListView::handleRowSelected(const QModelIndex &current)
+{
+    if (!m_model || !current.isValid())
+        return;
+    const QModelIndex source = m_proxy->mapToSource(current);
+    m_rowJson->setJson(m_model->item(source.row()));
+    m_rowTree->expandToDepth(0);
+    if (m_selectingPage)
+        return;
+    const int pageRow = source.data(PagedListModel::PageRowRole).toInt();
+    m_selectingPage = true;
+    m_strip->setCurrentPage(pageRow);
+    m_inspector->setPage(m_model, pageRow);
+    m_selectingPage = false;
+}
+
+QString ListView::summary() const
+{
+    if (!m_model)
+        return tr("This list is not available");
+    const int findings = int(m_model->findings().size());
+    QString text = tr("%n row(s)", nullptr, m_model->rowCount()) + QStringLiteral(" · ") +
+                   tr("%n page(s)", nullptr, m_model->pagesInWalk());
+    if (findings > 0)
+        text += QStringLiteral(" · ") + tr("%n finding(s)", nullptr, findings);
+    if (m_model->isLoading())
+        text += QStringLiteral(" · ") + tr("loading…");
+    else if (m_model->isComplete())
+        text += QStringLiteral(" · ") + tr("complete");
+    else if (m_model->isStopped())
+        text += QStringLiteral(" · ") + tr("stopped: %1").arg(m_model->stopReason());
+    else if (m_model->pagesInWalk() > 0)
+        text += QStringLiteral(" · ") + tr("more available");
+    return text;
+}
+
+void ListView::updateSummary()
+{
+    m_summary->setText(summary());
+    const bool loading = m_model && m_model->isLoading();
+    const bool fetchingAll = m_model && m_model->isFetchingAll();
+    m_progress->setVisible(loading || fetchingAll);
+    m_cancel->setEnabled(loading || fetchingAll);
+    m_loadAll->setEnabled(m_model && !m_model->isComplete() && !m_model->isStopped() && !fetchingAll);
+    Q_EMIT summaryChanged();
+}
+
+void ListView::saveSettings(QSettings &settings) const
+{
+    settings.setValue(QStringLiteral("vertical"), m_vertical->saveState());
+    settings.setValue(QStringLiteral("horizontal"), m_horizontal->saveState());
+    settings.setValue(QStringLiteral("columns/") + m_listId, m_table->horizontalHeader()->saveState());
+}
+
+void ListView::restoreSettings(QSettings &settings)
+{
+    m_vertical->restoreState(settings.value(QStringLiteral("vertical")).toByteArray());
+    m_horizontal->restoreState(settings.value(QStringLiteral("horizontal")).toByteArray());
+    const QByteArray columns = settings.value(QStringLiteral("columns/") + m_listId).toByteArray();
+    if (!columns.isEmpty())
+        m_table->horizontalHeader()->restoreState(columns);
+}
+
+} // namespace folio

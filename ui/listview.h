@@ -1,0 +1,92 @@
+#pragma once
+
+#include "listsource.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QSettings;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
+class QToolButton;
+class QTreeView;
+
+namespace folio {
+
+class JsonTreeModel;
+class PageInspector;
+class PagedListModel;
+class PageStrip;
+class ServerSession;
+class ToolArgsForm;
+
+// One list of one server: the lazy table, the page strip above it, the selected row as a JSON
+// tree beside it and the page inspector below. It only presents; the model walks the list.
+class ListView : public QWidget
+{
+    Q_OBJECT
+public:
+    ListView(ServerSession *session, const ListSource &source, QWidget *parent = nullptr);
+    ~ListView() override;
+
+    PagedListModel *model() const { return m_model; }
+    QString listId() const { return m_listId; }
+    QTableView *table() const { return m_table; }
+    PageStrip *strip() const { return m_strip; }
+    PageInspector *inspector() const { return m_inspector; }
+
+    void loadAll();
+    void cancel();
+    void restart();
+    void focusFilter();
+    // Selects a page: its chip, its rows, the inspector.
+    void selectPage(int ledgerRow);
+    void setMaskCursors(bool mask);
+    QString summary() const;
+
+    // Splitter and column state, per list id, under the settings' current group.
+    void saveSettings(QSettings &settings) const;
+    void restoreSettings(QSettings &settings);
+
+Q_SIGNALS:
+    void statusMessage(const QString &message);
+    void summaryChanged();
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void updateSummary();
+    void handleRowSelected(const QModelIndex &current);
+    void applyToolArguments();
+
+    QPointer<ServerSession> m_session;
+    QPointer<PagedListModel> m_model;
+    QString m_listId;
+    ListSource m_source;
+    QSortFilterProxyModel *m_proxy;
+    PageStrip *m_strip;
+    QTableView *m_table;
+    QTreeView *m_rowTree;
+    JsonTreeModel *m_rowJson;
+    PageInspector *m_inspector;
+    ToolArgsForm *m_argsForm = nullptr;
+    QSplitter *m_vertical;
+    QSplitter *m_horizontal;
+    QLineEdit *m_filter;
+    QLabel *m_summary;
+    QProgressBar *m_progress;
+    QToolButton *m_loadAll;
+    QToolButton *m_cancel;
+    QToolButton *m_restart;
+    QToolButton *m_autoRefetch;
+    bool m_selectingPage = false;
+    bool m_columnsSized = false;
+};
+
+} // namespace folio

@@ -1,0 +1,203 @@
+#include "serverdialog.h"
+
+#include "mcpclient.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace folio {
+
+ServerDialog::ServerDialog(QWidget *parent)
+    : QDialog(parent)
+    , m_name(new QLineEdit(this))
+    , m_kind(new QComboBox(this))
+    , m_pages(new QStackedWidget(this))
+    , m_command(new QLineEdit(this))
+    , m_arguments(new QLineEdit(this))
+    , m_environment(new QPlainTextEdit(this))
+    , m_workingDirectory(new QLineEdit(this))
+    , m_url(new QLineEdit(this))
+    , m_httpMode(new QComboBox(this))
+    , m_headers(new QPlainTextEdit(this))
+    , m_token(new QLineEdit(this))
+    , m_revision(new QComboBox(this))
+    , m_timeout(new QSpinBox(this))
+    , m_problem(new QLabel(this))
+{
+    setWindowTitle(tr("Server"));
+    m_kind->addItems({tr("stdio (a local process)"), tr("HTTP")});
+
+    auto *stdioPage = new QWidget;
+    auto *stdioForm = new QFormLayout(stdioPage);
+    auto *commandRow = new QHBoxLayout;
+    auto *browse = new QPushButton(tr("Browse…"));
+    commandRow->addWidget(m_command, 1);
+    commandRow->addWidget(browse);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Server program"));
+        if (!file.isEmpty())
+            m_command->setText(file);
+    });
+    m_command->setPlaceholderText(QStringLiteral("npx"));
+    m_arguments->setPlaceholderText(QStringLiteral("-y @modelcontextprotocol/server-everything stdio"));
+    m_environment->setPlaceholderText(tr("One NAME=value per line"));
+    m_environment->setMaximumHeight(80);
+    m_workingDirectory->setPlaceholderText(tr("(Folio's own)"));
+    stdioForm->addRow(tr("Command"), commandRow);
+    stdioForm->addRow(tr("Arguments"), m_arguments);
+    stdioForm->addRow(tr("Environment"), m_environment);
+    stdioForm->addRow(tr("Working directory"), m_workingDirectory);
+
+    auto *httpPage = new QWidget;
+    auto *httpForm = new QFormLayout(httpPage);
+    m_url->setPlaceholderText(QStringLiteral("http://127.0.0.1:3001/mcp"));
+    m_httpMode->addItems({tr("Automatic (Streamable HTTP, then HTTP+SSE)"), tr("Streamable HTTP"),
+                          tr("HTTP+SSE (2024-11-05)")});
+    m_headers->setPlaceholderText(tr("One Name: value per line"));
+    m_headers->setMaximumHeight(80);
+    m_token->setEchoMode(QLineEdit::Password);
+    m_token->setPlaceholderText(tr("Kept in the system keychain"));
+    connect(m_token, &QLineEdit::textEdited, this, [this] { m_tokenEdited = true; });
+    httpForm->addRow(tr("URL"), m_url);
+    httpForm->addRow(tr("Transport"), m_httpMode);
+    httpForm->addRow(tr("Headers"), m_headers);
+    httpForm->addRow(tr("Bearer token"), m_token);
+
+    m_pages->addWidget(stdioPage);
+    m_pages->addWidget(httpPage);
+
+    m_revision->addItem(tr("Negotiate (newest first)"), QString());
+    for (const QString &r : Revision::all())
+        m_revision->addItem(r, r);
+    m_timeout->setRange(1000, 600000);
+    m_timeout->setSingleStep(1000);
+    m_timeout->setSuffix(tr(" ms"));
+    m_timeout->setValue(30000);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Kind"), m_kind);
+    auto *more = new QFormLayout;
+    more->addRow(tr("Protocol revision"), m_revision);
+    more->addRow(tr("Request timeout"), m_timeout);
+
+    m_problem->setForegroundRole(QPalette::BrightText);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_pages);
+    layout->addLayout(more);
+    layout->addWidget(m_problem);
+    layout->addWidget(buttons);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &ServerDialog::updateKind);
+    for (QLineEdit *e : {m_name, m_command, m_url})
+        connect(e, &QLineEdit::textChanged, this, &ServerDialog::validate);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &ServerDialog::validate);
+    m_saveButton = buttons->button(QDialogButtonBox::Save);
+    updateKind();
+    validate();
+    resize(560, sizeHint().height());
+}
+
+void ServerDialog::updateKind()
+{
+    m_pages->setCurrentIndex(m_kind->currentIndex());
+}
+
+void ServerDialog::validate()
+{
+    QString problem;
+    if (m_name->text().trimmed().isEmpty())
+        problem = tr("Give the server a name.");
+    else if (m_kind->currentIndex() == 0 && m_command->text().trimmed().isEmpty())
+        problem = tr("Say which program to start.");
+    else if (m_kind->currentIndex() == 1) {
+        const QUrl url(m_url->text().trimmed());
+        if (!url.isValid() ||
+            (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+            problem = tr("Enter an http:// or https:// URL.");
+    }
+    m_problem->setText(problem);
+    m_problem->setVisible(!problem.isEmpty());
+    m_saveButton->setEnabled(problem.isEmpty());
+}
+
+void ServerDialog::setConfig(const ServerConfig &c)
+{
+    m_name->setText(c.name);
+    m_kind->setCurrentIndex(c.kind == ServerConfig::Kind::Http ? 1 : 0);
+    m_command->setText(c.command);
+    QStringList quoted;
+    for (const QString &a : c.arguments)
+        quoted << (a.contains(QLatin1Char(' ')) || a.isEmpty() ? QLatin1Char('"') + a + QLatin1Char('"') : a);
+    m_arguments->setText(quoted.join(QLatin1Char(' ')));
+    QStringList env;
+    for (auto it = c.environment.cbegin(); it != c.environment.cend(); ++it)
+        env << it.key() + QLatin1Char('=') + it.value();
+    m_environment->setPlainText(env.join(QLatin1Char('\n')));
+    m_workingDirectory->setText(c.workingDirectory);
+    m_url->setText(c.url.toString());
+    m_httpMode->setCurrentIndex(int(c.httpMode));
+    QStringList headers;
+    for (const auto &[k, v] : c.headers)
+        headers << QString::fromLatin1(k) + QStringLiteral(": ") + QString::fromLatin1(v);
+    m_headers->setPlainText(headers.join(QLatin1Char('\n')));
+    m_hadToken = c.tokenInKeychain;
+    m_token->clear();
+    m_token->setPlaceholderText(c.tokenInKeychain
+                                    ? tr("A token is saved in the keychain (type to replace, clear to keep)")
+                                    : tr("Kept in the system keychain"));
+    m_revision->setCurrentIndex(qMax(0, m_revision->findData(c.pinnedRevision)));
+    m_timeout->setValue(c.requestTimeoutMs);
+    validate();
+}
+
+ServerConfig ServerDialog::config() const
+{
+    ServerConfig c;
+    c.name = m_name->text().trimmed();
+    c.kind = m_kind->currentIndex() == 1 ? ServerConfig::Kind::Http : ServerConfig::Kind::Stdio;
+    c.command = m_command->text().trimmed();
+    c.arguments = QProcess::splitCommand(m_arguments->text());
+    for (const QString &line : m_environment->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const qsizetype eq = line.indexOf(QLatin1Char('='));
+        if (eq > 0)
+            c.environment.insert(line.left(eq).trimmed(), line.mid(eq + 1));
+    }
+    c.workingDirectory = m_workingDirectory->text().trimmed();
+    c.url = QUrl(m_url->text().trimmed());
+    c.httpMode = ServerConfig::HttpMode(m_httpMode->currentIndex());
+    for (const QString &line : m_headers->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const qsizetype colon = line.indexOf(QLatin1Char(':'));
+        if (colon > 0)
+            c.headers.append(
+                {line.left(colon).trimmed().toLatin1(), line.mid(colon + 1).trimmed().toLatin1()});
+    }
+    c.tokenInKeychain =
+        c.kind == ServerConfig::Kind::Http && (m_tokenEdited ? !m_token->text().isEmpty() : m_hadToken);
+    c.pinnedRevision = m_revision->currentData().toString();
+    c.requestTimeoutMs = m_timeout->value();
+    return c;
+}
+
+QString ServerDialog::token() const
+{
+    return m_token->text();
+}
+
+} // namespace folio

@@ -1,0 +1,227 @@
+#include "serverview.h"
+
+#include "listview.h"
+#include "pagedlistmodel.h"
+#include "serversession.h"
+#include "statuscolors.h"
+
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace folio {
+
+ServerView::ServerView(ServerSession *session, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_stack(new QStackedWidget(this))
+    , m_emptyState(new QWidget(this))
+    , m_emptyText(new QLabel(this))
+    , m_connect(new QPushButton(tr("Connect"), this))
+    , m_connected(new QWidget(this))
+    , m_header(new QLabel(this))
+    , m_instructions(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+{
+    auto *empty = new QVBoxLayout(m_emptyState);
+    empty->addStretch();
+    m_emptyText->setAlignment(Qt::AlignCenter);
+    m_emptyText->setWordWrap(true);
+    m_emptyText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    empty->addWidget(m_emptyText);
+    auto *connectRow = new QHBoxLayout;
+    connectRow->addStretch();
+    connectRow->addWidget(m_connect);
+    connectRow->addStretch();
+    empty->addLayout(connectRow);
+    empty->addStretch();
+    connect(m_connect, &QPushButton::clicked, this, &ServerView::connectRequested);
+
+    auto *c = new QVBoxLayout(m_connected);
+    c->setContentsMargins(0, 0, 0, 0);
+    c->setSpacing(2);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setContentsMargins(8, 6, 8, 0);
+    m_instructions->setWordWrap(true);
+    m_instructions->setContentsMargins(8, 0, 8, 4);
+    m_instructions->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_instructions->setForegroundRole(QPalette::PlaceholderText);
+    c->addWidget(m_header);
+    c->addWidget(m_instructions);
+    m_tabs->setDocumentMode(true);
+    c->addWidget(m_tabs, 1);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &ServerView::currentListChanged);
+
+    m_stack->addWidget(m_emptyState);
+    m_stack->addWidget(m_connected);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+
+    connect(session, &ServerSession::stateChanged, this, &ServerView::updateHeader);
+    connect(session, &ServerSession::listsChanged, this, &ServerView::rebuildTabs);
+    updateHeader();
+    rebuildTabs();
+}
+
+void ServerView::updateHeader()
+{
+    const McpClient *client = m_session->client();
+    switch (client->state()) {
+    case McpClient::State::Connected: {
+        m_stack->setCurrentWidget(m_connected);
+        const QJsonObject info = client->serverInfo();
+        QStringList caps;
+        const QJsonObject c = client->capabilities();
+        for (auto it = c.begin(); it != c.end(); ++it) {
+            const bool listChanged = it.value().toObject().value(QStringLiteral("listChanged")).toBool();
+            caps << (listChanged ? it.key() + QStringLiteral(" (listChanged)") : it.key());
+        }
+        const QString name = info.value(QStringLiteral("title")).toString().isEmpty()
+                                 ? info.value(QStringLiteral("name")).toString()
+                                 : info.value(QStringLiteral("title")).toString();
+        m_header->setText(
+            tr("<b>%1</b> %2 &nbsp;·&nbsp; revision <b>%3</b> &nbsp;·&nbsp; %4 &nbsp;·&nbsp; %5")
+                .arg(name.toHtmlEscaped(), info.value(QStringLiteral("version")).toString().toHtmlEscaped(),
+                     client->protocolVersion(), client->transportName(),
+                     caps.isEmpty() ? tr("no capabilities advertised") : caps.join(QStringLiteral(", "))));
+        m_instructions->setText(client->instructions());
+        m_instructions->setVisible(!client->instructions().isEmpty());
+        break;
+    }
+    case McpClient::State::Connecting:
+        m_stack->setCurrentWidget(m_emptyState);
+        m_emptyText->setText(tr("<h3>Connecting to %1…</h3><p>%2</p>")
+                                 .arg(m_session->config().name.toHtmlEscaped(),
+                                      m_session->config().displayTarget().toHtmlEscaped()));
+        m_connect->setEnabled(false);
+        break;
+    case McpClient::State::Disconnected:
+        m_stack->setCurrentWidget(m_emptyState);
+        m_emptyText->setText(
+            tr("<h3>%1 is not connected</h3><p>%2</p><p>Connect to browse its lists (Ctrl+Return).</p>")
+                .arg(m_session->config().name.toHtmlEscaped(),
+                     m_session->config().displayTarget().toHtmlEscaped()));
+        m_connect->setEnabled(true);
+        break;
+    case McpClient::State::Failed: {
+        m_stack->setCurrentWidget(m_emptyState);
+        const McpError e = client->lastError();
+        QString hint;
+        switch (e.kind) {
+        case McpError::Kind::SpawnFailed:
+            hint = tr("Check the command and its arguments in Edit Server (F2).");
+            break;
+        case McpError::Kind::AuthRequired:
+        case McpError::Kind::InsufficientScope:
+            hint = tr("Add a bearer token in Edit Server (F2). The server said: %1")
+                       .arg(e.wwwAuthenticate.toHtmlEscaped());
+            break;
+        case McpError::Kind::ConnectionFailed:
+            hint = tr("Is the server running at this address?");
+            break;
+        default:
+            hint = tr("The traffic log (Ctrl+T) shows what was exchanged.");
+            break;
+        }
+        m_emptyText->setText(
+            tr("<h3>Could not connect to %1</h3><p><b>%2</b></p><p>%3</p>")
+                .arg(m_session->config().name.toHtmlEscaped(), e.describe().toHtmlEscaped(), hint));
+        m_connect->setText(tr("Try again"));
+        m_connect->setEnabled(true);
+        break;
+    }
+    }
+}
+
+void ServerView::rebuildTabs()
+{
+    const QString current = currentList() ? currentList()->listId() : QString();
+    // Views of models that are gone (a reconnect replaces them) go; the others stay.
+    for (auto it = m_views.begin(); it != m_views.end();) {
+        bool keep = false;
+        for (const ListSource &s : m_session->lists())
+            keep = keep || (s.id() == it.key() && it.value()->model() == m_session->listModel(s.id()));
+        if (!keep) {
+            m_tabs->removeTab(m_tabs->indexOf(it.value()));
+            it.value()->deleteLater();
+            it = m_views.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    int index = 0;
+    for (const ListSource &source : m_session->lists()) {
+        ListView *view = m_views.value(source.id());
+        if (!view) {
+            view = new ListView(m_session, source, m_tabs);
+            view->setMaskCursors(m_maskCursors);
+            m_views.insert(source.id(), view);
+            connect(view, &ListView::statusMessage, this, &ServerView::statusMessage);
+            connect(view, &ListView::summaryChanged, this, [this, view] { updateTabTitle(view); });
+            m_tabs->insertTab(index, view, source.displayName());
+            if (source.kind() == ListSource::Kind::Tool)
+                m_tabs->setTabToolTip(
+                    index, tr("List tool %1 (pages by %2)").arg(source.toolName(), source.cursorArgument()));
+        }
+        updateTabTitle(view);
+        ++index;
+    }
+    if (!current.isEmpty())
+        showList(current);
+}
+
+void ServerView::updateTabTitle(ListView *view)
+{
+    const int i = m_tabs->indexOf(view);
+    if (i < 0 || !view->model())
+        return;
+    const ListSource &s = view->model()->source();
+    bool anyError = false, any = false;
+    for (const Finding &f : view->model()->findings()) {
+        any = true;
+        anyError = anyError || f.severity == Finding::Severity::Error;
+    }
+    m_tabs->setTabText(i, s.displayName());
+    m_tabs->setTabIcon(i, any ? StatusColors(palette()).severityIcon(anyError ? Finding::Severity::Error
+                                                                              : Finding::Severity::Warning)
+                              : QIcon());
+}
+
+ListView *ServerView::currentList() const
+{
+    return qobject_cast<ListView *>(m_tabs->currentWidget());
+}
+
+QList<ListView *> ServerView::lists() const
+{
+    QList<ListView *> out;
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (auto *v = qobject_cast<ListView *>(m_tabs->widget(i)))
+            out.append(v);
+    }
+    return out;
+}
+
+ListView *ServerView::listView(const QString &listId) const
+{
+    return m_views.value(listId);
+}
+
+void ServerView::showList(const QString &listId)
+{
+    if (ListView *v = m_views.value(listId))
+        m_tabs->setCurrentWidget(v);
+}
+
+void ServerView::setMaskCursors(bool mask)
+{
+    m_maskCursors = mask;
+    for (ListView *v : std::as_const(m_views))
+        v->setMaskCursors(mask);
+}
+
+} // namespace folio

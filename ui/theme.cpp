@@ -1,0 +1,100 @@
+#include "theme.h"
+
+#include <QApplication>
+#include <QPalette>
+#include <QSettings>
+#include <QStyle>
+#include <QStyleFactory>
+
+namespace folio::Theme {
+
+namespace {
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x26, 0x28, 0x2d), base(0x1d, 0x1f, 0x23), text(0xe6, 0xe8, 0xeb);
+    const QColor button(0x30, 0x33, 0x39), highlight(0x3d, 0x7e, 0xdb), mid(0x4a, 0x4e, 0x56);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x24, 0x26, 0x2b));
+    p.setColor(QPalette::ToolTipBase, QColor(0x32, 0x35, 0x3b));
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x8f, 0x98));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, button);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, QColor(0xff, 0x6b, 0x6b));
+    p.setColor(QPalette::Link, QColor(0x6c, 0xa8, 0xff));
+    p.setColor(QPalette::Highlight, highlight);
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Light, QColor(0x3a, 0x3d, 0x44));
+    p.setColor(QPalette::Midlight, QColor(0x34, 0x37, 0x3d));
+    p.setColor(QPalette::Mid, mid);
+    p.setColor(QPalette::Dark, QColor(0x16, 0x17, 0x1a));
+    p.setColor(QPalette::Shadow, Qt::black);
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, QColor(0x74, 0x78, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::Highlight, mid);
+    return p;
+}
+
+QPalette lightPalette()
+{
+    QPalette p = QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette();
+    p.setColor(QPalette::Window, QColor(0xf3, 0xf4, 0xf6));
+    p.setColor(QPalette::Base, Qt::white);
+    p.setColor(QPalette::AlternateBase, QColor(0xf6, 0xf7, 0xf9));
+    p.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xd0));
+    return p;
+}
+
+} // namespace
+
+void apply(Mode mode)
+{
+    // Fusion draws the same on every desktop and honours any palette: light and dark look right.
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    switch (mode) {
+    case Mode::System:
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        break;
+    case Mode::Light:
+        QApplication::setPalette(lightPalette());
+        break;
+    case Mode::Dark:
+        QApplication::setPalette(darkPalette());
+        break;
+    }
+}
+
+Mode load()
+{
+    const QString v = QSettings().value(QStringLiteral("view/theme")).toString();
+    if (v == QLatin1String("light"))
+        return Mode::Light;
+    if (v == QLatin1String("dark"))
+        return Mode::Dark;
+    return Mode::System;
+}
+
+void save(Mode mode)
+{
+    QSettings().setValue(QStringLiteral("view/theme"), name(mode));
+}
+
+QString name(Mode mode)
+{
+    switch (mode) {
+    case Mode::System:
+        return QStringLiteral("system");
+    case Mode::Light:
+        return QStringLiteral("light");
+    case Mode::Dark:
+        return QStringLiteral("dark");
+    }
+    return {};
+}
+
+} // namespace folio::Theme
