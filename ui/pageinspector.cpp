@@ -208,8 +208,8 @@ void PageInspector::buildUi()
     right->addWidget(m_findings, 5, 1, 1, 2);
     right->setRowStretch(6, 1);
 
-    columns->addLayout(left, 5);
-    columns->addLayout(right, 4);
+    columns->addLayout(left, 1);
+    columns->addLayout(right, 1);
     layout->addLayout(columns, 1);
 
     // Actions.

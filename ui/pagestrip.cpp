@@ -108,7 +108,7 @@ void PageStrip::setListModel(PagedListModel *model)
             rebuild();
         });
         // A restart draws the separator before the new walk's first chip exists.
-        connect(m_model, &PagedListModel::walkRestarted, viewport(), qOverload<>(&QWidget::update));
+        connect(m_model, &PagedListModel::walkRestarted, this, [this] { viewport()->update(); });
     }
     rebuild();
     Q_EMIT currentPageChanged(m_current);
@@ -218,8 +218,12 @@ QPair<int, int> PageStrip::visibleRange() const
 
 void PageStrip::updateMetrics()
 {
-    m_smallHeight = QFontMetrics(smallFont(font())).height();
-    m_countHeight = QFontMetrics(countFont(font())).height();
+    m_smallFont = smallFont(font());
+    m_countFont = countFont(font());
+    m_codeFont = font();
+    m_codeFont.setBold(true);
+    m_smallHeight = QFontMetrics(m_smallFont).height();
+    m_countHeight = QFontMetrics(m_countFont).height();
 }
 
 int PageStrip::chipHeight() const
@@ -396,11 +400,9 @@ void PageStrip::paintSeparator(QPainter *painter, int walkStartRow, const Status
     const int x = contentX(walkStartRow) - horizontalScrollBar()->value() - (WalkGap + Spacing) / 2;
     const QRect chip = chipRect(walkStartRow);
     painter->save();
-    const QFont small = smallFont(font());
-    painter->setFont(small);
-    const QFontMetrics fm(small);
+    painter->setFont(m_smallFont);
     painter->setPen(colors.mutedText());
-    const QRect label(x - WalkGap / 2, chip.top(), WalkGap, fm.height());
+    const QRect label(x - WalkGap / 2, chip.top(), WalkGap, m_smallHeight);
     painter->drawText(label, Qt::AlignCenter,
                       QStringLiteral("w%1").arg(m_ledger->page(walkStartRow).walk + 1));
     QPen pen(colors.mutedText(), 1, Qt::DashLine);
@@ -446,10 +448,8 @@ void PageStrip::paintChip(QPainter *painter, const QRect &rect, const ChipLook &
     }
 
     // Header: the page number, the findings.
-    const QFont small = smallFont(font());
-    const QFontMetrics smallFm(small);
-    const QRect header(rect.left() + Pad, rect.top() + Pad - 1, rect.width() - 2 * Pad, smallFm.height());
-    painter->setFont(small);
+    const QRect header(rect.left() + Pad, rect.top() + Pad - 1, rect.width() - 2 * Pad, m_smallHeight);
+    painter->setFont(m_smallFont);
     painter->setPen(colors.mutedText());
     painter->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, QString::number(look.pageNumber));
     const int shown = int(qMin<qsizetype>(look.badges.size(), 3));
@@ -474,9 +474,7 @@ void PageStrip::paintChip(QPainter *painter, const QRect &rect, const ChipLook &
     } else if (!look.countText.isEmpty()) {
         const bool failed =
             look.bar == Bar::Failed || (look.struck && look.countText.startsWith(QLatin1Char('-')));
-        QFont f = countFont(font());
-        if (failed)
-            f.setPointSizeF(font().pointSizeF() > 0 ? font().pointSizeF() : 9);
+        const QFont &f = failed ? m_codeFont : m_countFont;
         painter->setFont(f);
         painter->setPen(failed ? colors.failed() : colors.text());
         const int scopeSpace = failed ? 0 : ScopeBadgeSize + 2;

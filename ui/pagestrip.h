@@ -4,6 +4,7 @@
 #include "pagerecord.h"
 
 #include <QAbstractScrollArea>
+#include <QFont>
 #include <QPointer>
 #include <QTimer>
 #include <QVector>
@@ -115,8 +116,11 @@ private:
     int m_current = -1;
     bool m_followEnd = true; // new chips scroll into view while the view shows the end
     QTimer m_tick;
-    qint64 m_phaseMs = 0;  // animation time for spinners and stripes
-    int m_smallHeight = 0; // font heights, measured on font changes, not per paint
+    qint64 m_phaseMs = 0; // animation time for spinners and stripes
+    QFont m_smallFont;    // fonts and heights, made on font changes, not per paint
+    QFont m_countFont;
+    QFont m_codeFont;
+    int m_smallHeight = 0;
     int m_countHeight = 0;
     int m_paintCount = 0;
     QPair<int, int> m_lastPainted{-1, -1};
