@@ -16,10 +16,11 @@
 
 namespace {
 
-// Subcommands run headless (no display needed); anything else opens the window.
+// A first word that is not an option is a subcommand, run headless (no display needed); an
+// unknown one gets the command line's "unknown command" rather than a window.
 bool isHeadlessCommand(const QString &word)
 {
-    return word == QLatin1String("conformance-client") || folio::isCliCommand(word);
+    return !word.isEmpty() && !word.startsWith(QLatin1Char('-'));
 }
 
 // The demo server ships next to folio: in the build tree under demo-server/, installed beside it.
@@ -43,6 +44,16 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(FOLIO_VERSION));
 
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
+    if (first == QLatin1String("--help") || first == QLatin1String("-h")) {
+        QCoreApplication app(argc, argv);
+        QTextStream(stdout)
+            << "Usage: folio [--url URL | -- COMMAND ARGS...] [--theme light|dark|system]\n"
+               "             [--scenario NAME] [--screenshots DIR]\n"
+               "  Opens the window: on the embedded demo server (its scenario: --scenario, default\n"
+               "  tour), on an HTTP server (--url) or on a stdio server (after --).\n"
+               "  --screenshots DIR renders the main views to PNG (light and dark) and exits.\n\n";
+        return folio::runCli(first, {});
+    }
     if (isHeadlessCommand(first)) {
         QCoreApplication app(argc, argv);
         const QStringList args = app.arguments().mid(2);

@@ -87,8 +87,10 @@ PagedListModel::PagedListModel(McpClient *client, const ListSource &source, TtlC
 
 PagedListModel::~PagedListModel()
 {
-    for (const StoredPage &sp : std::as_const(m_pages))
-        m_clock->unschedule(m_ledger->page(sp.ledgerRow).serial);
+    for (const StoredPage &sp : std::as_const(m_pages)) {
+        if (m_clock)
+            m_clock->unschedule(m_ledger->page(sp.ledgerRow).serial);
+    }
     if (m_inFlight) {
         m_inFlight->disconnect(this);
         m_inFlight->cancel();
@@ -202,7 +204,7 @@ void PagedListModel::requestNextPage()
         return;
     }
     PageRecord rec;
-    rec.serial = m_nextSerial++;
+    rec.serial = m_clock->allocateKey(); // unique across every model sharing the clock
     rec.walk = m_walk;
     rec.index = int(m_pages.size());
     rec.requestCursor = m_nextCursor;
@@ -288,7 +290,7 @@ void PagedListModel::handleReply(RpcCall *call, Job job, int ledgerRow, int walk
     if (page.toolError || !page.extractionError.isEmpty()) {
         McpError e;
         if (page.toolError) {
-            e.kind = McpError::Kind::Rpc;
+            e.kind = McpError::Kind::ToolError;
             QString text;
             for (const QJsonValue &b : call->result().value(QStringLiteral("content")).toArray())
                 text += b.toObject().value(QStringLiteral("text")).toString();

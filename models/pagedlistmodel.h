@@ -2,6 +2,7 @@
 
 #include "listsource.h"
 #include "pageledger.h"
+#include "ttlclock.h"
 #include "walkjudge.h"
 
 #include <QAbstractTableModel>
@@ -140,7 +141,7 @@ private:
 
     McpClient *m_client;
     ListSource m_source;
-    TtlClock *m_clock;
+    QPointer<TtlClock> m_clock; // shared; may go before the model at shutdown
     PageLedger *m_ledger;
     WalkJudge m_judge;
     QList<ListSource::Column> m_columns;
@@ -154,7 +155,6 @@ private:
     QList<int> m_refetchQueue; // ledger rows waiting for a refetch
     bool m_nextPageWanted = false;
     int m_walk = 0;
-    quint64 m_nextSerial = 1;
     int m_pageCap = DefaultPageCap;
     bool m_fetchingAll = false;
     bool m_autoRefetch = false;

@@ -34,6 +34,8 @@ public:
     // (Re)schedules key to expire at expiresAtMs (on the nowMs() clock). A deadline already passed
     // fires on a later turn of the event loop, never inside schedule().
     void schedule(quint64 key, qint64 expiresAtMs);
+    // A key no other user of this clock has: every model that shares the clock takes its keys here.
+    quint64 allocateKey() { return m_nextKey++; }
     void unschedule(quint64 key);
     void clear();
 
@@ -70,6 +72,7 @@ private:
     TimeSource m_timeSource;
     QTimer m_timer;
     qint64 m_armedForMs = -1;
+    quint64 m_nextKey = 1;
 };
 
 } // namespace folio

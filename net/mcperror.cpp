@@ -29,6 +29,8 @@ QString McpError::kindName(Kind kind)
         return QStringLiteral("message-too-large");
     case Kind::Rpc:
         return QStringLiteral("rpc-error");
+    case Kind::ToolError:
+        return QStringLiteral("tool-error");
     case Kind::Protocol:
         return QStringLiteral("protocol-error");
     case Kind::Cancelled:

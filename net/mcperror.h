@@ -21,8 +21,9 @@ struct McpError
         Timeout,
         MalformedMessage, // not JSON, or not JSON-RPC
         MessageTooLarge,
-        Rpc,      // a JSON-RPC error object from the server
-        Protocol, // a well-formed message that breaks the protocol (bad handshake, ...)
+        Rpc,       // a JSON-RPC error object from the server
+        ToolError, // a tools/call result with isError: true (no JSON-RPC error code)
+        Protocol,  // a well-formed message that breaks the protocol (bad handshake, ...)
         Cancelled,
         Closed, // the connection was closed while the request was pending
     };

@@ -423,7 +423,7 @@ void Auditor::recordFirstWalk(int state, PagedListModel *model)
     if (s.source.kind() == ListSource::Kind::Tool && s.pages.size() == 1 && s.pages.first().error.isError() &&
         !m_options.toolArguments.contains(s.source.toolName())) {
         const McpError &e = s.pages.first().error;
-        const bool isError = e.kind == McpError::Kind::Rpc && e.code == 0; // isError: true (no JSON-RPC code)
+        const bool isError = e.kind == McpError::Kind::ToolError; // isError: true (no JSON-RPC code)
         if (isError || (e.kind == McpError::Kind::Rpc && e.code == -32602)) {
             r.skipped = QStringLiteral("its first page failed without arguments (%1); give them with "
                                        "--tool-args %2=JSON")

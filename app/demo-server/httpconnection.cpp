@@ -64,6 +64,9 @@ HttpConnection::HttpConnection(QTcpSocket *socket, McpServer *server, QObject *p
     , m_server(server)
 {
     socket->setParent(this);
+    // Head and body go out as separate writes: without TCP_NODELAY, Nagle and the peer's delayed
+    // ACK hold the body back ~40 ms on every response.
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     connect(socket, &QTcpSocket::readyRead, this, &HttpConnection::handleReadyRead);
     connect(socket, &QTcpSocket::disconnected, this, &HttpConnection::handleDisconnected);
 }

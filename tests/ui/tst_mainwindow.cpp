@@ -1,0 +1,197 @@
+#include "findingspanel.h"
+#include "listview.h"
+#include "mainwindow.h"
+#include "pagedlistmodel.h"
+#include "pageinspector.h"
+#include "pagestrip.h"
+#include "secretstore.h"
+#include "serverlistmodel.h"
+#include "serversession.h"
+#include "serverview.h"
+#include "trafficlogmodel.h"
+#include "trafficview.h"
+#include "ttlclock.h"
+
+#include <QDeadlineTimer>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+
+using namespace folio;
+
+// The window on the real demo server, driven as a person would (offscreen): connect, scroll to
+// fetch, load all, select a page chip, watch a TTL expire and its chip repaint, see a cursor error
+// on its page.
+class tst_MainWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void connectsToTheDemoServerAndShowsPages();
+    void scrollingFetchesTheNextPage();
+    void loadAllWithTheKeyboard();
+    void selectingAChipSelectsItsRows();
+    void ttlExpiresAndTheChipRepaints();
+    void cursorErrorShowsOnItsPage();
+    void trafficIsLogged();
+
+private:
+    ListView *openDemo(const QStringList &demoArgs, const QString &listId = QStringLiteral("tools"));
+
+    TtlClock *m_clock = nullptr;
+    SecretStore *m_secrets = nullptr;
+    ServerListModel *m_servers = nullptr;
+    MainWindow *m_window = nullptr;
+};
+
+void tst_MainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    QSettings().clear();
+}
+
+void tst_MainWindow::cleanup()
+{
+    delete m_window;
+    m_window = nullptr;
+    delete m_servers;
+    delete m_secrets;
+    delete m_clock;
+}
+
+ListView *tst_MainWindow::openDemo(const QStringList &demoArgs, const QString &listId)
+{
+    m_clock = new TtlClock;
+    m_secrets = new SecretStore;
+    m_servers = new ServerListModel(m_clock, m_secrets);
+    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER), demoArgs);
+    m_window = new MainWindow(m_servers, m_secrets);
+    m_window->resize(1280, 800);
+    m_window->show();
+    m_window->selectServer(0);
+    m_window->connectCurrent();
+    ServerView *view = m_window->currentServerView();
+    QDeadlineTimer deadline(10000);
+    while (view && !view->listView(listId) && !deadline.hasExpired())
+        QTest::qWait(20); // polling for readiness, not timing: the assertions below use QTRY
+    if (!view || !view->listView(listId))
+        return nullptr;
+    view->showList(listId);
+    return view->listView(listId);
+}
+
+void tst_MainWindow::connectsToTheDemoServerAndShowsPages()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(list);
+    // The first page arrives by itself: the table asks for it as it is shown.
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
+    QVERIFY(list->strip()->chipCount() >= 1);
+    QCOMPARE(list->strip()->chipLook(list->model()->walkPageRows().first()).bar, PageStrip::Bar::Fresh);
+    QVERIFY(list->summary().contains(QStringLiteral("row")));
+    const QStringList tabs = [&] {
+        QStringList ids;
+        for (ListView *l : m_window->currentServerView()->lists())
+            ids << l->listId();
+        return ids;
+    }();
+    QVERIFY(tabs.contains(QStringLiteral("resources")));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->currentServerView()->listView(QStringLiteral("tool:search_posts")),
+                             10000);
+}
+
+void tst_MainWindow::scrollingFetchesTheNextPage()
+{
+    ListView *list =
+        openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")}, QStringLiteral("resources"));
+    QVERIFY(list);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() == 100, 10000);
+    QCOMPARE(list->model()->pagesInWalk(), 1);
+    list->table()->scrollToBottom();
+    QScrollBar *bar = list->table()->verticalScrollBar();
+    bar->setValue(bar->maximum());
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 200, 10000);
+    QVERIFY(list->model()->pagesInWalk() >= 2);
+}
+
+void tst_MainWindow::loadAllWithTheKeyboard()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(list);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
+    m_window->activateWindow();
+    QTest::keyClick(m_window, Qt::Key_L, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->isComplete(), 10000);
+    QCOMPARE(list->model()->rowCount(), 123);
+    QCOMPARE(list->strip()->chipCount(), 7);
+    QVERIFY(list->summary().contains(QStringLiteral("complete")));
+}
+
+void tst_MainWindow::selectingAChipSelectsItsRows()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(list);
+    list->loadAll();
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->isComplete(), 10000);
+    const int third = list->model()->walkPageRows().at(2);
+    const QRect chip = list->strip()->chipRect(third);
+    QVERIFY(!chip.isEmpty());
+    QTest::mouseClick(list->strip()->viewport(), Qt::LeftButton, {}, chip.center());
+    QCOMPARE(list->strip()->currentPage(), third);
+    const QModelIndexList rows = list->table()->selectionModel()->selectedRows();
+    QCOMPARE(rows.size(), 20);
+    QCOMPARE(rows.first().data(PagedListModel::PageRowRole).toInt(), third);
+    QCOMPARE(list->table()->currentIndex().row(), 40);
+}
+
+void tst_MainWindow::ttlExpiresAndTheChipRepaints()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                               QStringLiteral("--list"), QStringLiteral("tools=ttlMs=700")});
+    QVERIFY(list);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
+    const int first = list->model()->walkPageRows().first();
+    QCOMPARE(list->strip()->chipLook(first).bar, PageStrip::Bar::Fresh);
+    const int paints = list->strip()->paintCount();
+    QTRY_COMPARE_WITH_TIMEOUT(list->model()->ledger()->page(first).state, PageRecord::State::Expired, 5000);
+    QCOMPARE(list->strip()->chipLook(first).bar, PageStrip::Bar::Expired);
+    QTRY_VERIFY_WITH_TIMEOUT(list->strip()->paintCount() > paints, 5000);
+    QCOMPARE(list->model()->data(list->model()->index(0, 0), PagedListModel::PageStateRole).toInt(),
+             int(PageRecord::State::Expired));
+}
+
+void tst_MainWindow::cursorErrorShowsOnItsPage()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("error-mid-list")});
+    QVERIFY(list);
+    list->loadAll();
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->isStopped(), 10000);
+    const QList<int> pages = list->model()->walkPageRows();
+    QCOMPARE(pages.size(), 3);
+    const PageStrip::ChipLook look = list->strip()->chipLook(pages.at(2));
+    QCOMPARE(look.bar, PageStrip::Bar::Failed);
+    QCOMPARE(look.countText, QStringLiteral("-32603"));
+    QVERIFY(!look.badges.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->findingsPanel()->count() >= 1, 5000);
+    list->selectPage(pages.at(2));
+    QCOMPARE(list->strip()->currentPage(), pages.at(2));
+    QCOMPARE(list->model()->rowCount(), 40); // the pages already read stay
+}
+
+void tst_MainWindow::trafficIsLogged()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(list);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
+    QAbstractItemModel *traffic = m_window->trafficView()->table()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(traffic->rowCount() >= 4, 5000); // discover, tools/list pages...
+}
+
+QTEST_MAIN(tst_MainWindow)
+#include "tst_mainwindow.moc"
