@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "auditdialog.h"
 #include "findingspanel.h"
 #include "importdialog.h"
 #include "listview.h"
@@ -204,6 +205,9 @@ void MainWindow::createActions()
     server->addSeparator();
     m_editAction = server->addAction(tr("&Edit…"), QKeySequence(Qt::Key_F2), this, &MainWindow::editServer);
     m_removeAction = server->addAction(tr("&Remove"), QKeySequence::Delete, this, &MainWindow::removeServer);
+    server->addSeparator();
+    m_auditAction = server->addAction(tr("&Audit Paging…"), QKeySequence(tr("Ctrl+Shift+A")), this,
+                                      &MainWindow::auditServer);
     m_removeAction->setShortcutContext(Qt::WidgetShortcut);
     m_serverList->addAction(m_connectAction);
     m_serverList->addAction(m_disconnectAction);
@@ -440,6 +444,7 @@ void MainWindow::updateActions()
     m_disconnectAction->setEnabled(
         s && (state == McpClient::State::Connected || state == McpClient::State::Connecting));
     m_editAction->setEnabled(s && !m_servers->isDemo(row));
+    m_auditAction->setEnabled(s && state == McpClient::State::Connected);
     m_removeAction->setEnabled(s && !m_servers->isDemo(row));
     const bool hasList = currentList() != nullptr;
     m_loadAllAction->setEnabled(hasList);
@@ -462,6 +467,47 @@ void MainWindow::goToPage(const QString &listId, int ledgerRow)
     v->showList(listId);
     if (ListView *l = v->listView(listId))
         l->selectPage(ledgerRow);
+}
+
+void MainWindow::goToPageIndex(const QString &listId, int pageIndex)
+{
+    ServerView *v = currentServerView();
+    ListView *l = v ? v->listView(listId) : nullptr;
+    if (!l || !l->model()) {
+        showStatus(tr("%1 is not open in this window").arg(listId));
+        return;
+    }
+    v->showList(listId);
+    const QList<int> rows = l->model()->walkPageRows();
+    if (pageIndex < rows.size()) {
+        l->selectPage(rows.at(pageIndex));
+        return;
+    }
+    showStatus(tr("Page %1 of %2 is not loaded yet: loading all pages (Esc cancels)")
+                   .arg(pageIndex + 1)
+                   .arg(listId));
+    auto *ctx = new QObject(l);
+    connect(l->model(), &PagedListModel::pageReceived, ctx, [l, ctx, pageIndex] {
+        const QList<int> r = l->model()->walkPageRows();
+        if (pageIndex < r.size() && l->model()->ledger()->page(r.at(pageIndex)).isSettled()) {
+            l->selectPage(r.at(pageIndex));
+            ctx->deleteLater();
+        }
+    });
+    connect(l->model(), &PagedListModel::walkFinished, ctx, &QObject::deleteLater);
+    l->loadAll();
+}
+
+void MainWindow::auditServer()
+{
+    ServerSession *s = m_servers->session(currentServerRow());
+    if (!s)
+        return;
+    auto *dialog = new AuditDialog(s, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &AuditDialog::pageRequested, this, &MainWindow::goToPageIndex);
+    dialog->show();
+    dialog->start();
 }
 
 void MainWindow::restoreSettings()

@@ -64,6 +64,8 @@ private:
     void restoreSettings();
     void saveSettings();
     void goToPage(const QString &listId, int ledgerRow);
+    void goToPageIndex(const QString &listId, int pageIndex);
+    void auditServer();
 
     ServerListModel *m_servers;
     SecretStore *m_secrets;
@@ -85,6 +87,7 @@ private:
     QAction *m_disconnectAction = nullptr;
     QAction *m_editAction = nullptr;
     QAction *m_removeAction = nullptr;
+    QAction *m_auditAction = nullptr;
     QAction *m_loadAllAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_restartAction = nullptr;

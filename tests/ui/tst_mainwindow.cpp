@@ -1,3 +1,4 @@
+#include "auditdialog.h"
 #include "findingspanel.h"
 #include "listview.h"
 #include "mainwindow.h"
@@ -38,6 +39,7 @@ private Q_SLOTS:
     void ttlExpiresAndTheChipRepaints();
     void cursorErrorShowsOnItsPage();
     void trafficIsLogged();
+    void auditFromTheWindow();
 
 private:
     ListView *openDemo(const QStringList &demoArgs, const QString &listId = QStringLiteral("tools"));
@@ -191,6 +193,24 @@ void tst_MainWindow::trafficIsLogged()
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
     QAbstractItemModel *traffic = m_window->trafficView()->table()->model();
     QTRY_VERIFY_WITH_TIMEOUT(traffic->rowCount() >= 4, 5000); // discover, tools/list pages...
+}
+
+void tst_MainWindow::auditFromTheWindow()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("tour")});
+    QVERIFY(list);
+    m_window->activateWindow();
+    QTest::keyClick(m_window, Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
+    AuditDialog *dialog = m_window->findChild<AuditDialog *>();
+    QVERIFY(dialog);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning(), 60000);
+    // tour: the templates list loops and list_channels accepts a foreign cursor.
+    QVERIFY(dialog->findingCount() >= 2);
+    // A finding leads to its page in the window.
+    QSignalSpy requested(dialog, &AuditDialog::pageRequested);
+    Q_EMIT dialog->pageRequested(QStringLiteral("templates"), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_window->currentList() && m_window->currentList()->listId() == QLatin1String("templates"), 5000);
 }
 
 QTEST_MAIN(tst_MainWindow)

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QDialog>
+#include <QPointer>
+
+class QLabel;
+class QPushButton;
+class QTreeWidget;
+
+namespace folio {
+
+class Auditor;
+class ServerSession;
+
+// The same audit as `folio audit`, for one server, from the window: progress while it runs, then
+// the findings per list; activating one goes to its page in the window.
+class AuditDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit AuditDialog(ServerSession *session, QWidget *parent = nullptr);
+    ~AuditDialog() override;
+
+    void start();
+    bool isRunning() const;
+    int findingCount() const;
+
+Q_SIGNALS:
+    // Show page pageIndex (0-based, in the list's current walk) of listId.
+    void pageRequested(const QString &listId, int pageIndex);
+
+private:
+    void showResult();
+
+    QPointer<ServerSession> m_session;
+    Auditor *m_auditor = nullptr;
+    QLabel *m_status;
+    QTreeWidget *m_tree;
+    QPushButton *m_cancel;
+    QPushButton *m_again;
+};
+
+} // namespace folio
