@@ -123,13 +123,18 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         save(QStringLiteral("main-dark.png"));
         return true;
     });
-    script.add(QStringLiteral("resources"), [&window] {
-        window.currentServerView()->showList(QStringLiteral("resources"));
+    script.add(QStringLiteral("templates"), [&window] {
+        window.currentServerView()->showList(QStringLiteral("templates"));
+        if (ListView *l = window.currentServerView()->listView(QStringLiteral("templates")))
+            l->loadAll();
         return true;
     });
-    script.add(QStringLiteral("resources loaded"), [walked] { return walked(QStringLiteral("resources")); });
+    script.add(QStringLiteral("templates walked"), [list] {
+        ListView *l = list(QStringLiteral("templates"));
+        return l && l->model() && (l->model()->isStopped() || l->model()->isComplete());
+    });
     script.add(QStringLiteral("findings dock"), [&window, list] {
-        if (ListView *l = list(QStringLiteral("resources"))) {
+        if (ListView *l = list(QStringLiteral("templates"))) {
             const QList<int> rows = l->model()->walkPageRows();
             if (!rows.isEmpty())
                 l->selectPage(rows.last());
@@ -142,8 +147,8 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
     });
     int settle2 = 0;
     script.add(QStringLiteral("settle"), [&settle2] { return ++settle2 > 5; });
-    script.add(QStringLiteral("resources dark"), [save] {
-        save(QStringLiteral("resources-dark.png"));
+    script.add(QStringLiteral("findings dark"), [save] {
+        save(QStringLiteral("findings-dark.png"));
         return true;
     });
     script.add(QStringLiteral("light again"), [] {
@@ -152,8 +157,8 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
     });
     int settle3 = 0;
     script.add(QStringLiteral("settle"), [&settle3] { return ++settle3 > 3; });
-    script.add(QStringLiteral("resources light"), [save] {
-        save(QStringLiteral("resources-light.png"));
+    script.add(QStringLiteral("findings light"), [save] {
+        save(QStringLiteral("findings-light.png"));
         return true;
     });
     script.run();

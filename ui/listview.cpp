@@ -9,6 +9,7 @@
 #include "toolargsform.h"
 
 #include <QAction>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -99,17 +100,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_table->setAlternatingRowColors(false);
     m_table->setWordWrap(false);
     m_table->setShowGrid(false);
-    {
-        // A whole page is often selected at once: a soft highlight keeps it readable.
-        QPalette p = m_table->palette();
-        const QColor base = p.color(QPalette::Base);
-        const QColor hl = p.color(QPalette::Highlight);
-        QColor soft((hl.red() * 35 + base.red() * 65) / 100, (hl.green() * 35 + base.green() * 65) / 100,
-                    (hl.blue() * 35 + base.blue() * 65) / 100);
-        p.setColor(QPalette::Highlight, soft);
-        p.setColor(QPalette::HighlightedText, p.color(QPalette::Text));
-        m_table->setPalette(p);
-    }
+    applyTablePalette();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -198,6 +189,26 @@ void ListView::showEvent(QShowEvent *event)
     QWidget::showEvent(event);
     if (m_model && m_model->ledger()->rowCount() == 0 && m_model->canFetchMore({}))
         m_model->start();
+}
+
+void ListView::applyTablePalette()
+{
+    // A whole page is often selected at once: a soft highlight keeps it readable.
+    QPalette p = palette();
+    const QColor base = p.color(QPalette::Base);
+    const QColor hl = p.color(QPalette::Highlight);
+    const QColor soft((hl.red() * 35 + base.red() * 65) / 100, (hl.green() * 35 + base.green() * 65) / 100,
+                      (hl.blue() * 35 + base.blue() * 65) / 100);
+    p.setColor(QPalette::Highlight, soft);
+    p.setColor(QPalette::HighlightedText, p.color(QPalette::Text));
+    m_table->setPalette(p);
+}
+
+void ListView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyTablePalette();
 }
 
 void ListView::loadAll()

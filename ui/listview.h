@@ -59,9 +59,11 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void updateSummary();
+    void applyTablePalette();
     void handleRowSelected(const QModelIndex &current);
     void applyToolArguments();
 
