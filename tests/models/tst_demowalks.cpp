@@ -18,6 +18,8 @@ private Q_SLOTS:
     void legacyEraHasNoHintsAndNoFindings();
     void expiredCursorRefetchDiscardsAndRestarts();
     void listToolWalk();
+    void listChangedRestartsTheWalk_data();
+    void listChangedRestartsTheWalk();
 
 private:
     McpClient *connectDemo(const QStringList &args, const QString &revision = {});
@@ -191,6 +193,38 @@ void tst_DemoWalks::listToolWalk()
     QCOMPARE(model.rowCount(), 1500);
     QVERIFY(model.findings().isEmpty());
     QVERIFY(model.columnCount() > 1);
+    client->disconnectFromServer();
+}
+
+void tst_DemoWalks::listChangedRestartsTheWalk_data()
+{
+    QTest::addColumn<QString>("era");
+    QTest::addColumn<QString>("revision");
+    QTest::addRow("modern_subscriptions_listen") << "modern"
+                                                 << "2026-07-28";
+    QTest::addRow("legacy_notification") << "legacy"
+                                         << "2025-11-25";
+}
+
+void tst_DemoWalks::listChangedRestartsTheWalk()
+{
+    QFETCH(QString, era);
+    QFETCH(QString, revision);
+    McpClient *client =
+        connectDemo({QStringLiteral("--scenario"), QStringLiteral("healthy"), QStringLiteral("--era"), era,
+                     QStringLiteral("--list"), QStringLiteral("tools=list-changed,intervalMs=300")});
+    QCOMPARE(client->protocolVersion(), revision);
+    TtlClock clock;
+    PagedListModel model(client, ListSource::protocol(ListKind::Tools), &clock);
+    QVERIFY(walk(model));
+    QCOMPARE(model.rowCount(), 123);
+    QSignalSpy restarted(&model, &PagedListModel::walkRestarted);
+    client->listenForListChanges(); // 2026: subscriptions/listen; 2025: notifications on stdout
+    QVERIFY(restarted.wait(5000));
+    QVERIFY(restarted.first().at(0).toString().contains(QStringLiteral("notifications/tools/list_changed")));
+    QCOMPARE(model.ledger()->page(0).state, PageRecord::State::Discarded);
+    model.fetchAll();
+    QTRY_VERIFY_WITH_TIMEOUT(model.rowCount() > 123, 10000); // the new walk sees the added tool
     client->disconnectFromServer();
 }
 
