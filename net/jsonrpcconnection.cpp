@@ -31,15 +31,8 @@ JsonRpcConnection::JsonRpcConnection(Transport *transport, TrafficLog *log, QObj
     connect(m_transport, &Transport::closed, this, &JsonRpcConnection::handleClosed);
     connect(m_transport, &Transport::malformedMessage, this,
             [this](const QByteArray &raw, const McpError &e) {
-                if (m_log) {
-                    TrafficLog::Entry entry;
-                    entry.direction = TrafficLog::Direction::Incoming;
-                    entry.bytes = raw.size();
-                    entry.isError = true;
-                    entry.method = QStringLiteral("(malformed)");
-                    entry.text = raw;
-                    m_log->append(entry);
-                }
+                logEntry(TrafficLog::Direction::Incoming, QStringLiteral("(malformed)"), QString(), raw, true,
+                         -1);
                 Q_EMIT protocolWarning(e, raw);
                 // An over-cap frame cannot be parsed for its id; with exactly one request in flight it
                 // can only be that request's answer, so fail it now rather than let it time out.
@@ -69,6 +62,22 @@ JsonRpcConnection::~JsonRpcConnection()
     }
 }
 
+void JsonRpcConnection::logEntry(TrafficLog::Direction direction, const QString &method, const QString &id,
+                                 const QByteArray &text, bool isError, qint64 latencyMs, qint64 bytes)
+{
+    if (!m_log)
+        return;
+    TrafficLog::Entry entry;
+    entry.direction = direction;
+    entry.method = method;
+    entry.id = id;
+    entry.bytes = bytes < 0 ? text.size() : bytes;
+    entry.text = text;
+    entry.isError = isError;
+    entry.latencyMs = latencyMs;
+    m_log->append(entry);
+}
+
 QString JsonRpcConnection::idKey(const QJsonValue &id)
 {
     return (id.isString() ? QStringLiteral("s:") : QStringLiteral("n:")) + idText(id);
@@ -89,15 +98,7 @@ RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &pa
         message[QStringLiteral("params")] = params;
     const QByteArray encoded = QJsonDocument(message).toJson(QJsonDocument::Compact);
     call->markSent(encoded.size());
-    if (m_log) {
-        TrafficLog::Entry entry;
-        entry.direction = TrafficLog::Direction::Outgoing;
-        entry.method = method;
-        entry.id = idText(id);
-        entry.bytes = encoded.size();
-        entry.text = encoded;
-        m_log->append(entry);
-    }
+    logEntry(TrafficLog::Direction::Outgoing, method, idText(id), encoded, false, -1);
     if (timeoutMs > 0) {
         QPointer<RpcCall> guard(call);
         QTimer::singleShot(timeoutMs, call, [this, guard] {
@@ -123,16 +124,9 @@ void JsonRpcConnection::notify(const QString &method, const QJsonObject &params)
 void JsonRpcConnection::sendMessage(const QJsonObject &message)
 {
     const QByteArray encoded = QJsonDocument(message).toJson(QJsonDocument::Compact);
-    if (m_log) {
-        TrafficLog::Entry entry;
-        entry.direction = TrafficLog::Direction::Outgoing;
-        entry.method = message.value(QStringLiteral("method")).toString();
-        entry.id = idText(message.value(QStringLiteral("id")));
-        entry.bytes = encoded.size();
-        entry.isError = message.contains(QStringLiteral("error"));
-        entry.text = encoded;
-        m_log->append(entry);
-    }
+    logEntry(TrafficLog::Direction::Outgoing, message.value(QStringLiteral("method")).toString(),
+             idText(message.value(QStringLiteral("id"))), encoded, message.contains(QStringLiteral("error")),
+             -1);
     m_transport->send(message, encoded);
 }
 
@@ -180,15 +174,7 @@ void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArr
 
     if (message.value(QStringLiteral("jsonrpc")).toString() != QLatin1String("2.0") ||
         (!hasMethod && !isResponse)) {
-        if (m_log) {
-            TrafficLog::Entry entry;
-            entry.direction = TrafficLog::Direction::Incoming;
-            entry.bytes = raw.size();
-            entry.isError = true;
-            entry.method = QStringLiteral("(not JSON-RPC)");
-            entry.text = raw;
-            m_log->append(entry);
-        }
+        logEntry(TrafficLog::Direction::Incoming, QStringLiteral("(not JSON-RPC)"), QString(), raw, true, -1);
         Q_EMIT protocolWarning(
             McpError::make(McpError::Kind::MalformedMessage,
                            QStringLiteral("A message that is not JSON-RPC 2.0 was ignored")),
@@ -199,17 +185,9 @@ void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArr
     if (isResponse && !hasMethod) {
         const QJsonValue id = message.value(QStringLiteral("id"));
         const QPointer<RpcCall> call = hasId ? m_pending.take(idKey(id)) : QPointer<RpcCall>();
-        if (m_log) {
-            TrafficLog::Entry entry;
-            entry.direction = TrafficLog::Direction::Incoming;
-            entry.id = idText(id);
-            entry.method = call ? call->method() : QString();
-            entry.bytes = raw.size();
-            entry.isError = message.contains(QStringLiteral("error"));
-            entry.latencyMs = call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1;
-            entry.text = raw;
-            m_log->append(entry);
-        }
+        logEntry(TrafficLog::Direction::Incoming, call ? call->method() : QString(), idText(id), raw,
+                 message.contains(QStringLiteral("error")),
+                 call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1);
         if (!call) {
             Q_EMIT protocolWarning(
                 McpError::make(McpError::Kind::Protocol,
@@ -235,15 +213,8 @@ void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArr
         return;
     }
 
-    if (m_log) {
-        TrafficLog::Entry entry;
-        entry.direction = TrafficLog::Direction::Incoming;
-        entry.method = message.value(QStringLiteral("method")).toString();
-        entry.id = idText(message.value(QStringLiteral("id")));
-        entry.bytes = raw.size();
-        entry.text = raw;
-        m_log->append(entry);
-    }
+    logEntry(TrafficLog::Direction::Incoming, message.value(QStringLiteral("method")).toString(),
+             idText(message.value(QStringLiteral("id"))), raw, false, -1);
     if (hasId)
         handleServerRequest(message);
     else
@@ -276,16 +247,9 @@ void JsonRpcConnection::handleServerRequest(const QJsonObject &message)
 void JsonRpcConnection::handleRequestFailed(const QJsonValue &id, const McpError &error)
 {
     const QPointer<RpcCall> call = m_pending.take(idKey(id));
-    if (m_log) {
-        TrafficLog::Entry entry;
-        entry.direction = TrafficLog::Direction::Incoming;
-        entry.id = idText(id);
-        entry.method = call ? call->method() : QString();
-        entry.isError = true;
-        entry.latencyMs = call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1;
-        entry.text = error.describe().toUtf8();
-        m_log->append(entry);
-    }
+    logEntry(TrafficLog::Direction::Incoming, call ? call->method() : QString(), idText(id),
+             error.describe().toUtf8(), true, call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1,
+             0); // no message arrived: the text is Folio's description of the failure
     if (call)
         call->finishWithError(error);
 }

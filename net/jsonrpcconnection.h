@@ -1,6 +1,7 @@
 #pragma once
 
 #include "mcperror.h"
+#include "trafficlog.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -12,7 +13,6 @@ namespace folio {
 
 class RpcCall;
 class Transport;
-class TrafficLog;
 
 // JSON-RPC 2.0 over a Transport: ids, a pending-request table with per-request timeouts,
 // cancellation, routing of notifications, and answers to server->client requests.
@@ -54,6 +54,8 @@ private:
     void sendMessage(const QJsonObject &message);
     void onTimeout(RpcCall *call);
     static QString idKey(const QJsonValue &id);
+    void logEntry(TrafficLog::Direction direction, const QString &method, const QString &id,
+                  const QByteArray &text, bool isError = false, qint64 latencyMs = -1, qint64 bytes = -1);
 
     Transport *m_transport;
     QPointer<TrafficLog> m_log;
