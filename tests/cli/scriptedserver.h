@@ -1,68 +1,35 @@
 #pragma once
 
-#include "transport.h"
+#include "scriptedtransport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringList>
-#include <QTimer>
 
 // A small modern (2026-07-28) MCP server behind the Transport seam, for Auditor unit tests: tools/list
 // on one page with two list tools (read_things annotated readOnlyHint: true, sync_things not) and
 // one plain tool. Each list tool answers three pages of five items with cursors "<tool>:2", "<tool>:3"
 // and refuses any other cursor with isError. It records every tools/call by name.
-class ScriptedServer : public folio::Transport
+class ScriptedServer : public ScriptedTransport
 {
     Q_OBJECT
 public:
-    using folio::Transport::Transport;
-
-    void open() override
+    explicit ScriptedServer(QObject *parent = nullptr)
+        : ScriptedTransport(/*modern=*/true, {}, parent)
     {
-        m_open = true;
-        QTimer::singleShot(0, this, [this] { Q_EMIT opened(); });
-    }
-    void close() override
-    {
-        m_open = false;
-        QTimer::singleShot(0, this, [this] { Q_EMIT closed({}); });
-    }
-    bool isOpen() const override { return m_open; }
-    QString kindName() const override { return QStringLiteral("scripted"); }
-
-    void send(const QJsonObject &message, const QByteArray &) override
-    {
-        if (!message.contains(QStringLiteral("id")))
-            return;
-        const QString method = message.value(QStringLiteral("method")).toString();
-        const QJsonObject params = message.value(QStringLiteral("params")).toObject();
-        QJsonObject reply{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                          {QStringLiteral("id"), message.value(QStringLiteral("id"))}};
-        if (method == QLatin1String("server/discover")) {
-            reply[QStringLiteral("result")] = QJsonObject{
-                {QStringLiteral("resultType"), QStringLiteral("complete")},
-                {QStringLiteral("supportedVersions"), QJsonArray{QStringLiteral("2026-07-28")}},
-                {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("tools"), QJsonObject{}}}},
-                {QStringLiteral("ttlMs"), 60000},
-                {QStringLiteral("cacheScope"), QStringLiteral("public")}};
-        } else if (method == QLatin1String("tools/list")) {
-            reply[QStringLiteral("result")] =
-                QJsonObject{{QStringLiteral("tools"), tools()},
-                            {QStringLiteral("ttlMs"), 60000},
-                            {QStringLiteral("cacheScope"), QStringLiteral("public")}};
-        } else if (method == QLatin1String("tools/call")) {
-            const QString name = params.value(QStringLiteral("name")).toString();
-            calls << name;
-            reply[QStringLiteral("result")] =
-                call(name, params.value(QStringLiteral("arguments")).toObject());
-        } else {
-            reply[QStringLiteral("error")] = QJsonObject{{QStringLiteral("code"), -32601},
-                                                         {QStringLiteral("message"), QStringLiteral("no")}};
-        }
-        const QByteArray raw = QJsonDocument(reply).toJson(QJsonDocument::Compact);
-        QTimer::singleShot(0, this, [this, reply, raw] {
-            if (m_open)
-                Q_EMIT messageReceived(reply, raw);
+        setHandler([this](const QString &method, const QJsonObject &params) -> QJsonObject {
+            if (method == QLatin1String("tools/list"))
+                return {{QStringLiteral("tools"), tools()},
+                        {QStringLiteral("ttlMs"), 60000},
+                        {QStringLiteral("cacheScope"), QStringLiteral("public")}};
+            if (method == QLatin1String("tools/call")) {
+                const QString name = params.value(QStringLiteral("name")).toString();
+                calls << name;
+                return call(name, params.value(QStringLiteral("arguments")).toObject());
+            }
+            return {
+                {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), -32601},
+                                                      {QStringLiteral("message"), QStringLiteral("no")}}}};
         });
     }
 
@@ -115,6 +82,4 @@ private:
                      {QStringLiteral("text"),
                       QString::fromUtf8(QJsonDocument(structured).toJson(QJsonDocument::Compact))}}}}};
     }
-
-    bool m_open = false;
 };

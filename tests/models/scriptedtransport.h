@@ -32,6 +32,7 @@ public:
         QTimer::singleShot(0, this, [this] { Q_EMIT closed({}); });
     }
     bool isOpen() const override { return m_open; }
+    void setHandler(Handler handler) { m_handler = std::move(handler); }
     QString kindName() const override { return QStringLiteral("scripted"); }
 
     void send(const QJsonObject &message, const QByteArray &) override
