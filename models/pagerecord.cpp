@@ -1,5 +1,7 @@
 #include "pagerecord.h"
 
+#include "cursordecoder.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -136,6 +138,73 @@ QJsonObject PageRecord::toJson() const
                                                 {QStringLiteral("changed"), diffChanged}};
     }
     return o;
+}
+
+} // namespace folio
+
+namespace folio {
+
+QJsonValue PageRecord::maskCursorsIn(const QJsonValue &value, const QStringList &cursors)
+{
+    switch (value.type()) {
+    case QJsonValue::String: {
+        QString s = value.toString();
+        for (const QString &c : cursors) {
+            if (!c.isEmpty() && s.contains(c))
+                s.replace(c, maskCursor(c));
+        }
+        return s;
+    }
+    case QJsonValue::Array: {
+        QJsonArray a = value.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i)
+            a[i] = maskCursorsIn(a.at(i), cursors);
+        return a;
+    }
+    case QJsonValue::Object: {
+        QJsonObject o = value.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            it.value() = maskCursorsIn(it.value(), cursors);
+        return o;
+    }
+    default:
+        return value;
+    }
+}
+
+PageRecord PageRecord::masked() const
+{
+    QStringList cursors;
+    if (requestCursor)
+        cursors << *requestCursor;
+    if (next == ListSource::CursorPresence::String)
+        cursors << nextCursor;
+    for (const Finding &f : findings) {
+        for (const char *key : {"cursor", "nextCursor"}) {
+            const QJsonValue v = f.evidence.value(QLatin1String(key));
+            if (v.isString())
+                cursors << v.toString();
+        }
+    }
+    // Longest first, so a cursor that contains another is masked whole.
+    std::sort(cursors.begin(), cursors.end(),
+              [](const QString &a, const QString &b) { return a.size() > b.size(); });
+    PageRecord m = *this;
+    if (m.requestCursor)
+        m.requestCursor = maskCursor(*m.requestCursor);
+    if (m.next == ListSource::CursorPresence::String)
+        m.nextCursor = maskCursor(m.nextCursor);
+    for (Finding &f : m.findings) {
+        f.message = maskCursorsIn(f.message, cursors).toString();
+        f.evidence = maskCursorsIn(f.evidence, cursors).toObject();
+    }
+    m.error.message = maskCursorsIn(m.error.message, cursors).toString();
+    return m;
+}
+
+QJsonObject PageRecord::toMaskedJson() const
+{
+    return masked().toJson();
 }
 
 } // namespace folio

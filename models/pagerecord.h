@@ -74,6 +74,13 @@ struct PageRecord
     // A received value as a person reads it: absent, null, "text" (quoted: a string), 12, 1.5, {...}.
     static QString describeValue(bool present, const QJsonValue &value);
     QJsonObject toJson() const;
+    // The same with every occurrence of this page's cursors (values, evidence, messages) masked:
+    // cursors can carry tenant data, and exports leave the machine.
+    QJsonObject toMaskedJson() const;
+    // A copy whose cursors (sent, next, in findings) read as maskCursor() does.
+    PageRecord masked() const;
+    // Replaces each of cursors wherever it occurs in a string of value, by maskCursor().
+    static QJsonValue maskCursorsIn(const QJsonValue &value, const QStringList &cursors);
 };
 
 } // namespace folio

@@ -591,8 +591,10 @@ QJsonObject PageInspector::pageJson() const
     if (isEmpty())
         return {};
     const PageRecord &p = m_model->ledger()->page(m_row);
-    QJsonObject o = p.toJson();
-    auto addDecoding = [&o](const QString &key, const QString &cursor) {
+    QJsonObject o = cursorsMasked() ? p.toMaskedJson() : p.toJson();
+    auto addDecoding = [this, &o](const QString &key, const QString &cursor) {
+        if (cursorsMasked())
+            return; // what a cursor decodes to is what masking hides
         const CursorDecoding decoding = decodeCursor(cursor);
         if (decoding.isDecoded())
             o.insert(key, cursorDecodingToJson(decoding));

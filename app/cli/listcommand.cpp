@@ -10,6 +10,8 @@
 #include <QCommandLineParser>
 #include <QJsonDocument>
 
+#include <cstdio>
+
 namespace folio {
 
 namespace {
@@ -105,7 +107,10 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
                                      QString::number(PagedListModel::DefaultPageCap));
     const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
                                      QStringLiteral("verbose"));
-    parser.addOptions({help, all, pages, limit, args, format, pageCap, verbose});
+    const QCommandLineOption mask(
+        QStringLiteral("mask-cursors"),
+        QStringLiteral("Print cursors masked (they can carry tenant data): first characters and length."));
+    parser.addOptions({help, all, pages, limit, args, format, pageCap, verbose, mask});
     TargetOptions target;
     target.addTo(parser);
 
@@ -170,6 +175,7 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
     if (!ListOutput::parseFormat(parser.value(format), &options->format))
         return usage(QStringLiteral("--format is table, json, ndjson or csv"));
     options->verbose = parser.isSet(verbose);
+    options->maskCursors = parser.isSet(mask);
 
     QString error;
     if (!target.read(parser, stdioCommand, &error))
@@ -331,19 +337,31 @@ void ListCommand::printResult(bool complete, const QString &stopReason, bool sto
     out.arguments = m_model->source().arguments();
     out.complete = complete;
     out.stopReason = complete ? QString() : stopReason;
+    // ndjson prints each item's stored compact JSON as it is: what toJsonLine() would print for the
+    // item parsed back, without parsing a whole walk back into objects and serializing it again.
+    const bool ndjson = m_options.format == ListOutput::Format::Ndjson;
+    QByteArray lines;
     const QList<int> rows = m_model->walkPageRows();
     for (int p = 0; p < rows.size(); ++p) {
-        out.pages.append(m_model->ledger()->page(rows.at(p)));
+        out.pages.append(m_options.maskCursors ? m_model->ledger()->page(rows.at(p)).masked()
+                                               : m_model->ledger()->page(rows.at(p)));
         int first = 0, count = 0;
         if (!m_model->rowsOfPage(rows.at(p), &first, &count))
             continue;
         for (int r = first; r < first + count; ++r) {
+            if (ndjson) {
+                const QByteArray json =
+                    m_model->data(m_model->index(r, 0), PagedListModel::ItemJsonRole).toByteArray();
+                lines += json.startsWith('{') ? json : QByteArrayLiteral("{}"); // item() is an object
+                lines += '\n';
+                continue;
+            }
             out.items.append(m_model->item(r));
             out.itemPage.append(p);
         }
     }
     out.columns = m_model->source().columns();
-    if (out.columns.isEmpty())
+    if (out.columns.isEmpty() && !ndjson)
         out.columns = ListSource::inferColumns(out.items);
 
     switch (m_options.format) {
@@ -354,7 +372,8 @@ void ListCommand::printResult(bool complete, const QString &stopReason, bool sto
         printOut(toJsonText(out.toJson()));
         return;
     case ListOutput::Format::Ndjson:
-        printOut(out.toNdjson());
+        std::fwrite(lines.constData(), 1, size_t(lines.size()), stdout);
+        std::fflush(stdout);
         break;
     case ListOutput::Format::Csv:
         printOut(out.toCsv());

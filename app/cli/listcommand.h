@@ -30,6 +30,7 @@ public:
         ListOutput::Format format = ListOutput::Format::Table;
         int pageCap = 1000;
         bool verbose = false;
+        bool maskCursors = false;
         ServerConfig server;
         CliSession::KeychainToken keychainToken = CliSession::KeychainToken::None;
     };

@@ -1,3 +1,4 @@
+#include "cursordecoder.h"
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
 #include "scriptedtransport.h"
@@ -72,6 +73,7 @@ private Q_SLOTS:
     void listChangedRestarts();
     void cancelKeepsPagesRead();
     void listToolPagesAndLimit();
+    void maskedExportHidesCursors();
 
 private:
     void connectTo(const Script &script, bool modern = true);
@@ -455,6 +457,24 @@ void tst_PagedListModel::listToolPagesAndLimit()
     QCOMPARE(model.findings().size(), 1);
     QCOMPARE(model.findings().first().id, FindingId::PageOverLimit);
     QCOMPARE(model.ledger()->page(0).scope, PageRecord::Scope::NotApplicable);
+}
+
+void tst_PagedListModel::maskedExportHidesCursors()
+{
+    const QString secretA = QStringLiteral("tenant-4711-cursor-AAAAAAAA");
+    const QString secretB = QStringLiteral("tenant-4711-cursor-BBBBBBBB");
+    connectTo(Script{{NoCursor, page(tools(0, 5), secretA)},
+                     {secretA, page(tools(5, 5), secretB)},
+                     {secretB, page(tools(10, 5), secretA)}});
+    PagedListModel model(m_client, ListSource::protocol(ListKind::Tools), m_clock);
+    QVERIFY(walkAll(model));
+    const PageRecord &loop = model.ledger()->page(2);
+    QCOMPARE(loop.findings.first().id, FindingId::CursorRepeated);
+    const QByteArray plain = QJsonDocument(loop.toJson()).toJson();
+    QVERIFY(plain.contains(secretA.toUtf8()));
+    const QByteArray masked = QJsonDocument(loop.toMaskedJson()).toJson();
+    QVERIFY2(!masked.contains("tenant-4711"), masked.constData()); // values, evidence and messages
+    QVERIFY(masked.contains(maskCursor(secretA).toUtf8()));
 }
 
 QTEST_GUILESS_MAIN(tst_PagedListModel)
