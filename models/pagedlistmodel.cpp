@@ -51,14 +51,21 @@ QString cellText(const QJsonValue &v)
     return s;
 }
 
-QByteArray compact(const QJsonValue &v)
+// A string taken out of a parsed reply shares the reply's storage (Qt 6 keeps the whole parsed
+// document alive behind it): what a page record keeps gets storage of its own, or every page's
+// parsed reply would stay in memory for as long as its record.
+QJsonValue detached(const QJsonValue &v)
 {
-    if (v.isObject())
-        return QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
-    if (v.isArray())
-        return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact);
-    QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
-    return wrapped.mid(1, wrapped.size() - 2);
+    switch (v.type()) {
+    case QJsonValue::String:
+        return QJsonValue(v.toString());
+    case QJsonValue::Array:
+        return QJsonDocument::fromJson(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)).array();
+    case QJsonValue::Object:
+        return QJsonDocument::fromJson(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact)).object();
+    default:
+        return v;
+    }
 }
 
 QJsonValue parseCompact(const QByteArray &bytes)
@@ -147,7 +154,7 @@ void PagedListModel::setAutoRefetch(bool on)
 
 bool PagedListModel::canFetchMore(const QModelIndex &parent) const
 {
-    if (parent.isValid() || (m_manualStart && !m_started))
+    if (parent.isValid() || (m_manualStart && !m_started) || m_inserting)
         return false;
     return !m_complete && !m_stopped && m_inFlight.isNull() && !m_nextPageWanted &&
            m_pages.size() < m_pageCap;
@@ -189,7 +196,7 @@ void PagedListModel::requestNextPage()
     m_started = true;
     if (m_complete || m_stopped)
         return;
-    if (m_inFlight) {
+    if (m_inFlight || m_inserting) {
         m_nextPageWanted = true;
         return;
     }
@@ -277,10 +284,11 @@ void PagedListModel::handleReply(RpcCall *call, Job job, int ledgerRow, int walk
         return;
     }
     if (call->isError()) {
+        const int pageNumber = rec.index + 1; // failPage() emits: no ledger reference past it
         failPage(ledgerRow, call->error(), call);
         if (job == Job::Refetch && call->error().kind == McpError::Kind::Rpc &&
             call->error().code == -32602) {
-            restart(tr("page %1's cursor was refused on refetch (-32602)").arg(rec.index + 1));
+            restart(tr("page %1's cursor was refused on refetch (-32602)").arg(pageNumber));
             return;
         }
         pumpQueue();
@@ -316,9 +324,9 @@ void PagedListModel::applyHints(PageRecord &rec, const ListSource::Page &page)
     rec.hintsExpected = m_source.kind() == ListSource::Kind::Protocol && !rec.legacyEra &&
                         page.resultType != QLatin1String("input_required");
     rec.hasTtl = page.hasTtl;
-    rec.ttlMs = page.ttlMs;
+    rec.ttlMs = detached(page.ttlMs);
     rec.hasScope = page.hasScope;
-    rec.cacheScope = page.cacheScope;
+    rec.cacheScope = detached(page.cacheScope);
     rec.scope = rec.hintsExpected ? PageRecord::judgeScope(page.hasScope, page.cacheScope)
                                   : PageRecord::Scope::NotApplicable;
     rec.receivedMonoMs = m_clock->nowMs();
@@ -336,16 +344,47 @@ void PagedListModel::applyHints(PageRecord &rec, const ListSource::Page &page)
     }
 }
 
+// The items' compact JSON, back to back: the page's array is serialized once and cut at its
+// top-level commas. Qt's compact writer emits each element exactly as compact() would emit it
+// alone, so the bytes are the same as serializing item by item, at a fraction of the cost.
 PagedListModel::StoredPage PagedListModel::pack(const QJsonArray &items) const
 {
     StoredPage sp;
     sp.offsets.reserve(items.size() + 1);
     sp.offsets.append(0);
-    for (const QJsonValue &v : items) {
-        sp.arena.append(compact(v));
-        sp.offsets.append(quint32(sp.arena.size()));
+    if (items.isEmpty())
+        return sp;
+    const QByteArray all = QJsonDocument(items).toJson(QJsonDocument::Compact);
+    sp.arena.reserve(all.size() - 1 - items.size());
+    const char *const data = all.constData();
+    const qsizetype end = all.size() - 1; // the closing ']'
+    qsizetype start = 1;
+    int depth = 0;
+    bool inString = false;
+    for (qsizetype i = 1; i < end; ++i) {
+        const char c = data[i];
+        if (inString) {
+            if (c == '\\')
+                ++i; // the escaped character cannot end the string
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        } else if (c == ',' && depth == 0) {
+            sp.arena.append(data + start, i - start);
+            sp.offsets.append(quint32(sp.arena.size()));
+            start = i + 1;
+        }
     }
-    sp.arena.squeeze();
+    sp.arena.append(data + start, end - start);
+    sp.offsets.append(quint32(sp.arena.size()));
+    Q_ASSERT(sp.count() == items.size());
     return sp;
 }
 
@@ -365,7 +404,7 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
     PageRecord &rec = m_ledger->edit(ledgerRow);
     rec.next = page.next;
     rec.nextCursor = page.nextCursor;
-    rec.nextRaw = page.nextRaw;
+    rec.nextRaw = detached(page.nextRaw);
     rec.itemCount = int(page.items.size());
     rec.latencyMs = call->latencyMs();
     rec.requestBytes = call->requestBytes();
@@ -393,6 +432,12 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
         m_fetchingAll = false;
     }
 
+    // Views answer rowsInserted/columnsInserted by asking for more at once: hold such requests
+    // until the page is in (pumpQueue() sends them), and keep no reference into the ledger across
+    // the signals, which may append to it.
+    const bool hasFindings = !rec.findings.isEmpty();
+    const bool wrongType = rec.next == ListSource::CursorPresence::WrongType;
+    m_inserting = true;
     ensureColumns(page.items);
     const int si = int(m_pages.size()) - 1; // the loading page is always the last one
     StoredPage packed = pack(page.items);
@@ -408,12 +453,12 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
     } else {
         m_pages[si] = std::move(packed);
     }
+    m_inserting = false;
     m_ledger->notifyChanged(ledgerRow);
     if (stopped)
-        stop(rec.next == ListSource::CursorPresence::WrongType ? tr("nextCursor is not a string")
-                                                               : tr("a cursor repeated"));
+        stop(wrongType ? tr("nextCursor is not a string") : tr("a cursor repeated"));
     Q_EMIT pageReceived(ledgerRow);
-    if (!rec.findings.isEmpty())
+    if (hasFindings)
         Q_EMIT findingsChanged();
     Q_EMIT progress(pagesInWalk(), m_rowCount);
     if (m_complete)
@@ -459,7 +504,7 @@ void PagedListModel::acceptRefetch(int ledgerRow, const ListSource::Page &page, 
     rec.refetchCount++;
     rec.next = page.next;
     rec.nextCursor = page.nextCursor;
-    rec.nextRaw = page.nextRaw;
+    rec.nextRaw = detached(page.nextRaw);
     rec.itemCount = packed.count();
     rec.latencyMs = call->latencyMs();
     rec.responseBytes = call->responseBytes();
@@ -470,6 +515,7 @@ void PagedListModel::acceptRefetch(int ledgerRow, const ListSource::Page &page, 
     const int oldCount = old.count();
     const int newCount = packed.count();
     m_textCache.clear();
+    m_inserting = true; // views may ask for more while rows move: that waits (see acceptPage)
     if (oldCount == newCount) {
         m_pages[si] = std::move(packed);
         if (newCount > 0)
@@ -499,6 +545,7 @@ void PagedListModel::acceptRefetch(int ledgerRow, const ListSource::Page &page, 
             m_pages[si] = std::move(packed);
         }
     }
+    m_inserting = false;
     m_ledger->notifyChanged(ledgerRow);
     Q_EMIT pageReceived(ledgerRow);
 }
@@ -522,8 +569,9 @@ void PagedListModel::failPage(int ledgerRow, const McpError &error, RpcCall *cal
     }
     rec.state = PageRecord::State::Failed;
     m_judge.judgeFailure(rec);
+    const QString reason = tr("page %1 failed: %2").arg(rec.index + 1).arg(WalkJudge::describeError(rec));
     m_ledger->notifyChanged(ledgerRow);
-    stop(tr("page %1 failed: %2").arg(rec.index + 1).arg(WalkJudge::describeError(rec)));
+    stop(reason);
     Q_EMIT pageFailed(ledgerRow, error);
     Q_EMIT findingsChanged();
 }
@@ -547,9 +595,10 @@ void PagedListModel::pumpQueue()
             continue;
         PageRecord &rec = m_ledger->edit(row);
         rec.state = PageRecord::State::Refetching;
+        const std::optional<QString> cursor = rec.requestCursor;
         m_ledger->notifyChanged(row);
         notifyPageRows(storedIndexForLedgerRow(row), {PageStateRole});
-        sendRequest(Job::Refetch, row, rec.requestCursor);
+        sendRequest(Job::Refetch, row, cursor);
         return;
     }
     if (m_nextPageWanted) {

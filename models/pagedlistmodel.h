@@ -160,6 +160,7 @@ private:
     bool m_autoRefetch = false;
     bool m_started = false;
     bool m_manualStart = false;
+    bool m_inserting = false; // a page's rows are going in: requests wait
     bool m_complete = false;
     bool m_stopped = false;
     QString m_stopReason;

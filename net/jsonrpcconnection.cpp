@@ -100,10 +100,12 @@ RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &pa
     call->markSent(encoded.size());
     logEntry(TrafficLog::Direction::Outgoing, method, idText(id), encoded, false, -1);
     if (timeoutMs > 0) {
+        // The call may outlive the connection (its owner keeps it): guard both.
         QPointer<RpcCall> guard(call);
-        QTimer::singleShot(timeoutMs, call, [this, guard] {
-            if (guard)
-                onTimeout(guard);
+        QPointer<JsonRpcConnection> self(this);
+        QTimer::singleShot(timeoutMs, call, [self, guard] {
+            if (self && guard)
+                self->onTimeout(guard);
         });
     }
     // If the owner deletes the call early, forget it.
