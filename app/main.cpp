@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "conformanceclient.h"
 #include "mainwindow.h"
+#include "pagedlistmodel.h"
 #include "screenshots.h"
 #include "secretstore.h"
 #include "serverlistmodel.h"
@@ -12,7 +13,13 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTextStream>
+#include <QTimer>
+
+#include <chrono>
+#include <cstdio>
 
 namespace {
 
@@ -34,6 +41,40 @@ QString demoServerProgram()
     }
     return {};
 }
+
+// For bench/bench_startup (FOLIO_BENCH_FIRST_PAINT set): once a list's table has painted rows,
+// prints "folio-bench: first-page-painted <CLOCK_MONOTONIC ns>" to stderr, once.
+class FirstPaintProbe : public QObject
+{
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (m_done || event->type() != QEvent::Paint)
+            return false;
+        const auto *view = qobject_cast<QTableView *>(watched->parent());
+        if (!view || view->viewport() != watched || !view->model() || view->model()->rowCount() == 0)
+            return false;
+        const auto *proxy = qobject_cast<QSortFilterProxyModel *>(view->model());
+        if (!qobject_cast<folio::PagedListModel *>(proxy ? proxy->sourceModel() : view->model()))
+            return false;
+        m_done = true;
+        // After this paint event has been handled: the rows are on the backing store.
+        QTimer::singleShot(0, this, [] {
+            const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now().time_since_epoch());
+            std::fprintf(stderr, "folio-bench: first-page-painted %lld\n",
+                         static_cast<long long>(ns.count()));
+            std::fflush(stderr);
+        });
+        return false;
+    }
+
+private:
+    bool m_done = false;
+};
 
 } // namespace
 
@@ -63,6 +104,8 @@ int main(int argc, char **argv)
     }
 
     QApplication app(argc, argv);
+    if (qEnvironmentVariableIsSet("FOLIO_BENCH_FIRST_PAINT"))
+        app.installEventFilter(new FirstPaintProbe(&app));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/folio.svg")));
 
     // Split off a stdio server given after "--".

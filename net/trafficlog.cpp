@@ -3,6 +3,9 @@
 #include <QDateTime>
 #include <QRegularExpression>
 
+#include <array>
+#include <string_view>
+
 namespace folio {
 
 TrafficLog::TrafficLog(QObject *parent)
@@ -68,6 +71,63 @@ void TrafficLog::clear()
     Q_EMIT cleared();
 }
 
+namespace {
+
+// None of the patterns in redactSecrets() can match ASCII text without one of these words (in any
+// case). Most messages have none, and the regular expressions over the text as UTF-16 are the
+// costly part of logging a page; text with non-ASCII bytes always takes the full path (Unicode
+// case folding can match 'k' or 's' with other letters). Each word is looked for only where its
+// anchor, a letter rare in prose, occurs.
+bool mayCarryCredentials(const QByteArray &text)
+{
+    struct Word
+    {
+        char anchor;
+        qsizetype offset; // of the anchor in the word
+        std::string_view word;
+    };
+    static constexpr Word words[] = {
+        {'z', 7, "authorization"}, {'k', 3, "cookie"},   {'k', 4, "api-key"},
+        {'k', 4, "api_key"},       {'k', 3, "apikey"},   {'k', 2, "token"},
+        {'b', 0, "bearer"},        {'w', 4, "password"}, {'_', 6, "client_secret"},
+    };
+    enum : uchar { Plain, Anchor, NonAscii };
+    static const auto kinds = [] {
+        std::array<uchar, 256> k{};
+        for (int c = 0x80; c < 0x100; ++c)
+            k[c] = NonAscii;
+        for (const Word &w : words) {
+            k[uchar(w.anchor)] = Anchor;
+            k[uchar(QChar::toUpper(char16_t(w.anchor)))] = Anchor;
+        }
+        return k;
+    }();
+    const auto lower = [](uchar c) { return c >= 'A' && c <= 'Z' ? uchar(c + ('a' - 'A')) : c; };
+    const auto *data = reinterpret_cast<const uchar *>(text.constData());
+    const qsizetype size = text.size();
+    for (qsizetype i = 0; i < size; ++i) {
+        const uchar kind = kinds[data[i]];
+        if (kind == Plain)
+            continue;
+        if (kind == NonAscii)
+            return true;
+        const uchar anchor = lower(data[i]);
+        for (const Word &w : words) {
+            const qsizetype start = i - w.offset;
+            if (uchar(w.anchor) != anchor || start < 0 || start + qsizetype(w.word.size()) > size)
+                continue;
+            qsizetype k = 0;
+            while (k < qsizetype(w.word.size()) && lower(data[start + k]) == uchar(w.word[k]))
+                ++k;
+            if (k == qsizetype(w.word.size()))
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
 QByteArray redactSecrets(const QByteArray &text, const QStringList &secrets)
 {
     QByteArray out = text;
@@ -76,6 +136,8 @@ QByteArray redactSecrets(const QByteArray &text, const QStringList &secrets)
         if (!s.isEmpty())
             out.replace(s, "[redacted]");
     }
+    if (!mayCarryCredentials(out))
+        return out;
     // Header lines and JSON members that carry credentials, whatever their value.
     static const QRegularExpression header(
         QStringLiteral(R"((?im)^((?:proxy-)?authorization|cookie|set-cookie|x-api-key|api-key)\s*:\s*.*$)"));

@@ -484,6 +484,26 @@ void Catalog::generateResources()
     }
 }
 
+void Catalog::setResourceCount(int count)
+{
+    if (count <= m_resources.size()) {
+        m_resources.resize(qMax(0, count));
+        return;
+    }
+    const QString json = QStringLiteral("application/json");
+    while (m_resources.size() < count && !m_posts.isEmpty()) {
+        const ChatPost &post = m_posts.at(m_archiveCount % m_posts.size());
+        const QString id = QStringLiteral("a%1").arg(++m_archiveCount, 7, 10, QLatin1Char('0'));
+        m_resources.append(
+            QJsonObject{{QStringLiteral("uri"), QStringLiteral("chat://archive/") + id},
+                        {QStringLiteral("name"), id},
+                        {QStringLiteral("title"),
+                         QStringLiteral("Archived post in ~%1 by @%2").arg(post.channel, post.user)},
+                        {QStringLiteral("description"), post.message},
+                        {QStringLiteral("mimeType"), json}});
+    }
+}
+
 QJsonObject Catalog::addedItem(const QString &list, int revision) const
 {
     const QString n = QString::number(revision);
@@ -579,6 +599,11 @@ std::optional<QString> Catalog::readResource(const QString &uri) const
                     return pretty(postJson(post));
             }
         }
+    } else if (const auto id = tail(QStringLiteral("chat://archive/"))) {
+        bool ok = false;
+        const int index = id->mid(1).toInt(&ok);
+        if (ok && id->startsWith(QLatin1Char('a')) && index >= 1 && index <= m_archiveCount)
+            return pretty(postJson(m_posts.at((index - 1) % m_posts.size())));
     }
     return std::nullopt;
 }

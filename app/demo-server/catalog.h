@@ -54,6 +54,10 @@ public:
     // An item appended to a list by the list-changed scenario at the given revision (1, 2, ...).
     QJsonObject addedItem(const QString &list, int revision) const;
 
+    // Sizes the resources list (for benchmarks): fewer cuts it, more appends chat://archive/aNNNNNNN
+    // items, copies of the posts in turn (readable like the posts).
+    void setResourceCount(int count);
+
     // Appends the tools the official conformance harness calls by name (see docs/demo-server.md).
     void addConformanceFixtures();
     static bool isConformanceFixture(const QString &toolName);
@@ -82,4 +86,5 @@ private:
     QList<ChatUser> m_users;
     QList<ChatChannel> m_channels;
     QList<ChatPost> m_posts;
+    int m_archiveCount = 0;
 };

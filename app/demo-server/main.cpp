@@ -92,8 +92,14 @@ int main(int argc, char **argv)
     const QCommandLineOption pageSizeOption(
         QStringLiteral("page-size"), QStringLiteral("Page size of every list (list tools: default limit)."),
         QStringLiteral("N"));
+    const QCommandLineOption resourcesOption(
+        QStringLiteral("resources"),
+        QStringLiteral(
+            "Length of the resources list (default 10000); more adds chat://archive/aNNNNNNN copies "
+            "of the posts. For benchmarks."),
+        QStringLiteral("N"));
     parser.addOptions({helpOption, versionOption, httpOption, eraOption, scenarioOption, scenarioFileOption,
-                       listOption, seedOption, pageSizeOption});
+                       listOption, seedOption, pageSizeOption, resourcesOption});
 
     QTextStream err(stderr);
     if (!parser.parse(QCoreApplication::arguments())) {
@@ -150,7 +156,18 @@ int main(int argc, char **argv)
         }
     }
 
+    int resourceCount = -1;
+    if (parser.isSet(resourcesOption)) {
+        resourceCount = parser.value(resourcesOption).toInt(&ok);
+        if (!ok || resourceCount < 0) {
+            err << "--resources must be a non-negative integer\n";
+            return 2;
+        }
+    }
+
     McpServer server(era, scenario, seed);
+    if (resourceCount >= 0)
+        server.setResourceCount(resourceCount);
     if (parser.isSet(httpOption)) {
         const uint port = parser.value(httpOption).toUInt(&ok);
         if (!ok || port > 65535) {

@@ -28,6 +28,9 @@ public:
     static QString modernVersion();
     static QStringList legacyVersions();
 
+    // The resources list's length (--resources); 10,000 by default.
+    void setResourceCount(int count) { m_catalog.setResourceCount(count); }
+
     // stdio: the channel for messages that answer no request (legacy notifications).
     void setStdioStream(Exchange *stream) { m_stdioStream = stream; }
 

@@ -1,0 +1,115 @@
+// bench_table: an offscreen QTableView set up as ListView sets up its table (the PageMarginDelegate,
+// a QSortFilterProxyModel, fixed row heights, no grid) over a 1,000,000-row PagedListModel; scrolls
+// by pages and times each frame: the scroll plus a synchronous repaint of the whole viewport.
+//
+// Usage: bench_table [--runs N] [--frames N] [--rows N] [--no-proxy] [--plain-delegate]
+#include "benchstats.h"
+#include "benchtransport.h"
+
+#include "pagedlistmodel.h"
+#include "pagemargindelegate.h"
+#include "theme.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+#include <cstdio>
+
+using namespace folio;
+
+int main(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs."), QStringLiteral("N"),
+                                        QStringLiteral("3"));
+    const QCommandLineOption framesOption(QStringLiteral("frames"), QStringLiteral("Frames per run."),
+                                          QStringLiteral("N"), QStringLiteral("600"));
+    const QCommandLineOption rowsOption(QStringLiteral("rows"), QStringLiteral("Rows."), QStringLiteral("N"),
+                                        QStringLiteral("1000000"));
+    const QCommandLineOption noProxyOption(QStringLiteral("no-proxy"),
+                                           QStringLiteral("The table on the model itself, without the "
+                                                          "filter proxy ListView puts between."));
+    const QCommandLineOption plainOption(
+        QStringLiteral("plain-delegate"),
+        QStringLiteral("QStyledItemDelegate instead of PageMarginDelegate."));
+    parser.addOptions({runsOption, framesOption, rowsOption, noProxyOption, plainOption});
+    parser.addHelpOption();
+    parser.process(app);
+    const int runs = qMax(1, parser.value(runsOption).toInt());
+    const int frames = qMax(1, parser.value(framesOption).toInt());
+    const int pages = qMax(1, parser.value(rowsOption).toInt() / 1000);
+    Theme::apply(Theme::Mode::Light);
+
+    TtlClock clock;
+    McpClient client;
+    bench::connectBench(&client, pages, 1000, 3'600'000);
+    PagedListModel model(&client, ListSource::protocol(ListKind::Resources), &clock);
+    model.setPageCap(pages + 1);
+    bench::walkToEnd(&model);
+
+    QSortFilterProxyModel proxy;
+    proxy.setFilterKeyColumn(-1);
+    proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
+    const bool useProxy = !parser.isSet(noProxyOption);
+    if (useProxy)
+        proxy.setSourceModel(&model);
+
+    QTableView table;
+    table.setModel(useProxy ? static_cast<QAbstractItemModel *>(&proxy) : &model);
+    if (!parser.isSet(plainOption))
+        table.setItemDelegate(new PageMarginDelegate(&table));
+    table.setSelectionBehavior(QAbstractItemView::SelectRows);
+    table.setWordWrap(false);
+    table.setShowGrid(false);
+    table.verticalHeader()->setDefaultSectionSize(table.fontMetrics().height() + 8);
+    table.verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table.horizontalHeader()->setStretchLastSection(true);
+    table.setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    table.resize(1200, 760);
+    table.show();
+    table.resizeColumnsToContents(); // ListView sizes the columns to the first page once
+    for (int c = 0; c + 1 < table.horizontalHeader()->count(); ++c)
+        table.horizontalHeader()->resizeSection(
+            c, qBound(60, table.horizontalHeader()->sectionSize(c) + 12, 280));
+    QCoreApplication::processEvents();
+
+    QScrollBar *bar = table.verticalScrollBar();
+    bench::heading(
+        QStringLiteral("bench_table: %1 rows, %2x%3 viewport (%4 rows visible), %5 frames per run, "
+                       "%6, %7")
+            .arg(table.model()->rowCount())
+            .arg(table.viewport()->width())
+            .arg(table.viewport()->height())
+            .arg(bar->pageStep())
+            .arg(frames)
+            .arg(useProxy ? QStringLiteral("through the filter proxy") : QStringLiteral("no proxy"))
+            .arg(parser.isSet(plainOption) ? QStringLiteral("plain delegate")
+                                           : QStringLiteral("PageMarginDelegate")));
+    QList<double> all;
+    for (int run = 0; run < runs; ++run) {
+        QList<double> ms;
+        int value = int(qint64(bar->maximum()) * run / runs);
+        for (int f = 0; f < frames; ++f) {
+            value = qMin(bar->maximum(), value + bar->pageStep());
+            const qint64 start = bench::nowNs();
+            bar->setValue(value);
+            table.viewport()->repaint();
+            ms.append(double(bench::nowNs() - start) / 1e6);
+            QCoreApplication::processEvents();
+        }
+        all += ms;
+        std::printf("run %d (from row %d): frame %s\n", run + 1, int(qint64(bar->maximum()) * run / runs),
+                    qPrintable(bench::Stats::of(ms).text("ms", 3, true)));
+        std::fflush(stdout);
+    }
+    bench::heading(QStringLiteral("bench_table results (%1 run(s))").arg(runs));
+    bench::line(QStringLiteral("paint per frame (target < 8 ms)"), bench::Stats::of(all).text("ms", 3, true));
+    return 0;
+}

@@ -1,0 +1,94 @@
+// bench_ttl: 10,000 pages with live TTL clocks in real PagedListModels sharing one TtlClock (as the
+// window's lists share one), then CPU use while nothing expires. The budget: under 1% of
+// one core. (tests/models/bench_ttlclock measures the bare clock with 10,000 keys.)
+//
+// Usage: bench_ttl [--runs N] [--models N] [--pages N] [--idle SECONDS]
+#include "benchstats.h"
+#include "benchtransport.h"
+
+#include "pagedlistmodel.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+using namespace folio;
+
+namespace {
+
+double cpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto seconds = [](const timeval &tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs."), QStringLiteral("N"),
+                                        QStringLiteral("3"));
+    const QCommandLineOption modelsOption(QStringLiteral("models"), QStringLiteral("Models."),
+                                          QStringLiteral("N"), QStringLiteral("10"));
+    const QCommandLineOption pagesOption(QStringLiteral("pages"), QStringLiteral("Pages per model."),
+                                         QStringLiteral("N"), QStringLiteral("1000"));
+    const QCommandLineOption idleOption(QStringLiteral("idle"), QStringLiteral("Idle seconds per run."),
+                                        QStringLiteral("S"), QStringLiteral("10"));
+    parser.addOptions({runsOption, modelsOption, pagesOption, idleOption});
+    parser.addHelpOption();
+    parser.process(app);
+    const int runs = qMax(1, parser.value(runsOption).toInt());
+    const int modelCount = qMax(1, parser.value(modelsOption).toInt());
+    const int pages = qMax(1, parser.value(pagesOption).toInt());
+    const int idleSeconds = qMax(1, parser.value(idleOption).toInt());
+
+    bench::heading(QStringLiteral("bench_ttl: %1 models x %2 pages (10 items each, ttlMs 1 h), %3 s idle, "
+                                  "%4 run(s)")
+                       .arg(modelCount)
+                       .arg(pages)
+                       .arg(idleSeconds)
+                       .arg(runs));
+    QList<double> idlePercent;
+    for (int run = 0; run < runs; ++run) {
+        TtlClock clock;
+        McpClient client;
+        bench::connectBench(&client, pages, 10, 3'600'000);
+        std::vector<std::unique_ptr<PagedListModel>> models;
+        int expiredPages = 0;
+        for (int m = 0; m < modelCount; ++m) {
+            models.push_back(
+                std::make_unique<PagedListModel>(&client, ListSource::protocol(ListKind::Resources), &clock));
+            models.back()->setPageCap(pages + 1);
+            QObject::connect(models.back()->ledger(), &QAbstractItemModel::dataChanged, &app,
+                             [&expiredPages] { ++expiredPages; });
+            bench::walkToEnd(models.back().get());
+        }
+        expiredPages = 0;
+        const int live = clock.scheduledCount();
+        const double cpuBefore = cpuSeconds();
+        const qint64 wallStart = bench::nowNs();
+        QTimer::singleShot(idleSeconds * 1000, Qt::PreciseTimer, &app, &QCoreApplication::quit);
+        app.exec();
+        const double cpu = cpuSeconds() - cpuBefore;
+        const double wall = double(bench::nowNs() - wallStart) / 1e9;
+        idlePercent.append(100.0 * cpu / wall);
+        std::printf("run %d: %d live TTL clocks; %.2f s idle, %.4f s CPU = %.4f%% of one core; ledger "
+                    "changes meanwhile: %d\n",
+                    run + 1, live, wall, cpu, idlePercent.constLast(), expiredPages);
+        std::fflush(stdout);
+        models.clear();
+    }
+    bench::heading(QStringLiteral("bench_ttl results (%1 run(s))").arg(runs));
+    bench::line(QStringLiteral("idle CPU, % of one core (target < 1)"),
+                bench::Stats::of(idlePercent).text("%", 4));
+    return 0;
+}

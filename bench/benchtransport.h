@@ -1,0 +1,174 @@
+#pragma once
+
+#include "mcpclient.h"
+#include "pagedlistmodel.h"
+#include "transport.h"
+#include "ttlclock.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTimer>
+
+#include <functional>
+
+namespace bench {
+
+// A monotonic nanosecond clock shared by the benchmarks.
+inline qint64 nowNs()
+{
+    static QElapsedTimer clock = [] {
+        QElapsedTimer t;
+        t.start();
+        return t;
+    }();
+    return clock.nsecsElapsed();
+}
+
+// One resources/list item of about 200 bytes of compact JSON, like the demo server's posts.
+inline QJsonObject resourceItem(int i)
+{
+    static const char *const words[] = {"deploy", "review", "standup", "incident", "release", "roadmap",
+                                        "design", "retro",  "budget",  "hiring",   "launch",  "triage"};
+    const QString id = QStringLiteral("p%1").arg(i, 7, 10, QLatin1Char('0'));
+    const QString description = QStringLiteral("Notes on the %1 and the %2 for week %3: who does what, "
+                                               "and when it lands")
+                                    .arg(QLatin1String(words[i % 12]), QLatin1String(words[(i / 12) % 12]))
+                                    .arg(i % 52 + 1);
+    return QJsonObject{
+        {QStringLiteral("uri"), QStringLiteral("chat://posts/") + id},
+        {QStringLiteral("name"), id},
+        {QStringLiteral("title"), QStringLiteral("Post in ~channel-%1 by @user%2").arg(i % 80).arg(i % 1500)},
+        {QStringLiteral("description"), description},
+        {QStringLiteral("mimeType"), QStringLiteral("application/json")}};
+}
+
+// A 2026-07-28 MCP server behind the Transport seam, answering resources/list from a generator:
+// pages of pageSize items, pages in all, with ttlMs (live TTL clocks) and cacheScope. Replies are
+// serialized to bytes and parsed back on a later turn of the event loop, as a real transport
+// does; deliveredNs() is the moment the parsed reply goes up to the model.
+class BenchTransport : public folio::Transport
+{
+public:
+    BenchTransport(int pages, int pageSize, qint64 ttlMs, QObject *parent = nullptr)
+        : folio::Transport(parent)
+        , m_pages(pages)
+        , m_pageSize(pageSize)
+        , m_ttlMs(ttlMs)
+    {}
+
+    void open() override
+    {
+        m_open = true;
+        QTimer::singleShot(0, this, [this] { Q_EMIT opened(); });
+    }
+    void close() override
+    {
+        m_open = false;
+        QTimer::singleShot(0, this, [this] { Q_EMIT closed({}); });
+    }
+    bool isOpen() const override { return m_open; }
+    QString kindName() const override { return QStringLiteral("bench"); }
+
+    void send(const QJsonObject &message, const QByteArray &) override
+    {
+        if (!message.contains(QStringLiteral("id")))
+            return;
+        const QString method = message.value(QStringLiteral("method")).toString();
+        QJsonObject reply{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                          {QStringLiteral("id"), message.value(QStringLiteral("id"))}};
+        if (method == QLatin1String("server/discover")) {
+            reply[QStringLiteral("result")] = QJsonObject{
+                {QStringLiteral("resultType"), QStringLiteral("complete")},
+                {QStringLiteral("supportedVersions"), QJsonArray{QStringLiteral("2026-07-28")}},
+                {QStringLiteral("serverInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("bench")},
+                                                           {QStringLiteral("version"), QStringLiteral("1")}}},
+                {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("resources"), QJsonObject{}}}},
+                {QStringLiteral("ttlMs"), 0},
+                {QStringLiteral("cacheScope"), QStringLiteral("public")}};
+        } else if (method == QLatin1String("resources/list")) {
+            const QJsonObject params = message.value(QStringLiteral("params")).toObject();
+            const int page = params.value(QStringLiteral("cursor")).toString().mid(1).toInt();
+            QJsonArray items;
+            for (int i = 0; i < m_pageSize; ++i)
+                items.append(resourceItem(page * m_pageSize + i + m_itemOffset));
+            QJsonObject result{{QStringLiteral("resultType"), QStringLiteral("complete")},
+                               {QStringLiteral("resources"), items},
+                               {QStringLiteral("ttlMs"), m_ttlMs},
+                               {QStringLiteral("cacheScope"), QStringLiteral("public")}};
+            if (page + 1 < m_pages)
+                result[QStringLiteral("nextCursor")] = QStringLiteral("c%1").arg(page + 1);
+            reply[QStringLiteral("result")] = result;
+        } else {
+            reply[QStringLiteral("error")] = QJsonObject{{QStringLiteral("code"), -32601},
+                                                         {QStringLiteral("message"), QStringLiteral("no")}};
+        }
+        const QByteArray raw = QJsonDocument(reply).toJson(QJsonDocument::Compact);
+        QTimer::singleShot(0, this, [this, raw] {
+            if (!m_open)
+                return;
+            const qint64 parseStart = nowNs();
+            const QJsonObject parsed = QJsonDocument::fromJson(raw).object();
+            m_deliveredNs = nowNs();
+            m_lastParseNs = m_deliveredNs - parseStart;
+            m_rawBytes += raw.size();
+            Q_EMIT messageReceived(parsed, raw);
+        });
+    }
+
+    void setItemOffset(int offset) { m_itemOffset = offset; }
+    qint64 deliveredNs() const { return m_deliveredNs; }
+    qint64 lastParseNs() const { return m_lastParseNs; }
+    qint64 rawBytes() const { return m_rawBytes; }
+
+private:
+    int m_pages;
+    int m_pageSize;
+    qint64 m_ttlMs;
+    int m_itemOffset = 0;
+    bool m_open = false;
+    qint64 m_deliveredNs = 0;
+    qint64 m_lastParseNs = 0;
+    qint64 m_rawBytes = 0;
+};
+
+// Connects a client to a BenchTransport; returns the transport (owned by the client).
+inline BenchTransport *connectBench(folio::McpClient *client, int pages, int pageSize, qint64 ttlMs,
+                                    int itemOffset = 0)
+{
+    BenchTransport *transport = nullptr;
+    client->setTransportFactory([&transport, pages, pageSize, ttlMs, itemOffset](QObject *parent) {
+        transport = new BenchTransport(pages, pageSize, ttlMs, parent);
+        transport->setItemOffset(itemOffset);
+        return transport;
+    });
+    QEventLoop loop;
+    QObject::connect(client, &folio::McpClient::connected, &loop, &QEventLoop::quit);
+    QObject::connect(client, &folio::McpClient::disconnected, &loop, &QEventLoop::quit);
+    client->connectToServer();
+    if (client->state() != folio::McpClient::State::Connected)
+        loop.exec();
+    if (client->state() != folio::McpClient::State::Connected)
+        qFatal("bench: the client did not connect to the bench transport");
+    return transport;
+}
+
+// Walks the model to the end (fetchAll) inside a local event loop.
+inline void walkToEnd(folio::PagedListModel *model)
+{
+    QEventLoop loop;
+    const auto c = QObject::connect(model, &folio::PagedListModel::walkFinished, &loop, [&loop, model] {
+        if (!model->isLoading())
+            loop.quit();
+    });
+    model->fetchAll();
+    if (!model->isComplete() && !model->isStopped())
+        loop.exec();
+    QObject::disconnect(c);
+    if (!model->isComplete())
+        qFatal("bench: the walk stopped: %s", qPrintable(model->stopReason()));
+}
+
+} // namespace bench
