@@ -26,16 +26,18 @@ struct Client
     QString name;
     bench::ProcessSpec spec;
     bool lineOutput = true; // one item per line (the Inspector prints one JSON document)
-    QList<double> outputMs, exitMs, rssMb;
+    QList<double> outputMs, exitMs, rssMb, serverCpuMs;
 };
 
-void runPair(const QString &title, QList<Client> &clients, int runs, qint64 expectedItems)
+void runPair(const QString &title, QList<Client> &clients, int runs, qint64 expectedItems,
+             const bench::DemoHttpServer *server)
 {
     bench::heading(title);
     for (int run = -1; run < runs; ++run) {
         // Rotate the order so that no client always runs right after the same other one.
         for (int k = 0; k < clients.size(); ++k) {
             Client &c = clients[(k + qMax(0, run)) % clients.size()];
+            const double serverCpu = server ? server->cpuSeconds() : 0;
             const bench::ProcessResult r = bench::runProcess(c.spec);
             const bool complete = c.lineOutput ? r.stdoutLines == expectedItems : r.stdoutBytes > 0;
             if (!r.ok || !complete) {
@@ -49,6 +51,8 @@ void runPair(const QString &title, QList<Client> &clients, int runs, qint64 expe
             c.outputMs.append(r.lastStdoutMs);
             c.exitMs.append(r.exitMs);
             c.rssMb.append(double(r.peakRssKb) / 1024);
+            if (server)
+                c.serverCpuMs.append((server->cpuSeconds() - serverCpu) * 1000);
         }
     }
     const Client &sdk = clients.at(1);
@@ -62,6 +66,9 @@ void runPair(const QString &title, QList<Client> &clients, int runs, qint64 expe
         bench::line(QStringLiteral("  throughput (median)"),
                     QStringLiteral("%1 items/s").arg(double(expectedItems) / t.median * 1000, 0, 'f', 0));
         bench::line(QStringLiteral("  peak RSS"), bench::Stats::of(c.rssMb).text("MB", 1));
+        if (server)
+            bench::line(QStringLiteral("  the server's CPU during the walk"),
+                        bench::Stats::of(c.serverCpuMs).text("ms", 0));
         bench::line(QStringLiteral("  vs SDK client: throughput, RSS"),
                     QStringLiteral("%1x, %2x")
                         .arg(sdkMs / t.median, 0, 'f', 2)
@@ -159,7 +166,7 @@ int main(int argc, char **argv)
             runPair(QStringLiteral("bench_walk: %1 over %2, %3 run(s) after one warm-up")
                         .arg(setup.title, http ? QStringLiteral("Streamable HTTP") : QStringLiteral("stdio"))
                         .arg(runs),
-                    clients, runs, setup.items);
+                    clients, runs, setup.items, server.get());
         }
     }
     return 0;

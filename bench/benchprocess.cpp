@@ -90,6 +90,16 @@ DemoHttpServer::~DemoHttpServer()
     m_process.waitForFinished(1000);
 }
 
+double DemoHttpServer::cpuSeconds() const
+{
+    const QByteArray stat = readProcFile("/proc/" + QByteArray::number(m_process.processId()) + "/stat");
+    // Fields after the command name (which ends with the last ')'): state is field 3, utime 14, stime 15.
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return 0;
+    return double(fields.at(11).toLongLong() + fields.at(12).toLongLong()) / double(sysconf(_SC_CLK_TCK));
+}
+
 qint64 monotonicNs()
 {
     timespec ts{};

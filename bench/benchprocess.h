@@ -49,6 +49,8 @@ public:
     explicit DemoHttpServer(const QStringList &arguments);
     ~DemoHttpServer();
     QString url() const { return m_url; }
+    // The server's CPU time so far (user + system), from /proc.
+    double cpuSeconds() const;
 
 private:
     QProcess m_process;
