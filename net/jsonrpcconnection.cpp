@@ -100,13 +100,20 @@ RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &pa
     call->markSent(encoded.size());
     logEntry(TrafficLog::Direction::Outgoing, method, idText(id), encoded, false, -1);
     if (timeoutMs > 0) {
-        // The call may outlive the connection (its owner keeps it): guard both.
-        QPointer<RpcCall> guard(call);
+        // The timer is the call's child and stops when the call finishes: a timer left to fire for
+        // every answered request (QTimer::singleShot outlives its context object) would keep one
+        // registered timer per page of a long walk, each registration costing a scan of them all,
+        // and wake the process for each of them a timeout later. The call may outlive the
+        // connection (its owner keeps it): guard that.
+        auto *timer = new QTimer(call);
+        timer->setSingleShot(true);
         QPointer<JsonRpcConnection> self(this);
-        QTimer::singleShot(timeoutMs, call, [self, guard] {
-            if (self && guard)
-                self->onTimeout(guard);
+        connect(timer, &QTimer::timeout, call, [self, call] {
+            if (self)
+                self->onTimeout(call);
         });
+        connect(call, &RpcCall::finished, timer, &QTimer::stop);
+        timer->start(timeoutMs);
     }
     // If the owner deletes the call early, forget it.
     connect(call, &QObject::destroyed, this, [this, key = idKey(id)] { m_pending.remove(key); });
