@@ -85,6 +85,10 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(FOLIO_VERSION));
 
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
+    if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
+        QTextStream(stdout) << "folio " << FOLIO_VERSION << Qt::endl;
+        return 0;
+    }
     if (first == QLatin1String("--help") || first == QLatin1String("-h")) {
         QCoreApplication app(argc, argv);
         QTextStream(stdout)
