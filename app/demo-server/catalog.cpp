@@ -254,7 +254,22 @@ Catalog::Catalog(quint32 seed)
     generateTools();
     generatePrompts();
     generateTemplates();
+}
+
+void Catalog::ensureChat() const
+{
+    if (m_chatBuilt)
+        return;
+    m_chatBuilt = true;
     generateChat();
+}
+
+void Catalog::ensureResources() const
+{
+    if (m_resourcesBuilt)
+        return;
+    ensureChat();
+    m_resourcesBuilt = true;
     generateResources();
 }
 
@@ -375,7 +390,7 @@ void Catalog::generateTemplates()
     }
 }
 
-void Catalog::generateChat()
+void Catalog::generateChat() const
 {
     Random random(m_seed);
 
@@ -454,7 +469,7 @@ void Catalog::generateChat()
     }
 }
 
-void Catalog::generateResources()
+void Catalog::generateResources() const
 {
     const QString json = QStringLiteral("application/json");
     for (const ChatChannel &channel : std::as_const(m_channels)) {
@@ -486,6 +501,7 @@ void Catalog::generateResources()
 
 void Catalog::setResourceCount(int count)
 {
+    ensureResources();
     if (count <= m_resources.size()) {
         m_resources.resize(qMax(0, count));
         return;
@@ -506,6 +522,7 @@ void Catalog::setResourceCount(int count)
 
 QJsonObject Catalog::addedItem(const QString &list, int revision) const
 {
+    ensureChat();
     const QString n = QString::number(revision);
     if (list == QStringLiteral("tools")) {
         return QJsonObject{
@@ -574,6 +591,7 @@ std::optional<QJsonObject> Catalog::prompt(const QString &name) const
 
 std::optional<QString> Catalog::readResource(const QString &uri) const
 {
+    ensureChat();
     auto tail = [&uri](const QString &prefix) -> std::optional<QString> {
         if (!uri.startsWith(prefix))
             return std::nullopt;

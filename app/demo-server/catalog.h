@@ -43,13 +43,31 @@ public:
 
     const QList<QJsonObject> &tools() const { return m_tools; }
     const QList<QJsonObject> &prompts() const { return m_prompts; }
-    const QList<QJsonObject> &resources() const { return m_resources; }
+    // The chat data and the resources are built on first use: a client that only lists tools
+    // gets its first answer without waiting for 10,000 resources.
+    const QList<QJsonObject> &resources() const
+    {
+        ensureResources();
+        return m_resources;
+    }
     const QList<QJsonObject> &templates() const { return m_templates; }
 
-    const QList<ChatUser> &users() const { return m_users; }
-    const QList<ChatChannel> &channels() const { return m_channels; }
+    const QList<ChatUser> &users() const
+    {
+        ensureChat();
+        return m_users;
+    }
+    const QList<ChatChannel> &channels() const
+    {
+        ensureChat();
+        return m_channels;
+    }
     // All posts, grouped by channel, each channel's posts newest first (ties broken by id).
-    const QList<ChatPost> &posts() const { return m_posts; }
+    const QList<ChatPost> &posts() const
+    {
+        ensureChat();
+        return m_posts;
+    }
 
     // An item appended to a list by the list-changed scenario at the given revision (1, 2, ...).
     QJsonObject addedItem(const QString &list, int revision) const;
@@ -75,16 +93,20 @@ private:
     void generateTools();
     void generatePrompts();
     void generateTemplates();
-    void generateChat();
-    void generateResources();
+    void generateChat() const;
+    void generateResources() const;
+    void ensureChat() const;
+    void ensureResources() const;
 
     quint32 m_seed;
     QList<QJsonObject> m_tools;
     QList<QJsonObject> m_prompts;
-    QList<QJsonObject> m_resources;
+    mutable QList<QJsonObject> m_resources;
     QList<QJsonObject> m_templates;
-    QList<ChatUser> m_users;
-    QList<ChatChannel> m_channels;
-    QList<ChatPost> m_posts;
-    int m_archiveCount = 0;
+    mutable QList<ChatUser> m_users;
+    mutable QList<ChatChannel> m_channels;
+    mutable QList<ChatPost> m_posts;
+    mutable bool m_chatBuilt = false;
+    mutable bool m_resourcesBuilt = false;
+    mutable int m_archiveCount = 0;
 };
