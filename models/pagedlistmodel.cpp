@@ -416,9 +416,15 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
     // the signals, which may append to it.
     const bool hasFindings = !rec.findings.isEmpty();
     const bool wrongType = rec.next == ListSource::CursorPresence::WrongType;
+    // Fetching all: ask for the next page before storing this one, so that the server works on it
+    // meanwhile (the judge has seen this page's cursor; `rec` is not used past this point).
+    if (m_nextPageWanted && m_inFlight.isNull()) {
+        m_nextPageWanted = false;
+        requestNextPage();
+    }
     m_inserting = true;
     ensureColumns(page.items);
-    const int si = int(m_pages.size()) - 1; // the loading page is always the last one
+    const int si = storedIndexForLedgerRow(ledgerRow); // not always the last: the next may be asked
     StoredPage packed = pack(page.items);
     packed.ledgerRow = ledgerRow;
     packed.firstRow = m_rowCount;
