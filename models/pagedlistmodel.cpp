@@ -416,15 +416,9 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
     // the signals, which may append to it.
     const bool hasFindings = !rec.findings.isEmpty();
     const bool wrongType = rec.next == ListSource::CursorPresence::WrongType;
-    // Fetching all: ask for the next page before storing this one, so that the server works on it
-    // meanwhile (the judge has seen this page's cursor; `rec` is not used past this point).
-    if (m_nextPageWanted && m_inFlight.isNull()) {
-        m_nextPageWanted = false;
-        requestNextPage();
-    }
     m_inserting = true;
     ensureColumns(page.items);
-    const int si = storedIndexForLedgerRow(ledgerRow); // not always the last: the next may be asked
+    const int si = int(m_pages.size()) - 1; // the loading page is always the last one
     StoredPage packed = pack(page.items);
     packed.ledgerRow = ledgerRow;
     packed.firstRow = m_rowCount;
@@ -674,8 +668,7 @@ void PagedListModel::handleListChanged(ListKind kind)
 
 int PagedListModel::storedIndexForLedgerRow(int ledgerRow) const
 {
-    // Pages of the current walk are appended in order, so a short scan from the back is enough;
-    // a binary search on ledger rows keeps it logarithmic for long walks.
+    // Pages of the current walk are appended in ledger order: a binary search on their rows.
     int lo = 0, hi = int(m_pages.size()) - 1;
     while (lo <= hi) {
         const int mid = (lo + hi) / 2;
