@@ -16,12 +16,6 @@ Finding::Severity PageRecord::worstSeverity(bool *any) const
     return worst;
 }
 
-QString PageRecord::effectiveScope() const
-{
-    const QString s = cacheScope.toString();
-    return (hasScope && (s == QLatin1String("public") || s == QLatin1String("private"))) ? s : QString();
-}
-
 PageRecord::Scope PageRecord::judgeScope(bool present, const QJsonValue &value)
 {
     if (!present)

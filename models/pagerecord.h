@@ -67,7 +67,6 @@ struct PageRecord
 
     bool isSettled() const { return state != State::Loading && state != State::Refetching; }
     Finding::Severity worstSeverity(bool *any) const;
-    QString effectiveScope() const; // "public", "private", or "" when missing/invalid
     static Scope judgeScope(bool present, const QJsonValue &value);
 
     static QString stateName(State s);

@@ -187,7 +187,6 @@ void McpClient::startConnection(ServerConfig::HttpMode mode)
         m_connection->disconnect(this);
         m_connection->deleteLater();
     }
-    m_activeHttpMode = mode;
     Transport *transport = createTransport(mode);
     transport->setMaxMessageBytes(m_config.maxMessageBytes);
     m_connection = new JsonRpcConnection(transport, m_log, this);

@@ -117,7 +117,6 @@ private:
     QJsonObject m_capabilities;
     QJsonObject m_handshakeResult;
     QString m_instructions;
-    ServerConfig::HttpMode m_activeHttpMode = ServerConfig::HttpMode::Auto;
     bool m_triedSseFallback = false;
     bool m_retriedDiscover = false;
 };

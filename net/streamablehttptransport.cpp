@@ -109,7 +109,6 @@ void StreamableHttpTransport::decideContentType(QNetworkReply *reply, Exchange &
         m_sessionId = session;
         Q_EMIT diagnostic(QStringLiteral("HTTP session %1").arg(QString::fromLatin1(session)));
     }
-    Q_EMIT httpExchange(ex.id, reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), type);
 }
 
 void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)

@@ -43,7 +43,6 @@ public:
     void append(Entry entry);
     void appendDiagnostic(const QString &line);
     const QVector<Entry> &entries() const { return m_entries; }
-    qint64 firstSequence() const { return m_entries.isEmpty() ? 0 : m_entries.first().sequence; }
     qint64 totalBytesIn() const { return m_bytesIn; }
     qint64 totalBytesOut() const { return m_bytesOut; }
     void clear();

@@ -49,8 +49,6 @@ Q_SIGNALS:
     void requestFailed(const QJsonValue &id, const McpError &error);
     // Free-form diagnostics: stdio stderr lines, HTTP session events.
     void diagnostic(const QString &line);
-    // Metadata about an HTTP exchange (status, content type, headers), redacted, for the traffic log.
-    void httpExchange(const QJsonValue &id, int status, const QByteArray &contentType);
     // The connection is gone. error.kind is None for a clean close.
     void closed(const McpError &error);
 
