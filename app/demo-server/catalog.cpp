@@ -1,5 +1,7 @@
 #include "catalog.h"
 
+#include "jsontext.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -264,15 +266,6 @@ void Catalog::ensureChat() const
     generateChat();
 }
 
-void Catalog::ensureResources() const
-{
-    if (m_resourcesBuilt)
-        return;
-    ensureChat();
-    m_resourcesBuilt = true;
-    generateResources();
-}
-
 void Catalog::generateTools()
 {
     const QJsonObject limitProperty{
@@ -469,55 +462,63 @@ void Catalog::generateChat() const
     }
 }
 
-void Catalog::generateResources() const
+qsizetype Catalog::baseResourceCount() const
 {
-    const QString json = QStringLiteral("application/json");
-    for (const ChatChannel &channel : std::as_const(m_channels)) {
-        m_resources.append(
-            QJsonObject{{QStringLiteral("uri"), QStringLiteral("chat://channels/") + channel.name},
-                        {QStringLiteral("name"), channel.name},
-                        {QStringLiteral("title"), QStringLiteral("~") + channel.name},
-                        {QStringLiteral("description"), channel.purpose},
-                        {QStringLiteral("mimeType"), json}});
-    }
-    for (const ChatUser &user : std::as_const(m_users)) {
-        m_resources.append(
-            QJsonObject{{QStringLiteral("uri"), QStringLiteral("chat://users/") + user.username},
-                        {QStringLiteral("name"), user.username},
-                        {QStringLiteral("title"), user.displayName},
-                        {QStringLiteral("description"),
-                         QStringLiteral("%1, profile of @%2").arg(user.position, user.username)},
-                        {QStringLiteral("mimeType"), json}});
-    }
-    for (const ChatPost &post : std::as_const(m_posts)) {
-        m_resources.append(QJsonObject{
-            {QStringLiteral("uri"), QStringLiteral("chat://posts/") + post.id},
-            {QStringLiteral("name"), post.id},
-            {QStringLiteral("title"), QStringLiteral("Post in ~%1 by @%2").arg(post.channel, post.user)},
-            {QStringLiteral("description"), post.message},
-            {QStringLiteral("mimeType"), json}});
-    }
+    ensureChat();
+    return m_channels.size() + m_users.size() + m_posts.size();
 }
 
-void Catalog::setResourceCount(int count)
+qsizetype Catalog::resourceCount() const
 {
-    ensureResources();
-    if (count <= m_resources.size()) {
-        m_resources.resize(qMax(0, count));
-        return;
+    const qsizetype base = baseResourceCount();
+    if (m_resourceCount < 0)
+        return base;
+    return m_posts.isEmpty() ? qMin<qsizetype>(base, m_resourceCount) : m_resourceCount;
+}
+
+QByteArray Catalog::resourceJson(qsizetype index) const
+{
+    ensureChat();
+    // Written by hand rather than through QJsonObject: a page of a 100,000-item list is built
+    // on every request, and QJsonObject's construction and writer cost ~20x this.
+    auto object = [](const QString &uri, const QString &name, const QString &title,
+                     const QString &description) {
+        QByteArray out;
+        out.reserve(64 + 3 * (uri.size() + name.size() + title.size() + description.size()));
+        out.append("{\"description\":");
+        JsonText::appendString(out, description);
+        out.append(",\"mimeType\":\"application/json\",\"name\":");
+        JsonText::appendString(out, name);
+        out.append(",\"title\":");
+        JsonText::appendString(out, title);
+        out.append(",\"uri\":");
+        JsonText::appendString(out, uri);
+        out.append('}');
+        return out;
+    };
+    if (index < m_channels.size()) {
+        const ChatChannel &channel = m_channels.at(index);
+        return object(QStringLiteral("chat://channels/") + channel.name, channel.name,
+                      QStringLiteral("~") + channel.name, channel.purpose);
     }
-    const QString json = QStringLiteral("application/json");
-    while (m_resources.size() < count && !m_posts.isEmpty()) {
-        const ChatPost &post = m_posts.at(m_archiveCount % m_posts.size());
-        const QString id = QStringLiteral("a%1").arg(++m_archiveCount, 7, 10, QLatin1Char('0'));
-        m_resources.append(
-            QJsonObject{{QStringLiteral("uri"), QStringLiteral("chat://archive/") + id},
-                        {QStringLiteral("name"), id},
-                        {QStringLiteral("title"),
-                         QStringLiteral("Archived post in ~%1 by @%2").arg(post.channel, post.user)},
-                        {QStringLiteral("description"), post.message},
-                        {QStringLiteral("mimeType"), json}});
+    index -= m_channels.size();
+    if (index < m_users.size()) {
+        const ChatUser &user = m_users.at(index);
+        return object(QStringLiteral("chat://users/") + user.username, user.username, user.displayName,
+                      QStringLiteral("%1, profile of @%2").arg(user.position, user.username));
     }
+    index -= m_users.size();
+    if (index < m_posts.size()) {
+        const ChatPost &post = m_posts.at(index);
+        return object(QStringLiteral("chat://posts/") + post.id, post.id,
+                      QStringLiteral("Post in ~%1 by @%2").arg(post.channel, post.user), post.message);
+    }
+    // Archive copies aNNNNNNN (1-based), the posts in turn.
+    const qsizetype archive = index - m_posts.size() + 1;
+    const ChatPost &post = m_posts.at((archive - 1) % m_posts.size());
+    const QString id = QStringLiteral("a%1").arg(archive, 7, 10, QLatin1Char('0'));
+    return object(QStringLiteral("chat://archive/") + id, id,
+                  QStringLiteral("Archived post in ~%1 by @%2").arg(post.channel, post.user), post.message);
 }
 
 QJsonObject Catalog::addedItem(const QString &list, int revision) const
@@ -620,7 +621,8 @@ std::optional<QString> Catalog::readResource(const QString &uri) const
     } else if (const auto id = tail(QStringLiteral("chat://archive/"))) {
         bool ok = false;
         const int index = id->mid(1).toInt(&ok);
-        if (ok && id->startsWith(QLatin1Char('a')) && index >= 1 && index <= m_archiveCount)
+        if (ok && id->startsWith(QLatin1Char('a')) && index >= 1 &&
+            index <= resourceCount() - baseResourceCount())
             return pretty(postJson(m_posts.at((index - 1) % m_posts.size())));
     }
     return std::nullopt;

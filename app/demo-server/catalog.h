@@ -43,13 +43,13 @@ public:
 
     const QList<QJsonObject> &tools() const { return m_tools; }
     const QList<QJsonObject> &prompts() const { return m_prompts; }
-    // The chat data and the resources are built on first use: a client that only lists tools
-    // gets its first answer without waiting for 10,000 resources.
-    const QList<QJsonObject> &resources() const
-    {
-        ensureResources();
-        return m_resources;
-    }
+    // The resources list is virtual: one resource per channel, user and post, then the
+    // chat://archive/ copies that --resources adds. Each item is built when a page asks for it, so
+    // a client that only lists tools, or a 100,000-item list, costs nothing before it is read.
+    qsizetype resourceCount() const;
+    // The index-th resource (0 <= index < resourceCount()) as compact JSON, members in the order
+    // QJsonDocument writes them.
+    QByteArray resourceJson(qsizetype index) const;
     const QList<QJsonObject> &templates() const { return m_templates; }
 
     const QList<ChatUser> &users() const
@@ -74,7 +74,7 @@ public:
 
     // Sizes the resources list (for benchmarks): fewer cuts it, more appends chat://archive/aNNNNNNN
     // items, copies of the posts in turn (readable like the posts).
-    void setResourceCount(int count);
+    void setResourceCount(int count) { m_resourceCount = count; }
 
     // Appends the tools the official conformance harness calls by name (see docs/demo-server.md).
     void addConformanceFixtures();
@@ -94,19 +94,16 @@ private:
     void generatePrompts();
     void generateTemplates();
     void generateChat() const;
-    void generateResources() const;
     void ensureChat() const;
-    void ensureResources() const;
+    qsizetype baseResourceCount() const;
 
     quint32 m_seed;
     QList<QJsonObject> m_tools;
     QList<QJsonObject> m_prompts;
-    mutable QList<QJsonObject> m_resources;
     QList<QJsonObject> m_templates;
     mutable QList<ChatUser> m_users;
     mutable QList<ChatChannel> m_channels;
     mutable QList<ChatPost> m_posts;
     mutable bool m_chatBuilt = false;
-    mutable bool m_resourcesBuilt = false;
-    mutable int m_archiveCount = 0;
+    int m_resourceCount = -1; // -1: one per channel, user and post
 };

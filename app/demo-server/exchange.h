@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
 
@@ -20,8 +21,15 @@ public:
         Q_UNUSED(name)
         Q_UNUSED(value)
     }
-    // Ends the exchange with one JSON-RPC message; httpStatus only matters on HTTP.
-    virtual void reply(const QJsonObject &message, int httpStatus = 200) = 0;
+    // Ends the exchange with one JSON-RPC message; httpStatus only matters on HTTP. An empty
+    // message ends it without one.
+    void reply(const QJsonObject &message, int httpStatus = 200)
+    {
+        replyJson(message.isEmpty() ? QByteArray() : QJsonDocument(message).toJson(QJsonDocument::Compact),
+                  httpStatus);
+    }
+    // The same with the message already serialized (compact, one line).
+    virtual void replyJson(const QByteArray &message, int httpStatus = 200) = 0;
     // Ends the exchange without a message: an accepted notification or response (HTTP 202).
     virtual void accept() = 0;
     // Ends the exchange with a bare HTTP status and a text body (transport-level refusals).

@@ -14,12 +14,10 @@ void HttpExchange::setHeader(const QByteArray &name, const QByteArray &value)
     m_headers.append({name, value});
 }
 
-void HttpExchange::reply(const QJsonObject &message, int httpStatus)
+void HttpExchange::replyJson(const QByteArray &json, int httpStatus)
 {
     if (m_finished)
         return;
-    const QByteArray json =
-        message.isEmpty() ? QByteArray() : QJsonDocument(message).toJson(QJsonDocument::Compact);
     if (m_streaming) {
         if (!json.isEmpty())
             writeChunk("data: " + json + "\n\n");

@@ -18,7 +18,7 @@ public:
 
     bool isHttp() const override { return true; }
     void setHeader(const QByteArray &name, const QByteArray &value) override;
-    void reply(const QJsonObject &message, int httpStatus) override;
+    void replyJson(const QByteArray &message, int httpStatus) override;
     void accept() override;
     void refuse(int httpStatus, const QByteArray &text) override;
     void startStream() override;

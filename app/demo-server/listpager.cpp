@@ -3,7 +3,7 @@
 #include "catalog.h"
 #include "cursorcodec.h"
 
-#include <QJsonArray>
+#include <QJsonDocument>
 
 #include <array>
 #include <cmath>
@@ -33,28 +33,45 @@ QString ListPager::itemsKey(const QString &list)
     return list == QStringLiteral("templates") ? QStringLiteral("resourceTemplates") : list;
 }
 
-QList<QJsonObject> ListPager::items(const QString &list, int walk) const
+static const QList<QJsonObject> *fixedList(const Catalog &catalog, const QString &list)
 {
-    QList<QJsonObject> result;
     if (list == QStringLiteral("tools"))
-        result = m_catalog.tools();
-    else if (list == QStringLiteral("prompts"))
-        result = m_catalog.prompts();
-    else if (list == QStringLiteral("resources"))
-        result = m_catalog.resources();
-    else
-        result = m_catalog.templates();
-    for (int r = 1; r <= m_revisions.value(list); ++r)
-        result.append(m_catalog.addedItem(list, r));
-    if (walk > 0) {
-        // unstable-order: a Fisher-Yates shuffle seeded by seed, list and walk number.
-        quint64 state = mix(m_catalog.seed() * 1000003ULL + quint64(walk) * 7919ULL + quint64(qHash(list)));
-        for (qsizetype i = result.size() - 1; i > 0; --i) {
-            state = mix(state + 0x9e3779b97f4a7c15ULL);
-            result.swapItemsAt(i, qsizetype(state % quint64(i + 1)));
-        }
+        return &catalog.tools();
+    if (list == QStringLiteral("prompts"))
+        return &catalog.prompts();
+    if (list == QStringLiteral("resources"))
+        return nullptr; // virtual: Catalog::resource()
+    return &catalog.templates();
+}
+
+qsizetype ListPager::count(const QString &list) const
+{
+    const QList<QJsonObject> *fixed = fixedList(m_catalog, list);
+    return (fixed ? fixed->size() : m_catalog.resourceCount()) + m_revisions.value(list);
+}
+
+QByteArray ListPager::itemJson(const QString &list, qsizetype index) const
+{
+    const QList<QJsonObject> *fixed = fixedList(m_catalog, list);
+    const qsizetype base = fixed ? fixed->size() : m_catalog.resourceCount();
+    if (!fixed && index < base)
+        return m_catalog.resourceJson(index);
+    const QJsonObject item = index >= base ? m_catalog.addedItem(list, int(index - base) + 1) : fixed->at(index);
+    return QJsonDocument(item).toJson(QJsonDocument::Compact);
+}
+
+QList<qsizetype> ListPager::shuffled(const QString &list, qsizetype count, int walk) const
+{
+    // A Fisher-Yates shuffle seeded by seed, list and walk number.
+    QList<qsizetype> order(count);
+    for (qsizetype i = 0; i < count; ++i)
+        order[i] = i;
+    quint64 state = mix(m_catalog.seed() * 1000003ULL + quint64(walk) * 7919ULL + quint64(qHash(list)));
+    for (qsizetype i = count - 1; i > 0; --i) {
+        state = mix(state + 0x9e3779b97f4a7c15ULL);
+        order.swapItemsAt(i, qsizetype(state % quint64(i + 1)));
     }
-    return result;
+    return order;
 }
 
 PageOutcome ListPager::page(const QString &list, const QJsonValue &cursor, bool modern, qint64 nowMs)
@@ -68,7 +85,7 @@ PageOutcome ListPager::page(const QString &list, const QJsonValue &cursor, bool 
         return PageOutcome::error(invalidParams, QStringLiteral("Invalid params: cursor must be a string"));
 
     // The item count never depends on the walk, only on revisions.
-    const qsizetype count = items(list, 0).size();
+    const qsizetype count = this->count(list);
     const int pages = int((count + pageSize - 1) / pageSize);
     const int emptyAt = qBound(1, b.at > 0 ? b.at : 2, qMax(1, pages - 1));
 
@@ -135,10 +152,16 @@ PageOutcome ListPager::page(const QString &list, const QJsonValue &cursor, bool 
     if (b.is("slow"))
         outcome.delayMs = b.latencyMs;
 
-    const QList<QJsonObject> all = items(list, walk);
-    QJsonArray pageItems;
-    for (qsizetype i = offset; i < qMin<qsizetype>(count, offset + pageSize); ++i)
-        pageItems.append(all.at(i));
+    const QList<qsizetype> order = walk > 0 ? shuffled(list, count, walk) : QList<qsizetype>();
+    QByteArray &pageItems = outcome.itemsJson;
+    pageItems.append('[');
+    for (qsizetype i = offset; i < qMin<qsizetype>(count, offset + pageSize); ++i) {
+        if (i > offset)
+            pageItems.append(',');
+        pageItems.append(itemJson(list, order.isEmpty() ? i : order.at(i)));
+    }
+    pageItems.append(']');
+    outcome.itemsKey = itemsKey(list);
 
     auto cursorAt = [&](int nextOffset) {
         QJsonObject fields{{QStringLiteral("l"), list},
@@ -164,7 +187,6 @@ PageOutcome ListPager::page(const QString &list, const QJsonValue &cursor, bool 
         next = cursorAt(pageSize);
     }
 
-    outcome.result.insert(itemsKey(list), pageItems);
     if (!next.isUndefined())
         outcome.result.insert(QStringLiteral("nextCursor"), next);
 

@@ -26,7 +26,11 @@ public:
     static QString itemsKey(const QString &list);
 
 private:
-    QList<QJsonObject> items(const QString &list, int walk) const;
+    // The list's length (its items plus those list-changed added) and its index-th item.
+    qsizetype count(const QString &list) const;
+    QByteArray itemJson(const QString &list, qsizetype index) const; // compact JSON
+    // unstable-order: the walk's order of the list's indexes (a permutation of 0..count-1).
+    QList<qsizetype> shuffled(const QString &list, qsizetype count, int walk) const;
 
     const Catalog &m_catalog;
     const Scenario &m_scenario;

@@ -1,6 +1,7 @@
 #include "mcpserver.h"
 
 #include "exchange.h"
+#include "jsontext.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -557,7 +558,8 @@ void McpServer::notifyListChanged(const QString &list)
     }
 }
 
-void McpServer::sendResult(Exchange *exchange, const QJsonValue &id, QJsonObject result, bool modern)
+void McpServer::sendResult(Exchange *exchange, const QJsonValue &id, QJsonObject result, bool modern,
+                           const QString &itemsKey, const QByteArray &itemsJson)
 {
     if (modern) {
         if (!result.contains(QStringLiteral("resultType")))
@@ -565,6 +567,19 @@ void McpServer::sendResult(Exchange *exchange, const QJsonValue &id, QJsonObject
         QJsonObject meta = result.value(QStringLiteral("_meta")).toObject();
         meta.insert(serverInfoKey, serverInfo());
         result.insert(QStringLiteral("_meta"), meta);
+    }
+    if (!itemsKey.isEmpty()) {
+        // Splice the serialized items into the serialized result, as its last member.
+        QByteArray json = R"({"jsonrpc":"2.0","id":)" +
+                          QJsonDocument(QJsonArray{id}).toJson(QJsonDocument::Compact).chopped(1).mid(1) +
+                          R"(,"result":)" + QJsonDocument(result).toJson(QJsonDocument::Compact);
+        json.chop(1); // the result's closing brace
+        if (!result.isEmpty())
+            json.append(',');
+        JsonText::appendString(json, itemsKey);
+        json.append(':').append(itemsJson).append("}}");
+        exchange->replyJson(json, 200);
+        return;
     }
     exchange->reply(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
                                 {QStringLiteral("id"), id},
@@ -595,7 +610,7 @@ void McpServer::sendOutcome(Exchange *exchange, const QJsonValue &id, const Page
         if (outcome.kind == PageOutcome::Kind::Error)
             sendError(target, id, outcome.errorCode, outcome.errorMessage, 200, outcome.errorData);
         else
-            sendResult(target, id, outcome.result, modern);
+            sendResult(target, id, outcome.result, modern, outcome.itemsKey, outcome.itemsJson);
     };
     if (outcome.delayMs > 0)
         QTimer::singleShot(int(outcome.delayMs), this, send);

@@ -67,7 +67,9 @@ private:
     bool callFixture(const QJsonValue &id, const QString &name, const QJsonObject &clientCapabilities,
                      Exchange *exchange);
 
-    void sendResult(Exchange *exchange, const QJsonValue &id, QJsonObject result, bool modern);
+    // itemsKey/itemsJson: a list page's items, serialized already (see PageOutcome).
+    void sendResult(Exchange *exchange, const QJsonValue &id, QJsonObject result, bool modern,
+                    const QString &itemsKey = {}, const QByteArray &itemsJson = {});
     void sendError(Exchange *exchange, const QJsonValue &id, int code, const QString &message, int httpStatus,
                    const QJsonValue &data = {});
     void sendOutcome(Exchange *exchange, const QJsonValue &id, const PageOutcome &outcome, bool modern);

@@ -11,6 +11,10 @@ struct PageOutcome
 
     Kind kind = Kind::Result;
     QJsonObject result;
+    // A protocol list's items, already serialized as a JSON array, written into the result as
+    // the member itemsKey (kept out of result: a page is serialized once, not built as objects).
+    QString itemsKey;
+    QByteArray itemsJson;
     int errorCode = 0;
     QString errorMessage;
     QJsonValue errorData;

@@ -23,10 +23,10 @@ public:
     {}
 
     bool isHttp() const override { return false; }
-    void reply(const QJsonObject &message, int) override
+    void replyJson(const QByteArray &message, int) override
     {
         if (!message.isEmpty())
-            m_transport->writeMessage(message);
+            m_transport->writeLine(message);
         done();
     }
     void accept() override { done(); }
@@ -65,7 +65,11 @@ void StdioTransport::start()
 
 void StdioTransport::writeMessage(const QJsonObject &message)
 {
-    QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
+    writeLine(QJsonDocument(message).toJson(QJsonDocument::Compact));
+}
+
+void StdioTransport::writeLine(QByteArray line)
+{
     line.append('\n');
     const char *data = line.constData();
     qsizetype left = line.size();

@@ -17,6 +17,7 @@ public:
 
     void start();
     void writeMessage(const QJsonObject &message);
+    void writeLine(QByteArray json); // one serialized message; the newline is added
 
 Q_SIGNALS:
     void finished();
