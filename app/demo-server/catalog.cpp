@@ -516,7 +516,8 @@ QByteArray Catalog::resourceJson(qsizetype index) const
     // Archive copies aNNNNNNN (1-based), the posts in turn.
     const qsizetype archive = index - m_posts.size() + 1;
     const ChatPost &post = m_posts.at((archive - 1) % m_posts.size());
-    const QString id = QStringLiteral("a%1").arg(archive, 7, 10, QLatin1Char('0'));
+    QString id = QString::number(archive);
+    id.prepend(QString(qMax<qsizetype>(0, 7 - id.size()), QLatin1Char('0'))).prepend(QLatin1Char('a'));
     return object(QStringLiteral("chat://archive/") + id, id,
                   QStringLiteral("Archived post in ~%1 by @%2").arg(post.channel, post.user), post.message);
 }

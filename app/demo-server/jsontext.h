@@ -4,43 +4,58 @@
 #include <QStringView>
 
 // Writing JSON text by hand where QJsonObject would cost too much (a page of a large list is built
-// on every request). Escapes as QJsonDocument's compact writer does, so the bytes are the same.
+// on every request). Escapes as QJsonDocument's compact writer does, so the bytes are the same:
+// '"', '\\' and control characters escaped, everything else as UTF-8.
 namespace JsonText {
 
 inline void appendString(QByteArray &out, QStringView text)
 {
     static constexpr char hex[] = "0123456789abcdef";
-    out.append('"');
-    qsizetype runStart = 0; // start of the pending run of non-ASCII text
-    auto flush = [&](qsizetype end) {
-        if (end > runStart)
-            out.append(text.mid(runStart, end - runStart).toUtf8());
-    };
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const char16_t c = text[i].unicode();
-        if (c >= 0x80)
-            continue; // part of a run converted to UTF-8 in one go
-        flush(i);
-        runStart = i + 1;
-        switch (c) {
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        case '\b': out.append("\\b"); break;
-        case '\f': out.append("\\f"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        default:
-            if (c < 0x20) {
-                const char escape[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
-                out.append(escape, sizeof escape);
-            } else {
-                out.append(char(c));
+    const qsizetype start = out.size();
+    out.resize(start + 2 + 6 * text.size()); // the worst case: every character \u00XX
+    char *p = out.data() + start;
+    *p++ = '"';
+    const char16_t *s = text.utf16();
+    const char16_t *end = s + text.size();
+    while (s < end) {
+        const char16_t c = *s++;
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+            *p++ = char(c);
+        } else if (c < 0x80) {
+            *p++ = '\\';
+            switch (c) {
+            case '"': *p++ = '"'; break;
+            case '\\': *p++ = '\\'; break;
+            case '\b': *p++ = 'b'; break;
+            case '\f': *p++ = 'f'; break;
+            case '\n': *p++ = 'n'; break;
+            case '\r': *p++ = 'r'; break;
+            case '\t': *p++ = 't'; break;
+            default:
+                *p++ = 'u';
+                *p++ = '0';
+                *p++ = '0';
+                *p++ = hex[c >> 4];
+                *p++ = hex[c & 0xf];
             }
+        } else if (c < 0x800) {
+            *p++ = char(0xc0 | (c >> 6));
+            *p++ = char(0x80 | (c & 0x3f));
+        } else if (QChar::isHighSurrogate(c) && s < end && QChar::isLowSurrogate(*s)) {
+            const char32_t u = QChar::surrogateToUcs4(c, *s++);
+            *p++ = char(0xf0 | (u >> 18));
+            *p++ = char(0x80 | ((u >> 12) & 0x3f));
+            *p++ = char(0x80 | ((u >> 6) & 0x3f));
+            *p++ = char(0x80 | (u & 0x3f));
+        } else {
+            const char16_t u = QChar::isSurrogate(c) ? char16_t(0xfffd) : c; // a lone surrogate
+            *p++ = char(0xe0 | (u >> 12));
+            *p++ = char(0x80 | ((u >> 6) & 0x3f));
+            *p++ = char(0x80 | (u & 0x3f));
         }
     }
-    flush(text.size());
-    out.append('"');
+    *p++ = '"';
+    out.truncate(p - out.constData());
 }
 
 } // namespace JsonText
