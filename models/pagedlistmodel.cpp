@@ -1,5 +1,7 @@
 #include "pagedlistmodel.h"
 
+#include "jsonslice.h"
+
 #include "mcpclient.h"
 #include "rpccall.h"
 #include "ttlclock.h"
@@ -354,9 +356,18 @@ void PagedListModel::applyHints(PageRecord &rec, const ListSource::Page &page)
     }
 }
 
-PagedListModel::StoredPage PagedListModel::pack(const QJsonArray &items) const
+PagedListModel::StoredPage PagedListModel::pack(const QJsonArray &items, const QByteArray &raw) const
 {
     StoredPage sp;
+    if (m_source.kind() == ListSource::Kind::Protocol && m_source.itemsPointer().isEmpty() &&
+        JsonSlice::resultArrayElements(raw, listItemsKey(m_source.protocolKind()).toLatin1(), &sp.arena,
+                                       &sp.offsets)) {
+        if (sp.count() == items.size()) {
+            sp.arena.squeeze();
+            return sp;
+        }
+        sp = StoredPage(); // not what the parser read: write the parsed items instead
+    }
     sp.offsets.reserve(items.size() + 1);
     sp.offsets.append(0);
     for (const QJsonValue &v : items) {
@@ -419,7 +430,7 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
     m_inserting = true;
     ensureColumns(page.items);
     const int si = int(m_pages.size()) - 1; // the loading page is always the last one
-    StoredPage packed = pack(page.items);
+    StoredPage packed = pack(page.items, call->rawResponse());
     packed.ledgerRow = ledgerRow;
     packed.firstRow = m_rowCount;
     const int count = packed.count();
@@ -450,7 +461,7 @@ void PagedListModel::acceptRefetch(int ledgerRow, const ListSource::Page &page, 
     if (si < 0)
         return;
     PageRecord &rec = m_ledger->edit(ledgerRow);
-    StoredPage packed = pack(page.items);
+    StoredPage packed = pack(page.items, call->rawResponse());
     packed.ledgerRow = ledgerRow;
     packed.firstRow = m_pages[si].firstRow;
 

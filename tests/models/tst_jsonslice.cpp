@@ -1,0 +1,196 @@
+// JsonSlice cuts a list page's items out of the reply's raw text. Every cut must equal what the
+// parser read (item for item, once parsed), and any text it cannot cut plainly must be refused so
+// that the model writes the parsed items instead.
+#include "jsonslice.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <functional>
+
+using namespace folio;
+
+class TestJsonSlice : public QObject
+{
+    Q_OBJECT
+
+private:
+    // JSON written with ' for " (moc's tokenizer trips over raw strings holding quotes).
+    static QByteArray j(const char *text)
+    {
+        QByteArray b(text);
+        b.replace('\'', '"');
+        return b;
+    }
+
+    static QList<QByteArray> cut(const QByteArray &raw, const QByteArray &key, bool *ok)
+    {
+        QByteArray arena;
+        QList<quint32> offsets;
+        *ok = JsonSlice::resultArrayElements(raw, key, &arena, &offsets);
+        QList<QByteArray> out;
+        for (qsizetype i = 0; i + 1 < offsets.size(); ++i)
+            out.append(arena.mid(offsets[i], offsets[i + 1] - offsets[i]));
+        if (!*ok) {
+            if (!arena.isEmpty() || !offsets.isEmpty())
+                out.append("LEFT OVER");
+        }
+        return out;
+    }
+
+    static QJsonValue parse(const QByteArray &element)
+    {
+        return QJsonDocument::fromJson("[" + element + "]").array().at(0);
+    }
+
+private Q_SLOTS:
+    void plainPage()
+    {
+        const QByteArray raw =
+            j("{'jsonrpc':'2.0','id':7,'result':{'nextCursor':'abc','resources':[{'uri':'a','name':'x'},{'uri':'b'}],'ttlMs':5}}");
+        bool ok = false;
+        const QList<QByteArray> items = cut(raw, "resources", &ok);
+        QVERIFY(ok);
+        QCOMPARE(items, (QList<QByteArray>{j("{'uri':'a','name':'x'}"), j("{'uri':'b'}")}));
+    }
+
+    void whitespaceIsRemovedOutsideStrings()
+    {
+        const QByteArray raw = "{ \"id\" : 1 ,\n \"result\" : {\n  \"tools\" : [\n   { \"name\" : \"a b\\\" ]} \" ,"
+                               " \"n\" : [ 1 , 2.5e3 , true , null ] } ,\t\"s\" , 3 , [ ] \n ] } , \"jsonrpc\":\"2.0\" }";
+        bool ok = false;
+        const QList<QByteArray> items = cut(raw, "tools", &ok);
+        QVERIFY(ok);
+        QCOMPARE(items, (QList<QByteArray>{"{\"name\":\"a b\\\" ]} \",\"n\":[1,2.5e3,true,null]}", j("'s'"), "3",
+                                           "[]"}));
+    }
+
+    void emptyArray()
+    {
+        bool ok = false;
+        QList<QByteArray> items = cut(j("{'result':{'prompts':[]},'id':1}"), "prompts", &ok);
+        QVERIFY(ok);
+        QVERIFY(items.isEmpty());
+        // The model still needs the leading offset.
+        QByteArray arena;
+        QList<quint32> offsets;
+        QVERIFY(JsonSlice::resultArrayElements(j("{'result':{'prompts':[ ]}}"), "prompts", &arena, &offsets));
+        QCOMPARE(offsets, QList<quint32>{0});
+    }
+
+    void backslashesBeforeQuotes()
+    {
+        // An even run of backslashes ends the string; an odd one escapes the quote.
+        const QByteArray raw = "{\"result\":{\"tools\":[{\"a\":\"x\\\\\"},{\"b\":\"y\\\\\\\"z\"},{\"c\":\"\\\\\\\\\"}]}}";
+        bool ok = false;
+        const QList<QByteArray> items = cut(raw, "tools", &ok);
+        QVERIFY(ok);
+        QCOMPARE(items.size(), 3);
+        QCOMPARE(parse(items[0]).toObject().value(QLatin1String("a")).toString(), QStringLiteral("x\\"));
+        QCOMPARE(parse(items[1]).toObject().value(QLatin1String("b")).toString(), QStringLiteral("y\\\"z"));
+        QCOMPARE(parse(items[2]).toObject().value(QLatin1String("c")).toString(), QStringLiteral("\\\\"));
+    }
+
+    void refused_data()
+    {
+        QTest::addColumn<QByteArray>("raw");
+        QTest::newRow("top level array") << j("[{'result':{'tools':[]}}]");
+        QTest::newRow("no result") << j("{'error':{'code':1}}");
+        QTest::newRow("result not object") << j("{'result':[1]}");
+        QTest::newRow("no key") << j("{'result':{'prompts':[1]}}");
+        QTest::newRow("key not array") << j("{'result':{'tools':{'a':1}}}");
+        QTest::newRow("key twice") << j("{'result':{'tools':[1],'tools':[2,3]}}");
+        QTest::newRow("result twice") << j("{'result':{'tools':[1]},'result':{'tools':[2]}}");
+        QTest::newRow("escaped name") << QByteArray("{\"result\":{\"t\\u006fols\":[1],\"x\":1}}");
+        QTest::newRow("cut short") << j("{'result':{'tools':[{'a':'b'},");
+        QTest::newRow("unterminated string") << j("{'result':{'tools':['abc");
+        QTest::newRow("empty") << QByteArray();
+    }
+
+    void refused()
+    {
+        QFETCH(QByteArray, raw);
+        bool ok = true;
+        const QList<QByteArray> items = cut(raw, "tools", &ok);
+        QVERIFY(!ok);
+        QVERIFY2(items.isEmpty(), "a refused cut must leave the arena and offsets as they were");
+    }
+
+    void appendsAfterExistingContent()
+    {
+        QByteArray arena = "xyz";
+        QList<quint32> offsets{0, 3};
+        QVERIFY(JsonSlice::resultArrayElements(j("{'result':{'tools':[1,22]}}"), "tools", &arena, &offsets));
+        QCOMPARE(arena, QByteArray("xyz122"));
+        QCOMPARE(offsets, (QList<quint32>{0, 3, 4, 6}));
+        QVERIFY(!JsonSlice::resultArrayElements(j("{'result':{}}"), "tools", &arena, &offsets));
+        QCOMPARE(arena, QByteArray("xyz122"));
+        QCOMPARE(offsets, (QList<quint32>{0, 3, 4, 6}));
+    }
+
+    // Random items written by Qt (compact and indented): every cut parses to the item written.
+    void randomDocumentsMatchTheParser()
+    {
+        QRandomGenerator rng(20261130);
+        const QStringList pieces{QStringLiteral("a"), QStringLiteral(" "), QStringLiteral("\""),
+                                 QStringLiteral("\\"), QStringLiteral("]"), QStringLiteral("}"),
+                                 QStringLiteral(","), QStringLiteral("é"), QStringLiteral("\n"),
+                                 QStringLiteral("\u2603"), QStringLiteral("\\\""), QStringLiteral("😀")};
+        auto text = [&] {
+            QString s;
+            for (int i = int(rng.bounded(6)); i > 0; --i)
+                s += pieces.at(int(rng.bounded(pieces.size())));
+            return s;
+        };
+        std::function<QJsonValue(int)> value = [&](int depth) -> QJsonValue {
+            switch (rng.bounded(depth > 2 ? 4 : 6)) {
+            case 0: return text();
+            case 1: return rng.bounded(2000) - 1000.5;
+            case 2: return rng.bounded(2) == 0;
+            case 3: return QJsonValue::Null;
+            case 4: {
+                QJsonArray a;
+                for (int i = int(rng.bounded(4)); i > 0; --i)
+                    a.append(value(depth + 1));
+                return a;
+            }
+            default: {
+                QJsonObject o;
+                for (int i = int(rng.bounded(4)); i > 0; --i)
+                    o.insert(text() + QString::number(i), value(depth + 1));
+                return o;
+            }
+            }
+        };
+        for (int round = 0; round < 300; ++round) {
+            QJsonArray items;
+            for (int i = int(rng.bounded(8)); i > 0; --i)
+                items.append(value(0));
+            const QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                      {QStringLiteral("id"), round},
+                                      {QStringLiteral("result"),
+                                       QJsonObject{{QStringLiteral("_meta"), QJsonObject{{text(), value(1)}}},
+                                                   {QStringLiteral("nextCursor"), text()},
+                                                   {QStringLiteral("resources"), items}}}};
+            const auto format = round % 2 ? QJsonDocument::Indented : QJsonDocument::Compact;
+            const QByteArray raw = QJsonDocument(message).toJson(format);
+            bool ok = false;
+            const QList<QByteArray> cuts = cut(raw, "resources", &ok);
+            QVERIFY2(ok, raw.constData());
+            QCOMPARE(cuts.size(), items.size());
+            for (qsizetype i = 0; i < cuts.size(); ++i) {
+                QCOMPARE(parse(cuts[i]), items.at(i));
+                if (format == QJsonDocument::Compact) {
+                    QJsonArray one{items.at(i)};
+                    QCOMPARE(cuts[i], QJsonDocument(one).toJson(QJsonDocument::Compact).chopped(1).mid(1));
+                }
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJsonSlice)
+#include "tst_jsonslice.moc"
