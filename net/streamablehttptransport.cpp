@@ -165,6 +165,11 @@ void StreamableHttpTransport::deliver(const QByteArray &raw, Exchange &ex)
         Q_EMIT malformedMessage(raw, McpError::make(McpError::Kind::MalformedMessage, why));
         return;
     }
+    deliver(raw, messages, ex);
+}
+
+void StreamableHttpTransport::deliver(const QByteArray &raw, const QList<QJsonObject> &messages, Exchange &ex)
+{
     for (const QJsonObject &m : messages) {
         if (!ex.id.isNull() && !m.contains(QStringLiteral("method")) &&
             m.value(QStringLiteral("id")) == ex.id)
@@ -216,7 +221,7 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
                 return;
             }
             if (status < 300 || rpc) {
-                deliver(ex.body, ex);
+                deliver(ex.body, messages, ex); // parsed once: a page's body can be megabytes
                 if (ex.answered || ex.id.isNull())
                     return;
             }

@@ -48,6 +48,7 @@ private:
     void handleFinished(QNetworkReply *reply);
     void decideContentType(QNetworkReply *reply, Exchange &ex);
     void deliver(const QByteArray &raw, Exchange &ex);
+    void deliver(const QByteArray &raw, const QList<QJsonObject> &messages, Exchange &ex);
     void watch(QNetworkReply *reply, Exchange ex);
 
     QNetworkAccessManager *m_nam;

@@ -28,11 +28,15 @@ void TrafficLog::append(Entry entry)
     entry.sequence = ++m_sequence;
     if (entry.timestampMs == 0)
         entry.timestampMs = QDateTime::currentMSecsSinceEpoch();
-    if (entry.text.size() > maxEntryBytes) {
-        entry.text.truncate(maxEntryBytes);
-        entry.truncated = true;
+    if (!m_keepText && entry.direction != Direction::Diagnostic) {
+        entry.text.clear();
+    } else {
+        if (entry.text.size() > maxEntryBytes) {
+            entry.text.truncate(maxEntryBytes);
+            entry.truncated = true;
+        }
+        entry.text = redact(entry.text);
     }
-    entry.text = redact(entry.text);
     if (entry.direction == Direction::Incoming)
         m_bytesIn += entry.bytes;
     else if (entry.direction == Direction::Outgoing)

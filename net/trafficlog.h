@@ -36,6 +36,10 @@ public:
     void setCapacity(int entries) { m_capacity = entries; }
     void setMaxTextBytes(qint64 bytes) { m_maxTextBytes = bytes; }
     static constexpr qint64 maxEntryBytes = 1024 * 1024;
+    // Off: entries keep everything but their text (no copy, no redaction), for headless runs that
+    // never show the log and only watch it for activity. On by default.
+    void setKeepText(bool keep) { m_keepText = keep; }
+    bool keepsText() const { return m_keepText; }
     // Values that must never appear in the log (tokens, header values marked secret).
     void addSecret(const QString &value);
     QByteArray redact(const QByteArray &text) const;
@@ -55,6 +59,7 @@ Q_SIGNALS:
 private:
     QVector<Entry> m_entries;
     QStringList m_secrets;
+    bool m_keepText = true;
     int m_capacity = 20000;
     qint64 m_maxTextBytes = 64 * 1024 * 1024;
     qint64 m_textBytes = 0;

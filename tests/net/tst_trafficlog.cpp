@@ -14,6 +14,7 @@ private Q_SLOTS:
     void secretsNeverStored();
     void capacityDropsOldestInBatches();
     void hugeMessageIsCut();
+    void withoutTextKeepsMetadata();
 };
 
 void tst_TrafficLog::redaction_data()
@@ -83,6 +84,29 @@ void tst_TrafficLog::hugeMessageIsCut()
     QVERIFY(log.entries().first().truncated);
     QCOMPARE(log.entries().first().text.size(), TrafficLog::maxEntryBytes);
     QCOMPARE(log.totalBytesIn(), TrafficLog::maxEntryBytes + 10);
+}
+
+void tst_TrafficLog::withoutTextKeepsMetadata()
+{
+    TrafficLog log;
+    log.setKeepText(false);
+    QSignalSpy appended(&log, &TrafficLog::entryAppended);
+    TrafficLog::Entry e;
+    e.text = R"({"jsonrpc":"2.0","id":3,"result":{}})";
+    e.bytes = e.text.size();
+    e.direction = TrafficLog::Direction::Incoming;
+    e.method = QStringLiteral("tools/list");
+    e.latencyMs = 4;
+    log.append(e);
+    QCOMPARE(appended.size(), 1);
+    QCOMPARE(log.entries().size(), 1);
+    QVERIFY(log.entries().first().text.isEmpty());
+    QCOMPARE(log.entries().first().method, QStringLiteral("tools/list"));
+    QCOMPARE(log.entries().first().latencyMs, 4);
+    QCOMPARE(log.totalBytesIn(), e.bytes);
+    // Diagnostics are lines, not messages: they keep their text.
+    log.appendDiagnostic(QStringLiteral("server exited"));
+    QCOMPARE(log.entries().last().text, QByteArray("server exited"));
 }
 
 QTEST_GUILESS_MAIN(tst_TrafficLog)
