@@ -5,6 +5,7 @@
 #include "screenshots.h"
 #include "secretstore.h"
 #include "serverlistmodel.h"
+#include "serversession.h"
 #include "theme.h"
 #include "ttlclock.h"
 
@@ -175,6 +176,9 @@ int main(int argc, char **argv)
         startRow = servers.addServer(config, /*persist=*/false);
     }
 
+    // Start the server and the handshake first: the server starts up while the window is built.
+    if (folio::ServerSession *session = startRow >= 0 ? servers.session(startRow) : nullptr)
+        session->connectToServer();
     folio::MainWindow window(&servers, &secrets);
     window.show();
     if (startRow >= 0) {

@@ -4,6 +4,7 @@
 #include "pagedlistmodel.h"
 #include "serversession.h"
 #include "statuscolors.h"
+#include "wraplabel.h"
 
 #include <QJsonObject>
 #include <QLabel>
@@ -19,17 +20,16 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     , m_session(session)
     , m_stack(new QStackedWidget(this))
     , m_emptyState(new QWidget(this))
-    , m_emptyText(new QLabel(this))
+    , m_emptyText(new WrapLabel(this))
     , m_connect(new QPushButton(tr("Connect"), this))
     , m_connected(new QWidget(this))
     , m_header(new QLabel(this))
-    , m_instructions(new QLabel(this))
+    , m_instructions(new WrapLabel(this))
     , m_tabs(new QTabWidget(this))
 {
     auto *empty = new QVBoxLayout(m_emptyState);
     empty->addStretch();
     m_emptyText->setAlignment(Qt::AlignCenter);
-    m_emptyText->setWordWrap(true);
     m_emptyText->setTextInteractionFlags(Qt::TextSelectableByMouse);
     empty->addWidget(m_emptyText);
     auto *connectRow = new QHBoxLayout;
@@ -45,7 +45,6 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     c->setSpacing(2);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setContentsMargins(8, 6, 8, 0);
-    m_instructions->setWordWrap(true);
     m_instructions->setContentsMargins(8, 0, 8, 4);
     m_instructions->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_instructions->setForegroundRole(QPalette::PlaceholderText);
@@ -53,7 +52,10 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     c->addWidget(m_instructions);
     m_tabs->setDocumentMode(true);
     c->addWidget(m_tabs, 1);
-    connect(m_tabs, &QTabWidget::currentChanged, this, &ServerView::currentListChanged);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        listView(listIdAt(index)); // a tab's view is made when it is first shown
+        Q_EMIT currentListChanged();
+    });
 
     m_stack->addWidget(m_emptyState);
     m_stack->addWidget(m_connected);
@@ -139,53 +141,76 @@ void ServerView::updateHeader()
 
 void ServerView::rebuildTabs()
 {
-    const QString current = currentList() ? currentList()->listId() : QString();
-    // Views of models that are gone (a reconnect replaces them) go; the others stay.
-    for (auto it = m_views.begin(); it != m_views.end();) {
+    const QString current = currentListId();
+    // Tabs of lists that are gone, and views of models that are gone (a reconnect replaces
+    // them), go; the others stay.
+    for (auto it = m_pages.begin(); it != m_pages.end();) {
         bool keep = false;
-        for (const ListSource &s : m_session->lists())
-            keep = keep || (s.id() == it.key() && it.value()->model() == m_session->listModel(s.id()));
+        for (const ListSource &s : m_session->lists()) {
+            keep = keep || (s.id() == it.key() &&
+                            (!it->view || it->view->model() == m_session->listModel(s.id())));
+        }
         if (!keep) {
-            m_tabs->removeTab(m_tabs->indexOf(it.value()));
-            it.value()->deleteLater();
-            it = m_views.erase(it);
+            m_tabs->removeTab(m_tabs->indexOf(it->page));
+            it->page->deleteLater();
+            it = m_pages.erase(it);
         } else {
             ++it;
         }
     }
     int index = 0;
     for (const ListSource &source : m_session->lists()) {
-        ListView *view = m_views.value(source.id());
-        if (!view) {
-            view = new ListView(m_session, source, m_tabs);
-            view->setMaskCursors(m_maskCursors);
-            m_views.insert(source.id(), view);
-            connect(view, &ListView::statusMessage, this, &ServerView::statusMessage);
-            connect(view, &ListView::summaryChanged, this, [this, view] { updateTabTitle(view); });
-            m_tabs->insertTab(index, view, source.displayName());
+        if (!m_pages.contains(source.id())) {
+            // A tab gets its page now and its ListView when first shown: building every list's
+            // view (table, strip, inspector) at connection time was most of the time to the
+            // first page on screen.
+            auto *page = new QWidget(m_tabs);
+            auto *layout = new QVBoxLayout(page);
+            layout->setContentsMargins(0, 0, 0, 0);
+            page->setProperty("folioListId", source.id());
+            m_pages.insert(source.id(), TabPage{page, nullptr});
+            m_tabs->insertTab(index, page, source.displayName()); // the first becomes current: made
             if (source.kind() == ListSource::Kind::Tool)
                 m_tabs->setTabToolTip(
                     index, tr("List tool %1 (pages by %2)").arg(source.toolName(), source.cursorArgument()));
         }
-        updateTabTitle(view);
+        updateTabTitle(source.id());
         ++index;
     }
-    if (!current.isEmpty())
+    if (!current.isEmpty() && m_pages.contains(current))
         showList(current);
 }
 
-void ServerView::updateTabTitle(ListView *view)
+QString ServerView::listIdAt(int index) const
 {
-    const int i = m_tabs->indexOf(view);
-    if (i < 0 || !view->model())
+    const QWidget *page = m_tabs->widget(index);
+    return page ? page->property("folioListId").toString() : QString();
+}
+
+QString ServerView::currentListId() const
+{
+    return listIdAt(m_tabs->currentIndex());
+}
+
+void ServerView::updateTabTitle(const QString &listId)
+{
+    const auto it = m_pages.constFind(listId);
+    if (it == m_pages.constEnd())
         return;
-    const ListSource &s = view->model()->source();
-    bool anyError = false, any = false;
-    for (const Finding &f : view->model()->findings()) {
-        any = true;
-        anyError = anyError || f.severity == Finding::Severity::Error;
+    const int i = m_tabs->indexOf(it->page);
+    if (i < 0)
+        return;
+    for (const ListSource &s : m_session->lists()) {
+        if (s.id() == listId)
+            m_tabs->setTabText(i, s.displayName());
     }
-    m_tabs->setTabText(i, s.displayName());
+    bool anyError = false, any = false;
+    if (it->view && it->view->model()) {
+        for (const Finding &f : it->view->model()->findings()) {
+            any = true;
+            anyError = anyError || f.severity == Finding::Severity::Error;
+        }
+    }
     m_tabs->setTabIcon(i, any ? StatusColors(palette()).severityIcon(anyError ? Finding::Severity::Error
                                                                               : Finding::Severity::Warning)
                               : QIcon());
@@ -193,35 +218,53 @@ void ServerView::updateTabTitle(ListView *view)
 
 ListView *ServerView::currentList() const
 {
-    return qobject_cast<ListView *>(m_tabs->currentWidget());
+    const auto it = m_pages.constFind(currentListId());
+    return it == m_pages.constEnd() ? nullptr : it->view;
 }
 
-QList<ListView *> ServerView::lists() const
+QStringList ServerView::listIds() const
 {
-    QList<ListView *> out;
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        if (auto *v = qobject_cast<ListView *>(m_tabs->widget(i)))
-            out.append(v);
-    }
+    QStringList out;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        out.append(listIdAt(i));
     return out;
 }
 
-ListView *ServerView::listView(const QString &listId) const
+ListView *ServerView::listView(const QString &listId)
 {
-    return m_views.value(listId);
+    const auto it = m_pages.find(listId);
+    if (it == m_pages.end())
+        return nullptr;
+    if (!it->view) {
+        for (const ListSource &source : m_session->lists()) {
+            if (source.id() != listId)
+                continue;
+            auto *view = new ListView(m_session, source, it->page);
+            view->setMaskCursors(m_maskCursors);
+            it->page->layout()->addWidget(view);
+            it->view = view;
+            connect(view, &ListView::statusMessage, this, &ServerView::statusMessage);
+            connect(view, &ListView::summaryChanged, this, [this, listId] { updateTabTitle(listId); });
+            updateTabTitle(listId);
+            break;
+        }
+    }
+    return it->view;
 }
 
 void ServerView::showList(const QString &listId)
 {
-    if (ListView *v = m_views.value(listId))
-        m_tabs->setCurrentWidget(v);
+    if (listView(listId))
+        m_tabs->setCurrentWidget(m_pages.value(listId).page);
 }
 
 void ServerView::setMaskCursors(bool mask)
 {
     m_maskCursors = mask;
-    for (ListView *v : std::as_const(m_views))
-        v->setMaskCursors(mask);
+    for (const TabPage &p : std::as_const(m_pages)) {
+        if (p.view)
+            p.view->setMaskCursors(mask);
+    }
 }
 
 } // namespace folio

@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <QPointer>
+#include <QStringList>
 #include <QWidget>
 
 class QLabel;
@@ -12,6 +13,7 @@ class QTabWidget;
 namespace folio {
 
 class ListView;
+class WrapLabel;
 class ServerSession;
 
 // Everything about one server: who it is (name, version, revision, capabilities, instructions)
@@ -23,9 +25,13 @@ public:
     explicit ServerView(ServerSession *session, QWidget *parent = nullptr);
 
     ServerSession *session() const { return m_session; }
+    // The current tab's view (made when its tab was first shown).
     ListView *currentList() const;
-    QList<ListView *> lists() const;
-    ListView *listView(const QString &listId) const;
+    QString currentListId() const;
+    // Every tab's list id, in tab order.
+    QStringList listIds() const;
+    // The list's view, made now if its tab was never shown; nullptr for a list it does not have.
+    ListView *listView(const QString &listId);
     void showList(const QString &listId);
     void setMaskCursors(bool mask);
 
@@ -37,18 +43,25 @@ Q_SIGNALS:
 private:
     void rebuildTabs();
     void updateHeader();
-    void updateTabTitle(ListView *view);
+    void updateTabTitle(const QString &listId);
+    QString listIdAt(int index) const;
+
+    struct TabPage
+    {
+        QWidget *page = nullptr;    // the tab's widget
+        ListView *view = nullptr;   // inside page, once shown
+    };
 
     QPointer<ServerSession> m_session;
     QStackedWidget *m_stack;
     QWidget *m_emptyState;
-    QLabel *m_emptyText;
+    WrapLabel *m_emptyText;
     QPushButton *m_connect;
     QWidget *m_connected;
     QLabel *m_header;
-    QLabel *m_instructions;
+    WrapLabel *m_instructions;
     QTabWidget *m_tabs;
-    QHash<QString, ListView *> m_views;
+    QHash<QString, TabPage> m_pages;
     bool m_maskCursors = false;
 };
 
