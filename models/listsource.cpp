@@ -1,8 +1,11 @@
 #include "listsource.h"
 
+#include "jsonslice.h"
 #include "rpccall.h"
 
 #include <QJsonDocument>
+
+#include <array>
 
 namespace folio {
 
@@ -315,6 +318,71 @@ QList<ListSource::Column> ListSource::inferColumns(const QJsonArray &items)
     if (out.isEmpty())
         out.append({QString(), QStringLiteral("value")}); // items that are not objects
     return out;
+}
+
+ListSource::Page ListSource::readPage(const RpcCall *call) const
+{
+    Page page = readPage(call->result());
+    if (call->itemsDeferred() && m_kind == Kind::Protocol && m_itemsPointer.isEmpty() &&
+        page.extractionError.isEmpty()) {
+        page.itemsAsText = true;
+        page.itemsText = call->itemsText();
+        page.itemOffsets = call->itemOffsets();
+        page.items = QJsonArray();
+    }
+    return page;
+}
+
+void ListSource::deferItems(RpcCall *call) const
+{
+    if (call && m_kind == Kind::Protocol && m_itemsPointer.isEmpty())
+        call->deferItems(listItemsKey(m_listKind));
+}
+
+QStringList ListSource::Page::identities() const
+{
+    QStringList out;
+    out.reserve(itemCount());
+    if (itemsAsText) {
+        for (int i = 0; i < itemCount(); ++i)
+            out.append(ListSource::identity(itemText(i)));
+    } else {
+        for (const QJsonValue &v : items)
+            out.append(ListSource::identity(v.toObject()));
+    }
+    return out;
+}
+
+QString ListSource::identity(QByteArrayView itemJson)
+{
+    // As identity(QJsonObject): the first of uri, uriTemplate, name, id that is a string or a
+    // number (a member given twice counts by its last value).
+    static constexpr std::array<QByteArrayView, 4> keys{{"uri", "uriTemplate", "name", "id"}};
+    std::array<QByteArrayView, 4> values;
+    const bool object = JsonSlice::forEachMember(itemJson, [&](QByteArrayView name, QByteArrayView value) {
+        for (size_t k = 0; k < keys.size(); ++k) {
+            if (name == keys[k])
+                values[k] = value;
+        }
+        return true;
+    });
+    if (!object)
+        return {};
+    for (size_t k = 0; k < keys.size(); ++k) {
+        const QByteArrayView v = values[k];
+        if (v.isEmpty())
+            continue;
+        const QString prefix = QLatin1String(keys[k].data(), keys[k].size()) + QLatin1Char(':');
+        if (v.front() == '"') {
+            const QByteArrayView inner = v.sliced(1, v.size() - 2);
+            if (!inner.contains('\\'))
+                return prefix + QString::fromUtf8(inner);
+            return prefix + QJsonDocument::fromJson("[" + v.toByteArray() + "]").array().at(0).toString();
+        }
+        if (v.front() == '-' || (v.front() >= '0' && v.front() <= '9'))
+            return prefix + QString::number(v.toByteArray().toDouble(), 'g', 17);
+    }
+    return {};
 }
 
 QString ListSource::identity(const QJsonObject &item)

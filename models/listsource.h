@@ -32,7 +32,23 @@ public:
     // One page read from a result.
     struct Page
     {
+        // The items: parsed, or (itemsAsText, a protocol list's page read by the fast path,
+        // RpcCall::deferItems) as compact JSON texts itemsText[itemOffsets[i], itemOffsets[i + 1]),
+        // with items empty.
         QJsonArray items;
+        bool itemsAsText = false;
+        QByteArray itemsText;
+        QList<quint32> itemOffsets;
+        int itemCount() const
+        {
+            return itemsAsText ? int(itemOffsets.size()) - 1 : int(items.size());
+        }
+        QByteArrayView itemText(int i) const
+        {
+            return QByteArrayView(itemsText).sliced(itemOffsets[i], itemOffsets[i + 1] - itemOffsets[i]);
+        }
+        // Each item's identity() (empty when it has none), in order.
+        QStringList identities() const;
         CursorPresence next = CursorPresence::Absent;
         QString nextCursor; // when next == String
         QJsonValue nextRaw; // the value as received (for WrongType)
@@ -75,12 +91,19 @@ public:
 
     RpcCall *requestPage(McpClient *client, const std::optional<QString> &cursor, QObject *owner) const;
     Page readPage(const QJsonObject &result) const;
+    // The page of an answered call, items as text when the connection cut them out unparsed.
+    Page readPage(const RpcCall *call) const;
+    // Asks for the fast path on a page request (RpcCall::deferItems) when this list can take it:
+    // a protocol list read at its usual place.
+    void deferItems(RpcCall *call) const;
 
     // Fixed columns for protocol lists; for list tools, inferred from items (stable order).
     QList<Column> columns() const;
     static QList<Column> inferColumns(const QJsonArray &items);
     // The identity of an item for duplicate detection: name, uri, uriTemplate or id.
     static QString identity(const QJsonObject &item);
+    // The same, read from an item's JSON text.
+    static QString identity(QByteArrayView itemJson);
 
     static QJsonValue resolvePointer(const QJsonValue &root, const QString &pointer, bool *found);
 

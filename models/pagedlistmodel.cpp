@@ -243,6 +243,7 @@ void PagedListModel::requestNextPage()
 void PagedListModel::sendRequest(Job job, int ledgerRow, const std::optional<QString> &cursor)
 {
     RpcCall *call = m_source.requestPage(m_client, cursor, this);
+    m_source.deferItems(call); // a protocol list's items are cut from the reply, not parsed
     PageRecord &rec = m_ledger->edit(ledgerRow);
     PageRecord::Attempt attempt;
     attempt.sentAtMs = QDateTime::currentMSecsSinceEpoch();
@@ -306,7 +307,7 @@ void PagedListModel::handleReply(RpcCall *call, Job job, int ledgerRow, int walk
         pumpQueue();
         return;
     }
-    const ListSource::Page page = m_source.readPage(call->result());
+    const ListSource::Page page = m_source.readPage(call);
     if (page.toolError || !page.extractionError.isEmpty()) {
         McpError e;
         if (page.toolError) {
@@ -356,9 +357,16 @@ void PagedListModel::applyHints(PageRecord &rec, const ListSource::Page &page)
     }
 }
 
-PagedListModel::StoredPage PagedListModel::pack(const QJsonArray &items, const QByteArray &raw) const
+PagedListModel::StoredPage PagedListModel::pack(const ListSource::Page &page, const QByteArray &raw) const
 {
     StoredPage sp;
+    if (page.itemsAsText) {
+        sp.arena = page.itemsText;
+        sp.offsets = page.itemOffsets;
+        sp.arena.squeeze();
+        return sp;
+    }
+    const QJsonArray &items = page.items;
     if (m_source.kind() == ListSource::Kind::Protocol && m_source.itemsPointer().isEmpty() &&
         JsonSlice::resultArrayElements(raw, listItemsKey(m_source.protocolKind()).toLatin1(), &sp.arena,
                                        &sp.offsets)) {
@@ -395,14 +403,14 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
     rec.next = page.next;
     rec.nextCursor = page.nextCursor;
     rec.nextRaw = detached(page.nextRaw);
-    rec.itemCount = int(page.items.size());
+    rec.itemCount = page.itemCount();
     rec.latencyMs = call->latencyMs();
     rec.requestBytes = call->requestBytes();
     rec.responseBytes = call->responseBytes();
     rec.receivedAtMs = call->receivedAtMs();
     applyHints(rec, page);
     const bool keepWalking = m_judge.judgePage(
-        rec, page.items, m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
+        rec, page.identities(), m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
 
     // Settle the walk's state before the rows go in: views react to rowsInserted by asking
     // canFetchMore()/fetchMore() at once, and must see the new cursor.
@@ -430,7 +438,7 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
     m_inserting = true;
     ensureColumns(page.items);
     const int si = int(m_pages.size()) - 1; // the loading page is always the last one
-    StoredPage packed = pack(page.items, call->rawResponse());
+    StoredPage packed = pack(page, call->rawResponse());
     packed.ledgerRow = ledgerRow;
     packed.firstRow = m_rowCount;
     const int count = packed.count();
@@ -461,7 +469,7 @@ void PagedListModel::acceptRefetch(int ledgerRow, const ListSource::Page &page, 
     if (si < 0)
         return;
     PageRecord &rec = m_ledger->edit(ledgerRow);
-    StoredPage packed = pack(page.items, call->rawResponse());
+    StoredPage packed = pack(page, call->rawResponse());
     packed.ledgerRow = ledgerRow;
     packed.firstRow = m_pages[si].firstRow;
 

@@ -134,7 +134,7 @@ private:
     void pumpQueue();
     // A page's rows as compact JSON: cut from the reply's raw text when it is a protocol list's
     // plain result, else each parsed item written again.
-    StoredPage pack(const QJsonArray &items, const QByteArray &raw) const;
+    StoredPage pack(const ListSource::Page &page, const QByteArray &raw) const;
     int storedIndexForLedgerRow(int ledgerRow) const;
     const QStringList &rowTexts(int row) const;
     QByteArray itemBytes(int row) const;

@@ -43,7 +43,7 @@ void WalkJudge::noteRequest(int pageIndex, const std::optional<QString> &cursor)
         m_sentCursors.insert(*cursor, pageIndex);
 }
 
-bool WalkJudge::judgePage(PageRecord &page, const QJsonArray &items, const QString &toolLimitArg)
+bool WalkJudge::judgePage(PageRecord &page, const QStringList &identities, const QString &toolLimitArg)
 {
     const int idx = page.index;
     bool keepWalking = true;
@@ -75,8 +75,7 @@ bool WalkJudge::judgePage(PageRecord &page, const QJsonArray &items, const QStri
     int duplicates = 0;
     QJsonArray examples;
     QList<int> otherPages;
-    for (const QJsonValue &v : items) {
-        const QString id = ListSource::identity(v.toObject());
+    for (const QString &id : identities) {
         if (id.isEmpty())
             continue;
         const quint64 h = identityHash(id);

@@ -18,9 +18,9 @@ public:
 
     // Called when a page request is sent (with the cursor sent, if any).
     void noteRequest(int pageIndex, const std::optional<QString> &cursor);
-    // Judges an answered page; appends findings to the record. Returns false when the walk must
-    // stop (a repeated cursor).
-    bool judgePage(PageRecord &page, const QJsonArray &items, const QString &toolLimitArg);
+    // Judges an answered page, given its items' identities (ListSource::Page::identities());
+    // appends findings to the record. Returns false when the walk must stop (a repeated cursor).
+    bool judgePage(PageRecord &page, const QStringList &identities, const QString &toolLimitArg);
     // Judges a failed page.
     void judgeFailure(PageRecord &page);
     // The walk stopped at the cap with a cursor still to follow.

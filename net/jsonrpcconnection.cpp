@@ -1,9 +1,12 @@
 #include "jsonrpcconnection.h"
 
+#include "jsonslice.h"
+
 #include "rpccall.h"
 #include "trafficlog.h"
 #include "transport.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimer>
 
@@ -26,6 +29,8 @@ JsonRpcConnection::JsonRpcConnection(Transport *transport, TrafficLog *log, QObj
     , m_log(log)
 {
     m_transport->setParent(this);
+    m_transport->setRawMessageHook(
+        [this](const QByteArray &raw, QJsonValue *answeredId) { return takeListPage(raw, answeredId); });
     connect(m_transport, &Transport::messageReceived, this, &JsonRpcConnection::handleMessage);
     connect(m_transport, &Transport::requestFailed, this, &JsonRpcConnection::handleRequestFailed);
     connect(m_transport, &Transport::closed, this, &JsonRpcConnection::handleClosed);
@@ -171,6 +176,38 @@ void JsonRpcConnection::onTimeout(RpcCall *call)
     McpError e = McpError::make(McpError::Kind::Timeout,
                                 QStringLiteral("No answer to %1 within the timeout").arg(call->method()));
     call->finishWithError(e);
+}
+
+bool JsonRpcConnection::takeListPage(const QByteArray &raw, QJsonValue *answeredId)
+{
+    // Only worth it, and only asked for, on large answers to requests that deferred their items.
+    constexpr qsizetype worthIt = 4096;
+    if (raw.size() < worthIt || m_pending.isEmpty())
+        return false;
+    QByteArrayView idText;
+    if (!JsonSlice::topLevelMember(raw, "id", &idText) || idText.size() > 64)
+        return false;
+    const QJsonValue id = QJsonDocument::fromJson("[" + idText.toByteArray() + "]").array().at(0);
+    const QPointer<RpcCall> call = m_pending.value(idKey(id));
+    if (!call || call->m_deferredKey.isEmpty())
+        return false;
+    // Anything that is not plainly a result with that array goes the usual way, which parses it
+    // whole and reports what is wrong with it.
+    QByteArray items;
+    QList<quint32> offsets;
+    QByteArray rest;
+    if (!JsonSlice::isValid(raw) ||
+        !JsonSlice::takeResultArray(raw, call->m_deferredKey.toUtf8(), &items, &offsets, &rest))
+        return false;
+    const QJsonDocument doc = QJsonDocument::fromJson(rest);
+    if (!doc.isObject())
+        return false;
+    call->m_itemsDeferred = true;
+    call->m_itemsText = std::move(items);
+    call->m_itemOffsets = std::move(offsets);
+    *answeredId = id;
+    handleMessage(doc.object(), raw);
+    return true;
 }
 
 void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArray &raw)

@@ -48,6 +48,8 @@ Q_SIGNALS:
 
 private:
     void handleMessage(const QJsonObject &message, const QByteArray &raw);
+    // The fast path for a list page whose request deferred its items (RpcCall::deferItems).
+    bool takeListPage(const QByteArray &raw, QJsonValue *answeredId);
     void handleRequestFailed(const QJsonValue &id, const McpError &error);
     void handleClosed(const McpError &error);
     void handleServerRequest(const QJsonObject &message);

@@ -39,6 +39,16 @@ public:
     // Cancels the request: notifies the server and finishes with Kind::Cancelled.
     void cancel();
 
+    // For a list page: asks the connection to cut the array result.<key> out of the reply's raw
+    // text (checked to be JSON first) instead of parsing it. When it did, itemsDeferred() is true,
+    // result() holds that member as an empty array, and each item's compact JSON is in itemsText()
+    // between itemOffsets()[i] and [i + 1]. Otherwise the reply is parsed whole, as usual.
+    void deferItems(const QString &key) { m_deferredKey = key; }
+    QString deferredItemsKey() const { return m_deferredKey; }
+    bool itemsDeferred() const { return m_itemsDeferred; }
+    const QByteArray &itemsText() const { return m_itemsText; }
+    const QList<quint32> &itemOffsets() const { return m_itemOffsets; }
+
 Q_SIGNALS:
     void finished();
 
@@ -55,6 +65,10 @@ private:
     QJsonObject m_result;
     McpError m_error;
     QByteArray m_raw;
+    QString m_deferredKey;
+    bool m_itemsDeferred = false;
+    QByteArray m_itemsText;
+    QList<quint32> m_itemOffsets;
     QElapsedTimer m_timer;
     qint64 m_requestBytes = 0;
     qint64 m_latencyMs = -1;

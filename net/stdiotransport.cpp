@@ -119,6 +119,9 @@ void StdioTransport::handleStdout()
         Q_EMIT malformedMessage(QByteArray(), e);
     }
     for (const QByteArray &line : r.lines) {
+        QJsonValue answered;
+        if (offerRaw(line, &answered))
+            continue;
         QJsonParseError err;
         const QJsonDocument doc = QJsonDocument::fromJson(line, &err);
         if (err.error != QJsonParseError::NoError || !doc.isObject()) {

@@ -161,6 +161,12 @@ void StreamableHttpTransport::deliver(const QByteArray &raw, Exchange &ex)
     QString why;
     if (raw.trimmed().isEmpty())
         return;
+    QJsonValue answered;
+    if (offerRaw(raw, &answered)) {
+        if (!ex.id.isNull() && answered == ex.id)
+            ex.answered = true;
+        return;
+    }
     if (!parseJsonMessages(raw, &messages, &why)) {
         Q_EMIT malformedMessage(raw, McpError::make(McpError::Kind::MalformedMessage, why));
         return;
@@ -203,7 +209,12 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
         return;
     }
 
-    if (!netError && !ex.isSse && !ex.body.trimmed().isEmpty()) {
+    // A large result may be taken without a full parse (RpcCall::deferItems).
+    QJsonValue answered;
+    const bool taken = !netError && !ex.isSse && status < 300 && offerRaw(ex.body, &answered);
+    if (taken)
+        ex.answered = !ex.id.isNull() && answered == ex.id;
+    if (!taken && !netError && !ex.isSse && !ex.body.trimmed().isEmpty()) {
         // A JSON body: a result, or a JSON-RPC error even under a 4xx (the era probe reads it).
         QList<QJsonObject> messages;
         QString why;

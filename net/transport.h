@@ -5,6 +5,8 @@
 #include <QJsonObject>
 #include <QObject>
 
+#include <functional>
+
 namespace folio {
 
 // One face for every MCP transport: stdio, Streamable HTTP and the legacy HTTP+SSE of 2024-11-05.
@@ -38,6 +40,12 @@ public:
     // Optional server->client stream (Streamable HTTP GET, 2025 era). Default: nothing to open.
     virtual void openServerStream() {}
 
+    // Set by the connection: offered the raw text of each single incoming message before the
+    // transport parses it. Returns true when it took the message (and handled it), with the id of
+    // the request it answered; the transport then neither parses nor emits it.
+    using RawMessageHook = std::function<bool(const QByteArray &raw, QJsonValue *answeredId)>;
+    void setRawMessageHook(RawMessageHook hook) { m_rawHook = std::move(hook); }
+
 Q_SIGNALS:
     void opened();
     // A well-formed JSON object arrived. raw is the exact bytes of this message.
@@ -53,7 +61,13 @@ Q_SIGNALS:
     void closed(const McpError &error);
 
 protected:
+    bool offerRaw(const QByteArray &raw, QJsonValue *answeredId)
+    {
+        return m_rawHook && m_rawHook(raw, answeredId);
+    }
+
     QString m_protocolVersion;
+    RawMessageHook m_rawHook;
     qint64 m_maxMessageBytes = 64 * 1024 * 1024;
 };
 

@@ -225,6 +225,12 @@ void tst_ListSource::identity_data()
                               << "uriTemplate:chat://{id}";
     QTest::addRow("numeric_id") << QByteArray(R"({"id":42})") << "id:42";
     QTest::addRow("none") << QByteArray(R"({"text":"hi"})") << "";
+    QTest::addRow("name_not_string_then_id") << QByteArray(R"({"name":{"a":1},"id":"x"})") << "id:x";
+    QTest::addRow("fractional_id") << QByteArray(R"({"id":-1.5e2})") << "id:-150";
+    QTest::addRow("escaped") << QByteArray("{\"name\":\"a\\\"b\\u00e9\"}") << QStringLiteral("name:a\"b\u00e9");
+    QTest::addRow("utf8") << QByteArray("{\"name\":\"caf\xc3\xa9\"}") << QStringLiteral("name:caf\u00e9");
+    QTest::addRow("spaced") << QByteArray("{ \"uri\" : \"u\" , \"name\" : \"n\" }") << "uri:u";
+    QTest::addRow("not_object") << QByteArray(R"(["name","x"])") << "";
 }
 
 void tst_ListSource::identity()
@@ -232,6 +238,8 @@ void tst_ListSource::identity()
     QFETCH(QByteArray, item);
     QFETCH(QString, identity);
     QCOMPARE(ListSource::identity(QJsonDocument::fromJson(item).object()), identity);
+    // Read from the item's text (rows cut from a reply without parsing it), the same identity.
+    QCOMPARE(ListSource::identity(QByteArrayView(item)), identity);
 }
 
 QTEST_GUILESS_MAIN(tst_ListSource)

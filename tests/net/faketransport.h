@@ -30,8 +30,14 @@ public:
     {
         Q_EMIT messageReceived(message, QJsonDocument(message).toJson(QJsonDocument::Compact));
     }
+    // Like a real transport: offered to the connection's raw hook first, then parsed.
     void receiveRaw(const QByteArray &raw)
     {
+        QJsonValue answered;
+        if (offerRaw(raw, &answered)) {
+            lastTakenId = answered;
+            return;
+        }
         const QJsonDocument doc = QJsonDocument::fromJson(raw);
         if (doc.isObject())
             Q_EMIT messageReceived(doc.object(), raw);
@@ -46,6 +52,7 @@ public:
     }
 
     QList<QJsonObject> sent;
+    QJsonValue lastTakenId; // the id the raw hook answered last
 
 private:
     bool m_open = true;

@@ -30,6 +30,9 @@ private Q_SLOTS:
     void unknownIdIsReported();
     void closeFailsPendingCalls();
     void trafficIsLogged();
+    void deferredItemsAreCutNotParsed();
+    void deferredItemsFallBackWhenNotPlain_data();
+    void deferredItemsFallBackWhenNotPlain();
 
 private:
     QJsonObject response(const QJsonValue &id, const QJsonObject &result)
@@ -233,6 +236,101 @@ void tst_JsonRpcConnection::trafficIsLogged()
     QCOMPARE(in.method, QStringLiteral("tools/list")); // the answered request's method
     QVERIFY(in.latencyMs >= 0);
     QCOMPARE(in.id, out.id);
+}
+
+namespace {
+
+// A tools/list answer of n items, written with spaces so that the cut has whitespace to remove.
+QByteArray bigPage(const QJsonValue &id, int n)
+{
+    QJsonArray tools;
+    for (int i = 0; i < n; ++i)
+        tools.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("tool_%1").arg(i)},
+                                 {QStringLiteral("description"), QStringLiteral("A \"quoted\" tool, caf\u00e9 %1").arg(i)}});
+    const QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                              {QStringLiteral("id"), id},
+                              {QStringLiteral("result"),
+                               QJsonObject{{QStringLiteral("tools"), tools},
+                                           {QStringLiteral("nextCursor"), QStringLiteral("c2")},
+                                           {QStringLiteral("ttlMs"), 1000}}}};
+    return QJsonDocument(message).toJson(QJsonDocument::Indented);
+}
+
+} // namespace
+
+void tst_JsonRpcConnection::deferredItemsAreCutNotParsed()
+{
+    RpcCall *call = m_conn->request(QStringLiteral("tools/list"), {}, 0);
+    call->deferItems(QStringLiteral("tools"));
+    const QJsonValue id = m_transport->sent.last().value(QStringLiteral("id"));
+    QSignalSpy spy(call, &RpcCall::finished);
+    const QByteArray raw = bigPage(id, 200);
+    m_transport->receiveRaw(raw);
+    QCOMPARE(spy.size(), 1);
+    QCOMPARE(m_transport->lastTakenId, id);
+    QVERIFY(!call->isError());
+    QVERIFY(call->itemsDeferred());
+    // Everything but the items is parsed as usual; the items array is there, empty.
+    QCOMPARE(call->result().value(QStringLiteral("nextCursor")).toString(), QStringLiteral("c2"));
+    QCOMPARE(call->result().value(QStringLiteral("ttlMs")).toInt(), 1000);
+    QVERIFY(call->result().value(QStringLiteral("tools")).isArray());
+    QVERIFY(call->result().value(QStringLiteral("tools")).toArray().isEmpty());
+    QCOMPARE(call->rawResponse(), raw);
+    // Each item's text is its compact JSON, equal to what a full parse reads.
+    const QJsonArray parsed =
+        QJsonDocument::fromJson(raw).object().value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray();
+    QCOMPARE(call->itemOffsets().size(), parsed.size() + 1);
+    for (int i = 0; i < parsed.size(); ++i) {
+        const QByteArray text =
+            call->itemsText().mid(call->itemOffsets()[i], call->itemOffsets()[i + 1] - call->itemOffsets()[i]);
+        QVERIFY(!text.contains('\n'));
+        QCOMPARE(QJsonDocument::fromJson(text).object(), parsed.at(i).toObject());
+    }
+    QCOMPARE(m_conn->pendingCount(), 0);
+    QCOMPARE(m_log->entries().last().bytes, raw.size()); // logged like any answer
+}
+
+void tst_JsonRpcConnection::deferredItemsFallBackWhenNotPlain_data()
+{
+    QTest::addColumn<QString>("deferKey");
+    QTest::addColumn<QByteArray>("tamper"); // replaces the first "tool_1\"" in the page
+    QTest::addColumn<bool>("malformed");
+    QTest::newRow("not deferred") << QString() << QByteArray() << false;
+    QTest::newRow("other key") << QStringLiteral("prompts") << QByteArray() << false;
+    QTest::newRow("not JSON") << QStringLiteral("tools") << QByteArray("tool_1\" ]") << true;
+    // Qt's parser takes an unknown escape as the character; the strict check does not, so such
+    // a page goes the usual way and reads as Qt reads it.
+    QTest::newRow("unknown escape") << QStringLiteral("tools") << QByteArray("tool_1\\q\"") << false;
+    QTest::newRow("bad UTF-8") << QStringLiteral("tools") << QByteArray("tool_1\xc3\"") << true;
+}
+
+void tst_JsonRpcConnection::deferredItemsFallBackWhenNotPlain()
+{
+    QFETCH(QString, deferKey);
+    QFETCH(QByteArray, tamper);
+    QFETCH(bool, malformed);
+    RpcCall *call = m_conn->request(QStringLiteral("tools/list"), {}, 0);
+    if (!deferKey.isEmpty())
+        call->deferItems(deferKey);
+    const QJsonValue id = m_transport->sent.last().value(QStringLiteral("id"));
+    QByteArray raw = bigPage(id, 200);
+    if (!tamper.isEmpty()) {
+        const qsizetype at = raw.indexOf("tool_1\"");
+        raw.replace(at, 7, tamper);
+    }
+    QSignalSpy finished(call, &RpcCall::finished);
+    QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
+    m_transport->receiveRaw(raw);
+    QVERIFY(m_transport->lastTakenId.isUndefined() || m_transport->lastTakenId.isNull());
+    if (malformed) {
+        // The usual path reports it; the call waits (and would time out), nothing is half-read.
+        QCOMPARE(finished.size(), 0);
+        QCOMPARE(warnings.size(), 1);
+    } else {
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(!call->itemsDeferred());
+        QCOMPARE(call->result().value(QStringLiteral("tools")).toArray().size(), 200);
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_JsonRpcConnection)

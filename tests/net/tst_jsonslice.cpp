@@ -131,6 +131,70 @@ private Q_SLOTS:
         QCOMPARE(offsets, (QList<quint32>{0, 3, 4, 6}));
     }
 
+    void validity_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("object") << j(" {'a':[1,-2.5e+3,true,false,null,'x'],'b':{}} ") << true;
+        QTest::newRow("scalar") << QByteArray("-0.5") << true;
+        QTest::newRow("escapes") << QByteArray("\"\\\" \\n \\u00e9 \\/\"") << true;
+        QTest::newRow("utf8") << QByteArray("\"caf\xc3\xa9 \xf0\x9f\x98\x80\"") << true;
+        QTest::newRow("empty") << QByteArray() << false;
+        QTest::newRow("trailing comma") << j("[1,]") << false;
+        QTest::newRow("two values") << j("{} {}") << false;
+        QTest::newRow("bare word") << QByteArray("[nul]") << false;
+        QTest::newRow("leading zero") << QByteArray("01") << false;
+        QTest::newRow("dot without digits") << QByteArray("1.") << false;
+        QTest::newRow("control char") << QByteArray("\"a\tb\"") << false;
+        QTest::newRow("short \\u") << QByteArray("\"\\u12\"") << false;
+        QTest::newRow("overlong utf8") << QByteArray("\"\xc0\xaf\"") << false;
+        QTest::newRow("surrogate utf8") << QByteArray("\"\xed\xa0\x80\"") << false;
+        QTest::newRow("cut utf8") << QByteArray("\"\xe2\x82\"") << false;
+        QTest::newRow("name not string") << QByteArray("{a:1}") << false;
+        QTest::newRow("unclosed") << j("{'a':[1,2}") << false;
+        QTest::newRow("too deep") << QByteArray(1025, '[') + QByteArray(1025, ']') << false;
+        QTest::newRow("deep enough") << QByteArray(1000, '[') + QByteArray(1000, ']') << true;
+    }
+
+    void validity()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, valid);
+        QCOMPARE(JsonSlice::isValid(text), valid);
+    }
+
+    void members()
+    {
+        QByteArrayView v;
+        QVERIFY(JsonSlice::topLevelMember(j("{ 'id' : 12 , 'result':{'id':3}}"), "id", &v));
+        QCOMPARE(v, QByteArrayView("12"));
+        QVERIFY(JsonSlice::topLevelMember(j("{'a':1,'id':'x y'}"), "id", &v));
+        QCOMPARE(v, QByteArrayView("\"x y\""));
+        QVERIFY(!JsonSlice::topLevelMember(j("{'a':{'id':1}}"), "id", &v));
+        QVERIFY(!JsonSlice::topLevelMember(j("{'id':1,'id':2}"), "id", &v));
+        QStringList seen;
+        QVERIFY(JsonSlice::forEachMember(j("{'a':1, 'b' : [2,3] ,'c':{'d':4}}"),
+                                         [&](QByteArrayView name, QByteArrayView value) {
+                                             seen << QString::fromUtf8(name) + QLatin1Char('=') +
+                                                         QString::fromUtf8(value);
+                                             return true;
+                                         }));
+        QCOMPARE(seen, (QStringList{QStringLiteral("a=1"), QStringLiteral("b=[2,3]"),
+                                    QStringLiteral("c={\"d\":4}")}));
+        QVERIFY(!JsonSlice::forEachMember("[1]", [](QByteArrayView, QByteArrayView) { return true; }));
+    }
+
+    void takeLeavesTheRestToParse()
+    {
+        const QByteArray raw = j("{'id':1,'result':{'a':'[x]','tools':[ {'n':1} , {'n':2} ],'z':[3]},'jsonrpc':'2.0'}");
+        QByteArray arena, rest;
+        QList<quint32> offsets;
+        QVERIFY(JsonSlice::takeResultArray(raw, "tools", &arena, &offsets, &rest));
+        QCOMPARE(offsets.size(), 3);
+        QCOMPARE(rest, j("{'id':1,'result':{'a':'[x]','tools':[],'z':[3]},'jsonrpc':'2.0'}"));
+        QVERIFY(!JsonSlice::takeResultArray(j("{'result':{}}"), "tools", &arena, &offsets, &rest));
+    }
+
     // Random items written by Qt (compact and indented): every cut parses to the item written.
     void randomDocumentsMatchTheParser()
     {
@@ -180,6 +244,7 @@ private Q_SLOTS:
             bool ok = false;
             const QList<QByteArray> cuts = cut(raw, "resources", &ok);
             QVERIFY2(ok, raw.constData());
+            QVERIFY(JsonSlice::isValid(raw));
             QCOMPARE(cuts.size(), items.size());
             for (qsizetype i = 0; i < cuts.size(); ++i) {
                 QCOMPARE(parse(cuts[i]), items.at(i));
