@@ -5,6 +5,7 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <array>
 
 namespace folio {
@@ -359,28 +360,30 @@ QString ListSource::identity(QByteArrayView itemJson)
     // number (a member given twice counts by its last value).
     static constexpr std::array<QByteArrayView, 4> keys{{"uri", "uriTemplate", "name", "id"}};
     std::array<QByteArrayView, 4> values;
-    const bool object = JsonSlice::forEachMember(itemJson, [&](QByteArrayView name, QByteArrayView value) {
-        for (size_t k = 0; k < keys.size(); ++k) {
-            if (name == keys[k])
-                values[k] = value;
-        }
-        return true;
-    });
-    if (!object)
+    if (!JsonSlice::pickMembers(itemJson, keys.data(), values.data(), int(keys.size())))
         return {};
     for (size_t k = 0; k < keys.size(); ++k) {
         const QByteArrayView v = values[k];
         if (v.isEmpty())
             continue;
-        const QString prefix = QLatin1String(keys[k].data(), keys[k].size()) + QLatin1Char(':');
+        const QLatin1String key(keys[k].data(), keys[k].size());
+        QString out;
         if (v.front() == '"') {
             const QByteArrayView inner = v.sliced(1, v.size() - 2);
-            if (!inner.contains('\\'))
-                return prefix + QString::fromUtf8(inner);
-            return prefix + QJsonDocument::fromJson("[" + v.toByteArray() + "]").array().at(0).toString();
+            out.reserve(key.size() + 1 + inner.size());
+            out.append(key).append(QLatin1Char(':'));
+            if (inner.contains('\\'))
+                out.append(QJsonDocument::fromJson("[" + v.toByteArray() + "]").array().at(0).toString());
+            else if (std::all_of(inner.begin(), inner.end(), [](char c) { return uchar(c) < 0x80; }))
+                out.append(QLatin1String(inner.data(), inner.size())); // ASCII: the same text
+            else
+                out.append(QString::fromUtf8(inner));
+        } else if (v.front() == '-' || (v.front() >= '0' && v.front() <= '9')) {
+            out.append(key).append(QLatin1Char(':')).append(QString::number(v.toByteArray().toDouble(), 'g', 17));
+        } else {
+            continue;
         }
-        if (v.front() == '-' || (v.front() >= '0' && v.front() <= '9'))
-            return prefix + QString::number(v.toByteArray().toDouble(), 'g', 17);
+        return out;
     }
     return {};
 }

@@ -409,8 +409,7 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
     rec.responseBytes = call->responseBytes();
     rec.receivedAtMs = call->receivedAtMs();
     applyHints(rec, page);
-    const bool keepWalking = m_judge.judgePage(
-        rec, page.identities(), m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
+    const bool keepWalking = m_judge.judgeCursor(rec);
 
     // Settle the walk's state before the rows go in: views react to rowsInserted by asking
     // canFetchMore()/fetchMore() at once, and must see the new cursor.
@@ -430,14 +429,24 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
         m_fetchingAll = false;
     }
 
+    // Fetching all: ask for the next page now, before judging this page's items and storing it,
+    // so that the server works on it meanwhile (the cursor is judged; the request leaves at once).
+    if (m_nextPageWanted && m_inFlight.isNull()) {
+        m_nextPageWanted = false;
+        requestNextPage(); // appends to the ledger: no reference into it is kept across this
+    }
+    PageRecord &judged = m_ledger->edit(ledgerRow);
+    m_judge.judgeItems(judged, page.identities(),
+                       m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
+
     // Views answer rowsInserted/columnsInserted by asking for more at once: hold such requests
     // until the page is in (pumpQueue() sends them), and keep no reference into the ledger across
     // the signals, which may append to it.
-    const bool hasFindings = !rec.findings.isEmpty();
-    const bool wrongType = rec.next == ListSource::CursorPresence::WrongType;
+    const bool hasFindings = !judged.findings.isEmpty();
+    const bool wrongType = judged.next == ListSource::CursorPresence::WrongType;
     m_inserting = true;
     ensureColumns(page.items);
-    const int si = int(m_pages.size()) - 1; // the loading page is always the last one
+    const int si = storedIndexForLedgerRow(ledgerRow); // the next page may be loading after it
     StoredPage packed = pack(page, call->rawResponse());
     packed.ledgerRow = ledgerRow;
     packed.firstRow = m_rowCount;
@@ -447,6 +456,8 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
         m_pages[si] = std::move(packed);
         m_rowPage.insert(m_rowPage.size(), count, quint32(si));
         m_rowCount += count;
+        for (qsizetype later = si + 1; later < m_pages.size(); ++later)
+            m_pages[later].firstRow = m_rowCount; // a page still loading starts after these rows
         endInsertRows();
     } else {
         m_pages[si] = std::move(packed);

@@ -43,7 +43,7 @@ void WalkJudge::noteRequest(int pageIndex, const std::optional<QString> &cursor)
         m_sentCursors.insert(*cursor, pageIndex);
 }
 
-bool WalkJudge::judgePage(PageRecord &page, const QStringList &identities, const QString &toolLimitArg)
+bool WalkJudge::judgeCursor(PageRecord &page)
 {
     const int idx = page.index;
     bool keepWalking = true;
@@ -70,6 +70,12 @@ bool WalkJudge::judgePage(PageRecord &page, const QStringList &identities, const
                                   {{QStringLiteral("nextCursor"), page.nextRaw}}));
         keepWalking = false;
     }
+    return keepWalking;
+}
+
+void WalkJudge::judgeItems(PageRecord &page, const QStringList &identities, const QString &toolLimitArg)
+{
+    const int idx = page.index;
 
     // Duplicates across pages (and within one page).
     int duplicates = 0;
@@ -165,7 +171,6 @@ bool WalkJudge::judgePage(PageRecord &page, const QStringList &identities, const
             }
         }
     }
-    return keepWalking;
 }
 
 QString WalkJudge::describeError(const PageRecord &page)

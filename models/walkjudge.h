@@ -18,9 +18,12 @@ public:
 
     // Called when a page request is sent (with the cursor sent, if any).
     void noteRequest(int pageIndex, const std::optional<QString> &cursor);
-    // Judges an answered page, given its items' identities (ListSource::Page::identities());
-    // appends findings to the record. Returns false when the walk must stop (a repeated cursor).
-    bool judgePage(PageRecord &page, const QStringList &identities, const QString &toolLimitArg);
+    // Judges an answered page in two steps, appending findings to the record: its next cursor
+    // (returns false when the walk must stop: a repeated cursor, or not a string), then its items
+    // (given their identities, ListSource::Page::identities()) and cache hints. The walk may ask
+    // for the next page in between.
+    bool judgeCursor(PageRecord &page);
+    void judgeItems(PageRecord &page, const QStringList &identities, const QString &toolLimitArg);
     // Judges a failed page.
     void judgeFailure(PageRecord &page);
     // The walk stopped at the cap with a cursor still to follow.

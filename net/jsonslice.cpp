@@ -1,5 +1,6 @@
 #include "jsonslice.h"
 
+#include <array>
 #include <cstring>
 
 namespace folio::JsonSlice {
@@ -290,10 +291,22 @@ private:
         return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 
+    // Bytes that end a run of plain string content: '"', '\\', controls and non-ASCII.
+    static constexpr std::array<bool, 256> stringStops = [] {
+        std::array<bool, 256> t{};
+        for (int c = 0; c < 256; ++c)
+            t[size_t(c)] = c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
+        return t;
+    }();
+
     bool string()
     {
         ++m_p; // "
         while (m_p < m_end) {
+            while (m_p < m_end && !stringStops[*m_p])
+                ++m_p; // plain ASCII: most of a page
+            if (m_p >= m_end)
+                return false;
             const unsigned char c = *m_p;
             if (c == '"') {
                 ++m_p;
@@ -437,6 +450,36 @@ bool forEachMember(QByteArrayView object,
             return false;
         if (!visit(name, QByteArrayView(valueStart, reader.pos() - valueStart)))
             return true;
+        if (reader.consume(','))
+            continue;
+        return reader.consume('}');
+    }
+}
+
+bool pickMembers(QByteArrayView object, const QByteArrayView *names, QByteArrayView *values, int count)
+{
+    Reader reader(object.data(), object.data() + object.size());
+    if (!reader.consume('{'))
+        return false;
+    if (reader.consume('}'))
+        return true;
+    for (;;) {
+        reader.skipSpace();
+        const char *nameStart = reader.pos() + 1;
+        if (!reader.skipString())
+            return false;
+        const QByteArrayView name(nameStart, reader.pos() - 1 - nameStart);
+        if (!reader.consume(':'))
+            return false;
+        reader.skipSpace();
+        const char *valueStart = reader.pos();
+        bool spaced = false;
+        if (!reader.skipValue(&spaced))
+            return false;
+        for (int i = 0; i < count; ++i) {
+            if (name == names[i])
+                values[i] = QByteArrayView(valueStart, reader.pos() - valueStart);
+        }
         if (reader.consume(','))
             continue;
         return reader.consume('}');

@@ -37,6 +37,10 @@ bool resultArrayElements(QByteArrayView raw, QByteArrayView key, QByteArray *are
 bool forEachMember(QByteArrayView object,
                    const std::function<bool(QByteArrayView name, QByteArrayView value)> &visit);
 
+// For each of names[0..count), the raw text of that member's value in the object text (its last
+// occurrence; left as is when absent). False when the text is not a well-formed object.
+bool pickMembers(QByteArrayView object, const QByteArrayView *names, QByteArrayView *values, int count);
+
 // The same cut, and in *rest the raw text with that array emptied ("[]"): what is left to parse.
 bool takeResultArray(QByteArrayView raw, QByteArrayView key, QByteArray *arena, QList<quint32> *offsets,
                      QByteArray *rest);

@@ -16,9 +16,27 @@ StdioTransport::StdioTransport(QObject *parent)
     : Transport(parent)
     , m_process(new QProcess(this))
 {
-    connect(m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::handleStdout);
-    connect(m_process, &QProcess::readyReadStandardError, this, &StdioTransport::handleStderr);
-    connect(m_process, &QProcess::finished, this, &StdioTransport::handleFinished);
+    // While send() flushes, QProcess may read or reap the child inside that call: what it then
+    // signals is handled on the next event-loop turn instead, never inside send().
+    connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
+        if (m_flushing)
+            QMetaObject::invokeMethod(this, &StdioTransport::handleStdout, Qt::QueuedConnection);
+        else
+            handleStdout();
+    });
+    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
+        if (m_flushing)
+            QMetaObject::invokeMethod(this, &StdioTransport::handleStderr, Qt::QueuedConnection);
+        else
+            handleStderr();
+    });
+    connect(m_process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
+        if (m_flushing)
+            QMetaObject::invokeMethod(
+                this, [this, exitCode, status] { handleFinished(exitCode, status); }, Qt::QueuedConnection);
+        else
+            handleFinished(exitCode, status);
+    });
     connect(m_process, &QProcess::errorOccurred, this, &StdioTransport::handleError);
     connect(m_process, &QProcess::started, this, [this] {
         m_started = true;
@@ -80,7 +98,18 @@ void StdioTransport::send(const QJsonObject &message, const QByteArray &encoded)
     }
     QByteArray line = encoded;
     line.append('\n');
+    const bool idle = m_process->bytesToWrite() == 0;
     m_process->write(line);
+    // QProcess writes on its next event-loop turn, after whatever else that turn does (a page
+    // stored and printed, a window painted): write now when the pipe takes it, so that the server
+    // starts on the request at once. Only when nothing was waiting to be written (else the pipe is
+    // full); a pipe that turns out full reports Timedout, which handleError() ignores, and the rest
+    // is written as usual.
+    if (idle) {
+        m_flushing = true;
+        m_process->waitForBytesWritten(0);
+        m_flushing = false;
+    }
 }
 
 void StdioTransport::close()

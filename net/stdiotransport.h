@@ -53,6 +53,7 @@ private:
     bool m_closing = false;
     bool m_closedEmitted = false;
     bool m_started = false;
+    bool m_flushing = false; // inside send()'s immediate write
 };
 
 } // namespace folio
