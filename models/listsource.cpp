@@ -340,16 +340,59 @@ void ListSource::deferItems(RpcCall *call) const
         call->deferItems(listItemsKey(m_listKind));
 }
 
-QStringList ListSource::Page::identities() const
+namespace {
+
+constexpr quint64 fnvOffset = 14695981039346656037ULL;
+
+quint64 fnv(quint64 h, QByteArrayView bytes)
 {
-    QStringList out;
+    for (const char c : bytes) {
+        h ^= uchar(c);
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+const std::array<QByteArrayView, 4> identityKeys{{"uri", "uriTemplate", "name", "id"}};
+
+} // namespace
+
+quint64 ListSource::identityHash(const QString &identity)
+{
+    if (identity.isEmpty())
+        return 0;
+    const quint64 h = fnv(fnvOffset, identity.toUtf8());
+    return h == 0 ? 1 : h;
+}
+
+QString ListSource::Page::identityAt(int i) const
+{
+    return itemsAsText ? ListSource::identity(itemText(i)) : ListSource::identity(items.at(i).toObject());
+}
+
+QList<quint64> ListSource::Page::identityHashes() const
+{
+    QList<quint64> out;
     out.reserve(itemCount());
-    if (itemsAsText) {
-        for (int i = 0; i < itemCount(); ++i)
-            out.append(ListSource::identity(itemText(i)));
-    } else {
-        for (const QJsonValue &v : items)
-            out.append(ListSource::identity(v.toObject()));
+    for (int i = 0; i < itemCount(); ++i) {
+        if (itemsAsText) {
+            // The common case, a plain string value, hashed as "key:value" from the bytes: the same
+            // hash identityHash() gives the built identity.
+            std::array<QByteArrayView, 4> values;
+            if (JsonSlice::pickMembers(itemText(i), identityKeys.data(), values.data(), int(values.size()))) {
+                size_t k = 0;
+                while (k < values.size() && values[k].isEmpty())
+                    ++k;
+                if (k < values.size() && values[k].size() >= 2 && values[k].front() == '"' &&
+                    !values[k].contains('\\')) {
+                    quint64 h = fnv(fnv(fnvOffset, identityKeys[k]), ":");
+                    h = fnv(h, values[k].sliced(1, values[k].size() - 2));
+                    out.append(h == 0 ? 1 : h);
+                    continue;
+                }
+            }
+        }
+        out.append(ListSource::identityHash(identityAt(i)));
     }
     return out;
 }
@@ -358,7 +401,7 @@ QString ListSource::identity(QByteArrayView itemJson)
 {
     // As identity(QJsonObject): the first of uri, uriTemplate, name, id that is a string or a
     // number (a member given twice counts by its last value).
-    static constexpr std::array<QByteArrayView, 4> keys{{"uri", "uriTemplate", "name", "id"}};
+    const std::array<QByteArrayView, 4> &keys = identityKeys;
     std::array<QByteArrayView, 4> values;
     if (!JsonSlice::pickMembers(itemJson, keys.data(), values.data(), int(keys.size())))
         return {};

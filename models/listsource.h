@@ -47,8 +47,11 @@ public:
         {
             return QByteArrayView(itemsText).sliced(itemOffsets[i], itemOffsets[i + 1] - itemOffsets[i]);
         }
-        // Each item's identity() (empty when it has none), in order.
-        QStringList identities() const;
+        // Item i's identity() (empty when it has none).
+        QString identityAt(int i) const;
+        // Each item's identityHash() (0 when it has none), in order: for a page read as text, most
+        // are hashed straight from the bytes, without building the identity.
+        QList<quint64> identityHashes() const;
         CursorPresence next = CursorPresence::Absent;
         QString nextCursor; // when next == String
         QJsonValue nextRaw; // the value as received (for WrongType)
@@ -104,6 +107,8 @@ public:
     static QString identity(const QJsonObject &item);
     // The same, read from an item's JSON text.
     static QString identity(QByteArrayView itemJson);
+    // 64 bits (FNV-1a over the identity's UTF-8) for duplicate detection; 0 for no identity.
+    static quint64 identityHash(const QString &identity);
 
     static QJsonValue resolvePointer(const QJsonValue &root, const QString &pointer, bool *found);
 

@@ -436,7 +436,7 @@ void PagedListModel::acceptPage(int ledgerRow, const ListSource::Page &page, Rpc
         requestNextPage(); // appends to the ledger: no reference into it is kept across this
     }
     PageRecord &judged = m_ledger->edit(ledgerRow);
-    m_judge.judgeItems(judged, page.identities(),
+    m_judge.judgeItems(judged, page,
                        m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
 
     // Views answer rowsInserted/columnsInserted by asking for more at once: hold such requests

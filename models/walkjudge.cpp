@@ -21,12 +21,6 @@ Finding make(const QString &id, int page, const QString &message, const QJsonObj
     return f;
 }
 
-quint64 identityHash(const QString &identity)
-{
-    // 64 bits of a fast non-cryptographic hash are plenty for duplicate detection.
-    return quint64(qHash(identity, 0x5f0d1a2bU)) ^ (quint64(qHash(identity, 0x9e3779b9U)) << 32);
-}
-
 } // namespace
 
 void WalkJudge::reset()
@@ -73,7 +67,7 @@ bool WalkJudge::judgeCursor(PageRecord &page)
     return keepWalking;
 }
 
-void WalkJudge::judgeItems(PageRecord &page, const QStringList &identities, const QString &toolLimitArg)
+void WalkJudge::judgeItems(PageRecord &page, const ListSource::Page &items, const QString &toolLimitArg)
 {
     const int idx = page.index;
 
@@ -81,16 +75,17 @@ void WalkJudge::judgeItems(PageRecord &page, const QStringList &identities, cons
     int duplicates = 0;
     QJsonArray examples;
     QList<int> otherPages;
-    for (const QString &id : identities) {
-        if (id.isEmpty())
+    const QList<quint64> hashes = items.identityHashes();
+    for (int i = 0; i < hashes.size(); ++i) {
+        const quint64 h = hashes.at(i);
+        if (h == 0)
             continue;
-        const quint64 h = identityHash(id);
         const auto it = m_identities.constFind(h);
         if (it != m_identities.constEnd()) {
             ++duplicates;
             if (examples.size() < 5)
-                examples.append(
-                    QJsonObject{{QStringLiteral("identity"), id}, {QStringLiteral("firstPage"), *it}});
+                examples.append(QJsonObject{{QStringLiteral("identity"), items.identityAt(i)},
+                                            {QStringLiteral("firstPage"), *it}});
             if (!otherPages.contains(*it) && *it != idx)
                 otherPages.append(*it);
         } else {

@@ -20,10 +20,10 @@ public:
     void noteRequest(int pageIndex, const std::optional<QString> &cursor);
     // Judges an answered page in two steps, appending findings to the record: its next cursor
     // (returns false when the walk must stop: a repeated cursor, or not a string), then its items
-    // (given their identities, ListSource::Page::identities()) and cache hints. The walk may ask
+    // (by their identities, ListSource::Page::identityHashes()) and cache hints. The walk may ask
     // for the next page in between.
     bool judgeCursor(PageRecord &page);
-    void judgeItems(PageRecord &page, const QStringList &identities, const QString &toolLimitArg);
+    void judgeItems(PageRecord &page, const ListSource::Page &items, const QString &toolLimitArg);
     // Judges a failed page.
     void judgeFailure(PageRecord &page);
     // The walk stopped at the cap with a cursor still to follow.

@@ -185,8 +185,8 @@ bool JsonRpcConnection::takeListPage(const QByteArray &raw, QJsonValue *answered
     if (raw.size() < worthIt || m_pending.isEmpty())
         return false;
     QByteArrayView idText;
-    if (!JsonSlice::topLevelMember(raw, "id", &idText) || idText.size() > 64)
-        return false;
+    if (!JsonSlice::firstMember(raw, "id", &idText) || idText.size() > 64)
+        return false; // (the parsed id is compared below: a second "id" would win there)
     const QJsonValue id = QJsonDocument::fromJson("[" + idText.toByteArray() + "]").array().at(0);
     const QPointer<RpcCall> call = m_pending.value(idKey(id));
     if (!call || call->m_deferredKey.isEmpty())
@@ -200,7 +200,7 @@ bool JsonRpcConnection::takeListPage(const QByteArray &raw, QJsonValue *answered
         !JsonSlice::takeResultArray(raw, call->m_deferredKey.toUtf8(), &items, &offsets, &rest))
         return false;
     const QJsonDocument doc = QJsonDocument::fromJson(rest);
-    if (!doc.isObject())
+    if (!doc.isObject() || doc.object().value(QStringLiteral("id")) != id)
         return false;
     call->m_itemsDeferred = true;
     call->m_itemsText = std::move(items);

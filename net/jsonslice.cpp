@@ -413,34 +413,17 @@ bool isValid(QByteArrayView text)
     return Validator(text).document();
 }
 
-bool topLevelMember(QByteArrayView object, QByteArrayView name, QByteArrayView *value)
+bool firstMember(QByteArrayView object, QByteArrayView name, QByteArrayView *value)
 {
     Reader reader(object.data(), object.data() + object.size());
-    return walkObject(reader, name, [&](Reader &r) {
-        r.skipSpace();
-        const char *start = r.pos();
-        bool spaced = false;
-        if (!r.skipValue(&spaced))
-            return false;
-        *value = QByteArrayView(start, r.pos() - start);
-        return true;
-    });
-}
-
-bool forEachMember(QByteArrayView object,
-                   const std::function<bool(QByteArrayView name, QByteArrayView value)> &visit)
-{
-    Reader reader(object.data(), object.data() + object.size());
-    if (!reader.consume('{'))
+    if (!reader.consume('{') || reader.consume('}'))
         return false;
-    if (reader.consume('}'))
-        return true;
     for (;;) {
         reader.skipSpace();
         const char *nameStart = reader.pos() + 1;
         if (!reader.skipString())
             return false;
-        const QByteArrayView name(nameStart, reader.pos() - 1 - nameStart);
+        const QByteArrayView member(nameStart, reader.pos() - 1 - nameStart);
         if (!reader.consume(':'))
             return false;
         reader.skipSpace();
@@ -448,11 +431,12 @@ bool forEachMember(QByteArrayView object,
         bool spaced = false;
         if (!reader.skipValue(&spaced))
             return false;
-        if (!visit(name, QByteArrayView(valueStart, reader.pos() - valueStart)))
+        if (member == name) {
+            *value = QByteArrayView(valueStart, reader.pos() - valueStart);
             return true;
-        if (reader.consume(','))
-            continue;
-        return reader.consume('}');
+        }
+        if (!reader.consume(','))
+            return false;
     }
 }
 

@@ -4,8 +4,6 @@
 #include <QByteArrayView>
 #include <QList>
 
-#include <functional>
-
 namespace folio {
 
 // Reading JSON text without building it: cutting a list page's items straight out of the reply's
@@ -18,10 +16,6 @@ namespace JsonSlice {
 // building anything.
 bool isValid(QByteArrayView text);
 
-// The raw text of the member name of the object text (its value, without surrounding
-// whitespace). False when the text is not an object, the member is absent or given twice, or a
-// member name at that level has escapes.
-bool topLevelMember(QByteArrayView object, QByteArrayView name, QByteArrayView *value);
 
 // raw is one JSON-RPC response, already known to be valid JSON. Finds result.<key>, which must be
 // an array, and appends each element to arena as compact JSON (whitespace between tokens removed;
@@ -31,11 +25,9 @@ bool topLevelMember(QByteArrayView object, QByteArrayView name, QByteArrayView *
 // an object, no such member, a member name written with escapes, or a name given twice.
 bool resultArrayElements(QByteArrayView raw, QByteArrayView key, QByteArray *arena, QList<quint32> *offsets);
 
-// Calls visit(name, value) for each member of the object text, with the raw text of the name
-// (between its quotes, escapes as written) and of the value; stops early when visit returns false.
-// False when the text is not a well-formed object.
-bool forEachMember(QByteArrayView object,
-                   const std::function<bool(QByteArrayView name, QByteArrayView value)> &visit);
+// The raw text of the first member named name of the object text, read no further than it; its
+// caller must allow for a later one (parse the rest and compare). False when absent or not read.
+bool firstMember(QByteArrayView object, QByteArrayView name, QByteArrayView *value);
 
 // For each of names[0..count), the raw text of that member's value in the object text (its last
 // occurrence; left as is when absent). False when the text is not a well-formed object.
