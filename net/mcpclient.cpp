@@ -131,9 +131,12 @@ QJsonObject McpClient::clientInfo()
 
 QJsonObject McpClient::modernMeta() const
 {
-    return {{metaVersion, QString::fromLatin1(Revision::Modern)},
-            {metaCapabilities, QJsonObject()},
-            {metaClientInfo, clientInfo()}};
+    // The same on every request: built once (a walk sends thousands).
+    if (m_modernMeta.isEmpty())
+        m_modernMeta = {{metaVersion, QString::fromLatin1(Revision::Modern)},
+                        {metaCapabilities, QJsonObject()},
+                        {metaClientInfo, clientInfo()}};
+    return m_modernMeta;
 }
 
 void McpClient::setState(State state)
@@ -406,6 +409,10 @@ QJsonObject McpClient::withEnvelope(const QJsonObject &params) const
     if (!isModern())
         return params;
     QJsonObject p = params;
+    if (!p.contains(QStringLiteral("_meta"))) {
+        p.insert(QStringLiteral("_meta"), modernMeta());
+        return p;
+    }
     QJsonObject meta = p.value(QStringLiteral("_meta")).toObject();
     const QJsonObject envelope = modernMeta();
     for (auto it = envelope.begin(); it != envelope.end(); ++it) {

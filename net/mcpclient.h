@@ -81,6 +81,7 @@ public:
 
     // The _meta envelope a 2026-07-28 request carries.
     QJsonObject modernMeta() const;
+    mutable QJsonObject m_modernMeta;
     static QJsonObject clientInfo();
 
 Q_SIGNALS:
