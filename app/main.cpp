@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "listview.h"
 #include "conformanceclient.h"
 #include "mainwindow.h"
 #include "pagedlistmodel.h"
@@ -76,6 +77,31 @@ protected:
 private:
     bool m_done = false;
 };
+
+// Shows the window once the server it opens on has answered its first list page (or failed), or
+// after firstPageWaitMs at most: a quick server's window opens with its rows instead of first
+// painting "Connecting…" and then an empty table, two paints that also held up the answers.
+void showOnFirstPage(folio::MainWindow *window, folio::ServerSession *session)
+{
+    constexpr int firstPageWaitMs = 150;
+    auto *waiting = new QObject(window); // deleting it drops every connection below
+    auto show = [window, waiting] {
+        waiting->deleteLater();
+        window->show();
+    };
+    QTimer::singleShot(firstPageWaitMs, waiting, show);
+    QObject::connect(session, &folio::ServerSession::stateChanged, waiting, [session, show] {
+        const auto state = session->client()->state();
+        if (state == folio::McpClient::State::Failed || state == folio::McpClient::State::Disconnected)
+            show();
+    });
+    QObject::connect(session, &folio::ServerSession::listsChanged, waiting, [window, waiting, show] {
+        if (folio::ListView *list = window->currentList(); list && list->model())
+            QObject::connect(list->model(), &folio::PagedListModel::pageReceived, waiting, show);
+        else
+            show(); // nothing to list
+    });
+}
 
 } // namespace
 
@@ -177,15 +203,19 @@ int main(int argc, char **argv)
     }
 
     // Start the server and the handshake first: the server starts up while the window is built.
-    if (folio::ServerSession *session = startRow >= 0 ? servers.session(startRow) : nullptr)
+    folio::ServerSession *session = startRow >= 0 ? servers.session(startRow) : nullptr;
+    if (session)
         session->connectToServer();
     folio::MainWindow window(&servers, &secrets);
-    window.show();
     if (startRow >= 0) {
         window.selectServer(startRow);
         window.connectCurrent();
     } else if (servers.rowCount() > 0) {
         window.selectServer(0);
     }
+    if (session)
+        showOnFirstPage(&window, session);
+    else
+        window.show();
     return app.exec();
 }
