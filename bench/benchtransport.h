@@ -72,10 +72,19 @@ public:
     bool isOpen() const override { return m_open; }
     QString kindName() const override { return QStringLiteral("bench"); }
 
+    // Answers on the next event-loop turn, like a server in another process: send() itself does
+    // no work (the model asks for the next page while it is still storing the current one, and
+    // the page's generation must not count in that).
     void send(const QJsonObject &message, const QByteArray &) override
     {
         if (!message.contains(QStringLiteral("id")))
             return;
+        QTimer::singleShot(0, this, [this, message] { answer(message); });
+    }
+
+private:
+    void answer(const QJsonObject &message)
+    {
         const QString method = message.value(QStringLiteral("method")).toString();
         QJsonObject reply{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
                           {QStringLiteral("id"), message.value(QStringLiteral("id"))}};
@@ -106,7 +115,7 @@ public:
                                                          {QStringLiteral("message"), QStringLiteral("no")}};
         }
         const QByteArray raw = QJsonDocument(reply).toJson(QJsonDocument::Compact);
-        QTimer::singleShot(0, this, [this, raw] {
+        {
             if (!m_open)
                 return;
             m_rawBytes += raw.size();
@@ -122,8 +131,10 @@ public:
             m_deliveredNs = nowNs();
             m_lastParseNs = m_deliveredNs - parseStart;
             Q_EMIT messageReceived(parsed, raw);
-        });
+        }
     }
+
+public:
 
     void setItemOffset(int offset) { m_itemOffset = offset; }
     qint64 deliveredNs() const { return m_deliveredNs; }
