@@ -195,6 +195,49 @@ private Q_SLOTS:
         QVERIFY(!JsonSlice::takeResultArray(j("{'result':{}}"), "tools", &arena, &offsets, &rest));
     }
 
+    // Damaged documents: whatever the check accepts, Qt's parser accepts too, and a cut made
+    // from such text holds exactly the items Qt reads. (The check may refuse more than Qt does,
+    // e.g. an unknown escape: such replies just take the usual path.)
+    void damagedDocumentsNeverPassWhatQtRefuses()
+    {
+        QRandomGenerator rng(7);
+        const QByteArray base = j("{'jsonrpc':'2.0','id':3,'result':{'nextCursor':'abc','resources':"
+                                  "[{'uri':'a\\u00e9','n':[1,2.5,-3e2,true,null]},{'uri':'b\\\\','o':{}},"
+                                  "'caf\xc3\xa9',[],{}],'ttlMs':5}}");
+        QVERIFY(JsonSlice::isValid(base));
+        const QByteArray alphabet = QByteArray("{}[]\",:\\ \t\nu0aeE.-+") + "\xc3\xa9\xff\x01";
+        int accepted = 0;
+        for (int round = 0; round < 20000; ++round) {
+            QByteArray text = base;
+            for (int edits = 1 + int(rng.bounded(3)); edits > 0; --edits) {
+                const qsizetype at = qsizetype(rng.bounded(quint32(text.size())));
+                const char c = alphabet.at(qsizetype(rng.bounded(quint32(alphabet.size()))));
+                switch (rng.bounded(3)) {
+                case 0: text[at] = c; break;
+                case 1: text.insert(at, c); break;
+                default: text.remove(at, 1); break;
+                }
+            }
+            if (!JsonSlice::isValid(text))
+                continue;
+            ++accepted;
+            QJsonParseError error;
+            const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
+            QVERIFY2(error.error == QJsonParseError::NoError, text.constData());
+            QByteArray arena, rest;
+            QList<quint32> offsets;
+            if (!JsonSlice::takeResultArray(text, "resources", &arena, &offsets, &rest))
+                continue;
+            const QJsonArray items =
+                doc.object().value(QStringLiteral("result")).toObject().value(QStringLiteral("resources")).toArray();
+            QCOMPARE(offsets.size() - 1, items.size());
+            for (qsizetype i = 0; i + 1 < offsets.size(); ++i)
+                QCOMPARE(parse(arena.mid(offsets[i], offsets[i + 1] - offsets[i])), items.at(i));
+            QVERIFY(QJsonDocument::fromJson(rest).isObject());
+        }
+        QVERIFY(accepted > 100); // the damage leaves some documents valid, so the cut is exercised
+    }
+
     // Random items written by Qt (compact and indented): every cut parses to the item written.
     void randomDocumentsMatchTheParser()
     {
