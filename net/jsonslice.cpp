@@ -74,6 +74,25 @@ public:
         return consume(':');
     }
 
+    // One member, "name": value, with the raw text of the name (between its quotes) and the value.
+    bool readMember(QByteArrayView *name, QByteArrayView *value)
+    {
+        skipSpace();
+        const char *nameStart = m_p + 1;
+        if (!skipString())
+            return false;
+        *name = QByteArrayView(nameStart, m_p - 1 - nameStart);
+        if (!consume(':'))
+            return false;
+        skipSpace();
+        const char *valueStart = m_p;
+        bool spaced = false;
+        if (!skipValue(&spaced))
+            return false;
+        *value = QByteArrayView(valueStart, m_p - valueStart);
+        return true;
+    }
+
     // Moves past one value. *spaced tells whether whitespace occurred between its tokens.
     bool skipValue(bool *spaced)
     {
@@ -419,20 +438,12 @@ bool firstMember(QByteArrayView object, QByteArrayView name, QByteArrayView *val
     if (!reader.consume('{') || reader.consume('}'))
         return false;
     for (;;) {
-        reader.skipSpace();
-        const char *nameStart = reader.pos() + 1;
-        if (!reader.skipString())
-            return false;
-        const QByteArrayView member(nameStart, reader.pos() - 1 - nameStart);
-        if (!reader.consume(':'))
-            return false;
-        reader.skipSpace();
-        const char *valueStart = reader.pos();
-        bool spaced = false;
-        if (!reader.skipValue(&spaced))
+        QByteArrayView member;
+        QByteArrayView memberValue;
+        if (!reader.readMember(&member, &memberValue))
             return false;
         if (member == name) {
-            *value = QByteArrayView(valueStart, reader.pos() - valueStart);
+            *value = memberValue;
             return true;
         }
         if (!reader.consume(','))
@@ -448,21 +459,13 @@ bool pickMembers(QByteArrayView object, const QByteArrayView *names, QByteArrayV
     if (reader.consume('}'))
         return true;
     for (;;) {
-        reader.skipSpace();
-        const char *nameStart = reader.pos() + 1;
-        if (!reader.skipString())
-            return false;
-        const QByteArrayView name(nameStart, reader.pos() - 1 - nameStart);
-        if (!reader.consume(':'))
-            return false;
-        reader.skipSpace();
-        const char *valueStart = reader.pos();
-        bool spaced = false;
-        if (!reader.skipValue(&spaced))
+        QByteArrayView name;
+        QByteArrayView value;
+        if (!reader.readMember(&name, &value))
             return false;
         for (int i = 0; i < count; ++i) {
             if (name == names[i])
-                values[i] = QByteArrayView(valueStart, reader.pos() - valueStart);
+                values[i] = value;
         }
         if (reader.consume(','))
             continue;
