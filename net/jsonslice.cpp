@@ -1,6 +1,8 @@
 #include "jsonslice.h"
 
 #include <array>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 namespace folio::JsonSlice {
@@ -411,14 +413,39 @@ private:
             if (!digits())
                 return false;
         }
+        bool fraction = false;
         if (m_p < m_end && (*m_p == 'e' || *m_p == 'E')) {
+            fraction = true;
             ++m_p;
             if (m_p < m_end && (*m_p == '+' || *m_p == '-'))
                 ++m_p;
             if (!digits())
                 return false;
         }
-        return m_p > start;
+        const auto size = m_p - start;
+        fraction = fraction || std::memchr(start, '.', size_t(size)) != nullptr;
+        // Qt refuses a number that overflows a double or underflows to zero: so must this. Short
+        // integers cannot; anything else is converted to find out.
+        if (fraction || size > 15)
+            return representable(QByteArray(reinterpret_cast<const char *>(start), size));
+        return true;
+    }
+
+    static bool representable(const QByteArray &number)
+    {
+        const double d = std::strtod(number.constData(), nullptr);
+        if (!std::isfinite(d))
+            return false;
+        if (d == 0.0) {
+            // Zero is fine only when every digit of the mantissa is.
+            for (const char c : number) {
+                if (c == 'e' || c == 'E')
+                    break;
+                if (c >= '1' && c <= '9')
+                    return false;
+            }
+        }
+        return true;
     }
 
     const unsigned char *m_p;
