@@ -178,18 +178,23 @@ private Q_SLOTS:
 
     void members()
     {
+        // The views point into the text: it must outlive them.
         QByteArrayView v;
-        QVERIFY(JsonSlice::firstMember(j("{ 'id' : 12 , 'result':{'id':3}}"), "id", &v));
+        const QByteArray idFirst = j("{ 'id' : 12 , 'result':{'id':3}}");
+        QVERIFY(JsonSlice::firstMember(idFirst, "id", &v));
         QCOMPARE(v, QByteArrayView("12"));
-        QVERIFY(JsonSlice::firstMember(j("{'a':1,'id':'x y'}"), "id", &v));
+        const QByteArray idLater = j("{'a':1,'id':'x y'}");
+        QVERIFY(JsonSlice::firstMember(idLater, "id", &v));
         QCOMPARE(v, QByteArrayView("\"x y\""));
         QVERIFY(!JsonSlice::firstMember(j("{'a':{'id':1}}"), "id", &v));
-        QVERIFY(JsonSlice::firstMember(j("{'result':{'id':9},'id':1,'id':2}"), "id", &v));
+        const QByteArray twice = j("{'result':{'id':9},'id':1,'id':2}");
+        QVERIFY(JsonSlice::firstMember(twice, "id", &v));
         QCOMPARE(v, QByteArrayView("1"));
         QVERIFY(!JsonSlice::firstMember(j("{'result':{'id':9}}"), "id", &v));
         std::array<QByteArrayView, 3> names{{"c", "a", "zz"}};
         std::array<QByteArrayView, 3> values;
-        QVERIFY(JsonSlice::pickMembers(j("{'a':1, 'b' : [2,3] ,'c':{'d':4},'a':5}"), names.data(), values.data(), 3));
+        const QByteArray object = j("{'a':1, 'b' : [2,3] ,'c':{'d':4},'a':5}");
+        QVERIFY(JsonSlice::pickMembers(object, names.data(), values.data(), 3));
         QCOMPARE(values[0], QByteArrayView("{\"d\":4}"));
         QCOMPARE(values[1], QByteArrayView("5")); // the last one
         QVERIFY(values[2].isEmpty());
