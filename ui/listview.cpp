@@ -168,12 +168,18 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
         connect(m_model, &PagedListModel::pageReceived, this, [this] {
             if (m_columnsSized || m_model->rowCount() == 0)
                 return;
-            // Size the columns to the first page once; the user's widths win after that.
+            // Size the columns to the first page once; the user's widths win after that. The last
+            // column stretches, and a screenful of rows is a fair sample: measuring every cell's
+            // text was an eighth of the work before the first page was on screen.
             m_columnsSized = true;
-            m_table->resizeColumnsToContents();
             QHeaderView *h = m_table->horizontalHeader();
-            for (int c = 0; c + 1 < h->count(); ++c)
+            const int precision = h->resizeContentsPrecision();
+            h->setResizeContentsPrecision(60);
+            for (int c = 0; c + 1 < h->count(); ++c) {
+                m_table->resizeColumnToContents(c);
                 h->resizeSection(c, qBound(60, h->sectionSize(c) + 12, 280));
+            }
+            h->setResizeContentsPrecision(precision);
         });
     }
     QSettings settings;
