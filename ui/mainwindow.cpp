@@ -306,7 +306,8 @@ ServerView *MainWindow::serverView(int row)
     connect(session, &ServerSession::error, this, &MainWindow::showStatus);
     connect(session, &ServerSession::stateChanged, this, [this, session] {
         updateActions();
-        if (session->state() == McpClient::State::Failed)
+        // Failed and connected both replace "Connecting to …", which would otherwise stay up.
+        if (session->state() == McpClient::State::Failed || session->state() == McpClient::State::Connected)
             showStatus(tr("%1: %2").arg(session->config().name, session->stateText()));
         if (currentServerView() && currentServerView()->session() == session)
             handleCurrentListChanged();

@@ -19,6 +19,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 
@@ -98,6 +99,9 @@ void tst_MainWindow::connectsToTheDemoServerAndShowsPages()
     QVERIFY(list->strip()->chipCount() >= 1);
     QCOMPARE(list->strip()->chipLook(list->model()->walkPageRows().first()).bar, PageStrip::Bar::Fresh);
     QVERIFY(list->summary().contains(QStringLiteral("row")));
+    // "Connecting to …" does not outlive the connection.
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("connected")),
+             qPrintable(m_window->statusBar()->currentMessage()));
     // The current tab's view is made as it is shown, and the timeline follows it.
     QCOMPARE(m_window->timelineView()->listModel(), list->model());
     const QStringList tabs = m_window->currentServerView()->listIds();
