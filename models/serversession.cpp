@@ -97,10 +97,12 @@ void ServerSession::handleConnected()
         m_lists.append(ListSource::protocol(ListKind::Resources));
         m_lists.append(ListSource::protocol(ListKind::ResourceTemplates));
     }
-    m_client->listenForListChanges();
-    Q_EMIT listsChanged();
+    // Ask for the tools first (they are also scanned for list tools): the server works on the
+    // page while the views for the lists are built.
     if (advertisesNone || caps.contains(QStringLiteral("tools")))
         discoverListTools();
+    m_client->listenForListChanges();
+    Q_EMIT listsChanged();
 }
 
 void ServerSession::discoverListTools()
