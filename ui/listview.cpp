@@ -29,6 +29,26 @@
 namespace folio {
 
 namespace {
+
+// The row numbers down the table's side. QHeaderView sizes itself by measuring up to 200
+// sections' contents, again after every page inserted; a row number is only as wide as its
+// digits, so the first and the last section say all (an eighth of the window's work before the
+// first page was on screen went to that measuring).
+class RowNumberHeader : public QHeaderView
+{
+public:
+    explicit RowNumberHeader(QWidget *parent)
+        : QHeaderView(Qt::Vertical, parent)
+    {}
+
+    QSize sizeHint() const override
+    {
+        if (count() == 0)
+            return QHeaderView::sizeHint();
+        return sectionSizeFromContents(0).expandedTo(sectionSizeFromContents(count() - 1));
+    }
+};
+
 QToolButton *toolButton(const QString &text, const QString &tip, QWidget *parent)
 {
     auto *b = new QToolButton(parent);
@@ -94,6 +114,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterKeyColumn(-1);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_table->setVerticalHeader(new RowNumberHeader(m_table));
     m_table->setModel(m_proxy);
     m_table->setItemDelegate(new PageMarginDelegate(m_table));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
