@@ -1,6 +1,6 @@
 #include "cli.h"
-#include "listview.h"
 #include "conformanceclient.h"
+#include "listview.h"
 #include "mainwindow.h"
 #include "pagedlistmodel.h"
 #include "screenshots.h"

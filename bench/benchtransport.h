@@ -135,7 +135,6 @@ private:
     }
 
 public:
-
     void setItemOffset(int offset) { m_itemOffset = offset; }
     qint64 deliveredNs() const { return m_deliveredNs; }
     qint64 lastParseNs() const { return m_lastParseNs; }

@@ -422,7 +422,9 @@ QString ListSource::identity(QByteArrayView itemJson)
             else
                 out.append(QString::fromUtf8(inner));
         } else if (v.front() == '-' || (v.front() >= '0' && v.front() <= '9')) {
-            out.append(key).append(QLatin1Char(':')).append(QString::number(v.toByteArray().toDouble(), 'g', 17));
+            out.append(key)
+                .append(QLatin1Char(':'))
+                .append(QString::number(v.toByteArray().toDouble(), 'g', 17));
         } else {
             continue;
         }

@@ -39,10 +39,7 @@ public:
         bool itemsAsText = false;
         QByteArray itemsText;
         QList<quint32> itemOffsets;
-        int itemCount() const
-        {
-            return itemsAsText ? int(itemOffsets.size()) - 1 : int(items.size());
-        }
+        int itemCount() const { return itemsAsText ? int(itemOffsets.size()) - 1 : int(items.size()); }
         QByteArrayView itemText(int i) const
         {
             return QByteArrayView(itemsText).sliced(itemOffsets[i], itemOffsets[i + 1] - itemOffsets[i]);

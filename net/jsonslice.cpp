@@ -157,8 +157,7 @@ void appendCompact(QByteArray *out, QByteArrayView text)
 // reader at its value; onMember must move past the value and return whether it could. Fails when
 // the name is not there or there twice, when any name has escapes, or when the object is not
 // well formed.
-template<typename OnMember>
-bool walkObject(Reader &reader, QByteArrayView name, OnMember onMember)
+template<typename OnMember> bool walkObject(Reader &reader, QByteArrayView name, OnMember onMember)
 {
     if (!reader.consume('{'))
         return false;
@@ -230,9 +229,9 @@ private:
             return false;
         switch (*m_p) {
         case '{':
-            return object(depth + 1);
+            return container(depth + 1, '}');
         case '[':
-            return array(depth + 1);
+            return container(depth + 1, ']');
         case '"':
             return string();
         case 't':
@@ -246,57 +245,34 @@ private:
         }
     }
 
-    bool object(int depth)
+    // An object ('{' members '}') or an array ('[' values ']'); m_p at the opening bracket.
+    bool container(int depth, char close)
     {
         if (depth > maxDepth)
             return false;
-        ++m_p; // {
+        const bool members = close == '}';
+        ++m_p;
         space();
-        if (m_p < m_end && *m_p == '}') {
+        if (m_p < m_end && *m_p == close) {
             ++m_p;
             return true;
         }
         for (;;) {
-            if (m_p >= m_end || *m_p != '"' || !string())
-                return false;
-            space();
-            if (m_p >= m_end || *m_p != ':')
-                return false;
-            ++m_p;
-            space();
-            if (!value(depth))
-                return false;
-            space();
-            if (m_p >= m_end)
-                return false;
-            if (*m_p == '}') {
+            if (members) {
+                if (m_p >= m_end || *m_p != '"' || !string())
+                    return false;
+                space();
+                if (m_p >= m_end || *m_p != ':')
+                    return false;
                 ++m_p;
-                return true;
+                space();
             }
-            if (*m_p != ',')
-                return false;
-            ++m_p;
-            space();
-        }
-    }
-
-    bool array(int depth)
-    {
-        if (depth > maxDepth)
-            return false;
-        ++m_p; // [
-        space();
-        if (m_p < m_end && *m_p == ']') {
-            ++m_p;
-            return true;
-        }
-        for (;;) {
             if (!value(depth))
                 return false;
             space();
             if (m_p >= m_end)
                 return false;
-            if (*m_p == ']') {
+            if (*m_p == close) {
                 ++m_p;
                 return true;
             }
@@ -340,11 +316,12 @@ private:
                     return false;
                 const unsigned char e = m_p[1];
                 if (e == 'u') {
-                    if (m_end - m_p < 6 || !isHex(m_p[2]) || !isHex(m_p[3]) || !isHex(m_p[4]) || !isHex(m_p[5]))
+                    if (m_end - m_p < 6 || !isHex(m_p[2]) || !isHex(m_p[3]) || !isHex(m_p[4]) ||
+                        !isHex(m_p[5]))
                         return false;
                     m_p += 6;
-                } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' ||
-                           e == 't') {
+                } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' ||
+                           e == 'r' || e == 't') {
                     m_p += 2;
                 } else {
                     return false;
@@ -543,8 +520,7 @@ bool cutResultArray(QByteArrayView raw, QByteArrayView key, QByteArray *arena, Q
     };
 
     Reader reader(raw.data(), raw.data() + raw.size());
-    const bool ok = walkObject(reader, "result",
-                               [&](Reader &r) { return walkObject(r, key, readArray); });
+    const bool ok = walkObject(reader, "result", [&](Reader &r) { return walkObject(r, key, readArray); });
     if (!ok) {
         arena->truncate(arenaSize);
         offsets->resize(offsetCount);

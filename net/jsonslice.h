@@ -16,7 +16,6 @@ namespace JsonSlice {
 // building anything.
 bool isValid(QByteArrayView text);
 
-
 // raw is one JSON-RPC response, already known to be valid JSON. Finds result.<key>, which must be
 // an array, and appends each element to arena as compact JSON (whitespace between tokens removed;
 // strings, numbers and member order as received), with offsets[i]..offsets[i + 1] the i-th element

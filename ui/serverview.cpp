@@ -147,8 +147,8 @@ void ServerView::rebuildTabs()
     for (auto it = m_pages.begin(); it != m_pages.end();) {
         bool keep = false;
         for (const ListSource &s : m_session->lists()) {
-            keep = keep || (s.id() == it.key() &&
-                            (!it->view || it->view->model() == m_session->listModel(s.id())));
+            keep = keep ||
+                   (s.id() == it.key() && (!it->view || it->view->model() == m_session->listModel(s.id())));
         }
         if (!keep) {
             m_tabs->removeTab(m_tabs->indexOf(it->page));

@@ -48,8 +48,8 @@ private:
 
     struct TabPage
     {
-        QWidget *page = nullptr;    // the tab's widget
-        ListView *view = nullptr;   // inside page, once shown
+        QWidget *page = nullptr;  // the tab's widget
+        ListView *view = nullptr; // inside page, once shown
     };
 
     QPointer<ServerSession> m_session;

@@ -56,7 +56,8 @@ QByteArray ListPager::itemJson(const QString &list, qsizetype index) const
     const qsizetype base = fixed ? fixed->size() : m_catalog.resourceCount();
     if (!fixed && index < base)
         return m_catalog.resourceJson(index);
-    const QJsonObject item = index >= base ? m_catalog.addedItem(list, int(index - base) + 1) : fixed->at(index);
+    const QJsonObject item =
+        index >= base ? m_catalog.addedItem(list, int(index - base) + 1) : fixed->at(index);
     return QJsonDocument(item).toJson(QJsonDocument::Compact);
 }
 

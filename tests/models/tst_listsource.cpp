@@ -227,7 +227,8 @@ void tst_ListSource::identity_data()
     QTest::addRow("none") << QByteArray(R"({"text":"hi"})") << "";
     QTest::addRow("name_not_string_then_id") << QByteArray(R"({"name":{"a":1},"id":"x"})") << "id:x";
     QTest::addRow("fractional_id") << QByteArray(R"({"id":-1.5e2})") << "id:-150";
-    QTest::addRow("escaped") << QByteArray("{\"name\":\"a\\\"b\\u00e9\"}") << QStringLiteral("name:a\"b\u00e9");
+    QTest::addRow("escaped") << QByteArray("{\"name\":\"a\\\"b\\u00e9\"}")
+                             << QStringLiteral("name:a\"b\u00e9");
     QTest::addRow("utf8") << QByteArray("{\"name\":\"caf\xc3\xa9\"}") << QStringLiteral("name:caf\u00e9");
     QTest::addRow("spaced") << QByteArray("{ \"uri\" : \"u\" , \"name\" : \"n\" }") << "uri:u";
     QTest::addRow("not_object") << QByteArray(R"(["name","x"])") << "";

@@ -245,14 +245,15 @@ QByteArray bigPage(const QJsonValue &id, int n)
 {
     QJsonArray tools;
     for (int i = 0; i < n; ++i)
-        tools.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("tool_%1").arg(i)},
-                                 {QStringLiteral("description"), QStringLiteral("A \"quoted\" tool, caf\u00e9 %1").arg(i)}});
-    const QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                              {QStringLiteral("id"), id},
-                              {QStringLiteral("result"),
-                               QJsonObject{{QStringLiteral("tools"), tools},
-                                           {QStringLiteral("nextCursor"), QStringLiteral("c2")},
-                                           {QStringLiteral("ttlMs"), 1000}}}};
+        tools.append(QJsonObject{
+            {QStringLiteral("name"), QStringLiteral("tool_%1").arg(i)},
+            {QStringLiteral("description"), QStringLiteral("A \"quoted\" tool, caf\u00e9 %1").arg(i)}});
+    const QJsonObject message{
+        {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+        {QStringLiteral("id"), id},
+        {QStringLiteral("result"), QJsonObject{{QStringLiteral("tools"), tools},
+                                               {QStringLiteral("nextCursor"), QStringLiteral("c2")},
+                                               {QStringLiteral("ttlMs"), 1000}}}};
     return QJsonDocument(message).toJson(QJsonDocument::Indented);
 }
 
@@ -277,12 +278,16 @@ void tst_JsonRpcConnection::deferredItemsAreCutNotParsed()
     QVERIFY(call->result().value(QStringLiteral("tools")).toArray().isEmpty());
     QCOMPARE(call->rawResponse(), raw);
     // Each item's text is its compact JSON, equal to what a full parse reads.
-    const QJsonArray parsed =
-        QJsonDocument::fromJson(raw).object().value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray();
+    const QJsonArray parsed = QJsonDocument::fromJson(raw)
+                                  .object()
+                                  .value(QStringLiteral("result"))
+                                  .toObject()
+                                  .value(QStringLiteral("tools"))
+                                  .toArray();
     QCOMPARE(call->itemOffsets().size(), parsed.size() + 1);
     for (int i = 0; i < parsed.size(); ++i) {
-        const QByteArray text =
-            call->itemsText().mid(call->itemOffsets()[i], call->itemOffsets()[i + 1] - call->itemOffsets()[i]);
+        const QByteArray text = call->itemsText().mid(call->itemOffsets()[i],
+                                                      call->itemOffsets()[i + 1] - call->itemOffsets()[i]);
         QVERIFY(!text.contains('\n'));
         QCOMPARE(QJsonDocument::fromJson(text).object(), parsed.at(i).toObject());
     }

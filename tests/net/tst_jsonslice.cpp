@@ -50,8 +50,8 @@ private:
 private Q_SLOTS:
     void plainPage()
     {
-        const QByteArray raw =
-            j("{'jsonrpc':'2.0','id':7,'result':{'nextCursor':'abc','resources':[{'uri':'a','name':'x'},{'uri':'b'}],'ttlMs':5}}");
+        const QByteArray raw = j("{'jsonrpc':'2.0','id':7,'result':{'nextCursor':'abc','resources':[{'uri':'"
+                                 "a','name':'x'},{'uri':'b'}],'ttlMs':5}}");
         bool ok = false;
         const QList<QByteArray> items = cut(raw, "resources", &ok);
         QVERIFY(ok);
@@ -60,13 +60,14 @@ private Q_SLOTS:
 
     void whitespaceIsRemovedOutsideStrings()
     {
-        const QByteArray raw = "{ \"id\" : 1 ,\n \"result\" : {\n  \"tools\" : [\n   { \"name\" : \"a b\\\" ]} \" ,"
-                               " \"n\" : [ 1 , 2.5e3 , true , null ] } ,\t\"s\" , 3 , [ ] \n ] } , \"jsonrpc\":\"2.0\" }";
+        const QByteArray raw =
+            "{ \"id\" : 1 ,\n \"result\" : {\n  \"tools\" : [\n   { \"name\" : \"a b\\\" ]} \" ,"
+            " \"n\" : [ 1 , 2.5e3 , true , null ] } ,\t\"s\" , 3 , [ ] \n ] } , \"jsonrpc\":\"2.0\" }";
         bool ok = false;
         const QList<QByteArray> items = cut(raw, "tools", &ok);
         QVERIFY(ok);
-        QCOMPARE(items, (QList<QByteArray>{"{\"name\":\"a b\\\" ]} \",\"n\":[1,2.5e3,true,null]}", j("'s'"), "3",
-                                           "[]"}));
+        QCOMPARE(items, (QList<QByteArray>{"{\"name\":\"a b\\\" ]} \",\"n\":[1,2.5e3,true,null]}", j("'s'"),
+                                           "3", "[]"}));
     }
 
     void emptyArray()
@@ -85,7 +86,8 @@ private Q_SLOTS:
     void backslashesBeforeQuotes()
     {
         // An even run of backslashes ends the string; an odd one escapes the quote.
-        const QByteArray raw = "{\"result\":{\"tools\":[{\"a\":\"x\\\\\"},{\"b\":\"y\\\\\\\"z\"},{\"c\":\"\\\\\\\\\"}]}}";
+        const QByteArray raw =
+            "{\"result\":{\"tools\":[{\"a\":\"x\\\\\"},{\"b\":\"y\\\\\\\"z\"},{\"c\":\"\\\\\\\\\"}]}}";
         bool ok = false;
         const QList<QByteArray> items = cut(raw, "tools", &ok);
         QVERIFY(ok);
@@ -203,7 +205,8 @@ private Q_SLOTS:
 
     void takeLeavesTheRestToParse()
     {
-        const QByteArray raw = j("{'id':1,'result':{'a':'[x]','tools':[ {'n':1} , {'n':2} ],'z':[3]},'jsonrpc':'2.0'}");
+        const QByteArray raw =
+            j("{'id':1,'result':{'a':'[x]','tools':[ {'n':1} , {'n':2} ],'z':[3]},'jsonrpc':'2.0'}");
         QByteArray arena, rest;
         QList<quint32> offsets;
         QVERIFY(JsonSlice::takeResultArray(raw, "tools", &arena, &offsets, &rest));
@@ -218,9 +221,10 @@ private Q_SLOTS:
     void damagedDocumentsNeverPassWhatQtRefuses()
     {
         QRandomGenerator rng(7);
-        const QByteArray base = j("{'jsonrpc':'2.0','id':3,'result':{'nextCursor':'abc','resources':"
-                                  "[{'uri':'a\\u00e9','n':[1,2.5,-3e2,4e300,true,null]},{'uri':'b\\\\','o':{}},"
-                                  "'caf\xc3\xa9',[],{}],'ttlMs':5}}");
+        const QByteArray base =
+            j("{'jsonrpc':'2.0','id':3,'result':{'nextCursor':'abc','resources':"
+              "[{'uri':'a\\u00e9','n':[1,2.5,-3e2,4e300,true,null]},{'uri':'b\\\\','o':{}},"
+              "'caf\xc3\xa9',[],{}],'ttlMs':5}}");
         QVERIFY(JsonSlice::isValid(base));
         const QByteArray alphabet = QByteArray("{}[]\",:\\ \t\nu0949aeE.-+") + "\xc3\xa9\xff\x01";
         int accepted = 0;
@@ -230,9 +234,15 @@ private Q_SLOTS:
                 const qsizetype at = qsizetype(rng.bounded(quint32(text.size())));
                 const char c = alphabet.at(qsizetype(rng.bounded(quint32(alphabet.size()))));
                 switch (rng.bounded(3)) {
-                case 0: text[at] = c; break;
-                case 1: text.insert(at, c); break;
-                default: text.remove(at, 1); break;
+                case 0:
+                    text[at] = c;
+                    break;
+                case 1:
+                    text.insert(at, c);
+                    break;
+                default:
+                    text.remove(at, 1);
+                    break;
                 }
             }
             if (!JsonSlice::isValid(text))
@@ -245,8 +255,11 @@ private Q_SLOTS:
             QList<quint32> offsets;
             if (!JsonSlice::takeResultArray(text, "resources", &arena, &offsets, &rest))
                 continue;
-            const QJsonArray items =
-                doc.object().value(QStringLiteral("result")).toObject().value(QStringLiteral("resources")).toArray();
+            const QJsonArray items = doc.object()
+                                         .value(QStringLiteral("result"))
+                                         .toObject()
+                                         .value(QStringLiteral("resources"))
+                                         .toArray();
             QCOMPARE(offsets.size() - 1, items.size());
             for (qsizetype i = 0; i + 1 < offsets.size(); ++i)
                 QCOMPARE(parse(arena.mid(offsets[i], offsets[i + 1] - offsets[i])), items.at(i));
@@ -259,9 +272,9 @@ private Q_SLOTS:
     void randomDocumentsMatchTheParser()
     {
         QRandomGenerator rng(20261130);
-        const QStringList pieces{QStringLiteral("a"), QStringLiteral(" "), QStringLiteral("\""),
-                                 QStringLiteral("\\"), QStringLiteral("]"), QStringLiteral("}"),
-                                 QStringLiteral(","), QStringLiteral("é"), QStringLiteral("\n"),
+        const QStringList pieces{QStringLiteral("a"),      QStringLiteral(" "),    QStringLiteral("\""),
+                                 QStringLiteral("\\"),     QStringLiteral("]"),    QStringLiteral("}"),
+                                 QStringLiteral(","),      QStringLiteral("é"),    QStringLiteral("\n"),
                                  QStringLiteral("\u2603"), QStringLiteral("\\\""), QStringLiteral("😀")};
         auto text = [&] {
             QString s;
@@ -271,10 +284,14 @@ private Q_SLOTS:
         };
         std::function<QJsonValue(int)> value = [&](int depth) -> QJsonValue {
             switch (rng.bounded(depth > 2 ? 4 : 6)) {
-            case 0: return text();
-            case 1: return rng.bounded(2000) - 1000.5;
-            case 2: return rng.bounded(2) == 0;
-            case 3: return QJsonValue::Null;
+            case 0:
+                return text();
+            case 1:
+                return rng.bounded(2000) - 1000.5;
+            case 2:
+                return rng.bounded(2) == 0;
+            case 3:
+                return QJsonValue::Null;
             case 4: {
                 QJsonArray a;
                 for (int i = int(rng.bounded(4)); i > 0; --i)
