@@ -44,7 +44,6 @@ public:
     // result() holds that member as an empty array, and each item's compact JSON is in itemsText()
     // between itemOffsets()[i] and [i + 1]. Otherwise the reply is parsed whole, as usual.
     void deferItems(const QString &key) { m_deferredKey = key; }
-    QString deferredItemsKey() const { return m_deferredKey; }
     bool itemsDeferred() const { return m_itemsDeferred; }
     const QByteArray &itemsText() const { return m_itemsText; }
     const QList<quint32> &itemOffsets() const { return m_itemOffsets; }
