@@ -16,27 +16,9 @@ StdioTransport::StdioTransport(QObject *parent)
     : Transport(parent)
     , m_process(new QProcess(this))
 {
-    // While send() flushes, QProcess may read or reap the child inside that call: what it then
-    // signals is handled on the next event-loop turn instead, never inside send().
-    connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
-        if (m_flushing)
-            QMetaObject::invokeMethod(this, &StdioTransport::handleStdout, Qt::QueuedConnection);
-        else
-            handleStdout();
-    });
-    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-        if (m_flushing)
-            QMetaObject::invokeMethod(this, &StdioTransport::handleStderr, Qt::QueuedConnection);
-        else
-            handleStderr();
-    });
-    connect(m_process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
-        if (m_flushing)
-            QMetaObject::invokeMethod(
-                this, [this, exitCode, status] { handleFinished(exitCode, status); }, Qt::QueuedConnection);
-        else
-            handleFinished(exitCode, status);
-    });
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::handleStdout);
+    connect(m_process, &QProcess::readyReadStandardError, this, &StdioTransport::handleStderr);
+    connect(m_process, &QProcess::finished, this, &StdioTransport::handleFinished);
     connect(m_process, &QProcess::errorOccurred, this, &StdioTransport::handleError);
     connect(m_process, &QProcess::started, this, [this] {
         m_started = true;
@@ -137,8 +119,20 @@ void StdioTransport::close()
     });
 }
 
+bool StdioTransport::deferredWhileFlushing(std::function<void()> handler)
+{
+    // While send() flushes, QProcess may read or reap the child inside that call: what it then
+    // signals is handled on the next event-loop turn instead, never inside send().
+    if (!m_flushing)
+        return false;
+    QMetaObject::invokeMethod(this, std::move(handler), Qt::QueuedConnection);
+    return true;
+}
+
 void StdioTransport::handleStdout()
 {
+    if (deferredWhileFlushing([this] { handleStdout(); }))
+        return;
     const QByteArray bytes = m_process->readAllStandardOutput();
     const LineFramer::Result r = m_framer.feed(bytes);
     if (r.oversizedLines > 0) {
@@ -167,6 +161,8 @@ void StdioTransport::handleStdout()
 
 void StdioTransport::handleStderr()
 {
+    if (deferredWhileFlushing([this] { handleStderr(); }))
+        return;
     m_stderrBuffer.append(m_process->readAllStandardError());
     qsizetype nl;
     while ((nl = m_stderrBuffer.indexOf('\n')) >= 0) {
@@ -185,6 +181,8 @@ void StdioTransport::handleStderr()
 
 void StdioTransport::handleFinished(int exitCode, QProcess::ExitStatus status)
 {
+    if (deferredWhileFlushing([this, exitCode, status] { handleFinished(exitCode, status); }))
+        return;
     handleStdout(); // whatever was still buffered
     handleStderr();
     if (m_closing) {

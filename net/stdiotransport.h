@@ -7,6 +7,8 @@
 #include <QProcess>
 #include <QStringList>
 
+#include <functional>
+
 class QTimer;
 
 namespace folio {
@@ -38,6 +40,8 @@ private:
     void handleStdout();
     void handleStderr();
     void handleFinished(int exitCode, QProcess::ExitStatus status);
+    // True when called inside send()'s immediate write: handler is queued for the next turn.
+    bool deferredWhileFlushing(std::function<void()> handler);
     void handleError(QProcess::ProcessError error);
     void finishClose(const McpError &error);
 

@@ -169,7 +169,8 @@ void ServerView::rebuildTabs()
             layout->setContentsMargins(0, 0, 0, 0);
             page->setProperty("folioListId", source.id());
             m_pages.insert(source.id(), TabPage{page, nullptr});
-            m_tabs->insertTab(index, page, source.displayName()); // the first becomes current: made
+            // Inserting the first tab makes it current, which makes its view (currentChanged).
+            m_tabs->insertTab(index, page, source.displayName());
             if (source.kind() == ListSource::Kind::Tool)
                 m_tabs->setTabToolTip(
                     index, tr("List tool %1 (pages by %2)").arg(source.toolName(), source.cursorArgument()));

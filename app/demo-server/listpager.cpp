@@ -33,16 +33,21 @@ QString ListPager::itemsKey(const QString &list)
     return list == QStringLiteral("templates") ? QStringLiteral("resourceTemplates") : list;
 }
 
-static const QList<QJsonObject> *fixedList(const Catalog &catalog, const QString &list)
+namespace {
+
+// The list's items when it is a fixed list; nullptr for the resources, which are virtual.
+const QList<QJsonObject> *fixedList(const Catalog &catalog, const QString &list)
 {
     if (list == QStringLiteral("tools"))
         return &catalog.tools();
     if (list == QStringLiteral("prompts"))
         return &catalog.prompts();
     if (list == QStringLiteral("resources"))
-        return nullptr; // virtual: Catalog::resource()
+        return nullptr; // virtual: Catalog::resourceCount() and resourceJson()
     return &catalog.templates();
 }
+
+} // namespace
 
 qsizetype ListPager::count(const QString &list) const
 {
