@@ -75,25 +75,34 @@ void TrafficLog::clear()
     Q_EMIT cleared();
 }
 
-namespace {
-
-// None of the patterns in redactSecrets() can match ASCII text without one of these words (in any
-// case). Most messages have none, and the regular expressions over the text as UTF-16 are the
-// costly part of logging a page; text with non-ASCII bytes always takes the full path (Unicode
-// case folding can match 'k' or 's' with other letters). Each word is looked for only where its
-// anchor, a letter rare in prose, occurs.
 bool mayCarryCredentials(const QByteArray &text)
 {
+    // Each word is looked for only where its anchor, a letter rare in prose, occurs, and counts
+    // only in the places the patterns in redactCredentials() look for it: as a header name at the
+    // start of a line (or after "proxy-", "set-", "x-") followed by a colon, as a JSON member name
+    // in quotes, or as "bearer" after a non-word character and before white space. So a tool
+    // named regenerate_webhook_token, or prose about tokens, is not a reason to run them.
+    enum Where : uchar { Header = 1, Member = 2, Bearer = 4 };
     struct Word
     {
         char anchor;
         qsizetype offset; // of the anchor in the word
         std::string_view word;
+        uchar where;
     };
     static constexpr Word words[] = {
-        {'z', 7, "authorization"}, {'k', 3, "cookie"},   {'k', 4, "api-key"},
-        {'k', 4, "api_key"},       {'k', 3, "apikey"},   {'k', 2, "token"},
-        {'b', 0, "bearer"},        {'w', 4, "password"}, {'_', 6, "client_secret"},
+        {'z', 7, "authorization", Header | Member},
+        {'k', 3, "cookie", Header},
+        {'k', 4, "api-key", Header},
+        {'k', 4, "api_key", Member},
+        {'k', 3, "apikey", Member},
+        {'k', 2, "token", Member},
+        {'k', 9, "access_token", Member},
+        {'k', 10, "refresh_token", Member},
+        {'k', 5, "id_token", Member},
+        {'_', 6, "client_secret", Member},
+        {'w', 4, "password", Member},
+        {'b', 0, "bearer", Bearer},
     };
     enum : uchar { Plain, Anchor, NonAscii };
     static const auto kinds = [] {
@@ -107,14 +116,40 @@ bool mayCarryCredentials(const QByteArray &text)
         return k;
     }();
     const auto lower = [](uchar c) { return c >= 'A' && c <= 'Z' ? uchar(c + ('a' - 'A')) : c; };
+    const auto isSpace = [](uchar c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+    const auto isWordChar = [](uchar c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    };
     const auto *data = reinterpret_cast<const uchar *>(text.constData());
     const qsizetype size = text.size();
+    const auto at = [&](qsizetype i) -> int { return i >= 0 && i < size ? data[i] : -1; };
+    const auto inPlace = [&](const Word &w, qsizetype start) {
+        const qsizetype end = start + qsizetype(w.word.size());
+        const int before = at(start - 1);
+        if ((w.where & Member) && before == '"' && at(end) == '"')
+            return true;
+        if ((w.where & Header) && (before == -1 || before == '\n' || before == '\r' || before == '-')) {
+            qsizetype i = end;
+            while (i < size && isSpace(data[i]))
+                ++i;
+            if (at(i) == ':')
+                return true;
+        }
+        return (w.where & Bearer) && (before == -1 || !isWordChar(uchar(before))) && end < size &&
+               isSpace(data[end]);
+    };
     for (qsizetype i = 0; i < size; ++i) {
         const uchar kind = kinds[data[i]];
         if (kind == Plain)
             continue;
-        if (kind == NonAscii)
-            return true;
+        if (kind == NonAscii) {
+            // Caseless matching folds two non-ASCII letters onto letters of the words: the Kelvin
+            // sign (U+212A) onto k, the long s (U+017F) onto s. Text with either takes the full path.
+            if ((data[i] == 0xE2 && at(i + 1) == 0x84 && at(i + 2) == 0xAA) ||
+                (data[i] == 0xC5 && at(i + 1) == 0xBF))
+                return true;
+            continue;
+        }
         const uchar anchor = lower(data[i]);
         for (const Word &w : words) {
             const qsizetype start = i - w.offset;
@@ -123,14 +158,28 @@ bool mayCarryCredentials(const QByteArray &text)
             qsizetype k = 0;
             while (k < qsizetype(w.word.size()) && lower(data[start + k]) == uchar(w.word[k]))
                 ++k;
-            if (k == qsizetype(w.word.size()))
+            if (k == qsizetype(w.word.size()) && inPlace(w, start))
                 return true;
         }
     }
     return false;
 }
 
-} // namespace
+QByteArray redactCredentials(const QByteArray &text)
+{
+    // Header lines and JSON members that carry credentials, whatever their value.
+    static const QRegularExpression header(
+        QStringLiteral(R"((?im)^((?:proxy-)?authorization|cookie|set-cookie|x-api-key|api-key)\s*:\s*.*$)"));
+    static const QRegularExpression bearer(QStringLiteral(R"((?i)\bbearer\s+[A-Za-z0-9._~+/=-]+)"));
+    static const QRegularExpression jsonMember(QStringLiteral(
+        R"re((?i)("(?:authorization|access_token|refresh_token|id_token|client_secret|password|api_?key|token)"\s*:\s*)"(?:[^"\\]|\\.)*")re"));
+    QString s = QString::fromUtf8(text);
+    const QString before = s;
+    s.replace(header, QStringLiteral("\\1: [redacted]"));
+    s.replace(bearer, QStringLiteral("Bearer [redacted]"));
+    s.replace(jsonMember, QStringLiteral("\\1\"[redacted]\""));
+    return s == before ? text : s.toUtf8();
+}
 
 QByteArray redactSecrets(const QByteArray &text, const QStringList &secrets)
 {
@@ -140,20 +189,7 @@ QByteArray redactSecrets(const QByteArray &text, const QStringList &secrets)
         if (!s.isEmpty())
             out.replace(s, "[redacted]");
     }
-    if (!mayCarryCredentials(out))
-        return out;
-    // Header lines and JSON members that carry credentials, whatever their value.
-    static const QRegularExpression header(
-        QStringLiteral(R"((?im)^((?:proxy-)?authorization|cookie|set-cookie|x-api-key|api-key)\s*:\s*.*$)"));
-    static const QRegularExpression bearer(QStringLiteral(R"((?i)\bbearer\s+[A-Za-z0-9._~+/=-]+)"));
-    static const QRegularExpression jsonMember(QStringLiteral(
-        R"re((?i)("(?:authorization|access_token|refresh_token|id_token|client_secret|password|api_?key|token)"\s*:\s*)"(?:[^"\\]|\\.)*")re"));
-    QString s = QString::fromUtf8(out);
-    const QString before = s;
-    s.replace(header, QStringLiteral("\\1: [redacted]"));
-    s.replace(bearer, QStringLiteral("Bearer [redacted]"));
-    s.replace(jsonMember, QStringLiteral("\\1\"[redacted]\""));
-    return s == before ? out : s.toUtf8();
+    return mayCarryCredentials(out) ? redactCredentials(out) : out;
 }
 
 } // namespace folio

@@ -71,4 +71,12 @@ private:
 // Redacts Authorization/Cookie/API-key style header values and the given secret values.
 QByteArray redactSecrets(const QByteArray &text, const QStringList &secrets);
 
+// The header values, JSON members and bearer tokens that redactSecrets() redacts, always looked
+// for (with regular expressions over the text as UTF-16: the costly part of logging a page).
+QByteArray redactCredentials(const QByteArray &text);
+
+// False only if redactCredentials() would find nothing in the text: a cheap scan that most
+// messages pass without the regular expressions.
+bool mayCarryCredentials(const QByteArray &text);
+
 } // namespace folio

@@ -1,5 +1,6 @@
 #include "trafficlog.h"
 
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -15,6 +16,8 @@ private Q_SLOTS:
     void capacityDropsOldestInBatches();
     void hugeMessageIsCut();
     void withoutTextKeepsMetadata();
+    void prefilterPassesOrdinaryPages();
+    void prefilterNeverHidesACredential();
 };
 
 void tst_TrafficLog::redaction_data()
@@ -107,6 +110,87 @@ void tst_TrafficLog::withoutTextKeepsMetadata()
     // Diagnostics are lines, not messages: they keep their text.
     log.appendDiagnostic(QStringLiteral("server exited"));
     QCOMPARE(log.entries().last().text, QByteArray("server exited"));
+}
+
+void tst_TrafficLog::prefilterPassesOrdinaryPages()
+{
+    // Words of the patterns, outside the places the patterns look for them.
+    for (const QByteArray &text :
+         {QByteArray(R"({"name":"regenerate_webhook_token","title":"Regenerate webhook token"})"),
+          QByteArray(R"({"description":"Pass the page token and a password-free cookie recipe"})"),
+          QByteArray(R"({"text":"Bearers of news","tokens":3,"x":"Authorization pending"})"),
+          QByteArray("{\"text\":\"caf\xc3\xa9 \xe2\x80\xa6 token\"}")}) {
+        QVERIFY2(!mayCarryCredentials(text), text.constData());
+        QCOMPARE(redactSecrets(text, {}), text);
+    }
+    for (const QByteArray &text : {QByteArray(R"({"Token":"x"})"), QByteArray("GET /\r\nCookie : a=1"),
+                                   QByteArray("(bearer\tq)"), QByteArray("Proxy-Authorization:\n Basic x"),
+                                   QByteArray("{\"to\xe2\x84\xaa"
+                                              "en\":\"x\"}")})
+        QVERIFY2(mayCarryCredentials(text), text.constData());
+}
+
+// Whatever the scan lets through, the regular expressions find nothing in: random texts made
+// of the patterns' words, their neighbours and near misses.
+void tst_TrafficLog::prefilterNeverHidesACredential()
+{
+    const QList<QByteArray> parts{"authorization",
+                                  "AUTHORIZATION",
+                                  "cookie",
+                                  "set-cookie",
+                                  "api-key",
+                                  "x-api-key",
+                                  "api_key",
+                                  "apikey",
+                                  "token",
+                                  "access_token",
+                                  "refresh_token",
+                                  "id_token",
+                                  "client_secret",
+                                  "password",
+                                  "bearer",
+                                  "Bearer",
+                                  "proxy-",
+                                  "\"",
+                                  "\"",
+                                  ":",
+                                  " : ",
+                                  " ",
+                                  "\t",
+                                  "\n",
+                                  "\r\n",
+                                  "-",
+                                  "_",
+                                  "x",
+                                  "abc",
+                                  "q1",
+                                  "{",
+                                  "}",
+                                  ",",
+                                  "\\",
+                                  "\xc3\xa9",
+                                  "\xe2\x84\xaa",
+                                  "\xc5\xbf",
+                                  "to",
+                                  "ken",
+                                  "coo",
+                                  "kie",
+                                  "=",
+                                  "/",
+                                  "."};
+    QRandomGenerator rng(20261130);
+    int flagged = 0;
+    for (int i = 0; i < 20000; ++i) {
+        QByteArray text;
+        const int n = 1 + int(rng.bounded(8));
+        for (int k = 0; k < n; ++k)
+            text += parts.at(int(rng.bounded(parts.size())));
+        if (mayCarryCredentials(text))
+            ++flagged;
+        else
+            QVERIFY2(redactCredentials(text) == text, text.constData());
+    }
+    QVERIFY(flagged > 1000); // the texts do reach the patterns
 }
 
 QTEST_GUILESS_MAIN(tst_TrafficLog)
