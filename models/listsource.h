@@ -65,6 +65,9 @@ public:
     // The tool's definition as listed by tools/list; std::nullopt when it is not a list tool.
     static std::optional<ListSource> fromTool(const QJsonObject &tool);
     static bool isListTool(const QJsonObject &tool) { return fromTool(tool).has_value(); }
+    // False only when a tool's JSON text cannot describe a list tool: none of the cursor
+    // arguments' names appears in it as a member name. Tells which tools of a long list to parse.
+    static bool mayBeListTool(const QByteArray &toolJson);
 
     Kind kind() const { return m_kind; }
     ListKind protocolKind() const { return m_listKind; }

@@ -97,6 +97,8 @@ public:
     bool rowsOfPage(int ledgerRow, int *first, int *count) const;
     // The item at row as parsed JSON.
     QJsonObject item(int row) const;
+    // The item at row as stored: compact JSON text.
+    QByteArray itemBytes(int row) const;
     qint64 storedBytes() const; // what the row storage holds, for benchmarks
 
 Q_SIGNALS:
@@ -137,7 +139,6 @@ private:
     StoredPage pack(const ListSource::Page &page, const QByteArray &raw) const;
     int storedIndexForLedgerRow(int ledgerRow) const;
     const QStringList &rowTexts(int row) const;
-    QByteArray itemBytes(int row) const;
     void notifyPageRows(int storedIndex, const QList<int> &roles);
     void ensureColumns(const QJsonArray &items);
 

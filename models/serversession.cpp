@@ -112,6 +112,8 @@ void ServerSession::discoverListTools()
     auto scan = [this, tools] {
         QList<ListSource> found;
         for (int row = 0; row < tools->rowCount(); ++row) {
+            if (!ListSource::mayBeListTool(tools->itemBytes(row)))
+                continue; // most tools: no need to parse them
             if (auto s = ListSource::fromTool(tools->item(row)))
                 found.append(*s);
         }

@@ -73,6 +73,15 @@ void tst_ListSource::detection_data()
         << "";
     QTest::addRow("no_schema") << QByteArray(R"({"name":"t"})") << false << ""
                                << "";
+    QTest::addRow("escaped_member_name")
+        << QByteArray(
+               "{\"name\":\"t\",\"inputSchema\":{\"properties\":{\"\\u0063ursor\":{\"type\":\"string\"}}}}")
+        << true << "cursor"
+        << "";
+    QTest::addRow("cursor_in_prose_only")
+        << QByteArray(R"({"name":"t","description":"moves the cursor","inputSchema":{"properties":{}}})")
+        << false << ""
+        << "";
 }
 
 void tst_ListSource::detection()
@@ -83,6 +92,12 @@ void tst_ListSource::detection()
     QFETCH(QString, limitArg);
     const auto source = ListSource::fromTool(QJsonDocument::fromJson(tool).object());
     QCOMPARE(source.has_value(), isList);
+    // The text check that spares parsing most tools never rules out a list tool.
+    if (isList)
+        QVERIFY(ListSource::mayBeListTool(tool));
+    if (QTest::currentDataTag() == QByteArrayView("no_schema") ||
+        QTest::currentDataTag() == QByteArrayView("limit_only_is_not"))
+        QVERIFY(!ListSource::mayBeListTool(tool));
     if (!source)
         return;
     QCOMPARE(source->cursorArgument(), cursorArg);
