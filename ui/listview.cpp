@@ -21,6 +21,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableView>
 #include <QToolButton>
 #include <QTreeView>
@@ -189,18 +190,8 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
         connect(m_model, &PagedListModel::pageReceived, this, [this] {
             if (m_columnsSized || m_model->rowCount() == 0)
                 return;
-            // Size the columns to the first page once; the user's widths win after that. The last
-            // column stretches, and a screenful of rows is a fair sample: measuring every cell's
-            // text was an eighth of the work before the first page was on screen.
-            m_columnsSized = true;
-            QHeaderView *h = m_table->horizontalHeader();
-            const int precision = h->resizeContentsPrecision();
-            h->setResizeContentsPrecision(60);
-            for (int c = 0; c + 1 < h->count(); ++c) {
-                m_table->resizeColumnToContents(c);
-                h->resizeSection(c, qBound(60, h->sectionSize(c) + 12, 280));
-            }
-            h->setResizeContentsPrecision(precision);
+            m_columnsSized = true; // to the first page, once: the user's widths win after that
+            sizeColumns();
         });
     }
     QSettings settings;
@@ -210,6 +201,30 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
 }
 
 ListView::~ListView() = default;
+
+// Each column but the last (which stretches) as wide as its header and its widest text among a
+// screenful of rows, within bounds. Measured here as the width of each cell's text: asking the
+// view (resizeColumnToContents) lays every cell out as the style would to draw it, which was an
+// eighth of the work before the first page was on screen.
+void ListView::sizeColumns()
+{
+    constexpr int sampleRows = 60, minWidth = 60, maxWidth = 280, slack = 12;
+    QHeaderView *h = m_table->horizontalHeader();
+    const QAbstractItemModel *model = m_table->model();
+    const QFontMetrics fm(m_table->font());
+    const int textMargin =
+        2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1);
+    const int rows = qMin(model->rowCount(), sampleRows);
+    for (int c = 0; c + 1 < h->count(); ++c) {
+        int width = h->sectionSizeHint(c);
+        const int cellMargin = textMargin + (c == 0 ? PageMarginDelegate::marginWidth + 3 : 0);
+        for (int r = 0; r < rows; ++r) {
+            const QString text = model->index(r, c).data().toString();
+            width = qMax(width, fm.horizontalAdvance(text) + cellMargin);
+        }
+        h->resizeSection(c, qBound(minWidth, width + slack, maxWidth));
+    }
+}
 
 void ListView::showEvent(QShowEvent *event)
 {

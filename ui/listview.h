@@ -66,6 +66,7 @@ private:
     void applyTablePalette();
     void handleRowSelected(const QModelIndex &current);
     void applyToolArguments();
+    void sizeColumns();
 
     QPointer<ServerSession> m_session;
     QPointer<PagedListModel> m_model;

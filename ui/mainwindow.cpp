@@ -6,6 +6,7 @@
 #include "listview.h"
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
+#include "pagestack.h"
 #include "secretstore.h"
 #include "serverdialog.h"
 #include "serverlistmodel.h"
@@ -30,7 +31,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyledItemDelegate>
 #include <QToolButton>
@@ -106,8 +106,8 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     , m_secrets(secrets)
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_serverList(new QListView(this))
-    , m_stack(new QStackedWidget(this))
-    , m_welcome(new QLabel(this))
+    , m_stack(new PageStack(this))
+    , m_welcome(new QWidget(this))
     , m_traffic(new TrafficView(this))
     , m_findings(new FindingsPanel(this))
     , m_timeline(new TimelineView(this))
@@ -120,7 +120,10 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     auto *sidebar = new QWidget(this);
     auto *side = new QVBoxLayout(sidebar);
     side->setContentsMargins(6, 6, 0, 6);
-    auto *title = new QLabel(tr("<b>Servers</b>"), sidebar);
+    auto *title = new QLabel(tr("Servers"), sidebar); // plain text: no rich-text layout to size it
+    QFont bold = title->font();
+    bold.setBold(true);
+    title->setFont(bold);
     side->addWidget(title);
     m_serverList->setModel(m_servers);
     m_serverList->setItemDelegate(new ServerItemDelegate(m_serverList));
@@ -138,9 +141,7 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     connect(add, &QPushButton::clicked, this, &MainWindow::addServer);
     connect(import, &QPushButton::clicked, this, &MainWindow::importServers);
 
-    static_cast<QLabel *>(m_welcome)->setText(tr("<h2>Folio</h2><p>Pick a server on the left, or add one "
-                                                 "(Ctrl+N) or import your client's list (Ctrl+I).</p>"));
-    static_cast<QLabel *>(m_welcome)->setAlignment(Qt::AlignCenter);
+    buildWelcome();
     m_stack->addWidget(m_welcome);
 
     m_splitter->addWidget(sidebar);
@@ -167,6 +168,28 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
 }
 
 MainWindow::~MainWindow() = default;
+
+// What the window shows with no server selected: a heading and a hint, in plain-text labels (a
+// rich-text label is laid out as a text document each time a layout asks its size).
+void MainWindow::buildWelcome()
+{
+    auto *heading = new QLabel(tr("Folio"), m_welcome);
+    QFont big = heading->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.5);
+    heading->setFont(big);
+    heading->setAlignment(Qt::AlignCenter);
+    auto *hint = new QLabel(tr("Pick a server on the left, or add one (Ctrl+N) or import your client's "
+                               "list (Ctrl+I)."),
+                            m_welcome);
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setWordWrap(true);
+    auto *layout = new QVBoxLayout(m_welcome);
+    layout->addStretch();
+    layout->addWidget(heading);
+    layout->addWidget(hint);
+    layout->addStretch();
+}
 
 void MainWindow::createDocks()
 {

@@ -9,11 +9,12 @@
 class QAction;
 class QDockWidget;
 class QListView;
-class QStackedWidget;
 class QSplitter;
 class QLabel;
 
 namespace folio {
+
+class PageStack;
 
 class FindingsPanel;
 class ListView;
@@ -51,6 +52,7 @@ protected:
 
 private:
     void createActions();
+    void buildWelcome();
     void createDocks();
     void handleServerSelected();
     void handleCurrentListChanged();
@@ -71,7 +73,7 @@ private:
     SecretStore *m_secrets;
     QSplitter *m_splitter;
     QListView *m_serverList;
-    QStackedWidget *m_stack;
+    PageStack *m_stack;
     QWidget *m_welcome;
     QHash<ServerSession *, ServerView *> m_views;
     TrafficView *m_traffic;

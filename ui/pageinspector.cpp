@@ -2,6 +2,7 @@
 
 #include "jsontreemodel.h"
 #include "pageledger.h"
+#include "pagestack.h"
 #include "statuscolors.h"
 #include "ttlclock.h"
 
@@ -20,7 +21,6 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QStackedWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -116,7 +116,7 @@ void PageInspector::buildUi()
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    m_stack = new QStackedWidget(this);
+    m_stack = new PageStack(this);
     outer->addWidget(m_stack);
 
     m_empty = new QLabel(tr("Select a page in the strip to inspect it"), m_stack);

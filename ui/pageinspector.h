@@ -13,10 +13,11 @@ class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QStackedWidget;
 class QTreeView;
 
 namespace folio {
+
+class PageStack;
 
 class JsonTreeModel;
 
@@ -83,7 +84,7 @@ private:
     bool m_masked = false;
     QTimer m_countdown;
 
-    QStackedWidget *m_stack = nullptr;
+    PageStack *m_stack = nullptr;
     QLabel *m_empty = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_state = nullptr;

@@ -2,6 +2,7 @@
 
 #include "listview.h"
 #include "pagedlistmodel.h"
+#include "pagestack.h"
 #include "serversession.h"
 #include "statuscolors.h"
 #include "wraplabel.h"
@@ -9,7 +10,6 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
-#include <QStackedWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -18,7 +18,7 @@ namespace folio {
 ServerView::ServerView(ServerSession *session, QWidget *parent)
     : QWidget(parent)
     , m_session(session)
-    , m_stack(new QStackedWidget(this))
+    , m_stack(new PageStack(this))
     , m_emptyState(new QWidget(this))
     , m_emptyText(new WrapLabel(this))
     , m_connect(new QPushButton(tr("Connect"), this))

