@@ -17,11 +17,22 @@ enum { ListIdRole = Qt::UserRole + 1, LedgerRowRole };
 
 FindingsPanel::FindingsPanel(QWidget *parent)
     : QWidget(parent)
-    , m_tree(new QTreeWidget(this))
-    , m_empty(new QLabel(tr("No findings. Folio judges each page as it arrives: loops, gaps, duplicates, "
-                            "missing or invalid cache hints, cursor errors."),
-                         this))
 {
+    m_rebuild.setSingleShot(true);
+    m_rebuild.setInterval(0);
+    connect(&m_rebuild, &QTimer::timeout, this, &FindingsPanel::rebuild);
+}
+
+// The tree is made, and filled, when the panel is first shown: the findings dock starts hidden
+// behind the timeline, and a hidden panel has nothing to keep up to date.
+void FindingsPanel::build()
+{
+    if (m_tree)
+        return;
+    m_tree = new QTreeWidget(this);
+    m_empty = new QLabel(tr("No findings. Folio judges each page as it arrives: loops, gaps, duplicates, "
+                            "missing or invalid cache hints, cursor errors."),
+                         this);
     m_tree->setColumnCount(5);
     m_tree->setHeaderLabels({tr("Severity"), tr("Finding"), tr("List"), tr("Page"), tr("What happened")});
     m_tree->setRootIsDecorated(false);
@@ -35,13 +46,21 @@ FindingsPanel::FindingsPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_tree);
     layout->addWidget(m_empty);
-    m_rebuild.setSingleShot(true);
-    m_rebuild.setInterval(0);
-    connect(&m_rebuild, &QTimer::timeout, this, &FindingsPanel::rebuild);
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         Q_EMIT pageRequested(item->data(0, ListIdRole).toString(), item->data(0, LedgerRowRole).toInt());
     });
-    rebuild();
+}
+
+void FindingsPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    rebuildWhenOnScreen();
+}
+
+void FindingsPanel::rebuildWhenOnScreen()
+{
+    if (!m_tree || m_stale)
+        m_rebuild.start();
 }
 
 void FindingsPanel::setSession(ServerSession *session)
@@ -58,11 +77,21 @@ void FindingsPanel::setSession(ServerSession *session)
 
 int FindingsPanel::count() const
 {
-    return m_tree->topLevelItemCount();
+    int n = 0;
+    if (m_session) {
+        for (PagedListModel *model : m_session->openModels())
+            n += int(model->findings().size());
+    }
+    return n;
 }
 
 void FindingsPanel::rebuild()
 {
+    // A dock tabbed behind another is "visible" but moved off the window: rebuilt once on screen.
+    m_stale = !isVisible() || visibleRegion().isEmpty();
+    if (m_stale)
+        return;
+    build();
     m_tree->clear();
     const StatusColors colors(palette());
     if (m_session) {

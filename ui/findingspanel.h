@@ -21,19 +21,27 @@ class FindingsPanel : public QWidget
 public:
     explicit FindingsPanel(QWidget *parent = nullptr);
     void setSession(ServerSession *session);
-    int count() const;
+    int count() const; // the findings of the session's open lists, shown or not
+    // The tree is made and filled once the panel is on screen; its dock calls this when it comes
+    // forward.
+    void rebuildWhenOnScreen();
 
 Q_SIGNALS:
     // A finding was activated: show this page of this list.
     void pageRequested(const QString &listId, int ledgerRow);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    void build();
     void rebuild();
 
     QPointer<ServerSession> m_session;
-    QTreeWidget *m_tree;
-    QLabel *m_empty;
+    QTreeWidget *m_tree = nullptr; // and m_empty: made by build()
+    QLabel *m_empty = nullptr;
     QTimer m_rebuild;
+    bool m_stale = false; // the session changed while the panel was hidden
 };
 
 } // namespace folio

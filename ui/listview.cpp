@@ -92,7 +92,12 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_autoRefetch->setCheckable(true);
     m_cancel->setEnabled(false);
     m_filter->setPlaceholderText(tr("Filter loaded rows (Ctrl+F)"));
-    m_filter->setClearButtonEnabled(true);
+    // The clear button shows only while there is text: it is made when there first is (its icon
+    // is read and decoded from a PNG, a cost the window's start-up need not pay).
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (!text.isEmpty() && !m_filter->isClearButtonEnabled())
+            m_filter->setClearButtonEnabled(true);
+    });
     m_filter->setMaximumWidth(320);
     m_progress->setMaximumWidth(160);
     m_progress->setTextVisible(false);

@@ -191,6 +191,29 @@ void MainWindow::buildWelcome()
     layout->addStretch();
 }
 
+// A View menu action for a dock: shows or closes it, like its toggle-view action, except that a
+// dock tabbed behind another (open, but off screen) comes forward instead of closing.
+QAction *MainWindow::dockAction(QDockWidget *dock, const QKeySequence &keys)
+{
+    QAction *toggle = dock->toggleViewAction();
+    auto *action = new QAction(toggle->text(), this);
+    action->setCheckable(true);
+    action->setChecked(toggle->isChecked());
+    action->setShortcut(keys);
+    connect(toggle, &QAction::toggled, action, &QAction::setChecked);
+    connect(action, &QAction::triggered, dock, [dock, action](bool checked) {
+        if (!checked && dock->visibleRegion().isEmpty()) {
+            action->setChecked(true);
+            dock->raise();
+            return;
+        }
+        dock->setVisible(checked);
+        if (checked)
+            dock->raise();
+    });
+    return action;
+}
+
 void MainWindow::createDocks()
 {
     auto dock = [this](const QString &title, const QString &name, QWidget *content) {
@@ -206,6 +229,15 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_timelineDock, m_findingsDock);
     tabifyDockWidget(m_findingsDock, m_trafficDock);
     m_timelineDock->raise();
+    // The docks behind the timeline fill their panels when they come forward.
+    connect(m_findingsDock, &QDockWidget::visibilityChanged, m_findings, [this](bool visible) {
+        if (visible)
+            m_findings->rebuildWhenOnScreen();
+    });
+    connect(m_trafficDock, &QDockWidget::visibilityChanged, m_traffic, [this](bool visible) {
+        if (visible)
+            m_traffic->buildWhenOnScreen();
+    });
     connect(m_timeline, &TimelineView::pageActivated, this, [this](int ledgerRow) {
         if (ListView *list = currentList())
             list->selectPage(ledgerRow);
@@ -266,15 +298,9 @@ void MainWindow::createActions()
     });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    QAction *t = m_trafficDock->toggleViewAction();
-    t->setShortcut(QKeySequence(tr("Ctrl+T")));
-    view->addAction(t);
-    QAction *f = m_findingsDock->toggleViewAction();
-    f->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
-    view->addAction(f);
-    QAction *tl = m_timelineDock->toggleViewAction();
-    tl->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
-    view->addAction(tl);
+    view->addAction(dockAction(m_trafficDock, QKeySequence(tr("Ctrl+T"))));
+    view->addAction(dockAction(m_findingsDock, QKeySequence(tr("Ctrl+Shift+F"))));
+    view->addAction(dockAction(m_timelineDock, QKeySequence(tr("Ctrl+Shift+T"))));
     view->addSeparator();
     QMenu *theme = view->addMenu(tr("&Theme"));
     auto *group = new QActionGroup(this);

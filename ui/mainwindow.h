@@ -54,6 +54,7 @@ private:
     void createActions();
     void buildWelcome();
     void createDocks();
+    QAction *dockAction(QDockWidget *dock, const QKeySequence &keys);
     void handleServerSelected();
     void handleCurrentListChanged();
     void addServer();

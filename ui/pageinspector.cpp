@@ -124,7 +124,13 @@ void PageInspector::buildUi()
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
     m_stack->addWidget(m_empty);
+    applyColors();
+}
 
+// The page's details: built when a page is first shown (most list views are never asked to
+// inspect one, and its two cursor trees and dozen labels were a quarter of a list view's cost).
+void PageInspector::buildDetail()
+{
     auto *scroll = new QScrollArea(m_stack);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -231,6 +237,7 @@ void PageInspector::buildUi()
     actions->addStretch(1);
     actions->addWidget(m_copy);
     layout->addLayout(actions);
+    m_detail = scroll;
     applyColors();
 }
 
@@ -405,7 +412,7 @@ QString PageInspector::ttlText() const
 
 void PageInspector::refreshCountdown()
 {
-    if (isEmpty()) {
+    if (isEmpty() || !m_detail) {
         m_countdown.stop();
         return;
     }
@@ -432,11 +439,15 @@ void PageInspector::refresh()
     if (isEmpty()) {
         m_countdown.stop();
         m_stack->setCurrentWidget(m_empty);
-        m_cursor.model->clear();
-        m_next.model->clear();
+        if (m_detail) {
+            m_cursor.model->clear();
+            m_next.model->clear();
+        }
         return;
     }
-    m_stack->setCurrentIndex(1);
+    if (!m_detail)
+        buildDetail();
+    m_stack->setCurrentWidget(m_detail);
     const StatusColors colors(palette());
     const PageRecord &p = m_model->ledger()->page(m_row);
     const qint64 now = m_model->ttlClock()->nowMs();
@@ -656,8 +667,10 @@ void PageInspector::applyColors()
     for (QLabel *label : std::as_const(m_fieldNames))
         label->setPalette(muted);
     m_empty->setPalette(muted);
-    m_cursor.opaque->setPalette(muted);
-    m_next.opaque->setPalette(muted);
+    if (m_detail) {
+        m_cursor.opaque->setPalette(muted);
+        m_next.opaque->setPalette(muted);
+    }
 }
 
 void PageInspector::showEvent(QShowEvent *event)

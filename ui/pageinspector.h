@@ -71,6 +71,7 @@ private:
     };
 
     void buildUi();
+    void buildDetail();
     CursorView makeCursorView(QGridLayout *grid, int row, const QString &label, const QString &name);
     void refresh();
     void refreshCountdown();
@@ -86,6 +87,7 @@ private:
 
     PageStack *m_stack = nullptr;
     QLabel *m_empty = nullptr;
+    QWidget *m_detail = nullptr; // made by buildDetail()
     QLabel *m_title = nullptr;
     QLabel *m_state = nullptr;
     QCheckBox *m_mask = nullptr;

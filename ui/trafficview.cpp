@@ -12,6 +12,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace folio {
@@ -51,14 +52,22 @@ protected:
 
 TrafficView::TrafficView(QWidget *parent)
     : QWidget(parent)
-    , m_model(new TrafficLogModel(this))
-    , m_proxy(new TrafficFilter(this))
-    , m_table(new QTableView(this))
-    , m_text(new QPlainTextEdit(this))
-    , m_filter(new QLineEdit(this))
-    , m_direction(new QComboBox(this))
-    , m_follow(new QCheckBox(tr("Follow"), this))
+{}
+
+// The view's widgets are made when it is first shown (or its table asked for): the traffic dock
+// starts hidden behind the timeline, and its table, text pane and filter were a tenth of the
+// window's work before the first page was on screen.
+void TrafficView::build()
 {
+    if (m_table)
+        return;
+    m_model = new TrafficLogModel(this);
+    m_proxy = new TrafficFilter(this);
+    m_table = new QTableView(this);
+    m_text = new QPlainTextEdit(this);
+    m_filter = new QLineEdit(this);
+    m_direction = new QComboBox(this);
+    m_follow = new QCheckBox(tr("Follow"), this);
     m_filter->setPlaceholderText(tr("Filter by method or text"));
     m_filter->setClearButtonEnabled(true);
     m_direction->addItems({tr("All"), tr("Sent"), tr("Received"), tr("Errors")});
@@ -100,13 +109,44 @@ TrafficView::TrafficView(QWidget *parent)
         if (m_follow->isChecked())
             m_table->scrollToBottom();
     });
+    showLog();
+}
+
+QTableView *TrafficView::table()
+{
+    build();
+    return m_table;
 }
 
 void TrafficView::setLog(TrafficLog *log)
 {
-    m_model->setLog(log);
+    m_log = log;
+    if (m_table)
+        showLog();
+}
+
+void TrafficView::showLog()
+{
+    m_model->setLog(m_log);
     m_text->clear();
     m_table->resizeColumnsToContents();
+}
+
+void TrafficView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    buildWhenOnScreen();
+}
+
+void TrafficView::buildWhenOnScreen()
+{
+    // A dock tabbed behind another is "visible" but moved off the window: build only once on
+    // screen, when the events in flight have settled.
+    if (!m_table)
+        QTimer::singleShot(0, this, [this] {
+            if (isVisible() && !visibleRegion().isEmpty())
+                build();
+        });
 }
 
 void TrafficView::updateFilter()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
@@ -22,19 +23,27 @@ class TrafficView : public QWidget
 public:
     explicit TrafficView(QWidget *parent = nullptr);
     void setLog(TrafficLog *log);
-    QTableView *table() const { return m_table; }
+    QTableView *table(); // makes the view's widgets if not yet made
+    // The widgets are made once the view is on screen; its dock calls this when it comes forward.
+    void buildWhenOnScreen();
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
+    void build();
+    void showLog();
     void updateFilter();
     void showSelected();
 
-    TrafficLogModel *m_model;
-    QSortFilterProxyModel *m_proxy;
-    QTableView *m_table;
-    QPlainTextEdit *m_text;
-    QLineEdit *m_filter;
-    QComboBox *m_direction;
-    QCheckBox *m_follow;
+    QPointer<TrafficLog> m_log;
+    TrafficLogModel *m_model = nullptr; // this and the widgets below: made by build()
+    QSortFilterProxyModel *m_proxy = nullptr;
+    QTableView *m_table = nullptr;
+    QPlainTextEdit *m_text = nullptr;
+    QLineEdit *m_filter = nullptr;
+    QComboBox *m_direction = nullptr;
+    QCheckBox *m_follow = nullptr;
 };
 
 } // namespace folio

@@ -22,6 +22,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace folio;
 
@@ -183,6 +184,11 @@ void tst_MainWindow::cursorErrorShowsOnItsPage()
     QCOMPARE(look.countText, QStringLiteral("-32603"));
     QVERIFY(!look.badges.isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(m_window->findingsPanel()->count() >= 1, 5000);
+    // The findings dock, brought forward, lists them.
+    m_window->activateWindow();
+    QTest::keyClick(m_window, Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->findingsPanel()->findChild<QTreeWidget *>(), 5000);
+    QTRY_VERIFY(m_window->findingsPanel()->findChild<QTreeWidget *>()->topLevelItemCount() >= 1);
     list->selectPage(pages.at(2));
     QCOMPARE(list->strip()->currentPage(), pages.at(2));
     QCOMPARE(list->model()->rowCount(), 40); // the pages already read stay
@@ -193,8 +199,19 @@ void tst_MainWindow::trafficIsLogged()
     ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
-    QAbstractItemModel *traffic = m_window->trafficView()->table()->model();
+    // Tabbed behind the timeline, the traffic view has made nothing yet; Ctrl+T brings it forward
+    // (rather than closing it) and it shows what was exchanged so far.
+    TrafficView *view = m_window->trafficView();
+    QVERIFY(!view->findChild<QTableView *>());
+    m_window->activateWindow();
+    QTest::keyClick(m_window, Qt::Key_T, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(view->findChild<QTableView *>(), 5000);
+    QVERIFY(!view->visibleRegion().isEmpty());
+    QAbstractItemModel *traffic = view->table()->model();
     QTRY_VERIFY_WITH_TIMEOUT(traffic->rowCount() >= 4, 5000); // discover, tools/list pages...
+    // Once in front, Ctrl+T closes it.
+    QTest::keyClick(m_window, Qt::Key_T, Qt::ControlModifier);
+    QTRY_VERIFY(!view->isVisible());
 }
 
 void tst_MainWindow::auditFromTheWindow()
