@@ -3,10 +3,14 @@
 #include "listview.h"
 #include "pagedlistmodel.h"
 #include "pagestack.h"
+#include "runslabel.h"
 #include "serversession.h"
 #include "statuscolors.h"
 #include "wraplabel.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
@@ -23,7 +27,7 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     , m_emptyText(new WrapLabel(this))
     , m_connect(new QPushButton(tr("Connect"), this))
     , m_connected(new QWidget(this))
-    , m_header(new QLabel(this))
+    , m_header(new RunsLabel(this))
     , m_instructions(new WrapLabel(this))
     , m_tabs(new QTabWidget(this))
 {
@@ -43,11 +47,15 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     auto *c = new QVBoxLayout(m_connected);
     c->setContentsMargins(0, 0, 0, 0);
     c->setSpacing(2);
-    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setContentsMargins(8, 6, 8, 0);
     m_instructions->setContentsMargins(8, 0, 8, 4);
-    m_instructions->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_instructions->setForegroundRole(QPalette::PlaceholderText);
+    // Copied from the context menu: a selectable label is laid out and drawn as a text document.
+    m_instructions->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto *copy = new QAction(tr("Copy"), m_instructions);
+    connect(copy, &QAction::triggered, this,
+            [this] { QApplication::clipboard()->setText(m_instructions->text()); });
+    m_instructions->addAction(copy);
     c->addWidget(m_header);
     c->addWidget(m_instructions);
     m_tabs->setDocumentMode(true);
@@ -85,11 +93,13 @@ void ServerView::updateHeader()
         const QString name = info.value(QStringLiteral("title")).toString().isEmpty()
                                  ? info.value(QStringLiteral("name")).toString()
                                  : info.value(QStringLiteral("title")).toString();
-        m_header->setText(
-            tr("<b>%1</b> %2 &nbsp;·&nbsp; revision <b>%3</b> &nbsp;·&nbsp; %4 &nbsp;·&nbsp; %5")
-                .arg(name.toHtmlEscaped(), info.value(QStringLiteral("version")).toString().toHtmlEscaped(),
-                     client->protocolVersion(), client->transportName(),
-                     caps.isEmpty() ? tr("no capabilities advertised") : caps.join(QStringLiteral(", "))));
+        const QString dot = QStringLiteral("  \u00b7  ");
+        m_header->setRuns(
+            {{name, true},
+             {QLatin1Char(' ') + info.value(QStringLiteral("version")).toString() + dot + tr("revision ")},
+             {client->protocolVersion(), true},
+             {dot + client->transportName() + dot +
+              (caps.isEmpty() ? tr("no capabilities advertised") : caps.join(QStringLiteral(", ")))}});
         m_instructions->setText(client->instructions());
         m_instructions->setVisible(!client->instructions().isEmpty());
         break;

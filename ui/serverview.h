@@ -12,6 +12,7 @@ class QTabWidget;
 namespace folio {
 
 class PageStack;
+class RunsLabel;
 
 class ListView;
 class WrapLabel;
@@ -59,7 +60,7 @@ private:
     WrapLabel *m_emptyText;
     QPushButton *m_connect;
     QWidget *m_connected;
-    QLabel *m_header;
+    RunsLabel *m_header;
     WrapLabel *m_instructions;
     QTabWidget *m_tabs;
     QHash<QString, TabPage> m_pages;
