@@ -24,6 +24,7 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     , m_session(session)
     , m_stack(new PageStack(this))
     , m_emptyState(new QWidget(this))
+    , m_emptyTitle(new QLabel(this))
     , m_emptyText(new WrapLabel(this))
     , m_connect(new QPushButton(tr("Connect"), this))
     , m_connected(new QWidget(this))
@@ -33,8 +34,24 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
 {
     auto *empty = new QVBoxLayout(m_emptyState);
     empty->addStretch();
+    // Plain-text labels (a rich-text one is a text document laid out on every size asked; this
+    // page shows while the server starts): a bold title, and the details, copied from the
+    // context menu.
+    QFont titleFont = m_emptyTitle->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
+    m_emptyTitle->setFont(titleFont);
+    m_emptyTitle->setAlignment(Qt::AlignCenter);
+    m_emptyTitle->setWordWrap(true);
     m_emptyText->setAlignment(Qt::AlignCenter);
-    m_emptyText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_emptyText->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto *copyState = new QAction(tr("Copy"), m_emptyText);
+    connect(copyState, &QAction::triggered, this, [this] {
+        QApplication::clipboard()->setText(m_emptyTitle->text() + QStringLiteral("\n\n") +
+                                           m_emptyText->text());
+    });
+    m_emptyText->addAction(copyState);
+    empty->addWidget(m_emptyTitle);
     empty->addWidget(m_emptyText);
     auto *connectRow = new QHBoxLayout;
     connectRow->addStretch();
@@ -106,17 +123,15 @@ void ServerView::updateHeader()
     }
     case McpClient::State::Connecting:
         m_stack->setCurrentWidget(m_emptyState);
-        m_emptyText->setText(tr("<h3>Connecting to %1…</h3><p>%2</p>")
-                                 .arg(m_session->config().name.toHtmlEscaped(),
-                                      m_session->config().displayTarget().toHtmlEscaped()));
+        m_emptyTitle->setText(tr("Connecting to %1…").arg(m_session->config().name));
+        m_emptyText->setText(m_session->config().displayTarget());
         m_connect->setEnabled(false);
         break;
     case McpClient::State::Disconnected:
         m_stack->setCurrentWidget(m_emptyState);
-        m_emptyText->setText(
-            tr("<h3>%1 is not connected</h3><p>%2</p><p>Connect to browse its lists (Ctrl+Return).</p>")
-                .arg(m_session->config().name.toHtmlEscaped(),
-                     m_session->config().displayTarget().toHtmlEscaped()));
+        m_emptyTitle->setText(tr("%1 is not connected").arg(m_session->config().name));
+        m_emptyText->setText(m_session->config().displayTarget() + QStringLiteral("\n\n") +
+                             tr("Connect to browse its lists (Ctrl+Return)."));
         m_connect->setEnabled(true);
         break;
     case McpClient::State::Failed: {
@@ -129,8 +144,7 @@ void ServerView::updateHeader()
             break;
         case McpError::Kind::AuthRequired:
         case McpError::Kind::InsufficientScope:
-            hint = tr("Add a bearer token in Edit Server (F2). The server said: %1")
-                       .arg(e.wwwAuthenticate.toHtmlEscaped());
+            hint = tr("Add a bearer token in Edit Server (F2). The server said: %1").arg(e.wwwAuthenticate);
             break;
         case McpError::Kind::ConnectionFailed:
             hint = tr("Is the server running at this address?");
@@ -139,9 +153,8 @@ void ServerView::updateHeader()
             hint = tr("The traffic log (Ctrl+T) shows what was exchanged.");
             break;
         }
-        m_emptyText->setText(
-            tr("<h3>Could not connect to %1</h3><p><b>%2</b></p><p>%3</p>")
-                .arg(m_session->config().name.toHtmlEscaped(), e.describe().toHtmlEscaped(), hint));
+        m_emptyTitle->setText(tr("Could not connect to %1").arg(m_session->config().name));
+        m_emptyText->setText(e.describe() + QStringLiteral("\n\n") + hint);
         m_connect->setText(tr("Try again"));
         m_connect->setEnabled(true);
         break;

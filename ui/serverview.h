@@ -57,6 +57,7 @@ private:
     QPointer<ServerSession> m_session;
     PageStack *m_stack;
     QWidget *m_emptyState;
+    QLabel *m_emptyTitle;
     WrapLabel *m_emptyText;
     QPushButton *m_connect;
     QWidget *m_connected;
