@@ -2,6 +2,7 @@
 
 #include "auditdialog.h"
 #include "findingspanel.h"
+#include "fonts.h"
 #include "importdialog.h"
 #include "listview.h"
 #include "mcpclient.h"
@@ -82,8 +83,7 @@ public:
         const QRect nameRect(r.left() + 16, r.top(), r.width() - 16, line);
         p->drawText(nameRect, Qt::AlignLeft | Qt::AlignVCenter,
                     QFontMetrics(bold).elidedText(index.data().toString(), Qt::ElideRight, nameRect.width()));
-        QFont small = option.font;
-        small.setPointSizeF(option.font.pointSizeF() * 0.9);
+        const QFont small = smallFont(option.font);
         p->setFont(small);
         QColor muted = text;
         muted.setAlphaF(0.65);
@@ -107,7 +107,6 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_serverList(new QListView(this))
     , m_stack(new PageStack(this))
-    , m_welcome(new QWidget(this))
     , m_traffic(new TrafficView(this))
     , m_findings(new FindingsPanel(this))
     , m_timeline(new TimelineView(this))
@@ -141,9 +140,6 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     connect(add, &QPushButton::clicked, this, &MainWindow::addServer);
     connect(import, &QPushButton::clicked, this, &MainWindow::importServers);
 
-    buildWelcome();
-    m_stack->addWidget(m_welcome);
-
     m_splitter->addWidget(sidebar);
     m_splitter->addWidget(m_stack);
     m_splitter->setStretchFactor(0, 0);
@@ -170,14 +166,15 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
 MainWindow::~MainWindow() = default;
 
 // What the window shows with no server selected: a heading and a hint, in plain-text labels (a
-// rich-text label is laid out as a text document each time a layout asks its size).
-void MainWindow::buildWelcome()
+// rich-text label is laid out as a text document each time a layout asks its size). Made when
+// first needed: most starts open on a server.
+QWidget *MainWindow::welcome()
 {
+    if (m_welcome)
+        return m_welcome;
+    m_welcome = new QWidget(m_stack);
     auto *heading = new QLabel(tr("Folio"), m_welcome);
-    QFont big = heading->font();
-    big.setBold(true);
-    big.setPointSizeF(big.pointSizeF() * 1.5);
-    heading->setFont(big);
+    heading->setFont(titleFont(heading->font()));
     heading->setAlignment(Qt::AlignCenter);
     auto *hint = new QLabel(tr("Pick a server on the left, or add one (Ctrl+N) or import your client's "
                                "list (Ctrl+I)."),
@@ -189,6 +186,15 @@ void MainWindow::buildWelcome()
     layout->addWidget(heading);
     layout->addWidget(hint);
     layout->addStretch();
+    m_stack->addWidget(m_welcome);
+    return m_welcome;
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    if (!m_stack->currentWidget())
+        m_stack->setCurrentWidget(welcome()); // no server selected
+    QMainWindow::showEvent(event);
 }
 
 // A View menu action for a dock: shows or closes it, like its toggle-view action, except that a
@@ -380,7 +386,7 @@ void MainWindow::handleServerSelected()
 {
     const int row = currentServerRow();
     ServerView *v = serverView(row);
-    m_stack->setCurrentWidget(v ? static_cast<QWidget *>(v) : m_welcome);
+    m_stack->setCurrentWidget(v ? static_cast<QWidget *>(v) : welcome());
     ServerSession *session = v ? v->session() : nullptr;
     m_traffic->setLog(session ? session->client()->trafficLog() : nullptr);
     m_findings->setSession(session);

@@ -49,10 +49,11 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void createActions();
-    void buildWelcome();
+    QWidget *welcome();
     void createDocks();
     QAction *dockAction(QDockWidget *dock, const QKeySequence &keys);
     void handleServerSelected();
@@ -75,7 +76,7 @@ private:
     QSplitter *m_splitter;
     QListView *m_serverList;
     PageStack *m_stack;
-    QWidget *m_welcome;
+    QWidget *m_welcome = nullptr; // made by welcome()
     QHash<ServerSession *, ServerView *> m_views;
     TrafficView *m_traffic;
     FindingsPanel *m_findings;

@@ -1,5 +1,6 @@
 #include "pageinspector.h"
 
+#include "fonts.h"
 #include "jsontreemodel.h"
 #include "pageledger.h"
 #include "pagestack.h"
@@ -146,10 +147,7 @@ void PageInspector::buildDetail()
     auto *titleRow = new QHBoxLayout;
     m_title = new QLabel(page);
     m_title->setObjectName(QStringLiteral("title"));
-    QFont titleFont = m_title->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    m_title->setFont(titleFont);
+    m_title->setFont(titleFont(m_title->font()));
     m_state = new QLabel(page);
     m_state->setObjectName(QStringLiteral("state"));
     m_mask = new QCheckBox(tr("Mask cursors"), page);

@@ -1,5 +1,6 @@
 #include "pagestrip.h"
 
+#include "fonts.h"
 #include "pagedlistmodel.h"
 #include "pageledger.h"
 #include "statuscolors.h"
@@ -39,27 +40,6 @@ qint64 animationClockMs()
     if (!timer.isValid())
         timer.start();
     return timer.elapsed();
-}
-
-QFont smallFont(const QFont &base)
-{
-    QFont f = base;
-    if (f.pointSizeF() > 0)
-        f.setPointSizeF(f.pointSizeF() * 0.85);
-    else
-        f.setPixelSize(qMax(8, int(f.pixelSize() * 0.85)));
-    return f;
-}
-
-QFont countFont(const QFont &base)
-{
-    QFont f = base;
-    f.setBold(true);
-    if (f.pointSizeF() > 0)
-        f.setPointSizeF(f.pointSizeF() * 1.15);
-    else
-        f.setPixelSize(int(f.pixelSize() * 1.15));
-    return f;
 }
 
 } // namespace
@@ -219,7 +199,7 @@ QPair<int, int> PageStrip::visibleRange() const
 void PageStrip::updateMetrics()
 {
     m_smallFont = smallFont(font());
-    m_countFont = countFont(font());
+    m_countFont = titleFont(font());
     m_codeFont = font();
     m_codeFont.setBold(true);
     m_smallHeight = QFontMetrics(m_smallFont).height();

@@ -1,5 +1,6 @@
 #include "serverview.h"
 
+#include "fonts.h"
 #include "listview.h"
 #include "pagedlistmodel.h"
 #include "pagestack.h"
@@ -37,10 +38,7 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     // Plain-text labels (a rich-text one is a text document laid out on every size asked; this
     // page shows while the server starts): a bold title, and the details, copied from the
     // context menu.
-    QFont titleFont = m_emptyTitle->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
-    m_emptyTitle->setFont(titleFont);
+    m_emptyTitle->setFont(titleFont(m_emptyTitle->font()));
     m_emptyTitle->setAlignment(Qt::AlignCenter);
     m_emptyTitle->setWordWrap(true);
     m_emptyText->setAlignment(Qt::AlignCenter);

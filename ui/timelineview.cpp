@@ -1,5 +1,6 @@
 #include "timelineview.h"
 
+#include "fonts.h"
 #include "pageledger.h"
 #include "statuscolors.h"
 #include "ttlclock.h"
@@ -395,8 +396,7 @@ void TimelineView::paintRuler(QPainter *painter, const StatusColors &colors)
     painter->fillRect(ruler, colors.palette().color(QPalette::Window));
     painter->setPen(colors.chipBorder());
     painter->drawLine(ruler.bottomLeft(), ruler.bottomRight());
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const QFont small = smallFont(font());
     painter->setFont(small);
     painter->setPen(colors.mutedText());
     painter->drawText(QRect(6, 0, LabelWidth - 8, RulerHeight), Qt::AlignLeft | Qt::AlignVCenter, tr("page"));
@@ -541,8 +541,7 @@ void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, cons
             painter->drawRoundedRect(bar, 2, 2);
         }
         if (a.failed && i == p.attempts.size() - 1 && p.error.isError()) {
-            QFont small = font();
-            small.setPointSizeF(small.pointSizeF() * 0.85);
+            QFont small = smallFont(font());
             small.setBold(true);
             painter->setFont(small);
             painter->setPen(colors.failed());

@@ -15,6 +15,7 @@
 #include "ttlclock.h"
 
 #include <QDeadlineTimer>
+#include <QLabel>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -35,6 +36,7 @@ class tst_MainWindow : public QObject
 private Q_SLOTS:
     void initTestCase();
     void cleanup();
+    void withoutServersShowsTheWelcome();
     void connectsToTheDemoServerAndShowsPages();
     void scrollingFetchesTheNextPage();
     void loadAllWithTheKeyboard();
@@ -89,6 +91,27 @@ ListView *tst_MainWindow::openDemo(const QStringList &demoArgs, const QString &l
         return nullptr;
     view->showList(listId);
     return view->listView(listId);
+}
+
+void tst_MainWindow::withoutServersShowsTheWelcome()
+{
+    m_clock = new TtlClock;
+    m_secrets = new SecretStore;
+    m_servers = new ServerListModel(m_clock, m_secrets); // no demo server, nothing saved
+    QCOMPARE(m_servers->rowCount(), 0);
+    m_window = new MainWindow(m_servers, m_secrets);
+    m_window->resize(1280, 800);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window));
+    QLabel *heading = nullptr;
+    for (QLabel *label : m_window->findChildren<QLabel *>()) {
+        if (label->text() == QLatin1String("Folio"))
+            heading = label;
+    }
+    QVERIFY(heading);
+    QTRY_VERIFY(heading->isVisible());
+    QVERIFY(heading->font().bold());
+    QVERIFY(!m_window->currentServerView());
 }
 
 void tst_MainWindow::connectsToTheDemoServerAndShowsPages()
