@@ -2,14 +2,97 @@
 
 #include <QApplication>
 #include <QFont>
+#include <QIconEngine>
+#include <QPainter>
 #include <QPalette>
+#include <QPointer>
+#include <QProxyStyle>
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
+
+#include <functional>
 
 namespace folio::Theme {
 
 namespace {
+
+// An icon made when first drawn or measured.
+class DeferredIconEngine : public QIconEngine
+{
+public:
+    explicit DeferredIconEngine(std::function<QIcon()> make)
+        : m_make(std::move(make))
+    {}
+
+    void paint(QPainter *painter, const QRect &rect, QIcon::Mode mode, QIcon::State state) override
+    {
+        icon().paint(painter, rect, Qt::AlignCenter, mode, state);
+    }
+    QPixmap pixmap(const QSize &size, QIcon::Mode mode, QIcon::State state) override
+    {
+        return icon().pixmap(size, mode, state);
+    }
+    QPixmap scaledPixmap(const QSize &size, QIcon::Mode mode, QIcon::State state, qreal scale) override
+    {
+        return icon().pixmap(size, scale, mode, state);
+    }
+    QSize actualSize(const QSize &size, QIcon::Mode mode, QIcon::State state) override
+    {
+        return icon().actualSize(size, mode, state);
+    }
+    QList<QSize> availableSizes(QIcon::Mode mode, QIcon::State state) override
+    {
+        return icon().availableSizes(mode, state);
+    }
+    bool isNull() override { return icon().isNull(); }
+    QString key() const override { return QStringLiteral("folio-deferred"); }
+    QIconEngine *clone() const override
+    {
+        auto *copy = new DeferredIconEngine(m_make);
+        copy->m_icon = m_icon;
+        return copy;
+    }
+
+private:
+    QIcon &icon()
+    {
+        if (m_make) {
+            m_icon = m_make();
+            m_make = nullptr;
+        }
+        return m_icon;
+    }
+
+    std::function<QIcon()> m_make;
+    QIcon m_icon;
+};
+
+// Fusion, but the toolbar and menu bar extension arrows (shown only when a bar overflows) are
+// read from their PNG when first drawn: a menu bar asks for one when made, and the first image
+// read was 3 M instructions of the window's start-up.
+class FolioStyle : public QProxyStyle
+{
+public:
+    using QProxyStyle::QProxyStyle;
+
+    QIcon standardIcon(StandardPixmap icon, const QStyleOption *option, const QWidget *widget) const override
+    {
+        if (icon != SP_ToolBarHorizontalExtensionButton && icon != SP_ToolBarVerticalExtensionButton)
+            return QProxyStyle::standardIcon(icon, option, widget);
+        QStyleOption copy;
+        if (option)
+            copy = *option;
+        else if (widget)
+            copy.initFrom(widget);
+        else
+            copy.direction = QGuiApplication::layoutDirection();
+        const QPointer<const QStyle> base(baseStyle());
+        return QIcon(new DeferredIconEngine(
+            [base, icon, copy] { return base ? base->standardIcon(icon, &copy, nullptr) : QIcon(); }));
+    }
+};
 
 QPalette darkPalette()
 {
@@ -56,7 +139,7 @@ QPalette lightPalette()
 void apply(Mode mode)
 {
     // Fusion draws the same on every desktop and honours any palette: light and dark look right.
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setStyle(new FolioStyle(QStyleFactory::create(QStringLiteral("Fusion"))));
     // Text in scripts that need no shaping (Latin, Greek, Cyrillic, CJK...) is drawn from the
     // font's character map and advances, without HarfBuzz: most of the window's text is table
     // cells, and shaping them was a third of the cost of painting a screenful of rows. Scripts
