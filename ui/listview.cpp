@@ -207,13 +207,14 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
 
 ListView::~ListView() = default;
 
-// Each column but the last (which stretches) as wide as its header and its widest text among a
-// screenful of rows, within bounds. Measured here as the width of each cell's text: asking the
+// Each column but the last (which stretches) as wide as its header and its widest text among the
+// first rows, within bounds. Measured here as the width of each cell's text: asking the
 // view (resizeColumnToContents) lays every cell out as the style would to draw it, which was an
 // eighth of the work before the first page was on screen.
 void ListView::sizeColumns()
 {
-    constexpr int sampleRows = 60, minWidth = 60, maxWidth = 280, slack = 12;
+    // The sample: a tall window's screenful (each sampled row's item is parsed for its texts).
+    constexpr int sampleRows = 40, minWidth = 60, maxWidth = 280, slack = 12;
     QHeaderView *h = m_table->horizontalHeader();
     const QAbstractItemModel *model = m_table->model();
     const QFontMetrics fm(m_table->font());
