@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "conformanceclient.h"
+#include "deferredicon.h"
 #include "listview.h"
 #include "mainwindow.h"
 #include "pagedlistmodel.h"
@@ -137,7 +138,8 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     if (qEnvironmentVariableIsSet("FOLIO_BENCH_FIRST_PAINT"))
         app.installEventFilter(new FirstPaintProbe(&app));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/folio.svg")));
+    QApplication::setWindowIcon(
+        folio::deferredIcon([] { return QIcon(QStringLiteral(":/icons/folio.svg")); }));
 
     // Split off a stdio server given after "--".
     QStringList args = app.arguments();

@@ -23,8 +23,8 @@ FindingsPanel::FindingsPanel(QWidget *parent)
     connect(&m_rebuild, &QTimer::timeout, this, &FindingsPanel::rebuild);
 }
 
-// The tree is made, and filled, when the panel is first shown: the findings dock starts hidden
-// behind the timeline, and a hidden panel has nothing to keep up to date.
+// The tree is made, and filled, once the panel is on screen: the findings dock starts tabbed
+// behind the timeline, and a panel nobody sees has nothing to keep up to date.
 void FindingsPanel::build()
 {
     if (m_tree)

@@ -1,9 +1,9 @@
 #include "theme.h"
 
+#include "deferredicon.h"
+
 #include <QApplication>
 #include <QFont>
-#include <QIconEngine>
-#include <QPainter>
 #include <QPalette>
 #include <QPointer>
 #include <QProxyStyle>
@@ -12,62 +12,9 @@
 #include <QStyleFactory>
 #include <QStyleOption>
 
-#include <functional>
-
 namespace folio::Theme {
 
 namespace {
-
-// An icon made when first drawn or measured.
-class DeferredIconEngine : public QIconEngine
-{
-public:
-    explicit DeferredIconEngine(std::function<QIcon()> make)
-        : m_make(std::move(make))
-    {}
-
-    void paint(QPainter *painter, const QRect &rect, QIcon::Mode mode, QIcon::State state) override
-    {
-        icon().paint(painter, rect, Qt::AlignCenter, mode, state);
-    }
-    QPixmap pixmap(const QSize &size, QIcon::Mode mode, QIcon::State state) override
-    {
-        return icon().pixmap(size, mode, state);
-    }
-    QPixmap scaledPixmap(const QSize &size, QIcon::Mode mode, QIcon::State state, qreal scale) override
-    {
-        return icon().pixmap(size, scale, mode, state);
-    }
-    QSize actualSize(const QSize &size, QIcon::Mode mode, QIcon::State state) override
-    {
-        return icon().actualSize(size, mode, state);
-    }
-    QList<QSize> availableSizes(QIcon::Mode mode, QIcon::State state) override
-    {
-        return icon().availableSizes(mode, state);
-    }
-    bool isNull() override { return icon().isNull(); }
-    QString key() const override { return QStringLiteral("folio-deferred"); }
-    QIconEngine *clone() const override
-    {
-        auto *copy = new DeferredIconEngine(m_make);
-        copy->m_icon = m_icon;
-        return copy;
-    }
-
-private:
-    QIcon &icon()
-    {
-        if (m_make) {
-            m_icon = m_make();
-            m_make = nullptr;
-        }
-        return m_icon;
-    }
-
-    std::function<QIcon()> m_make;
-    QIcon m_icon;
-};
 
 // Fusion, but the toolbar and menu bar extension arrows (shown only when a bar overflows) are
 // read from their PNG when first drawn: a menu bar asks for one when made, and the first image
@@ -89,8 +36,8 @@ public:
         else
             copy.direction = QGuiApplication::layoutDirection();
         const QPointer<const QStyle> base(baseStyle());
-        return QIcon(new DeferredIconEngine(
-            [base, icon, copy] { return base ? base->standardIcon(icon, &copy, nullptr) : QIcon(); }));
+        return deferredIcon(
+            [base, icon, copy] { return base ? base->standardIcon(icon, &copy, nullptr) : QIcon(); });
     }
 };
 

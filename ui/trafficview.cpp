@@ -54,8 +54,8 @@ TrafficView::TrafficView(QWidget *parent)
     : QWidget(parent)
 {}
 
-// The view's widgets are made when it is first shown (or its table asked for): the traffic dock
-// starts hidden behind the timeline, and its table, text pane and filter were a tenth of the
+// The view's widgets are made once it is on screen (or its table is asked for): the traffic dock
+// starts tabbed behind the timeline, and its table, text pane and filter were a tenth of the
 // window's work before the first page was on screen.
 void TrafficView::build()
 {

@@ -1,3 +1,4 @@
+#include "deferredicon.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -6,6 +7,7 @@
 #include <QPixmap>
 #include <QStyle>
 #include <QTest>
+#include <QWidget>
 
 using namespace folio;
 
@@ -16,6 +18,7 @@ class tst_Theme : public QObject
 private Q_SLOTS:
     void palettesDiffer();
     void deferredIconsDraw();
+    void deferredIconIsMadeWhenFirstDrawn();
 };
 
 void tst_Theme::palettesDiffer()
@@ -51,6 +54,25 @@ void tst_Theme::deferredIconsDraw()
     }
     // Other standard icons are the style's own.
     QVERIFY(!QApplication::style()->standardIcon(QStyle::SP_DialogOkButton).isNull());
+}
+
+void tst_Theme::deferredIconIsMadeWhenFirstDrawn()
+{
+    int made = 0;
+    const QIcon icon = deferredIcon([&made] {
+        ++made;
+        return QIcon(QStringLiteral(":/icons/folio.svg"));
+    });
+    QApplication::setWindowIcon(icon);
+    QCOMPARE(made, 0); // set as the window icon: nothing read yet
+    QWidget window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QPixmap pixmap = QApplication::windowIcon().pixmap(32, 32);
+    QCOMPARE(made, 1);
+    QCOMPARE(pixmap.size(), QSize(32, 32));
+    QApplication::windowIcon().pixmap(64, 64);
+    QCOMPARE(made, 1); // once
 }
 
 QTEST_MAIN(tst_Theme)
