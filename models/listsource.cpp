@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <string_view>
 
 namespace folio {
 
@@ -126,22 +125,26 @@ std::optional<ListSource> ListSource::fromTool(const QJsonObject &tool)
 
 bool ListSource::mayBeListTool(const QByteArray &toolJson)
 {
-    // cursorArgNames, each as the start of a member name: '"' + name + '"'.
-    static constexpr std::string_view names[] = {"cursor\"", "page_token\"", "pageToken\"", "after\""};
-    const std::string_view text(toolJson.constData(), size_t(toolJson.size()));
-    for (size_t i = text.find_first_of("\"\\"); i != std::string_view::npos;
-         i = text.find_first_of("\"\\", i + 1)) {
+    // Each of cursorArgNames as the rest of a member name after its opening quote.
+    static const QList<QByteArray> names = [] {
+        QList<QByteArray> n;
+        for (const QString &name : cursorArgNames)
+            n.append(name.toLatin1() + '"');
+        return n;
+    }();
+    const QByteArrayView text(toolJson);
+    for (qsizetype i = 0; i < text.size(); ++i) {
         if (text[i] == '\\') {
             // A name written with \u escapes could spell a name without showing it: parse those.
             if (i + 1 < text.size() && text[i + 1] == 'u')
                 return true;
             ++i; // the escaped character
-            continue;
+        } else if (text[i] == '"') {
+            const QByteArrayView rest = text.sliced(i + 1);
+            if (std::any_of(names.cbegin(), names.cend(),
+                            [&](const QByteArray &n) { return rest.startsWith(n); }))
+                return true;
         }
-        const std::string_view rest = text.substr(i + 1);
-        if (std::any_of(std::begin(names), std::end(names),
-                        [&](std::string_view n) { return rest.starts_with(n); }))
-            return true;
     }
     return false;
 }

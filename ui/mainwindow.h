@@ -14,10 +14,9 @@ class QLabel;
 
 namespace folio {
 
-class PageStack;
-
 class FindingsPanel;
 class ListView;
+class PageStack;
 class SecretStore;
 class ServerListModel;
 class ServerSession;

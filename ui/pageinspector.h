@@ -17,9 +17,8 @@ class QTreeView;
 
 namespace folio {
 
-class PageStack;
-
 class JsonTreeModel;
+class PageStack;
 
 // Everything about one page request, for the person debugging it: the cursors raw and decoded, the
 // cache hints as sent next to what they mean, timings, the error, the findings, and the actions

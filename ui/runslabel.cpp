@@ -1,8 +1,7 @@
 #include "runslabel.h"
 
-#include <QAction>
-#include <QApplication>
-#include <QClipboard>
+#include "copyaction.h"
+
 #include <QEvent>
 #include <QFontMetrics>
 #include <QPainter>
@@ -13,10 +12,7 @@ RunsLabel::RunsLabel(QWidget *parent)
     : QWidget(parent)
 {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    setContextMenuPolicy(Qt::ActionsContextMenu);
-    auto *copy = new QAction(tr("Copy"), this);
-    connect(copy, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(text()); });
-    addAction(copy);
+    addCopyAction(this, [this] { return text(); });
 }
 
 void RunsLabel::setRuns(const QList<Run> &runs)

@@ -1,5 +1,6 @@
 #include "serverview.h"
 
+#include "copyaction.h"
 #include "fonts.h"
 #include "listview.h"
 #include "pagedlistmodel.h"
@@ -9,9 +10,6 @@
 #include "statuscolors.h"
 #include "wraplabel.h"
 
-#include <QAction>
-#include <QApplication>
-#include <QClipboard>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
@@ -42,13 +40,8 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     m_emptyTitle->setAlignment(Qt::AlignCenter);
     m_emptyTitle->setWordWrap(true);
     m_emptyText->setAlignment(Qt::AlignCenter);
-    m_emptyText->setContextMenuPolicy(Qt::ActionsContextMenu);
-    auto *copyState = new QAction(tr("Copy"), m_emptyText);
-    connect(copyState, &QAction::triggered, this, [this] {
-        QApplication::clipboard()->setText(m_emptyTitle->text() + QStringLiteral("\n\n") +
-                                           m_emptyText->text());
-    });
-    m_emptyText->addAction(copyState);
+    addCopyAction(m_emptyText,
+                  [this] { return m_emptyTitle->text() + QStringLiteral("\n\n") + m_emptyText->text(); });
     empty->addWidget(m_emptyTitle);
     empty->addWidget(m_emptyText);
     auto *connectRow = new QHBoxLayout;
@@ -65,12 +58,7 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     m_header->setContentsMargins(8, 6, 8, 0);
     m_instructions->setContentsMargins(8, 0, 8, 4);
     m_instructions->setForegroundRole(QPalette::PlaceholderText);
-    // Copied from the context menu: a selectable label is laid out and drawn as a text document.
-    m_instructions->setContextMenuPolicy(Qt::ActionsContextMenu);
-    auto *copy = new QAction(tr("Copy"), m_instructions);
-    connect(copy, &QAction::triggered, this,
-            [this] { QApplication::clipboard()->setText(m_instructions->text()); });
-    m_instructions->addAction(copy);
+    addCopyAction(m_instructions, [this] { return m_instructions->text(); });
     c->addWidget(m_header);
     c->addWidget(m_instructions);
     m_tabs->setDocumentMode(true);

@@ -11,12 +11,11 @@ class QTabWidget;
 
 namespace folio {
 
+class ListView;
 class PageStack;
 class RunsLabel;
-
-class ListView;
-class WrapLabel;
 class ServerSession;
+class WrapLabel;
 
 // Everything about one server: who it is (name, version, revision, capabilities, instructions)
 // and a tab per list. While not connected it says why and what to do.

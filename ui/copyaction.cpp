@@ -1,0 +1,20 @@
+#include "copyaction.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QWidget>
+
+namespace folio {
+
+QAction *addCopyAction(QWidget *widget, std::function<QString()> text)
+{
+    widget->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto *copy = new QAction(QApplication::translate("folio::CopyAction", "Copy"), widget);
+    QObject::connect(copy, &QAction::triggered, widget,
+                     [text = std::move(text)] { QApplication::clipboard()->setText(text()); });
+    widget->addAction(copy);
+    return copy;
+}
+
+} // namespace folio
