@@ -1,28 +1,14 @@
 #pragma once
 
+#include "httptransports.h"
 #include "mcperror.h"
 
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
 #include <QNetworkReply>
-#include <QPair>
-#include <QUrl>
-
-class QNetworkRequest;
 
 namespace folio {
-
-// What every HTTP request to one server carries, whatever the transport.
-struct HttpEndpoint
-{
-    QUrl url;
-    QList<QPair<QByteArray, QByteArray>> headers;
-    QString bearerToken;
-    int transferTimeoutMs = 0; // 0: none (long-lived streams)
-
-    QNetworkRequest makeRequest(const QUrl &target, const QByteArray &accept) const;
-};
 
 // The error a failed HTTP reply stands for: 401/403 with their WWW-Authenticate details,
 // other statuses, TLS and network errors, in words a person understands.

@@ -1,15 +1,15 @@
 #include "mcpclient.h"
 
+#include "httptransports.h"
 #include "jsonrpcconnection.h"
-#include "legacyssetransport.h"
 #include "rpccall.h"
 #include "stdiotransport.h"
-#include "streamablehttptransport.h"
 #include "trafficlog.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTimer>
 
 namespace folio {
 
@@ -147,7 +147,7 @@ void McpClient::setState(State state)
     Q_EMIT stateChanged(state);
 }
 
-Transport *McpClient::createTransport(ServerConfig::HttpMode mode)
+Transport *McpClient::createTransport(ServerConfig::HttpMode mode, QString *error)
 {
     if (m_transportFactory)
         return m_transportFactory(nullptr);
@@ -162,9 +162,10 @@ Transport *McpClient::createTransport(ServerConfig::HttpMode mode)
     endpoint.url = m_config.url;
     endpoint.headers = m_config.headers;
     endpoint.bearerToken = m_config.bearerToken;
-    if (mode == ServerConfig::HttpMode::LegacySse)
-        return new LegacySseTransport(endpoint);
-    return new StreamableHttpTransport(endpoint);
+    return HttpTransports::create(mode == ServerConfig::HttpMode::LegacySse
+                                      ? HttpTransports::Kind::LegacySse
+                                      : HttpTransports::Kind::Streamable,
+                                  endpoint, error);
 }
 
 void McpClient::connectToServer()
@@ -190,7 +191,17 @@ void McpClient::startConnection(ServerConfig::HttpMode mode)
         m_connection->disconnect(this);
         m_connection->deleteLater();
     }
-    Transport *transport = createTransport(mode);
+    QString why;
+    Transport *transport = createTransport(mode, &why);
+    if (!transport) {
+        m_connection = nullptr;
+        // Reported from the event loop, like every other failure to connect.
+        QTimer::singleShot(0, this, [this, why] {
+            if (m_state == State::Connecting && !m_connection)
+                fail(McpError::make(McpError::Kind::ConnectionFailed, why));
+        });
+        return;
+    }
     transport->setMaxMessageBytes(m_config.maxMessageBytes);
     m_connection = new JsonRpcConnection(transport, m_log, this);
     connect(m_connection, &JsonRpcConnection::notificationReceived, this,

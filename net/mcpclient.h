@@ -95,7 +95,7 @@ Q_SIGNALS:
 
 private:
     void setState(State state);
-    Transport *createTransport(ServerConfig::HttpMode mode);
+    Transport *createTransport(ServerConfig::HttpMode mode, QString *error);
     void startConnection(ServerConfig::HttpMode mode);
     void probeDiscover();
     void handleDiscover(RpcCall *call);

@@ -10,7 +10,9 @@ namespace folio {
 
 namespace {
 constexpr int stderrTailLines = 50;
-}
+// How long open() waits for the exec before leaving it to the event loop.
+constexpr int startedWaitMs = 200;
+} // namespace
 
 StdioTransport::StdioTransport(QObject *parent)
     : Transport(parent)
@@ -68,6 +70,15 @@ void StdioTransport::open()
     m_process->setProgram(m_program);
     m_process->setArguments(m_arguments);
     m_process->start(QIODevice::ReadWrite);
+    // QProcess learns that the program started (its exec succeeded) on a later event-loop turn,
+    // and nothing is sent before that: whatever the caller does next (building a window) would
+    // hold the first request back while the server sits idle. Wait for the exec here instead (a
+    // fraction of a millisecond; the fork is already done), so opened() is emitted from here and
+    // the server starts on the first request while the caller goes on. A program that fails to
+    // start is still reported on a later turn (handleError()); a timeout leaves the usual path.
+    m_opening = true;
+    m_process->waitForStarted(startedWaitMs);
+    m_opening = false;
 }
 
 void StdioTransport::send(const QJsonObject &message, const QByteArray &encoded)
@@ -205,7 +216,10 @@ void StdioTransport::handleError(QProcess::ProcessError error)
         const McpError e = McpError::make(
             McpError::Kind::SpawnFailed,
             QStringLiteral("Could not start \"%1\": %2").arg(m_program, m_process->errorString()));
-        finishClose(e);
+        if (m_opening) // not from inside open(): the caller has not returned yet
+            QTimer::singleShot(0, this, [this, e] { finishClose(e); });
+        else
+            finishClose(e);
     } else if (error == QProcess::WriteError && !m_closing) {
         Q_EMIT diagnostic(QStringLiteral("Writing to the server failed: ") + m_process->errorString());
     }

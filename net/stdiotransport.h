@@ -58,6 +58,7 @@ private:
     bool m_closedEmitted = false;
     bool m_started = false;
     bool m_flushing = false; // inside send()'s immediate write
+    bool m_opening = false;  // inside open()'s wait for the exec
 };
 
 } // namespace folio

@@ -406,15 +406,15 @@ void TimelineView::paintRuler(QPainter *painter, const StatusColors &colors)
     painter->save();
     painter->setClipRect(QRect(plot.left() - 30, 0, plot.width() + RightMargin + 30, RulerHeight));
     // The now tag first, so tick labels make room for it.
+    // In the ruler's own font: the filled tag sets it apart, and a bold small font would be a
+    // font engine (and glyphs) of its own for one word.
     QRect tag;
-    QFont bold = small;
-    bold.setBold(true);
+    const QFontMetrics fm(small);
     const int nowX = xForTime(nowWallMs());
     if (m_laneCount > 0 && nowX >= plot.left() && nowX <= plot.right() + RightMargin) {
-        const int w = QFontMetrics(bold).horizontalAdvance(tr("now")) + 8;
+        const int w = fm.horizontalAdvance(tr("now")) + 8;
         tag = QRect(nowX - w / 2, 2, w, RulerHeight - 9);
     }
-    const QFontMetrics fm(small);
     for (qint64 t = origin + qint64(std::ceil(qreal(m_start - origin) / step)) * step; t <= m_end;
          t += step) {
         const int x = xForTime(t);
@@ -429,7 +429,6 @@ void TimelineView::paintRuler(QPainter *painter, const StatusColors &colors)
         painter->drawText(label, Qt::AlignCenter, text);
     }
     if (tag.isValid()) {
-        painter->setFont(bold);
         painter->setPen(Qt::NoPen);
         painter->setBrush(colors.highlight());
         painter->setRenderHint(QPainter::Antialiasing);

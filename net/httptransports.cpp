@@ -1,0 +1,64 @@
+#include "httptransports.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QLibrary>
+
+namespace folio::HttpTransports {
+
+namespace {
+Factory registeredFactory = nullptr;
+
+// Loads the module once; a module that failed to load keeps its error (no retry per connection).
+bool loadModule(QString *error)
+{
+    static bool tried = false;
+    static QString failure;
+    if (!tried) {
+        tried = true;
+        QStringList reasons;
+        for (const QString &path : moduleCandidates()) {
+            QLibrary library(path);
+            // Every symbol now: a module built for another executable fails here, with a reason,
+            // rather than at its first call.
+            library.setLoadHints(QLibrary::ResolveAllSymbolsHint);
+            if (!library.load()) {
+                reasons.append(library.errorString());
+                continue;
+            }
+            // Loading runs the module's registration (the QLibrary handle is never unloaded).
+            if (registeredFactory)
+                break;
+            reasons.append(QStringLiteral("%1 does not provide the transports").arg(library.fileName()));
+        }
+        if (!registeredFactory)
+            failure = QStringLiteral("HTTP support is not available: the folio-http module could not be "
+                                     "loaded (%1)")
+                          .arg(reasons.join(QStringLiteral("; ")));
+    }
+    if (!registeredFactory && error)
+        *error = failure;
+    return registeredFactory != nullptr;
+}
+} // namespace
+
+void registerFactory(Factory factory)
+{
+    registeredFactory = factory;
+}
+
+QStringList moduleCandidates()
+{
+    const QString dir = QCoreApplication::applicationDirPath();
+    return {dir + QStringLiteral("/folio-http"),
+            QDir::cleanPath(dir + QStringLiteral("/../lib/folio/folio-http"))};
+}
+
+Transport *create(Kind kind, const HttpEndpoint &endpoint, QString *error)
+{
+    if (!registeredFactory && !loadModule(error))
+        return nullptr;
+    return registeredFactory(kind, endpoint);
+}
+
+} // namespace folio::HttpTransports
