@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "conformanceclient.h"
 #include "deferredicon.h"
+#include "httptransports.h"
 #include "listview.h"
 #include "mainwindow.h"
 #include "pagedlistmodel.h"
@@ -23,6 +24,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 namespace {
 
@@ -205,10 +207,20 @@ int main(int argc, char **argv)
     }
 
     // Start the server and the handshake first: the server starts up while the window is built.
+    // An HTTP server's requests leave only once the event loop runs (QNetworkAccessManager hands
+    // each request body to its thread from there): it is connected once the window is built, and
+    // the HTTP module (QtNetwork and its libraries, ~1.5 ms) is loaded on a thread meanwhile.
     folio::ServerSession *session = startRow >= 0 ? servers.session(startRow) : nullptr;
-    if (session)
+    std::thread httpModule;
+    if (session && session->config().kind == folio::ServerConfig::Kind::Http)
+        httpModule = std::thread([] { folio::HttpTransports::load(nullptr); });
+    else if (session)
         session->connectToServer();
     folio::MainWindow window(&servers, &secrets);
+    if (httpModule.joinable()) {
+        httpModule.join();
+        session->connectToServer();
+    }
     if (startRow >= 0) {
         window.selectServer(startRow);
         window.connectCurrent();

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QLibrary>
 
 namespace folio::HttpTransports {
@@ -18,6 +19,10 @@ bool loadModule(QString *error)
         tried = true;
         QStringList reasons;
         for (const QString &path : moduleCandidates()) {
+            if (!QFileInfo::exists(path)) {
+                reasons.append(QStringLiteral("%1: no such file").arg(path));
+                continue;
+            }
             QLibrary library(path);
             // Every symbol now: a module built for another executable fails here, with a reason,
             // rather than at its first call.
@@ -50,13 +55,18 @@ void registerFactory(Factory factory)
 QStringList moduleCandidates()
 {
     const QString dir = QCoreApplication::applicationDirPath();
-    return {dir + QStringLiteral("/folio-http"),
-            QDir::cleanPath(dir + QStringLiteral("/../lib/folio/folio-http"))};
+    return {dir + QStringLiteral("/folio-http.so"),
+            QDir::cleanPath(dir + QStringLiteral("/../lib/folio/folio-http.so"))};
+}
+
+bool load(QString *error)
+{
+    return registeredFactory || loadModule(error);
 }
 
 Transport *create(Kind kind, const HttpEndpoint &endpoint, QString *error)
 {
-    if (!registeredFactory && !loadModule(error))
+    if (!load(error))
         return nullptr;
     return registeredFactory(kind, endpoint);
 }

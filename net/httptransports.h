@@ -40,6 +40,10 @@ void registerFactory(Factory factory);
 // A new transport; nullptr with *error saying why when the module cannot be loaded.
 Transport *create(Kind kind, const HttpEndpoint &endpoint, QString *error);
 
+// Loads the module now unless the transports are there already; false with *error if it cannot.
+// Not reentrant: one thread at a time, before create() is first called.
+bool load(QString *error);
+
 // Where create() looks for the module when no factory is registered.
 QStringList moduleCandidates();
 
