@@ -1,5 +1,6 @@
 #include "listview.h"
 
+#include "copyaction.h"
 #include "jsontreemodel.h"
 #include "pagedlistmodel.h"
 #include "pageinspector.h"
@@ -103,7 +104,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_progress->setTextVisible(false);
     m_progress->setRange(0, 0);
     m_progress->setVisible(false);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    addCopyAction(m_summary, [this] { return m_summary->text(); });
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
     bar->addWidget(m_loadAll);

@@ -6,6 +6,7 @@
 #include "pagestack.h"
 #include "statuscolors.h"
 #include "ttlclock.h"
+#include "wraplabel.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -120,10 +121,11 @@ void PageInspector::buildUi()
     m_stack = new PageStack(this);
     outer->addWidget(m_stack);
 
-    m_empty = new QLabel(tr("Select a page in the strip to inspect it"), m_stack);
+    auto *empty = new WrapLabel(m_stack);
+    empty->setText(tr("Select a page in the strip to inspect it"));
+    m_empty = empty;
     m_empty->setObjectName(QStringLiteral("emptyState"));
     m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setWordWrap(true);
     m_stack->addWidget(m_empty);
     applyColors();
 }

@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QFont>
+#include <QHash>
 #include <QPalette>
 #include <QPointer>
 #include <QProxyStyle>
@@ -16,9 +17,13 @@ namespace folio::Theme {
 
 namespace {
 
-// Fusion, but the toolbar and menu bar extension arrows (shown only when a bar overflows) are
-// read from their PNG when first drawn: a menu bar asks for one when made, and the first image
-// read was 3 M instructions of the window's start-up.
+// Fusion, with two savings on icons:
+// - the toolbar and menu bar extension arrows (shown only when a bar overflows) are read from
+//   their PNG when first drawn: a menu bar asks for one when made, and the first image read was
+//   3 M instructions of the window's start-up;
+// - the dock title bar buttons' icons are made once: Fusion decodes them from XPM at every request,
+//   and a dock asks for them each time its title bar is measured or laid out (18 times, 1.1 M
+//   instructions, before the first frame). They depend on nothing in the option.
 class FolioStyle : public QProxyStyle
 {
 public:
@@ -26,6 +31,19 @@ public:
 
     QIcon standardIcon(StandardPixmap icon, const QStyleOption *option, const QWidget *widget) const override
     {
+        switch (icon) {
+        case SP_TitleBarNormalButton:
+        case SP_TitleBarMinButton:
+        case SP_TitleBarCloseButton:
+        case SP_DockWidgetCloseButton: {
+            QIcon &cached = m_titleBarIcons[icon];
+            if (cached.isNull())
+                cached = QProxyStyle::standardIcon(icon, option, widget);
+            return cached;
+        }
+        default:
+            break;
+        }
         if (icon != SP_ToolBarHorizontalExtensionButton && icon != SP_ToolBarVerticalExtensionButton)
             return QProxyStyle::standardIcon(icon, option, widget);
         QStyleOption copy;
@@ -39,6 +57,9 @@ public:
         return deferredIcon(
             [base, icon, copy] { return base ? base->standardIcon(icon, &copy, nullptr) : QIcon(); });
     }
+
+private:
+    mutable QHash<int, QIcon> m_titleBarIcons;
 };
 
 QPalette darkPalette()

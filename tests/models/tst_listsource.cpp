@@ -3,6 +3,8 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <memory>
+
 using namespace folio;
 
 // List-tool detection and page extraction for every naming convention Folio promises.
@@ -12,6 +14,8 @@ class tst_ListSource : public QObject
 private Q_SLOTS:
     void detection_data();
     void detection();
+    void textCheck_data();
+    void textCheck();
     void extraction_data();
     void extraction();
     void protocolPageKeepsHintsAsReceived();
@@ -103,6 +107,35 @@ void tst_ListSource::detection()
     QCOMPARE(source->cursorArgument(), cursorArg);
     QCOMPARE(source->limitArgument(), limitArg);
     QCOMPARE(source->id(), QStringLiteral("tool:t"));
+}
+
+void tst_ListSource::textCheck_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<bool>("may");
+    QTest::newRow("member") << QByteArray("{\"properties\":{\"cursor\":{\"type\":\"string\"}}}") << true;
+    QTest::newRow("each name") << QByteArray("{\"p\":{\"page_token\":1}}") << true;
+    QTest::newRow("camel") << QByteArray("{\"p\":{\"pageToken\":1}}") << true;
+    QTest::newRow("after") << QByteArray("{\"after\":1}") << true;
+    QTest::newRow("whole text") << QByteArray("\"cursor\"") << true;
+    QTest::newRow("at the end, unclosed") << QByteArray("{\"x\":\"cursor") << false;
+    QTest::newRow("at the start, unopened") << QByteArray("cursor\"}") << false;
+    QTest::newRow("prose") << QByteArray("{\"description\":\"pass the cursor back\"}") << false;
+    QTest::newRow("longer names") << QByteArray("{\"cursors\":1,\"xcursor\":2}") << false;
+    QTest::newRow("escape") << QByteArray("{\"\\u0063ursor\":1}") << true;
+    QTest::newRow("empty") << QByteArray() << false;
+    QTest::newRow("quote") << QByteArray("\"") << false;
+}
+
+void tst_ListSource::textCheck()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(bool, may);
+    // In a heap block of exactly its size, with no terminator: a read past the text is caught by
+    // the AddressSanitizer run.
+    const auto exact = std::make_unique<char[]>(size_t(qMax<qsizetype>(text.size(), 1)));
+    std::copy(text.cbegin(), text.cend(), exact.get());
+    QCOMPARE(ListSource::mayBeListTool(QByteArray::fromRawData(exact.get(), text.size())), may);
 }
 
 void tst_ListSource::extraction_data()

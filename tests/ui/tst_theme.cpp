@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QPalette>
 #include <QPixmap>
+#include <QProxyStyle>
 #include <QStyle>
 #include <QTest>
 #include <QWidget>
@@ -19,6 +20,7 @@ private Q_SLOTS:
     void palettesDiffer();
     void deferredIconsDraw();
     void deferredIconIsMadeWhenFirstDrawn();
+    void titleBarIconsAreMadeOnce();
 };
 
 void tst_Theme::palettesDiffer()
@@ -54,6 +56,27 @@ void tst_Theme::deferredIconsDraw()
     }
     // Other standard icons are the style's own.
     QVERIFY(!QApplication::style()->standardIcon(QStyle::SP_DialogOkButton).isNull());
+}
+
+void tst_Theme::titleBarIconsAreMadeOnce()
+{
+    // Dock title bars ask for these at every measure; Fusion would decode an XPM each time.
+    Theme::apply(Theme::Mode::Light);
+    QStyle *style = QApplication::style();
+    for (const auto sp : {QStyle::SP_TitleBarCloseButton, QStyle::SP_TitleBarNormalButton,
+                          QStyle::SP_TitleBarMinButton, QStyle::SP_DockWidgetCloseButton}) {
+        const QIcon first = style->standardIcon(sp);
+        QVERIFY(!first.isNull());
+        QVERIFY(!first.pixmap(10, 10).isNull());
+        QCOMPARE(style->standardIcon(sp).cacheKey(), first.cacheKey());
+        // The same pixels as the base style's own icon.
+        const QIcon base = qobject_cast<QProxyStyle *>(style)->baseStyle()->standardIcon(sp);
+        QCOMPARE(first.pixmap(10, 10).toImage(), base.pixmap(10, 10).toImage());
+    }
+    // After a theme change the style is new, and so are its icons: still drawn.
+    Theme::apply(Theme::Mode::Dark);
+    QVERIFY(!QApplication::style()->standardIcon(QStyle::SP_TitleBarCloseButton).isNull());
+    Theme::apply(Theme::Mode::Light);
 }
 
 void tst_Theme::deferredIconIsMadeWhenFirstDrawn()
