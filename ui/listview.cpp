@@ -5,9 +5,12 @@
 #include "pagedlistmodel.h"
 #include "pageinspector.h"
 #include "pagemargindelegate.h"
+#include "pagestack.h"
 #include "pagestrip.h"
 #include "serversession.h"
+#include "statuscolors.h"
 #include "toolargsform.h"
+#include "wraplabel.h"
 
 #include <QAction>
 #include <QEvent>
@@ -70,8 +73,8 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     , m_proxy(new QSortFilterProxyModel(this))
     , m_strip(new PageStrip(this))
     , m_table(new QTableView(this))
-    , m_rowTree(new QTreeView(this))
-    , m_rowJson(new JsonTreeModel(this))
+    , m_rowStack(new PageStack(this))
+    , m_rowHint(new WrapLabel(m_rowStack))
     , m_inspector(new PageInspector(this))
     , m_vertical(new QSplitter(Qt::Vertical, this))
     , m_horizontal(new QSplitter(Qt::Horizontal, this))
@@ -128,18 +131,21 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_table->setAlternatingRowColors(false);
     m_table->setWordWrap(false);
     m_table->setShowGrid(false);
-    applyTablePalette();
+    applyColors();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
-    m_rowTree->setModel(m_rowJson);
-    m_rowTree->setUniformRowHeights(true);
-    m_rowTree->setAlternatingRowColors(true);
-    m_rowTree->header()->setStretchLastSection(true);
+    // The selected row's item: a hint until a row is first selected, then its JSON as a tree
+    // (made then: a tree view and its model cost a tenth of a list's set-up, for an empty pane).
+    m_rowHint->setText(tr("Select a row to see its item"));
+    m_rowHint->setObjectName(QStringLiteral("emptyState"));
+    m_rowHint->setAlignment(Qt::AlignCenter);
+    m_rowHint->setMargin(8);
+    m_rowStack->addWidget(m_rowHint);
     m_horizontal->addWidget(m_table);
-    m_horizontal->addWidget(m_rowTree);
+    m_horizontal->addWidget(m_rowStack);
     m_horizontal->setStretchFactor(0, 3);
     m_horizontal->setStretchFactor(1, 1);
     m_vertical->addWidget(m_horizontal);
@@ -240,7 +246,7 @@ void ListView::showEvent(QShowEvent *event)
         m_model->start();
 }
 
-void ListView::applyTablePalette()
+void ListView::applyColors()
 {
     // A whole page is often selected at once: a soft highlight keeps it readable.
     QPalette p = palette();
@@ -251,13 +257,34 @@ void ListView::applyTablePalette()
     p.setColor(QPalette::Highlight, soft);
     p.setColor(QPalette::HighlightedText, p.color(QPalette::Text));
     m_table->setPalette(p);
+    // The row pane's hint is muted, like the other empty states.
+    QPalette muted = palette();
+    muted.setColor(QPalette::WindowText, StatusColors(palette()).mutedText());
+    m_rowHint->setPalette(muted);
 }
 
 void ListView::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
-        applyTablePalette();
+        applyColors();
+}
+
+void ListView::showRowItem(const QJsonObject &item)
+{
+    if (!m_rowTree) {
+        m_rowJson = new JsonTreeModel(this);
+        m_rowTree = new QTreeView(m_rowStack);
+        m_rowTree->setObjectName(QStringLiteral("rowItemTree"));
+        m_rowTree->setModel(m_rowJson);
+        m_rowTree->setUniformRowHeights(true);
+        m_rowTree->setAlternatingRowColors(true);
+        m_rowTree->header()->setStretchLastSection(true);
+        m_rowStack->addWidget(m_rowTree);
+    }
+    m_rowJson->setJson(item);
+    m_rowTree->expandToDepth(0);
+    m_rowStack->setCurrentWidget(m_rowTree);
 }
 
 void ListView::loadAll()
@@ -322,8 +349,7 @@ void ListView::selectPage(int ledgerRow)
             m_table->selectionModel()->select(QItemSelection(top, bottom.isValid() ? bottom : top),
                                               QItemSelectionModel::ClearAndSelect |
                                                   QItemSelectionModel::Rows);
-            m_rowJson->setJson(m_model->item(first));
-            m_rowTree->expandToDepth(0);
+            showRowItem(m_model->item(first));
             m_table->scrollTo(top, QAbstractItemView::PositionAtTop);
         }
     }
@@ -335,8 +361,7 @@ void ListView::handleRowSelected(const QModelIndex &current)
     if (!m_model || !current.isValid())
         return;
     const QModelIndex source = m_proxy->mapToSource(current);
-    m_rowJson->setJson(m_model->item(source.row()));
-    m_rowTree->expandToDepth(0);
+    showRowItem(m_model->item(source.row()));
     if (m_selectingPage)
         return;
     const int pageRow = source.data(PagedListModel::PageRowRole).toInt();

@@ -21,9 +21,11 @@ namespace folio {
 class JsonTreeModel;
 class PageInspector;
 class PagedListModel;
+class PageStack;
 class PageStrip;
 class ServerSession;
 class ToolArgsForm;
+class WrapLabel;
 
 // One list of one server: the lazy table, the page strip above it, the selected row as a JSON
 // tree beside it and the page inspector below. It only presents; the model walks the list.
@@ -63,8 +65,9 @@ protected:
 
 private:
     void updateSummary();
-    void applyTablePalette();
+    void applyColors();
     void handleRowSelected(const QModelIndex &current);
+    void showRowItem(const QJsonObject &item);
     void applyToolArguments();
     void sizeColumns();
 
@@ -75,8 +78,10 @@ private:
     QSortFilterProxyModel *m_proxy;
     PageStrip *m_strip;
     QTableView *m_table;
-    QTreeView *m_rowTree;
-    JsonTreeModel *m_rowJson;
+    PageStack *m_rowStack;
+    WrapLabel *m_rowHint;
+    QTreeView *m_rowTree = nullptr;     // made when a row is first selected
+    JsonTreeModel *m_rowJson = nullptr; // its model
     PageInspector *m_inspector;
     ToolArgsForm *m_argsForm = nullptr;
     QSplitter *m_vertical;

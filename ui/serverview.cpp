@@ -10,6 +10,7 @@
 #include "statuscolors.h"
 #include "wraplabel.h"
 
+#include <QEvent>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
@@ -204,14 +205,16 @@ QString ServerView::currentListId() const
 
 void ServerView::updateTabTitle(const QString &listId)
 {
-    const auto it = m_pages.constFind(listId);
-    if (it == m_pages.constEnd())
+    const auto it = m_pages.find(listId);
+    if (it == m_pages.end())
         return;
     const int i = m_tabs->indexOf(it->page);
     if (i < 0)
         return;
+    // Only what changed: each setTabText()/setTabIcon() lays the whole tab bar out again, and this
+    // runs for every page a list receives.
     for (const ListSource &s : m_session->lists()) {
-        if (s.id() == listId)
+        if (s.id() == listId && m_tabs->tabText(i) != s.displayName())
             m_tabs->setTabText(i, s.displayName());
     }
     bool anyError = false, any = false;
@@ -221,9 +224,27 @@ void ServerView::updateTabTitle(const QString &listId)
             anyError = anyError || f.severity == Finding::Severity::Error;
         }
     }
-    m_tabs->setTabIcon(i, any ? StatusColors(palette()).severityIcon(anyError ? Finding::Severity::Error
-                                                                              : Finding::Severity::Warning)
-                              : QIcon());
+    const int badge = anyError ? 2 : any ? 1 : 0;
+    if (badge == it->badge)
+        return;
+    it->badge = badge;
+    m_tabs->setTabIcon(i, badge ? StatusColors(palette()).severityIcon(
+                                      badge == 2 ? Finding::Severity::Error : Finding::Severity::Warning)
+                                : QIcon());
+}
+
+void ServerView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // The severity icons are drawn in the palette's colours.
+    if (event->type() == QEvent::PaletteChange) {
+        for (auto it = m_pages.begin(); it != m_pages.end(); ++it) {
+            if (it->badge != 0) {
+                it->badge = -1;
+                updateTabTitle(it.key());
+            }
+        }
+    }
 }
 
 ListView *ServerView::currentList() const

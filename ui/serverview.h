@@ -41,6 +41,9 @@ Q_SIGNALS:
     void currentListChanged();
     void connectRequested();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void rebuildTabs();
     void updateHeader();
@@ -51,6 +54,7 @@ private:
     {
         QWidget *page = nullptr;  // the tab's widget
         ListView *view = nullptr; // inside page, once shown
+        int badge = 0;            // the icon set: 0 none, 1 warning, 2 error; -1 to be set again
     };
 
     QPointer<ServerSession> m_session;

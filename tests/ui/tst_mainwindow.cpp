@@ -23,6 +23,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTest>
+#include <QTreeView>
 #include <QTreeWidget>
 
 using namespace folio;
@@ -41,6 +42,7 @@ private Q_SLOTS:
     void scrollingFetchesTheNextPage();
     void loadAllWithTheKeyboard();
     void selectingAChipSelectsItsRows();
+    void rowPaneHintsUntilARowIsSelected();
     void ttlExpiresAndTheChipRepaints();
     void cursorErrorShowsOnItsPage();
     void trafficIsLogged();
@@ -176,6 +178,44 @@ void tst_MainWindow::selectingAChipSelectsItsRows()
     QCOMPARE(rows.size(), 20);
     QCOMPARE(rows.first().data(PagedListModel::PageRowRole).toInt(), third);
     QCOMPARE(list->table()->currentIndex().row(), 40);
+    // The row pane shows the first row's item as a tree (made at the first selection).
+    auto *tree = list->findChild<QTreeView *>(QStringLiteral("rowItemTree"));
+    QVERIFY(tree);
+    QTRY_VERIFY(tree->isVisible());
+    const auto keys = [tree] {
+        QStringList k;
+        for (int r = 0; r < tree->model()->rowCount(); ++r)
+            k.append(tree->model()->index(r, 0).data().toString());
+        return k;
+    };
+    QVERIFY2(keys().contains(QStringLiteral("name")), qPrintable(keys().join(u',')));
+    // And follows the row selected next; the palette changing on the way leaves it working.
+    list->setPalette(QPalette(Qt::darkGray));
+    list->table()->setCurrentIndex(list->table()->model()->index(3, 0));
+    QVERIFY(keys().contains(QStringLiteral("name")));
+    QVERIFY(tree->isVisible());
+}
+
+void tst_MainWindow::rowPaneHintsUntilARowIsSelected()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(list);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
+    // Before any selection: a muted hint, and no tree made yet.
+    QLabel *hint = nullptr;
+    for (QLabel *label : list->findChildren<QLabel *>(QStringLiteral("emptyState"))) {
+        if (label->text().contains(QStringLiteral("row")))
+            hint = label;
+    }
+    QVERIFY(hint);
+    QTRY_VERIFY(hint->isVisible());
+    QVERIFY(!list->findChild<QTreeView *>(QStringLiteral("rowItemTree")));
+    QVERIFY(hint->palette().color(QPalette::WindowText) != list->palette().color(QPalette::WindowText));
+    list->table()->setCurrentIndex(list->table()->model()->index(0, 0));
+    auto *tree = list->findChild<QTreeView *>(QStringLiteral("rowItemTree"));
+    QVERIFY(tree);
+    QTRY_VERIFY(tree->isVisible());
+    QVERIFY(!hint->isVisible());
 }
 
 void tst_MainWindow::ttlExpiresAndTheChipRepaints()
