@@ -70,7 +70,6 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     , m_session(session)
     , m_listId(source.id())
     , m_source(source)
-    , m_proxy(new QSortFilterProxyModel(this))
     , m_strip(new PageStrip(this))
     , m_table(new QTableView(this))
     , m_rowStack(new PageStack(this))
@@ -121,11 +120,10 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     bar->addWidget(m_summary);
 
     // The table and the selected row.
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setFilterKeyColumn(-1);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_table->setVerticalHeader(new RowNumberHeader(m_table));
-    m_table->setModel(m_proxy);
+    // The model itself until the filter is first used (filterRows() puts a proxy in then): a
+    // QSortFilterProxyModel wired to its source was a tenth of a list's set-up.
+    m_table->setModel(m_model);
     m_table->setItemDelegate(new PageMarginDelegate(m_table));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(false);
@@ -178,11 +176,10 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
         if (m_model)
             m_model->setAutoRefetch(on);
     });
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filter, &QLineEdit::textChanged, this, &ListView::filterRows);
     connect(m_strip, &PageStrip::currentPageChanged, this, &ListView::selectPage);
     connect(m_inspector, &PageInspector::statusMessage, this, &ListView::statusMessage);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) { handleRowSelected(current); });
+    watchSelection();
     if (m_model) {
         connect(m_model, &PagedListModel::loadingChanged, this, &ListView::updateSummary);
         connect(m_model, &PagedListModel::progress, this, &ListView::updateSummary);
@@ -270,6 +267,45 @@ void ListView::changeEvent(QEvent *event)
         applyColors();
 }
 
+void ListView::watchSelection()
+{
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) { handleRowSelected(current); });
+}
+
+QModelIndex ListView::viewIndex(const QModelIndex &source) const
+{
+    return m_proxy ? m_proxy->mapFromSource(source) : source;
+}
+
+void ListView::filterRows(const QString &text)
+{
+    if (!m_proxy) {
+        if (text.isEmpty() || !m_model)
+            return;
+        // The proxy goes in between the table and the model; what the user sees stays: the
+        // column widths, the current row and the selection.
+        m_proxy = new QSortFilterProxyModel(this);
+        m_proxy->setFilterKeyColumn(-1);
+        m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+        m_proxy->setSourceModel(m_model);
+        QHeaderView *header = m_table->horizontalHeader();
+        const QByteArray columns = header->saveState();
+        const QModelIndex current = m_table->currentIndex();
+        const QItemSelection selection = m_table->selectionModel()->selection();
+        QItemSelectionModel *old = m_table->selectionModel();
+        m_table->setModel(m_proxy);
+        old->deleteLater(); // the view's own, which setModel() leaves
+        header->restoreState(columns);
+        m_table->selectionModel()->select(m_proxy->mapSelectionFromSource(selection),
+                                          QItemSelectionModel::Select);
+        m_table->selectionModel()->setCurrentIndex(m_proxy->mapFromSource(current),
+                                                   QItemSelectionModel::NoUpdate);
+        watchSelection(); // after: the same row stays current, nothing to report
+    }
+    m_proxy->setFilterFixedString(text);
+}
+
 void ListView::showRowItem(const QJsonObject &item)
 {
     if (!m_rowTree) {
@@ -341,9 +377,9 @@ void ListView::selectPage(int ledgerRow)
     m_inspector->setPage(m_model, ledgerRow);
     int first = 0, count = 0;
     if (m_model->rowsOfPage(ledgerRow, &first, &count) && count > 0) {
-        const QModelIndex top = m_proxy->mapFromSource(m_model->index(first, 0));
+        const QModelIndex top = viewIndex(m_model->index(first, 0));
         const QModelIndex bottom =
-            m_proxy->mapFromSource(m_model->index(first + count - 1, qMax(0, m_model->columnCount() - 1)));
+            viewIndex(m_model->index(first + count - 1, qMax(0, m_model->columnCount() - 1)));
         if (top.isValid()) {
             m_table->selectionModel()->setCurrentIndex(top, QItemSelectionModel::NoUpdate);
             m_table->selectionModel()->select(QItemSelection(top, bottom.isValid() ? bottom : top),
@@ -360,7 +396,7 @@ void ListView::handleRowSelected(const QModelIndex &current)
 {
     if (!m_model || !current.isValid())
         return;
-    const QModelIndex source = m_proxy->mapToSource(current);
+    const QModelIndex source = m_proxy ? m_proxy->mapToSource(current) : current;
     showRowItem(m_model->item(source.row()));
     if (m_selectingPage)
         return;

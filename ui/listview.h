@@ -2,6 +2,7 @@
 
 #include "listsource.h"
 
+#include <QModelIndex>
 #include <QPointer>
 #include <QWidget>
 
@@ -68,6 +69,9 @@ private:
     void applyColors();
     void handleRowSelected(const QModelIndex &current);
     void showRowItem(const QJsonObject &item);
+    void filterRows(const QString &text);
+    void watchSelection();
+    QModelIndex viewIndex(const QModelIndex &source) const;
     void applyToolArguments();
     void sizeColumns();
 
@@ -75,7 +79,7 @@ private:
     QPointer<PagedListModel> m_model;
     QString m_listId;
     ListSource m_source;
-    QSortFilterProxyModel *m_proxy;
+    QSortFilterProxyModel *m_proxy = nullptr; // between the table and the model once filtered
     PageStrip *m_strip;
     QTableView *m_table;
     PageStack *m_rowStack;

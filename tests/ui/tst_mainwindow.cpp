@@ -15,7 +15,9 @@
 #include "ttlclock.h"
 
 #include <QDeadlineTimer>
+#include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -43,6 +45,7 @@ private Q_SLOTS:
     void loadAllWithTheKeyboard();
     void selectingAChipSelectsItsRows();
     void rowPaneHintsUntilARowIsSelected();
+    void filteringKeepsWhatTheUserSees();
     void ttlExpiresAndTheChipRepaints();
     void cursorErrorShowsOnItsPage();
     void trafficIsLogged();
@@ -216,6 +219,56 @@ void tst_MainWindow::rowPaneHintsUntilARowIsSelected()
     QVERIFY(tree);
     QTRY_VERIFY(tree->isVisible());
     QVERIFY(!hint->isVisible());
+}
+
+void tst_MainWindow::filteringKeepsWhatTheUserSees()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(list);
+    list->loadAll();
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->isComplete(), 10000);
+    QTableView *table = list->table();
+    // Unfiltered, the table shows the model itself.
+    QCOMPARE(table->model(), list->model());
+    table->horizontalHeader()->resizeSection(0, 211);
+    int channelRow = -1;
+    for (int r = 0; r < table->model()->rowCount() && channelRow < 0; ++r) {
+        if (table->model()->index(r, 0).data().toString() == QLatin1String("list_channels"))
+            channelRow = r;
+    }
+    QVERIFY(channelRow >= 0);
+    table->setCurrentIndex(table->model()->index(channelRow, 0));
+    auto *filter = list->findChild<QLineEdit *>();
+    QVERIFY(filter);
+
+    QTest::keyClicks(filter, QStringLiteral("CHANNEL"));
+    QVERIFY(table->model() != list->model());
+    const int shown = table->model()->rowCount();
+    QVERIFY(shown > 0 && shown < list->model()->rowCount());
+    for (int r = 0; r < shown; ++r) {
+        QString row;
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            row += table->model()->index(r, c).data().toString();
+        QVERIFY2(row.contains(QLatin1String("channel"), Qt::CaseInsensitive), qPrintable(row));
+    }
+    // The column width, the current row and its selection survive the proxy going in.
+    QCOMPARE(table->horizontalHeader()->sectionSize(0), 211);
+    QCOMPARE(table->currentIndex().data().toString(), QStringLiteral("list_channels"));
+    QVERIFY(table->selectionModel()->isRowSelected(table->currentIndex().row(), {}));
+    // Selecting a filtered row still shows that row's item.
+    table->setCurrentIndex(table->model()->index(0, 0));
+    auto *tree = list->findChild<QTreeView *>(QStringLiteral("rowItemTree"));
+    QVERIFY(tree);
+    bool named = false;
+    for (int r = 0; r < tree->model()->rowCount(); ++r) {
+        if (tree->model()->index(r, 0).data().toString() == QLatin1String("name"))
+            named = tree->model()->index(r, 1).data().toString().contains(
+                table->model()->index(0, 0).data().toString());
+    }
+    QVERIFY(named);
+
+    filter->clear();
+    QCOMPARE(table->model()->rowCount(), list->model()->rowCount());
 }
 
 void tst_MainWindow::ttlExpiresAndTheChipRepaints()
