@@ -3,6 +3,7 @@
 #include "auditdialog.h"
 #include "findingspanel.h"
 #include "fonts.h"
+#include "framepacer.h"
 #include "importdialog.h"
 #include "listview.h"
 #include "mcpclient.h"
@@ -114,6 +115,7 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
 {
     setWindowTitle(tr("Folio"));
     setObjectName(QStringLiteral("FolioMainWindow"));
+    new FramePacer(this); // a fast walk repaints at the display's pace, not once per page
 
     // Sidebar.
     auto *sidebar = new QWidget(this);
