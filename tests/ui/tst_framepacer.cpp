@@ -23,6 +23,16 @@ protected:
         QPainter(this).fillRect(rect(), Qt::white);
     }
 };
+// Shows the window, paced, and lets it settle: a quiet spell longer than the interval.
+bool showPaced(CountingWidget &window, FramePacer *pacer)
+{
+    window.resize(200, 100);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    QTest::qWait(pacer->intervalMs() + 30);
+    return true;
+}
 } // namespace
 
 // FramePacer on a real window (offscreen): bursts of update requests become one frame per
@@ -41,10 +51,7 @@ void tst_FramePacer::burstIsPacedAndNothingIsLost()
 {
     CountingWidget window;
     auto *pacer = new FramePacer(&window, 20);
-    window.resize(200, 100);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QTest::qWait(50);
+    QVERIFY(showPaced(window, pacer));
     const int before = window.paints;
     // 400 event-loop turns, each asking for a frame, over about as many milliseconds or less.
     QElapsedTimer timer;
@@ -70,10 +77,7 @@ void tst_FramePacer::loneRequestGoesAtOnce()
 {
     CountingWidget window;
     auto *pacer = new FramePacer(&window, 16);
-    window.resize(200, 100);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QTest::qWait(50); // quiet: longer than the interval since the last frame
+    QVERIFY(showPaced(window, pacer));
     const int held = pacer->heldCount();
     const int before = window.paints;
     window.update();
@@ -87,11 +91,7 @@ void tst_FramePacer::loneRequestGoesAtOnce()
 void tst_FramePacer::repaintIsServedWithinAnInterval()
 {
     CountingWidget window;
-    new FramePacer(&window, 40);
-    window.resize(200, 100);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QTest::qWait(60);
+    QVERIFY(showPaced(window, new FramePacer(&window, 40)));
     // After a quiet spell, repaint() paints before it returns.
     int before = window.paints;
     window.repaint();
