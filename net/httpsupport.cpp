@@ -6,18 +6,18 @@
 
 namespace folio {
 
-QNetworkRequest HttpEndpoint::makeRequest(const QUrl &target, const QByteArray &accept) const
+QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, const QByteArray &accept)
 {
     QNetworkRequest req(target);
     req.setRawHeader("Accept", accept);
     req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
     req.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    if (transferTimeoutMs > 0)
-        req.setTransferTimeout(transferTimeoutMs);
-    for (const auto &[name, value] : headers)
+    if (endpoint.transferTimeoutMs > 0)
+        req.setTransferTimeout(endpoint.transferTimeoutMs);
+    for (const auto &[name, value] : endpoint.headers)
         req.setRawHeader(name, value);
-    if (!bearerToken.isEmpty())
-        req.setRawHeader("Authorization", "Bearer " + bearerToken.toUtf8());
+    if (!endpoint.bearerToken.isEmpty())
+        req.setRawHeader("Authorization", "Bearer " + endpoint.bearerToken.toUtf8());
     return req;
 }
 

@@ -8,7 +8,12 @@
 #include <QList>
 #include <QNetworkReply>
 
+class QNetworkRequest;
+
 namespace folio {
+
+// A request to target with the endpoint's headers, bearer token and transfer timeout.
+QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, const QByteArray &accept);
 
 // The error a failed HTTP reply stands for: 401/403 with their WWW-Authenticate details,
 // other statuses, TLS and network errors, in words a person understands.

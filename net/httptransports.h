@@ -6,8 +6,6 @@
 #include <QString>
 #include <QUrl>
 
-class QNetworkRequest;
-
 namespace folio {
 
 class Transport;
@@ -19,8 +17,6 @@ struct HttpEndpoint
     QList<QPair<QByteArray, QByteArray>> headers;
     QString bearerToken;
     int transferTimeoutMs = 0; // 0: none (long-lived streams)
-
-    QNetworkRequest makeRequest(const QUrl &target, const QByteArray &accept) const;
 };
 
 // The HTTP transports (Streamable HTTP, HTTP+SSE) are kept apart from the rest of net/: they need

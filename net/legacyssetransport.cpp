@@ -23,7 +23,7 @@ LegacySseTransport::~LegacySseTransport()
 
 void LegacySseTransport::open()
 {
-    QNetworkRequest req = m_endpoint.makeRequest(m_endpoint.url, "text/event-stream");
+    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
     m_stream = m_nam->get(req);
     connect(m_stream, &QNetworkReply::readyRead, this, &LegacySseTransport::handleStreamData);
     connect(m_stream, &QNetworkReply::finished, this, &LegacySseTransport::handleStreamFinished);
@@ -100,7 +100,7 @@ void LegacySseTransport::send(const QJsonObject &message, const QByteArray &enco
             id, McpError::make(McpError::Kind::Closed, QStringLiteral("The SSE stream is closed")));
         return;
     }
-    QNetworkRequest req = m_endpoint.makeRequest(m_postUrl, "application/json, text/event-stream");
+    QNetworkRequest req = makeRequest(m_endpoint, m_postUrl, "application/json, text/event-stream");
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     QNetworkReply *reply = m_nam->post(req, encoded);
     connect(reply, &QNetworkReply::finished, this, [this, reply, id] {

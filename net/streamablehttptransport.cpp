@@ -46,7 +46,7 @@ void StreamableHttpTransport::send(const QJsonObject &message, const QByteArray 
             id, McpError::make(McpError::Kind::Closed, QStringLiteral("The transport is closed")));
         return;
     }
-    QNetworkRequest req = m_endpoint.makeRequest(m_endpoint.url, "application/json, text/event-stream");
+    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream");
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     const bool modern = Revision::isModern(m_protocolVersion);
     const QString method = message.value(QStringLiteral("method")).toString();
@@ -76,7 +76,7 @@ void StreamableHttpTransport::openServerStream()
 {
     if (!m_open || m_serverStream || Revision::isModern(m_protocolVersion))
         return;
-    QNetworkRequest req = m_endpoint.makeRequest(m_endpoint.url, "text/event-stream");
+    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
     if (!m_protocolVersion.isEmpty())
         req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
     if (!m_sessionId.isEmpty())
@@ -269,7 +269,7 @@ void StreamableHttpTransport::close()
         m_serverStream->abort();
     if (!m_sessionId.isEmpty() && !Revision::isModern(m_protocolVersion)) {
         // End the session politely; 405 means the server does not allow it, which is fine.
-        QNetworkRequest req = m_endpoint.makeRequest(m_endpoint.url, "application/json, text/event-stream");
+        QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream");
         req.setRawHeader("Mcp-Session-Id", m_sessionId);
         if (!m_protocolVersion.isEmpty())
             req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());

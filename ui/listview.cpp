@@ -278,6 +278,11 @@ QModelIndex ListView::viewIndex(const QModelIndex &source) const
     return m_proxy ? m_proxy->mapFromSource(source) : source;
 }
 
+QModelIndex ListView::sourceIndex(const QModelIndex &view) const
+{
+    return m_proxy ? m_proxy->mapToSource(view) : view;
+}
+
 void ListView::filterRows(const QString &text)
 {
     if (!m_proxy) {
@@ -396,7 +401,7 @@ void ListView::handleRowSelected(const QModelIndex &current)
 {
     if (!m_model || !current.isValid())
         return;
-    const QModelIndex source = m_proxy ? m_proxy->mapToSource(current) : current;
+    const QModelIndex source = sourceIndex(current);
     showRowItem(m_model->item(source.row()));
     if (m_selectingPage)
         return;

@@ -71,7 +71,9 @@ private:
     void showRowItem(const QJsonObject &item);
     void filterRows(const QString &text);
     void watchSelection();
+    // Between the table's indexes and the model's (the same until the filter proxy is in).
     QModelIndex viewIndex(const QModelIndex &source) const;
+    QModelIndex sourceIndex(const QModelIndex &view) const;
     void applyToolArguments();
     void sizeColumns();
 

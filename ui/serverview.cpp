@@ -224,13 +224,14 @@ void ServerView::updateTabTitle(const QString &listId)
             anyError = anyError || f.severity == Finding::Severity::Error;
         }
     }
-    const int badge = anyError ? 2 : any ? 1 : 0;
+    const Badge badge = anyError ? Badge::Error : any ? Badge::Warning : Badge::None;
     if (badge == it->badge)
         return;
     it->badge = badge;
-    m_tabs->setTabIcon(i, badge ? StatusColors(palette()).severityIcon(
-                                      badge == 2 ? Finding::Severity::Error : Finding::Severity::Warning)
-                                : QIcon());
+    m_tabs->setTabIcon(i, badge == Badge::None ? QIcon()
+                                               : StatusColors(palette()).severityIcon(
+                                                     badge == Badge::Error ? Finding::Severity::Error
+                                                                           : Finding::Severity::Warning));
 }
 
 void ServerView::changeEvent(QEvent *event)
@@ -239,8 +240,8 @@ void ServerView::changeEvent(QEvent *event)
     // The severity icons are drawn in the palette's colours.
     if (event->type() == QEvent::PaletteChange) {
         for (auto it = m_pages.begin(); it != m_pages.end(); ++it) {
-            if (it->badge != 0) {
-                it->badge = -1;
+            if (it->badge != Badge::None) {
+                it->badge = Badge::Stale;
                 updateTabTitle(it.key());
             }
         }

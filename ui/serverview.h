@@ -50,11 +50,13 @@ private:
     void updateTabTitle(const QString &listId);
     QString listIdAt(int index) const;
 
+    // A tab's icon: the worst severity among its list's findings (Stale: to be set again).
+    enum class Badge { Stale, None, Warning, Error };
     struct TabPage
     {
-        QWidget *page = nullptr;  // the tab's widget
-        ListView *view = nullptr; // inside page, once shown
-        int badge = 0;            // the icon set: 0 none, 1 warning, 2 error; -1 to be set again
+        QWidget *page = nullptr;   // the tab's widget
+        ListView *view = nullptr;  // inside page, once shown
+        Badge badge = Badge::None; // the icon the tab shows
     };
 
     QPointer<ServerSession> m_session;

@@ -41,11 +41,18 @@ public:
                 cached = QProxyStyle::standardIcon(icon, option, widget);
             return cached;
         }
+        case SP_ToolBarHorizontalExtensionButton:
+        case SP_ToolBarVerticalExtensionButton:
+            return deferredBaseIcon(icon, option, widget);
         default:
-            break;
-        }
-        if (icon != SP_ToolBarHorizontalExtensionButton && icon != SP_ToolBarVerticalExtensionButton)
             return QProxyStyle::standardIcon(icon, option, widget);
+        }
+    }
+
+private:
+    // The base style's icon, made when first drawn (the option copied for then).
+    QIcon deferredBaseIcon(StandardPixmap icon, const QStyleOption *option, const QWidget *widget) const
+    {
         QStyleOption copy;
         if (option)
             copy = *option;
@@ -58,7 +65,6 @@ public:
             [base, icon, copy] { return base ? base->standardIcon(icon, &copy, nullptr) : QIcon(); });
     }
 
-private:
     mutable QHash<int, QIcon> m_titleBarIcons;
 };
 
