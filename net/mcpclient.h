@@ -1,6 +1,7 @@
 #pragma once
 
 #include "mcperror.h"
+#include "protocol.h"
 #include "serverconfig.h"
 
 #include <QJsonObject>
@@ -16,21 +17,6 @@ class JsonRpcConnection;
 class RpcCall;
 class TrafficLog;
 class Transport;
-
-// The protocol revisions Folio speaks, newest first.
-namespace Revision {
-inline constexpr char Modern[] = "2026-07-28";
-QStringList all();    // every revision, newest first
-QStringList legacy(); // the initialize-era revisions, newest first
-bool isModern(const QString &revision);
-} // namespace Revision
-
-// The four protocol lists.
-enum class ListKind { Tools, Prompts, Resources, ResourceTemplates };
-QString listMethod(ListKind kind);   // "tools/list", ...
-QString listItemsKey(ListKind kind); // "tools", "prompts", "resources", "resourceTemplates"
-QString listName(ListKind kind);     // "tools", "prompts", "resources", "templates"
-std::optional<ListKind> listKindFromName(const QString &name);
 
 // An MCP client for one server. It learns the server's era as the spec says (probe with
 // server/discover; fall back to initialize, negotiating down to 2024-11-05), then sends every

@@ -1,7 +1,7 @@
 #include "streamablehttptransport.h"
 
 #include "jsonrpcconnection.h"
-#include "mcpclient.h"
+#include "protocol.h"
 
 #include <QJsonDocument>
 #include <QNetworkAccessManager>

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+// The protocol's vocabulary, shared by the transports, the client and the models: which revisions
+// exist and what the four protocol lists are called on the wire.
+namespace folio {
+
+// The protocol revisions Folio speaks, newest first.
+namespace Revision {
+inline constexpr char Modern[] = "2026-07-28";
+QStringList all();    // every revision, newest first
+QStringList legacy(); // the initialize-era revisions, newest first
+bool isModern(const QString &revision);
+} // namespace Revision
+
+// The four protocol lists.
+enum class ListKind { Tools, Prompts, Resources, ResourceTemplates };
+QString listMethod(ListKind kind);   // "tools/list", ...
+QString listItemsKey(ListKind kind); // "tools", "prompts", "resources", "resourceTemplates"
+QString listName(ListKind kind);     // "tools", "prompts", "resources", "templates"
+std::optional<ListKind> listKindFromName(const QString &name);
+
+} // namespace folio
