@@ -102,7 +102,7 @@ void showOnFirstPage(folio::MainWindow *window, folio::ServerSession *session)
     });
     QObject::connect(session, &folio::ServerSession::listsChanged, waiting, [window, waiting, show] {
         if (folio::ListView *list = window->currentList(); list && list->model())
-            QObject::connect(list->model(), &folio::PagedListModel::pageReceived, waiting, show);
+            QObject::connect(list->model()->walker(), &folio::PageWalker::pageAccepted, waiting, show);
         else
             show(); // nothing to list
     });

@@ -95,15 +95,15 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
     };
     auto walked = [list](const QString &id) {
         ListView *l = list(id);
-        return l && l->model() && !l->model()->isLoading() && !l->model()->isFetchingAll() &&
-               l->model()->pagesInWalk() > 0;
+        return l && l->model() && !l->model()->walker()->isLoading() && !l->model()->walker()->isFetchingAll() &&
+               l->model()->walker()->pagesInWalk() > 0;
     };
     script.add(QStringLiteral("connect"),
                [servers] { return servers->session(0)->state() == McpClient::State::Connected; });
     script.add(QStringLiteral("tools loaded"), [walked] { return walked(QStringLiteral("tools")); });
     script.add(QStringLiteral("select a page"), [list] {
         ListView *l = list(QStringLiteral("tools"));
-        const QList<int> rows = l->model()->walkPageRows();
+        const QList<int> rows = l->model()->walker()->walkPageRows();
         l->selectPage(rows.value(qMin(3, int(rows.size()) - 1)));
         return true;
     });
@@ -131,11 +131,11 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
     });
     script.add(QStringLiteral("templates walked"), [list] {
         ListView *l = list(QStringLiteral("templates"));
-        return l && l->model() && (l->model()->isStopped() || l->model()->isComplete());
+        return l && l->model() && (l->model()->walker()->isStopped() || l->model()->walker()->isComplete());
     });
     script.add(QStringLiteral("findings dock"), [&window, list] {
         if (ListView *l = list(QStringLiteral("templates"))) {
-            const QList<int> rows = l->model()->walkPageRows();
+            const QList<int> rows = l->model()->walker()->walkPageRows();
             if (!rows.isEmpty())
                 l->selectPage(rows.last());
         }

@@ -109,7 +109,7 @@ int main(int argc, char **argv)
         bench::BenchTransport *transport = bench::connectBench(client.get(), pages, pageSize, 3'600'000);
         auto model =
             std::make_unique<PagedListModel>(client.get(), ListSource::protocol(ListKind::Resources), &clock);
-        model->setPageCap(pages + 1);
+        model->walker()->setPageCap(pages + 1);
         int pagesIn = 0;
         QObject::connect(model.get(), &QAbstractItemModel::rowsInserted, model.get(), [&] {
             const double ms = double(bench::nowNs() - transport->deliveredNs()) / 1e6;
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
         settle();
         const qint64 rssRows = residentBytes() - rssBefore;
         const struct mallinfo2 heap = mallinfo2();
-        const qint64 stored = model->storedBytes();
+        const qint64 stored = model->rows()->storedBytes();
         rssRatio.append(double(rssRows) / double(rawBytes));
         storedRatio.append(double(stored) / double(rawBytes));
         rssPerRow.append(double(rssRows) / rows);

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     McpClient client;
     bench::connectBench(&client, pages, 1000, 3'600'000);
     PagedListModel model(&client, ListSource::protocol(ListKind::Resources), &clock);
-    model.setPageCap(pages + 1);
+    model.walker()->setPageCap(pages + 1);
     bench::walkToEnd(&model);
 
     QSortFilterProxyModel proxy;

@@ -67,7 +67,7 @@ int main(int argc, char **argv)
         for (int m = 0; m < modelCount; ++m) {
             models.push_back(
                 std::make_unique<PagedListModel>(&client, ListSource::protocol(ListKind::Resources), &clock));
-            models.back()->setPageCap(pages + 1);
+            models.back()->walker()->setPageCap(pages + 1);
             QObject::connect(models.back()->ledger(), &QAbstractItemModel::dataChanged, &app,
                              [&expiredPages] { ++expiredPages; });
             bench::walkToEnd(models.back().get());

@@ -116,7 +116,7 @@ int main(int argc, char **argv)
     for (int run = 0; run < runs; ++run) {
         // From a list with its first page only, as after opening it.
         list->restart();
-        if (!spinUntil([&] { return model->rowCount() > 0 && !model->isLoading(); }, 20'000)) {
+        if (!spinUntil([&] { return model->rowCount() > 0 && !model->walker()->isLoading(); }, 20'000)) {
             std::fprintf(stderr, "bench_window: the first page did not arrive\n");
             return 1;
         }
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
         const double cpu0 = threadCpuMs();
         const qint64 start = bench::monotonicNs();
         list->loadAll();
-        if (!spinUntil([&] { return model->isComplete(); }, 120'000)) {
+        if (!spinUntil([&] { return model->walker()->isComplete(); }, 120'000)) {
             std::fprintf(stderr, "bench_window: the walk did not complete (%d rows)\n", model->rowCount());
             return 1;
         }

@@ -176,16 +176,16 @@ inline BenchTransport *connectBench(folio::McpClient *client, int pages, int pag
 inline void walkToEnd(folio::PagedListModel *model)
 {
     QEventLoop loop;
-    const auto c = QObject::connect(model, &folio::PagedListModel::walkFinished, &loop, [&loop, model] {
-        if (!model->isLoading())
+    const auto c = QObject::connect(model->walker(), &folio::PageWalker::walkFinished, &loop, [&loop, model] {
+        if (!model->walker()->isLoading())
             loop.quit();
     });
-    model->fetchAll();
-    if (!model->isComplete() && !model->isStopped())
+    model->walker()->fetchAll();
+    if (!model->walker()->isComplete() && !model->walker()->isStopped())
         loop.exec();
     QObject::disconnect(c);
-    if (!model->isComplete())
-        qFatal("bench: the walk stopped: %s", qPrintable(model->stopReason()));
+    if (!model->walker()->isComplete())
+        qFatal("bench: the walk stopped: %s", qPrintable(model->walker()->stopReason()));
 }
 
 } // namespace bench

@@ -1,7 +1,7 @@
 #include "auditor.h"
 
 #include "mcpclient.h"
-#include "pagedlistmodel.h"
+#include "pagewalker.h"
 #include "rpccall.h"
 #include "ttlclock.h"
 
@@ -202,8 +202,8 @@ Auditor::~Auditor()
         m_call->disconnect(this);
         m_call->cancel();
     }
-    // A PagedListModel unschedules its pages from the TTL clock when it goes: models before the clock.
-    qDeleteAll(findChildren<PagedListModel *>(Qt::FindDirectChildrenOnly));
+    // A walker unschedules its pages from the TTL clock when it goes: walkers before the clock.
+    qDeleteAll(findChildren<PageWalker *>(Qt::FindDirectChildrenOnly));
 }
 
 void Auditor::start()
@@ -229,10 +229,10 @@ void Auditor::cancel(const QString &reason)
         return;
     m_result.aborted = reason;
     m_steps.clear();
-    if (m_model) {
-        m_model->disconnect(this);
-        m_model->cancel();
-        m_model->deleteLater();
+    if (m_walker) {
+        m_walker->disconnect(this);
+        m_walker->cancel();
+        m_walker->deleteLater();
     }
     if (m_call) {
         m_call->disconnect(this);
@@ -373,31 +373,31 @@ void Auditor::planAfterTools()
 void Auditor::walkFirst(int state)
 {
     Q_EMIT progress(QStringLiteral("%1: walking").arg(m_states[state].source.id()));
-    runWalk(state, m_states[state].source, m_options.pageCap, [this, state](PagedListModel *model) {
-        recordFirstWalk(state, model);
+    runWalk(state, m_states[state].source, m_options.pageCap, [this, state](PageWalker *walker) {
+        recordFirstWalk(state, walker);
         next();
     });
 }
 
-QStringList Auditor::identitiesOf(PagedListModel *model, int ledgerRow)
+QStringList Auditor::identitiesOf(PageWalker *walker, int ledgerRow)
 {
     QStringList ids;
     int first = 0, count = 0;
-    if (!model->rowsOfPage(ledgerRow, &first, &count))
+    if (!walker->rows()->rowsOfPage(ledgerRow, &first, &count))
         return ids;
     for (int row = first; row < first + count; ++row)
-        ids.append(itemIdentity(model->item(row)));
+        ids.append(itemIdentity(walker->rows()->item(row)));
     return ids;
 }
 
-void Auditor::recordFirstWalk(int state, PagedListModel *model)
+void Auditor::recordFirstWalk(int state, PageWalker *walker)
 {
     ListState &s = m_states[state];
-    const QList<int> rows = model->walkPageRows();
+    const QList<int> rows = walker->walkPageRows();
     for (int row : rows) {
-        const PageRecord &rec = model->ledger()->page(row);
+        const PageRecord &rec = walker->ledger()->page(row);
         s.pages.append(rec);
-        s.identities.append(identitiesOf(model, row));
+        s.identities.append(identitiesOf(walker, row));
         if (rec.requestCursor && rec.requestCursor->isEmpty())
             s.sentEmpty = true;
         if (rec.next == ListSource::CursorPresence::String) {
@@ -411,8 +411,8 @@ void Auditor::recordFirstWalk(int state, PagedListModel *model)
     }
     if (state == m_toolsState) {
         m_toolDefinitions.clear();
-        for (int row = 0; row < model->rowCount(); ++row)
-            m_toolDefinitions.append(model->item(row));
+        for (int row = 0; row < walker->rows()->rowCount(); ++row)
+            m_toolDefinitions.append(walker->rows()->item(row));
     }
     if (s.report < 0)
         return;
@@ -433,10 +433,10 @@ void Auditor::recordFirstWalk(int state, PagedListModel *model)
     }
     s.walked = true;
     r.pages = int(s.pages.size());
-    r.items = model->rowCount();
-    r.complete = model->isComplete();
-    r.stopReason = model->isComplete() ? QString() : model->stopReason();
-    r.findings += model->findings();
+    r.items = walker->rows()->rowCount();
+    r.complete = walker->isComplete();
+    r.stopReason = walker->isComplete() ? QString() : walker->stopReason();
+    r.findings += walker->findings();
 }
 
 bool Auditor::probeable(int state) const
@@ -668,19 +668,19 @@ void Auditor::walkSecond(int state)
     const ListState &s = m_states.at(state);
     const int cap = qMin(int(s.pages.size()), m_options.recheckPages);
     Q_EMIT progress(QStringLiteral("%1: walking again (%2 page(s)) to compare").arg(s.source.id()).arg(cap));
-    runWalk(state, s.source, cap, [this, state, cap](PagedListModel *model) {
-        compareWalks(state, model, cap);
+    runWalk(state, s.source, cap, [this, state, cap](PageWalker *walker) {
+        compareWalks(state, walker, cap);
         finishList(state);
         next();
     });
 }
 
-void Auditor::compareWalks(int state, PagedListModel *model, int cap)
+void Auditor::compareWalks(int state, PageWalker *walker, int cap)
 {
     const ListState &s = m_states.at(state);
     AuditedList &r = report(state);
     // "Hints on every 2026 page": the second walk's pages are judged too.
-    for (const Finding &f : model->findings()) {
+    for (const Finding &f : walker->findings()) {
         static const QStringList hintIds{FindingId::CacheHintsMissing, FindingId::TtlInvalid,
                                          FindingId::ScopeInvalid, FindingId::ScopeMismatch};
         const bool known =
@@ -697,10 +697,10 @@ void Auditor::compareWalks(int state, PagedListModel *model, int cap)
              QStringLiteral("unstable-order not judged: the server said the list changed during the audit"));
         return;
     }
-    const QList<int> rows = model->walkPageRows();
+    const QList<int> rows = walker->walkPageRows();
     const int n = int(qMin<qsizetype>(s.pages.size(), rows.size()));
     for (int i = 0; i < n; ++i) {
-        const PageRecord &second = model->ledger()->page(rows.at(i));
+        const PageRecord &second = walker->ledger()->page(rows.at(i));
         if (s.pages.at(i).error.isError() || second.error.isError()) {
             if (s.pages.at(i).error.isError() != second.error.isError())
                 note(state,
@@ -710,7 +710,7 @@ void Auditor::compareWalks(int state, PagedListModel *model, int cap)
                          .arg(i + 1));
             return;
         }
-        const QStringList ids = identitiesOf(model, rows.at(i));
+        const QStringList ids = identitiesOf(walker, rows.at(i));
         if (ids != s.identities.at(i)) {
             addFinding(
                 state, FindingId::UnstableOrder, {i},
@@ -728,8 +728,8 @@ void Auditor::compareWalks(int state, PagedListModel *model, int cap)
     }
     // The end of the list must come where it came the first time.
     const bool firstEnded = r.complete && s.pages.size() <= cap;
-    if (firstEnded && (!model->isComplete() || rows.size() != s.pages.size())) {
-        const bool failed = !rows.isEmpty() && model->ledger()->page(rows.constLast()).error.isError();
+    if (firstEnded && (!walker->isComplete() || rows.size() != s.pages.size())) {
+        const bool failed = !rows.isEmpty() && walker->ledger()->page(rows.constLast()).error.isError();
         if (failed)
             return;
         addFinding(
@@ -806,36 +806,36 @@ void Auditor::finish()
 }
 
 void Auditor::runWalk(int state, const ListSource &source, int cap,
-                      std::function<void(PagedListModel *)> done)
+                      std::function<void(PageWalker *)> done)
 {
-    auto *model = new PagedListModel(m_client, source, m_clock, this);
-    m_model = model;
-    model->setPageCap(cap);
+    auto *walker = new PageWalker(m_client, source, m_clock, this);
+    m_walker = walker;
+    walker->setPageCap(cap);
     QElapsedTimer timer;
     timer.start();
-    connect(model, &PagedListModel::pageReceived, this, [this, model](int row) {
+    connect(walker, &PageWalker::pageAccepted, this, [this, walker](int row) {
         Q_EMIT activity();
         Q_EMIT progress(QStringLiteral("%1: page %2")
-                            .arg(model->source().id())
-                            .arg(model->ledger()->page(row).index + 1));
+                            .arg(walker->source().id())
+                            .arg(walker->ledger()->page(row).index + 1));
     });
-    connect(model, &PagedListModel::pageFailed, this, &Auditor::activity);
+    connect(walker, &PageWalker::pageFailed, this, &Auditor::activity);
     connect(
-        model, &PagedListModel::walkFinished, this,
-        [this, state, model, timer, done] {
-            if (m_model != model || model->isLoading() || !(model->isComplete() || model->isStopped()))
+        walker, &PageWalker::walkFinished, this,
+        [this, state, walker, timer, done] {
+            if (m_walker != walker || walker->isLoading() || !(walker->isComplete() || walker->isStopped()))
                 return;
-            m_model = nullptr;
-            model->disconnect(this);
+            m_walker = nullptr;
+            walker->disconnect(this);
             if (m_states[state].report >= 0) {
-                report(state).requests += model->ledger()->rowCount();
+                report(state).requests += walker->ledger()->rowCount();
                 report(state).elapsedMs += timer.elapsed();
             }
-            done(model);
-            model->deleteLater();
+            done(walker);
+            walker->deleteLater();
         },
         Qt::QueuedConnection);
-    model->fetchAll();
+    walker->fetchAll();
 }
 
 void Auditor::runProbe(int state, const ListSource &source, const std::optional<QString> &cursor,

@@ -18,7 +18,7 @@
 namespace folio {
 
 class McpClient;
-class PagedListModel;
+class PageWalker;
 class RpcCall;
 class TtlClock;
 
@@ -135,21 +135,21 @@ private:
     void plan();
     void planAfterTools();
     void walkFirst(int state);
-    void recordFirstWalk(int state, PagedListModel *model);
+    void recordFirstWalk(int state, PageWalker *walker);
     void probeTampered(int state);
     void probeForeignList(int state);
     void probeForeignArguments(int state);
     void probeWithArguments(int state, QList<QJsonObject> candidates);
     void probeEmptyCursor(int state);
     void walkSecond(int state);
-    void compareWalks(int state, PagedListModel *model, int cap);
+    void compareWalks(int state, PageWalker *walker, int cap);
     void finishList(int state);
     void judgeDiscover();
     void finish();
 
     // Both account their requests and time to the state's list, and call done on a later turn of
     // the event loop (the model or call is deleted after done returns).
-    void runWalk(int state, const ListSource &source, int cap, std::function<void(PagedListModel *)> done);
+    void runWalk(int state, const ListSource &source, int cap, std::function<void(PageWalker *)> done);
     void runProbe(int state, const ListSource &source, const std::optional<QString> &cursor,
                   std::function<void(const ProbeAnswer &)> done);
     bool probeable(int state) const;
@@ -159,7 +159,7 @@ private:
     AuditedList &report(int state) { return m_result.lists[m_states[state].report]; }
     int addReport(const QString &id, const QString &skipped = {});
     bool wanted(const QString &id) const;
-    static QStringList identitiesOf(PagedListModel *model, int ledgerRow);
+    static QStringList identitiesOf(PageWalker *walker, int ledgerRow);
 
     McpClient *m_client;
     AuditOptions m_options;
@@ -168,7 +168,7 @@ private:
     QList<ListState> m_states;
     QList<QJsonObject> m_toolDefinitions; // what tools/list listed
     QList<Step> m_steps;
-    QPointer<PagedListModel> m_model;
+    QPointer<PageWalker> m_walker;
     QPointer<RpcCall> m_call;
     QElapsedTimer m_elapsed;
     int m_toolsState = -1;

@@ -1,6 +1,10 @@
 #include "pageledger.h"
 
 #include "cursordecoder.h"
+#include "ttlclock.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
 
 #include <QDateTime>
 
@@ -73,7 +77,7 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
     case PageIndexRole:
         return p.index;
     case ExpiresAtRole:
-        return p.expiresAtMonoMs;
+        return p.expiresAtMonoMs();
     case EffectiveTtlRole:
         return p.effectiveTtlMs;
     case ScopeRole:
@@ -128,7 +132,7 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
     case LimitColumn:
         return p.requestedLimit ? QVariant(*p.requestedLimit) : QVariant();
     case LatencyColumn:
-        return p.latencyMs >= 0 ? QStringLiteral("%1 ms").arg(p.latencyMs) : QString();
+        return p.latencyMs() >= 0 ? QStringLiteral("%1 ms").arg(p.latencyMs()) : QString();
     case BytesColumn:
         return p.responseBytes > 0 ? QVariant(p.responseBytes) : QVariant();
     case ReceivedColumn:
@@ -146,7 +150,7 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
     case EffectiveTtlColumn:
         return p.isSettled() ? QStringLiteral("%1 ms").arg(p.effectiveTtlMs) : QString();
     case ExpiresColumn:
-        return p.expiresAtMonoMs >= 0 ? QVariant(p.expiresAtMonoMs) : QVariant();
+        return p.expiresAtMonoMs() >= 0 ? QVariant(p.expiresAtMonoMs()) : QVariant();
     case ErrorColumn:
         return p.error.describe();
     case FindingsColumn: {
@@ -160,26 +164,176 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
     }
 }
 
-int PageLedger::append(const PageRecord &record)
+int PageLedger::appendRequest(const PageRecord &record)
 {
     const int row = int(m_pages.size());
     beginInsertRows({}, row, row);
     m_pages.append(record);
+    m_pages.last().state = PageRecord::State::Loading;
     m_bySerial.insert(record.serial, row);
     endInsertRows();
     return row;
 }
 
-void PageLedger::notifyChanged(int row)
+void PageLedger::changed(int row, const QList<int> &roles)
 {
-    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1), roles);
 }
 
-void PageLedger::notifyChanged(int firstRow, int lastRow, const QList<int> &roles)
+namespace {
+// A string taken out of a parsed reply shares the reply's storage (Qt 6 keeps the whole parsed
+// document alive behind it): what a page record keeps gets storage of its own, or every page's
+// parsed reply would stay in memory for as long as its record.
+QJsonValue detached(const QJsonValue &v)
 {
-    if (firstRow > lastRow)
+    switch (v.type()) {
+    case QJsonValue::String:
+        return QJsonValue(v.toString());
+    case QJsonValue::Array:
+        return QJsonDocument::fromJson(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)).array();
+    case QJsonValue::Object:
+        return QJsonDocument::fromJson(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact)).object();
+    default:
+        return v;
+    }
+}
+const QList<int> displayRoles{Qt::DisplayRole, Qt::ToolTipRole};
+} // namespace
+
+void PageLedger::markSent(int row, bool refetch, qint64 sentAtMs)
+{
+    PageRecord &p = m_pages[row];
+    PageRecord::Attempt attempt;
+    attempt.sentAtMs = sentAtMs;
+    attempt.refetch = refetch;
+    p.attempts.append(attempt);
+    p.sentAtMs = sentAtMs;
+    if (refetch)
+        p.state = PageRecord::State::Refetching;
+    changed(row, displayRoles + QList<int>{StateRole});
+}
+
+void PageLedger::applyReply(int row, const Answer &a)
+{
+    PageRecord &p = m_pages[row];
+    if (!p.attempts.isEmpty()) {
+        p.attempts.last().latencyMs = a.latencyMs;
+        p.attempts.last().failed = false;
+    }
+    p.next = a.next;
+    p.nextCursor = a.nextCursor;
+    p.nextRaw = detached(a.nextRaw);
+    p.itemCount = a.itemCount;
+    if (a.requestBytes > 0)
+        p.requestBytes = a.requestBytes;
+    p.responseBytes = a.responseBytes;
+    p.receivedAtMs = a.receivedAtMs;
+    p.receivedMonoMs = a.receivedMonoMs;
+    p.error = {};
+    p.legacyEra = a.legacyEra;
+    p.hintsExpected = a.hintsExpected;
+    p.hasTtl = a.hasTtl;
+    p.ttlMs = detached(a.ttlMs);
+    p.hasScope = a.hasScope;
+    p.cacheScope = detached(a.cacheScope);
+    p.scope =
+        a.hintsExpected ? PageRecord::judgeScope(a.hasScope, a.cacheScope) : PageRecord::Scope::NotApplicable;
+    p.effectiveTtlMs = a.hintsExpected ? TtlClock::effectiveTtlMs(a.hasTtl ? a.ttlMs : QJsonValue()) : 0;
+    // TTL 0, absent or negative: stale at once. Legacy and tool pages carry no hints at all.
+    p.state = p.effectiveTtlMs > 0 ? PageRecord::State::Fresh : PageRecord::State::Stale;
+    changed(row, {});
+}
+
+void PageLedger::applyRefetch(int row, const Answer &answer, int added, int removed, int changed)
+{
+    PageRecord &p = m_pages[row];
+    p.diffAdded = added;
+    p.diffRemoved = removed;
+    p.diffChanged = changed;
+    p.refetchCount++;
+    applyReply(row, answer);
+}
+
+void PageLedger::applyFailure(int row, const McpError &error, qint64 latencyMs, qint64 responseBytes,
+                              qint64 receivedAtMs)
+{
+    PageRecord &p = m_pages[row];
+    if (!p.attempts.isEmpty()) {
+        p.attempts.last().latencyMs = latencyMs;
+        p.attempts.last().failed = true;
+    }
+    // May serve stale while a refetch fails: the rows stay; the page says it is expired.
+    p.state =
+        p.state == PageRecord::State::Refetching ? PageRecord::State::Expired : PageRecord::State::Failed;
+    p.error = error;
+    p.responseBytes = responseBytes;
+    p.receivedAtMs = receivedAtMs;
+    changed(row, {});
+}
+
+void PageLedger::addFindings(int row, const QList<Finding> &findings)
+{
+    if (findings.isEmpty())
         return;
-    Q_EMIT dataChanged(index(firstRow, 0), index(lastRow, ColumnCount - 1), roles);
+    m_pages[row].findings += findings;
+    Q_EMIT dataChanged(index(row, FindingsColumn), index(row, FindingsColumn),
+                       displayRoles + QList<int>{SeverityRole});
+    Q_EMIT dataChanged(index(row, 0), index(row, 0), {SeverityRole});
+}
+
+void PageLedger::markExpired(int row)
+{
+    m_pages[row].state = PageRecord::State::Expired;
+    changed(row, displayRoles + QList<int>{StateRole});
+}
+
+void PageLedger::markCancelled(int row, const McpError &error, qint64 nowMonoMs)
+{
+    PageRecord &p = m_pages[row];
+    if (!p.attempts.isEmpty()) {
+        p.attempts.last().failed = true;
+    }
+    if (p.state == PageRecord::State::Refetching) {
+        const qint64 expiresAt = p.expiresAtMonoMs();
+        p.state =
+            expiresAt >= 0 && expiresAt > nowMonoMs ? PageRecord::State::Fresh : PageRecord::State::Expired;
+    } else {
+        // Kept in the history; the next fetch asks for the same cursor again.
+        p.state = PageRecord::State::Discarded;
+        p.discardReason = tr("cancelled");
+        p.error = error;
+    }
+    changed(row, {});
+}
+
+void PageLedger::markDiscarded(const QList<int> &rows, const QString &reason)
+{
+    int first = -1, last = -1;
+    for (int row : rows) {
+        m_pages[row].state = PageRecord::State::Discarded;
+        m_pages[row].discardReason = reason;
+        first = first < 0 ? row : qMin(first, row);
+        last = qMax(last, row);
+    }
+    if (first >= 0)
+        Q_EMIT dataChanged(index(first, 0), index(last, ColumnCount - 1),
+                           displayRoles + QList<int>{StateRole});
+}
+
+void PageLedger::retime(int row, qint64 sentAtMs, qint64 latencyMs, qint64 refetchSentAtMs)
+{
+    PageRecord &p = m_pages[row];
+    p.sentAtMs = sentAtMs;
+    p.receivedAtMs = sentAtMs + latencyMs;
+    for (PageRecord::Attempt &a : p.attempts) {
+        if (!a.refetch) {
+            a.sentAtMs = sentAtMs;
+            a.latencyMs = latencyMs;
+        } else if (refetchSentAtMs >= 0) {
+            a.sentAtMs = refetchSentAtMs;
+        }
+    }
+    changed(row, displayRoles);
 }
 
 void PageLedger::clear()

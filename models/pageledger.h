@@ -1,6 +1,7 @@
 #pragma once
 
 #include "pagerecord.h"
+#include "protocol.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -59,17 +60,57 @@ public:
     const QVector<PageRecord> &pages() const { return m_pages; }
     int rowForSerial(quint64 serial) const { return m_bySerial.value(serial, -1); }
 
-    // The model that owns the walk edits records only through these, so views hear of every change.
-    int append(const PageRecord &record);
-    PageRecord &edit(int row) { return m_pages[row]; }
-    void notifyChanged(int row);
-    void notifyChanged(int firstRow, int lastRow, const QList<int> &roles);
+    // What an answered page request brought, as received (PageWalker fills it from the reply).
+    struct Answer
+    {
+        ListSource::CursorPresence next = ListSource::CursorPresence::Absent;
+        QString nextCursor;
+        QJsonValue nextRaw;
+        int itemCount = 0;
+        qint64 latencyMs = -1;
+        qint64 requestBytes = 0;
+        qint64 responseBytes = 0;
+        qint64 receivedAtMs = 0;    // wall clock
+        qint64 receivedMonoMs = -1; // TTL clock
+        bool hintsExpected = false;
+        bool legacyEra = false;
+        bool hasTtl = false;
+        QJsonValue ttlMs;
+        bool hasScope = false;
+        QJsonValue cacheScope;
+    };
+
+    // Records change only through these, each saying what happened; each emits dataChanged with
+    // the roles it touched, so views hear of every change.
+    // A page was asked for: appended, Loading. Returns its row.
+    int appendRequest(const PageRecord &record);
+    // A request for the page left: a new attempt (Refetching when it is a refetch).
+    void markSent(int row, bool refetch, qint64 sentAtMs);
+    // The page's answer was read: cursor, counts, hints; Fresh while its TTL runs, else Stale.
+    void applyReply(int row, const Answer &answer);
+    // A refetch's answer: applyReply() plus how its items differ from the copy it replaced.
+    void applyRefetch(int row, const Answer &answer, int added, int removed, int changed);
+    // The request failed: Failed, or Expired when it was a refetch (the old rows stay).
+    void applyFailure(int row, const McpError &error, qint64 latencyMs, qint64 responseBytes,
+                      qint64 receivedAtMs);
+    void addFindings(int row, const QList<Finding> &findings);
+    void markExpired(int row);
+    // The request was cancelled before its answer: Discarded ("cancelled"), or back to Fresh or
+    // Expired when it was a refetch.
+    void markCancelled(int row, const McpError &error, qint64 nowMonoMs);
+    // Pages of a walk that was thrown away (restart, list_changed), kept in the history.
+    void markDiscarded(const QList<int> &rows, const QString &reason);
+    // Replaces a page's timings by recorded ones (screenshots, replays): its first request's, and
+    // when refetchSentAtMs >= 0 the time its refetches were sent.
+    void retime(int row, qint64 sentAtMs, qint64 latencyMs, qint64 refetchSentAtMs = -1);
     void clear();
 
     void setMaskCursors(bool mask);
     bool maskCursors() const { return m_maskCursors; }
 
 private:
+    void changed(int row, const QList<int> &roles);
+
     QVector<PageRecord> m_pages;
     QHash<quint64, int> m_bySerial;
     bool m_maskCursors = false;

@@ -1,11 +1,18 @@
 #include "pagerecord.h"
 
 #include "cursordecoder.h"
+#include "ttlclock.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 
 namespace folio {
+
+qint64 PageRecord::expiresAtMonoMs() const
+{
+    return effectiveTtlMs > 0 && receivedMonoMs >= 0 ? TtlClock::deadlineFor(receivedMonoMs, effectiveTtlMs)
+                                                     : -1;
+}
 
 Finding::Severity PageRecord::worstSeverity(bool *any) const
 {
@@ -86,7 +93,7 @@ QJsonObject PageRecord::toJson() const
                   {QStringLiteral("cursor"), requestCursor ? QJsonValue(*requestCursor) : QJsonValue()},
                   {QStringLiteral("itemCount"), itemCount},
                   {QStringLiteral("limit"), requestedLimit ? QJsonValue(*requestedLimit) : QJsonValue()},
-                  {QStringLiteral("latencyMs"), latencyMs},
+                  {QStringLiteral("latencyMs"), latencyMs()},
                   {QStringLiteral("bytes"), responseBytes},
                   {QStringLiteral("receivedAtMs"), receivedAtMs},
                   {QStringLiteral("effectiveTtlMs"), effectiveTtlMs},

@@ -39,12 +39,11 @@ struct PageRecord
 
     int itemCount = 0;
     std::optional<int> requestedLimit;
-    qint64 latencyMs = -1;
     qint64 requestBytes = 0;
     qint64 responseBytes = 0;
-    qint64 sentAtMs = 0;     // wall clock
-    qint64 receivedAtMs = 0; // wall clock
-    qint64 receivedMonoMs = -1;
+    qint64 sentAtMs = 0;        // wall clock
+    qint64 receivedAtMs = 0;    // wall clock
+    qint64 receivedMonoMs = -1; // on the TTL clock
 
     bool hintsExpected = false; // a 2026-07-28 protocol list: ttlMs/cacheScope are MUST
     bool legacyEra = false;
@@ -52,8 +51,7 @@ struct PageRecord
     QJsonValue ttlMs;
     bool hasScope = false;
     QJsonValue cacheScope;
-    qint64 effectiveTtlMs = 0;
-    qint64 expiresAtMonoMs = -1; // -1: no countdown
+    qint64 effectiveTtlMs = 0; // counts down from receivedMonoMs when > 0
     Scope scope = Scope::NotApplicable;
     QList<Attempt> attempts;
 
@@ -65,6 +63,10 @@ struct PageRecord
     int refetchCount = 0;
     int diffAdded = 0, diffRemoved = 0, diffChanged = 0;
 
+    // The last answer's latency (the last attempt's), -1 before any.
+    qint64 latencyMs() const { return attempts.isEmpty() ? -1 : attempts.constLast().latencyMs; }
+    // When the page goes stale on the TTL clock; -1 when it does not count down.
+    qint64 expiresAtMonoMs() const;
     bool isSettled() const { return state != State::Loading && state != State::Refetching; }
     Finding::Severity worstSeverity(bool *any) const;
     static Scope judgeScope(bool present, const QJsonValue &value);

@@ -130,8 +130,8 @@ void ServerSession::discoverListTools()
             Q_EMIT listsChanged();
         }
     };
-    connect(tools, &PagedListModel::walkFinished, this, scan);
-    tools->fetchAll();
+    connect(tools->walker(), &PageWalker::walkFinished, this, scan);
+    tools->walker()->fetchAll();
 }
 
 PagedListModel *ServerSession::listModel(const QString &listId)
@@ -142,7 +142,7 @@ PagedListModel *ServerSession::listModel(const QString &listId)
         if (source.id() != listId)
             continue;
         auto *model = new PagedListModel(m_client, source, m_clock, this);
-        connect(model, &PagedListModel::findingsChanged, this, &ServerSession::findingsChanged);
+        connect(model->walker(), &PageWalker::findingsChanged, this, &ServerSession::findingsChanged);
         m_models.insert(listId, model);
         return model;
     }

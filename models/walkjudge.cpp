@@ -37,15 +37,16 @@ void WalkJudge::noteRequest(int pageIndex, const std::optional<QString> &cursor)
         m_sentCursors.insert(*cursor, pageIndex);
 }
 
-bool WalkJudge::judgeCursor(PageRecord &page)
+QList<Finding> WalkJudge::judgeCursor(const PageRecord &page, bool *keepWalking)
 {
     const int idx = page.index;
-    bool keepWalking = true;
+    QList<Finding> findings;
+    *keepWalking = true;
 
     if (page.next == ListSource::CursorPresence::String && m_sentCursors.contains(page.nextCursor)) {
         const int first = m_sentCursors.value(page.nextCursor);
         const QString shown = page.nextCursor.isEmpty() ? QStringLiteral("\"\"") : page.nextCursor;
-        page.findings.append(
+        findings.append(
             make(FindingId::CursorRepeated, idx,
                  QStringLiteral("Page %1 returned the cursor %2 already sent for page %3: the "
                                 "list loops, so the walk stopped")
@@ -53,23 +54,25 @@ bool WalkJudge::judgeCursor(PageRecord &page)
                      .arg(shown.size() > 48 ? shown.left(45) + QStringLiteral("…") : shown)
                      .arg(first + 1),
                  {{QStringLiteral("cursor"), page.nextCursor}, {QStringLiteral("firstSentForPage"), first}}));
-        page.findings.last().pages.append(first);
-        keepWalking = false;
+        findings.last().pages.append(first);
+        *keepWalking = false;
     }
 
     if (page.next == ListSource::CursorPresence::WrongType) {
-        page.findings.append(make(FindingId::PageError, idx,
-                                  QStringLiteral("nextCursor is %1, not a string: the walk cannot continue")
-                                      .arg(PageRecord::describeValue(true, page.nextRaw)),
-                                  {{QStringLiteral("nextCursor"), page.nextRaw}}));
-        keepWalking = false;
+        findings.append(make(FindingId::PageError, idx,
+                             QStringLiteral("nextCursor is %1, not a string: the walk cannot continue")
+                                 .arg(PageRecord::describeValue(true, page.nextRaw)),
+                             {{QStringLiteral("nextCursor"), page.nextRaw}}));
+        *keepWalking = false;
     }
-    return keepWalking;
+    return findings;
 }
 
-void WalkJudge::judgeItems(PageRecord &page, const ListSource::Page &items, const QString &toolLimitArg)
+QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const ListSource::Page &items,
+                                     const QString &toolLimitArg)
 {
     const int idx = page.index;
+    QList<Finding> findings;
 
     // Duplicates across pages (and within one page).
     int duplicates = 0;
@@ -100,18 +103,18 @@ void WalkJudge::judgeItems(PageRecord &page, const ListSource::Page &items, cons
                              .arg(examples.first().toObject().value(QStringLiteral("identity")).toString()),
                          {{QStringLiteral("count"), duplicates}, {QStringLiteral("examples"), examples}});
         f.pages += otherPages;
-        page.findings.append(f);
+        findings.append(f);
     }
 
     if (!toolLimitArg.isEmpty() && page.requestedLimit && page.itemCount > *page.requestedLimit) {
-        page.findings.append(make(FindingId::PageOverLimit, idx,
-                                  QStringLiteral("Page %1 holds %2 items; %3 = %4 was asked")
-                                      .arg(idx + 1)
-                                      .arg(page.itemCount)
-                                      .arg(toolLimitArg)
-                                      .arg(*page.requestedLimit),
-                                  {{QStringLiteral("itemCount"), page.itemCount},
-                                   {QStringLiteral("limit"), *page.requestedLimit}}));
+        findings.append(make(FindingId::PageOverLimit, idx,
+                             QStringLiteral("Page %1 holds %2 items; %3 = %4 was asked")
+                                 .arg(idx + 1)
+                                 .arg(page.itemCount)
+                                 .arg(toolLimitArg)
+                                 .arg(*page.requestedLimit),
+                             {{QStringLiteral("itemCount"), page.itemCount},
+                              {QStringLiteral("limit"), *page.requestedLimit}}));
     }
 
     if (page.hintsExpected) {
@@ -121,14 +124,14 @@ void WalkJudge::judgeItems(PageRecord &page, const ListSource::Page &items, cons
                 missing << QStringLiteral("ttlMs");
             if (!page.hasScope)
                 missing << QStringLiteral("cacheScope");
-            page.findings.append(make(FindingId::CacheHintsMissing, idx,
-                                      QStringLiteral("Page %1 has no %2 (MUST under 2026-07-28)")
-                                          .arg(idx + 1)
-                                          .arg(missing.join(QStringLiteral(" or "))),
-                                      {{QStringLiteral("missing"), QJsonArray::fromStringList(missing)}}));
+            findings.append(make(FindingId::CacheHintsMissing, idx,
+                                 QStringLiteral("Page %1 has no %2 (MUST under 2026-07-28)")
+                                     .arg(idx + 1)
+                                     .arg(missing.join(QStringLiteral(" or "))),
+                                 {{QStringLiteral("missing"), QJsonArray::fromStringList(missing)}}));
         }
         if (page.hasTtl && !TtlClock::isValidTtl(page.ttlMs)) {
-            page.findings.append(
+            findings.append(
                 make(FindingId::TtlInvalid, idx,
                      QStringLiteral("ttlMs on page %1 is %2: it must be an integer ≥ 0 (treated as %3 ms)")
                          .arg(idx + 1)
@@ -141,7 +144,7 @@ void WalkJudge::judgeItems(PageRecord &page, const ListSource::Page &items, cons
             const bool valid = page.cacheScope.isString() &&
                                (scope == QLatin1String("public") || scope == QLatin1String("private"));
             if (!valid) {
-                page.findings.append(
+                findings.append(
                     make(FindingId::ScopeInvalid, idx,
                          QStringLiteral("cacheScope on page %1 is %2: it must be \"public\" or \"private\"")
                              .arg(idx + 1)
@@ -162,10 +165,11 @@ void WalkJudge::judgeItems(PageRecord &page, const ListSource::Page &items, cons
                                   {QStringLiteral("firstScope"), m_firstScope},
                                   {QStringLiteral("firstScopePage"), m_firstScopePage}});
                 f.pages.append(m_firstScopePage);
-                page.findings.append(f);
+                findings.append(f);
             }
         }
     }
+    return findings;
 }
 
 QString WalkJudge::describeError(const PageRecord &page)
@@ -176,32 +180,33 @@ QString WalkJudge::describeError(const PageRecord &page)
     return e.describe();
 }
 
-void WalkJudge::judgeFailure(PageRecord &page)
+QList<Finding> WalkJudge::judgeFailure(const PageRecord &page)
 {
+    QList<Finding> findings;
     QJsonObject evidence{{QStringLiteral("kind"), McpError::kindName(page.error.kind)},
                          {QStringLiteral("message"), page.error.message}};
     if (page.error.kind == McpError::Kind::Rpc)
         evidence[QStringLiteral("code")] = page.error.code;
     if (page.requestCursor)
         evidence[QStringLiteral("cursor")] = *page.requestCursor;
-    page.findings.append(
-        make(FindingId::PageError, page.index,
-             QStringLiteral("Page %1 failed: %2").arg(page.index + 1).arg(describeError(page)), evidence));
+    findings.append(make(FindingId::PageError, page.index,
+                         QStringLiteral("Page %1 failed: %2").arg(page.index + 1).arg(describeError(page)),
+                         evidence));
     if (page.requestCursor && page.requestCursor->isEmpty()) {
-        page.findings.append(
-            make(FindingId::EmptyCursorRejected, page.index,
-                 QStringLiteral("The server refused the \"\" cursor it issued itself for page %1")
-                     .arg(page.index + 1),
-                 evidence));
+        findings.append(make(FindingId::EmptyCursorRejected, page.index,
+                             QStringLiteral("The server refused the \"\" cursor it issued itself for page %1")
+                                 .arg(page.index + 1),
+                             evidence));
     }
+    return findings;
 }
 
-void WalkJudge::judgeCapReached(PageRecord &lastPage, int cap)
+QList<Finding> WalkJudge::judgeCapReached(const PageRecord &lastPage, int cap)
 {
-    lastPage.findings.append(
+    return QList<Finding>{
         make(FindingId::PageCapReached, lastPage.index,
              QStringLiteral("The walk stopped at the cap of %1 pages; the list goes on").arg(cap),
-             {{QStringLiteral("cap"), cap}, {QStringLiteral("nextCursor"), lastPage.nextCursor}}));
+             {{QStringLiteral("cap"), cap}, {QStringLiteral("nextCursor"), lastPage.nextCursor}})};
 }
 
 } // namespace folio

@@ -18,16 +18,17 @@ public:
 
     // Called when a page request is sent (with the cursor sent, if any).
     void noteRequest(int pageIndex, const std::optional<QString> &cursor);
-    // Judges an answered page in two steps, appending findings to the record: its next cursor
-    // (returns false when the walk must stop: a repeated cursor, or not a string), then its items
-    // (by their identities, ListSource::Page::identityHashes()) and cache hints. The walk may ask
-    // for the next page in between.
-    bool judgeCursor(PageRecord &page);
-    void judgeItems(PageRecord &page, const ListSource::Page &items, const QString &toolLimitArg);
+    // Judges an answered page in two steps, each returning its findings: its next cursor
+    // (*keepWalking is false when the walk must stop: a repeated cursor, or not a string), then its
+    // items (by their identities, ListSource::Page::identityHashes()) and cache hints. The walk may
+    // ask for the next page in between.
+    QList<Finding> judgeCursor(const PageRecord &page, bool *keepWalking);
+    QList<Finding> judgeItems(const PageRecord &page, const ListSource::Page &items,
+                              const QString &toolLimitArg);
     // Judges a failed page.
-    void judgeFailure(PageRecord &page);
+    static QList<Finding> judgeFailure(const PageRecord &page);
     // The walk stopped at the cap with a cursor still to follow.
-    void judgeCapReached(PageRecord &lastPage, int cap);
+    static QList<Finding> judgeCapReached(const PageRecord &lastPage, int cap);
 
     static QString describeError(const PageRecord &page);
 

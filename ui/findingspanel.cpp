@@ -80,7 +80,7 @@ int FindingsPanel::count() const
     int n = 0;
     if (m_session) {
         for (PagedListModel *model : m_session->openModels())
-            n += int(model->findings().size());
+            n += int(model->walker()->findings().size());
     }
     return n;
 }
@@ -96,8 +96,8 @@ void FindingsPanel::rebuild()
     const StatusColors colors(palette());
     if (m_session) {
         for (PagedListModel *model : m_session->openModels()) {
-            const QList<int> rows = model->walkPageRows();
-            for (const Finding &f : model->findings()) {
+            const QList<int> rows = model->walker()->walkPageRows();
+            for (const Finding &f : model->walker()->findings()) {
                 auto *item = new QTreeWidgetItem(m_tree);
                 item->setIcon(0, colors.severityIcon(f.severity));
                 item->setText(0, Finding::severityName(f.severity));

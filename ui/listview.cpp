@@ -84,7 +84,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_model = session->listModel(m_listId);
     // A list tool is a tools/call: it runs only when the user asks (its arguments may be needed).
     if (m_model && source.kind() == ListSource::Kind::Tool)
-        m_model->setManualStart(true);
+        m_model->walker()->setManualStart(true);
 
     // Toolbar.
     m_loadAll = toolButton(tr("Load all"), tr("Follow the cursors to the end of the list (Ctrl+L)"), this);
@@ -174,29 +174,29 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     connect(m_restart, &QToolButton::clicked, this, &ListView::restart);
     connect(m_autoRefetch, &QToolButton::toggled, this, [this](bool on) {
         if (m_model)
-            m_model->setAutoRefetch(on);
+            m_model->walker()->setAutoRefetch(on);
     });
     connect(m_filter, &QLineEdit::textChanged, this, &ListView::filterRows);
     connect(m_strip, &PageStrip::currentPageChanged, this, &ListView::selectPage);
     connect(m_inspector, &PageInspector::statusMessage, this, &ListView::statusMessage);
     watchSelection();
     if (m_model) {
-        connect(m_model, &PagedListModel::loadingChanged, this, &ListView::updateSummary);
-        connect(m_model, &PagedListModel::progress, this, &ListView::updateSummary);
-        connect(m_model, &PagedListModel::walkFinished, this, &ListView::updateSummary);
-        connect(m_model, &PagedListModel::findingsChanged, this, &ListView::updateSummary);
-        connect(m_model, &PagedListModel::pageFailed, this, [this](int row, const McpError &e) {
+        connect(m_model->walker(), &PageWalker::loadingChanged, this, &ListView::updateSummary);
+        connect(m_model->walker(), &PageWalker::progress, this, &ListView::updateSummary);
+        connect(m_model->walker(), &PageWalker::walkFinished, this, &ListView::updateSummary);
+        connect(m_model->walker(), &PageWalker::findingsChanged, this, &ListView::updateSummary);
+        connect(m_model->walker(), &PageWalker::pageFailed, this, [this](int row, const McpError &e) {
             Q_EMIT statusMessage(tr("%1: page %2 failed: %3")
                                      .arg(m_listId)
                                      .arg(m_model->ledger()->page(row).index + 1)
                                      .arg(e.describe()));
         });
-        connect(m_model, &PagedListModel::walkRestarted, this, [this](const QString &reason) {
+        connect(m_model->walker(), &PageWalker::walkRestarted, this, [this](const QString &reason) {
             Q_EMIT statusMessage(
                 tr("%1: every page discarded and the walk restarted — %2").arg(m_listId, reason));
             updateSummary();
         });
-        connect(m_model, &PagedListModel::pageReceived, this, [this] {
+        connect(m_model->walker(), &PageWalker::pageAccepted, this, [this] {
             if (m_columnsSized || m_model->rowCount() == 0)
                 return;
             m_columnsSized = true; // to the first page, once: the user's widths win after that
@@ -240,7 +240,7 @@ void ListView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     if (m_model && m_model->ledger()->rowCount() == 0 && m_model->canFetchMore({}))
-        m_model->start();
+        m_model->walker()->start();
 }
 
 void ListView::applyColors()
@@ -331,21 +331,21 @@ void ListView::showRowItem(const QJsonObject &item)
 void ListView::loadAll()
 {
     if (m_model)
-        m_model->fetchAll();
+        m_model->walker()->fetchAll();
     updateSummary();
 }
 
 void ListView::cancel()
 {
     if (m_model)
-        m_model->cancel();
+        m_model->walker()->cancel();
     updateSummary();
 }
 
 void ListView::restart()
 {
     if (m_model)
-        m_model->restart(tr("restarted by the user"));
+        m_model->walker()->restart(tr("restarted by the user"));
 }
 
 void ListView::focusFilter()
@@ -370,7 +370,7 @@ void ListView::applyToolArguments()
     s.setArguments(m_argsForm->arguments());
     s.setLimit(m_argsForm->limit());
     m_model->setSource(s);
-    m_model->start();
+    m_model->walker()->start();
 }
 
 void ListView::selectPage(int ledgerRow)
@@ -381,7 +381,7 @@ void ListView::selectPage(int ledgerRow)
     m_strip->setCurrentPage(ledgerRow);
     m_inspector->setPage(m_model, ledgerRow);
     int first = 0, count = 0;
-    if (m_model->rowsOfPage(ledgerRow, &first, &count) && count > 0) {
+    if (m_model->rows()->rowsOfPage(ledgerRow, &first, &count) && count > 0) {
         const QModelIndex top = viewIndex(m_model->index(first, 0));
         const QModelIndex bottom =
             viewIndex(m_model->index(first + count - 1, qMax(0, m_model->columnCount() - 1)));
@@ -416,18 +416,18 @@ QString ListView::summary() const
 {
     if (!m_model)
         return tr("This list is not available");
-    const int findings = int(m_model->findings().size());
+    const int findings = int(m_model->walker()->findings().size());
     QString text = tr("%n row(s)", nullptr, m_model->rowCount()) + QStringLiteral(" · ") +
-                   tr("%n page(s)", nullptr, m_model->pagesInWalk());
+                   tr("%n page(s)", nullptr, m_model->walker()->pagesInWalk());
     if (findings > 0)
         text += QStringLiteral(" · ") + tr("%n finding(s)", nullptr, findings);
-    if (m_model->isLoading())
+    if (m_model->walker()->isLoading())
         text += QStringLiteral(" · ") + tr("loading…");
-    else if (m_model->isComplete())
+    else if (m_model->walker()->isComplete())
         text += QStringLiteral(" · ") + tr("complete");
-    else if (m_model->isStopped())
-        text += QStringLiteral(" · ") + tr("stopped: %1").arg(m_model->stopReason());
-    else if (m_model->pagesInWalk() > 0)
+    else if (m_model->walker()->isStopped())
+        text += QStringLiteral(" · ") + tr("stopped: %1").arg(m_model->walker()->stopReason());
+    else if (m_model->walker()->pagesInWalk() > 0)
         text += QStringLiteral(" · ") + tr("more available");
     return text;
 }
@@ -435,11 +435,11 @@ QString ListView::summary() const
 void ListView::updateSummary()
 {
     m_summary->setText(summary());
-    const bool loading = m_model && m_model->isLoading();
-    const bool fetchingAll = m_model && m_model->isFetchingAll();
+    const bool loading = m_model && m_model->walker()->isLoading();
+    const bool fetchingAll = m_model && m_model->walker()->isFetchingAll();
     m_progress->setVisible(loading || fetchingAll);
     m_cancel->setEnabled(loading || fetchingAll);
-    m_loadAll->setEnabled(m_model && !m_model->isComplete() && !m_model->isStopped() && !fetchingAll);
+    m_loadAll->setEnabled(m_model && !m_model->walker()->isComplete() && !m_model->walker()->isStopped() && !fetchingAll);
     Q_EMIT summaryChanged();
 }
 

@@ -536,7 +536,7 @@ void MainWindow::goToPageIndex(const QString &listId, int pageIndex)
         return;
     }
     v->showList(listId);
-    const QList<int> rows = l->model()->walkPageRows();
+    const QList<int> rows = l->model()->walker()->walkPageRows();
     if (pageIndex < rows.size()) {
         l->selectPage(rows.at(pageIndex));
         return;
@@ -545,14 +545,14 @@ void MainWindow::goToPageIndex(const QString &listId, int pageIndex)
                    .arg(pageIndex + 1)
                    .arg(listId));
     auto *ctx = new QObject(l);
-    connect(l->model(), &PagedListModel::pageReceived, ctx, [l, ctx, pageIndex] {
-        const QList<int> r = l->model()->walkPageRows();
+    connect(l->model()->walker(), &PageWalker::pageAccepted, ctx, [l, ctx, pageIndex] {
+        const QList<int> r = l->model()->walker()->walkPageRows();
         if (pageIndex < r.size() && l->model()->ledger()->page(r.at(pageIndex)).isSettled()) {
             l->selectPage(r.at(pageIndex));
             ctx->deleteLater();
         }
     });
-    connect(l->model(), &PagedListModel::walkFinished, ctx, &QObject::deleteLater);
+    connect(l->model()->walker(), &PageWalker::walkFinished, ctx, &QObject::deleteLater);
     l->loadAll();
 }
 

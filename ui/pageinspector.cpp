@@ -296,7 +296,7 @@ void PageInspector::setPage(PagedListModel *model, int ledgerRow)
                     });
             connect(ledger, &QAbstractItemModel::modelReset, this, &PageInspector::clear);
             // Rows of the current walk come and go with restarts: the actions follow.
-            connect(m_model, &PagedListModel::walkRestarted, this, &PageInspector::refresh);
+            connect(m_model->walker(), &PageWalker::walkRestarted, this, &PageInspector::refresh);
             connect(m_model, &QObject::destroyed, this, [this] {
                 m_row = -1;
                 refresh();
@@ -371,7 +371,7 @@ void PageInspector::showCursor(CursorView &view, const std::optional<QString> &c
 QString PageInspector::ttlText() const
 {
     const PageRecord &p = m_model->ledger()->page(m_row);
-    const qint64 now = m_model->ttlClock()->nowMs();
+    const qint64 now = m_model->walker()->ttlClock()->nowMs();
     if (p.state == PageRecord::State::Loading)
         return tr("waiting for the answer\u2026");
     if (p.state == PageRecord::State::Failed || (!p.isSettled() && p.receivedMonoMs < 0))
@@ -386,13 +386,13 @@ QString PageInspector::ttlText() const
     const bool validAsSent = p.hasTtl && TtlClock::isValidTtl(p.ttlMs);
     switch (p.state) {
     case PageRecord::State::Fresh:
-        meaning = tr("expires in %1").arg(formatDuration(p.expiresAtMonoMs - now));
+        meaning = tr("expires in %1").arg(formatDuration(p.expiresAtMonoMs() - now));
         break;
     case PageRecord::State::Stale:
         meaning = tr("stale at once (effective TTL 0)");
         break;
     case PageRecord::State::Expired:
-        meaning = p.expiresAtMonoMs >= 0 ? tr("expired %1 ago").arg(formatDuration(now - p.expiresAtMonoMs))
+        meaning = p.expiresAtMonoMs() >= 0 ? tr("expired %1 ago").arg(formatDuration(now - p.expiresAtMonoMs()))
                                          : tr("expired");
         break;
     case PageRecord::State::Refetching:
@@ -420,7 +420,7 @@ void PageInspector::refreshCountdown()
     const PageRecord &p = m_model->ledger()->page(m_row);
     if (p.state == PageRecord::State::Fresh)
         m_state->setText(tr("fresh \u00b7 expires in %1")
-                             .arg(formatDuration(p.expiresAtMonoMs - m_model->ttlClock()->nowMs())));
+                             .arg(formatDuration(p.expiresAtMonoMs() - m_model->walker()->ttlClock()->nowMs())));
     updateTimer();
 }
 
@@ -450,18 +450,18 @@ void PageInspector::refresh()
     m_stack->setCurrentWidget(m_detail);
     const StatusColors colors(palette());
     const PageRecord &p = m_model->ledger()->page(m_row);
-    const qint64 now = m_model->ttlClock()->nowMs();
+    const qint64 now = m_model->walker()->ttlClock()->nowMs();
 
     {
         const QSignalBlocker blocker(m_mask);
         m_mask->setChecked(m_masked);
     }
-    m_title->setText(p.walk == m_model->currentWalk()
+    m_title->setText(p.walk == m_model->walker()->currentWalk()
                          ? tr("Page %1").arg(p.index + 1)
                          : tr("Page %1 (walk %2)").arg(p.index + 1).arg(p.walk + 1));
     QString state = PageRecord::stateName(p.state);
     if (p.state == PageRecord::State::Fresh)
-        state = tr("fresh \u00b7 expires in %1").arg(formatDuration(p.expiresAtMonoMs - now));
+        state = tr("fresh \u00b7 expires in %1").arg(formatDuration(p.expiresAtMonoMs() - now));
     else if (p.state == PageRecord::State::Stale && !p.hintsExpected)
         state = p.legacyEra ? tr("no hints (legacy)") : tr("no hints (tool result)");
     else if (p.state == PageRecord::State::Discarded && !p.discardReason.isEmpty())
@@ -518,8 +518,8 @@ void PageInspector::refresh()
     if (p.sentAtMs > 0)
         timing << tr("sent %1").arg(
             QDateTime::fromMSecsSinceEpoch(p.sentAtMs).toString(QStringLiteral("HH:mm:ss.zzz")));
-    if (p.latencyMs >= 0)
-        timing << tr("latency %1 ms").arg(p.latencyMs);
+    if (p.latencyMs() >= 0)
+        timing << tr("latency %1 ms").arg(p.latencyMs());
     if (p.responseBytes > 0)
         timing << describeBytes(p.responseBytes);
     if (p.isSettled() && p.receivedMonoMs >= 0)
@@ -590,7 +590,7 @@ void PageInspector::refresh()
 
     // Actions: a refetch needs a settled, successful page of the current walk.
     int first = 0, count = 0;
-    const bool inWalk = m_model->rowsOfPage(m_row, &first, &count);
+    const bool inWalk = m_model->rows()->rowsOfPage(m_row, &first, &count);
     m_refetch->setEnabled(inWalk && p.isSettled() && p.state != PageRecord::State::Failed);
     m_restart->setEnabled(true);
     m_copy->setEnabled(true);
@@ -615,7 +615,7 @@ QJsonObject PageInspector::pageJson() const
     if (p.next == ListSource::CursorPresence::String && !p.nextCursor.isEmpty())
         addDecoding(QStringLiteral("nextCursorDecoded"), p.nextCursor);
     int first = 0, count = 0;
-    if (p.isSettled() && p.state != PageRecord::State::Failed && m_model->rowsOfPage(m_row, &first, &count)) {
+    if (p.isSettled() && p.state != PageRecord::State::Failed && m_model->rows()->rowsOfPage(m_row, &first, &count)) {
         QJsonArray items;
         for (int row = first; row < first + count; ++row) {
             const QByteArray bytes = m_model->index(row, 0).data(PagedListModel::ItemJsonRole).toByteArray();
@@ -636,7 +636,7 @@ void PageInspector::refetchPage()
 {
     if (isEmpty())
         return;
-    m_model->refetchPage(m_row);
+    m_model->walker()->refetchPage(m_row);
     Q_EMIT statusMessage(tr("Refetching page %1").arg(m_model->ledger()->page(m_row).index + 1));
 }
 
@@ -644,7 +644,7 @@ void PageInspector::discardAndRestart()
 {
     if (!m_model)
         return;
-    m_model->restart(tr("discarded by the user"));
+    m_model->walker()->restart(tr("discarded by the user"));
     Q_EMIT statusMessage(tr("Discarded every page; walking the list again"));
 }
 

@@ -88,7 +88,7 @@ void PageStrip::setListModel(PagedListModel *model)
             rebuild();
         });
         // A restart draws the separator before the new walk's first chip exists.
-        connect(m_model, &PagedListModel::walkRestarted, this, [this] { viewport()->update(); });
+        connect(m_model->walker(), &PageWalker::walkRestarted, this, [this] { viewport()->update(); });
     }
     rebuild();
     Q_EMIT currentPageChanged(m_current);
@@ -290,9 +290,9 @@ PageStrip::ChipLook PageStrip::chipLook(int ledgerRow) const
         break;
     case PageRecord::State::Fresh: {
         look.bar = Bar::Fresh;
-        const qint64 now = m_model ? m_model->ttlClock()->nowMs() : 0;
-        look.remaining = p.effectiveTtlMs > 0 && p.expiresAtMonoMs >= 0
-                             ? qBound(0.0, qreal(p.expiresAtMonoMs - now) / qreal(p.effectiveTtlMs), 1.0)
+        const qint64 now = m_model ? m_model->walker()->ttlClock()->nowMs() : 0;
+        look.remaining = p.effectiveTtlMs > 0 && p.expiresAtMonoMs() >= 0
+                             ? qBound(0.0, qreal(p.expiresAtMonoMs() - now) / qreal(p.effectiveTtlMs), 1.0)
                              : 0.0;
         break;
     }
@@ -344,7 +344,7 @@ void PageStrip::paintEvent(QPaintEvent *event)
 
     if (m_count == 0) {
         painter.setPen(colors.mutedText());
-        const QString text = m_model && m_model->isLoading() ? tr("Asking for the first page\u2026")
+        const QString text = m_model && m_model->walker()->isLoading() ? tr("Asking for the first page\u2026")
                              : m_model                       ? tr("No pages yet: scroll the list or Load all")
                                                              : tr("No list");
         painter.drawText(viewport()->rect().adjusted(SideMargin, 0, -SideMargin, 0),
@@ -747,7 +747,7 @@ QString PageStrip::chipToolTip(int ledgerRow) const
 {
     if (!m_ledger || !m_model)
         return {};
-    return describePage(m_ledger->page(ledgerRow), m_model->ttlClock()->nowMs(), m_ledger->maskCursors());
+    return describePage(m_ledger->page(ledgerRow), m_model->walker()->ttlClock()->nowMs(), m_ledger->maskCursors());
 }
 
 QString PageStrip::separatorToolTip(int walkStartRow) const

@@ -219,7 +219,7 @@ void ServerView::updateTabTitle(const QString &listId)
     }
     bool anyError = false, any = false;
     if (it->view && it->view->model()) {
-        for (const Finding &f : it->view->model()->findings()) {
+        for (const Finding &f : it->view->model()->walker()->findings()) {
             any = true;
             anyError = anyError || f.severity == Finding::Severity::Error;
         }

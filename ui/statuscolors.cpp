@@ -360,8 +360,8 @@ QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
     if (p.walk > 0)
         head += tr(" (walk %1)").arg(p.walk + 1);
     QString state = PageRecord::stateName(p.state);
-    if (p.state == PageRecord::State::Fresh && p.expiresAtMonoMs >= 0)
-        state = tr("fresh, expires in %1").arg(formatDuration(p.expiresAtMonoMs - nowMonoMs));
+    if (p.state == PageRecord::State::Fresh && p.expiresAtMonoMs() >= 0)
+        state = tr("fresh, expires in %1").arg(formatDuration(p.expiresAtMonoMs() - nowMonoMs));
     else if (p.state == PageRecord::State::Stale && !p.hintsExpected)
         state = p.legacyEra ? tr("no hints (legacy era)") : tr("no hints (tool result)");
     else if (p.state == PageRecord::State::Discarded && !p.discardReason.isEmpty())
@@ -371,8 +371,8 @@ QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
     if (p.receivedAtMs > 0 || p.isSettled()) {
         QStringList facts;
         facts << (p.itemCount == 1 ? tr("1 item") : tr("%1 items").arg(p.itemCount));
-        if (p.latencyMs >= 0)
-            facts << QStringLiteral("%1 ms").arg(p.latencyMs);
+        if (p.latencyMs() >= 0)
+            facts << QStringLiteral("%1 ms").arg(p.latencyMs());
         if (p.responseBytes > 0)
             facts << QStringLiteral("%1 bytes").arg(p.responseBytes);
         if (p.refetchCount > 0)

@@ -198,7 +198,7 @@ qint64 TimelineView::walkEndMs(int group) const
 qint64 TimelineView::nowWallMs() const
 {
     if (m_model && m_hasWallOffset)
-        return m_model->ttlClock()->nowMs() + m_wallOffsetMs;
+        return m_model->walker()->ttlClock()->nowMs() + m_wallOffsetMs;
     return QDateTime::currentMSecsSinceEpoch();
 }
 
@@ -443,7 +443,7 @@ void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, cons
                              qint64 now)
 {
     const PageRecord &p = m_ledger->page(row);
-    const bool dimmed = m_model && p.walk != m_model->currentWalk();
+    const bool dimmed = m_model && p.walk != m_model->walker()->currentWalk();
     painter->save();
     if (dimmed)
         painter->setOpacity(0.5);
@@ -565,7 +565,7 @@ QString TimelineView::laneToolTip(int row) const
     if (!m_ledger || !m_model)
         return {};
     const PageRecord &p = m_ledger->page(row);
-    QString text = describePage(p, m_model->ttlClock()->nowMs(), m_ledger->maskCursors());
+    QString text = describePage(p, m_model->walker()->ttlClock()->nowMs(), m_ledger->maskCursors());
     const qint64 origin = m_minSent;
     for (int i = 0; i < p.attempts.size(); ++i) {
         const PageRecord::Attempt &a = p.attempts[i];

@@ -4,7 +4,7 @@
 #include "clisession.h"
 #include "clitarget.h"
 #include "mcpclient.h"
-#include "pagedlistmodel.h"
+#include "pagewalker.h"
 #include "ttlclock.h"
 
 #include <QCommandLineParser>
@@ -104,7 +104,7 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
     const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
                                     QStringLiteral("table"));
     const QCommandLineOption pageCap(QStringLiteral("page-cap"), QStringLiteral("cap"), QStringLiteral("N"),
-                                     QString::number(PagedListModel::DefaultPageCap));
+                                     QString::number(PageWalker::DefaultPageCap));
     const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
                                      QStringLiteral("verbose"));
     const QCommandLineOption mask(
@@ -196,11 +196,11 @@ ListCommand::ListCommand(const Options &options, QObject *parent)
         fail(2, QStringLiteral("cannot connect to %1: %2").arg(m_options.server.displayTarget(), message));
     });
     connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
-        if (!m_model) {
+        if (!m_walker) {
             fail(2, message);
             return;
         }
-        m_model->cancel();
+        m_walker->cancel();
         printErr(QStringLiteral("folio list: %1\n").arg(message));
         printResult(false, message);
         finish(1);
@@ -216,8 +216,8 @@ ListCommand::ListCommand(const Options &options, QObject *parent)
 
 ListCommand::~ListCommand()
 {
-    // A PagedListModel unschedules its pages from the TTL clock when it goes: models before the clock.
-    delete m_model;
+    // A walker unschedules its pages from the TTL clock when it goes: walkers before the clock.
+    delete m_walker;
     delete m_finder;
 }
 
@@ -228,23 +228,23 @@ void ListCommand::start()
 
 void ListCommand::findTool()
 {
-    m_finder = new PagedListModel(m_session->client(), ListSource::protocol(ListKind::Tools), m_clock, this);
+    m_finder = new PageWalker(m_session->client(), ListSource::protocol(ListKind::Tools), m_clock, this);
     m_finder->setPageCap(m_options.pageCap);
-    connect(m_finder, &PagedListModel::pageReceived, m_session, &CliSession::kick);
-    connect(m_finder, &PagedListModel::walkFinished, this, &ListCommand::handleToolsListed,
+    connect(m_finder, &PageWalker::pageAccepted, m_session, &CliSession::kick);
+    connect(m_finder, &PageWalker::walkFinished, this, &ListCommand::handleToolsListed,
             Qt::QueuedConnection);
     m_finder->fetchAll();
 }
 
 void ListCommand::handleToolsListed()
 {
-    if (!m_finder || m_model || m_done)
+    if (!m_finder || m_walker || m_done)
         return;
     if (m_finder->isLoading())
         return; // a cancelled page: the walk goes on
     const QString name = m_options.list.mid(5);
-    for (int row = 0; row < m_finder->rowCount(); ++row) {
-        const QJsonObject tool = m_finder->item(row);
+    for (int row = 0; row < m_finder->rows()->rowCount(); ++row) {
+        const QJsonObject tool = m_finder->rows()->item(row);
         if (tool.value(QStringLiteral("name")).toString() != name)
             continue;
         std::optional<ListSource> source = ListSource::fromTool(tool);
@@ -276,17 +276,17 @@ void ListCommand::handleToolsListed()
 
 void ListCommand::walk(const ListSource &source)
 {
-    m_model = new PagedListModel(m_session->client(), source, m_clock, this);
-    connect(m_model, &PagedListModel::pageReceived, m_session, &CliSession::kick);
-    connect(m_model, &PagedListModel::pageReceived, this, &ListCommand::scheduleEvaluate);
-    connect(m_model, &PagedListModel::pageFailed, this, &ListCommand::scheduleEvaluate);
-    connect(m_model, &PagedListModel::walkFinished, this, &ListCommand::scheduleEvaluate);
+    m_walker = new PageWalker(m_session->client(), source, m_clock, this);
+    connect(m_walker, &PageWalker::pageAccepted, m_session, &CliSession::kick);
+    connect(m_walker, &PageWalker::pageAccepted, this, &ListCommand::scheduleEvaluate);
+    connect(m_walker, &PageWalker::pageFailed, this, &ListCommand::scheduleEvaluate);
+    connect(m_walker, &PageWalker::walkFinished, this, &ListCommand::scheduleEvaluate);
     if (m_options.pages > 0) {
-        m_model->setPageCap(qMin(m_options.pages, m_options.pageCap));
-        m_model->start();
+        m_walker->setPageCap(qMin(m_options.pages, m_options.pageCap));
+        m_walker->start();
     } else {
-        m_model->setPageCap(m_options.pageCap);
-        m_model->fetchAll();
+        m_walker->setPageCap(m_options.pageCap);
+        m_walker->fetchAll();
     }
 }
 
@@ -301,15 +301,15 @@ void ListCommand::scheduleEvaluate()
 void ListCommand::evaluate()
 {
     m_evaluateQueued = false;
-    if (!m_model || m_done || m_model->isLoading())
+    if (!m_walker || m_done || m_walker->isLoading())
         return;
-    if (m_model->isComplete() || m_model->isStopped()) {
-        printResult(m_model->isComplete(), m_model->stopReason());
-        finish(m_model->isComplete() ? 0 : 1);
+    if (m_walker->isComplete() || m_walker->isStopped()) {
+        printResult(m_walker->isComplete(), m_walker->stopReason());
+        finish(m_walker->isComplete() ? 0 : 1);
         return;
     }
     if (m_options.pages > 0) {
-        if (m_model->pagesInWalk() >= m_options.pages) {
+        if (m_walker->pagesInWalk() >= m_options.pages) {
             printResult(false,
                         QStringLiteral("read the %1 page(s) asked for (--pages); the list goes on")
                             .arg(m_options.pages),
@@ -317,14 +317,14 @@ void ListCommand::evaluate()
             finish(0);
             return;
         }
-        if (m_model->canFetchMore({})) {
-            m_model->fetchMore({});
+        if (m_walker->canFetchNext()) {
+            m_walker->fetchNext();
             return;
         }
     }
-    if (!m_model->isFetchingAll()) {
+    if (!m_walker->isFetchingAll()) {
         // Nothing in flight and nothing more to ask (the cap of a --pages walk).
-        printResult(false, QStringLiteral("the page cap (%1) was reached").arg(m_model->pageCap()));
+        printResult(false, QStringLiteral("the page cap (%1) was reached").arg(m_walker->pageCap()));
         finish(1);
     }
 }
@@ -334,33 +334,32 @@ void ListCommand::printResult(bool complete, const QString &stopReason, bool sto
     ListOutput out;
     out.list = m_options.list;
     out.server = serverJson(m_session->client());
-    out.arguments = m_model->source().arguments();
+    out.arguments = m_walker->source().arguments();
     out.complete = complete;
     out.stopReason = complete ? QString() : stopReason;
     // ndjson prints each item's stored compact JSON as it is: what toJsonLine() would print for the
     // item parsed back, without parsing a whole walk back into objects and serializing it again.
     const bool ndjson = m_options.format == ListOutput::Format::Ndjson;
     QByteArray lines;
-    const QList<int> rows = m_model->walkPageRows();
+    const QList<int> rows = m_walker->walkPageRows();
     for (int p = 0; p < rows.size(); ++p) {
-        out.pages.append(m_options.maskCursors ? m_model->ledger()->page(rows.at(p)).masked()
-                                               : m_model->ledger()->page(rows.at(p)));
+        out.pages.append(m_options.maskCursors ? m_walker->ledger()->page(rows.at(p)).masked()
+                                               : m_walker->ledger()->page(rows.at(p)));
         int first = 0, count = 0;
-        if (!m_model->rowsOfPage(rows.at(p), &first, &count))
+        if (!m_walker->rows()->rowsOfPage(rows.at(p), &first, &count))
             continue;
         for (int r = first; r < first + count; ++r) {
             if (ndjson) {
-                const QByteArray json =
-                    m_model->data(m_model->index(r, 0), PagedListModel::ItemJsonRole).toByteArray();
-                lines += json.startsWith('{') ? json : QByteArrayLiteral("{}"); // item() is an object
+                const QByteArrayView json = m_walker->rows()->itemText(r);
+                lines += json.startsWith('{') ? json : QByteArrayView("{}"); // item() is an object
                 lines += '\n';
                 continue;
             }
-            out.items.append(m_model->item(r));
+            out.items.append(m_walker->rows()->item(r));
             out.itemPage.append(p);
         }
     }
-    out.columns = m_model->source().columns();
+    out.columns = m_walker->source().columns();
     if (out.columns.isEmpty() && !ndjson)
         out.columns = ListSource::inferColumns(out.items);
 

@@ -12,11 +12,11 @@
 
 namespace folio {
 
-class PagedListModel;
+class PageWalker;
 class TtlClock;
 
 // `folio list`: walks one list (a protocol list or a list tool) page by page with the same
-// PagedListModel the window uses, then prints the items and the page ledger.
+// PageWalker the window uses, then prints the items and the page ledger.
 class ListCommand : public Command
 {
     Q_OBJECT
@@ -57,8 +57,8 @@ private:
     Options m_options;
     CliSession *m_session;
     TtlClock *m_clock;
-    QPointer<PagedListModel> m_finder; // tools/list, to find a list tool's definition
-    QPointer<PagedListModel> m_model;
+    QPointer<PageWalker> m_finder; // tools/list, to find a list tool's definition
+    QPointer<PageWalker> m_walker;
     bool m_evaluateQueued = false;
     bool m_done = false;
     int m_exitCode = 0;

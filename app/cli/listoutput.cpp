@@ -61,8 +61,8 @@ QString pageLine(const PageRecord &page, bool protocolList)
     } else {
         parts << nextText(page)
               << QStringLiteral("%1 item%2").arg(page.itemCount).arg(plural(page.itemCount));
-        if (page.latencyMs >= 0)
-            parts << QStringLiteral("%1 ms").arg(page.latencyMs);
+        if (page.latencyMs() >= 0)
+            parts << QStringLiteral("%1 ms").arg(page.latencyMs());
         if (page.hintsExpected)
             parts << QStringLiteral("ttlMs %1 · cacheScope %2")
                          .arg(PageRecord::describeValue(page.hasTtl, page.ttlMs),

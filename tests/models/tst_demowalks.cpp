@@ -45,8 +45,8 @@ McpClient *tst_DemoWalks::connectDemo(const QStringList &args, const QString &re
 
 bool tst_DemoWalks::walk(PagedListModel &model)
 {
-    QSignalSpy finished(&model, &PagedListModel::walkFinished);
-    model.fetchAll();
+    QSignalSpy finished(model.walker(), &PageWalker::walkFinished);
+    model.walker()->fetchAll();
     return finished.wait(30000);
 }
 
@@ -114,13 +114,13 @@ void tst_DemoWalks::scenarios()
     PagedListModel model(client, ListSource::protocol(*listKindFromName(list)), &clock);
     QVERIFY(walk(model));
     QSet<QString> ids;
-    for (const Finding &f : model.findings())
+    for (const Finding &f : model.walker()->findings())
         ids.insert(f.id);
     QStringList got = ids.values();
     got.sort();
     findings.sort();
     QCOMPARE(got, findings);
-    QCOMPARE(model.isComplete(), completes);
+    QCOMPARE(model.walker()->isComplete(), completes);
     if (rows >= 0)
         QCOMPARE(model.rowCount(), rows);
     // Every modern page was judged against its hints, as received.
@@ -137,9 +137,9 @@ void tst_DemoWalks::legacyEraHasNoHintsAndNoFindings()
     TtlClock clock;
     PagedListModel model(client, ListSource::protocol(ListKind::Tools), &clock);
     QVERIFY(walk(model));
-    QVERIFY(model.isComplete());
+    QVERIFY(model.walker()->isComplete());
     QCOMPARE(model.rowCount(), 123);
-    QVERIFY(model.findings().isEmpty());
+    QVERIFY(model.walker()->findings().isEmpty());
     for (const PageRecord &p : model.ledger()->pages()) {
         QVERIFY(p.legacyEra);
         QVERIFY(!p.hasTtl);
@@ -156,11 +156,11 @@ void tst_DemoWalks::expiredCursorRefetchDiscardsAndRestarts()
     TtlClock clock;
     PagedListModel model(client, ListSource::protocol(ListKind::Tools), &clock);
     QVERIFY(walk(model));
-    const QList<int> pages = model.walkPageRows();
+    const QList<int> pages = model.walker()->walkPageRows();
     QVERIFY(pages.size() > 2);
     QTest::qSleep(400); // let the server-side cursor lifetime pass (the server's clock, not ours)
-    QSignalSpy restarted(&model, &PagedListModel::walkRestarted);
-    model.refetchPage(pages.at(2));
+    QSignalSpy restarted(model.walker(), &PageWalker::walkRestarted);
+    model.walker()->refetchPage(pages.at(2));
     QVERIFY(restarted.wait(10000));
     QVERIFY(restarted.first().at(0).toString().contains(QStringLiteral("-32602")));
     const PageRecord &refused = model.ledger()->page(pages.at(2));
@@ -189,9 +189,9 @@ void tst_DemoWalks::listToolWalk()
     users->setLimit(200);
     PagedListModel model(client, *users, &clock);
     QVERIFY(walk(model));
-    QVERIFY(model.isComplete());
+    QVERIFY(model.walker()->isComplete());
     QCOMPARE(model.rowCount(), 1500);
-    QVERIFY(model.findings().isEmpty());
+    QVERIFY(model.walker()->findings().isEmpty());
     QVERIFY(model.columnCount() > 1);
     client->disconnectFromServer();
 }
@@ -218,12 +218,12 @@ void tst_DemoWalks::listChangedRestartsTheWalk()
     PagedListModel model(client, ListSource::protocol(ListKind::Tools), &clock);
     QVERIFY(walk(model));
     QCOMPARE(model.rowCount(), 123);
-    QSignalSpy restarted(&model, &PagedListModel::walkRestarted);
+    QSignalSpy restarted(model.walker(), &PageWalker::walkRestarted);
     client->listenForListChanges(); // 2026: subscriptions/listen; 2025: notifications on stdout
     QVERIFY(restarted.wait(5000));
     QVERIFY(restarted.first().at(0).toString().contains(QStringLiteral("notifications/tools/list_changed")));
     QCOMPARE(model.ledger()->page(0).state, PageRecord::State::Discarded);
-    model.fetchAll();
+    model.walker()->fetchAll();
     QTRY_VERIFY_WITH_TIMEOUT(model.rowCount() > 123, 10000); // the new walk sees the added tool
     client->disconnectFromServer();
 }

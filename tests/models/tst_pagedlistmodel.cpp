@@ -127,8 +127,8 @@ void tst_PagedListModel::connectTo(const Script &script, bool modern)
 
 bool tst_PagedListModel::walkAll(PagedListModel &model)
 {
-    QSignalSpy finished(&model, &PagedListModel::walkFinished);
-    model.fetchAll();
+    QSignalSpy finished(model.walker(), &PageWalker::walkFinished);
+    model.walker()->fetchAll();
     if (!finished.wait(3000))
         return false;
     return true;
@@ -214,17 +214,17 @@ void tst_PagedListModel::findings()
     QFETCH(bool, completes);
     connectTo(script);
     PagedListModel model(m_client, ListSource::protocol(ListKind::Tools), m_clock);
-    model.setPageCap(cap);
+    model.walker()->setPageCap(cap);
     QVERIFY(walkAll(model));
     QCOMPARE(model.rowCount(), rows);
     QStringList got;
-    for (const Finding &f : model.findings())
+    for (const Finding &f : model.walker()->findings())
         got << QStringLiteral("%1@%2").arg(f.id).arg(f.pages.first() + 1);
     got.sort();
     expected.sort();
     QCOMPARE(got, expected);
-    QCOMPARE(model.isComplete(), completes);
-    QCOMPARE(model.isStopped(), !completes);
+    QCOMPARE(model.walker()->isComplete(), completes);
+    QCOMPARE(model.walker()->isStopped(), !completes);
 }
 
 void tst_PagedListModel::modelTester_data()
@@ -247,7 +247,7 @@ void tst_PagedListModel::modelTester()
                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(walkAll(model));
     QCOMPARE(model.rowCount(), 23);
-    model.restart(QStringLiteral("test"));
+    model.walker()->restart(QStringLiteral("test"));
     QTRY_VERIFY(model.rowCount() >= 10); // the first page again (a tester with fetchMore reads on)
 }
 
@@ -257,7 +257,7 @@ void tst_PagedListModel::emptyStringCursorContinues()
                      {QString(), page(tools(10, 4), QJsonValue::Undefined)}});
     PagedListModel model(m_client, ListSource::protocol(ListKind::Tools), m_clock);
     QVERIFY(walkAll(model));
-    QVERIFY(model.isComplete());
+    QVERIFY(model.walker()->isComplete());
     QCOMPARE(model.rowCount(), 14);
     const PageRecord &second = model.ledger()->page(1);
     QVERIFY(second.requestCursor.has_value());
@@ -275,7 +275,7 @@ void tst_PagedListModel::fetchMoreIsLazyAndSingleFlight()
     model.fetchMore({});
     QVERIFY(!model.canFetchMore({})); // one request in flight
     model.fetchMore({});
-    QSignalSpy received(&model, &PagedListModel::pageReceived);
+    QSignalSpy received(model.walker(), &PageWalker::pageAccepted);
     QVERIFY(received.wait(2000));
     QCOMPARE(m_transport->requests, 1);
     QCOMPARE(model.rowCount(), 10);
@@ -288,7 +288,7 @@ void tst_PagedListModel::fetchMoreIsLazyAndSingleFlight()
     QCOMPARE(model.rowCount(), 20);
     QCOMPARE(model.data(model.index(15, 0), PagedListModel::PageIndexRole).toInt(), 1);
     QVERIFY(!model.canFetchMore({}));
-    QVERIFY(model.isComplete());
+    QVERIFY(model.walker()->isComplete());
 }
 
 void tst_PagedListModel::legacyPagesCarryNoHintsByDesign()
@@ -298,7 +298,7 @@ void tst_PagedListModel::legacyPagesCarryNoHintsByDesign()
     QCOMPARE(m_client->protocolVersion(), QStringLiteral("2025-11-25"));
     PagedListModel model(m_client, ListSource::protocol(ListKind::Tools), m_clock);
     QVERIFY(walkAll(model));
-    QVERIFY(model.findings().isEmpty()); // not a fault
+    QVERIFY(model.walker()->findings().isEmpty()); // not a fault
     const PageRecord &rec = model.ledger()->page(0);
     QVERIFY(rec.legacyEra);
     QVERIFY(!rec.hintsExpected);
@@ -316,7 +316,7 @@ void tst_PagedListModel::ttlExpiresOnTheInjectedClock()
     QVERIFY(walkAll(model));
     const PageRecord &first = model.ledger()->page(0);
     QCOMPARE(first.state, PageRecord::State::Fresh);
-    QCOMPARE(first.expiresAtMonoMs, m_now + 5000);
+    QCOMPARE(first.expiresAtMonoMs(), m_now + 5000);
     QCOMPARE(model.ledger()->page(1).state, PageRecord::State::Stale); // ttlMs 0: stale at once
     QCOMPARE(m_clock->scheduledCount(), 1);
 
@@ -342,7 +342,7 @@ void tst_PagedListModel::autoRefetchUsesTheOwnCursorAndDiffs()
     connectTo(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"), 100000)},
                      {QStringLiteral("c1"), page(tools(5, 5), QJsonValue::Undefined, 1000)}});
     PagedListModel model(m_client, ListSource::protocol(ListKind::Tools), m_clock);
-    model.setAutoRefetch(true);
+    model.walker()->setAutoRefetch(true);
     QVERIFY(walkAll(model));
     // Page 2 changes on the server: one tool gone, one added, one changed.
     QJsonArray changedItems = tools(6, 5);
@@ -350,7 +350,7 @@ void tst_PagedListModel::autoRefetchUsesTheOwnCursorAndDiffs()
     t[QStringLiteral("description")] = QStringLiteral("changed");
     changedItems[0] = t;
     m_script[QStringLiteral("c1")] = page(changedItems, QJsonValue::Undefined, 1000);
-    QSignalSpy received(&model, &PagedListModel::pageReceived);
+    QSignalSpy received(model.walker(), &PageWalker::pageAccepted);
     m_now += 1000;
     m_clock->processDue();
     QCOMPARE(model.ledger()->page(1).state, PageRecord::State::Refetching);
@@ -375,8 +375,8 @@ void tst_PagedListModel::refusedRefetchDiscardsAndRestarts()
     PagedListModel model(m_client, ListSource::protocol(ListKind::Tools), m_clock);
     QVERIFY(walkAll(model));
     m_script[QStringLiteral("c1")] = rpcError(-32602, QStringLiteral("Cursor expired"));
-    QSignalSpy restarted(&model, &PagedListModel::walkRestarted);
-    model.refetchPage(1);
+    QSignalSpy restarted(model.walker(), &PageWalker::walkRestarted);
+    model.walker()->refetchPage(1);
     QVERIFY(restarted.wait(2000));
     QVERIFY(restarted.first().at(0).toString().contains(QStringLiteral("-32602")));
     QCOMPARE(model.ledger()->page(0).state, PageRecord::State::Discarded);
@@ -393,7 +393,7 @@ void tst_PagedListModel::listChangedRestarts()
     connectTo(Script{{NoCursor, page(tools(0, 5), QJsonValue::Undefined)}});
     PagedListModel model(m_client, ListSource::protocol(ListKind::Tools), m_clock);
     QVERIFY(walkAll(model));
-    QSignalSpy restarted(&model, &PagedListModel::walkRestarted);
+    QSignalSpy restarted(model.walker(), &PageWalker::walkRestarted);
     m_transport->notify(QStringLiteral("notifications/tools/list_changed"));
     QCOMPARE(restarted.size(), 1);
     QVERIFY(restarted.first().at(0).toString().contains(QStringLiteral("list_changed")));
@@ -406,14 +406,14 @@ void tst_PagedListModel::cancelKeepsPagesRead()
 {
     connectTo(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))}}); // c1 never answers
     PagedListModel model(m_client, ListSource::protocol(ListKind::Tools), m_clock);
-    QSignalSpy received(&model, &PagedListModel::pageReceived);
-    model.fetchAll();
+    QSignalSpy received(model.walker(), &PageWalker::pageAccepted);
+    model.walker()->fetchAll();
     QVERIFY(received.wait(2000));
-    QTRY_VERIFY(model.isLoading());
-    model.cancel();
-    QVERIFY(!model.isLoading());
+    QTRY_VERIFY(model.walker()->isLoading());
+    model.walker()->cancel();
+    QVERIFY(!model.walker()->isLoading());
     QCOMPARE(model.rowCount(), 5);
-    QCOMPARE(model.pagesInWalk(), 1);
+    QCOMPARE(model.walker()->pagesInWalk(), 1);
     QCOMPARE(model.ledger()->page(1).state, PageRecord::State::Discarded);
     QVERIFY(model.canFetchMore({})); // the same cursor can be asked again
 }
@@ -454,8 +454,8 @@ void tst_PagedListModel::listToolPagesAndLimit()
                  .value(QStringLiteral("limit"))
                  .toInt(),
              2);
-    QCOMPARE(model.findings().size(), 1);
-    QCOMPARE(model.findings().first().id, FindingId::PageOverLimit);
+    QCOMPARE(model.walker()->findings().size(), 1);
+    QCOMPARE(model.walker()->findings().first().id, FindingId::PageOverLimit);
     QCOMPARE(model.ledger()->page(0).scope, PageRecord::Scope::NotApplicable);
 }
 

@@ -65,8 +65,8 @@ public:
     // Follows the cursors to the end (or a stop) and waits for it.
     bool walkAll(int timeoutMs = 5000)
     {
-        QSignalSpy finished(model.get(), &folio::PagedListModel::walkFinished);
-        model->fetchAll();
+        QSignalSpy finished(model.get()->walker(), &folio::PageWalker::walkFinished);
+        model->walker()->fetchAll();
         return finished.wait(timeoutMs);
     }
 

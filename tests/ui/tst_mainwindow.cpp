@@ -126,7 +126,7 @@ void tst_MainWindow::connectsToTheDemoServerAndShowsPages()
     // The first page arrives by itself: the table asks for it as it is shown.
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
     QVERIFY(list->strip()->chipCount() >= 1);
-    QCOMPARE(list->strip()->chipLook(list->model()->walkPageRows().first()).bar, PageStrip::Bar::Fresh);
+    QCOMPARE(list->strip()->chipLook(list->model()->walker()->walkPageRows().first()).bar, PageStrip::Bar::Fresh);
     QVERIFY(list->summary().contains(QStringLiteral("row")));
     // "Connecting to …" does not outlive the connection.
     QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("connected")),
@@ -145,12 +145,12 @@ void tst_MainWindow::scrollingFetchesTheNextPage()
         openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")}, QStringLiteral("resources"));
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() == 100, 10000);
-    QCOMPARE(list->model()->pagesInWalk(), 1);
+    QCOMPARE(list->model()->walker()->pagesInWalk(), 1);
     list->table()->scrollToBottom();
     QScrollBar *bar = list->table()->verticalScrollBar();
     bar->setValue(bar->maximum());
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 200, 10000);
-    QVERIFY(list->model()->pagesInWalk() >= 2);
+    QVERIFY(list->model()->walker()->pagesInWalk() >= 2);
 }
 
 void tst_MainWindow::loadAllWithTheKeyboard()
@@ -160,7 +160,7 @@ void tst_MainWindow::loadAllWithTheKeyboard()
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
     m_window->activateWindow();
     QTest::keyClick(m_window, Qt::Key_L, Qt::ControlModifier);
-    QTRY_VERIFY_WITH_TIMEOUT(list->model()->isComplete(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
     QCOMPARE(list->model()->rowCount(), 123);
     QCOMPARE(list->strip()->chipCount(), 7);
     QVERIFY(list->summary().contains(QStringLiteral("complete")));
@@ -171,8 +171,8 @@ void tst_MainWindow::selectingAChipSelectsItsRows()
     ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     list->loadAll();
-    QTRY_VERIFY_WITH_TIMEOUT(list->model()->isComplete(), 10000);
-    const int third = list->model()->walkPageRows().at(2);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
+    const int third = list->model()->walker()->walkPageRows().at(2);
     const QRect chip = list->strip()->chipRect(third);
     QVERIFY(!chip.isEmpty());
     QTest::mouseClick(list->strip()->viewport(), Qt::LeftButton, {}, chip.center());
@@ -226,7 +226,7 @@ void tst_MainWindow::filteringKeepsWhatTheUserSees()
     ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     list->loadAll();
-    QTRY_VERIFY_WITH_TIMEOUT(list->model()->isComplete(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
     QTableView *table = list->table();
     // Unfiltered, the table shows the model itself.
     QCOMPARE(table->model(), list->model());
@@ -277,7 +277,7 @@ void tst_MainWindow::ttlExpiresAndTheChipRepaints()
                                QStringLiteral("--list"), QStringLiteral("tools=ttlMs=700")});
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
-    const int first = list->model()->walkPageRows().first();
+    const int first = list->model()->walker()->walkPageRows().first();
     QCOMPARE(list->strip()->chipLook(first).bar, PageStrip::Bar::Fresh);
     const int paints = list->strip()->paintCount();
     QTRY_COMPARE_WITH_TIMEOUT(list->model()->ledger()->page(first).state, PageRecord::State::Expired, 5000);
@@ -292,8 +292,8 @@ void tst_MainWindow::cursorErrorShowsOnItsPage()
     ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("error-mid-list")});
     QVERIFY(list);
     list->loadAll();
-    QTRY_VERIFY_WITH_TIMEOUT(list->model()->isStopped(), 10000);
-    const QList<int> pages = list->model()->walkPageRows();
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isStopped(), 10000);
+    const QList<int> pages = list->model()->walker()->walkPageRows();
     QCOMPARE(pages.size(), 3);
     const PageStrip::ChipLook look = list->strip()->chipLook(pages.at(2));
     QCOMPARE(look.bar, PageStrip::Bar::Failed);

@@ -260,7 +260,7 @@ void tst_PageInspector::refetchAndRestart()
     QVERIFY(refetch->isEnabled());
     QVERIFY(!child<QLabel>(inspector, "refetches")->isVisible());
 
-    QSignalSpy received(f.model.get(), &PagedListModel::pageReceived);
+    QSignalSpy received(f.model.get()->walker(), &PageWalker::pageAccepted);
     QTest::mouseClick(refetch, Qt::LeftButton);
     QCOMPARE(f.model->ledger()->page(0).state, PageRecord::State::Refetching);
     QCOMPARE(child<QLabel>(inspector, "state")->text(), QStringLiteral("refetching"));
@@ -271,7 +271,7 @@ void tst_PageInspector::refetchAndRestart()
     QCOMPARE(child<QLabel>(inspector, "refetches")->text(),
              QStringLiteral("1 \u00b7 last diff +0 \u22120 ~0"));
 
-    QSignalSpy restarted(f.model.get(), &PagedListModel::walkRestarted);
+    QSignalSpy restarted(f.model.get()->walker(), &PageWalker::walkRestarted);
     QTest::mouseClick(child<QPushButton>(inspector, "restart"), Qt::LeftButton);
     QCOMPARE(restarted.count(), 1);
     QCOMPARE(restarted.first().at(0).toString(), QStringLiteral("discarded by the user"));

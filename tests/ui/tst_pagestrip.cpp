@@ -172,7 +172,7 @@ void tst_PageStrip::expiryRepaintsTheChip()
 
     // A refetch stripes the bar and animates again.
     f.hang.insert(QStringLiteral("c1"));
-    f.model->refetchPage(1);
+    f.model->walker()->refetchPage(1);
     QCOMPARE(strip.chipLook(1).bar, Bar::Refetching);
     QCOMPARE(strip.chipLook(1).countText, QStringLiteral("10"));
     QVERIFY(strip.isAnimating());
@@ -189,7 +189,7 @@ void tst_PageStrip::loadingChipAnimates()
     strip.show();
     QVERIFY(QTest::qWaitForWindowExposed(&strip));
     QVERIFY(!strip.isAnimating());
-    f.model->start();
+    f.model->walker()->start();
     QCOMPARE(strip.chipLook(0).bar, Bar::Loading);
     QVERIFY(strip.isAnimating());
     const int before = strip.paintCount();
@@ -226,7 +226,7 @@ void tst_PageStrip::discardedWalkStaysStruckThrough()
     QVERIFY(f.walkAll());
     strip.setCurrentPage(1);
 
-    f.model->restart(QStringLiteral("the server sent notifications/tools/list_changed"));
+    f.model->walker()->restart(QStringLiteral("the server sent notifications/tools/list_changed"));
     QTRY_COMPARE(strip.chipCount(), 4); // three discarded, the new walk's first page
     for (int row = 0; row < 3; ++row) {
         QVERIFY(strip.chipLook(row).struck);
@@ -282,7 +282,7 @@ void tst_PageStrip::tenThousandChips()
                                   n + 1 < Pages ? QJsonValue(QStringLiteral("c%1").arg(n + 1))
                                                 : QJsonValue());
     }));
-    f.model->setPageCap(Pages);
+    f.model->walker()->setPageCap(Pages);
     PageStrip strip;
     strip.setListModel(f.model.get());
     strip.resize(800, strip.sizeHint().height());

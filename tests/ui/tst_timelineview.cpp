@@ -58,7 +58,7 @@ void tst_TimelineView::lanesFollowTheLedger()
     for (int lane = 0; lane < 3; ++lane)
         QCOMPARE(view.ledgerRowForLane(lane), lane);
 
-    f.model->restart(QStringLiteral("test"));
+    f.model->walker()->restart(QStringLiteral("test"));
     QVERIFY(f.walkAll());
     QCOMPARE(view.laneCount(), 6);
     // The current walk on top, the discarded one below.
@@ -165,11 +165,11 @@ void tst_TimelineView::countsDownThenSleeps()
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QVERIFY(!view.isAnimating());
-    f.model->start(); // in flight: the bar grows
+    f.model->walker()->start(); // in flight: the bar grows
     QVERIFY(view.isAnimating());
     const int before = view.paintCount();
     QTRY_VERIFY(view.paintCount() > before + 1);
-    f.model->cancel();
+    f.model->walker()->cancel();
     QTRY_VERIFY(!view.isAnimating());
 
     f.hang.clear();
@@ -182,7 +182,7 @@ void tst_TimelineView::countsDownThenSleeps()
     QVERIFY(qAbs(view.nowWallMs() - (now + 5000)) < 50);
     f.advance(30000); // every page has expired
     QTRY_VERIFY(!view.isAnimating());
-    QCOMPARE(f.model->ledger()->page(f.model->walkPageRows().at(1)).state, PageRecord::State::Expired);
+    QCOMPARE(f.model->ledger()->page(f.model->walker()->walkPageRows().at(1)).state, PageRecord::State::Expired);
 }
 
 QTEST_MAIN(tst_TimelineView)

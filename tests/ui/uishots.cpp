@@ -83,20 +83,20 @@ void buildTour(PagedFixture &f)
             return script.value(cursor);
         }))
         qFatal("could not connect to the scripted server");
-    f.model->setPageCap(1000);
-    QSignalSpy received(f.model.get(), &PagedListModel::pageReceived);
-    f.model->start();
+    f.model->walker()->setPageCap(1000);
+    QSignalSpy received(f.model.get()->walker(), &PageWalker::pageAccepted);
+    f.model->walker()->start();
     received.wait(2000);
     f.model->fetchMore({});
     received.wait(2000);
     f.model->fetchMore({});
     received.wait(2000);
-    f.model->restart(QStringLiteral("the server sent notifications/tools/list_changed"));
+    f.model->walker()->restart(QStringLiteral("the server sent notifications/tools/list_changed"));
     received.wait(2000);
     f.walkAll();
     f.advance(4000); // page 3's 8 s are up
     f.hang.insert(cursorFor(20));
-    f.model->refetchPage(f.model->walkPageRows().at(1));
+    f.model->walker()->refetchPage(f.model->walker()->walkPageRows().at(1));
 
     // The scripted server answers at once and the wall clock did not move with the injected one:
     // give every request a plausible latency and a wall time on the injected clock's scale.
@@ -104,21 +104,10 @@ void buildTour(PagedFixture &f)
     PageLedger *ledger = f.model->ledger();
     qint64 mono = 1000;
     for (int row = 0; row < ledger->rowCount(); ++row) {
-        PageRecord &rec = ledger->edit(row);
+        const PageRecord &rec = ledger->page(row);
         mono = rec.receivedMonoMs >= 0 ? rec.receivedMonoMs : mono + 2500;
         const qint64 latency = 90 + (row * 137) % 420;
-        rec.latencyMs = latency;
-        rec.receivedAtMs = base + mono;
-        rec.sentAtMs = rec.receivedAtMs - latency;
-        for (PageRecord::Attempt &a : rec.attempts) {
-            if (!a.refetch) {
-                a.sentAtMs = rec.sentAtMs;
-                a.latencyMs = latency;
-            } else {
-                a.sentAtMs = base + f.now - 1500; // still in flight
-            }
-        }
-        ledger->notifyChanged(row);
+        ledger->retime(row, base + mono - latency, latency, base + f.now - 1500); // a refetch in flight
     }
 }
 
@@ -145,7 +134,7 @@ int main(int argc, char **argv)
 
     PagedFixture f;
     buildTour(f);
-    const QList<int> rows = f.model->walkPageRows();
+    const QList<int> rows = f.model->walker()->walkPageRows();
 
     for (const bool dark : {false, true}) {
         QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());

@@ -1,0 +1,450 @@
+#include "pagewalker.h"
+
+#include "jsonslice.h"
+#include "mcpclient.h"
+#include "rpccall.h"
+#include "ttlclock.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QSet>
+
+namespace folio {
+
+namespace {
+
+QByteArray compact(const QJsonValue &v)
+{
+    if (v.isObject())
+        return QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
+    if (v.isArray())
+        return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact);
+    QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+    return wrapped.mid(1, wrapped.size() - 2);
+}
+
+} // namespace
+
+PageWalker::PageWalker(McpClient *client, const ListSource &source, TtlClock *clock, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+    , m_source(source)
+    , m_clock(clock)
+    , m_ledger(new PageLedger(this))
+    , m_rows(new RowStore(this))
+{
+    qRegisterMetaType<folio::PageWalker::End>();
+    connect(m_clock, &TtlClock::expired, this, &PageWalker::handleExpired);
+    connect(m_client, &McpClient::listChanged, this, &PageWalker::handleListChanged);
+}
+
+PageWalker::~PageWalker()
+{
+    if (m_clock) {
+        for (int row : walkPageRows())
+            m_clock->unschedule(m_ledger->page(row).serial);
+    }
+    if (m_inFlight) {
+        m_inFlight->disconnect(this);
+        m_inFlight->cancel();
+    }
+}
+
+void PageWalker::setSource(const ListSource &source)
+{
+    m_source = source;
+    if (m_started)
+        restart(tr("the list's arguments changed"));
+}
+
+void PageWalker::setAutoRefetch(bool on)
+{
+    m_autoRefetch = on;
+    if (!on)
+        return;
+    for (int row : walkPageRows()) {
+        if (m_ledger->page(row).state == PageRecord::State::Expired)
+            refetchPage(row);
+    }
+}
+
+bool PageWalker::canFetchNext() const
+{
+    if ((m_manualStart && !m_started) || m_inserting)
+        return false;
+    return !m_complete && !m_stopped && m_inFlight.isNull() && !m_nextPageWanted && pagesInWalk() < m_pageCap;
+}
+
+void PageWalker::fetchNext()
+{
+    if (canFetchNext())
+        requestNextPage();
+}
+
+void PageWalker::start()
+{
+    if (!m_started)
+        requestNextPage();
+}
+
+void PageWalker::fetchAll()
+{
+    if (m_complete || m_stopped)
+        return;
+    m_fetchingAll = true;
+    Q_EMIT progress(pagesInWalk(), m_rows->rowCount());
+    if (m_inFlight.isNull())
+        requestNextPage();
+}
+
+void PageWalker::cancel()
+{
+    m_fetchingAll = false;
+    m_nextPageWanted = false;
+    m_refetchQueue.clear();
+    if (m_inFlight)
+        m_inFlight->cancel(); // handleReply sees Cancelled and keeps what was read
+}
+
+void PageWalker::requestNextPage()
+{
+    m_started = true;
+    if (m_complete || m_stopped)
+        return;
+    if (m_inFlight || m_inserting) {
+        m_nextPageWanted = true;
+        return;
+    }
+    if (pagesInWalk() >= m_pageCap) {
+        const QList<int> rows = walkPageRows();
+        if (!rows.isEmpty()) {
+            m_ledger->addFindings(rows.last(),
+                                  WalkJudge::judgeCapReached(m_ledger->page(rows.last()), m_pageCap));
+            Q_EMIT findingsChanged();
+        }
+        stop(tr("the page cap (%1) was reached").arg(m_pageCap));
+        return;
+    }
+    PageRecord rec;
+    rec.serial = m_clock->allocateKey(); // unique across every walker sharing the clock
+    rec.walk = m_walk;
+    rec.index = pagesInWalk();
+    rec.requestCursor = m_nextCursor;
+    if (m_source.kind() == ListSource::Kind::Tool && !m_source.limitArgument().isEmpty())
+        rec.requestedLimit = m_source.limit();
+    const int row = m_ledger->appendRequest(rec);
+    m_rows->openPage(row);
+    m_judge.noteRequest(rec.index, rec.requestCursor);
+    sendRequest(Job::NextPage, row, rec.requestCursor);
+}
+
+void PageWalker::sendRequest(Job job, int ledgerRow, const std::optional<QString> &cursor)
+{
+    RpcCall *call = m_source.requestPage(m_client, cursor, this);
+    m_source.deferItems(call); // a protocol list's items are cut from the reply, not parsed
+    m_ledger->markSent(ledgerRow, job == Job::Refetch, QDateTime::currentMSecsSinceEpoch());
+    const int walk = m_walk;
+    connect(call, &RpcCall::finished, this,
+            [this, call, job, ledgerRow, walk] { handleReply(call, job, ledgerRow, walk); });
+    setInFlight(call);
+}
+
+void PageWalker::setInFlight(RpcCall *call)
+{
+    const bool was = !m_inFlight.isNull();
+    m_inFlight = call;
+    if (was != (call != nullptr))
+        Q_EMIT loadingChanged(call != nullptr);
+}
+
+void PageWalker::handleReply(RpcCall *call, Job job, int ledgerRow, int walk)
+{
+    call->deleteLater();
+    if (m_inFlight == call)
+        setInFlight(nullptr);
+    if (walk != m_walk) {
+        pumpQueue(); // a reply for a discarded walk: its page is already marked discarded
+        return;
+    }
+    if (call->isError() && call->error().kind == McpError::Kind::Cancelled) {
+        m_ledger->markCancelled(ledgerRow, call->error(), m_clock->nowMs());
+        if (job == Job::NextPage)
+            m_rows->dropLastPage();
+        Q_EMIT walkFinished(End::Cancelled);
+        pumpQueue();
+        return;
+    }
+    if (call->isError()) {
+        const int pageNumber = m_ledger->page(ledgerRow).index + 1;
+        failPage(ledgerRow, call->error(), call);
+        if (job == Job::Refetch && call->error().kind == McpError::Kind::Rpc &&
+            call->error().code == -32602) {
+            restart(tr("page %1's cursor was refused on refetch (-32602)").arg(pageNumber));
+            return;
+        }
+        pumpQueue();
+        return;
+    }
+    const ListSource::Page page = m_source.readPage(call);
+    if (page.toolError || !page.extractionError.isEmpty()) {
+        McpError e;
+        if (page.toolError) {
+            e.kind = McpError::Kind::ToolError;
+            QString text;
+            for (const QJsonValue &b : call->result().value(QStringLiteral("content")).toArray())
+                text += b.toObject().value(QStringLiteral("text")).toString();
+            e.message = tr("The tool answered isError: %1").arg(text.left(500));
+        } else {
+            e.kind = McpError::Kind::Protocol;
+            e.message = page.extractionError;
+        }
+        failPage(ledgerRow, e, call);
+        pumpQueue();
+        return;
+    }
+    if (job == Job::NextPage)
+        acceptPage(ledgerRow, page, call);
+    else
+        acceptRefetch(ledgerRow, page, call);
+    pumpQueue();
+}
+
+PageLedger::Answer PageWalker::answerOf(const ListSource::Page &page, RpcCall *call) const
+{
+    PageLedger::Answer a;
+    a.next = page.next;
+    a.nextCursor = page.nextCursor;
+    a.nextRaw = page.nextRaw;
+    a.itemCount = page.itemCount();
+    a.latencyMs = call->latencyMs();
+    a.requestBytes = call->requestBytes();
+    a.responseBytes = call->responseBytes();
+    a.receivedAtMs = call->receivedAtMs();
+    a.receivedMonoMs = m_clock->nowMs();
+    a.legacyEra = !m_client->isModern();
+    a.hintsExpected = m_source.kind() == ListSource::Kind::Protocol && !a.legacyEra &&
+                      page.resultType != QLatin1String("input_required");
+    a.hasTtl = page.hasTtl;
+    a.ttlMs = page.ttlMs;
+    a.hasScope = page.hasScope;
+    a.cacheScope = page.cacheScope;
+    return a;
+}
+
+void PageWalker::scheduleExpiry(int ledgerRow)
+{
+    const PageRecord &rec = m_ledger->page(ledgerRow);
+    m_clock->unschedule(rec.serial);
+    if (rec.expiresAtMonoMs() >= 0)
+        m_clock->schedule(rec.serial, rec.expiresAtMonoMs());
+}
+
+RowStore::Items PageWalker::itemsOf(const ListSource::Page &page) const
+{
+    RowStore::Items items;
+    if (page.itemsAsText) {
+        items.text = page.itemsText;
+        items.offsets = page.itemOffsets;
+        return items;
+    }
+    items.offsets.reserve(page.items.size() + 1);
+    for (const QJsonValue &v : page.items)
+        items.append(compact(v));
+    return items;
+}
+
+void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall *call)
+{
+    m_ledger->applyReply(ledgerRow, answerOf(page, call));
+    scheduleExpiry(ledgerRow);
+    bool keepWalking = true;
+    const QList<Finding> cursorFindings = m_judge.judgeCursor(m_ledger->page(ledgerRow), &keepWalking);
+    m_ledger->addFindings(ledgerRow, cursorFindings);
+
+    // Settle the walk's state before the rows go in: views react to rowsInserted by asking
+    // canFetchNext()/fetchNext() at once, and must see the new cursor.
+    const bool stopped = !keepWalking;
+    if (stopped) {
+        m_stopped = true;
+        m_fetchingAll = false;
+    } else if (page.next == ListSource::CursorPresence::String) {
+        m_nextCursor = page.nextCursor; // "" included: it is a cursor, not the end
+        if (m_fetchingAll)
+            m_nextPageWanted = true;
+    } else {
+        m_complete = true;
+        m_fetchingAll = false;
+    }
+
+    // Fetching all: ask for the next page now, before judging this page's items and storing it,
+    // so that the server works on it meanwhile (the cursor is judged; the request leaves at once).
+    if (m_nextPageWanted && m_inFlight.isNull()) {
+        m_nextPageWanted = false;
+        requestNextPage(); // appends to the ledger: no reference into it is kept across this
+    }
+    const QList<Finding> itemFindings =
+        m_judge.judgeItems(m_ledger->page(ledgerRow), page,
+                           m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
+    m_ledger->addFindings(ledgerRow, itemFindings);
+    const bool hasFindings = !cursorFindings.isEmpty() || !itemFindings.isEmpty();
+    const bool wrongType = page.next == ListSource::CursorPresence::WrongType;
+
+    // Views answer rowsInserted by asking for more at once: hold such requests until the page is
+    // in (pumpQueue() sends them).
+    m_inserting = true;
+    m_rows->fillPage(ledgerRow, itemsOf(page));
+    m_inserting = false;
+    if (stopped)
+        stop(wrongType ? tr("nextCursor is not a string") : tr("a cursor repeated"));
+    Q_EMIT pageAccepted(ledgerRow);
+    if (hasFindings)
+        Q_EMIT findingsChanged();
+    Q_EMIT progress(pagesInWalk(), m_rows->rowCount());
+    if (m_complete)
+        Q_EMIT walkFinished(End::Complete);
+}
+
+void PageWalker::acceptRefetch(int ledgerRow, const ListSource::Page &page, RpcCall *call)
+{
+    const RowStore::Items *old = m_rows->pageItems(ledgerRow);
+    if (!old)
+        return;
+    RowStore::Items fresh = itemsOf(page);
+
+    // Diff the new copy against the old by identity.
+    QHash<QString, QByteArrayView> before;
+    for (int i = 0; i < old->count(); ++i)
+        before.insert(ListSource::identity(old->at(i)), old->at(i));
+    int added = 0, changed = 0;
+    QSet<QString> seen;
+    for (int i = 0; i < fresh.count(); ++i) {
+        const QString id = ListSource::identity(fresh.at(i));
+        seen.insert(id);
+        const auto it = before.constFind(id);
+        if (it == before.constEnd())
+            ++added;
+        else if (*it != fresh.at(i))
+            ++changed;
+    }
+    int removed = 0;
+    for (auto it = before.constBegin(); it != before.constEnd(); ++it)
+        removed += seen.contains(it.key()) ? 0 : 1;
+    before.clear(); // views into the old items, which replacePage() frees
+
+    PageLedger::Answer answer = answerOf(page, call);
+    answer.requestBytes = 0; // the page's first request stays the one recorded
+    m_ledger->applyRefetch(ledgerRow, answer, added, removed, changed);
+    scheduleExpiry(ledgerRow);
+    m_inserting = true; // views may ask for more while rows move: that waits (see acceptPage)
+    m_rows->replacePage(ledgerRow, std::move(fresh));
+    m_inserting = false;
+    Q_EMIT pageAccepted(ledgerRow);
+}
+
+void PageWalker::failPage(int ledgerRow, const McpError &error, RpcCall *call)
+{
+    const bool refetch = m_ledger->page(ledgerRow).state == PageRecord::State::Refetching;
+    m_ledger->applyFailure(ledgerRow, error, call->latencyMs(), call->responseBytes(), call->receivedAtMs());
+    m_ledger->addFindings(ledgerRow, WalkJudge::judgeFailure(m_ledger->page(ledgerRow)));
+    if (!refetch) {
+        const PageRecord &rec = m_ledger->page(ledgerRow);
+        stop(tr("page %1 failed: %2").arg(rec.index + 1).arg(WalkJudge::describeError(rec)));
+    }
+    Q_EMIT pageFailed(ledgerRow, error);
+    Q_EMIT findingsChanged();
+}
+
+void PageWalker::stop(const QString &reason)
+{
+    m_stopped = true;
+    m_stopReason = reason;
+    m_fetchingAll = false;
+    m_nextPageWanted = false;
+    Q_EMIT walkFinished(End::Stopped);
+}
+
+void PageWalker::pumpQueue()
+{
+    if (m_inFlight)
+        return;
+    while (!m_refetchQueue.isEmpty()) {
+        const int row = m_refetchQueue.takeFirst();
+        if (!m_rows->containsPage(row))
+            continue;
+        sendRequest(Job::Refetch, row, m_ledger->page(row).requestCursor);
+        return;
+    }
+    if (m_nextPageWanted) {
+        m_nextPageWanted = false;
+        requestNextPage();
+    }
+}
+
+void PageWalker::refetchPage(int ledgerRow)
+{
+    if (!m_rows->containsPage(ledgerRow) || !m_ledger->page(ledgerRow).isSettled() ||
+        m_ledger->page(ledgerRow).state == PageRecord::State::Failed)
+        return;
+    if (!m_refetchQueue.contains(ledgerRow))
+        m_refetchQueue.append(ledgerRow);
+    pumpQueue();
+}
+
+void PageWalker::restart(const QString &reason)
+{
+    ++m_walk;
+    if (m_inFlight) {
+        RpcCall *call = m_inFlight;
+        call->disconnect(this);
+        setInFlight(nullptr);
+        call->cancel();
+        call->deleteLater();
+    }
+    const QList<int> rows = walkPageRows();
+    for (int row : rows)
+        m_clock->unschedule(m_ledger->page(row).serial);
+    m_ledger->markDiscarded(rows, reason);
+    m_rows->clear();
+    m_judge.reset();
+    m_refetchQueue.clear();
+    m_nextPageWanted = false;
+    m_complete = false;
+    m_stopped = false;
+    m_stopReason.clear();
+    m_nextCursor.reset();
+    const bool wasStarted = m_started;
+    Q_EMIT walkRestarted(reason);
+    Q_EMIT findingsChanged();
+    if (wasStarted)
+        requestNextPage();
+}
+
+void PageWalker::handleExpired(const QList<quint64> &serials)
+{
+    for (quint64 serial : serials) {
+        const int row = m_ledger->rowForSerial(serial);
+        if (row < 0 || m_ledger->page(row).state != PageRecord::State::Fresh)
+            continue;
+        m_ledger->markExpired(row);
+        if (m_autoRefetch && m_rows->containsPage(row))
+            refetchPage(row);
+    }
+}
+
+void PageWalker::handleListChanged(ListKind kind)
+{
+    if (m_source.kind() != ListSource::Kind::Protocol || kind != m_source.protocolKind() || !m_started)
+        return;
+    restart(tr("the server sent notifications/%1/list_changed")
+                .arg(kind == ListKind::ResourceTemplates ? QStringLiteral("resources") : listName(kind)));
+}
+
+QList<Finding> PageWalker::findings() const
+{
+    QList<Finding> all;
+    for (int row : walkPageRows())
+        all += m_ledger->page(row).findings;
+    return all;
+}
+
+} // namespace folio
