@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+namespace demo {
+
 namespace {
 
 // SplitMix64: tiny, fast and the same everywhere (std distributions are implementation-defined).
@@ -463,3 +465,5 @@ QJsonObject Catalog::postJson(const ChatPost &post)
                        {QStringLiteral("create_at"), post.createAt},
                        {QStringLiteral("message"), post.message}};
 }
+
+} // namespace demo

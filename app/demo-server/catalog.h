@@ -6,6 +6,8 @@
 
 #include <optional>
 
+namespace demo {
+
 struct ChatUser
 {
     QString id;
@@ -109,3 +111,5 @@ private:
     mutable bool m_chatBuilt = false;
     int m_resourceCount = -1; // -1: one per channel, user and post
 };
+
+} // namespace demo

@@ -1,6 +1,6 @@
-#include "mcpserver.h"
+#include "demoserver.h"
 
-#include "exchange.h"
+#include "demoexchange.h"
 #include "jsontext.h"
 
 #include <QDateTime>
@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QTimer>
 #include <QUuid>
+
+namespace demo {
 
 namespace {
 
@@ -66,7 +68,7 @@ QJsonObject textResult(const QString &text)
 
 } // namespace
 
-McpServer::McpServer(Era era, const Scenario &scenario, quint32 seed, QObject *parent)
+DemoServer::DemoServer(Era era, const Scenario &scenario, quint32 seed, QObject *parent)
     : QObject(parent)
     , m_era(era)
     , m_scenario(scenario)
@@ -91,25 +93,25 @@ McpServer::McpServer(Era era, const Scenario &scenario, quint32 seed, QObject *p
     }
 }
 
-QString McpServer::modernVersion()
+QString DemoServer::modernVersion()
 {
     return QStringLiteral("2026-07-28");
 }
 
-QStringList McpServer::legacyVersions()
+QStringList DemoServer::legacyVersions()
 {
     return {QStringLiteral("2024-11-05"), QStringLiteral("2025-03-26"), QStringLiteral("2025-06-18"),
             QStringLiteral("2025-11-25")};
 }
 
-QJsonObject McpServer::serverInfo() const
+QJsonObject DemoServer::serverInfo() const
 {
     return QJsonObject{{QStringLiteral("name"), QStringLiteral("folio-demo-server")},
                        {QStringLiteral("title"), QStringLiteral("Folio demo server")},
                        {QStringLiteral("version"), QStringLiteral("0.1.0")}};
 }
 
-QJsonObject McpServer::capabilities() const
+QJsonObject DemoServer::capabilities() const
 {
     const QJsonObject listChanged{{QStringLiteral("listChanged"), true}};
     return QJsonObject{{QStringLiteral("tools"), listChanged},
@@ -117,7 +119,7 @@ QJsonObject McpServer::capabilities() const
                        {QStringLiteral("resources"), listChanged}};
 }
 
-void McpServer::handleMessage(const QByteArray &body, Exchange *exchange, const HeaderMap &headers)
+void DemoServer::handleMessage(const QByteArray &body, DemoExchange *exchange, const HeaderMap &headers)
 {
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(body, &error);
@@ -188,7 +190,7 @@ void McpServer::handleMessage(const QByteArray &body, Exchange *exchange, const 
         handleLegacy(id, name, params, exchange, headers);
 }
 
-void McpServer::handleNotification(const QString &method, const QJsonObject &params)
+void DemoServer::handleNotification(const QString &method, const QJsonObject &params)
 {
     if (method == QStringLiteral("notifications/cancelled")) {
         const QJsonValue requestId = params.value(QStringLiteral("requestId"));
@@ -201,8 +203,8 @@ void McpServer::handleNotification(const QString &method, const QJsonObject &par
     // notifications/initialized and anything else need no action.
 }
 
-void McpServer::handleModern(const QJsonValue &id, const QString &method, const QJsonObject &params,
-                             Exchange *exchange, const HeaderMap &headers)
+void DemoServer::handleModern(const QJsonValue &id, const QString &method, const QJsonObject &params,
+                              DemoExchange *exchange, const HeaderMap &headers)
 {
     const QStringList removed{QStringLiteral("initialize"), QStringLiteral("ping"),
                               QStringLiteral("logging/setLevel"), QStringLiteral("resources/subscribe"),
@@ -281,8 +283,8 @@ void McpServer::handleModern(const QJsonValue &id, const QString &method, const 
     dispatch(id, method, params, true, exchange, clientCapabilities);
 }
 
-void McpServer::handleLegacy(const QJsonValue &id, const QString &method, const QJsonObject &params,
-                             Exchange *exchange, const HeaderMap &headers)
+void DemoServer::handleLegacy(const QJsonValue &id, const QString &method, const QJsonObject &params,
+                              DemoExchange *exchange, const HeaderMap &headers)
 {
     if (method == QStringLiteral("server/discover")) {
         // A legacy server does not know the modern probe; on HTTP say so with a 400 (see
@@ -342,8 +344,8 @@ void McpServer::handleLegacy(const QJsonValue &id, const QString &method, const 
     dispatch(id, method, params, false, exchange, {});
 }
 
-void McpServer::dispatch(const QJsonValue &id, const QString &method, const QJsonObject &params, bool modern,
-                         Exchange *exchange, const QJsonObject &clientCapabilities)
+void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJsonObject &params, bool modern,
+                          DemoExchange *exchange, const QJsonObject &clientCapabilities)
 {
     const QString list = listOfMethod(method);
     if (!list.isEmpty()) {
@@ -436,8 +438,8 @@ void McpServer::dispatch(const QJsonValue &id, const QString &method, const QJso
               modern ? 404 : 200);
 }
 
-bool McpServer::callFixture(const QJsonValue &id, const QString &name, const QJsonObject &clientCapabilities,
-                            Exchange *exchange)
+bool DemoServer::callFixture(const QJsonValue &id, const QString &name, const QJsonObject &clientCapabilities,
+                             DemoExchange *exchange)
 {
     if (name == QStringLiteral("test_simple_text")) {
         sendResult(exchange, id, textResult(QStringLiteral("This is a simple text response for testing.")),
@@ -467,7 +469,7 @@ bool McpServer::callFixture(const QJsonValue &id, const QString &name, const QJs
     return true;
 }
 
-void McpServer::listen(const QJsonValue &id, const QJsonObject &params, Exchange *exchange)
+void DemoServer::listen(const QJsonValue &id, const QJsonObject &params, DemoExchange *exchange)
 {
     const QJsonValue filter = params.value(QStringLiteral("notifications"));
     if (!filter.isObject()) {
@@ -497,7 +499,7 @@ void McpServer::listen(const QJsonValue &id, const QJsonObject &params, Exchange
                                  {QStringLiteral("_meta"), QJsonObject{{subscriptionIdKey, id}}}}}});
 }
 
-void McpServer::openLegacyStream(Exchange *exchange, const HeaderMap &headers)
+void DemoServer::openLegacyStream(DemoExchange *exchange, const HeaderMap &headers)
 {
     const QString sessionId = QString::fromLatin1(headers.value("mcp-session-id"));
     if (m_era == Era::Modern) {
@@ -512,7 +514,7 @@ void McpServer::openLegacyStream(Exchange *exchange, const HeaderMap &headers)
     }
 }
 
-void McpServer::endLegacySession(Exchange *exchange, const HeaderMap &headers)
+void DemoServer::endLegacySession(DemoExchange *exchange, const HeaderMap &headers)
 {
     const QString sessionId = QString::fromLatin1(headers.value("mcp-session-id"));
     if (m_era == Era::Modern || sessionId.isEmpty()) {
@@ -520,14 +522,14 @@ void McpServer::endLegacySession(Exchange *exchange, const HeaderMap &headers)
     } else if (!m_sessions.contains(sessionId)) {
         exchange->refuse(404, "Session not found.\n");
     } else {
-        const QPointer<Exchange> stream = m_sessions.take(sessionId).stream;
+        const QPointer<DemoExchange> stream = m_sessions.take(sessionId).stream;
         if (stream)
             stream->reply({}, 200);
         exchange->refuse(200, "");
     }
 }
 
-void McpServer::notifyListChanged(const QString &list)
+void DemoServer::notifyListChanged(const QString &list)
 {
     const QString kind = list == QStringLiteral("templates") ? QStringLiteral("resources") : list;
     const QString method = QStringLiteral("notifications/%1/list_changed").arg(kind);
@@ -558,8 +560,8 @@ void McpServer::notifyListChanged(const QString &list)
     }
 }
 
-void McpServer::sendResult(Exchange *exchange, const QJsonValue &id, QJsonObject result, bool modern,
-                           const QString &itemsKey, const QByteArray &itemsJson)
+void DemoServer::sendResult(DemoExchange *exchange, const QJsonValue &id, QJsonObject result, bool modern,
+                            const QString &itemsKey, const QByteArray &itemsJson)
 {
     if (modern) {
         if (!result.contains(QStringLiteral("resultType")))
@@ -587,8 +589,8 @@ void McpServer::sendResult(Exchange *exchange, const QJsonValue &id, QJsonObject
                     200);
 }
 
-void McpServer::sendError(Exchange *exchange, const QJsonValue &id, int code, const QString &message,
-                          int httpStatus, const QJsonValue &data)
+void DemoServer::sendError(DemoExchange *exchange, const QJsonValue &id, int code, const QString &message,
+                           int httpStatus, const QJsonValue &data)
 {
     QJsonObject error{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
     if (!data.isUndefined() && !data.isNull())
@@ -599,11 +601,12 @@ void McpServer::sendError(Exchange *exchange, const QJsonValue &id, int code, co
                     httpStatus);
 }
 
-void McpServer::sendOutcome(Exchange *exchange, const QJsonValue &id, const PageOutcome &outcome, bool modern)
+void DemoServer::sendOutcome(DemoExchange *exchange, const QJsonValue &id, const PageOutcome &outcome,
+                             bool modern)
 {
     if (outcome.kind == PageOutcome::Kind::NoAnswer)
         return; // page-never-answers: on purpose
-    const QPointer<Exchange> target = exchange;
+    const QPointer<DemoExchange> target = exchange;
     auto send = [this, target, id, outcome, modern] {
         if (!target)
             return;
@@ -617,3 +620,5 @@ void McpServer::sendOutcome(Exchange *exchange, const QJsonValue &id, const Page
     else
         send();
 }
+
+} // namespace demo

@@ -5,9 +5,12 @@
 #include <QJsonObject>
 #include <QObject>
 
-// One request's way back to the client: a POST's response on HTTP (or a stream: SSE), or stdout on
-// stdio. Every exchange ends with exactly one of reply(), accept() or refuse(), or with closed().
-class Exchange : public QObject
+namespace demo {
+
+// The server's side of one request: its way back to the client, a POST's response on HTTP (or a
+// stream: SSE), or stdout on stdio. Every exchange ends with exactly one of reply(), accept() or
+// refuse(), or with closed().
+class DemoExchange : public QObject
 {
     Q_OBJECT
 
@@ -43,3 +46,5 @@ Q_SIGNALS:
     // The client went away before the exchange ended; the exchange is deleted right after.
     void closed();
 };
+
+} // namespace demo
