@@ -1,11 +1,15 @@
 #pragma once
 
 #include <QByteArray>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
 
 namespace demo {
+
+// A request's HTTP headers, names in lower case (empty on stdio).
+using HeaderMap = QHash<QByteArray, QByteArray>;
 
 // The server's side of one request: its way back to the client, a POST's response on HTTP (or a
 // stream: SSE), or stdout on stdio. Every exchange ends with exactly one of reply(), accept() or
