@@ -2,11 +2,13 @@
 
 #include "jsontext.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 
 #include <algorithm>
-#include <array>
+
+namespace demo {
 
 namespace {
 
@@ -35,9 +37,34 @@ private:
     quint64 m_state;
 };
 
-QString s(const char *text)
+// The tables in resources/demo/catalog.json. They are compiled in, so a missing or broken file is
+// a build mistake that no user could fix: stop at once rather than serve an empty catalog.
+QJsonObject loadContent()
 {
-    return QString::fromUtf8(text);
+    QFile file(QStringLiteral(":/catalog.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("folio-demo-server: the compiled-in catalog.json is missing");
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
+    if (!document.isObject())
+        qFatal("folio-demo-server: catalog.json is not a JSON object: %s", qPrintable(error.errorString()));
+    return document.object();
+}
+
+QStringList words(const QJsonObject &table, const QString &key)
+{
+    QStringList result;
+    for (const QJsonValue &word : table.value(key).toArray())
+        result.append(word.toString());
+    return result;
+}
+
+QList<QJsonObject> objects(const QJsonValue &array)
+{
+    QList<QJsonObject> result;
+    for (const QJsonValue &object : array.toArray())
+        result.append(object.toObject());
+    return result;
 }
 
 QJsonObject stringProperty(const QString &description)
@@ -63,180 +90,13 @@ QJsonObject annotations(bool readOnly, bool destructive)
     return result;
 }
 
-struct Entity
+// "pin_post" -> "Pin post": the title of a tool or prompt named in snake case.
+QString titleOf(const QString &name)
 {
-    const char *name;
-    const char *about;
-    const char *field;
-    const char *fieldAbout;
-    const char *special;
-    const char *specialAbout;
-};
-
-// Each entity gets get_, create_, update_, delete_ and one tool of its own.
-const std::array<Entity, 24> entities{{
-    {"post", "a message posted in a channel", "message", "Markdown text of the post", "pin_post",
-     "Pin a post to its channel so it shows in the channel's pinned list."},
-    {"channel", "a conversation space inside a team", "purpose", "What the channel is for", "mute_channel",
-     "Mute a channel for the calling user: no unread badge, no notifications."},
-    {"user", "a person's account on the server", "position", "Job title shown on the profile",
-     "deactivate_user", "Deactivate a user: they can no longer log in and leave every channel."},
-    {"team", "a workspace that groups channels and members", "description", "Shown on the team list",
-     "join_team", "Add the calling user to a team they are allowed to join."},
-    {"thread", "a root post together with its replies", "message", "Text of the root post", "follow_thread",
-     "Follow a thread so new replies show in the user's followed threads."},
-    {"reaction", "an emoji reaction on a post", "emoji_name", "Emoji name without colons",
-     "summarize_reactions", "Count the reactions on a post, grouped by emoji."},
-    {"file", "an attachment uploaded to a post", "filename", "Name the file is shown under", "preview_file",
-     "Return a preview image URL for an uploaded file."},
-    {"emoji", "a custom emoji uploaded by a team member", "image_url", "URL of a PNG or GIF image",
-     "rename_emoji", "Give a custom emoji a new name; old posts show the new name."},
-    {"webhook", "an incoming webhook that posts into a channel", "display_name", "Name shown on posts",
-     "regenerate_webhook_token", "Issue a new secret for a webhook; the old URL stops working."},
-    {"bot", "a bot account owned by a user", "description", "What the bot does", "assign_bot",
-     "Hand a bot over to another owner."},
-    {"command", "a slash command that calls an external URL", "trigger", "Word after the slash",
-     "execute_command", "Run a slash command in a channel as the calling user."},
-    {"reminder", "a message the server sends a user at a set time", "when", "ISO 8601 time or 'in 2h'",
-     "snooze_reminder", "Move a due reminder later by the given delay."},
-    {"bookmark", "a link saved at the top of a channel", "link_url", "Address the bookmark opens",
-     "reorder_bookmark", "Move a bookmark to another position in the channel's bookmark bar."},
-    {"draft", "an unsent message kept for a channel or thread", "message", "Text of the draft", "send_draft",
-     "Post a draft to its channel or thread and delete the draft."},
-    {"status", "a user's presence and custom status", "text", "Custom status text", "clear_status",
-     "Remove the custom status and emoji of the calling user."},
-    {"preference", "a per-user setting such as theme or density", "value", "New value of the setting",
-     "reset_preference", "Put a preference back to the server default."},
-    {"group", "a user group that can be mentioned as @name", "display_name", "Name shown in mentions",
-     "sync_group", "Synchronise a group's members from the directory service."},
-    {"role", "a named set of permissions", "permissions", "Space-separated permission names", "audit_role",
-     "List who holds a role and what it can do."},
-    {"invite", "an invitation for someone to join a team", "email", "Address the invitation goes to",
-     "resend_invite", "Send an unanswered invitation again."},
-    {"scheduled_post", "a post that goes out at a set time", "send_at", "ISO 8601 time to post",
-     "reschedule_post", "Move a scheduled post to another time."},
-    {"category", "a sidebar category that groups channels", "display_name", "Name in the sidebar",
-     "collapse_category", "Collapse or expand a sidebar category for the calling user."},
-    {"playbook", "a checklist-driven process run in a channel", "title", "Title of the playbook",
-     "run_playbook", "Start a run of a playbook in a new or existing channel."},
-    {"board", "a kanban board of cards linked to a channel", "title", "Title of the board", "archive_board",
-     "Archive a board; its cards become read-only."},
-    {"poll", "a question with options that members vote on", "question", "The question asked", "close_poll",
-     "Close a poll and post the results to its channel."},
-}};
-
-struct PromptSpec
-{
-    const char *name;
-    const char *description;
-    const char *argument;
-    const char *argumentAbout;
-};
-
-const std::array<PromptSpec, 30> promptSpecs{{
-    {"summarize_channel", "Summarize what happened in a channel since a given time.", "channel",
-     "Channel name"},
-    {"summarize_thread", "Summarize a thread: the question, the answers and what was decided.", "post_id",
-     "Id of the root post"},
-    {"draft_announcement", "Draft a short announcement for a team channel.", "topic", "What to announce"},
-    {"weekly_digest", "Write a weekly digest of the busiest channels in a team.", "team", "Team name"},
-    {"standup_notes", "Turn today's messages in a channel into stand-up notes.", "channel", "Channel name"},
-    {"catch_me_up", "Tell me what I missed in a channel, most important first.", "channel", "Channel name"},
-    {"explain_decision", "Explain a decision made in a thread and who made it.", "post_id",
-     "Id of the root post"},
-    {"translate_post", "Translate a post into another language, keeping mentions intact.", "language",
-     "Target language"},
-    {"rewrite_polite", "Rewrite a message so it reads friendly and clear.", "text", "The message"},
-    {"incident_timeline", "Build a timeline of an incident from its channel.", "channel", "Incident channel"},
-    {"incident_postmortem", "Draft a blameless postmortem from an incident channel.", "channel",
-     "Incident channel"},
-    {"meeting_agenda", "Propose a meeting agenda from open questions in a channel.", "channel",
-     "Channel name"},
-    {"action_items", "List the action items and owners agreed in a channel.", "channel", "Channel name"},
-    {"welcome_new_member", "Write a welcome message for someone who just joined.", "username",
-     "The new member"},
-    {"onboarding_checklist", "Produce an onboarding checklist from a team's pinned posts.", "team",
-     "Team name"},
-    {"find_experts", "Find who answers questions about a topic most often.", "topic", "The topic"},
-    {"sentiment_report", "Report the mood of a channel over the last week.", "channel", "Channel name"},
-    {"faq_from_channel", "Collect frequently asked questions and their best answers.", "channel",
-     "Channel name"},
-    {"release_notes", "Draft release notes from a release channel's posts.", "channel", "Release channel"},
-    {"retro_summary", "Summarize a retrospective: what went well, what to change.", "channel",
-     "Retro channel"},
-    {"triage_questions", "Sort unanswered questions in a channel by urgency.", "channel", "Channel name"},
-    {"customer_reply", "Draft a reply to a customer question posted in a channel.", "post_id",
-     "Id of the question"},
-    {"escalation_summary", "Summarize an escalated thread for a manager.", "post_id", "Id of the root post"},
-    {"channel_purpose", "Suggest a clear purpose line for a channel from its history.", "channel",
-     "Channel name"},
-    {"status_update", "Write a project status update from a project channel.", "channel", "Project channel"},
-    {"poll_question", "Suggest a poll question and options for a decision.", "topic", "What to decide"},
-    {"code_review_request", "Ask for a code review with the right context.", "link", "Link to the change"},
-    {"handoff_notes", "Write shift hand-off notes from an operations channel.", "channel",
-     "Operations channel"},
-    {"on_call_summary", "Summarize pages and fixes from an on-call week.", "channel", "On-call channel"},
-    {"celebrate_win", "Write a short shout-out for a teammate's win.", "username", "Who to celebrate"},
-}};
-
-struct TemplateSpec
-{
-    const char *uriTemplate;
-    const char *name;
-    const char *description;
-};
-
-const std::array<TemplateSpec, 20> templateSpecs{{
-    {"chat://users/{username}", "user", "A user's profile"},
-    {"chat://users/{username}/posts", "user-posts", "Recent posts by a user"},
-    {"chat://users/{username}/status", "user-status", "A user's presence and custom status"},
-    {"chat://channels/{channel}", "channel", "A channel's header, purpose and settings"},
-    {"chat://channels/{channel}/posts", "channel-posts", "A channel's most recent posts"},
-    {"chat://channels/{channel}/pinned", "channel-pinned", "Posts pinned in a channel"},
-    {"chat://channels/{channel}/members", "channel-members", "Members of a channel"},
-    {"chat://channels/{channel}/bookmarks", "channel-bookmarks", "Links bookmarked in a channel"},
-    {"chat://posts/{post_id}", "post", "One post"},
-    {"chat://posts/{post_id}/thread", "post-thread", "A post's thread, root first"},
-    {"chat://posts/{post_id}/reactions", "post-reactions", "Reactions on a post"},
-    {"chat://posts/{post_id}/files", "post-files", "Files attached to a post"},
-    {"chat://teams/{team}", "team", "A team's settings"},
-    {"chat://teams/{team}/channels", "team-channels", "Public channels of a team"},
-    {"chat://teams/{team}/members", "team-members", "Members of a team"},
-    {"chat://files/{file_id}", "file", "An uploaded file's metadata"},
-    {"chat://emoji/{name}", "emoji", "A custom emoji"},
-    {"chat://search/posts{?q}", "search-posts", "Posts matching a search"},
-    {"chat://search/users{?term}", "search-users", "Users matching a term"},
-    {"chat://groups/{group}", "group", "A user group and its members"},
-}};
-
-const std::array<const char *, 40> firstNames{
-    {"Ada",  "Ben",    "Chloe", "Dev",  "Elena", "Farid", "Grace", "Hugo", "Ines", "Jonas",
-     "Kai",  "Lena",   "Mateo", "Nora", "Omar",  "Priya", "Quinn", "Rosa", "Sami", "Tess",
-     "Uma",  "Victor", "Wen",   "Xavi", "Yara",  "Zane",  "Amir",  "Bea",  "Carl", "Dana",
-     "Emil", "Fay",    "Gus",   "Hana", "Ivo",   "Jade",  "Kofi",  "Lior", "Mira", "Nils"}};
-const std::array<const char *, 40> lastNames{
-    {"Abbott", "Bauer",  "Costa",   "Diaz",   "Evans",    "Fischer",  "Garcia",  "Hughes",
-     "Ito",    "Jensen", "Khan",    "Larsen", "Moreau",   "Nakamura", "Okafor",  "Petrov",
-     "Quispe", "Rossi",  "Silva",   "Tanaka", "Ueda",     "Varga",    "Weber",   "Xu",
-     "Yilmaz", "Zimmer", "Alves",   "Brandt", "Chen",     "Dubois",   "Eriksen", "Ferreira",
-     "Gupta",  "Horvat", "Ivanova", "Jovic",  "Kowalski", "Lopez",    "Murphy",  "Novak"}};
-const std::array<const char *, 10> positions{{"Engineer", "Designer", "Product manager", "Support lead",
-                                              "SRE", "Data analyst", "Writer", "Recruiter", "Sales engineer",
-                                              "QA engineer"}};
-const std::array<const char *, 20> topics{{"atlas",   "billing",  "mobile", "search",   "infra",
-                                           "design",  "payments", "growth", "security", "docs",
-                                           "android", "ios",      "web",    "data",     "ml",
-                                           "legal",   "hiring",   "events", "support",  "platform"}};
-const std::array<const char *, 4> channelKinds{{"team", "proj", "help", "ops"}};
-const std::array<const char *, 12> subjects{{"the deploy", "the release", "the login bug", "the roadmap",
-                                             "the migration", "the outage", "the new dashboard",
-                                             "the API change", "the flaky test", "the budget",
-                                             "the design review", "the customer call"}};
-const std::array<const char *, 8> openers{{"Has anyone looked at", "Quick update on", "I'm blocked on",
-                                           "Good news about", "Can we talk about", "Notes from",
-                                           "Reminder about", "Question about"}};
-const std::array<const char *, 6> closers{
-    {"today?", "before Friday.", "- see thread.", "Thanks all!", "any ideas?", "(details in the doc)"}};
+    QString title = QString(name).replace(QLatin1Char('_'), QLatin1Char(' '));
+    title[0] = title.at(0).toUpper();
+    return title;
+}
 
 constexpr qint64 baseTimeMs = 1780300800000; // 2026-06-01T08:00:00Z
 constexpr int userCount = 1500;
@@ -252,6 +112,7 @@ QString pretty(const QJsonObject &object)
 
 Catalog::Catalog(quint32 seed)
     : m_seed(seed)
+    , m_content(loadContent())
 {
     generateTools();
     generatePrompts();
@@ -268,64 +129,18 @@ void Catalog::ensureChat() const
 
 void Catalog::generateTools()
 {
-    const QJsonObject limitProperty{
-        {QStringLiteral("type"), QStringLiteral("integer")},
-        {QStringLiteral("minimum"), 1},
-        {QStringLiteral("description"), QStringLiteral("Page size; see the description for the maximum")}};
-    const QJsonObject cursorProperty =
-        stringProperty(QStringLiteral("next_cursor from the previous page; leave out for the first page"));
+    m_tools = objects(m_content.value(QStringLiteral("listTools")));
 
-    QJsonObject searchProperties{
-        {QStringLiteral("channel"), stringProperty(QStringLiteral("Channel name to read or to search in"))},
-        {QStringLiteral("query"), stringProperty(QStringLiteral("Words to search for; leave out to read"))},
-        {QStringLiteral("limit"), limitProperty},
-        {QStringLiteral("cursor"), cursorProperty}};
-    m_tools.append(QJsonObject{
-        {QStringLiteral("name"), QStringLiteral("search_posts")},
-        {QStringLiteral("title"), QStringLiteral("Search posts")},
-        {QStringLiteral("description"),
-         s("Read a channel's posts newest first (give channel), or search posts by text (give query, "
-           "optionally channel). limit defaults to 20, at most 100. Pass next_cursor back as cursor "
-           "with the same channel and query for the next page; it is absent on the last page. A page "
-           "can exceed limit when one millisecond holds more posts. A search returns at most the 100 "
-           "most recent matches and marks the answer capped when it reached them.")},
-        {QStringLiteral("inputSchema"), schema(searchProperties, {})},
-        {QStringLiteral("annotations"), annotations(true, false)}});
-
-    const QJsonObject termProperty = stringProperty(QStringLiteral("Filter; leave out for everyone"));
-    m_tools.append(QJsonObject{
-        {QStringLiteral("name"), QStringLiteral("list_users")},
-        {QStringLiteral("title"), QStringLiteral("List users")},
-        {QStringLiteral("description"),
-         s("List users by username, optionally those whose username or name contains term. At most "
-           "1000 users for one term; the answer is marked capped when it reached them. limit defaults "
-           "to 25, at most 200. Pass next_cursor back as cursor with the same term for the next page.")},
-        {QStringLiteral("inputSchema"), schema(QJsonObject{{QStringLiteral("term"), termProperty},
-                                                           {QStringLiteral("limit"), limitProperty},
-                                                           {QStringLiteral("cursor"), cursorProperty}},
-                                               {})},
-        {QStringLiteral("annotations"), annotations(true, false)}});
-    m_tools.append(QJsonObject{
-        {QStringLiteral("name"), QStringLiteral("list_channels")},
-        {QStringLiteral("title"), QStringLiteral("List channels")},
-        {QStringLiteral("description"),
-         s("List channels by name, optionally those whose name contains term. At most 50 channels for "
-           "one term; the answer is marked capped when it reached them. limit defaults to 20, at most "
-           "100. Pass next_cursor back as cursor with the same term for the next page.")},
-        {QStringLiteral("inputSchema"), schema(QJsonObject{{QStringLiteral("term"), termProperty},
-                                                           {QStringLiteral("limit"), limitProperty},
-                                                           {QStringLiteral("cursor"), cursorProperty}},
-                                               {})},
-        {QStringLiteral("annotations"), annotations(true, false)}});
-
-    for (const Entity &entity : entities) {
-        const QString name = s(entity.name);
+    // Each entity gets get_, create_, update_, delete_ and one tool of its own.
+    for (const QJsonObject &entity : objects(m_content.value(QStringLiteral("entities")))) {
+        const QString name = entity.value(QStringLiteral("name")).toString();
         const QString noun = QString(name).replace(QLatin1Char('_'), QLatin1Char(' '));
         const QString idKey = name + QStringLiteral("_id");
         const QJsonObject idProperty = stringProperty(QStringLiteral("Id of the %1").arg(noun));
-        const QString field = s(entity.field);
-        const QJsonObject fieldProperty = stringProperty(s(entity.fieldAbout));
-        const QString about = s(entity.about);
+        const QString field = entity.value(QStringLiteral("field")).toString();
+        const QJsonObject fieldProperty =
+            stringProperty(entity.value(QStringLiteral("fieldAbout")).toString());
+        const QString about = entity.value(QStringLiteral("about")).toString();
         const QString article =
             QStringLiteral("aeiou").contains(noun.at(0)) ? QStringLiteral("an") : QStringLiteral("a");
         auto add = [this](const QString &toolName, const QString &title, const QString &description,
@@ -348,63 +163,70 @@ void Catalog::generateTools()
         add(QStringLiteral("delete_") + name, QStringLiteral("Delete %1").arg(noun),
             QStringLiteral("Delete %1 %2 for good. This cannot be undone.").arg(article, noun),
             schema(QJsonObject{{idKey, idProperty}}, {idKey}), false, true);
-        const QString special = s(entity.special);
-        QString specialTitle = QString(special).replace(QLatin1Char('_'), QLatin1Char(' '));
-        specialTitle[0] = specialTitle.at(0).toUpper();
-        add(special, specialTitle, s(entity.specialAbout), schema(QJsonObject{{idKey, idProperty}}, {idKey}),
-            false, false);
+        const QString special = entity.value(QStringLiteral("special")).toString();
+        add(special, titleOf(special), entity.value(QStringLiteral("specialAbout")).toString(),
+            schema(QJsonObject{{idKey, idProperty}}, {idKey}), false, false);
     }
 }
 
 void Catalog::generatePrompts()
 {
-    for (const PromptSpec &spec : promptSpecs) {
-        const QString name = s(spec.name);
-        QString title = QString(name).replace(QLatin1Char('_'), QLatin1Char(' '));
-        title[0] = title.at(0).toUpper();
+    for (const QJsonObject &spec : objects(m_content.value(QStringLiteral("prompts")))) {
+        const QString name = spec.value(QStringLiteral("name")).toString();
         m_prompts.append(
             QJsonObject{{QStringLiteral("name"), name},
-                        {QStringLiteral("title"), title},
-                        {QStringLiteral("description"), s(spec.description)},
+                        {QStringLiteral("title"), titleOf(name)},
+                        {QStringLiteral("description"), spec.value(QStringLiteral("description"))},
                         {QStringLiteral("arguments"),
-                         QJsonArray{QJsonObject{{QStringLiteral("name"), s(spec.argument)},
-                                                {QStringLiteral("description"), s(spec.argumentAbout)},
-                                                {QStringLiteral("required"), true}}}}});
+                         QJsonArray{QJsonObject{
+                             {QStringLiteral("name"), spec.value(QStringLiteral("argument"))},
+                             {QStringLiteral("description"), spec.value(QStringLiteral("argumentAbout"))},
+                             {QStringLiteral("required"), true}}}}});
     }
 }
 
 void Catalog::generateTemplates()
 {
-    for (const TemplateSpec &spec : templateSpecs) {
-        m_templates.append(QJsonObject{{QStringLiteral("uriTemplate"), s(spec.uriTemplate)},
-                                       {QStringLiteral("name"), s(spec.name)},
-                                       {QStringLiteral("description"), s(spec.description)},
-                                       {QStringLiteral("mimeType"), QStringLiteral("application/json")}});
+    for (const QJsonObject &spec : objects(m_content.value(QStringLiteral("templates")))) {
+        QJsonObject item = spec;
+        item.insert(QStringLiteral("mimeType"), QStringLiteral("application/json"));
+        m_templates.append(item);
     }
 }
 
 void Catalog::generateChat() const
 {
     Random random(m_seed);
+    const QJsonObject userWords = m_content.value(QStringLiteral("users")).toObject();
+    const QStringList firstNames = words(userWords, QStringLiteral("firstNames"));
+    const QStringList lastNames = words(userWords, QStringLiteral("lastNames"));
+    const QStringList positions = words(userWords, QStringLiteral("positions"));
+    const QJsonObject channelWords = m_content.value(QStringLiteral("channels")).toObject();
+    const QJsonObject postWords = m_content.value(QStringLiteral("posts")).toObject();
+    const QStringList openers = words(postWords, QStringLiteral("openers"));
+    const QStringList subjects = words(postWords, QStringLiteral("subjects"));
+    const QStringList closers = words(postWords, QStringLiteral("closers"));
 
     QList<int> combinations;
     for (int i = 0; i < int(firstNames.size() * lastNames.size()); ++i)
         combinations.append(i);
     random.shuffle(combinations);
     for (int i = 0; i < userCount; ++i) {
-        const QString first = s(firstNames[combinations[i] / lastNames.size()]);
-        const QString last = s(lastNames[combinations[i] % lastNames.size()]);
+        const QString &first = firstNames.at(combinations[i] / lastNames.size());
+        const QString &last = lastNames.at(combinations[i] % lastNames.size());
         m_users.append(ChatUser{QStringLiteral("u%1").arg(i + 1, 4, 10, QLatin1Char('0')),
                                 (first + QLatin1Char('.') + last).toLower(), first + QLatin1Char(' ') + last,
-                                s(positions[random.below(10)])});
+                                positions.at(random.below(int(positions.size())))});
     }
     std::sort(m_users.begin(), m_users.end(),
               [](const ChatUser &a, const ChatUser &b) { return a.username < b.username; });
 
+    // 78 kind-topic pairs drawn at random, then the two channels every team has.
     QStringList names;
-    for (const char *kind : channelKinds) {
-        for (const char *topic : topics)
-            names.append(s(kind) + QLatin1Char('-') + s(topic));
+    const QStringList topics = words(channelWords, QStringLiteral("topics"));
+    for (const QString &kind : words(channelWords, QStringLiteral("kinds"))) {
+        for (const QString &topic : topics)
+            names.append(kind + QLatin1Char('-') + topic);
     }
     random.shuffle(names);
     names = names.mid(0, 78);
@@ -437,9 +259,10 @@ void Catalog::generateChat() const
     int made = 0;
     auto makePost = [&](qsizetype channel, qint64 time) {
         ++made;
-        const QString message =
-            QStringLiteral("%1 %2 %3")
-                .arg(s(openers[random.below(8)]), s(subjects[random.below(12)]), s(closers[random.below(6)]));
+        const QString message = QStringLiteral("%1 %2 %3")
+                                    .arg(openers.at(random.below(int(openers.size()))),
+                                         subjects.at(random.below(int(subjects.size()))),
+                                         closers.at(random.below(int(closers.size()))));
         byChannel[channel].append(ChatPost{QStringLiteral("p%1").arg(made, 5, 10, QLatin1Char('0')),
                                            m_channels.at(channel).name,
                                            m_users.at(random.below(userCount)).username, time, message});
@@ -552,20 +375,7 @@ QJsonObject Catalog::addedItem(const QString &list, int revision) const
 
 void Catalog::addConformanceFixtures()
 {
-    const QList<std::pair<const char *, const char *>> fixtures{
-        {"test_simple_text", "Conformance fixture: answers with one fixed text block."},
-        {"test_missing_capability",
-         "Conformance fixture: needs the client's sampling capability and fails with -32021 without it."},
-        {"test_streaming_elicitation", "Conformance fixture: answers on the request's own stream only."},
-        {"test_logging_tool", "Conformance fixture: logs only when the request sets a log level."},
-        {"test_trigger_tool_change", "Conformance fixture: announces a tools list change to listeners."},
-        {"test_trigger_prompt_change", "Conformance fixture: announces a prompts list change to listeners."},
-    };
-    for (const auto &[name, description] : fixtures) {
-        m_tools.append(QJsonObject{{QStringLiteral("name"), s(name)},
-                                   {QStringLiteral("description"), s(description)},
-                                   {QStringLiteral("inputSchema"), schema({}, {})}});
-    }
+    m_tools.append(objects(m_content.value(QStringLiteral("conformanceTools"))));
 }
 
 bool Catalog::isConformanceFixture(const QString &toolName)
@@ -655,3 +465,5 @@ QJsonObject Catalog::postJson(const ChatPost &post)
                        {QStringLiteral("create_at"), post.createAt},
                        {QStringLiteral("message"), post.message}};
 }
+
+} // namespace demo

@@ -6,6 +6,8 @@
 
 #include <optional>
 
+namespace demo {
+
 struct ChatUser
 {
     QString id;
@@ -32,8 +34,9 @@ struct ChatPost
     QString message;
 };
 
-// The demo server's content, a team chat generated from the seed: the same seed gives the same
-// tools, prompts, resources and templates, byte for byte, on every run.
+// The demo server's content, a team chat generated from the seed and the tables in
+// resources/demo/catalog.json: the same seed gives the same tools, prompts, resources and templates,
+// byte for byte, on every run.
 class Catalog
 {
 public:
@@ -98,6 +101,7 @@ private:
     qsizetype baseResourceCount() const;
 
     quint32 m_seed;
+    QJsonObject m_content; // catalog.json, read once: the chat is built from it on first use
     QList<QJsonObject> m_tools;
     QList<QJsonObject> m_prompts;
     QList<QJsonObject> m_templates;
@@ -107,3 +111,5 @@ private:
     mutable bool m_chatBuilt = false;
     int m_resourceCount = -1; // -1: one per channel, user and post
 };
+
+} // namespace demo

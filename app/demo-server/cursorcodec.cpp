@@ -2,6 +2,8 @@
 
 #include <QJsonDocument>
 
+namespace demo {
+
 QString CursorCodec::encode(const QJsonObject &fields)
 {
     const QByteArray json = QJsonDocument(fields).toJson(QJsonDocument::Compact);
@@ -22,3 +24,5 @@ std::optional<QJsonObject> CursorCodec::decode(const QString &cursor)
         return std::nullopt;
     return document.object();
 }
+
+} // namespace demo

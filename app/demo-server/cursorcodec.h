@@ -5,6 +5,8 @@
 
 #include <optional>
 
+namespace demo {
+
 // Cursors are opaque to clients but decodable by people: base64url (no padding) of compact JSON.
 class CursorCodec
 {
@@ -12,3 +14,5 @@ public:
     static QString encode(const QJsonObject &fields);
     static std::optional<QJsonObject> decode(const QString &cursor);
 };
+
+} // namespace demo

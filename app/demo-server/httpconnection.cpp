@@ -6,6 +6,8 @@
 #include <QTcpSocket>
 #include <QUrl>
 
+namespace demo {
+
 namespace {
 
 constexpr qsizetype maxHeadSize = 64 * 1024;
@@ -58,7 +60,7 @@ bool isLoopbackAuthority(const QByteArray &value, bool isOrigin)
 
 } // namespace
 
-HttpConnection::HttpConnection(QTcpSocket *socket, McpServer *server, QObject *parent)
+HttpConnection::HttpConnection(QTcpSocket *socket, DemoServer *server, QObject *parent)
     : QObject(parent)
     , m_socket(socket)
     , m_server(server)
@@ -199,3 +201,5 @@ void HttpConnection::processBuffer()
         }
     }
 }
+
+} // namespace demo

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "demoserver.h"
 #include "httpexchange.h"
-#include "mcpserver.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -9,14 +9,16 @@
 
 class QTcpSocket;
 
+namespace demo {
+
 // One HTTP/1.1 connection: parses requests (Content-Length bodies, keep-alive), hands each to the
-// McpServer through an HttpExchange, and writes its answer as JSON or as a chunked SSE stream.
+// DemoServer through an HttpExchange, and writes its answer as JSON or as a chunked SSE stream.
 class HttpConnection : public QObject
 {
     Q_OBJECT
 
 public:
-    HttpConnection(QTcpSocket *socket, McpServer *server, QObject *parent = nullptr);
+    HttpConnection(QTcpSocket *socket, DemoServer *server, QObject *parent = nullptr);
 
     void writeRaw(const QByteArray &bytes);
     void writeHead(int status, const QByteArray &contentType,
@@ -31,9 +33,11 @@ private:
     void refuse(int status, const QByteArray &text);
 
     QTcpSocket *m_socket;
-    McpServer *m_server;
+    DemoServer *m_server;
     QByteArray m_buffer;
     QPointer<HttpExchange> m_exchange;
     bool m_keepAlive = true;
     bool m_busy = false;
 };
+
+} // namespace demo

@@ -4,8 +4,10 @@
 
 #include <QJsonDocument>
 
+namespace demo {
+
 HttpExchange::HttpExchange(HttpConnection *connection)
-    : Exchange(connection)
+    : DemoExchange(connection)
     , m_connection(connection)
 {}
 
@@ -83,3 +85,5 @@ void HttpExchange::finish()
     m_connection->finishExchange();
     deleteLater();
 }
+
+} // namespace demo

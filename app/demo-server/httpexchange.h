@@ -1,15 +1,17 @@
 #pragma once
 
-#include "exchange.h"
+#include "demoexchange.h"
 
 #include <QList>
 
 #include <utility>
 
+namespace demo {
+
 class HttpConnection;
 
 // One HTTP request's answer: a JSON body with Content-Length, or a chunked SSE stream.
-class HttpExchange : public Exchange
+class HttpExchange : public DemoExchange
 {
     Q_OBJECT
 
@@ -35,3 +37,5 @@ private:
     bool m_streaming = false;
     bool m_finished = false;
 };
+
+} // namespace demo

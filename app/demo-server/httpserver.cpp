@@ -5,7 +5,9 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 
-HttpServer::HttpServer(McpServer *server, QObject *parent)
+namespace demo {
+
+HttpServer::HttpServer(DemoServer *server, QObject *parent)
     : QObject(parent)
     , m_server(server)
     , m_tcpServer(new QTcpServer(this))
@@ -32,3 +34,5 @@ void HttpServer::handleNewConnection()
     while (QTcpSocket *socket = m_tcpServer->nextPendingConnection())
         new HttpConnection(socket, m_server, this);
 }
+
+} // namespace demo

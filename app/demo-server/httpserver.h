@@ -2,8 +2,11 @@
 
 #include <QObject>
 
-class McpServer;
 class QTcpServer;
+
+namespace demo {
+
+class DemoServer;
 
 // Streamable HTTP on 127.0.0.1 only; the MCP endpoint is /mcp.
 class HttpServer : public QObject
@@ -11,7 +14,7 @@ class HttpServer : public QObject
     Q_OBJECT
 
 public:
-    HttpServer(McpServer *server, QObject *parent = nullptr);
+    HttpServer(DemoServer *server, QObject *parent = nullptr);
 
     bool listen(quint16 port, QString *error);
     quint16 port() const;
@@ -19,6 +22,8 @@ public:
 private:
     void handleNewConnection();
 
-    McpServer *m_server;
+    DemoServer *m_server;
     QTcpServer *m_tcpServer;
 };
+
+} // namespace demo

@@ -6,7 +6,7 @@
 // Writing JSON text by hand where QJsonObject would cost too much (a page of a large list is built
 // on every request). Escapes as QJsonDocument's compact writer does, so the bytes are the same:
 // '"', '\\' and control characters escaped, everything else as UTF-8.
-namespace JsonText {
+namespace demo::JsonText {
 
 inline void appendString(QByteArray &out, QStringView text)
 {
@@ -72,4 +72,4 @@ inline void appendString(QByteArray &out, QStringView text)
     out.truncate(p - out.constData());
 }
 
-} // namespace JsonText
+} // namespace demo::JsonText

@@ -8,6 +8,8 @@
 #include <array>
 #include <cmath>
 
+namespace demo {
+
 namespace {
 
 constexpr int invalidParams = -32602;
@@ -232,3 +234,5 @@ PageOutcome ListPager::page(const QString &list, const QJsonValue &cursor, bool 
     }
     return outcome;
 }
+
+} // namespace demo

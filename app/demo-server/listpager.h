@@ -7,6 +7,8 @@
 #include <QJsonObject>
 #include <QList>
 
+namespace demo {
+
 class Catalog;
 
 // Pages the four protocol lists (tools, prompts, resources, templates) the way the scenario says,
@@ -37,3 +39,5 @@ private:
     QHash<QString, int> m_walks;
     QHash<QString, int> m_revisions;
 };
+
+} // namespace demo

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
+namespace demo {
+
 namespace {
 
 struct Limits
@@ -312,3 +314,5 @@ PageOutcome ListTools::call(const QString &name, const QJsonObject &arguments, q
         {QStringLiteral("structuredContent"), structured}};
     return outcome;
 }
+
+} // namespace demo

@@ -5,6 +5,8 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+namespace demo {
+
 class Catalog;
 class Scenario;
 
@@ -36,3 +38,5 @@ private:
     const Catalog &m_catalog;
     const Scenario &m_scenario;
 };
+
+} // namespace demo

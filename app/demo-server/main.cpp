@@ -1,7 +1,7 @@
+#include "demoserver.h"
+#include "demostdiochannel.h"
 #include "httpserver.h"
-#include "mcpserver.h"
 #include "scenario.h"
-#include "stdiotransport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -41,8 +41,9 @@ QString behaviourHelp()
 QString scenarioHelp()
 {
     QString text = QStringLiteral("Scenarios (--scenario NAME):\n");
-    for (const QString &name : Scenario::builtinNames())
-        text += QStringLiteral("  %1%2\n").arg(name.leftJustified(25), Scenario::builtinDescription(name));
+    for (const QString &name : demo::Scenario::builtinNames())
+        text +=
+            QStringLiteral("  %1%2\n").arg(name.leftJustified(25), demo::Scenario::builtinDescription(name));
     return text;
 }
 
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
         QStringLiteral("Override one list: LIST=BEHAVIOUR[,key=value...], e.g. tools=cursor-cycle or "
                        "resources=slow,latencyMs=300. LIST: %1. Keys: pageSize, ttlMs, cacheScope, at, "
                        "latencyMs, expireAfterMs, intervalMs, overlap. Repeatable.")
-            .arg(Scenario::listNames().join(QStringLiteral(", "))),
+            .arg(demo::Scenario::listNames().join(QStringLiteral(", "))),
         QStringLiteral("SPEC"));
     const QCommandLineOption seedOption(QStringLiteral("seed"),
                                         QStringLiteral("Seed of the generated content (default 42)."),
@@ -115,12 +116,12 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    McpServer::Era era = McpServer::Era::Both;
+    demo::DemoServer::Era era = demo::DemoServer::Era::Both;
     const QString eraName = parser.value(eraOption);
     if (eraName == QStringLiteral("modern")) {
-        era = McpServer::Era::Modern;
+        era = demo::DemoServer::Era::Modern;
     } else if (eraName == QStringLiteral("legacy")) {
-        era = McpServer::Era::Legacy;
+        era = demo::DemoServer::Era::Legacy;
     } else if (eraName != QStringLiteral("both")) {
         err << "--era must be both, modern or legacy\n";
         return 2;
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    Scenario scenario;
+    demo::Scenario scenario;
     QString error;
     const bool loaded = parser.isSet(scenarioFileOption)
                             ? scenario.loadFile(parser.value(scenarioFileOption), &error)
@@ -165,7 +166,7 @@ int main(int argc, char **argv)
         }
     }
 
-    McpServer server(era, scenario, seed);
+    demo::DemoServer server(era, scenario, seed);
     if (resourceCount >= 0)
         server.setResourceCount(resourceCount);
     if (parser.isSet(httpOption)) {
@@ -174,7 +175,7 @@ int main(int argc, char **argv)
             err << "--http wants a port number (0 picks a free one)\n";
             return 2;
         }
-        auto http = new HttpServer(&server, &app);
+        auto http = new demo::HttpServer(&server, &app);
         if (!http->listen(quint16(port), &error)) {
             err << "folio-demo-server: cannot listen on 127.0.0.1:" << port << ": " << error << "\n";
             return 1;
@@ -183,8 +184,8 @@ int main(int argc, char **argv)
         err.flush();
         return app.exec();
     }
-    StdioTransport stdio(&server);
-    QObject::connect(&stdio, &StdioTransport::finished, &app, &QCoreApplication::quit);
+    demo::DemoStdioChannel stdio(&server);
+    QObject::connect(&stdio, &demo::DemoStdioChannel::finished, &app, &QCoreApplication::quit);
     stdio.start();
     return app.exec();
 }

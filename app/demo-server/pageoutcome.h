@@ -4,6 +4,8 @@
 #include <QJsonValue>
 #include <QString>
 
+namespace demo {
+
 // What a list request comes to: a result, a JSON-RPC error, or (on purpose) nothing at all.
 struct PageOutcome
 {
@@ -30,3 +32,5 @@ struct PageOutcome
         return outcome;
     }
 };
+
+} // namespace demo

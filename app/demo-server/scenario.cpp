@@ -7,6 +7,8 @@
 
 #include <type_traits>
 
+namespace demo {
+
 namespace {
 
 ListBehaviour defaults(const QString &list)
@@ -262,3 +264,5 @@ void Scenario::setPageSize(int pageSize)
     for (auto it = m_lists.begin(); it != m_lists.end(); ++it)
         it->pageSize = pageSize;
 }
+
+} // namespace demo

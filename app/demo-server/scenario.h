@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+namespace demo {
+
 // How one list pages: a behaviour name (healthy or a misbehaviour) and its parameters.
 struct ListBehaviour
 {
@@ -53,3 +55,5 @@ private:
     bool m_conformanceFixtures = false;
     QHash<QString, ListBehaviour> m_lists;
 };
+
+} // namespace demo

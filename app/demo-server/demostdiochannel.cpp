@@ -1,7 +1,7 @@
-#include "stdiotransport.h"
+#include "demostdiochannel.h"
 
-#include "exchange.h"
-#include "mcpserver.h"
+#include "demoexchange.h"
+#include "demoserver.h"
 
 #include <QJsonDocument>
 #include <QSocketNotifier>
@@ -9,16 +9,18 @@
 #include <cerrno>
 #include <unistd.h>
 
+namespace demo {
+
 namespace {
 
 // On stdio every exchange writes to the same stdout; one object per request keeps the server's
 // bookkeeping (delayed answers, subscriptions) the same as on HTTP.
-class StdioExchange : public Exchange
+class StdioExchange : public DemoExchange
 {
 public:
-    StdioExchange(StdioTransport *transport, bool persistent)
-        : Exchange(transport)
-        , m_transport(transport)
+    StdioExchange(DemoStdioChannel *channel, bool persistent)
+        : DemoExchange(channel)
+        , m_channel(channel)
         , m_persistent(persistent)
     {}
 
@@ -26,7 +28,7 @@ public:
     void replyJson(const QByteArray &message, int) override
     {
         if (!message.isEmpty())
-            m_transport->writeLine(message);
+            m_channel->writeLine(message);
         done();
     }
     void accept() override { done(); }
@@ -35,7 +37,7 @@ public:
     void push(const QJsonObject &message) override
     {
         m_persistent = true; // a subscription: stays until cancelled
-        m_transport->writeMessage(message);
+        m_channel->writeMessage(message);
     }
 
 private:
@@ -45,30 +47,30 @@ private:
             deleteLater();
     }
 
-    StdioTransport *m_transport;
+    DemoStdioChannel *m_channel;
     bool m_persistent;
 };
 
 } // namespace
 
-StdioTransport::StdioTransport(McpServer *server, QObject *parent)
+DemoStdioChannel::DemoStdioChannel(DemoServer *server, QObject *parent)
     : QObject(parent)
     , m_server(server)
 {}
 
-void StdioTransport::start()
+void DemoStdioChannel::start()
 {
     m_server->setStdioStream(new StdioExchange(this, true));
     m_notifier = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this);
-    connect(m_notifier, &QSocketNotifier::activated, this, &StdioTransport::handleReadable);
+    connect(m_notifier, &QSocketNotifier::activated, this, &DemoStdioChannel::handleReadable);
 }
 
-void StdioTransport::writeMessage(const QJsonObject &message)
+void DemoStdioChannel::writeMessage(const QJsonObject &message)
 {
     writeLine(QJsonDocument(message).toJson(QJsonDocument::Compact));
 }
 
-void StdioTransport::writeLine(QByteArray line)
+void DemoStdioChannel::writeLine(QByteArray line)
 {
     line.append('\n');
     const char *data = line.constData();
@@ -85,7 +87,7 @@ void StdioTransport::writeLine(QByteArray line)
     }
 }
 
-void StdioTransport::handleReadable()
+void DemoStdioChannel::handleReadable()
 {
     char chunk[65536];
     const ssize_t got = ::read(STDIN_FILENO, chunk, sizeof chunk);
@@ -106,3 +108,5 @@ void StdioTransport::handleReadable()
         m_server->handleMessage(line, new StdioExchange(this, false), {});
     }
 }
+
+} // namespace demo

@@ -1,13 +1,20 @@
 #pragma once
 
 #include <QByteArray>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
 
-// One request's way back to the client: a POST's response on HTTP (or a stream: SSE), or stdout on
-// stdio. Every exchange ends with exactly one of reply(), accept() or refuse(), or with closed().
-class Exchange : public QObject
+namespace demo {
+
+// A request's HTTP headers, names in lower case (empty on stdio).
+using HeaderMap = QHash<QByteArray, QByteArray>;
+
+// The server's side of one request: its way back to the client, a POST's response on HTTP (or a
+// stream: SSE), or stdout on stdio. Every exchange ends with exactly one of reply(), accept() or
+// refuse(), or with closed().
+class DemoExchange : public QObject
 {
     Q_OBJECT
 
@@ -43,3 +50,5 @@ Q_SIGNALS:
     // The client went away before the exchange ended; the exchange is deleted right after.
     void closed();
 };
+
+} // namespace demo

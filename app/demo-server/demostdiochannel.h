@@ -4,16 +4,20 @@
 #include <QJsonObject>
 #include <QObject>
 
-class McpServer;
 class QSocketNotifier;
 
-// Newline-delimited JSON-RPC on stdin/stdout. Emits finished() when stdin closes.
-class StdioTransport : public QObject
+namespace demo {
+
+class DemoServer;
+
+// The server's end of stdio: newline-delimited JSON-RPC read from stdin and written to stdout,
+// one DemoExchange per request. Emits finished() when stdin closes.
+class DemoStdioChannel : public QObject
 {
     Q_OBJECT
 
 public:
-    StdioTransport(McpServer *server, QObject *parent = nullptr);
+    DemoStdioChannel(DemoServer *server, QObject *parent = nullptr);
 
     void start();
     void writeMessage(const QJsonObject &message);
@@ -25,7 +29,9 @@ Q_SIGNALS:
 private:
     void handleReadable();
 
-    McpServer *m_server;
+    DemoServer *m_server;
     QSocketNotifier *m_notifier = nullptr;
     QByteArray m_buffer;
 };
+
+} // namespace demo

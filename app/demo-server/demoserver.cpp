@@ -1,0 +1,388 @@
+#include "demoserver.h"
+
+#include "demoexchange.h"
+#include "jsontext.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTimer>
+
+namespace demo {
+
+namespace {
+
+constexpr int missingCapability = -32021;
+constexpr int legacyResourceNotFound = -32002;
+
+const QString serverInfoKey = QStringLiteral("io.modelcontextprotocol/serverInfo");
+
+qint64 now()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+QString listOfMethod(const QString &method)
+{
+    if (method == QStringLiteral("tools/list"))
+        return QStringLiteral("tools");
+    if (method == QStringLiteral("prompts/list"))
+        return QStringLiteral("prompts");
+    if (method == QStringLiteral("resources/list"))
+        return QStringLiteral("resources");
+    if (method == QStringLiteral("resources/templates/list"))
+        return QStringLiteral("templates");
+    return {};
+}
+
+QJsonObject textResult(const QString &text)
+{
+    return QJsonObject{
+        {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                                           {QStringLiteral("text"), text}}}}};
+}
+
+} // namespace
+
+DemoServer::DemoServer(Era era, const Scenario &scenario, quint32 seed, QObject *parent)
+    : QObject(parent)
+    , m_era(era)
+    , m_scenario(scenario)
+    , m_catalog(seed)
+    , m_pager(m_catalog, scenario)
+    , m_listTools(m_catalog, scenario)
+    , m_modern(*this)
+    , m_legacy(*this)
+{
+    if (scenario.conformanceFixtures())
+        m_catalog.addConformanceFixtures();
+    for (const QString &list : {QStringLiteral("tools"), QStringLiteral("prompts"),
+                                QStringLiteral("resources"), QStringLiteral("templates")}) {
+        const ListBehaviour b = scenario.behaviour(list);
+        if (!b.is("list-changed"))
+            continue;
+        auto timer = new QTimer(this);
+        timer->setInterval(int(b.intervalMs));
+        connect(timer, &QTimer::timeout, this, [this, list] {
+            m_pager.bumpRevision(list);
+            notifyListChanged(list);
+        });
+        timer->start();
+    }
+}
+
+QJsonObject DemoServer::serverInfo()
+{
+    return QJsonObject{{QStringLiteral("name"), QStringLiteral("folio-demo-server")},
+                       {QStringLiteral("title"), QStringLiteral("Folio demo server")},
+                       {QStringLiteral("version"), QStringLiteral("0.1.0")}};
+}
+
+QJsonObject DemoServer::capabilities()
+{
+    const QJsonObject listChanged{{QStringLiteral("listChanged"), true}};
+    return QJsonObject{{QStringLiteral("tools"), listChanged},
+                       {QStringLiteral("prompts"), listChanged},
+                       {QStringLiteral("resources"), listChanged}};
+}
+
+QString DemoServer::instructions()
+{
+    return QStringLiteral(
+        "Folio's demo server: a team chat (tools, prompts, chat:// resources) whose lists page well or "
+        "badly on purpose, as its scenario says. Nothing you call changes anything.");
+}
+
+void DemoServer::handleMessage(const QByteArray &body, DemoExchange *exchange, const HeaderMap &headers)
+{
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &error);
+    if (error.error != QJsonParseError::NoError) {
+        sendError(exchange, QJsonValue::Null, ParseError,
+                  QStringLiteral("Parse error: %1").arg(error.errorString()), 400);
+        return;
+    }
+    if (document.isArray()) {
+        sendError(exchange, QJsonValue::Null, InvalidRequest,
+                  QStringLiteral("Invalid Request: batches are not supported"), 400);
+        return;
+    }
+    const QJsonObject message = document.object();
+    const QJsonValue id = message.value(QStringLiteral("id"));
+    const QJsonValue method = message.value(QStringLiteral("method"));
+    if (method.isUndefined() &&
+        (message.contains(QStringLiteral("result")) || message.contains(QStringLiteral("error")))) {
+        exchange->accept(); // a response to a request we never send; nothing to do
+        return;
+    }
+    const QJsonValue replyId = id.isString() || id.isDouble() ? id : QJsonValue(QJsonValue::Null);
+    if (message.value(QStringLiteral("jsonrpc")).toString() != QStringLiteral("2.0") || !method.isString() ||
+        (!id.isUndefined() && !id.isString() && !id.isDouble())) {
+        sendError(exchange, replyId, InvalidRequest,
+                  QStringLiteral("Invalid Request: need jsonrpc \"2.0\", a string method and a string or "
+                                 "number id"),
+                  400);
+        return;
+    }
+    const QJsonValue paramsValue = message.value(QStringLiteral("params"));
+    if (!paramsValue.isUndefined() && !paramsValue.isObject()) {
+        if (id.isUndefined())
+            exchange->accept();
+        else
+            sendError(exchange, id, InvalidParams, QStringLiteral("Invalid params: params must be an object"),
+                      400);
+        return;
+    }
+    const QJsonObject params = paramsValue.toObject();
+    if (id.isUndefined()) {
+        handleNotification(method.toString(), params);
+        exchange->accept();
+        return;
+    }
+
+    const QString name = method.toString();
+    if (isModern(name, params, exchange, headers))
+        m_modern.handle(id, name, params, exchange, headers);
+    else
+        m_legacy.handle(id, name, params, exchange, headers);
+}
+
+// The era rules of docs/demo-server.md, first match wins.
+bool DemoServer::isModern(const QString &method, const QJsonObject &params, DemoExchange *exchange,
+                          const HeaderMap &headers) const
+{
+    if (m_era != Era::Both)
+        return m_era == Era::Modern;
+    const QByteArray headerVersion = headers.value("mcp-protocol-version");
+    if (params.value(QStringLiteral("_meta")).toObject().contains(ModernEra::versionKey()))
+        return true;
+    if (exchange->isHttp() && !headerVersion.isEmpty() &&
+        !LegacyEra::versions().contains(QString::fromLatin1(headerVersion)))
+        return true;
+    if (method == QStringLiteral("initialize"))
+        return false;
+    if (method == QStringLiteral("server/discover") || method == QStringLiteral("subscriptions/listen"))
+        return true;
+    if (exchange->isHttp())
+        return !headers.contains("mcp-session-id");
+    return !m_legacy.stdioInitialized();
+}
+
+void DemoServer::handleNotification(const QString &method, const QJsonObject &params)
+{
+    if (method == QStringLiteral("notifications/cancelled"))
+        m_modern.cancel(params.value(QStringLiteral("requestId")));
+    // notifications/initialized and anything else need no action.
+}
+
+void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJsonObject &params, bool modern,
+                          DemoExchange *exchange, const QJsonObject &clientCapabilities)
+{
+    const QString list = listOfMethod(method);
+    if (!list.isEmpty()) {
+        sendOutcome(exchange, id, m_pager.page(list, params.value(QStringLiteral("cursor")), modern, now()),
+                    modern);
+        return;
+    }
+    if (method == QStringLiteral("tools/call")) {
+        const QJsonValue name = params.value(QStringLiteral("name"));
+        const QJsonValue arguments = params.value(QStringLiteral("arguments"));
+        if (!name.isString() || (!arguments.isUndefined() && !arguments.isObject())) {
+            sendError(
+                exchange, id, InvalidParams,
+                QStringLiteral("Invalid params: tools/call needs a string name and an object arguments"),
+                200);
+            return;
+        }
+        const QString toolName = name.toString();
+        if (ListTools::isListTool(toolName)) {
+            sendOutcome(exchange, id, m_listTools.call(toolName, arguments.toObject(), now()), modern);
+            return;
+        }
+        if (!m_catalog.tool(toolName)) {
+            sendError(exchange, id, InvalidParams, QStringLiteral("Unknown tool: %1").arg(toolName), 200);
+            return;
+        }
+        if (Catalog::isConformanceFixture(toolName) &&
+            callFixture(id, toolName, clientCapabilities, exchange))
+            return;
+        sendResult(exchange, id,
+                   textResult(QStringLiteral("Demo: %1 would run with %2. The demo server changes nothing.")
+                                  .arg(toolName, QString::fromUtf8(QJsonDocument(arguments.toObject())
+                                                                       .toJson(QJsonDocument::Compact)))),
+                   modern);
+        return;
+    }
+    if (method == QStringLiteral("resources/read")) {
+        const QString uri = params.value(QStringLiteral("uri")).toString();
+        const auto text = m_catalog.readResource(uri);
+        if (!text) {
+            sendError(exchange, id, modern ? InvalidParams : legacyResourceNotFound,
+                      QStringLiteral("Resource not found"), 200, QJsonObject{{QStringLiteral("uri"), uri}});
+            return;
+        }
+        QJsonObject result{
+            {QStringLiteral("contents"),
+             QJsonArray{QJsonObject{{QStringLiteral("uri"), uri},
+                                    {QStringLiteral("mimeType"), QStringLiteral("application/json")},
+                                    {QStringLiteral("text"), *text}}}}};
+        if (modern) {
+            const ListBehaviour b = m_scenario.behaviour(QStringLiteral("resources"));
+            result.insert(QStringLiteral("ttlMs"), b.ttlMs);
+            result.insert(QStringLiteral("cacheScope"), b.cacheScope);
+        }
+        sendResult(exchange, id, result, modern);
+        return;
+    }
+    if (method == QStringLiteral("prompts/get")) {
+        const QString name = params.value(QStringLiteral("name")).toString();
+        const auto prompt = m_catalog.prompt(name);
+        if (!prompt) {
+            sendError(exchange, id, InvalidParams, QStringLiteral("Unknown prompt: %1").arg(name), 200);
+            return;
+        }
+        const QJsonObject arguments = params.value(QStringLiteral("arguments")).toObject();
+        const QJsonObject argument = prompt->value(QStringLiteral("arguments")).toArray().first().toObject();
+        const QString argumentName = argument.value(QStringLiteral("name")).toString();
+        if (!arguments.value(argumentName).isString()) {
+            sendError(
+                exchange, id, InvalidParams,
+                QStringLiteral("Invalid params: prompt %1 needs the argument %2").arg(name, argumentName),
+                200);
+            return;
+        }
+        const QString text = QStringLiteral("%1 (%2: %3)")
+                                 .arg(prompt->value(QStringLiteral("description")).toString(), argumentName,
+                                      arguments.value(argumentName).toString());
+        sendResult(
+            exchange, id,
+            QJsonObject{{QStringLiteral("description"), prompt->value(QStringLiteral("description"))},
+                        {QStringLiteral("messages"),
+                         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                {QStringLiteral("content"),
+                                                 QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                                             {QStringLiteral("text"), text}}}}}}},
+            modern);
+        return;
+    }
+    sendError(exchange, id, MethodNotFound, QStringLiteral("Method not found: %1").arg(method),
+              modern ? 404 : 200);
+}
+
+bool DemoServer::callFixture(const QJsonValue &id, const QString &name, const QJsonObject &clientCapabilities,
+                             DemoExchange *exchange)
+{
+    if (name == QStringLiteral("test_simple_text")) {
+        sendResult(exchange, id, textResult(QStringLiteral("This is a simple text response for testing.")),
+                   true);
+    } else if (name == QStringLiteral("test_missing_capability")) {
+        if (!clientCapabilities.contains(QStringLiteral("sampling"))) {
+            sendError(exchange, id, missingCapability,
+                      QStringLiteral("Missing required client capability: sampling"), 400,
+                      QJsonObject{{QStringLiteral("requiredCapabilities"),
+                                   QJsonObject{{QStringLiteral("sampling"), QJsonObject{}}}}});
+        } else {
+            sendResult(exchange, id, textResult(QStringLiteral("The client declared sampling.")), true);
+        }
+    } else if (name == QStringLiteral("test_trigger_tool_change")) {
+        notifyListChanged(QStringLiteral("tools"));
+        sendResult(exchange, id, textResult(QStringLiteral("Announced a tools list change.")), true);
+    } else if (name == QStringLiteral("test_trigger_prompt_change")) {
+        notifyListChanged(QStringLiteral("prompts"));
+        sendResult(exchange, id, textResult(QStringLiteral("Announced a prompts list change.")), true);
+    } else if (name == QStringLiteral("test_streaming_elicitation") ||
+               name == QStringLiteral("test_logging_tool")) {
+        sendResult(exchange, id, textResult(QStringLiteral("Done; nothing was sent besides this result.")),
+                   true);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+void DemoServer::openLegacyStream(DemoExchange *exchange, const HeaderMap &headers)
+{
+    if (m_era == Era::Modern)
+        exchange->refuse(405, "This server speaks 2026-07-28 only: there is no GET stream.\n");
+    else
+        m_legacy.openStream(exchange, headers);
+}
+
+void DemoServer::endLegacySession(DemoExchange *exchange, const HeaderMap &headers)
+{
+    if (m_era == Era::Modern)
+        exchange->refuse(405, "No session to end.\n");
+    else
+        m_legacy.endSession(exchange, headers);
+}
+
+void DemoServer::notifyListChanged(const QString &list)
+{
+    const QString kind = list == QStringLiteral("templates") ? QStringLiteral("resources") : list;
+    const QString method = QStringLiteral("notifications/%1/list_changed").arg(kind);
+    m_modern.notifyListChanged(kind, method);
+    m_legacy.notifyListChanged(method);
+}
+
+void DemoServer::sendResult(DemoExchange *exchange, const QJsonValue &id, QJsonObject result, bool modern,
+                            const QString &itemsKey, const QByteArray &itemsJson)
+{
+    if (modern) {
+        if (!result.contains(QStringLiteral("resultType")))
+            result.insert(QStringLiteral("resultType"), QStringLiteral("complete"));
+        QJsonObject meta = result.value(QStringLiteral("_meta")).toObject();
+        meta.insert(serverInfoKey, serverInfo());
+        result.insert(QStringLiteral("_meta"), meta);
+    }
+    if (!itemsKey.isEmpty()) {
+        // Splice the serialized items into the serialized result, as its last member.
+        QByteArray json = R"({"jsonrpc":"2.0","id":)" +
+                          QJsonDocument(QJsonArray{id}).toJson(QJsonDocument::Compact).chopped(1).mid(1) +
+                          R"(,"result":)" + QJsonDocument(result).toJson(QJsonDocument::Compact);
+        json.chop(1); // the result's closing brace
+        if (!result.isEmpty())
+            json.append(',');
+        JsonText::appendString(json, itemsKey);
+        json.append(':').append(itemsJson).append("}}");
+        exchange->replyJson(json, 200);
+        return;
+    }
+    exchange->reply(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                {QStringLiteral("id"), id},
+                                {QStringLiteral("result"), result}},
+                    200);
+}
+
+void DemoServer::sendError(DemoExchange *exchange, const QJsonValue &id, int code, const QString &message,
+                           int httpStatus, const QJsonValue &data)
+{
+    QJsonObject error{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
+    if (!data.isUndefined() && !data.isNull())
+        error.insert(QStringLiteral("data"), data);
+    exchange->reply(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                {QStringLiteral("id"), id},
+                                {QStringLiteral("error"), error}},
+                    httpStatus);
+}
+
+void DemoServer::sendOutcome(DemoExchange *exchange, const QJsonValue &id, const PageOutcome &outcome,
+                             bool modern)
+{
+    if (outcome.kind == PageOutcome::Kind::NoAnswer)
+        return; // page-never-answers: on purpose
+    const QPointer<DemoExchange> target = exchange;
+    auto send = [this, target, id, outcome, modern] {
+        if (!target)
+            return;
+        if (outcome.kind == PageOutcome::Kind::Error)
+            sendError(target, id, outcome.errorCode, outcome.errorMessage, 200, outcome.errorData);
+        else
+            sendResult(target, id, outcome.result, modern, outcome.itemsKey, outcome.itemsJson);
+    };
+    if (outcome.delayMs > 0)
+        QTimer::singleShot(int(outcome.delayMs), this, send);
+    else
+        send();
+}
+
+} // namespace demo

@@ -1,0 +1,191 @@
+#include "modernera.h"
+
+#include "demoserver.h"
+
+#include <QJsonArray>
+
+namespace demo {
+
+namespace {
+
+constexpr int headerMismatchCode = -32020;
+constexpr int unsupportedVersion = -32022;
+
+const QString capabilitiesKey = QStringLiteral("io.modelcontextprotocol/clientCapabilities");
+const QString subscriptionIdKey = QStringLiteral("io.modelcontextprotocol/subscriptionId");
+
+// Header values that are not plain ASCII travel as =?base64?...?= (2026-07-28 transports).
+QString decodeHeader(const QByteArray &value)
+{
+    if (value.startsWith("=?base64?") && value.endsWith("?=")) {
+        const QByteArray inner = value.mid(9, value.size() - 11);
+        return QString::fromUtf8(QByteArray::fromBase64(inner));
+    }
+    return QString::fromUtf8(value);
+}
+
+} // namespace
+
+ModernEra::ModernEra(DemoServer &server)
+    : m_server(server)
+{}
+
+QString ModernEra::version()
+{
+    return QStringLiteral("2026-07-28");
+}
+
+QString ModernEra::versionKey()
+{
+    return QStringLiteral("io.modelcontextprotocol/protocolVersion");
+}
+
+void ModernEra::handle(const QJsonValue &id, const QString &method, const QJsonObject &params,
+                       DemoExchange *exchange, const HeaderMap &headers)
+{
+    const QStringList removed{QStringLiteral("initialize"), QStringLiteral("ping"),
+                              QStringLiteral("logging/setLevel"), QStringLiteral("resources/subscribe"),
+                              QStringLiteral("resources/unsubscribe")};
+    if (removed.contains(method)) {
+        m_server.sendError(exchange, id, DemoServer::MethodNotFound,
+                           QStringLiteral("Method not found: %1 is not part of %2").arg(method, version()),
+                           404);
+        return;
+    }
+
+    const QJsonObject meta = params.value(QStringLiteral("_meta")).toObject();
+    QStringList missing;
+    if (!meta.value(versionKey()).isString())
+        missing.append(versionKey());
+    if (!meta.value(capabilitiesKey).isObject())
+        missing.append(capabilitiesKey);
+    if (!missing.isEmpty()) {
+        m_server.sendError(exchange, id, DemoServer::InvalidParams,
+                           QStringLiteral("Invalid params: params._meta needs %1")
+                               .arg(missing.join(QStringLiteral(" and "))),
+                           400,
+                           QJsonObject{{QStringLiteral("missing"), QJsonArray::fromStringList(missing)}});
+        return;
+    }
+    const QString requested = meta.value(versionKey()).toString();
+
+    if (exchange->isHttp()) {
+        const QString mismatch = headerMismatch(method, requested, params, headers);
+        if (!mismatch.isEmpty()) {
+            m_server.sendError(exchange, id, headerMismatchCode,
+                               QStringLiteral("Header mismatch: ") + mismatch, 400);
+            return;
+        }
+    }
+    if (requested != version()) {
+        m_server.sendError(exchange, id, unsupportedVersion, QStringLiteral("Unsupported protocol version"),
+                           400,
+                           QJsonObject{{QStringLiteral("supported"), QJsonArray{version()}},
+                                       {QStringLiteral("requested"), requested}});
+        return;
+    }
+
+    if (method == QStringLiteral("server/discover")) {
+        m_server.sendResult(exchange, id,
+                            QJsonObject{{QStringLiteral("supportedVersions"), QJsonArray{version()}},
+                                        {QStringLiteral("capabilities"), DemoServer::capabilities()},
+                                        {QStringLiteral("instructions"), DemoServer::instructions()},
+                                        {QStringLiteral("ttlMs"), 3600000},
+                                        {QStringLiteral("cacheScope"), QStringLiteral("public")}},
+                            true);
+        return;
+    }
+    if (method == QStringLiteral("subscriptions/listen")) {
+        listen(id, params, exchange);
+        return;
+    }
+    m_server.dispatch(id, method, params, true, exchange, meta.value(capabilitiesKey).toObject());
+}
+
+QString ModernEra::headerMismatch(const QString &method, const QString &version, const QJsonObject &params,
+                                  const HeaderMap &headers)
+{
+    const QByteArray headerVersion = headers.value("mcp-protocol-version");
+    if (headerVersion.isEmpty())
+        return QStringLiteral("the MCP-Protocol-Version header is missing");
+    if (QString::fromLatin1(headerVersion) != version)
+        return QStringLiteral("MCP-Protocol-Version %1 does not match _meta protocolVersion %2")
+            .arg(QString::fromLatin1(headerVersion), version);
+    if (!headers.contains("mcp-method"))
+        return QStringLiteral("the Mcp-Method header is missing");
+    if (decodeHeader(headers.value("mcp-method")) != method)
+        return QStringLiteral("Mcp-Method %1 does not match method %2")
+            .arg(decodeHeader(headers.value("mcp-method")), method);
+    if (method == QStringLiteral("tools/call") || method == QStringLiteral("prompts/get") ||
+        method == QStringLiteral("resources/read")) {
+        const QString key =
+            method == QStringLiteral("resources/read") ? QStringLiteral("uri") : QStringLiteral("name");
+        if (!headers.contains("mcp-name"))
+            return QStringLiteral("the Mcp-Name header is missing");
+        if (decodeHeader(headers.value("mcp-name")) != params.value(key).toString())
+            return QStringLiteral("Mcp-Name does not match params.%1").arg(key);
+    }
+    return {};
+}
+
+void ModernEra::listen(const QJsonValue &id, const QJsonObject &params, DemoExchange *exchange)
+{
+    const QJsonValue filter = params.value(QStringLiteral("notifications"));
+    if (!filter.isObject()) {
+        m_server.sendError(exchange, id, DemoServer::InvalidParams,
+                           QStringLiteral("Invalid params: notifications must be an object"), 400);
+        return;
+    }
+    Subscription subscription;
+    subscription.id = id;
+    subscription.exchange = exchange;
+    subscription.tools = filter[QStringLiteral("toolsListChanged")].toBool();
+    subscription.prompts = filter[QStringLiteral("promptsListChanged")].toBool();
+    subscription.resources = filter[QStringLiteral("resourcesListChanged")].toBool();
+    QJsonObject granted;
+    if (subscription.tools)
+        granted.insert(QStringLiteral("toolsListChanged"), true);
+    if (subscription.prompts)
+        granted.insert(QStringLiteral("promptsListChanged"), true);
+    if (subscription.resources)
+        granted.insert(QStringLiteral("resourcesListChanged"), true);
+    m_subscriptions.append(subscription);
+    exchange->push(
+        QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                    {QStringLiteral("method"), QStringLiteral("notifications/subscriptions/acknowledged")},
+                    {QStringLiteral("params"),
+                     QJsonObject{{QStringLiteral("notifications"), granted},
+                                 {QStringLiteral("_meta"), QJsonObject{{subscriptionIdKey, id}}}}}});
+}
+
+void ModernEra::cancel(const QJsonValue &requestId)
+{
+    for (qsizetype i = m_subscriptions.size() - 1; i >= 0; --i) {
+        if (m_subscriptions.at(i).id == requestId && !m_subscriptions.at(i).exchange.isNull() &&
+            !m_subscriptions.at(i).exchange->isHttp())
+            m_subscriptions.removeAt(i);
+    }
+}
+
+void ModernEra::notifyListChanged(const QString &kind, const QString &method)
+{
+    for (qsizetype i = m_subscriptions.size() - 1; i >= 0; --i) {
+        const Subscription &subscription = m_subscriptions.at(i);
+        if (subscription.exchange.isNull()) {
+            m_subscriptions.removeAt(i);
+            continue;
+        }
+        const bool wanted = kind == QStringLiteral("tools")     ? subscription.tools
+                            : kind == QStringLiteral("prompts") ? subscription.prompts
+                                                                : subscription.resources;
+        if (wanted) {
+            subscription.exchange->push(QJsonObject{
+                {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                {QStringLiteral("method"), method},
+                {QStringLiteral("params"),
+                 QJsonObject{{QStringLiteral("_meta"), QJsonObject{{subscriptionIdKey, subscription.id}}}}}});
+        }
+    }
+}
+
+} // namespace demo
