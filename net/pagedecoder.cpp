@@ -119,6 +119,8 @@ struct PageDecoder::Private
 
 bool PageDecoder::Private::load(QByteArrayView raw)
 {
+    if (raw.isEmpty())
+        return false; // (and raw.data() may be null, which memcpy must not be given)
     buffer.resize(raw.size() + qsizetype(simdjson::SIMDJSON_PADDING));
     std::memcpy(buffer.data(), raw.data(), size_t(raw.size()));
     std::memset(buffer.data() + raw.size(), ' ', simdjson::SIMDJSON_PADDING);
@@ -266,7 +268,12 @@ bool PageDecoder::Private::read(QByteArrayView raw, QByteArrayView itemsKey, Dec
 
 PageDecoder::PageDecoder()
     : m_d(std::make_unique<Private>())
-{}
+{
+    // On-Demand's own depth limit is asserted only where NDEBUG is not set; check() stops at
+    // maxDepth first, so with one level to spare it never trips. (Should this fail, iterate()
+    // allocates again and reports it.)
+    [[maybe_unused]] const simdjson::error_code error = m_d->parser.allocate(64 * 1024, maxDepth + 1);
+}
 
 PageDecoder::~PageDecoder() = default;
 
