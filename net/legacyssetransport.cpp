@@ -42,7 +42,7 @@ void LegacySseTransport::handleStreamData()
     const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status >= 300)
         return; // the error is read when the reply finishes
-    const QByteArray bytes = m_stream->readAll();
+    const QByteArray bytes = readRemaining(m_stream);
     if (m_sse.bufferedBytes() + bytes.size() > m_maxMessageBytes) {
         finish(McpError::make(McpError::Kind::MessageTooLarge,
                               QStringLiteral("An SSE event over the size cap")));
@@ -84,7 +84,7 @@ void LegacySseTransport::handleStreamFinished()
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status >= 300 || reply->error() != QNetworkReply::NoError)
-        finish(httpReplyError(reply, reply->readAll()));
+        finish(httpReplyError(reply, readRemaining(reply)));
     else
         finish(McpError::make(McpError::Kind::Closed, QStringLiteral("The server closed the SSE stream")));
 }
@@ -108,7 +108,7 @@ void LegacySseTransport::send(const QJsonObject &message, const QByteArray &enco
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status >= 300 || (reply->error() != QNetworkReply::NoError && status == 0)) {
             if (!id.isNull())
-                Q_EMIT requestFailed(id, httpReplyError(reply, reply->readAll()));
+                Q_EMIT requestFailed(id, httpReplyError(reply, readRemaining(reply)));
         }
         // 2xx: the answer arrives on the stream.
     });

@@ -119,7 +119,7 @@ void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
     Exchange &ex = *it;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     decideContentType(reply, ex);
-    const QByteArray bytes = reply->readAll();
+    const QByteArray bytes = readRemaining(reply);
     if (ex.isSse && status < 300) {
         if (ex.sse.bufferedBytes() + bytes.size() > m_maxMessageBytes) {
             m_exchanges.erase(it);
@@ -265,8 +265,16 @@ void StreamableHttpTransport::close()
     if (!m_open)
         return;
     m_open = false;
-    if (m_serverStream)
-        m_serverStream->abort();
+    if (m_serverStream) {
+        // Forgotten before it is aborted: abort() closes the reply and then emits finished() at
+        // once, whose handler would read the closed reply (Qt's "QIODevice::read
+        // (QNetworkReplyHttpImpl): device not open") for a stream nobody waits on any more.
+        QNetworkReply *stream = m_serverStream;
+        m_exchanges.remove(stream);
+        stream->disconnect(this);
+        stream->abort();
+        stream->deleteLater();
+    }
     if (!m_sessionId.isEmpty() && !Revision::isModern(m_protocolVersion)) {
         // End the session politely; 405 means the server does not allow it, which is fine.
         QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream");
