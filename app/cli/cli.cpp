@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "auditcommand.h"
+#include "clilogging.h"
 #include "clioutput.h"
 #include "clitarget.h"
 #include "command.h"
@@ -121,6 +122,7 @@ int runDecodeCursor(const QStringList &arguments)
         cursor = QString::fromUtf8(in.readLine()).remove(QLatin1Char('\n')).remove(QLatin1Char('\r'));
     }
 
+    qCDebug(lcCli) << "decoding a cursor of" << cursor.size() << "characters";
     const CursorDecoding decoding = decodeCursor(cursor);
     if (fmt == QLatin1String("json")) {
         printOut(toJsonText(cursorDecodingToJson(decoding)));

@@ -1,0 +1,7 @@
+#include "clilogging.h"
+
+namespace folio {
+
+Q_LOGGING_CATEGORY(lcCli, "folio.cli", QtWarningMsg)
+
+} // namespace folio
