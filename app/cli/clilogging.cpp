@@ -4,4 +4,9 @@ namespace folio {
 
 Q_LOGGING_CATEGORY(lcCli, "folio.cli", QtWarningMsg)
 
+void enableVerboseLogging()
+{
+    QLoggingCategory::setFilterRules(QStringLiteral("folio.*=true"));
+}
+
 } // namespace folio

@@ -37,11 +37,9 @@ CliSession::CliSession(const ServerConfig &config, KeychainToken keychain, QObje
                                  .arg(m_client->config().requestTimeoutMs));
     });
     connect(m_client->trafficLog(), &TrafficLog::entryAppended, this, &CliSession::kick);
-    connect(m_client, &McpClient::diagnostic, this, [this](const QString &line) {
-        kick();
-        if (m_verbose)
-            printErr(QStringLiteral("folio: server: %1\n").arg(line));
-    });
+    // Diagnostics are logged where they arise (folio.net.*), which -v shows; here they only count
+    // as activity.
+    connect(m_client, &McpClient::diagnostic, this, &CliSession::kick);
     connect(m_client, &McpClient::connected, this, [this] {
         m_connected = true;
         kick();
