@@ -1,5 +1,7 @@
 #include "conformanceclient.h"
 
+#include "applogging.h"
+#include "clilogging.h"
 #include "mcpclient.h"
 #include "rpccall.h"
 
@@ -86,14 +88,21 @@ private:
 
 } // namespace
 
-int runConformanceClient(const QStringList &arguments)
+int runConformanceClient(const QStringList &options)
 {
+    // The harness gives the URL last; -v may come before it.
+    QStringList arguments = options;
+    const qsizetype verbose =
+        arguments.removeAll(QStringLiteral("-v")) + arguments.removeAll(QStringLiteral("--verbose"));
+    if (verbose > 0)
+        enableVerboseLogging();
     if (arguments.isEmpty()) {
-        QTextStream(stderr) << "usage: folio conformance-client URL" << Qt::endl;
+        QTextStream(stderr) << "usage: folio conformance-client [-v] URL" << Qt::endl;
         return 2;
     }
     const QUrl url(arguments.constLast());
     const QString scenario = qEnvironmentVariable("MCP_CONFORMANCE_SCENARIO", QStringLiteral("(none)"));
+    qCDebug(lcApp).noquote() << "conformance client: scenario" << scenario << "at" << url.toString();
     ConformanceRun run(url, scenario);
     QTimer::singleShot(0, &run, &ConformanceRun::start);
     QTimer::singleShot(60000, qApp, [] {

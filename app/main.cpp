@@ -1,4 +1,6 @@
+#include "applogging.h"
 #include "cli.h"
+#include "clilogging.h"
 #include "conformanceclient.h"
 #include "deferredicon.h"
 #include "httptransports.h"
@@ -116,8 +118,9 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("Folio"));
     QCoreApplication::setApplicationVersion(QStringLiteral(FOLIO_VERSION));
 
+    // -v is --verbose (the subcommands' meaning of it too); the version is --version only.
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
-    if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
+    if (first == QLatin1String("--version")) {
         QTextStream(stdout) << "folio " << FOLIO_VERSION << Qt::endl;
         return 0;
     }
@@ -125,18 +128,25 @@ int main(int argc, char **argv)
         QCoreApplication app(argc, argv);
         QTextStream(stdout)
             << "Usage: folio [--url URL | -- COMMAND ARGS...] [--theme light|dark|system]\n"
-               "             [--scenario NAME] [--screenshots DIR]\n"
+               "             [--scenario NAME] [--screenshots DIR] [-v]\n"
                "  Opens the window: on the embedded demo server (its scenario: --scenario, default\n"
                "  tour), on an HTTP server (--url) or on a stdio server (after --).\n"
-               "  --screenshots DIR renders the main views to PNG (light and dark) and exits.\n\n";
+               "  --screenshots DIR renders the main views to PNG (light and dark) and exits.\n"
+               "  -v, --verbose logs what Folio does on stderr (see Logging below).\n\n";
         return folio::runCli(first, {});
     }
-    if (isHeadlessCommand(first)) {
+    // "folio -v list ..." is "folio list -v ...": verbose before the command word is kept.
+    const bool verboseFirst = (first == QLatin1String("-v") || first == QLatin1String("--verbose")) &&
+                              argc > 2 && isHeadlessCommand(QString::fromLocal8Bit(argv[2]));
+    const QString command = verboseFirst ? QString::fromLocal8Bit(argv[2]) : first;
+    if (isHeadlessCommand(command)) {
         QCoreApplication app(argc, argv);
-        const QStringList args = app.arguments().mid(2);
-        if (first == QLatin1String("conformance-client"))
+        QStringList args = app.arguments().mid(verboseFirst ? 3 : 2);
+        if (verboseFirst)
+            args.prepend(QStringLiteral("--verbose"));
+        if (command == QLatin1String("conformance-client"))
             return folio::runConformanceClient(args);
-        return folio::runCli(first, args);
+        return folio::runCli(command, args);
     }
 
     QApplication app(argc, argv);
@@ -161,7 +171,13 @@ int main(int argc, char **argv)
                        "  folio -- COMMAND ARGS...   open it on a stdio server\n"
                        "  folio list|decode-cursor|audit ...   headless commands (folio list --help)"));
     parser.addHelpOption();
-    parser.addVersionOption();
+    // Not addVersionOption(): it takes -v, which is --verbose here as in every subcommand.
+    const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Show the version and exit."));
+    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
+                                     QStringLiteral("Log what Folio does on stderr: every level of the "
+                                                    "folio.* categories (QT_LOGGING_RULES wins where it "
+                                                    "names one)."));
+    parser.addOptions({version, verbose});
     parser.addOption(
         {QStringLiteral("url"), QStringLiteral("Connect to the MCP server at URL."), QStringLiteral("URL")});
     parser.addOption(
@@ -173,6 +189,13 @@ int main(int argc, char **argv)
                       QStringLiteral("Render the main views to PNG files in DIR (light and dark) and exit."),
                       QStringLiteral("DIR")});
     parser.process(args);
+    if (parser.isSet(version)) {
+        QTextStream(stdout) << "folio " << FOLIO_VERSION << Qt::endl;
+        return 0;
+    }
+    if (parser.isSet(verbose))
+        folio::enableVerboseLogging();
+    qCDebug(folio::lcApp).noquote() << "folio" << FOLIO_VERSION << "window, Qt" << qVersion();
 
     folio::Theme::Mode theme = folio::Theme::load();
     if (parser.isSet(QStringLiteral("theme"))) {
@@ -199,6 +222,7 @@ int main(int argc, char **argv)
         return folio::takeScreenshots(&servers, &secrets, parser.value(QStringLiteral("screenshots")));
     }
     servers.load();
+    qCDebug(folio::lcApp) << "demo server:" << (demo.isEmpty() ? QStringLiteral("(not found)") : demo);
 
     int startRow = servers.isDemo(0) ? 0 : -1;
     if (parser.isSet(QStringLiteral("url")) || !stdioCommand.isEmpty()) {

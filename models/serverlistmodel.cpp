@@ -1,5 +1,6 @@
 #include "serverlistmodel.h"
 
+#include "modelslogging.h"
 #include "serversession.h"
 
 #include <QJsonArray>
@@ -87,6 +88,7 @@ QList<ServerConfig> ServerListModel::loadSaved()
     const QJsonArray array = QJsonDocument::fromJson(settings.value(settingsKey).toByteArray()).array();
     for (const QJsonValue &v : array)
         configs.append(ServerConfig::fromJson(v.toObject()));
+    qCDebug(lcServers).noquote() << configs.size() << "saved servers in" << settings.fileName();
     return configs;
 }
 
@@ -111,6 +113,7 @@ void ServerListModel::save() const
     }
     QSettings settings;
     settings.setValue(settingsKey, QJsonDocument(array).toJson(QJsonDocument::Compact));
+    qCDebug(lcServers).noquote() << "saved" << array.size() << "servers to" << settings.fileName();
 }
 
 int ServerListModel::addServer(const ServerConfig &config, bool persist)

@@ -1,11 +1,22 @@
 #include "serversession.h"
 
+#include "modelslogging.h"
 #include "pagedlistmodel.h"
 #include "secretstore.h"
 
 #include <QJsonDocument>
 
 namespace folio {
+
+namespace {
+QString listIds(const QList<ListSource> &lists)
+{
+    QStringList ids;
+    for (const ListSource &l : lists)
+        ids.append(l.id());
+    return ids.join(QStringLiteral(", "));
+}
+} // namespace
 
 ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, SecretStore *secrets,
                              QObject *parent)
@@ -47,6 +58,8 @@ void ServerSession::connectToServer()
         return;
     ServerConfig config = m_config;
     if (config.kind == ServerConfig::Kind::Http && config.tokenInKeychain && m_secrets) {
+        qCDebug(lcSession).noquote() << config.name + QLatin1Char(':')
+                                     << "reading the token from the keychain first";
         // The token comes from the keychain at connect time only; it is never kept in the config.
         auto *ctx = new QObject(this);
         connect(m_secrets, &SecretStore::restored, ctx,
@@ -63,6 +76,8 @@ void ServerSession::connectToServer()
                     if (key != config.secretKey())
                         return;
                     ctx->deleteLater();
+                    qCInfo(lcSession).noquote()
+                        << config.name + QLatin1Char(':') << "connecting without a token:" << message;
                     Q_EMIT error(message);
                     m_client->setConfig(config); // try without a token: the server will say what it needs
                     m_client->connectToServer();
@@ -99,6 +114,9 @@ void ServerSession::handleConnected()
     }
     // Ask for the tools first (they are also scanned for list tools): the server works on the
     // page while the views for the lists are built.
+    qCDebug(lcSession).noquote() << m_config.name + QLatin1Char(':') << "lists" << listIds(m_lists)
+                                 << (advertisesNone ? "(the server advertises no capabilities: all four)"
+                                                    : "");
     if (advertisesNone || caps.contains(QStringLiteral("tools")))
         discoverListTools();
     m_client->listenForListChanges();
@@ -126,6 +144,8 @@ void ServerSession::discoverListTools()
         for (int i = 0; !changed && i < found.size(); ++i)
             changed = m_lists.at(protocolLists.size() + i).id() != found.at(i).id();
         if (changed) {
+            qCDebug(lcSession).noquote()
+                << m_config.name + QLatin1Char(':') << found.size() << "list tools found";
             m_lists = protocolLists + found;
             Q_EMIT listsChanged();
         }

@@ -68,6 +68,11 @@ McpError httpReplyError(QNetworkReply *reply, const QByteArray &body)
     return e;
 }
 
+QByteArray readRemaining(QNetworkReply *reply)
+{
+    return reply->isOpen() ? reply->readAll() : QByteArray();
+}
+
 bool parseJsonMessages(const QByteArray &body, QList<QJsonObject> *messages, QString *why)
 {
     QJsonParseError err;

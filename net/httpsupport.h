@@ -19,6 +19,10 @@ QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, co
 // other statuses, TLS and network errors, in words a person understands.
 McpError httpReplyError(QNetworkReply *reply, const QByteArray &body);
 
+// What is left to read of a reply: nothing once it was aborted, by us or by Qt (a transfer
+// timeout), since abort() closes it before it emits finished().
+QByteArray readRemaining(QNetworkReply *reply);
+
 // One JSON body as messages: an object, or a JSON-RPC batch (2025-03-26). Fails with a reason.
 bool parseJsonMessages(const QByteArray &body, QList<QJsonObject> *messages, QString *why);
 

@@ -1,5 +1,7 @@
 #include "httptransports.h"
 
+#include "netlogging.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -32,14 +34,18 @@ bool loadModule(QString *error)
                 continue;
             }
             // Loading runs the module's registration (the QLibrary handle is never unloaded).
-            if (registeredFactory)
+            if (registeredFactory) {
+                qCDebug(lcHttp).noquote() << "loaded the HTTP transports from" << library.fileName();
                 break;
+            }
             reasons.append(QStringLiteral("%1 does not provide the transports").arg(library.fileName()));
         }
-        if (!registeredFactory)
+        if (!registeredFactory) {
             failure = QStringLiteral("HTTP support is not available: the folio-http module could not be "
                                      "loaded (%1)")
                           .arg(reasons.join(QStringLiteral("; ")));
+            qCInfo(lcHttp).noquote() << failure; // the connection that wanted them fails with it
+        }
     }
     if (!registeredFactory && error)
         *error = failure;

@@ -1,6 +1,7 @@
 #include "jsonrpcconnection.h"
 
 #include "jsonslice.h"
+#include "netlogging.h"
 
 #include "rpccall.h"
 #include "trafficlog.h"
@@ -34,19 +35,22 @@ JsonRpcConnection::JsonRpcConnection(Transport *transport, TrafficLog *log, QObj
     connect(m_transport, &Transport::messageReceived, this, &JsonRpcConnection::handleMessage);
     connect(m_transport, &Transport::requestFailed, this, &JsonRpcConnection::handleRequestFailed);
     connect(m_transport, &Transport::closed, this, &JsonRpcConnection::handleClosed);
-    connect(m_transport, &Transport::malformedMessage, this,
-            [this](const QByteArray &raw, const McpError &e) {
-                logEntry(TrafficLog::Direction::Incoming, QStringLiteral("(malformed)"), QString(), raw, true,
-                         -1);
-                Q_EMIT protocolWarning(e, raw);
-                // An over-cap frame cannot be parsed for its id; with exactly one request in flight it
-                // can only be that request's answer, so fail it now rather than let it time out.
-                if (e.kind == McpError::Kind::MessageTooLarge && m_pending.size() == 1) {
-                    const QPointer<RpcCall> call = m_pending.take(m_pending.constBegin().key());
-                    if (call)
-                        call->finishWithError(e);
-                }
-            });
+    connect(
+        m_transport, &Transport::malformedMessage, this, [this](const QByteArray &raw, const McpError &e) {
+            // Info, not a warning: the server's mistake is shown in the traffic log and the
+            // findings, where it can be judged; on stderr it would only repeat them.
+            qCInfo(lcRpc).noquote() << "malformed message ignored:" << e.describe() << raw.size() << "bytes";
+            logEntry(TrafficLog::Direction::Incoming, QStringLiteral("(malformed)"), QString(), raw, true,
+                     -1);
+            Q_EMIT protocolWarning(e, raw);
+            // An over-cap frame cannot be parsed for its id; with exactly one request in flight it
+            // can only be that request's answer, so fail it now rather than let it time out.
+            if (e.kind == McpError::Kind::MessageTooLarge && m_pending.size() == 1) {
+                const QPointer<RpcCall> call = m_pending.take(m_pending.constBegin().key());
+                if (call)
+                    call->finishWithError(e);
+            }
+        });
     connect(m_transport, &Transport::diagnostic, this, [this](const QString &line) {
         if (m_log)
             m_log->appendDiagnostic(line);
@@ -103,6 +107,7 @@ RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &pa
         message[QStringLiteral("params")] = params;
     const QByteArray encoded = QJsonDocument(message).toJson(QJsonDocument::Compact);
     call->markSent(encoded.size());
+    qCDebug(lcRpc).noquote() << "->" << method << "id" << idText(id) << encoded.size() << "bytes";
     logEntry(TrafficLog::Direction::Outgoing, method, idText(id), encoded, false, -1);
     if (timeoutMs > 0) {
         // The timer is the call's child and stops when the call finishes: a timer left to fire for
@@ -149,6 +154,7 @@ void JsonRpcConnection::cancel(RpcCall *call, const QString &reason)
     if (!call || call->isFinished())
         return;
     m_pending.remove(idKey(call->id()));
+    qCDebug(lcRpc).noquote() << "cancelling" << call->method() << "id" << idText(call->id()) << reason;
     QJsonObject params{{QStringLiteral("requestId"), call->id()}};
     if (!reason.isEmpty())
         params[QStringLiteral("reason")] = reason;
@@ -168,6 +174,8 @@ void JsonRpcConnection::onTimeout(RpcCall *call)
     if (call->isFinished())
         return;
     m_pending.remove(idKey(call->id()));
+    qCInfo(lcRpc).noquote() << "no answer to" << call->method() << "id" << idText(call->id())
+                            << "within the timeout";
     // Tell the server we gave up, so that it can stop working on it.
     if (m_transport->isOpen())
         notify(QStringLiteral("notifications/cancelled"),
@@ -220,6 +228,7 @@ void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArr
 
     if (message.value(QStringLiteral("jsonrpc")).toString() != QLatin1String("2.0") ||
         (!hasMethod && !isResponse)) {
+        qCInfo(lcRpc) << "a message that is not JSON-RPC 2.0 was ignored," << raw.size() << "bytes";
         logEntry(TrafficLog::Direction::Incoming, QStringLiteral("(not JSON-RPC)"), QString(), raw, true, -1);
         Q_EMIT protocolWarning(
             McpError::make(McpError::Kind::MalformedMessage,
@@ -231,9 +240,17 @@ void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArr
     if (isResponse && !hasMethod) {
         const QJsonValue id = message.value(QStringLiteral("id"));
         const QPointer<RpcCall> call = hasId ? m_pending.take(idKey(id)) : QPointer<RpcCall>();
+        const qint64 latencyMs = call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1;
+        if (call)
+            qCDebug(lcRpc).noquote() << "<-" << call->method() << "id" << idText(id)
+                                     << (message.contains(QStringLiteral("error")) ? "error" : "result")
+                                     << "in" << latencyMs << "ms," << raw.size() << "bytes";
+        else // info: shown in the traffic log, like a malformed message
+            qCInfo(lcRpc).noquote() << "a response for an unknown request id"
+                                    << (idText(id).isEmpty() ? QStringLiteral("(none)") : idText(id))
+                                    << "was ignored";
         logEntry(TrafficLog::Direction::Incoming, call ? call->method() : QString(), idText(id), raw,
-                 message.contains(QStringLiteral("error")),
-                 call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1);
+                 message.contains(QStringLiteral("error")), latencyMs);
         if (!call) {
             Q_EMIT protocolWarning(
                 McpError::make(McpError::Kind::Protocol,
@@ -259,6 +276,8 @@ void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArr
         return;
     }
 
+    qCDebug(lcRpc).noquote() << "<-" << (hasId ? "request" : "notification")
+                             << message.value(QStringLiteral("method")).toString();
     logEntry(TrafficLog::Direction::Incoming, message.value(QStringLiteral("method")).toString(),
              idText(message.value(QStringLiteral("id"))), raw, false, -1);
     if (hasId)
@@ -293,8 +312,11 @@ void JsonRpcConnection::handleServerRequest(const QJsonObject &message)
 void JsonRpcConnection::handleRequestFailed(const QJsonValue &id, const McpError &error)
 {
     const QPointer<RpcCall> call = m_pending.take(idKey(id));
+    const qint64 latencyMs = call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1;
+    qCDebug(lcRpc).noquote() << "x" << (call ? call->method() : QStringLiteral("(unknown)")) << "id"
+                             << idText(id) << "failed after" << latencyMs << "ms:" << error.describe();
     logEntry(TrafficLog::Direction::Incoming, call ? call->method() : QString(), idText(id),
-             error.describe().toUtf8(), true, call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1,
+             error.describe().toUtf8(), true, latencyMs,
              0); // no message arrived: the text is Folio's description of the failure
     if (call)
         call->finishWithError(error);
@@ -302,6 +324,9 @@ void JsonRpcConnection::handleRequestFailed(const QJsonValue &id, const McpError
 
 void JsonRpcConnection::handleClosed(const McpError &error)
 {
+    qCDebug(lcRpc).noquote() << "transport closed"
+                             << (error.isError() ? error.describe() : QStringLiteral("cleanly")) << "with"
+                             << m_pending.size() << "requests pending";
     const auto pending = m_pending;
     m_pending.clear();
     McpError e = error;

@@ -1,5 +1,7 @@
 #include "legacyssetransport.h"
 
+#include "netlogging.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -24,6 +26,8 @@ LegacySseTransport::~LegacySseTransport()
 void LegacySseTransport::open()
 {
     QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
+    qCDebug(lcHttp).noquote() << "HTTP+SSE: opening the SSE stream at"
+                              << m_endpoint.url.toString(QUrl::RemoveUserInfo);
     m_stream = m_nam->get(req);
     connect(m_stream, &QNetworkReply::readyRead, this, &LegacySseTransport::handleStreamData);
     connect(m_stream, &QNetworkReply::finished, this, &LegacySseTransport::handleStreamFinished);
@@ -42,7 +46,7 @@ void LegacySseTransport::handleStreamData()
     const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status >= 300)
         return; // the error is read when the reply finishes
-    const QByteArray bytes = m_stream->readAll();
+    const QByteArray bytes = readRemaining(m_stream);
     if (m_sse.bufferedBytes() + bytes.size() > m_maxMessageBytes) {
         finish(McpError::make(McpError::Kind::MessageTooLarge,
                               QStringLiteral("An SSE event over the size cap")));
@@ -54,7 +58,9 @@ void LegacySseTransport::handleStreamData()
             m_postUrl = m_endpoint.url.resolved(QUrl(QString::fromUtf8(ev.data.trimmed())));
             if (!m_open) {
                 m_open = true;
-                Q_EMIT diagnostic(QStringLiteral("SSE endpoint: %1").arg(m_postUrl.toString()));
+                const QString line = QStringLiteral("SSE endpoint: %1").arg(m_postUrl.toString());
+                qCInfo(lcHttp).noquote() << line;
+                Q_EMIT diagnostic(line);
                 Q_EMIT opened();
             }
             continue;
@@ -83,8 +89,10 @@ void LegacySseTransport::handleStreamFinished()
     if (m_finished)
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    qCInfo(lcHttp).noquote() << "HTTP+SSE: the SSE stream closed, HTTP" << status
+                             << (reply->error() != QNetworkReply::NoError ? reply->errorString() : QString());
     if (status >= 300 || reply->error() != QNetworkReply::NoError)
-        finish(httpReplyError(reply, reply->readAll()));
+        finish(httpReplyError(reply, readRemaining(reply)));
     else
         finish(McpError::make(McpError::Kind::Closed, QStringLiteral("The server closed the SSE stream")));
 }
@@ -102,13 +110,21 @@ void LegacySseTransport::send(const QJsonObject &message, const QByteArray &enco
     }
     QNetworkRequest req = makeRequest(m_endpoint, m_postUrl, "application/json, text/event-stream");
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    const QString method = message.value(QStringLiteral("method")).toString();
+    qCDebug(lcHttp).noquote() << "HTTP+SSE: POST"
+                              << (method.isEmpty() ? QStringLiteral("(a response)") : method)
+                              << encoded.size() << "bytes";
     QNetworkReply *reply = m_nam->post(req, encoded);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, id] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, id, method] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        qCDebug(lcHttp).noquote() << "HTTP+SSE: POST"
+                                  << (method.isEmpty() ? QStringLiteral("(a response)") : method)
+                                  << "answered: HTTP" << status
+                                  << reply->header(QNetworkRequest::ContentTypeHeader).toString();
         if (status >= 300 || (reply->error() != QNetworkReply::NoError && status == 0)) {
             if (!id.isNull())
-                Q_EMIT requestFailed(id, httpReplyError(reply, reply->readAll()));
+                Q_EMIT requestFailed(id, httpReplyError(reply, readRemaining(reply)));
         }
         // 2xx: the answer arrives on the stream.
     });

@@ -2,6 +2,7 @@
 
 #include "httptransports.h"
 #include "jsonrpcconnection.h"
+#include "netlogging.h"
 #include "rpccall.h"
 #include "stdiotransport.h"
 #include "trafficlog.h"
@@ -117,6 +118,7 @@ void McpClient::connectToServer()
     m_capabilities = {};
     m_handshakeResult = {};
     m_instructions.clear();
+    qCInfo(lcMcp).noquote() << "connecting to" << m_config.name << "at" << m_config.displayTarget();
     setState(State::Connecting);
     startConnection(m_config.kind == ServerConfig::Kind::Http ? m_config.httpMode
                                                               : ServerConfig::HttpMode::Auto);
@@ -140,6 +142,7 @@ void McpClient::startConnection(ServerConfig::HttpMode mode)
         return;
     }
     transport->setMaxMessageBytes(m_config.maxMessageBytes);
+    qCDebug(lcMcp).noquote() << "opening the" << transport->kindName() << "transport";
     m_connection = new JsonRpcConnection(transport, m_log, this);
     connect(m_connection, &JsonRpcConnection::notificationReceived, this,
             [this](const QString &method, const QJsonObject &params) { handleNotification(method, params); });
@@ -163,6 +166,7 @@ void McpClient::probeDiscover()
 {
     m_connection->transport()->setProtocolVersion(QString::fromLatin1(Revision::Modern));
     const int timeout = qMin(m_config.requestTimeoutMs, discoverProbeTimeoutMs);
+    qCDebug(lcMcp) << "handshake: server/discover for" << Revision::Modern << "within" << timeout << "ms";
     RpcCall *call = m_connection->request(QStringLiteral("server/discover"),
                                           {{QStringLiteral("_meta"), modernMeta()}}, timeout, this);
     connect(call, &RpcCall::finished, this, [this, call] {
@@ -180,6 +184,9 @@ void McpClient::handleDiscover(RpcCall *call)
         const QJsonObject result = call->result();
         const QJsonArray supported = result.value(QStringLiteral("supportedVersions")).toArray();
         if (!supported.contains(QString::fromLatin1(Revision::Modern))) {
+            qCDebug(lcMcp).noquote() << "handshake: server/discover offers"
+                                     << QJsonDocument(supported).toJson(QJsonDocument::Compact) << "without"
+                                     << Revision::Modern;
             if (pinnedModern) {
                 fail(McpError::make(McpError::Kind::Protocol,
                                     QStringLiteral("The server does not support 2026-07-28")));
@@ -193,6 +200,10 @@ void McpClient::handleDiscover(RpcCall *call)
         m_capabilities = result.value(QStringLiteral("capabilities")).toObject();
         m_serverInfo = result.value(QStringLiteral("_meta")).toObject().value(metaServerInfo).toObject();
         m_instructions = result.value(QStringLiteral("instructions")).toString();
+        qCInfo(lcMcp).noquote() << "connected:" << m_protocolVersion << "by server/discover over"
+                                << m_connection->transport()->kindName() << "to"
+                                << m_serverInfo.value(QStringLiteral("name")).toString()
+                                << m_serverInfo.value(QStringLiteral("version")).toString();
         setState(State::Connected);
         Q_EMIT connected();
         return;
@@ -214,6 +225,8 @@ void McpClient::handleDiscover(RpcCall *call)
         // A modern server that wants another version: pick a shared one and retry once.
         const QJsonArray supported = e.data.toObject().value(QStringLiteral("supported")).toArray();
         if (supported.contains(QString::fromLatin1(Revision::Modern)) && !m_retriedDiscover) {
+            qCDebug(lcMcp) << "handshake: the server wants another version but lists" << Revision::Modern
+                           << "- asking once more";
             m_retriedDiscover = true;
             probeDiscover();
             return;
@@ -235,7 +248,7 @@ void McpClient::handleDiscover(RpcCall *call)
         return;
     }
     // Any other error or a timeout means a legacy server: never key on one error code.
-    Q_EMIT diagnostic(QStringLiteral("server/discover: %1 — trying initialize").arg(e.describe()));
+    report(QStringLiteral("server/discover: %1 — trying initialize").arg(e.describe()));
     sendInitialize(m_config.pinnedRevision.isEmpty() ? Revision::legacy().constFirst()
                                                      : m_config.pinnedRevision);
 }
@@ -243,6 +256,7 @@ void McpClient::handleDiscover(RpcCall *call)
 void McpClient::sendInitialize(const QString &revision)
 {
     m_connection->transport()->setProtocolVersion(QString());
+    qCDebug(lcMcp).noquote() << "handshake: initialize offering" << revision;
     const QJsonObject params{{QStringLiteral("protocolVersion"), revision},
                              {QStringLiteral("capabilities"), QJsonObject()},
                              {QStringLiteral("clientInfo"), clientInfo()}};
@@ -266,7 +280,7 @@ void McpClient::handleInitialize(RpcCall *call, const QString &offered)
             m_config.httpMode == ServerConfig::HttpMode::Auto && !m_triedSseFallback) {
             // A pre-2025 server: the spec's fallback is the HTTP+SSE transport.
             m_triedSseFallback = true;
-            Q_EMIT diagnostic(
+            report(
                 QStringLiteral("initialize over Streamable HTTP got %1 — trying HTTP+SSE").arg(e.describe()));
             startConnection(ServerConfig::HttpMode::LegacySse);
             return;
@@ -293,12 +307,18 @@ void McpClient::handleInitialize(RpcCall *call, const QString &offered)
     m_connection->transport()->setProtocolVersion(version >= QLatin1String("2025-06-18") ? version
                                                                                          : QString());
     m_connection->notify(QStringLiteral("notifications/initialized"));
+    qCInfo(lcMcp).noquote() << "connected:" << version << "by initialize (offered"
+                            << offered + QStringLiteral(")") << "over"
+                            << m_connection->transport()->kindName() << "to"
+                            << m_serverInfo.value(QStringLiteral("name")).toString()
+                            << m_serverInfo.value(QStringLiteral("version")).toString();
     setState(State::Connected);
     Q_EMIT connected();
 }
 
 void McpClient::fail(const McpError &error)
 {
+    qCInfo(lcMcp).noquote() << "failed:" << error.describe();
     m_lastError = error;
     if (m_connection) {
         // Let the transport finish its shutdown (an HTTP session's DELETE, SIGTERM/SIGKILL for a
@@ -323,6 +343,7 @@ void McpClient::disconnectFromServer()
         setState(State::Disconnected);
         return;
     }
+    qCDebug(lcMcp) << "disconnecting";
     if (m_listen)
         m_listen->cancel();
     JsonRpcConnection *conn = m_connection;
@@ -337,6 +358,7 @@ void McpClient::disconnectFromServer()
 
 void McpClient::handleConnectionClosed(const McpError &error)
 {
+    qCInfo(lcMcp).noquote() << "the connection closed" << (error.isError() ? error.describe() : QString());
     if (m_state == State::Connecting) {
         fail(error.isError() ? error
                              : McpError::make(McpError::Kind::Closed,
@@ -443,7 +465,7 @@ void McpClient::listenForListChanges()
     connect(m_listen, &RpcCall::finished, this, [this, call = m_listen.data()] {
         call->deleteLater();
         if (call->isError() && call->error().kind != McpError::Kind::Cancelled)
-            Q_EMIT diagnostic(QStringLiteral("subscriptions/listen ended: ") + call->error().describe());
+            report(QStringLiteral("subscriptions/listen ended: ") + call->error().describe());
     });
 }
 
@@ -460,9 +482,17 @@ void McpClient::handleNotification(const QString &method, const QJsonObject &par
     } else if (method == QLatin1String("notifications/resources/updated")) {
         Q_EMIT resourceUpdated(params.value(QStringLiteral("uri")).toString());
     } else if (method == QLatin1String("notifications/message")) {
-        Q_EMIT diagnostic(QStringLiteral("server log: ") +
-                          params.value(QStringLiteral("data")).toVariant().toString());
+        const QString line =
+            QStringLiteral("server log: ") + params.value(QStringLiteral("data")).toVariant().toString();
+        qCDebug(lcMcp).noquote() << line; // the server's own words: debug, like its stderr
+        Q_EMIT diagnostic(line);
     }
+}
+
+void McpClient::report(const QString &line)
+{
+    qCInfo(lcMcp).noquote() << line;
+    Q_EMIT diagnostic(line);
 }
 
 } // namespace folio

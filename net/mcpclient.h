@@ -91,6 +91,8 @@ private:
     void handleNotification(const QString &method, const QJsonObject &params);
     void handleConnectionClosed(const McpError &error);
     QJsonObject withEnvelope(const QJsonObject &params) const;
+    // A handshake event for diagnostic() (the traffic log, the CLI) and for folio.net.mcp.
+    void report(const QString &line);
 
     ServerConfig m_config;
     std::function<Transport *(QObject *)> m_transportFactory;

@@ -1,5 +1,7 @@
 #include "secretstore.h"
 
+#include "netlogging.h"
+
 #include <qt6keychain/keychain.h>
 
 namespace folio {
@@ -49,6 +51,19 @@ SecretStore::Failure failureFor(QKeychain::Error error, const QString &detail)
 }
 
 } // namespace
+
+const char *SecretStore::operationName(Operation operation)
+{
+    switch (operation) {
+    case Operation::Store:
+        return "storing";
+    case Operation::Read:
+        return "reading";
+    case Operation::Remove:
+        return "removing";
+    }
+    return "";
+}
 
 SecretStore::SecretStore(const QString &service, QObject *parent)
     : QObject(parent)
@@ -102,6 +117,7 @@ void SecretStore::start(QKeychain::Job *job, Operation operation, const QString 
     job->setKey(key);
     job->setAutoDelete(true); // the job deletes itself after finished()
     job->setInsecureFallback(false);
+    qCDebug(lcSecrets).noquote() << operationName(operation) << "the token for" << key;
     connect(job, &QKeychain::Job::finished, this,
             [this, operation, key](QKeychain::Job *finished) { handleFinished(finished, operation, key); });
     job->start();
@@ -111,9 +127,13 @@ void SecretStore::handleFinished(QKeychain::Job *job, Operation operation, const
 {
     if (job->error() != QKeychain::NoError) {
         const Failure failure = failureFor(job->error(), job->errorString());
+        // Info, not a warning: failed() reaches the user (a banner, the command's message).
+        qCInfo(lcSecrets).noquote() << operationName(operation) << "the token for" << key << "failed:"
+                                    << "QKeychain error" << int(job->error()) << job->errorString();
         Q_EMIT failed(key, failure, failureMessage(failure, key, job->errorString()));
         return;
     }
+    qCDebug(lcSecrets).noquote() << operationName(operation) << "the token for" << key << "done";
     switch (operation) {
     case Operation::Store:
         Q_EMIT stored(key);

@@ -48,6 +48,7 @@ Q_SIGNALS:
 
 private:
     enum class Operation { Store, Read, Remove };
+    static const char *operationName(Operation operation); // for folio.net.secrets
 
     void start(QKeychain::Job *job, Operation operation, const QString &key);
     void handleFinished(QKeychain::Job *job, Operation operation, const QString &key);

@@ -1,5 +1,7 @@
 #include "stdiotransport.h"
 
+#include "netlogging.h"
+
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QPointer>
@@ -24,6 +26,7 @@ StdioTransport::StdioTransport(QObject *parent)
     connect(m_process, &QProcess::errorOccurred, this, &StdioTransport::handleError);
     connect(m_process, &QProcess::started, this, [this] {
         m_started = true;
+        qCInfo(lcStdio) << "started" << m_program << "pid" << m_process->processId();
         Q_EMIT opened();
     });
 }
@@ -32,6 +35,8 @@ StdioTransport::~StdioTransport()
 {
     if (m_process->state() != QProcess::NotRunning) {
         // Destruction cannot wait for a graceful exit: make sure no child outlives us.
+        qCInfo(lcStdio) << "killing" << m_program << "pid" << m_process->processId()
+                        << "(the transport was destroyed while it ran)";
         m_process->disconnect(this);
         m_process->closeWriteChannel();
         m_process->kill();
@@ -69,6 +74,11 @@ void StdioTransport::open()
     // An argument list, never a shell: no quoting or injection surprises.
     m_process->setProgram(m_program);
     m_process->setArguments(m_arguments);
+    // The command line as the window and the CLI's messages show it; environment values (where
+    // credentials go) only by name.
+    qCDebug(lcStdio) << "spawning" << m_program << "with arguments" << m_arguments
+                     << "extra environment variables" << m_extraEnv.keys() << "working directory"
+                     << (m_workingDirectory.isEmpty() ? QStringLiteral("(ours)") : m_workingDirectory);
     m_process->start(QIODevice::ReadWrite);
     // QProcess learns that the program started (its exec succeeded) on a later event-loop turn,
     // and nothing is sent before that: whatever the caller does next (building a window) would
@@ -114,15 +124,16 @@ void StdioTransport::close()
         return;
     }
     m_closing = true;
+    qCDebug(lcStdio) << "closing stdin of pid" << m_process->processId();
     m_process->closeWriteChannel();
     QPointer<QProcess> proc(m_process);
     QTimer::singleShot(m_graceMs, this, [this, proc] {
         if (proc && proc->state() != QProcess::NotRunning) {
-            Q_EMIT diagnostic(QStringLiteral("Server did not exit after stdin closed; sending SIGTERM"));
+            report(QStringLiteral("Server did not exit after stdin closed; sending SIGTERM"));
             proc->terminate();
             QTimer::singleShot(m_graceMs, this, [this, proc] {
                 if (proc && proc->state() != QProcess::NotRunning) {
-                    Q_EMIT diagnostic(QStringLiteral("Server ignored SIGTERM; killing it"));
+                    report(QStringLiteral("Server ignored SIGTERM; killing it"));
                     proc->kill();
                 }
             });
@@ -184,6 +195,7 @@ void StdioTransport::handleStderr()
         m_stderrTail.append(line);
         if (m_stderrTail.size() > stderrTailLines)
             m_stderrTail.removeFirst();
+        qCDebug(lcStdio).noquote() << "stderr:" << line;
         Q_EMIT diagnostic(QStringLiteral("stderr: ") + line);
     }
     if (m_stderrBuffer.size() > 64 * 1024)
@@ -196,6 +208,8 @@ void StdioTransport::handleFinished(int exitCode, QProcess::ExitStatus status)
         return;
     handleStdout(); // whatever was still buffered
     handleStderr();
+    qCInfo(lcStdio) << m_program << (status == QProcess::CrashExit ? "crashed" : "exited") << "with code"
+                    << exitCode << (m_closing ? "after we closed it" : "on its own");
     if (m_closing) {
         finishClose({});
         return;
@@ -216,13 +230,20 @@ void StdioTransport::handleError(QProcess::ProcessError error)
         const McpError e = McpError::make(
             McpError::Kind::SpawnFailed,
             QStringLiteral("Could not start \"%1\": %2").arg(m_program, m_process->errorString()));
+        qCInfo(lcStdio).noquote() << e.message;
         if (m_opening) // not from inside open(): the caller has not returned yet
             QTimer::singleShot(0, this, [this, e] { finishClose(e); });
         else
             finishClose(e);
     } else if (error == QProcess::WriteError && !m_closing) {
-        Q_EMIT diagnostic(QStringLiteral("Writing to the server failed: ") + m_process->errorString());
+        report(QStringLiteral("Writing to the server failed: ") + m_process->errorString());
     }
+}
+
+void StdioTransport::report(const QString &line)
+{
+    qCInfo(lcStdio).noquote() << line;
+    Q_EMIT diagnostic(line);
 }
 
 void StdioTransport::finishClose(const McpError &error)

@@ -44,6 +44,8 @@ private:
     bool deferredWhileFlushing(std::function<void()> handler);
     void handleError(QProcess::ProcessError error);
     void finishClose(const McpError &error);
+    // A transport event for the traffic log (diagnostic()) and for folio.net.stdio.
+    void report(const QString &line);
 
     QProcess *m_process;
     QString m_program;

@@ -1,6 +1,7 @@
 #include "streamablehttptransport.h"
 
 #include "jsonrpcconnection.h"
+#include "netlogging.h"
 #include "protocol.h"
 
 #include <QJsonDocument>
@@ -10,6 +11,13 @@
 #include <QTimer>
 
 namespace folio {
+
+namespace {
+QString idText(const QJsonValue &id)
+{
+    return id.isString() ? id.toString() : QString::number(id.toInteger());
+}
+} // namespace
 
 StreamableHttpTransport::StreamableHttpTransport(const HttpEndpoint &endpoint, QObject *parent)
     : Transport(parent)
@@ -32,6 +40,7 @@ void StreamableHttpTransport::open()
 {
     // Nothing to connect up front: every message is its own POST.
     m_open = true;
+    qCDebug(lcHttp).noquote() << "Streamable HTTP to" << m_endpoint.url.toString(QUrl::RemoveUserInfo);
     QTimer::singleShot(0, this, [this] {
         if (m_open)
             Q_EMIT opened();
@@ -69,6 +78,7 @@ void StreamableHttpTransport::send(const QJsonObject &message, const QByteArray 
         message.contains(QStringLiteral("method")) && message.contains(QStringLiteral("id"));
     ex.id = isRequest ? id : QJsonValue();
     ex.method = method.toUtf8();
+    qCDebug(lcHttp).noquote() << "POST" << exchangeName(ex) << encoded.size() << "bytes";
     watch(m_nam->post(req, encoded), ex);
 }
 
@@ -85,6 +95,8 @@ void StreamableHttpTransport::openServerStream()
         req.setRawHeader("Last-Event-ID", m_lastEventId);
     Exchange ex;
     ex.serverStream = true;
+    qCDebug(lcHttp) << "GET stream requested"
+                    << (m_lastEventId.isEmpty() ? "" : "(resuming after an event id)");
     QNetworkReply *reply = m_nam->get(req);
     m_serverStream = reply;
     watch(reply, ex);
@@ -104,10 +116,15 @@ void StreamableHttpTransport::decideContentType(QNetworkReply *reply, Exchange &
     ex.decided = true;
     const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray().toLower();
     ex.isSse = type.startsWith("text/event-stream");
+    qCDebug(lcHttp).noquote() << "HTTP" << reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt()
+                              << (type.isEmpty() ? QByteArray("(no content type)") : type) << "for"
+                              << exchangeName(ex);
+    if (ex.isSse)
+        qCDebug(lcHttp).noquote() << "SSE stream opened for" << exchangeName(ex);
     const QByteArray session = reply->rawHeader("Mcp-Session-Id");
     if (!session.isEmpty() && !Revision::isModern(m_protocolVersion) && session != m_sessionId) {
         m_sessionId = session;
-        Q_EMIT diagnostic(QStringLiteral("HTTP session %1").arg(QString::fromLatin1(session)));
+        report(QStringLiteral("HTTP session %1").arg(QString::fromLatin1(session)));
     }
 }
 
@@ -119,7 +136,7 @@ void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
     Exchange &ex = *it;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     decideContentType(reply, ex);
-    const QByteArray bytes = reply->readAll();
+    const QByteArray bytes = readRemaining(reply);
     if (ex.isSse && status < 300) {
         if (ex.sse.bufferedBytes() + bytes.size() > m_maxMessageBytes) {
             m_exchanges.erase(it);
@@ -196,16 +213,20 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
     reply->deleteLater();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const bool netError = reply->error() != QNetworkReply::NoError && status == 0;
+    // The status and content type were logged as the answer began (decideContentType()).
+    if (netError)
+        qCDebug(lcHttp).noquote() << exchangeName(ex) << "failed:" << reply->errorString();
+    else if (ex.isSse)
+        qCDebug(lcHttp).noquote() << "SSE stream closed for" << exchangeName(ex);
 
     if (ex.serverStream) {
         if (status == 405 || status == 404)
-            Q_EMIT diagnostic(QStringLiteral("The server offers no GET stream (HTTP %1)").arg(status));
+            report(QStringLiteral("The server offers no GET stream (HTTP %1)").arg(status));
         else if (m_open && status < 300 && !netError)
             QTimer::singleShot(ex.sse.retryMs().value_or(1000), this,
                                &StreamableHttpTransport::openServerStream);
         else if (m_open)
-            Q_EMIT diagnostic(
-                QStringLiteral("The GET stream ended: %1").arg(httpReplyError(reply, ex.body).describe()));
+            report(QStringLiteral("The GET stream ended: %1").arg(httpReplyError(reply, ex.body).describe()));
         return;
     }
 
@@ -265,8 +286,17 @@ void StreamableHttpTransport::close()
     if (!m_open)
         return;
     m_open = false;
-    if (m_serverStream)
-        m_serverStream->abort();
+    if (m_serverStream) {
+        // Forgotten before it is aborted: abort() closes the reply and then emits finished() at
+        // once, whose handler would read the closed reply (Qt's "QIODevice::read
+        // (QNetworkReplyHttpImpl): device not open") for a stream nobody waits on any more.
+        QNetworkReply *stream = m_serverStream;
+        m_exchanges.remove(stream);
+        stream->disconnect(this);
+        stream->abort();
+        stream->deleteLater();
+        qCDebug(lcHttp) << "GET stream closed";
+    }
     if (!m_sessionId.isEmpty() && !Revision::isModern(m_protocolVersion)) {
         // End the session politely; 405 means the server does not allow it, which is fine.
         QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream");
@@ -274,17 +304,36 @@ void StreamableHttpTransport::close()
         if (!m_protocolVersion.isEmpty())
             req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
         req.setTransferTimeout(2000);
+        qCDebug(lcHttp) << "DELETE to end the HTTP session";
         QNetworkReply *del = m_nam->deleteResource(req);
         // Closed only once the DELETE is done: whoever owns us deletes us on closed(), and the
         // request would die with our QNetworkAccessManager before it left (the transfer timeout
         // bounds the wait).
         connect(del, &QNetworkReply::finished, this, [this, del] {
+            qCDebug(lcHttp) << "DELETE answered: HTTP"
+                            << del->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             del->deleteLater();
             Q_EMIT closed({});
         });
         return;
     }
     QTimer::singleShot(0, this, [this] { Q_EMIT closed({}); });
+}
+
+QString StreamableHttpTransport::exchangeName(const Exchange &ex)
+{
+    if (ex.serverStream)
+        return QStringLiteral("the GET stream");
+    if (ex.method.isEmpty())
+        return QStringLiteral("a response POST");
+    return QString::fromUtf8(ex.method) +
+           (ex.id.isNull() ? QString() : QStringLiteral(" id ") + idText(ex.id));
+}
+
+void StreamableHttpTransport::report(const QString &line)
+{
+    qCInfo(lcHttp).noquote() << line;
+    Q_EMIT diagnostic(line);
 }
 
 } // namespace folio

@@ -50,6 +50,10 @@ private:
     void deliver(const QByteArray &raw, Exchange &ex);
     void deliver(const QByteArray &raw, const QList<QJsonObject> &messages, Exchange &ex);
     void watch(QNetworkReply *reply, Exchange ex);
+    // "tools/list id 7", "the GET stream": which exchange a log line is about.
+    static QString exchangeName(const Exchange &ex);
+    // A transport event for the traffic log (diagnostic()) and for folio.net.http.
+    void report(const QString &line);
 
     QNetworkAccessManager *m_nam;
     HttpEndpoint m_endpoint;

@@ -18,6 +18,7 @@
 #include "theme.h"
 #include "timelineview.h"
 #include "trafficview.h"
+#include "uilogging.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -390,6 +391,8 @@ void MainWindow::handleServerSelected()
     ServerView *v = serverView(row);
     m_stack->setCurrentWidget(v ? static_cast<QWidget *>(v) : welcome());
     ServerSession *session = v ? v->session() : nullptr;
+    qCDebug(lcUi).noquote() << "server selected:"
+                            << (session ? session->config().name : QStringLiteral("(none)"));
     m_traffic->setLog(session ? session->client()->trafficLog() : nullptr);
     m_findings->setSession(session);
     handleCurrentListChanged();
@@ -406,6 +409,7 @@ void MainWindow::handleCurrentListChanged()
 void MainWindow::connectCurrent()
 {
     if (ServerSession *s = m_servers->session(currentServerRow())) {
+        qCDebug(lcUi).noquote() << "connect asked for" << s->config().name;
         s->connectToServer();
         showStatus(tr("Connecting to %1…").arg(s->config().name));
     }
@@ -413,8 +417,10 @@ void MainWindow::connectCurrent()
 
 void MainWindow::disconnectCurrent()
 {
-    if (ServerSession *s = m_servers->session(currentServerRow()))
+    if (ServerSession *s = m_servers->session(currentServerRow())) {
+        qCDebug(lcUi).noquote() << "disconnect asked for" << s->config().name;
         s->disconnectFromServer();
+    }
 }
 
 void MainWindow::saveToken(const ServerConfig &config, const QString &token, bool edited)
@@ -514,6 +520,8 @@ void MainWindow::updateActions()
 
 void MainWindow::showStatus(const QString &message)
 {
+    // Kept in the log too: a status message is gone after eight seconds.
+    qCDebug(lcUi).noquote() << "status:" << message;
     statusBar()->showMessage(message, 8000);
 }
 

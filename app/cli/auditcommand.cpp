@@ -51,7 +51,8 @@ QString AuditCommand::helpText()
                "  --format F           text (default), json, markdown or junit\n"
                "  --page-cap N         pages per walk (default 1000; finding page-cap-reached)\n"
                "  --recheck-pages N    pages of the second walk (default 20)\n"
-               "  -v, --verbose        progress and the server's stderr on stderr\n"
+               "  -v, --verbose        progress, the server's stderr, each request and transport events\n"
+               "                       on stderr (every folio.* logging category; see 'folio --help')\n"
                "  -h, --help           show this help\n"
                "\n") +
            TargetOptions::helpText() +
@@ -167,7 +168,6 @@ AuditCommand::AuditCommand(const Options &options, QObject *parent)
     , m_options(options)
     , m_session(new CliSession(options.server, options.keychainToken, this))
 {
-    m_session->setVerbose(options.verbose);
     connect(m_session, &CliSession::failed, this, [this](const QString &message) {
         printErr(QStringLiteral("folio audit: cannot connect to %1: %2\n")
                      .arg(m_options.server.displayTarget(), message));

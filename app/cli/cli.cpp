@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "auditcommand.h"
+#include "clilogging.h"
 #include "clioutput.h"
 #include "clitarget.h"
 #include "command.h"
@@ -40,15 +41,23 @@ QString mainHelp()
                "  help [command]         this help, or a command's\n"
                "\n") +
            TargetOptions::helpText() +
-           QStringLiteral("\n"
-                          "Run 'folio <command> --help' for a command's options, output formats and exit\n"
-                          "status. Exit status 2 always means bad usage or no connection.\n");
+           QStringLiteral(
+               "\n"
+               "Logging:\n"
+               "  -v, --verbose      (the window and every command) log what Folio does on\n"
+               "                     stderr: every level of the folio.* categories, e.g.\n"
+               "                     folio.net.stdio, folio.net.http, folio.net.rpc, folio.net.mcp\n"
+               "  QT_LOGGING_RULES   picks categories and levels, with or without -v, and wins\n"
+               "                     where it names one: QT_LOGGING_RULES='folio.net.rpc.debug=true'\n"
+               "\n"
+               "Run 'folio <command> --help' for a command's options, output formats and exit\n"
+               "status. Exit status 2 always means bad usage or no connection.\n");
 }
 
 QString decodeHelp()
 {
     return QStringLiteral(
-        "Usage: folio decode-cursor [--format text|json] <cursor>\n"
+        "Usage: folio decode-cursor [--format text|json] [-v] <cursor>\n"
         "\n"
         "Shows what a cursor holds, layer by layer: base64 / base64url (with or without padding),\n"
         "hex, percent-encoding, UTF-8 text, JSON (string members decoded again), JWT-like dotted\n"
@@ -60,6 +69,8 @@ QString decodeHelp()
         "  --format F   text (default): an indented tree, or where and why decoding stopped\n"
         "               json: {verdict, nonNormative, summary, layers:[{kind, path, text, json,\n"
         "                      children}], error}\n"
+        "  -v, --verbose\n"
+        "               log what Folio does on stderr (see 'folio --help')\n"
         "  -h, --help   show this help\n"
         "\n"
         "Exit status: 0 decoded (or the empty cursor \"\"), 1 opaque, 2 bad usage.\n");
@@ -90,7 +101,9 @@ int runDecodeCursor(const QStringList &arguments)
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
     const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
                                     QStringLiteral("text"));
-    parser.addOptions({help, format});
+    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
+                                     QStringLiteral("verbose"));
+    parser.addOptions({help, format, verbose});
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     // A cursor may start with '-': everything after "--" is the cursor.
     QStringList words, rest;
@@ -105,6 +118,8 @@ int runDecodeCursor(const QStringList &arguments)
         printOut(decodeHelp());
         return 0;
     }
+    if (parser.isSet(verbose))
+        enableVerboseLogging();
     const QStringList cursors = parser.positionalArguments() + rest;
     if (cursors.size() != 1)
         return usage(cursors.isEmpty() ? QStringLiteral("which cursor?")
@@ -121,6 +136,7 @@ int runDecodeCursor(const QStringList &arguments)
         cursor = QString::fromUtf8(in.readLine()).remove(QLatin1Char('\n')).remove(QLatin1Char('\r'));
     }
 
+    qCDebug(lcCli) << "decoding a cursor of" << cursor.size() << "characters";
     const CursorDecoding decoding = decodeCursor(cursor);
     if (fmt == QLatin1String("json")) {
         printOut(toJsonText(cursorDecodingToJson(decoding)));
@@ -187,6 +203,8 @@ int runCli(const QString &command, const QStringList &arguments)
         const int parsed = ListCommand::parse(arguments, &options);
         if (parsed != ParseOk)
             return parsed;
+        if (options.verbose)
+            enableVerboseLogging();
         return runCommand(std::make_unique<ListCommand>(options));
     }
     if (command == auditWord) {
@@ -194,6 +212,8 @@ int runCli(const QString &command, const QStringList &arguments)
         const int parsed = AuditCommand::parse(arguments, &options);
         if (parsed != ParseOk)
             return parsed;
+        if (options.verbose)
+            enableVerboseLogging();
         return runCommand(std::make_unique<AuditCommand>(options));
     }
     printErr(QStringLiteral("folio: unknown command '%1'\n").arg(command));

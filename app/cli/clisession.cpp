@@ -1,5 +1,6 @@
 #include "clisession.h"
 
+#include "clilogging.h"
 #include "clioutput.h"
 #include "jsonrpcconnection.h"
 #include "mcpclient.h"
@@ -28,6 +29,7 @@ CliSession::CliSession(const ServerConfig &config, KeychainToken keychain, QObje
     m_watchdog.setSingleShot(true);
     m_watchdog.setInterval(config.requestTimeoutMs + watchdogSlackMs);
     connect(&m_watchdog, &QTimer::timeout, this, [this] {
+        qCDebug(lcCli) << "watchdog fired after" << m_watchdog.interval() << "ms of silence";
         const QString what = m_connected ? QStringLiteral("the server") : QStringLiteral("the connection");
         Q_EMIT watchdogFired(QStringLiteral("nothing happened on %1 for %2 ms (--timeout-ms %3); giving up")
                                  .arg(what)
@@ -35,11 +37,9 @@ CliSession::CliSession(const ServerConfig &config, KeychainToken keychain, QObje
                                  .arg(m_client->config().requestTimeoutMs));
     });
     connect(m_client->trafficLog(), &TrafficLog::entryAppended, this, &CliSession::kick);
-    connect(m_client, &McpClient::diagnostic, this, [this](const QString &line) {
-        kick();
-        if (m_verbose)
-            printErr(QStringLiteral("folio: server: %1\n").arg(line));
-    });
+    // Diagnostics are logged where they arise (folio.net.*), which -v shows; here they only count
+    // as activity.
+    connect(m_client, &McpClient::diagnostic, this, &CliSession::kick);
     connect(m_client, &McpClient::connected, this, [this] {
         m_connected = true;
         kick();
@@ -65,6 +65,8 @@ void CliSession::start()
     }
     m_secrets = new SecretStore(QStringLiteral("Folio"), this);
     const QString key = m_client->config().secretKey();
+    qCDebug(lcCli).noquote() << "the token for" << key << "comes from the keychain"
+                             << (m_keychain == KeychainToken::Required ? "(required)" : "(if saved)");
     connect(m_secrets, &SecretStore::restored, this, [this](const QString &, const QString &secret) {
         ServerConfig config = m_client->config();
         config.bearerToken = secret;
@@ -115,6 +117,7 @@ void CliSession::shutdown()
     if (m_shuttingDown)
         return;
     m_shuttingDown = true;
+    qCDebug(lcCli) << "shutting the connection down";
     m_watchdog.stop();
     JsonRpcConnection *connection = m_client->connection();
     Transport *transport = connection ? connection->transport() : nullptr;
@@ -133,7 +136,10 @@ void CliSession::shutdown()
         Q_EMIT shutDown();
     };
     connect(transport, &Transport::closed, this, finish);
-    connect(grace, &QTimer::timeout, this, finish);
+    connect(grace, &QTimer::timeout, this, [finish] {
+        qCDebug(lcCli) << "the transport did not close within" << shutdownGraceMs << "ms; leaving it";
+        finish();
+    });
     grace->start(shutdownGraceMs);
     m_client->disconnectFromServer();
 }

@@ -29,8 +29,6 @@ public:
     ~CliSession() override;
 
     McpClient *client() const { return m_client; }
-    // Diagnostics (stdio server stderr, transport events) go to stderr.
-    void setVerbose(bool verbose) { m_verbose = verbose; }
 
     void start();
     // Something happened: the watchdog starts counting again.
@@ -57,7 +55,6 @@ private:
     SecretStore *m_secrets = nullptr;
     QTimer m_watchdog;
     KeychainToken m_keychain;
-    bool m_verbose = false;
     bool m_connected = false;
     bool m_shuttingDown = false;
     bool m_shutDownEmitted = false;

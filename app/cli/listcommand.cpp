@@ -52,7 +52,8 @@ QString ListCommand::helpText()
                "  --args JSON      a list tool's other arguments, as a JSON object\n"
                "  --format F       table (default), json, ndjson or csv\n"
                "  --page-cap N     stop after N pages (default 1000; finding page-cap-reached)\n"
-               "  -v, --verbose    show the server's stderr and transport diagnostics on stderr\n"
+               "  -v, --verbose    log the server's stderr, each request and transport events on\n"
+               "                   stderr (every folio.* logging category; see 'folio --help')\n"
                "  -h, --help       show this help\n"
                "\n") +
            TargetOptions::helpText() +
@@ -191,7 +192,6 @@ ListCommand::ListCommand(const Options &options, QObject *parent)
     , m_session(new CliSession(options.server, options.keychainToken, this))
     , m_clock(new TtlClock(this))
 {
-    m_session->setVerbose(options.verbose);
     connect(m_session, &CliSession::failed, this, [this](const QString &message) {
         fail(2, QStringLiteral("cannot connect to %1: %2").arg(m_options.server.displayTarget(), message));
     });

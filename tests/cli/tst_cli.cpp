@@ -14,6 +14,8 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <memory>
+
 namespace {
 
 const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
@@ -44,6 +46,9 @@ QProcessEnvironment isolatedEnvironment(const QString &configHome)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome); // saved servers: ours only
     env.insert(QStringLiteral("COLUMNS"), QStringLiteral("120"));
+    // The logging tests say what they want; a developer's own rules would change what stderr holds.
+    env.remove(QStringLiteral("QT_LOGGING_RULES"));
+    env.remove(QStringLiteral("QT_MESSAGE_PATTERN"));
     return env;
 }
 
@@ -56,11 +61,12 @@ QStringList demo(const QString &scenario, const QStringList &extra = {})
 class HttpDemo
 {
 public:
-    explicit HttpDemo(const QString &scenario)
+    explicit HttpDemo(const QString &scenario, const QStringList &extra = {})
     {
         m_process.setProgram(demoServer);
-        m_process.setArguments(
-            {QStringLiteral("--scenario"), scenario, QStringLiteral("--http"), QStringLiteral("0")});
+        m_process.setArguments(QStringList{QStringLiteral("--scenario"), scenario, QStringLiteral("--http"),
+                                           QStringLiteral("0")} +
+                               extra);
         m_process.start();
         QElapsedTimer timer;
         timer.start();
@@ -182,10 +188,15 @@ class TestCli : public QObject
 private:
     Run folio(const QStringList &arguments, int timeoutMs = 60000)
     {
+        return folio(arguments, isolatedEnvironment(m_config.path()), timeoutMs);
+    }
+
+    Run folio(const QStringList &arguments, const QProcessEnvironment &environment, int timeoutMs = 60000)
+    {
         QProcess p;
         p.setProgram(folioBinary);
         p.setArguments(arguments);
-        p.setProcessEnvironment(isolatedEnvironment(m_config.path()));
+        p.setProcessEnvironment(environment);
         QElapsedTimer timer;
         timer.start();
         p.start();
@@ -218,8 +229,9 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("mentions");
         QTest::newRow("folio --help")
             << QStringList{QStringLiteral("--help")}
-            << QStringList{QStringLiteral("list <list>"), QStringLiteral("audit"),
-                           QStringLiteral("decode-cursor"), QStringLiteral("--token-env")};
+            << QStringList{QStringLiteral("list <list>"),   QStringLiteral("audit"),
+                           QStringLiteral("decode-cursor"), QStringLiteral("--token-env"),
+                           QStringLiteral("--verbose"),     QStringLiteral("QT_LOGGING_RULES")};
         QTest::newRow("folio help list") << QStringList{QStringLiteral("help"), QStringLiteral("list")}
                                          << QStringList{QStringLiteral("Usage: folio list")};
         QTest::newRow("list --help") << QStringList{QStringLiteral("list"), QStringLiteral("--help")}
@@ -748,6 +760,129 @@ private Q_SLOTS:
         QCOMPARE(lists.size(), 2);
         QCOMPARE(findingIds(lists.at(0).toObject()), QSet<QString>{});
         QCOMPARE(findingIds(lists.at(1).toObject()), QSet<QString>{QStringLiteral("cursor-repeated")});
+    }
+
+    // A warning on stderr is actionable or a bug (docs style, practice 20): an HTTP audit of either
+    // era prints nothing there. The 2025 era printed Qt's "QIODevice::read (QNetworkReplyHttpImpl):
+    // device not open" as it closed its GET stream.
+    void auditHttpIsQuiet_data()
+    {
+        QTest::addColumn<QString>("era");
+        QTest::newRow("both_eras") << QStringLiteral("both");
+        QTest::newRow("legacy_era_get_stream") << QStringLiteral("legacy");
+        QTest::newRow("modern_era") << QStringLiteral("modern");
+    }
+
+    void auditHttpIsQuiet()
+    {
+        QFETCH(QString, era);
+        HttpDemo server(QStringLiteral("tour"), {QStringLiteral("--era"), era});
+        QVERIFY(!server.url().isEmpty());
+        const Run run = folio({QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json"),
+                               QStringLiteral("--url"), server.url()});
+        QCOMPARE(run.exitCode, 1); // the tour's findings
+        QVERIFY2(!run.err.contains("QIODevice"), run.err.constData());
+        QVERIFY2(run.err.isEmpty(), run.err.constData());
+    }
+
+    // -v turns on every folio.* category on stderr, after the command word or before it, and never
+    // touches stdout; without it a run prints none of them.
+    void verboseLogs_data()
+    {
+        QTest::addColumn<QStringList>("arguments"); // "URL": an HTTP demo server's
+        QTest::addColumn<QStringList>("mentions");  // on stderr with -v
+        QTest::newRow("list_stdio") << QStringList{QStringLiteral("list"), QStringLiteral("prompts"),
+                                                   QStringLiteral("--pages"), QStringLiteral("1")} +
+                                           demo(QStringLiteral("healthy"))
+                                    << QStringList{
+                                           QStringLiteral("folio.net.stdio: spawning"),
+                                           QStringLiteral("folio.net.mcp: connected: 2026-07-28"),
+                                           QStringLiteral("folio.net.rpc: -> prompts/list id 2"),
+                                           QStringLiteral("folio.net.rpc: <- prompts/list id 2 result in")};
+        QTest::newRow("list_http") << QStringList{QStringLiteral("list"), QStringLiteral("prompts"),
+                                                  QStringLiteral("--url"), QStringLiteral("URL")}
+                                   << QStringList{QStringLiteral("folio.net.http: POST prompts/list"),
+                                                  QStringLiteral("folio.net.http: HTTP 200 application/json"),
+                                                  QStringLiteral("folio.net.rpc: <- prompts/list")};
+        QTest::newRow("audit_stdio") << QStringList{QStringLiteral("audit"), QStringLiteral("--list"),
+                                                    QStringLiteral("prompts")} +
+                                            demo(QStringLiteral("healthy"))
+                                     << QStringList{QStringLiteral("folio.net.stdio: "),
+                                                    QStringLiteral("folio.net.rpc: -> prompts/list"),
+                                                    QStringLiteral("folio.cli: shutting")};
+        QTest::newRow("decode_cursor") << QStringList{QStringLiteral("decode-cursor"), QStringLiteral("abc")}
+                                       << QStringList{QStringLiteral("folio.cli: decoding a cursor")};
+    }
+
+    void verboseLogs()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QStringList, mentions);
+        std::unique_ptr<HttpDemo> http;
+        if (const qsizetype url = arguments.indexOf(QStringLiteral("URL")); url >= 0) {
+            http = std::make_unique<HttpDemo>(QStringLiteral("healthy"));
+            QVERIFY(!http->url().isEmpty());
+            arguments[url] = http->url();
+        }
+        const Run quiet = folio(arguments);
+        QVERIFY2(!quiet.err.contains("folio."), quiet.err.constData());
+
+        const QStringList after = QStringList{arguments.first(), QStringLiteral("-v")} + arguments.mid(1);
+        const QStringList before = QStringList{QStringLiteral("--verbose")} + arguments;
+        for (const QStringList &verbose : {after, before}) {
+            const Run run = folio(verbose);
+            QCOMPARE(run.exitCode, quiet.exitCode);
+            for (const QString &m : mentions)
+                QVERIFY2(run.err.contains(m.toUtf8()),
+                         qPrintable(m + QStringLiteral(" in:\n") + QString::fromUtf8(run.err)));
+            QVERIFY2(!run.out.contains("folio."), run.out.constData());
+        }
+    }
+
+    // QT_LOGGING_RULES works without -v, and with it wins where it names a category.
+    void loggingRules()
+    {
+        const QStringList list = QStringList{QStringLiteral("list"), QStringLiteral("prompts"),
+                                             QStringLiteral("--pages"), QStringLiteral("1")} +
+                                 demo(QStringLiteral("healthy"));
+        const QStringList verbose = QStringList{QStringLiteral("-v")} + list;
+        QProcessEnvironment env = isolatedEnvironment(m_config.path());
+
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("folio.net.rpc.debug=true"));
+        Run run = folio(list, env);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains("folio.net.rpc: -> prompts/list"), run.err.constData());
+        QVERIFY2(!run.err.contains("folio.net.stdio") && !run.err.contains("folio.net.mcp"),
+                 run.err.constData());
+
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("folio.net.rpc=false"));
+        run = folio(verbose, env);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(!run.err.contains("folio.net.rpc"), run.err.constData());
+        QVERIFY2(run.err.contains("folio.net.stdio: spawning"), run.err.constData());
+
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("folio.*=false"));
+        run = folio(verbose, env);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(!run.err.contains("folio."), run.err.constData());
+    }
+
+    // -v is --verbose on the window too (it was --version): the window logs as it renders.
+    void windowVerbose()
+    {
+        Run run = folio({QStringLiteral("--version")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.startsWith("folio "));
+
+        QTemporaryDir shots;
+        QVERIFY(shots.isValid());
+        QProcessEnvironment env = isolatedEnvironment(m_config.path());
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        run = folio({QStringLiteral("-v"), QStringLiteral("--screenshots"), shots.path()}, env);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains("folio.app: folio "), run.err.constData());
+        QVERIFY2(run.err.contains("folio.net.mcp: connected"), run.err.constData());
+        QVERIFY(!run.out.startsWith("folio ")); // not the version
     }
 
     // The real server-everything (2025 era, no paging, no hints): the audit completes with no error.

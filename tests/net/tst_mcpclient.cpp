@@ -3,6 +3,7 @@
 #include "rpccall.h"
 #include "stdiotransport.h"
 #include "trafficlog.h"
+#include "transport.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -35,6 +36,7 @@ private Q_SLOTS:
     void shutdownEscalates();
     void bearerTokenIsSentAndRedacted();
     void legacySseFallback();
+    void closingAbortsTheGetStreamQuietly();
     void emptyCursorIsSent();
 
 private:
@@ -343,6 +345,21 @@ void tst_McpClient::legacySseFallback()
     QVERIFY2(!call->isError(), qPrintable(call->error().describe()));
     QCOMPARE(call->result().value(QStringLiteral("tools")).toArray().size(), 3);
     client.disconnectFromServer();
+}
+
+// A 2025-era HTTP connection closed while its GET stream is open: the stream is aborted without
+// its reply being read after abort() closed it (Qt's "QIODevice::read (QNetworkReplyHttpImpl):
+// device not open", which every HTTP audit of a 2025-era server used to print).
+void tst_McpClient::closingAbortsTheGetStreamQuietly()
+{
+    QTest::failOnWarning(QRegularExpression(QStringLiteral(".")));
+    McpClient client;
+    QVERIFY(connectClient(client, httpConfig(QStringLiteral("legacy"))));
+    QCOMPARE(client.protocolVersion(), QStringLiteral("2025-11-25"));
+    client.listenForListChanges(); // opens the GET stream
+    QSignalSpy closed(client.connection()->transport(), &Transport::closed);
+    client.disconnectFromServer();
+    QVERIFY(closed.wait(5000));
 }
 
 void tst_McpClient::emptyCursorIsSent()
