@@ -2,11 +2,7 @@
 #include "cli.h"
 #include "clilogging.h"
 #include "conformanceclient.h"
-#include "deferredicon.h"
-#include "httptransports.h"
-#include "listview.h"
 #include "mainwindow.h"
-#include "pagedlistmodel.h"
 #include "screenshots.h"
 #include "secretstore.h"
 #include "serverlistmodel.h"
@@ -19,16 +15,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QSortFilterProxyModel>
-#include <QTableView>
 #include <QTextStream>
-#include <QTimer>
-
-#include <chrono>
-#include <cstdio>
-#include <thread>
-
-#include <fontconfig/fontconfig.h>
 
 namespace {
 
@@ -49,65 +36,6 @@ QString demoServerProgram()
             return candidate;
     }
     return {};
-}
-
-// For bench/bench_startup (FOLIO_BENCH_FIRST_PAINT set): once a list's table has painted rows,
-// prints "folio-bench: first-page-painted <CLOCK_MONOTONIC ns>" to stderr, once.
-class FirstPaintProbe : public QObject
-{
-public:
-    using QObject::QObject;
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (m_done || event->type() != QEvent::Paint)
-            return false;
-        const auto *view = qobject_cast<QTableView *>(watched->parent());
-        if (!view || view->viewport() != watched || !view->model() || view->model()->rowCount() == 0)
-            return false;
-        const auto *proxy = qobject_cast<QSortFilterProxyModel *>(view->model());
-        if (!qobject_cast<folio::PagedListModel *>(proxy ? proxy->sourceModel() : view->model()))
-            return false;
-        m_done = true;
-        // After this paint event has been handled: the rows are on the backing store.
-        QTimer::singleShot(0, this, [] {
-            const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                std::chrono::steady_clock::now().time_since_epoch());
-            std::fprintf(stderr, "folio-bench: first-page-painted %lld\n",
-                         static_cast<long long>(ns.count()));
-            std::fflush(stderr);
-        });
-        return false;
-    }
-
-private:
-    bool m_done = false;
-};
-
-// Shows the window once the server it opens on has answered its first list page (or failed), or
-// after firstPageWaitMs at most: a quick server's window opens with its rows instead of first
-// painting "Connecting…" and then an empty table, two paints that also held up the answers.
-void showOnFirstPage(folio::MainWindow *window, folio::ServerSession *session)
-{
-    constexpr int firstPageWaitMs = 150;
-    auto *waiting = new QObject(window); // deleting it drops every connection below
-    auto show = [window, waiting] {
-        waiting->deleteLater();
-        window->show();
-    };
-    QTimer::singleShot(firstPageWaitMs, waiting, show);
-    QObject::connect(session, &folio::ServerSession::stateChanged, waiting, [session, show] {
-        const auto state = session->client()->state();
-        if (state == folio::McpClient::State::Failed || state == folio::McpClient::State::Disconnected)
-            show();
-    });
-    QObject::connect(session, &folio::ServerSession::listsChanged, waiting, [window, waiting, show] {
-        if (folio::ListView *list = window->currentList(); list && list->model())
-            QObject::connect(list->model()->walker(), &folio::PageWalker::pageAccepted, waiting, show);
-        else
-            show(); // nothing to list
-    });
 }
 
 } // namespace
@@ -150,10 +78,7 @@ int main(int argc, char **argv)
     }
 
     QApplication app(argc, argv);
-    if (qEnvironmentVariableIsSet("FOLIO_BENCH_FIRST_PAINT"))
-        app.installEventFilter(new FirstPaintProbe(&app));
-    QApplication::setWindowIcon(
-        folio::deferredIcon([] { return QIcon(QStringLiteral(":/icons/folio.svg")); }));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/folio.svg")));
 
     // Split off a stdio server given after "--".
     QStringList args = app.arguments();
@@ -205,22 +130,14 @@ int main(int argc, char **argv)
                                               : folio::Theme::Mode::System;
     }
     folio::Theme::apply(theme);
-    // Fontconfig reads its configuration (dozens of XML files) when the first text is measured,
-    // in the middle of building the window: ~3.5 ms here, a tenth of the time to the first page
-    // on screen. It is started on a thread now, while the servers are loaded and the first one
-    // started, and the window waits for it only where it first needs a font; Qt's own FcInit()
-    // then finds it done. (Not before QApplication: QApplication then took as long as it saved.)
-    std::jthread fontconfig([] { FcInit(); });
 
     folio::TtlClock clock;
     folio::SecretStore secrets;
     folio::ServerListModel servers(&clock, &secrets);
     const QString demo = demoServerProgram();
     servers.setDemoServer(demo, {QStringLiteral("--scenario"), parser.value(QStringLiteral("scenario"))});
-    if (parser.isSet(QStringLiteral("screenshots"))) {
-        fontconfig.join();
+    if (parser.isSet(QStringLiteral("screenshots")))
         return folio::takeScreenshots(&servers, &secrets, parser.value(QStringLiteral("screenshots")));
-    }
     servers.load();
     qCDebug(folio::lcApp) << "demo server:" << (demo.isEmpty() ? QStringLiteral("(not found)") : demo);
 
@@ -240,31 +157,16 @@ int main(int argc, char **argv)
         startRow = servers.addServer(config, /*persist=*/false);
     }
 
-    // Start the server and the handshake first: the server starts up while the window is built.
-    // An HTTP server's requests leave only once the event loop runs (QNetworkAccessManager hands
-    // each request body to its thread from there): it is connected once the window is built, and
-    // the HTTP module (QtNetwork and its libraries, ~1.5 ms) is loaded on a thread meanwhile.
-    folio::ServerSession *session = startRow >= 0 ? servers.session(startRow) : nullptr;
-    std::jthread httpModule;
-    if (session && session->config().kind == folio::ServerConfig::Kind::Http)
-        httpModule = std::jthread([] { folio::HttpTransports::load(nullptr); });
-    else if (session)
-        session->connectToServer();
-    fontconfig.join();
+    // The server starts (and answers the handshake) while the window is built.
+    if (startRow >= 0)
+        servers.session(startRow)->connectToServer();
     folio::MainWindow window(&servers, &secrets);
-    if (httpModule.joinable()) {
-        httpModule.join();
-        session->connectToServer();
-    }
     if (startRow >= 0) {
         window.selectServer(startRow);
         window.connectCurrent();
     } else if (servers.rowCount() > 0) {
         window.selectServer(0);
     }
-    if (session)
-        showOnFirstPage(&window, session);
-    else
-        window.show();
+    window.show();
     return app.exec();
 }

@@ -1,6 +1,6 @@
 // bench_startup: process start (just before fork) to the first page, for
-//   - the window, offscreen (FOLIO_BENCH_FIRST_PAINT makes folio print the moment a list's table
-//     has first painted rows), on the embedded demo server and on the same server as below;
+//   - the window, offscreen (the folio-bench-probe module, preloaded, prints the moment a list's
+//     table has first painted rows), on the embedded demo server and on the same server as below;
 //   - `folio list tools --pages 1`: the first byte of the printed page;
 //   - the official Inspector CLI `--cli ... --method tools/list`: the first byte of its result.
 // The server is the demo server with tools in one page of 123, so every client asks for one page.
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
                                            {"XDG_CACHE_HOME", home + "/.cache"}};
     QMap<QByteArray, QByteArray> windowEnv = env;
     windowEnv.insert("QT_QPA_PLATFORM", "offscreen");
-    windowEnv.insert("FOLIO_BENCH_FIRST_PAINT", "1");
+    windowEnv.insert("LD_PRELOAD", FOLIO_BENCH_PROBE);
     const QByteArray marker = "folio-bench: first-page-painted";
 
     const bool withInspector = bench::nodePeersInstalled();

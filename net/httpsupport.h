@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httptransports.h"
+#include "httpendpoint.h"
 #include "mcperror.h"
 
 #include <QByteArray>

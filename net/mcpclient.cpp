@@ -1,10 +1,12 @@
 #include "mcpclient.h"
 
-#include "httptransports.h"
+#include "httpendpoint.h"
+#include "legacyssetransport.h"
 #include "jsonrpcconnection.h"
 #include "netlogging.h"
 #include "rpccall.h"
 #include "stdiotransport.h"
+#include "streamablehttptransport.h"
 #include "trafficlog.h"
 
 #include <QCoreApplication>
@@ -85,7 +87,7 @@ void McpClient::setState(State state)
     Q_EMIT stateChanged(state);
 }
 
-Transport *McpClient::createTransport(ServerConfig::HttpMode mode, QString *error)
+Transport *McpClient::createTransport(ServerConfig::HttpMode mode)
 {
     if (m_transportFactory)
         return m_transportFactory(nullptr);
@@ -100,10 +102,9 @@ Transport *McpClient::createTransport(ServerConfig::HttpMode mode, QString *erro
     endpoint.url = m_config.url;
     endpoint.headers = m_config.headers;
     endpoint.bearerToken = m_config.bearerToken;
-    return HttpTransports::create(mode == ServerConfig::HttpMode::LegacySse
-                                      ? HttpTransports::Kind::LegacySse
-                                      : HttpTransports::Kind::Streamable,
-                                  endpoint, error);
+    if (mode == ServerConfig::HttpMode::LegacySse)
+        return new LegacySseTransport(endpoint);
+    return new StreamableHttpTransport(endpoint);
 }
 
 void McpClient::connectToServer()
@@ -130,17 +131,7 @@ void McpClient::startConnection(ServerConfig::HttpMode mode)
         m_connection->disconnect(this);
         m_connection->deleteLater();
     }
-    QString why;
-    Transport *transport = createTransport(mode, &why);
-    if (!transport) {
-        m_connection = nullptr;
-        // Reported from the event loop, like every other failure to connect.
-        QTimer::singleShot(0, this, [this, why] {
-            if (m_state == State::Connecting && !m_connection)
-                fail(McpError::make(McpError::Kind::ConnectionFailed, why));
-        });
-        return;
-    }
+    Transport *transport = createTransport(mode);
     transport->setMaxMessageBytes(m_config.maxMessageBytes);
     qCDebug(lcMcp).noquote() << "opening the" << transport->kindName() << "transport";
     m_connection = new JsonRpcConnection(transport, m_log, this);

@@ -81,7 +81,7 @@ Q_SIGNALS:
 
 private:
     void setState(State state);
-    Transport *createTransport(ServerConfig::HttpMode mode, QString *error);
+    Transport *createTransport(ServerConfig::HttpMode mode);
     void startConnection(ServerConfig::HttpMode mode);
     void probeDiscover();
     void handleDiscover(RpcCall *call);

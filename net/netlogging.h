@@ -3,9 +3,7 @@
 #include <QLoggingCategory>
 
 // The net layer's logging categories. Each logs warnings and up by default, so a normal run prints
-// nothing; `-v` or QT_LOGGING_RULES (e.g. "folio.net.rpc.debug=true") turns the rest on. The
-// HTTP transports' module takes these from the executable (app/folio.dynlist), so that there is one
-// of each category and the rules reach it.
+// nothing; `-v` or QT_LOGGING_RULES (e.g. "folio.net.rpc.debug=true") turns the rest on.
 namespace folio {
 
 Q_DECLARE_LOGGING_CATEGORY(lcStdio)   // folio.net.stdio: the server process, its exit and stderr

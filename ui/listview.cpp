@@ -5,7 +5,6 @@
 #include "pagedlistmodel.h"
 #include "pageinspector.h"
 #include "pagemargindelegate.h"
-#include "pagestack.h"
 #include "pagestrip.h"
 #include "serversession.h"
 #include "statuscolors.h"
@@ -72,7 +71,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     , m_source(source)
     , m_strip(new PageStrip(this))
     , m_table(new QTableView(this))
-    , m_rowStack(new PageStack(this))
+    , m_rowStack(new QStackedWidget(this))
     , m_rowHint(new WrapLabel(m_rowStack))
     , m_inspector(new PageInspector(this))
     , m_vertical(new QSplitter(Qt::Vertical, this))

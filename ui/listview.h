@@ -4,6 +4,7 @@
 
 #include <QModelIndex>
 #include <QPointer>
+#include <QStackedWidget>
 #include <QWidget>
 
 class QAction;
@@ -22,7 +23,6 @@ namespace folio {
 class JsonTreeModel;
 class PageInspector;
 class PagedListModel;
-class PageStack;
 class PageStrip;
 class ServerSession;
 class ToolArgsForm;
@@ -84,7 +84,7 @@ private:
     QSortFilterProxyModel *m_proxy = nullptr; // between the table and the model once filtered
     PageStrip *m_strip;
     QTableView *m_table;
-    PageStack *m_rowStack;
+    QStackedWidget *m_rowStack;
     WrapLabel *m_rowHint;
     QTreeView *m_rowTree = nullptr;     // made when a row is first selected
     JsonTreeModel *m_rowJson = nullptr; // its model

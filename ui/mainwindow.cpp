@@ -8,7 +8,6 @@
 #include "listview.h"
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
-#include "pagestack.h"
 #include "secretstore.h"
 #include "serverdialog.h"
 #include "serverlistmodel.h"
@@ -108,7 +107,7 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     , m_secrets(secrets)
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_serverList(new QListView(this))
-    , m_stack(new PageStack(this))
+    , m_stack(new QStackedWidget(this))
     , m_traffic(new TrafficView(this))
     , m_findings(new FindingsPanel(this))
     , m_timeline(new TimelineView(this))

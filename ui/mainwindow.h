@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <QStackedWidget>
 #include <QPointer>
 
 class QAction;
@@ -16,7 +17,6 @@ namespace folio {
 
 class FindingsPanel;
 class ListView;
-class PageStack;
 class SecretStore;
 class ServerListModel;
 class ServerSession;
@@ -74,7 +74,7 @@ private:
     SecretStore *m_secrets;
     QSplitter *m_splitter;
     QListView *m_serverList;
-    PageStack *m_stack;
+    QStackedWidget *m_stack;
     QWidget *m_welcome = nullptr; // made by welcome()
     QHash<ServerSession *, ServerView *> m_views;
     TrafficView *m_traffic;

@@ -3,7 +3,6 @@
 #include "fonts.h"
 #include "jsontreemodel.h"
 #include "pageledger.h"
-#include "pagestack.h"
 #include "statuscolors.h"
 #include "ttlclock.h"
 #include "wraplabel.h"
@@ -118,7 +117,7 @@ void PageInspector::buildUi()
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    m_stack = new PageStack(this);
+    m_stack = new QStackedWidget(this);
     outer->addWidget(m_stack);
 
     auto *empty = new WrapLabel(m_stack);

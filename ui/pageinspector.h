@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QPointer>
 #include <QTimer>
+#include <QStackedWidget>
 #include <QWidget>
 
 class QCheckBox;
@@ -18,7 +19,6 @@ class QTreeView;
 namespace folio {
 
 class JsonTreeModel;
-class PageStack;
 
 // Everything about one page request, for the person debugging it: the cursors raw and decoded, the
 // cache hints as sent next to what they mean, timings, the error, the findings, and the actions
@@ -84,7 +84,7 @@ private:
     bool m_masked = false;
     QTimer m_countdown;
 
-    PageStack *m_stack = nullptr;
+    QStackedWidget *m_stack = nullptr;
     QLabel *m_empty = nullptr;
     QWidget *m_detail = nullptr; // made by buildDetail()
     QLabel *m_title = nullptr;

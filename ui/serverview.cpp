@@ -4,7 +4,6 @@
 #include "fonts.h"
 #include "listview.h"
 #include "pagedlistmodel.h"
-#include "pagestack.h"
 #include "runslabel.h"
 #include "serversession.h"
 #include "statuscolors.h"
@@ -22,7 +21,7 @@ namespace folio {
 ServerView::ServerView(ServerSession *session, QWidget *parent)
     : QWidget(parent)
     , m_session(session)
-    , m_stack(new PageStack(this))
+    , m_stack(new QStackedWidget(this))
     , m_emptyState(new QWidget(this))
     , m_emptyTitle(new QLabel(this))
     , m_emptyText(new WrapLabel(this))

@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QPointer>
 #include <QStringList>
+#include <QStackedWidget>
 #include <QWidget>
 
 class QLabel;
@@ -12,7 +13,6 @@ class QTabWidget;
 namespace folio {
 
 class ListView;
-class PageStack;
 class RunsLabel;
 class ServerSession;
 class WrapLabel;
@@ -60,7 +60,7 @@ private:
     };
 
     QPointer<ServerSession> m_session;
-    PageStack *m_stack;
+    QStackedWidget *m_stack;
     QWidget *m_emptyState;
     QLabel *m_emptyTitle;
     WrapLabel *m_emptyText;

@@ -1,6 +1,5 @@
 #include "theme.h"
 
-#include "deferredicon.h"
 
 #include <QApplication>
 #include <QFont>
@@ -41,30 +40,12 @@ public:
                 cached = QProxyStyle::standardIcon(icon, option, widget);
             return cached;
         }
-        case SP_ToolBarHorizontalExtensionButton:
-        case SP_ToolBarVerticalExtensionButton:
-            return deferredBaseIcon(icon, option, widget);
         default:
             return QProxyStyle::standardIcon(icon, option, widget);
         }
     }
 
 private:
-    // The base style's icon, made when first drawn (the option copied for then).
-    QIcon deferredBaseIcon(StandardPixmap icon, const QStyleOption *option, const QWidget *widget) const
-    {
-        QStyleOption copy;
-        if (option)
-            copy = *option;
-        else if (widget)
-            copy.initFrom(widget);
-        else
-            copy.direction = QGuiApplication::layoutDirection();
-        const QPointer<const QStyle> base(baseStyle());
-        return deferredIcon(
-            [base, icon, copy] { return base ? base->standardIcon(icon, &copy, nullptr) : QIcon(); });
-    }
-
     mutable QHash<int, QIcon> m_titleBarIcons;
 };
 

@@ -1,4 +1,3 @@
-#include "deferredicon.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -18,8 +17,7 @@ class tst_Theme : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void palettesDiffer();
-    void deferredIconsDraw();
-    void deferredIconIsMadeWhenFirstDrawn();
+    void extensionArrowsDraw();
     void titleBarIconsAreMadeOnce();
 };
 
@@ -34,7 +32,7 @@ void tst_Theme::palettesDiffer()
     QVERIFY(QApplication::font().styleStrategy() & QFont::PreferNoShaping);
 }
 
-void tst_Theme::deferredIconsDraw()
+void tst_Theme::extensionArrowsDraw()
 {
     Theme::apply(Theme::Mode::Light);
     for (const auto sp :
@@ -77,25 +75,6 @@ void tst_Theme::titleBarIconsAreMadeOnce()
     Theme::apply(Theme::Mode::Dark);
     QVERIFY(!QApplication::style()->standardIcon(QStyle::SP_TitleBarCloseButton).isNull());
     Theme::apply(Theme::Mode::Light);
-}
-
-void tst_Theme::deferredIconIsMadeWhenFirstDrawn()
-{
-    int made = 0;
-    const QIcon icon = deferredIcon([&made] {
-        ++made;
-        return QIcon(QStringLiteral(":/icons/folio.svg"));
-    });
-    QApplication::setWindowIcon(icon);
-    QCOMPARE(made, 0); // set as the window icon: nothing read yet
-    QWidget window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    const QPixmap pixmap = QApplication::windowIcon().pixmap(32, 32);
-    QCOMPARE(made, 1);
-    QCOMPARE(pixmap.size(), QSize(32, 32));
-    QApplication::windowIcon().pixmap(64, 64);
-    QCOMPARE(made, 1); // once
 }
 
 QTEST_MAIN(tst_Theme)

@@ -1,0 +1,65 @@
+// folio-bench-probe: preloaded into the window by bench_startup (LD_PRELOAD), so that the
+// product carries no benchmark hook. When the application object is made it installs an event
+// filter that, once a list's table has painted rows, prints
+//   folio-bench: first-page-painted <CLOCK_MONOTONIC ns>
+// to stderr, once.
+#include <QAbstractItemView>
+#include <QCoreApplication>
+#include <QEvent>
+#include <QTimer>
+
+#include <chrono>
+#include <cstdio>
+
+namespace {
+
+bool isListTable(const QAbstractItemModel *model)
+{
+    // The table or its filter proxy over a PagedListModel (by name: the probe links no Folio code).
+    for (const QAbstractItemModel *m = model; m;) {
+        if (qstrcmp(m->metaObject()->className(), "folio::PagedListModel") == 0)
+            return true;
+        const QVariant source = m->property("sourceModel");
+        m = source.isValid() ? source.value<QAbstractItemModel *>() : nullptr;
+    }
+    return false;
+}
+
+class FirstPaintProbe : public QObject
+{
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (m_done || event->type() != QEvent::Paint)
+            return false;
+        const auto *view = qobject_cast<QAbstractItemView *>(watched->parent());
+        if (!view || view->viewport() != watched || !view->model() || view->model()->rowCount() == 0 ||
+            !isListTable(view->model()))
+            return false;
+        m_done = true;
+        // After this paint event has been handled: the rows are on the backing store.
+        QTimer::singleShot(0, this, [] {
+            const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now().time_since_epoch());
+            std::fprintf(stderr, "folio-bench: first-page-painted %lld\n", static_cast<long long>(ns.count()));
+            std::fflush(stderr);
+        });
+        return false;
+    }
+
+private:
+    bool m_done = false;
+};
+
+void installProbe()
+{
+    QCoreApplication *app = QCoreApplication::instance();
+    app->installEventFilter(new FirstPaintProbe(app));
+}
+
+} // namespace
+
+Q_COREAPP_STARTUP_FUNCTION(installProbe)
