@@ -1,6 +1,5 @@
 #include "jsonrpcconnection.h"
 
-#include "jsonslice.h"
 #include "netlogging.h"
 
 #include "rpccall.h"
@@ -188,33 +187,29 @@ void JsonRpcConnection::onTimeout(RpcCall *call)
 
 bool JsonRpcConnection::takeListPage(const QByteArray &raw, QJsonValue *answeredId)
 {
-    // Only worth it, and only asked for, on large answers to requests that deferred their items.
-    constexpr qsizetype worthIt = 4096;
-    if (raw.size() < worthIt || m_pending.isEmpty())
+    if (m_pending.isEmpty())
         return false;
-    QByteArrayView idText;
-    if (!JsonSlice::firstMember(raw, "id", &idText) || idText.size() > 64)
-        return false; // (the parsed id is compared below: a second "id" would win there)
-    const QJsonValue id = QJsonDocument::fromJson("[" + idText.toByteArray() + "]").array().at(0);
-    const QPointer<RpcCall> call = m_pending.value(idKey(id));
-    if (!call || call->m_deferredKey.isEmpty())
-        return false;
-    // Anything that is not plainly a result with that array goes the usual way, which parses it
-    // whole and reports what is wrong with it.
-    QByteArray items;
-    QList<quint32> offsets;
-    QByteArray rest;
-    if (!JsonSlice::isValid(raw) ||
-        !JsonSlice::takeResultArray(raw, call->m_deferredKey.toUtf8(), &items, &offsets, &rest))
-        return false;
-    const QJsonDocument doc = QJsonDocument::fromJson(rest);
-    if (!doc.isObject() || doc.object().value(QStringLiteral("id")) != id)
+    // Anything that is not plainly the answer to a request that deferred its items goes the usual
+    // way, which parses it whole and reports what is wrong with it.
+    QPointer<RpcCall> call;
+    DecodedReply reply;
+    const auto itemsKeyFor = [this, &call](const QJsonValue &id) {
+        call = m_pending.value(idKey(id));
+        return call ? call->m_deferredKey.toUtf8() : QByteArray();
+    };
+    constexpr qsizetype hugeMessage = 4 * 1024 * 1024;
+    if (!m_decoder)
+        m_decoder = std::make_unique<PageDecoder>();
+    const bool decoded = m_decoder->decode(raw, itemsKeyFor, &reply);
+    if (raw.size() > hugeMessage)
+        m_decoder.reset();
+    if (!decoded || !call)
         return false;
     call->m_itemsDeferred = true;
-    call->m_itemsText = std::move(items);
-    call->m_itemOffsets = std::move(offsets);
-    *answeredId = id;
-    handleMessage(doc.object(), raw);
+    call->m_itemsText = std::move(reply.itemsText);
+    call->m_itemOffsets = std::move(reply.itemOffsets);
+    *answeredId = reply.id;
+    handleMessage(reply.message, raw);
     return true;
 }
 

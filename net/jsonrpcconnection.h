@@ -1,6 +1,7 @@
 #pragma once
 
 #include "mcperror.h"
+#include "pagedecoder.h"
 #include "trafficlog.h"
 
 #include <QHash>
@@ -8,6 +9,7 @@
 #include <QObject>
 #include <QPointer>
 #include <functional>
+#include <memory>
 
 namespace folio {
 
@@ -48,7 +50,7 @@ Q_SIGNALS:
 
 private:
     void handleMessage(const QJsonObject &message, const QByteArray &raw);
-    // The fast path for a list page whose request deferred its items (RpcCall::deferItems).
+    // A list page whose request deferred its items (RpcCall::deferItems), read by m_decoder.
     bool takeListPage(const QByteArray &raw, QJsonValue *answeredId);
     void handleRequestFailed(const QJsonValue &id, const McpError &error);
     void handleClosed(const McpError &error);
@@ -64,6 +66,9 @@ private:
     qint64 m_nextId = 1;
     QHash<QString, QPointer<RpcCall>> m_pending;
     QHash<QString, RequestHandler> m_handlers;
+    // Kept across a walk's pages (it reuses its parser and buffers), dropped after a huge message so
+    // that its buffers (about 7 bytes a byte read) do not stay that size.
+    std::unique_ptr<PageDecoder> m_decoder;
 };
 
 } // namespace folio
