@@ -1,15 +1,12 @@
 #include "serverimport.h"
-#include "serverlistmodel.h"
-#include "ttlclock.h"
 
-#include <QAbstractItemModelTester>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
 
 using namespace folio;
 
-// Importing other clients' server lists, and keeping saved servers without their secrets.
+// Importing other clients' server lists. Keeping them is tst_serverlistmodel's.
 class tst_ServerImport : public QObject
 {
     Q_OBJECT
@@ -20,7 +17,6 @@ private Q_SLOTS:
     void describeQuotesWhatItWouldRun();
     void unresolvedVariablesAreFlagged();
     void notJson();
-    void savedServersKeepNoSecret();
 };
 
 void tst_ServerImport::initTestCase()
@@ -89,40 +85,6 @@ void tst_ServerImport::notJson()
 {
     QVERIFY(!ServerImport::parse("{nope").error.isEmpty());
     QVERIFY(!ServerImport::parse(R"({"other":{}})").error.isEmpty());
-}
-
-void tst_ServerImport::savedServersKeepNoSecret()
-{
-    TtlClock clock;
-    ServerListModel model(&clock, nullptr);
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setDemoServer(QStringLiteral("/bin/true"), {});
-    ServerConfig http;
-    http.name = QStringLiteral("remote");
-    http.kind = ServerConfig::Kind::Http;
-    http.url = QUrl(QStringLiteral("https://example.test/mcp"));
-    http.bearerToken = QStringLiteral("super-secret-token");
-    http.tokenInKeychain = true;
-    model.addServer(http);
-    ServerConfig transient;
-    transient.name = QStringLiteral("from-command-line");
-    transient.command = QStringLiteral("srv");
-    model.addServer(transient, /*persist=*/false);
-    QCOMPARE(model.rowCount(), 3);
-    QCOMPARE(model.uniqueName(QStringLiteral("remote")), QStringLiteral("remote 2"));
-
-    const QByteArray stored = QSettings().value(QStringLiteral("servers")).toByteArray();
-    QVERIFY(!stored.contains("super-secret-token"));
-    QVERIFY(stored.contains("keychain"));
-    QVERIFY(!stored.contains("from-command-line"));
-    const QList<ServerConfig> loaded = ServerListModel::loadSaved();
-    QCOMPARE(loaded.size(), 1);
-    QVERIFY(loaded.first().tokenInKeychain);
-    QVERIFY(loaded.first().bearerToken.isEmpty());
-    model.removeServer(1);
-    QCOMPARE(ServerListModel::loadSaved().size(), 0);
-    model.removeServer(0); // the demo server cannot be removed
-    QCOMPARE(model.rowCount(), 2);
 }
 
 QTEST_GUILESS_MAIN(tst_ServerImport)

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "mcpclient.h"
+#include "scriptedtransport.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMap>
+#include <QSignalSpy>
+
+#include <memory>
+
+// A tools list scripted page by page, for the walker, ledger and table tests: each page request
+// is answered from a script keyed by the cursor it sends (NoCursor for the first request); a
+// cursor the script lacks is never answered, which keeps a request in flight for as long as a
+// test needs.
+namespace scripted {
+
+inline const QString NoCursor = QStringLiteral("<none>");
+
+using Script = QMap<QString, QJsonObject>;
+
+// tool_000, tool_001, ...: names are identities, so duplicates and diffs can be told.
+inline QJsonArray tools(int from, int count)
+{
+    QJsonArray a;
+    for (int i = from; i < from + count; ++i)
+        a.append(
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("tool_%1").arg(i, 3, 10, QLatin1Char('0'))},
+                        {QStringLiteral("description"), QStringLiteral("Tool number %1").arg(i)}});
+    return a;
+}
+
+// A tools/list result; an undefined value leaves its member out.
+inline QJsonObject page(const QJsonArray &items, const QJsonValue &next, const QJsonValue &ttl = 60000,
+                        const QJsonValue &scope = QStringLiteral("public"))
+{
+    QJsonObject o{{QStringLiteral("tools"), items}};
+    if (!next.isUndefined())
+        o[QStringLiteral("nextCursor")] = next;
+    if (!ttl.isUndefined())
+        o[QStringLiteral("ttlMs")] = ttl;
+    if (!scope.isUndefined())
+        o[QStringLiteral("cacheScope")] = scope;
+    return o;
+}
+
+inline QJsonObject rpcError(int code, const QString &message)
+{
+    return {{QStringLiteral("error"),
+             QJsonObject{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}}}};
+}
+
+// The cursor a request sent: params.cursor for a protocol list, arguments.cursor for a tool.
+inline QString cursorOf(const QString &method, const QJsonObject &params)
+{
+    const QJsonObject where =
+        method == QLatin1String("tools/call") ? params.value(QStringLiteral("arguments")).toObject() : params;
+    return where.contains(QStringLiteral("cursor")) ? where.value(QStringLiteral("cursor")).toString()
+                                                    : NoCursor;
+}
+
+// A client connected to a server that answers from script. The script may change between
+// requests (a page that changed on the server, a cursor that is refused on refetch).
+struct Server
+{
+    std::unique_ptr<folio::McpClient> client;
+    ScriptedTransport *transport = nullptr; // owned by the client's connection
+    Script script;
+
+    // False when the client did not connect in time.
+    bool connect(const Script &pages, bool modern = true)
+    {
+        script = pages;
+        client = std::make_unique<folio::McpClient>();
+        client->setTransportFactory([this, modern](QObject *) {
+            transport =
+                new ScriptedTransport(modern, [this](const QString &method, const QJsonObject &params) {
+                    return script.value(cursorOf(method, params));
+                });
+            return transport;
+        });
+        QSignalSpy connected(client.get(), &folio::McpClient::connected);
+        client->connectToServer();
+        return connected.wait(2000);
+    }
+
+    void reset()
+    {
+        client.reset();
+        transport = nullptr;
+    }
+};
+
+} // namespace scripted
+
+Q_DECLARE_METATYPE(scripted::Script)

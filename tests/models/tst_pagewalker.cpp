@@ -1,0 +1,619 @@
+#include "pageledger.h"
+#include "pagewalker.h"
+#include "rowstore.h"
+#include "scriptedlist.h"
+#include "ttlclock.h"
+
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace folio;
+using namespace scripted;
+
+Q_DECLARE_METATYPE(QJsonArray)
+
+// The walk engine driven headless, as the command line and the audit drive it (no table): cursors
+// followed, every way a walk ends, cancel and restart, refetch and its diff, TTL expiry on an
+// injected clock, list_changed, and a manual start.
+class tst_PageWalker : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void walksToTheEnd();
+    void findings_data();
+    void findings();
+    void emptyStringCursorIsACursor();
+    void cancelKeepsThePagesRead();
+    void restartDiscardsTheWalk();
+    void refetchReplacesRowsAndDiffs_data();
+    void refetchReplacesRowsAndDiffs();
+    void refusedRefetchRestarts();
+    void expiry_data();
+    void expiry();
+    void listChanged_data();
+    void listChanged();
+    void manualStart_data();
+    void manualStart();
+    void legacyPagesCarryNoHintsByDesign();
+    void listToolArgumentsAndLimit();
+
+private:
+    PageWalker *makeWalker(const ListSource &source = ListSource::protocol(ListKind::Tools));
+    static bool walkAll(PageWalker *walker);
+
+    Server m_server;
+    TtlClock *m_clock = nullptr;
+    PageWalker *m_walker = nullptr;
+    qint64 m_now = 1000;
+};
+
+void tst_PageWalker::init()
+{
+    m_now = 1000;
+    m_clock = new TtlClock(this);
+    m_clock->setTimeSource([this] { return m_now; });
+}
+
+void tst_PageWalker::cleanup()
+{
+    // The walker first: it cancels what it has in flight on the client's connection.
+    delete m_walker;
+    m_walker = nullptr;
+    m_server.reset();
+    delete m_clock;
+    m_clock = nullptr;
+}
+
+PageWalker *tst_PageWalker::makeWalker(const ListSource &source)
+{
+    m_walker = new PageWalker(m_server.client.get(), source, m_clock);
+    return m_walker;
+}
+
+bool tst_PageWalker::walkAll(PageWalker *walker)
+{
+    QSignalSpy finished(walker, &PageWalker::walkFinished);
+    walker->fetchAll();
+    return finished.wait(3000);
+}
+
+void tst_PageWalker::walksToTheEnd()
+{
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 10), QStringLiteral("c1"))},
+                                    {QStringLiteral("c1"), page(tools(10, 10), QStringLiteral("c2"), 30000)},
+                                    {QStringLiteral("c2"), page(tools(20, 5), QJsonValue::Undefined)}}));
+    PageWalker *walker = makeWalker();
+    QSignalSpy accepted(walker, &PageWalker::pageAccepted);
+    QSignalSpy finished(walker, &PageWalker::walkFinished);
+    QSignalSpy progress(walker, &PageWalker::progress);
+    QSignalSpy loading(walker, &PageWalker::loadingChanged);
+    QVERIFY(!walker->isStarted());
+    QCOMPARE(m_server.transport->requests, 0); // nothing until asked
+
+    walker->fetchAll();
+    QVERIFY(finished.wait(3000));
+    QCOMPARE(accepted.size(), 3);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(accepted.at(i).at(0).toInt(), i); // ledger rows, in walk order
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished.first().at(0).value<PageWalker::End>(), PageWalker::End::Complete);
+    QVERIFY(!finished.wait(50)); // once: nothing else is in flight
+    QCOMPARE(m_server.transport->requests, 3);
+
+    QVERIFY(walker->isComplete());
+    QVERIFY(!walker->isStopped());
+    QVERIFY(!walker->isLoading());
+    QVERIFY(!walker->canFetchNext());
+    QCOMPARE(walker->pagesInWalk(), 3);
+    QCOMPARE(walker->walkPageRows(), (QList<int>{0, 1, 2}));
+    QCOMPARE(walker->rows()->rowCount(), 25);
+    QCOMPARE(walker->rows()->item(0).value(QStringLiteral("name")).toString(), QStringLiteral("tool_000"));
+    QCOMPARE(walker->rows()->item(24).value(QStringLiteral("name")).toString(), QStringLiteral("tool_024"));
+    QCOMPARE(walker->rows()->pageIndexOf(15), 1);
+    QVERIFY(walker->findings().isEmpty());
+
+    // progress(pages, rows) as pages arrive: the pages read and their rows.
+    QStringList reported;
+    for (const QList<QVariant> &args : progress)
+        reported << QStringLiteral("%1/%2").arg(args.at(0).toInt()).arg(args.at(1).toInt());
+    QCOMPARE(reported.last(), QStringLiteral("3/25"));
+    QEXPECT_FAIL("", "fetching all, progress() counts the page already asked for as read", Continue);
+    QCOMPARE(reported, (QStringList{QStringLiteral("0/0"), QStringLiteral("1/10"), QStringLiteral("2/20"),
+                                    QStringLiteral("3/25")}));
+    QVERIFY(loading.first().at(0).toBool());
+    QVERIFY(!loading.last().at(0).toBool());
+
+    const PageLedger *ledger = walker->ledger();
+    QCOMPARE(ledger->rowCount(), 3);
+    QVERIFY(!ledger->page(0).requestCursor.has_value());
+    QCOMPARE(*ledger->page(1).requestCursor, QStringLiteral("c1"));
+    QCOMPARE(ledger->page(1).effectiveTtlMs, qint64(30000));
+    QCOMPARE(ledger->page(2).next, ListSource::CursorPresence::Absent);
+    for (int row = 0; row < 3; ++row)
+        QCOMPARE(ledger->page(row).state, PageRecord::State::Fresh);
+}
+
+void tst_PageWalker::findings_data()
+{
+    QTest::addColumn<Script>("script");
+    QTest::addColumn<int>("cap");
+    QTest::addColumn<QStringList>("expected"); // "id@page" (1-based page)
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<bool>("completes"); // findings that do not stop the walk still let it end
+    QTest::addColumn<QString>("stopReason");
+
+    QTest::addRow("healthy") << Script{{NoCursor, page(tools(0, 10), QStringLiteral("c1"))},
+                                       {QStringLiteral("c1"),
+                                        page(tools(10, 10), QStringLiteral("c2"), 30000)},
+                                       {QStringLiteral("c2"), page(tools(20, 5), QJsonValue::Undefined)}}
+                             << 1000 << QStringList{} << 25 << true << QString();
+    QTest::addRow("cursor_loop") << Script{{NoCursor, page(tools(0, 10), QStringLiteral("A"))},
+                                           {QStringLiteral("A"), page(tools(10, 10), QStringLiteral("B"))},
+                                           {QStringLiteral("B"), page(tools(20, 10), QStringLiteral("A"))}}
+                                 << 1000 << QStringList{QStringLiteral("cursor-repeated@3")} << 30 << false
+                                 << QStringLiteral("a cursor repeated");
+    QTest::addRow("empty_cursor_forever")
+        << Script{{NoCursor, page(tools(0, 10), QString())}, {QString(), page(tools(10, 10), QString())}}
+        << 1000 << QStringList{QStringLiteral("cursor-repeated@2")} << 20 << false
+        << QStringLiteral("a cursor repeated");
+    QTest::addRow("cursor_never_advances")
+        << Script{{NoCursor, page(tools(0, 10), QStringLiteral("same"))},
+                  {QStringLiteral("same"), page(tools(0, 10), QStringLiteral("same"))}}
+        << 1000 << QStringList{QStringLiteral("cursor-repeated@2"), QStringLiteral("duplicate-item@2")} << 20
+        << false << QStringLiteral("a cursor repeated");
+    QTest::addRow("cursor_not_a_string")
+        << Script{{NoCursor, page(tools(0, 5), 42)}} << 1000 << QStringList{QStringLiteral("page-error@1")}
+        << 5 << false << QStringLiteral("nextCursor is not a string");
+    QTest::addRow("duplicates") << Script{{NoCursor, page(tools(0, 10), QStringLiteral("c1"))},
+                                          {QStringLiteral("c1"), page(tools(8, 10), QJsonValue::Undefined)}}
+                                << 1000 << QStringList{QStringLiteral("duplicate-item@2")} << 20 << true
+                                << QString();
+    QTest::addRow("scope_mismatch") << Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
+                                              {QStringLiteral("c1"), page(tools(5, 5), QStringLiteral("c2"),
+                                                                          60000, QStringLiteral("private"))},
+                                              {QStringLiteral("c2"),
+                                               page(tools(10, 5), QJsonValue::Undefined)}}
+                                    << 1000 << QStringList{QStringLiteral("scope-mismatch@2")} << 15 << true
+                                    << QString();
+    QTest::addRow("hints_missing")
+        << Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"), QJsonValue::Undefined)},
+                  {QStringLiteral("c1"),
+                   page(tools(5, 5), QJsonValue::Undefined, 1000, QJsonValue::Undefined)}}
+        << 1000
+        << QStringList{QStringLiteral("cache-hints-missing@1"), QStringLiteral("cache-hints-missing@2")} << 10
+        << true << QString();
+    QTest::addRow("ttl_invalid")
+        << Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"), -5)},
+                  {QStringLiteral("c1"), page(tools(5, 5), QStringLiteral("c2"), 1.5)},
+                  {QStringLiteral("c2"), page(tools(10, 5), QJsonValue::Undefined, QStringLiteral("30000"))}}
+        << 1000
+        << QStringList{QStringLiteral("ttl-invalid@1"), QStringLiteral("ttl-invalid@2"),
+                       QStringLiteral("ttl-invalid@3")}
+        << 15 << true << QString();
+    QTest::addRow("scope_invalid") << Script{{NoCursor, page(tools(0, 5), QJsonValue::Undefined, 1000,
+                                                             QStringLiteral("shared"))}}
+                                   << 1000 << QStringList{QStringLiteral("scope-invalid@1")} << 5 << true
+                                   << QString();
+    QTest::addRow("page_error") << Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
+                                          {QStringLiteral("c1"),
+                                           rpcError(-32602, QStringLiteral("Invalid cursor"))}}
+                                << 1000 << QStringList{QStringLiteral("page-error@2")} << 5 << false
+                                << QStringLiteral("page 2 failed");
+    QTest::addRow("empty_cursor_rejected")
+        << Script{{NoCursor, page(tools(0, 5), QString())},
+                  {QString(), rpcError(-32602, QStringLiteral("Invalid cursor"))}}
+        << 1000 << QStringList{QStringLiteral("page-error@2"), QStringLiteral("empty-cursor-rejected@2")} << 5
+        << false << QStringLiteral("page 2 failed");
+    QTest::addRow("page_cap_reached")
+        << Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
+                  {QStringLiteral("c1"), page(tools(5, 5), QStringLiteral("c2"))},
+                  {QStringLiteral("c2"), page(tools(10, 5), QStringLiteral("c3"))},
+                  {QStringLiteral("c3"), page(tools(15, 5), QJsonValue::Undefined)}}
+        << 2 << QStringList{QStringLiteral("page-cap-reached@2")} << 10 << false
+        << QStringLiteral("the page cap (2) was reached");
+    QTest::addRow("null_cursor_ends") << Script{{NoCursor, page(tools(0, 5), QJsonValue::Null)}} << 1000
+                                      << QStringList{} << 5 << true << QString();
+}
+
+void tst_PageWalker::findings()
+{
+    QFETCH(Script, script);
+    QFETCH(int, cap);
+    QFETCH(QStringList, expected);
+    QFETCH(int, rows);
+    QFETCH(bool, completes);
+    QFETCH(QString, stopReason);
+    QVERIFY(m_server.connect(script));
+    PageWalker *walker = makeWalker();
+    walker->setPageCap(cap);
+    // What a listener connected directly sees when the walk ends: the pages accepted and their rows.
+    int rowsAtFinish = -1;
+    connect(walker, &PageWalker::walkFinished, walker, [&] { rowsAtFinish = walker->rows()->rowCount(); });
+    QSignalSpy finished(walker, &PageWalker::walkFinished);
+    QSignalSpy failed(walker, &PageWalker::pageFailed);
+    QVERIFY(walkAll(walker));
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished.first().at(0).value<PageWalker::End>(),
+             completes ? PageWalker::End::Complete : PageWalker::End::Stopped);
+    QCOMPARE(walker->rows()->rowCount(), rows);
+    QStringList got;
+    for (const Finding &f : walker->findings())
+        got << QStringLiteral("%1@%2").arg(f.id).arg(f.pages.first() + 1);
+    got.sort();
+    expected.sort();
+    QCOMPARE(got, expected);
+    QCOMPARE(walker->isComplete(), completes);
+    QCOMPARE(walker->isStopped(), !completes);
+    QVERIFY2(walker->stopReason().startsWith(stopReason), qPrintable(walker->stopReason()));
+    QCOMPARE(stopReason.isEmpty(), walker->stopReason().isEmpty());
+    QCOMPARE(failed.isEmpty(), !expected.contains(QStringLiteral("page-error@2")));
+    QVERIFY(!walker->canFetchNext());
+    // Bug: at the cap, walkFinished(Stopped) is emitted from inside acceptPage() when the walker
+    // asks for the page after the cap, before the last page's rows go in and before its
+    // pageAccepted; a listener connected directly sees one page too few.
+    QEXPECT_FAIL("page_cap_reached", "walkFinished(Stopped) at the cap comes before the last page's rows",
+                 Continue);
+    QCOMPARE(rowsAtFinish, rows);
+}
+
+void tst_PageWalker::emptyStringCursorIsACursor()
+{
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 10), QString())},
+                                    {QString(), page(tools(10, 4), QJsonValue::Undefined)}}));
+    PageWalker *walker = makeWalker();
+    QVERIFY(walkAll(walker));
+    QVERIFY(walker->isComplete());
+    QCOMPARE(walker->rows()->rowCount(), 14);
+    QCOMPARE(walker->ledger()->page(0).next, ListSource::CursorPresence::String);
+    const PageRecord &second = walker->ledger()->page(1);
+    QVERIFY(second.requestCursor.has_value());
+    QCOMPARE(*second.requestCursor, QString()); // "" was sent as a cursor
+    QVERIFY(m_server.transport->lastParams.contains(QStringLiteral("cursor")));
+}
+
+void tst_PageWalker::cancelKeepsThePagesRead()
+{
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))}})); // c1: no answer
+    PageWalker *walker = makeWalker();
+    QSignalSpy accepted(walker, &PageWalker::pageAccepted);
+    QSignalSpy finished(walker, &PageWalker::walkFinished);
+    walker->fetchAll();
+    QVERIFY(accepted.wait(2000));
+    QTRY_VERIFY(walker->isLoading());
+    walker->cancel();
+    QVERIFY(!walker->isLoading());
+    QVERIFY(!walker->isFetchingAll());
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished.first().at(0).value<PageWalker::End>(), PageWalker::End::Cancelled);
+    QVERIFY(!walker->isStopped());
+    QVERIFY(!walker->isComplete());
+    QCOMPARE(walker->rows()->rowCount(), 5);
+    QCOMPARE(walker->pagesInWalk(), 1);
+    const PageRecord &cancelled = walker->ledger()->page(1);
+    QCOMPARE(cancelled.state, PageRecord::State::Discarded);
+    QCOMPARE(cancelled.discardReason, QStringLiteral("cancelled"));
+    QCOMPARE(cancelled.error.kind, McpError::Kind::Cancelled);
+
+    // The next fetch asks for the same cursor again, as the next page of the same walk.
+    QVERIFY(walker->canFetchNext());
+    m_server.script[QStringLiteral("c1")] = page(tools(5, 5), QJsonValue::Undefined);
+    walker->fetchNext();
+    QCOMPARE(walker->ledger()->rowCount(), 3);
+    const PageRecord &again = walker->ledger()->page(2);
+    QCOMPARE(*again.requestCursor, QStringLiteral("c1"));
+    QCOMPARE(again.index, 1);
+    QCOMPARE(again.walk, 0);
+    QVERIFY(accepted.wait(2000));
+    QCOMPARE(m_server.transport->lastParams.value(QStringLiteral("cursor")).toString(), QStringLiteral("c1"));
+    QCOMPARE(walker->rows()->rowCount(), 10);
+    QCOMPARE(walker->walkPageRows(), (QList<int>{0, 2}));
+    QVERIFY(walker->isComplete());
+}
+
+void tst_PageWalker::restartDiscardsTheWalk()
+{
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
+                                    {QStringLiteral("c1"), page(tools(5, 5), QJsonValue::Undefined)}}));
+    PageWalker *walker = makeWalker();
+    QSignalSpy restarted(walker, &PageWalker::walkRestarted);
+    walker->restart(QStringLiteral("too early")); // not started: nothing to discard, nothing asked
+    QCOMPARE(restarted.size(), 1);
+    QCOMPARE(walker->ledger()->rowCount(), 0);
+    QVERIFY(!walker->isStarted());
+
+    QVERIFY(walkAll(walker));
+    QCOMPARE(m_clock->scheduledCount(), 2);
+    const int walk = walker->currentWalk(); // each restart counts, even one before the start
+    QSignalSpy accepted(walker, &PageWalker::pageAccepted);
+    QSignalSpy reset(walker->rows(), &RowStore::wasReset);
+    const QString reason = QStringLiteral("the user asked");
+    walker->restart(reason);
+    QCOMPARE(restarted.size(), 2);
+    QCOMPARE(restarted.last().at(0).toString(), reason);
+    QCOMPARE(reset.size(), 1);
+    QCOMPARE(walker->currentWalk(), walk + 1);
+    QVERIFY(!walker->isComplete());
+    QCOMPARE(walker->rows()->rowCount(), 0); // until the new walk's first page arrives
+    for (int row = 0; row < 2; ++row) {
+        QCOMPARE(walker->ledger()->page(row).state, PageRecord::State::Discarded);
+        QCOMPARE(walker->ledger()->page(row).discardReason, reason);
+    }
+    QCOMPARE(walker->ledger()->data(walker->ledger()->index(0, PageLedger::StateColumn)).toString(),
+             QStringLiteral("discarded: ") + reason);
+
+    // The new walk starts from the first page (one page: restart does not fetch all).
+    QCOMPARE(walker->ledger()->rowCount(), 3);
+    QCOMPARE(walker->ledger()->page(2).walk, walk + 1);
+    QCOMPARE(walker->ledger()->page(2).index, 0);
+    QVERIFY(!walker->ledger()->page(2).requestCursor.has_value());
+    QVERIFY(accepted.wait(2000));
+    QCOMPARE(walker->rows()->rowCount(), 5);
+    QCOMPARE(walker->walkPageRows(), QList<int>{2});
+    QCOMPARE(m_clock->scheduledCount(), 1); // the discarded pages no longer count down
+    QVERIFY(walker->canFetchNext());
+}
+
+void tst_PageWalker::refetchReplacesRowsAndDiffs_data()
+{
+    QTest::addColumn<QJsonArray>("fresh"); // page 2 on the server at refetch time (was tool_005..009)
+    QTest::addColumn<int>("added");
+    QTest::addColumn<int>("removed");
+    QTest::addColumn<int>("changed");
+    QTest::addColumn<bool>("inPlace"); // as many items as before: rows replaced, not removed and inserted
+
+    QTest::addRow("unchanged_page") << tools(5, 5) << 0 << 0 << 0 << true;
+    QJsonArray shifted = tools(6, 5);
+    QJsonObject t = shifted[0].toObject();
+    t[QStringLiteral("description")] = QStringLiteral("changed");
+    shifted[0] = t;
+    QTest::addRow("one_added_one_removed_one_changed") << shifted << 1 << 1 << 1 << true;
+    QTest::addRow("page_grew") << tools(5, 7) << 2 << 0 << 0 << false;
+    QTest::addRow("page_emptied") << QJsonArray{} << 0 << 5 << 0 << false;
+}
+
+void tst_PageWalker::refetchReplacesRowsAndDiffs()
+{
+    QFETCH(QJsonArray, fresh);
+    QFETCH(int, added);
+    QFETCH(int, removed);
+    QFETCH(int, changed);
+    QFETCH(bool, inPlace);
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
+                                    {QStringLiteral("c1"), page(tools(5, 5), QStringLiteral("c2"))},
+                                    {QStringLiteral("c2"), page(tools(10, 5), QJsonValue::Undefined)}}));
+    PageWalker *walker = makeWalker();
+    QVERIFY(walkAll(walker));
+    m_server.script[QStringLiteral("c1")] = page(fresh, QStringLiteral("c2"));
+    QSignalSpy accepted(walker, &PageWalker::pageAccepted);
+    QSignalSpy replaced(walker->rows(), &RowStore::rowsReplaced);
+    QSignalSpy inserted(walker->rows(), &RowStore::rowsInserted);
+    walker->refetchPage(1);
+    QCOMPARE(walker->ledger()->page(1).state, PageRecord::State::Refetching);
+    QVERIFY(accepted.wait(2000));
+    QCOMPARE(accepted.last().at(0).toInt(), 1);
+    QCOMPARE(m_server.transport->lastParams.value(QStringLiteral("cursor")).toString(), QStringLiteral("c1"));
+
+    const PageRecord &rec = walker->ledger()->page(1);
+    QCOMPARE(rec.state, PageRecord::State::Fresh);
+    QCOMPARE(rec.refetchCount, 1);
+    QCOMPARE(rec.diffAdded, added);
+    QCOMPARE(rec.diffRemoved, removed);
+    QCOMPARE(rec.diffChanged, changed);
+    QCOMPARE(rec.itemCount, int(fresh.size()));
+    QCOMPARE(rec.attempts.size(), 2);
+    QVERIFY(rec.attempts.last().refetch);
+    QCOMPARE(walker->ledger()->rowCount(), 3); // a refetch is the same page, not a new request row
+    QCOMPARE(replaced.size(), inPlace && !fresh.isEmpty() ? 1 : 0);
+    QCOMPARE(inserted.size(), inPlace || fresh.isEmpty() ? 0 : 1);
+
+    // The page's rows are the new copy, in place between its neighbours.
+    QCOMPARE(walker->rows()->rowCount(), 10 + int(fresh.size()));
+    int first = -1, count = -1;
+    QVERIFY(walker->rows()->rowsOfPage(1, &first, &count));
+    QCOMPARE(first, 5);
+    QCOMPARE(count, int(fresh.size()));
+    for (int i = 0; i < count; ++i)
+        QCOMPARE(walker->rows()->item(first + i), fresh.at(i).toObject());
+    QCOMPARE(walker->rows()->item(first + count).value(QStringLiteral("name")).toString(),
+             QStringLiteral("tool_010"));
+}
+
+void tst_PageWalker::refusedRefetchRestarts()
+{
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"), 100000)},
+                                    {QStringLiteral("c1"), page(tools(5, 5), QJsonValue::Undefined, 1000)}}));
+    PageWalker *walker = makeWalker();
+    QVERIFY(walkAll(walker));
+    m_server.script[QStringLiteral("c1")] = rpcError(-32602, QStringLiteral("Cursor expired"));
+    QSignalSpy restarted(walker, &PageWalker::walkRestarted);
+    walker->refetchPage(1);
+    QVERIFY(restarted.wait(2000));
+    QVERIFY(restarted.first().at(0).toString().contains(QStringLiteral("-32602")));
+    QCOMPARE(walker->ledger()->page(0).state, PageRecord::State::Discarded);
+    QCOMPARE(walker->ledger()->page(1).state, PageRecord::State::Discarded);
+    QCOMPARE(walker->ledger()->page(1).discardReason, restarted.first().at(0).toString());
+    QCOMPARE(walker->ledger()->page(1).findings.first().id, FindingId::PageError);
+    QCOMPARE(walker->currentWalk(), 1);
+    QTRY_COMPARE(walker->ledger()->rowCount(), 3); // the new walk started from the first page
+    QCOMPARE(walker->ledger()->page(2).walk, 1);
+    QVERIFY(!walker->ledger()->page(2).requestCursor.has_value());
+}
+
+void tst_PageWalker::expiry_data()
+{
+    QTest::addColumn<bool>("autoBefore"); // setAutoRefetch(true) before the page expires
+    QTest::addColumn<bool>("autoAfter");  // ... or once it has expired
+    QTest::addRow("expired_page") << false << false;
+    QTest::addRow("expired_page_refetched") << true << false;
+    QTest::addRow("expired_page_refetched_when_auto_turned_on") << false << true;
+}
+
+void tst_PageWalker::expiry()
+{
+    QFETCH(bool, autoBefore);
+    QFETCH(bool, autoAfter);
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"), 100000)},
+                                    {QStringLiteral("c1"), page(tools(5, 5), QJsonValue::Undefined, 5000)}}));
+    PageWalker *walker = makeWalker();
+    walker->setAutoRefetch(autoBefore);
+    QVERIFY(walkAll(walker));
+    const qint64 received = m_now;
+    QCOMPARE(walker->ledger()->page(1).expiresAtMonoMs(), received + 5000);
+    const int requests = m_server.transport->requests;
+
+    m_now = received + 4999;
+    m_clock->processDue();
+    QCOMPARE(walker->ledger()->page(1).state, PageRecord::State::Fresh);
+    m_now = received + 5000;
+    m_clock->processDue();
+    QCOMPARE(walker->ledger()->page(0).state, PageRecord::State::Fresh); // its own TTL is longer
+    if (!autoBefore) {
+        QCOMPARE(walker->ledger()->page(1).state, PageRecord::State::Expired);
+        QCOMPARE(walker->rows()->rowCount(), 10); // an expired page's rows stay
+        QCOMPARE(m_server.transport->requests, requests);
+    }
+    if (!autoBefore && !autoAfter)
+        return;
+    QSignalSpy accepted(walker, &PageWalker::pageAccepted);
+    if (autoAfter)
+        walker->setAutoRefetch(true);
+    QCOMPARE(walker->ledger()->page(1).state, PageRecord::State::Refetching);
+    QVERIFY(accepted.wait(2000));
+    QCOMPARE(m_server.transport->requests, requests + 1);
+    QCOMPARE(m_server.transport->lastParams.value(QStringLiteral("cursor")).toString(), QStringLiteral("c1"));
+    QCOMPARE(walker->ledger()->page(1).state, PageRecord::State::Fresh);
+    QCOMPARE(walker->ledger()->page(1).expiresAtMonoMs(), m_now + 5000); // counts down again
+}
+
+void tst_PageWalker::listChanged_data()
+{
+    QTest::addColumn<bool>("started");
+    QTest::addColumn<QString>("notification");
+    QTest::addColumn<bool>("restarts");
+    QTest::addRow("list_changed_restarts")
+        << true << QStringLiteral("notifications/tools/list_changed") << true;
+    QTest::addRow("other_list_ignored")
+        << true << QStringLiteral("notifications/prompts/list_changed") << false;
+    QTest::addRow("not_started_ignored")
+        << false << QStringLiteral("notifications/tools/list_changed") << false;
+}
+
+void tst_PageWalker::listChanged()
+{
+    QFETCH(bool, started);
+    QFETCH(QString, notification);
+    QFETCH(bool, restarts);
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QJsonValue::Undefined)}}));
+    PageWalker *walker = makeWalker();
+    if (started)
+        QVERIFY(walkAll(walker));
+    QSignalSpy restarted(walker, &PageWalker::walkRestarted);
+    m_server.transport->notify(notification);
+    QCOMPARE(restarted.size(), restarts ? 1 : 0);
+    QCOMPARE(walker->currentWalk(), restarts ? 1 : 0);
+    if (!restarts) {
+        QCOMPARE(walker->ledger()->rowCount(), started ? 1 : 0);
+        return;
+    }
+    QVERIFY(restarted.first().at(0).toString().contains(QStringLiteral("tools/list_changed")));
+    QCOMPARE(walker->ledger()->page(0).state, PageRecord::State::Discarded);
+    QCOMPARE(walker->ledger()->rowCount(), 2); // walk 1 asks for its first page at once
+    QCOMPARE(walker->ledger()->page(1).walk, 1);
+}
+
+void tst_PageWalker::manualStart_data()
+{
+    QTest::addColumn<bool>("byFetchAll");
+    QTest::addRow("started_by_start") << false;
+    QTest::addRow("started_by_fetch_all") << true;
+}
+
+void tst_PageWalker::manualStart()
+{
+    QFETCH(bool, byFetchAll);
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
+                                    {QStringLiteral("c1"), page(tools(5, 5), QJsonValue::Undefined)}}));
+    PageWalker *walker = makeWalker();
+    walker->setManualStart(true);
+    QVERIFY(!walker->canFetchNext());
+    walker->fetchNext(); // a view scrolling: ignored until the user starts
+    QCOMPARE(walker->ledger()->rowCount(), 0);
+    QVERIFY(!walker->isStarted());
+
+    QSignalSpy accepted(walker, &PageWalker::pageAccepted);
+    if (byFetchAll) {
+        QVERIFY(walkAll(walker));
+        QCOMPARE(walker->pagesInWalk(), 2);
+        return;
+    }
+    walker->start();
+    QVERIFY(walker->isStarted());
+    QCOMPARE(walker->ledger()->rowCount(), 1);
+    QVERIFY(accepted.wait(2000));
+    walker->start(); // started already: asks nothing more
+    QCOMPARE(walker->ledger()->rowCount(), 1);
+    QVERIFY(walker->canFetchNext());
+    walker->fetchNext();
+    QCOMPARE(walker->ledger()->rowCount(), 2);
+}
+
+void tst_PageWalker::legacyPagesCarryNoHintsByDesign()
+{
+    const QJsonObject p =
+        page(tools(0, 3), QJsonValue::Undefined, QJsonValue::Undefined, QJsonValue::Undefined);
+    QVERIFY(m_server.connect(Script{{NoCursor, p}}, /*modern=*/false));
+    QCOMPARE(m_server.client->protocolVersion(), QStringLiteral("2025-11-25"));
+    PageWalker *walker = makeWalker();
+    QVERIFY(walkAll(walker));
+    QVERIFY(walker->findings().isEmpty()); // not a fault
+    const PageRecord &rec = walker->ledger()->page(0);
+    QVERIFY(rec.legacyEra);
+    QVERIFY(!rec.hintsExpected);
+    QCOMPARE(rec.state, PageRecord::State::Stale);
+    QCOMPARE(rec.scope, PageRecord::Scope::NotApplicable);
+    QCOMPARE(m_clock->scheduledCount(), 0);
+    QCOMPARE(walker->ledger()->data(walker->ledger()->index(0, PageLedger::TtlColumn)).toString(),
+             QStringLiteral("no hints (legacy era)"));
+}
+
+void tst_PageWalker::listToolArgumentsAndLimit()
+{
+    auto toolPage = [](const QJsonArray &items, const QJsonValue &next) {
+        QJsonObject sc{{QStringLiteral("posts"), items}};
+        if (!next.isUndefined())
+            sc[QStringLiteral("next_cursor")] = next;
+        return QJsonObject{{QStringLiteral("content"), QJsonArray{}},
+                           {QStringLiteral("structuredContent"), sc}};
+    };
+    QJsonArray posts;
+    for (int i = 0; i < 3; ++i)
+        posts.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("p%1").arg(i)},
+                                 {QStringLiteral("message"), QStringLiteral("hello")}});
+    QVERIFY(m_server.connect(Script{{NoCursor, toolPage(posts, QStringLiteral("n1"))},
+                                    {QStringLiteral("n1"), toolPage(QJsonArray{}, QJsonValue::Undefined)}}));
+    ListSource source = *ListSource::fromTool(
+        QJsonDocument::fromJson(
+            R"({"name":"search_posts","inputSchema":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer"},"channel":{"type":"string"}}}})")
+            .object());
+    source.setArguments({{QStringLiteral("channel"), QStringLiteral("town-square")}});
+    source.setLimit(2);
+    PageWalker *walker = makeWalker(source);
+    QVERIFY(walkAll(walker));
+    QCOMPARE(walker->rows()->rowCount(), 3);
+    const QJsonObject args = m_server.transport->lastParams.value(QStringLiteral("arguments")).toObject();
+    QCOMPARE(m_server.transport->lastParams.value(QStringLiteral("name")).toString(),
+             QStringLiteral("search_posts"));
+    QCOMPARE(args.value(QStringLiteral("channel")).toString(), QStringLiteral("town-square"));
+    QCOMPARE(args.value(QStringLiteral("limit")).toInt(), 2);
+    QCOMPARE(args.value(QStringLiteral("cursor")).toString(), QStringLiteral("n1"));
+    QCOMPARE(walker->ledger()->page(0).requestedLimit.value_or(-1), 2);
+    QCOMPARE(walker->findings().size(), 1);
+    QCOMPARE(walker->findings().first().id, FindingId::PageOverLimit);
+    QCOMPARE(walker->ledger()->page(0).scope, PageRecord::Scope::NotApplicable);
+}
+
+QTEST_GUILESS_MAIN(tst_PageWalker)
+#include "tst_pagewalker.moc"
