@@ -395,40 +395,9 @@ quint64 ListSource::identityHash(const QString &identity)
 {
     if (identity.isEmpty())
         return 0;
-    const quint64 h = fnv(fnvOffset, identity.toUtf8());
+    const quint64 h = fnv(fnvOffset, QByteArrayView(reinterpret_cast<const char *>(identity.utf16()),
+                                                    identity.size() * qsizetype(sizeof(char16_t))));
     return h == 0 ? 1 : h;
-}
-
-QString ListSource::Page::identityAt(int i) const
-{
-    return itemsAsText ? ListSource::identity(itemText(i)) : ListSource::identity(items.at(i).toObject());
-}
-
-QList<quint64> ListSource::Page::identityHashes() const
-{
-    QList<quint64> out;
-    out.reserve(itemCount());
-    for (int i = 0; i < itemCount(); ++i) {
-        if (itemsAsText) {
-            // The common case, a plain string value, hashed as "key:value" from the bytes: the same
-            // hash identityHash() gives the built identity.
-            std::array<QByteArrayView, 4> values;
-            if (JsonSlice::pickMembers(itemText(i), identityKeys.data(), values.data(), int(values.size()))) {
-                size_t k = 0;
-                while (k < values.size() && values[k].isEmpty())
-                    ++k;
-                if (k < values.size() && values[k].size() >= 2 && values[k].front() == '"' &&
-                    !values[k].contains('\\')) {
-                    quint64 h = fnv(fnv(fnvOffset, identityKeys[k]), ":");
-                    h = fnv(h, values[k].sliced(1, values[k].size() - 2));
-                    out.append(h == 0 ? 1 : h);
-                    continue;
-                }
-            }
-        }
-        out.append(ListSource::identityHash(identityAt(i)));
-    }
-    return out;
 }
 
 QString ListSource::identity(QByteArrayView itemJson)
@@ -469,14 +438,7 @@ QString ListSource::identity(QByteArrayView itemJson)
 
 QString ListSource::identity(const QJsonObject &item)
 {
-    for (const char *key : {"uri", "uriTemplate", "name", "id"}) {
-        const QJsonValue v = item.value(QLatin1String(key));
-        if (v.isString())
-            return QLatin1String(key) + QLatin1Char(':') + v.toString();
-        if (v.isDouble())
-            return QLatin1String(key) + QLatin1Char(':') + QString::number(v.toDouble(), 'g', 17);
-    }
-    return {};
+    return identity(QJsonDocument(item).toJson(QJsonDocument::Compact));
 }
 
 } // namespace folio

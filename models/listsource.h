@@ -44,11 +44,6 @@ public:
         {
             return QByteArrayView(itemsText).sliced(itemOffsets[i], itemOffsets[i + 1] - itemOffsets[i]);
         }
-        // Item i's identity() (empty when it has none).
-        QString identityAt(int i) const;
-        // Each item's identityHash() (0 when it has none), in order: for a page read as text, most
-        // are hashed straight from the bytes, without building the identity.
-        QList<quint64> identityHashes() const;
         CursorPresence next = CursorPresence::Absent;
         QString nextCursor; // when next == String
         QJsonValue nextRaw; // the value as received (for WrongType)
@@ -103,11 +98,13 @@ public:
     // Fixed columns for protocol lists; for list tools, inferred from items (stable order).
     QList<Column> columns() const;
     static QList<Column> inferColumns(const QJsonArray &items);
-    // The identity of an item for duplicate detection: name, uri, uriTemplate or id.
-    static QString identity(const QJsonObject &item);
-    // The same, read from an item's JSON text.
+    // The identity of an item for duplicate detection, read from its JSON text: "uri:…",
+    // "uriTemplate:…", "name:…" or "id:…" (the first of them that is a string or a number); empty
+    // when it has none. The one place an identity is computed.
     static QString identity(QByteArrayView itemJson);
-    // 64 bits (FNV-1a over the identity's UTF-8) for duplicate detection; 0 for no identity.
+    // The same for a parsed item (written compact, then read as above).
+    static QString identity(const QJsonObject &item);
+    // 64 bits (FNV-1a over the identity's UTF-16) for duplicate detection; 0 for no identity.
     static quint64 identityHash(const QString &identity);
 
     static QJsonValue resolvePointer(const QJsonValue &root, const QString &pointer, bool *found);

@@ -350,8 +350,7 @@ void PageLedger::setMaskCursors(bool mask)
         return;
     m_maskCursors = mask;
     if (!m_pages.isEmpty())
-        Q_EMIT dataChanged(index(0, CursorColumn), index(rowCount() - 1, NextCursorColumn),
-                           {Qt::DisplayRole});
+        Q_EMIT dataChanged(index(0, CursorColumn), index(rowCount() - 1, NextCursorColumn), displayRoles);
 }
 
 } // namespace folio

@@ -92,7 +92,7 @@ void PageWalker::fetchAll()
     if (m_complete || m_stopped)
         return;
     m_fetchingAll = true;
-    Q_EMIT progress(pagesInWalk(), m_rows->rowCount());
+    Q_EMIT progress(pagesRead(), m_rows->rowCount());
     if (m_inFlight.isNull())
         requestNextPage();
 }
@@ -278,12 +278,14 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
 
     // Fetching all: ask for the next page now, before judging this page's items and storing it,
     // so that the server works on it meanwhile (the cursor is judged; the request leaves at once).
-    if (m_nextPageWanted && m_inFlight.isNull()) {
+    // At the cap the walk stops instead: that waits for pumpQueue(), after this page's rows are in.
+    if (m_nextPageWanted && m_inFlight.isNull() && pagesInWalk() < m_pageCap) {
         m_nextPageWanted = false;
         requestNextPage(); // appends to the ledger: no reference into it is kept across this
     }
+    RowStore::Items items = itemsOf(page);
     const QList<Finding> itemFindings =
-        m_judge.judgeItems(m_ledger->page(ledgerRow), page,
+        m_judge.judgeItems(m_ledger->page(ledgerRow), items,
                            m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
     m_ledger->addFindings(ledgerRow, itemFindings);
     const bool hasFindings = !cursorFindings.isEmpty() || !itemFindings.isEmpty();
@@ -292,14 +294,14 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
     // Views answer rowsInserted by asking for more at once: hold such requests until the page is
     // in (pumpQueue() sends them).
     m_inserting = true;
-    m_rows->fillPage(ledgerRow, itemsOf(page));
+    m_rows->fillPage(ledgerRow, std::move(items));
     m_inserting = false;
     if (stopped)
         stop(wrongType ? tr("nextCursor is not a string") : tr("a cursor repeated"));
     Q_EMIT pageAccepted(ledgerRow);
     if (hasFindings)
         Q_EMIT findingsChanged();
-    Q_EMIT progress(pagesInWalk(), m_rows->rowCount());
+    Q_EMIT progress(pagesRead(), m_rows->rowCount());
     if (m_complete)
         Q_EMIT walkFinished(End::Complete);
 }
@@ -437,6 +439,13 @@ void PageWalker::handleListChanged(ListKind kind)
         return;
     restart(tr("the server sent notifications/%1/list_changed")
                 .arg(kind == ListKind::ResourceTemplates ? QStringLiteral("resources") : listName(kind)));
+}
+
+int PageWalker::pagesRead() const
+{
+    const QList<int> rows = walkPageRows();
+    const bool lastAsked = !rows.isEmpty() && m_ledger->page(rows.last()).state == PageRecord::State::Loading;
+    return int(rows.size()) - (lastAsked ? 1 : 0);
 }
 
 QList<Finding> PageWalker::findings() const

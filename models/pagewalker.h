@@ -78,7 +78,8 @@ public:
     bool isStopped() const { return m_stopped; }
     QString stopReason() const { return m_stopReason; }
     int currentWalk() const { return m_walk; }
-    int pagesInWalk() const { return m_rows->pageCount(); }
+    int pagesInWalk() const { return m_rows->pageCount(); } // the one asked for included
+    int pagesRead() const;                                  // the walk's pages that were answered
     // The ledger rows of the current walk's pages, in order.
     QList<int> walkPageRows() const { return m_rows->pageLedgerRows(); }
     // Findings of the current walk, page order.
@@ -90,6 +91,7 @@ Q_SIGNALS:
     void pageFailed(int ledgerRow, const folio::McpError &error);
     // Nothing is in flight any more and the walk ended, or stopped for now (cancelled).
     void walkFinished(folio::PageWalker::End end);
+    // Pages read so far in this walk (the one in flight not counted) and their rows.
     void progress(int pages, int rows);
     void loadingChanged(bool loading);
     void findingsChanged();

@@ -68,7 +68,7 @@ QList<Finding> WalkJudge::judgeCursor(const PageRecord &page, bool *keepWalking)
     return findings;
 }
 
-QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const ListSource::Page &items,
+QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Items &items,
                                      const QString &toolLimitArg)
 {
     const int idx = page.index;
@@ -78,17 +78,17 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const ListSource::P
     int duplicates = 0;
     QJsonArray examples;
     QList<int> otherPages;
-    const QList<quint64> hashes = items.identityHashes();
-    for (int i = 0; i < hashes.size(); ++i) {
-        const quint64 h = hashes.at(i);
+    for (int i = 0; i < items.count(); ++i) {
+        const QString identity = ListSource::identity(items.at(i));
+        const quint64 h = ListSource::identityHash(identity);
         if (h == 0)
             continue;
         const auto it = m_identities.constFind(h);
         if (it != m_identities.constEnd()) {
             ++duplicates;
             if (examples.size() < 5)
-                examples.append(QJsonObject{{QStringLiteral("identity"), items.identityAt(i)},
-                                            {QStringLiteral("firstPage"), *it}});
+                examples.append(
+                    QJsonObject{{QStringLiteral("identity"), identity}, {QStringLiteral("firstPage"), *it}});
             if (!otherPages.contains(*it) && *it != idx)
                 otherPages.append(*it);
         } else {

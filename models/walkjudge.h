@@ -2,6 +2,7 @@
 
 #include "finding.h"
 #include "pagerecord.h"
+#include "rowstore.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -20,10 +21,10 @@ public:
     void noteRequest(int pageIndex, const std::optional<QString> &cursor);
     // Judges an answered page in two steps, each returning its findings: its next cursor
     // (*keepWalking is false when the walk must stop: a repeated cursor, or not a string), then its
-    // items (by their identities, ListSource::Page::identityHashes()) and cache hints. The walk may
+    // items (by their identities, ListSource::identity()) and cache hints. The walk may
     // ask for the next page in between.
     QList<Finding> judgeCursor(const PageRecord &page, bool *keepWalking);
-    QList<Finding> judgeItems(const PageRecord &page, const ListSource::Page &items,
+    QList<Finding> judgeItems(const PageRecord &page, const RowStore::Items &items,
                               const QString &toolLimitArg);
     // Judges a failed page.
     static QList<Finding> judgeFailure(const PageRecord &page);
