@@ -5,9 +5,11 @@
 #include "pageledger.h"
 #include "statuscolors.h"
 #include "ttlclock.h"
+#include "uilogging.h"
 
 #include <QElapsedTimer>
 #include <QHelpEvent>
+#include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -74,7 +76,6 @@ void PageStrip::setListModel(PagedListModel *model)
     }
     m_model = model;
     m_ledger = model ? model->ledger() : nullptr;
-    m_current = -1;
     if (m_ledger) {
         connect(m_ledger, &QAbstractItemModel::rowsInserted, this,
                 [this](const QModelIndex &, int first, int last) { handleRowsInserted(first, last); });
@@ -90,7 +91,49 @@ void PageStrip::setListModel(PagedListModel *model)
         // A restart draws the separator before the new walk's first chip exists.
         connect(m_model->walker(), &PageWalker::walkRestarted, this, [this] { viewport()->update(); });
     }
+    // Like a QAbstractItemView: a new model comes with a selection of the strip's own.
+    QItemSelectionModel *oldOwn = m_ownSelection;
+    m_ownSelection = new QItemSelectionModel(m_ledger, this);
+    setSelectionModel(m_ownSelection);
+    delete oldOwn;
     rebuild();
+}
+
+void PageStrip::setSelectionModel(QItemSelectionModel *selection)
+{
+    if (!selection)
+        selection = m_ownSelection;
+    if (selection && selection->model() != m_ledger) {
+        qCWarning(lcUi) << "the page strip was given a selection over another model; kept its own";
+        return;
+    }
+    if (selection == m_selection)
+        return;
+    if (m_selection)
+        m_selection->disconnect(this);
+    m_selection = selection;
+    if (m_selection)
+        connect(m_selection, &QItemSelectionModel::currentRowChanged, this,
+                [this](const QModelIndex &current) { handleCurrentRowChanged(current); });
+    handleCurrentRowChanged(m_selection ? m_selection->currentIndex() : QModelIndex());
+}
+
+int PageStrip::currentPage() const
+{
+    const QModelIndex current = m_selection ? m_selection->currentIndex() : QModelIndex();
+    return current.isValid() && current.row() < m_count ? current.row() : -1;
+}
+
+void PageStrip::handleCurrentRowChanged(const QModelIndex &current)
+{
+    const int row = current.isValid() && current.row() < m_count ? current.row() : -1;
+    if (row == m_current)
+        return;
+    const int old = m_current;
+    m_current = row;
+    updateChip(old);
+    updateChip(m_current);
+    scrollToPage(m_current);
     Q_EMIT currentPageChanged(m_current);
 }
 
@@ -102,13 +145,11 @@ void PageStrip::rebuild()
         if (m_ledger->page(row).walk != m_ledger->page(row - 1).walk)
             m_walkStarts.append(row);
     }
-    if (m_current >= m_count) {
-        m_current = -1;
-        Q_EMIT currentPageChanged(-1);
-    }
     updateScrollRange();
     viewport()->update();
     updateTimer();
+    // A reset clears the selection without a signal (QItemSelectionModel::reset()): tell it here.
+    handleCurrentRowChanged(m_selection ? m_selection->currentIndex() : QModelIndex());
 }
 
 void PageStrip::handleRowsInserted(int first, int last)
@@ -345,8 +386,8 @@ void PageStrip::paintEvent(QPaintEvent *event)
     if (m_count == 0) {
         painter.setPen(colors.mutedText());
         const QString text = m_model && m_model->walker()->isLoading() ? tr("Asking for the first page\u2026")
-                             : m_model                       ? tr("No pages yet: scroll the list or Load all")
-                                                             : tr("No list");
+                             : m_model ? tr("No pages yet: scroll the list or Load all")
+                                       : tr("No list");
         painter.drawText(viewport()->rect().adjusted(SideMargin, 0, -SideMargin, 0),
                          Qt::AlignVCenter | Qt::AlignLeft, text);
         return;
@@ -614,14 +655,14 @@ void PageStrip::setCurrentPage(int ledgerRow)
 {
     if (ledgerRow < -1 || ledgerRow >= m_count)
         ledgerRow = -1;
-    if (ledgerRow == m_current)
+    // The same row again changes nothing and tells no one: views that follow each other settle.
+    if (!m_selection || ledgerRow == currentPage())
         return;
-    const int old = m_current;
-    m_current = ledgerRow;
-    updateChip(old);
-    updateChip(m_current);
-    scrollToPage(m_current);
-    Q_EMIT currentPageChanged(m_current);
+    if (ledgerRow < 0)
+        m_selection->clear();
+    else
+        m_selection->setCurrentIndex(m_ledger->index(ledgerRow, 0),
+                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 void PageStrip::scrollToPage(int ledgerRow)
@@ -747,7 +788,8 @@ QString PageStrip::chipToolTip(int ledgerRow) const
 {
     if (!m_ledger || !m_model)
         return {};
-    return describePage(m_ledger->page(ledgerRow), m_model->walker()->ttlClock()->nowMs(), m_ledger->maskCursors());
+    return describePage(m_ledger->page(ledgerRow), m_model->walker()->ttlClock()->nowMs(),
+                        m_ledger->maskCursors());
 }
 
 QString PageStrip::separatorToolTip(int walkStartRow) const

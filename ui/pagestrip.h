@@ -4,6 +4,7 @@
 #include "pagerecord.h"
 
 #include <QAbstractScrollArea>
+#include <QItemSelectionModel>
 #include <QFont>
 #include <QPointer>
 #include <QTimer>
@@ -45,9 +46,13 @@ public:
 
     void setListModel(PagedListModel *model);
     PagedListModel *listModel() const { return m_model; }
+    // The selection over listModel()->ledger() shared by the views of one list (the strip makes
+    // its own with setListModel(); null goes back to that one).
+    void setSelectionModel(QItemSelectionModel *selection);
+    QItemSelectionModel *selectionModel() const { return m_selection; }
 
-    // The selected chip by ledger row, -1 for none.
-    int currentPage() const { return m_current; }
+    // The selected chip by ledger row, -1 for none: the selection's current row.
+    int currentPage() const;
     void setCurrentPage(int ledgerRow);
     void scrollToPage(int ledgerRow);
 
@@ -108,12 +113,15 @@ private:
     QRect barRect(const QRect &chip) const;
     QRect countRect(const QRect &chip) const;
     void moveCurrent(int delta);
+    void handleCurrentRowChanged(const QModelIndex &current);
 
     QPointer<PagedListModel> m_model;
     PageLedger *m_ledger = nullptr;
     QVector<int> m_walkStarts; // ledger rows (after row 0) where a new walk begins, ascending
     int m_count = 0;
-    int m_current = -1;
+    QPointer<QItemSelectionModel> m_selection;
+    QItemSelectionModel *m_ownSelection = nullptr;
+    int m_current = -1;      // the current chip last drawn and told, to repaint it when it moves
     bool m_followEnd = true; // new chips scroll into view while the view shows the end
     QTimer m_tick;
     qint64 m_phaseMs = 0; // animation time for spinners and stripes

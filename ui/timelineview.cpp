@@ -4,9 +4,11 @@
 #include "pageledger.h"
 #include "statuscolors.h"
 #include "ttlclock.h"
+#include "uilogging.h"
 
 #include <QDateTime>
 #include <QHelpEvent>
+#include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -88,7 +90,6 @@ void TimelineView::setListModel(PagedListModel *model)
     }
     m_model = model;
     m_ledger = model ? model->ledger() : nullptr;
-    m_current = -1;
     m_hasWallOffset = false;
     if (m_ledger) {
         connect(m_ledger, &QAbstractItemModel::rowsInserted, this,
@@ -104,7 +105,37 @@ void TimelineView::setListModel(PagedListModel *model)
         });
     }
     m_autoFit = true;
+    // Like a QAbstractItemView: a new model comes with a selection of the timeline's own.
+    QItemSelectionModel *oldOwn = m_ownSelection;
+    m_ownSelection = new QItemSelectionModel(m_ledger, this);
+    setSelectionModel(m_ownSelection);
+    delete oldOwn;
     rebuild();
+}
+
+void TimelineView::setSelectionModel(QItemSelectionModel *selection)
+{
+    if (!selection)
+        selection = m_ownSelection;
+    if (selection && selection->model() != m_ledger) {
+        qCWarning(lcUi) << "the timeline was given a selection over another model; kept its own";
+        return;
+    }
+    if (selection == m_selection)
+        return;
+    if (m_selection)
+        m_selection->disconnect(this);
+    m_selection = selection;
+    if (m_selection)
+        connect(m_selection, &QItemSelectionModel::currentRowChanged, this,
+                [this](const QModelIndex &current) { handleCurrentRowChanged(current); });
+    handleCurrentRowChanged(m_selection ? m_selection->currentIndex() : QModelIndex());
+}
+
+int TimelineView::currentPage() const
+{
+    const QModelIndex current = m_selection ? m_selection->currentIndex() : QModelIndex();
+    return current.isValid() && current.row() < m_laneCount ? current.row() : -1;
 }
 
 void TimelineView::rebuild()
@@ -122,8 +153,8 @@ void TimelineView::rebuild()
         viewport()->update();
         updateTimer();
     }
-    if (m_current >= m_laneCount)
-        m_current = -1;
+    // A reset clears the selection without a signal (QItemSelectionModel::reset()): tell it here.
+    handleCurrentRowChanged(m_selection ? m_selection->currentIndex() : QModelIndex());
 }
 
 void TimelineView::handleRowsInserted(int first, int last)
@@ -698,6 +729,19 @@ void TimelineView::setCurrentPage(int ledgerRow)
 {
     if (ledgerRow < -1 || ledgerRow >= m_laneCount)
         ledgerRow = -1;
+    // The same row again changes nothing and tells no one: views that follow each other settle.
+    if (!m_selection || ledgerRow == currentPage())
+        return;
+    if (ledgerRow < 0)
+        m_selection->clear();
+    else
+        m_selection->setCurrentIndex(m_ledger->index(ledgerRow, 0),
+                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+void TimelineView::handleCurrentRowChanged(const QModelIndex &current)
+{
+    const int ledgerRow = current.isValid() && current.row() < m_laneCount ? current.row() : -1;
     if (ledgerRow == m_current)
         return;
     m_current = ledgerRow;

@@ -3,6 +3,7 @@
 #include "pagedlistmodel.h"
 
 #include <QAbstractScrollArea>
+#include <QItemSelectionModel>
 #include <QPointer>
 #include <QTimer>
 #include <QVector>
@@ -25,9 +26,13 @@ public:
 
     void setListModel(PagedListModel *model);
     PagedListModel *listModel() const { return m_model; }
+    // The selection over listModel()->ledger() shared by the views of one list (the timeline
+    // makes its own with setListModel(); null goes back to that one).
+    void setSelectionModel(QItemSelectionModel *selection);
+    QItemSelectionModel *selectionModel() const { return m_selection; }
 
-    // The highlighted lane, by ledger row (-1 for none).
-    int currentPage() const { return m_current; }
+    // The highlighted lane, by ledger row (-1 for none): the selection's current row.
+    int currentPage() const;
     void setCurrentPage(int ledgerRow);
 
     // The x axis, in wall-clock milliseconds since the epoch.
@@ -99,6 +104,7 @@ private:
                    qint64 now);
     QString laneToolTip(int ledgerRow) const;
     void zoomAround(int x, qreal factor);
+    void handleCurrentRowChanged(const QModelIndex &current);
 
     QPointer<PagedListModel> m_model;
     PageLedger *m_ledger = nullptr;
@@ -108,7 +114,9 @@ private:
     bool m_hasWallOffset = false;
     int m_activeCount = 0;
     int m_laneCount = 0;
-    int m_current = -1;
+    QPointer<QItemSelectionModel> m_selection;
+    QItemSelectionModel *m_ownSelection = nullptr;
+    int m_current = -1; // the current lane last drawn and told
     qint64 m_minSent = 0;
     qint64 m_maxEnd = 0;
     qint64 m_start = 0;
