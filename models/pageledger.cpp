@@ -95,6 +95,22 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
         return p.error.kind == McpError::Kind::Rpc ? p.error.code : 0;
     case SerialRole:
         return p.serial;
+    case ItemCountRole:
+        return p.itemCount;
+    case AnsweredRole:
+        return p.receivedMonoMs >= 0;
+    case ErrorKindRole:
+        return int(p.error.kind);
+    case HttpStatusRole:
+        return p.error.httpStatus;
+    case SeveritiesRole: {
+        QList<int> severities;
+        for (const Finding &f : p.findings)
+            severities.append(int(f.severity));
+        return QVariant::fromValue(severities);
+    }
+    case AttemptsRole:
+        return QVariant::fromValue(p.attempts);
     default:
         break;
     }
@@ -210,7 +226,7 @@ void PageLedger::markSent(int row, bool refetch, qint64 sentAtMs)
     p.sentAtMs = sentAtMs;
     if (refetch)
         p.state = PageRecord::State::Refetching;
-    changed(row, displayRoles + QList<int>{StateRole});
+    changed(row, displayRoles + QList<int>{StateRole, AttemptsRole});
 }
 
 void PageLedger::applyReply(int row, const Answer &a)
@@ -277,8 +293,8 @@ void PageLedger::addFindings(int row, const QList<Finding> &findings)
         return;
     m_pages[row].findings += findings;
     Q_EMIT dataChanged(index(row, FindingsColumn), index(row, FindingsColumn),
-                       displayRoles + QList<int>{SeverityRole});
-    Q_EMIT dataChanged(index(row, 0), index(row, 0), {SeverityRole});
+                       displayRoles + QList<int>{SeverityRole, SeveritiesRole});
+    Q_EMIT dataChanged(index(row, 0), index(row, 0), {SeverityRole, SeveritiesRole});
 }
 
 void PageLedger::markExpired(int row)
@@ -333,7 +349,7 @@ void PageLedger::retime(int row, qint64 sentAtMs, qint64 latencyMs, qint64 refet
             a.sentAtMs = refetchSentAtMs;
         }
     }
-    changed(row, displayRoles);
+    changed(row, displayRoles + QList<int>{AttemptsRole});
 }
 
 void PageLedger::clear()

@@ -47,6 +47,13 @@ public:
         SeverityRole,  // worst finding severity, -1 when none
         ErrorCodeRole, // JSON-RPC code, 0 when none
         SerialRole,
+        // What the views draw a page from, beyond the roles above.
+        ItemCountRole,  // items the last answer held
+        AnsweredRole,   // bool: an answer was read (received on the TTL clock)
+        ErrorKindRole,  // int(McpError::Kind), None when the page has no error
+        HttpStatusRole, // the error's HTTP status, 0 when none
+        SeveritiesRole, // QList<int>: every finding's severity, in the order found
+        AttemptsRole,   // QList<PageRecord::Attempt>: each request sent for the page, timed
     };
 
     explicit PageLedger(QObject *parent = nullptr);

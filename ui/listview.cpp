@@ -167,6 +167,8 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     layout->addWidget(m_vertical, 1);
 
     m_strip->setListModel(m_model);
+    m_pageSelection = new QItemSelectionModel(m_model ? m_model->ledger() : nullptr, this);
+    m_strip->setSelectionModel(m_pageSelection);
 
     connect(m_loadAll, &QToolButton::clicked, this, &ListView::loadAll);
     connect(m_cancel, &QToolButton::clicked, this, &ListView::cancel);
@@ -176,7 +178,8 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
             m_model->walker()->setAutoRefetch(on);
     });
     connect(m_filter, &QLineEdit::textChanged, this, &ListView::filterRows);
-    connect(m_strip, &PageStrip::currentPageChanged, this, &ListView::selectPage);
+    connect(m_pageSelection, &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) { showPage(current.isValid() ? current.row() : -1, false); });
     connect(m_inspector, &PageInspector::statusMessage, this, &ListView::statusMessage);
     watchSelection();
     if (m_model) {
@@ -374,11 +377,28 @@ void ListView::applyToolArguments()
 
 void ListView::selectPage(int ledgerRow)
 {
-    if (!m_model || m_selectingPage)
+    if (!m_model)
         return;
-    m_selectingPage = true;
-    m_strip->setCurrentPage(ledgerRow);
+    // Asked for by name (findings, timeline, go to page): the page's rows are selected again even
+    // when it is current already and the table has moved within it.
+    if (ledgerRow == m_strip->currentPage())
+        showPage(ledgerRow, true);
+    else
+        m_strip->setCurrentPage(ledgerRow); // the shared selection: showPage() follows
+}
+
+// The current page changed, wherever (strip, timeline, table): the inspector shows it, and the
+// table selects its rows unless its current row is on that page already (the table moved it).
+// Each side sets only what differs, so the signals settle without a guard.
+void ListView::showPage(int ledgerRow, bool reselectRows)
+{
+    if (!m_model)
+        return;
     m_inspector->setPage(m_model, ledgerRow);
+    const QModelIndex current = sourceIndex(m_table->currentIndex());
+    if (ledgerRow < 0 || (!reselectRows && current.isValid() &&
+                          current.data(PagedListModel::PageRowRole).toInt() == ledgerRow))
+        return;
     int first = 0, count = 0;
     if (m_model->rows()->rowsOfPage(ledgerRow, &first, &count) && count > 0) {
         const QModelIndex top = viewIndex(m_model->index(first, 0));
@@ -393,7 +413,6 @@ void ListView::selectPage(int ledgerRow)
             m_table->scrollTo(top, QAbstractItemView::PositionAtTop);
         }
     }
-    m_selectingPage = false;
 }
 
 void ListView::handleRowSelected(const QModelIndex &current)
@@ -402,13 +421,9 @@ void ListView::handleRowSelected(const QModelIndex &current)
         return;
     const QModelIndex source = sourceIndex(current);
     showRowItem(m_model->item(source.row()));
-    if (m_selectingPage)
-        return;
-    const int pageRow = source.data(PagedListModel::PageRowRole).toInt();
-    m_selectingPage = true;
-    m_strip->setCurrentPage(pageRow);
-    m_inspector->setPage(m_model, pageRow);
-    m_selectingPage = false;
+    // The row's page becomes current; when it already is (showPage() moved the table here),
+    // nothing is set and nothing more is told.
+    m_strip->setCurrentPage(source.data(PagedListModel::PageRowRole).toInt());
 }
 
 QString ListView::summary() const

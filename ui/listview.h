@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QAction;
+class QItemSelectionModel;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -42,6 +43,9 @@ public:
     QTableView *table() const { return m_table; }
     PageStrip *strip() const { return m_strip; }
     PageInspector *inspector() const { return m_inspector; }
+    // The current page, one selection over the model's ledger that the strip, the timeline and
+    // this view's table and inspector follow.
+    QItemSelectionModel *pageSelection() const { return m_pageSelection; }
 
     void loadAll();
     void cancel();
@@ -68,6 +72,7 @@ private:
     void updateSummary();
     void applyColors();
     void handleRowSelected(const QModelIndex &current);
+    void showPage(int ledgerRow, bool reselectRows);
     void showRowItem(const QJsonObject &item);
     void filterRows(const QString &text);
     void watchSelection();
@@ -82,6 +87,7 @@ private:
     QString m_listId;
     ListSource m_source;
     QSortFilterProxyModel *m_proxy = nullptr; // between the table and the model once filtered
+    QItemSelectionModel *m_pageSelection = nullptr;
     PageStrip *m_strip;
     QTableView *m_table;
     QStackedWidget *m_rowStack;
@@ -99,7 +105,6 @@ private:
     QToolButton *m_cancel;
     QToolButton *m_restart;
     QToolButton *m_autoRefetch;
-    bool m_selectingPage = false;
     bool m_columnsSized = false;
 };
 

@@ -402,6 +402,8 @@ void MainWindow::handleCurrentListChanged()
 {
     ListView *list = currentList();
     m_timeline->setListModel(list ? list->model() : nullptr);
+    // The list's page selection: the timeline's lane, the strip's chip and the table move together.
+    m_timeline->setSelectionModel(list ? list->pageSelection() : nullptr);
     updateActions();
 }
 

@@ -7,12 +7,10 @@
 #include "ttlclock.h"
 
 #include <QElapsedTimer>
-#include <QHelpEvent>
-#include <QKeyEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
-#include <QToolTip>
+#include <QWheelEvent>
 
 #include <algorithm>
 
@@ -45,115 +43,47 @@ qint64 animationClockMs()
 } // namespace
 
 PageStrip::PageStrip(QWidget *parent)
-    : QAbstractScrollArea(parent)
+    : LedgerView(Qt::Horizontal, parent)
 {
-    setFocusPolicy(Qt::StrongFocus);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    setFrameShape(QFrame::NoFrame);
     // Chips are cards on the window colour, like the toolbar they sit under.
     viewport()->setBackgroundRole(QPalette::Window);
     viewport()->setMouseTracking(false);
     setAccessibleName(tr("Page strip"));
-    m_tick.setTimerType(Qt::CoarseTimer);
-    connect(&m_tick, &QTimer::timeout, this, &PageStrip::tick);
     updateMetrics();
 }
 
-PageStrip::~PageStrip() = default;
-
-void PageStrip::setListModel(PagedListModel *model)
+void PageStrip::rowsReset()
 {
-    if (m_model == model)
-        return;
-    if (m_model) {
-        m_model->disconnect(this);
-        if (m_ledger)
-            m_ledger->disconnect(this);
-    }
-    m_model = model;
-    m_ledger = model ? model->ledger() : nullptr;
-    m_current = -1;
-    if (m_ledger) {
-        connect(m_ledger, &QAbstractItemModel::rowsInserted, this,
-                [this](const QModelIndex &, int first, int last) { handleRowsInserted(first, last); });
-        connect(
-            m_ledger, &QAbstractItemModel::dataChanged, this,
-            [this](const QModelIndex &tl, const QModelIndex &br) { handleDataChanged(tl.row(), br.row()); });
-        connect(m_ledger, &QAbstractItemModel::modelReset, this, &PageStrip::rebuild);
-        connect(m_ledger, &QAbstractItemModel::rowsRemoved, this, &PageStrip::rebuild);
-        connect(m_ledger, &QObject::destroyed, this, [this] {
-            m_ledger = nullptr;
-            rebuild();
-        });
-        // A restart draws the separator before the new walk's first chip exists.
-        connect(m_model->walker(), &PageWalker::walkRestarted, this, [this] { viewport()->update(); });
-    }
-    rebuild();
-    Q_EMIT currentPageChanged(m_current);
-}
-
-void PageStrip::rebuild()
-{
-    m_walkStarts.clear();
-    m_count = m_ledger ? m_ledger->rowCount() : 0;
-    for (int row = 1; row < m_count; ++row) {
-        if (m_ledger->page(row).walk != m_ledger->page(row - 1).walk)
-            m_walkStarts.append(row);
-    }
-    if (m_current >= m_count) {
-        m_current = -1;
-        Q_EMIT currentPageChanged(-1);
-    }
     updateScrollRange();
-    viewport()->update();
-    updateTimer();
 }
 
-void PageStrip::handleRowsInserted(int first, int last)
+void PageStrip::rowsAppended(int, int)
 {
-    // Ledger rows are appended in request order; a walk number change opens a new group.
-    for (int row = qMax(1, first); row <= last; ++row) {
-        if (m_ledger->page(row).walk != m_ledger->page(row - 1).walk)
-            m_walkStarts.append(row);
-    }
-    if (first != m_count) { // not an append: start over
-        rebuild();
-        return;
-    }
+    // New chips scroll into view while the strip shows the end.
     QScrollBar *bar = horizontalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum();
-    m_count = m_ledger->rowCount();
     updateScrollRange();
     if (atEnd)
         bar->setValue(bar->maximum());
-    viewport()->update();
-    updateTimer();
 }
 
-void PageStrip::handleDataChanged(int first, int last)
+bool PageStrip::drawsRoles(const QList<int> &roles) const
 {
-    const QPair<int, int> visible = visibleRange();
-    const int from = qMax(first, visible.first);
-    const int to = qMin(last, visible.second);
-    for (int row = from; row <= to; ++row)
-        updateChip(row);
-    updateTimer();
+    // What a chip is drawn from (chipLook()); timings, cursors and texts are not on it.
+    static const QList<int> drawn{
+        PageLedger::StateRole,     PageLedger::WalkRole,         PageLedger::PageIndexRole,
+        PageLedger::ExpiresAtRole, PageLedger::EffectiveTtlRole, PageLedger::ScopeRole,
+        PageLedger::LegacyRole,    PageLedger::SeveritiesRole,   PageLedger::ErrorCodeRole,
+        PageLedger::ErrorKindRole, PageLedger::HttpStatusRole,   PageLedger::ItemCountRole,
+        PageLedger::AnsweredRole};
+    return roles.isEmpty() ||
+           std::any_of(roles.cbegin(), roles.cend(), [](int role) { return drawn.contains(role); });
 }
 
-void PageStrip::updateChip(int ledgerRow)
-{
-    const QRect r = chipRect(ledgerRow);
-    if (!r.isEmpty())
-        viewport()->update(r.adjusted(-2, -2, 2, 2));
-}
-
-int PageStrip::walkBreaksBefore(int ledgerRow) const
-{
-    return int(std::upper_bound(m_walkStarts.cbegin(), m_walkStarts.cend(), ledgerRow) -
-               m_walkStarts.cbegin());
-}
+PageStrip::~PageStrip() = default;
 
 int PageStrip::contentX(int ledgerRow) const
 {
@@ -162,15 +92,15 @@ int PageStrip::contentX(int ledgerRow) const
 
 int PageStrip::contentWidth() const
 {
-    if (m_count == 0)
+    if (rowCount() == 0)
         return 0;
-    return contentX(m_count - 1) + ChipWidth + SideMargin;
+    return contentX(rowCount() - 1) + ChipWidth + SideMargin;
 }
 
 int PageStrip::indexAtContentX(int x, bool *onChip) const
 {
     // The first chip whose right edge lies past x; chip positions grow with the row.
-    int lo = 0, hi = m_count;
+    int lo = 0, hi = rowCount();
     while (lo < hi) {
         const int mid = (lo + hi) / 2;
         if (contentX(mid) + ChipWidth > x)
@@ -179,21 +109,21 @@ int PageStrip::indexAtContentX(int x, bool *onChip) const
             lo = mid + 1;
     }
     if (onChip)
-        *onChip = lo < m_count && contentX(lo) <= x;
+        *onChip = lo < rowCount() && contentX(lo) <= x;
     return lo;
 }
 
 QPair<int, int> PageStrip::visibleRange() const
 {
-    if (m_count == 0)
+    if (rowCount() == 0)
         return {0, -1};
     const int left = horizontalScrollBar()->value();
     const int right = left + viewport()->width();
     const int first = indexAtContentX(left, nullptr);
     int last = indexAtContentX(right, nullptr);
-    if (last >= m_count || contentX(last) >= right)
+    if (last >= rowCount() || contentX(last) >= right)
         --last;
-    return {first, qMin(last, m_count - 1)};
+    return {first, qMin(last, rowCount() - 1)};
 }
 
 void PageStrip::updateMetrics()
@@ -213,7 +143,7 @@ int PageStrip::chipHeight() const
 
 QRect PageStrip::chipRect(int ledgerRow) const
 {
-    if (ledgerRow < 0 || ledgerRow >= m_count)
+    if (ledgerRow < 0 || ledgerRow >= rowCount())
         return {};
     return QRect(contentX(ledgerRow) - horizontalScrollBar()->value(), TopMargin, ChipWidth, chipHeight());
 }
@@ -230,7 +160,7 @@ int PageStrip::chipAt(const QPoint &pos) const
 int PageStrip::separatorAt(const QPoint &pos) const
 {
     const int x = pos.x() + horizontalScrollBar()->value();
-    for (int start : m_walkStarts) {
+    for (int start : walkStarts()) {
         const int right = contentX(start);
         if (x >= right - WalkGap - Spacing && x < right)
             return start;
@@ -273,105 +203,103 @@ QSize PageStrip::minimumSizeHint() const
 PageStrip::ChipLook PageStrip::chipLook(int ledgerRow) const
 {
     ChipLook look;
-    if (!m_ledger || ledgerRow < 0 || ledgerRow >= m_count)
+    if (!ledger() || ledgerRow < 0 || ledgerRow >= rowCount())
         return look;
-    const PageRecord &p = m_ledger->page(ledgerRow);
+    const auto value = [this, ledgerRow](int role) { return pageData(ledgerRow, role); };
+    using State = PageRecord::State;
+    const State state = State(value(PageLedger::StateRole).toInt());
     look.ledgerRow = ledgerRow;
-    look.pageNumber = p.index + 1;
-    look.walk = p.walk;
-    look.state = p.state;
-    look.scope = p.scope;
-    const bool received = p.receivedMonoMs >= 0;
-    look.legacy = received && !p.hintsExpected;
-    look.struck = p.state == PageRecord::State::Discarded;
-    switch (p.state) {
-    case PageRecord::State::Loading:
+    look.pageNumber = value(PageLedger::PageIndexRole).toInt() + 1;
+    look.walk = value(PageLedger::WalkRole).toInt();
+    look.state = state;
+    look.scope = PageRecord::Scope(value(PageLedger::ScopeRole).toInt());
+    const bool received = value(PageLedger::AnsweredRole).toBool();
+    look.legacy = received && value(PageLedger::LegacyRole).toBool();
+    look.struck = state == State::Discarded;
+    switch (state) {
+    case State::Loading:
         look.bar = Bar::Loading;
         break;
-    case PageRecord::State::Fresh: {
+    case State::Fresh: {
         look.bar = Bar::Fresh;
-        const qint64 now = m_model ? m_model->walker()->ttlClock()->nowMs() : 0;
-        look.remaining = p.effectiveTtlMs > 0 && p.expiresAtMonoMs() >= 0
-                             ? qBound(0.0, qreal(p.expiresAtMonoMs() - now) / qreal(p.effectiveTtlMs), 1.0)
-                             : 0.0;
+        const qint64 now = listModel() ? listModel()->walker()->ttlClock()->nowMs() : 0;
+        const qint64 ttl = value(PageLedger::EffectiveTtlRole).toLongLong();
+        const qint64 expiresAt = value(PageLedger::ExpiresAtRole).toLongLong();
+        look.remaining =
+            ttl > 0 && expiresAt >= 0 ? qBound(0.0, qreal(expiresAt - now) / qreal(ttl), 1.0) : 0.0;
         break;
     }
-    case PageRecord::State::Stale:
+    case State::Stale:
         look.bar = look.legacy ? Bar::Legacy : Bar::Stale;
         break;
-    case PageRecord::State::Expired:
+    case State::Expired:
         look.bar = Bar::Expired;
         break;
-    case PageRecord::State::Refetching:
+    case State::Refetching:
         look.bar = Bar::Refetching;
         break;
-    case PageRecord::State::Failed:
+    case State::Failed:
         look.bar = Bar::Failed;
         break;
-    case PageRecord::State::Discarded:
+    case State::Discarded:
         look.bar = !received ? Bar::None : look.legacy ? Bar::Legacy : Bar::Expired;
         break;
     }
-    if (p.error.isError() && (p.state == PageRecord::State::Failed || !received)) {
-        if (p.error.kind == McpError::Kind::Rpc)
-            look.countText = QString::number(p.error.code);
-        else if (p.error.httpStatus > 0)
-            look.countText = QStringLiteral("HTTP %1").arg(p.error.httpStatus);
-        else if (p.error.kind == McpError::Kind::Timeout)
+    const auto error = McpError::Kind(value(PageLedger::ErrorKindRole).toInt());
+    if (error != McpError::Kind::None && (state == State::Failed || !received)) {
+        const int httpStatus = value(PageLedger::HttpStatusRole).toInt();
+        if (error == McpError::Kind::Rpc)
+            look.countText = QString::number(value(PageLedger::ErrorCodeRole).toInt());
+        else if (httpStatus > 0)
+            look.countText = QStringLiteral("HTTP %1").arg(httpStatus);
+        else if (error == McpError::Kind::Timeout)
             look.countText = tr("timeout");
-        else if (p.error.kind == McpError::Kind::Cancelled)
+        else if (error == McpError::Kind::Cancelled)
             look.countText = QStringLiteral("\u2014");
         else
             look.countText = tr("error");
-    } else if (received || p.state == PageRecord::State::Refetching) {
-        look.countText = QString::number(p.itemCount);
-    } else if (p.state == PageRecord::State::Discarded) {
+    } else if (received || state == State::Refetching) {
+        look.countText = QString::number(value(PageLedger::ItemCountRole).toInt());
+    } else if (state == State::Discarded) {
         look.countText = QStringLiteral("\u2014");
     }
-    for (const Finding &f : p.findings)
-        look.badges.append(f.severity);
+    for (int severity : value(PageLedger::SeveritiesRole).value<QList<int>>())
+        look.badges.append(Finding::Severity(severity));
     std::stable_sort(look.badges.begin(), look.badges.end(), std::greater<>());
     return look;
 }
 
-void PageStrip::paintEvent(QPaintEvent *event)
+void PageStrip::paint(QPainter *painter, const StatusColors &colors, const QRect &exposed)
 {
-    ++m_paintCount;
-    QPainter painter(viewport());
-    const StatusColors colors(palette());
     const QPair<int, int> range = visibleRange();
-    m_lastPainted = {-1, -1};
-
-    if (m_count == 0) {
-        painter.setPen(colors.mutedText());
-        const QString text = m_model && m_model->walker()->isLoading() ? tr("Asking for the first page\u2026")
-                             : m_model                       ? tr("No pages yet: scroll the list or Load all")
-                                                             : tr("No list");
-        painter.drawText(viewport()->rect().adjusted(SideMargin, 0, -SideMargin, 0),
-                         Qt::AlignVCenter | Qt::AlignLeft, text);
+    if (rowCount() == 0) {
+        painter->setPen(colors.mutedText());
+        const QString text = listModel() && listModel()->walker()->isLoading()
+                                 ? tr("Asking for the first page\u2026")
+                             : listModel() ? tr("No pages yet: scroll the list or Load all")
+                                           : tr("No list");
+        painter->drawText(viewport()->rect().adjusted(SideMargin, 0, -SideMargin, 0),
+                          Qt::AlignVCenter | Qt::AlignLeft, text);
         return;
     }
 
     // Separators of the walks that show, then the chips the exposed region touches.
     const int left = horizontalScrollBar()->value();
     const int right = left + viewport()->width();
-    for (int start : std::as_const(m_walkStarts)) {
+    for (int start : walkStarts()) {
         const int x = contentX(start);
         if (x < left)
             continue;
         if (x - WalkGap - Spacing > right)
             break;
-        paintSeparator(&painter, start, colors);
+        paintSeparator(painter, start, colors);
     }
-    const QRect exposed = event->rect();
     for (int row = range.first; row <= range.second; ++row) {
         const QRect r = chipRect(row);
         if (!exposed.intersects(r.adjusted(-2, -2, 2, 2)))
             continue;
-        if (m_lastPainted.first < 0)
-            m_lastPainted.first = row;
-        m_lastPainted.second = row;
-        paintChip(&painter, r, chipLook(row), colors, row == m_current);
+        notePainted(row);
+        paintChip(painter, r, chipLook(row), colors, row == currentPage());
     }
 }
 
@@ -384,7 +312,7 @@ void PageStrip::paintSeparator(QPainter *painter, int walkStartRow, const Status
     painter->setPen(colors.mutedText());
     const QRect label(x - WalkGap / 2, chip.top(), WalkGap, m_smallHeight);
     painter->drawText(label, Qt::AlignCenter,
-                      QStringLiteral("w%1").arg(m_ledger->page(walkStartRow).walk + 1));
+                      QStringLiteral("w%1").arg(pageData(walkStartRow, PageLedger::WalkRole).toInt() + 1));
     QPen pen(colors.mutedText(), 1, Qt::DashLine);
     painter->setPen(pen);
     painter->drawLine(QPointF(x + 0.5, label.bottom() + 3), QPointF(x + 0.5, chip.bottom()));
@@ -532,10 +460,10 @@ void PageStrip::updateTimer()
 {
     bool needed = false;
     bool fast = false;
-    if (m_ledger && isVisible()) {
+    if (ledger() && isVisible()) {
         const QPair<int, int> range = visibleRange();
         for (int row = range.first; row <= range.second; ++row) {
-            const PageRecord::State s = m_ledger->page(row).state;
+            const auto s = PageRecord::State(pageData(row, PageLedger::StateRole).toInt());
             if (s == PageRecord::State::Loading || s == PageRecord::State::Refetching) {
                 needed = fast = true;
                 break;
@@ -544,25 +472,22 @@ void PageStrip::updateTimer()
                 needed = true;
         }
     }
-    if (!needed) {
-        m_tick.stop();
-        return;
-    }
-    const int interval = fast ? SpinnerTickMs : CountdownTickMs;
-    if (!m_tick.isActive() || m_tick.interval() != interval)
-        m_tick.start(interval);
+    if (needed)
+        animate(fast ? SpinnerTickMs : CountdownTickMs);
+    else
+        stopAnimating();
 }
 
 void PageStrip::tick()
 {
-    if (!m_ledger) {
-        m_tick.stop();
+    if (!ledger()) {
+        stopAnimating();
         return;
     }
     // Only the animated parts of the visible chips: bars that drain or stripe, spinners.
     const QPair<int, int> range = visibleRange();
     for (int row = range.first; row <= range.second; ++row) {
-        const PageRecord::State s = m_ledger->page(row).state;
+        const auto s = PageRecord::State(pageData(row, PageLedger::StateRole).toInt());
         const QRect chip = chipRect(row);
         if (s == PageRecord::State::Fresh || s == PageRecord::State::Refetching)
             viewport()->update(barRect(chip));
@@ -572,9 +497,16 @@ void PageStrip::tick()
     updateTimer();
 }
 
+void PageStrip::metricsChanged()
+{
+    updateMetrics();
+    updateGeometry();
+    updateScrollRange();
+}
+
 void PageStrip::resizeEvent(QResizeEvent *event)
 {
-    QAbstractScrollArea::resizeEvent(event);
+    LedgerView::resizeEvent(event);
     updateScrollRange();
     updateTimer();
 }
@@ -585,48 +517,9 @@ void PageStrip::scrollContentsBy(int, int)
     updateTimer();
 }
 
-void PageStrip::changeEvent(QEvent *event)
-{
-    QAbstractScrollArea::changeEvent(event);
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
-        updateMetrics();
-        updateGeometry();
-        updateScrollRange();
-    }
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange ||
-        event->type() == QEvent::StyleChange)
-        viewport()->update();
-}
-
-void PageStrip::focusInEvent(QFocusEvent *event)
-{
-    QAbstractScrollArea::focusInEvent(event);
-    updateChip(m_current);
-}
-
-void PageStrip::focusOutEvent(QFocusEvent *event)
-{
-    QAbstractScrollArea::focusOutEvent(event);
-    updateChip(m_current);
-}
-
-void PageStrip::setCurrentPage(int ledgerRow)
-{
-    if (ledgerRow < -1 || ledgerRow >= m_count)
-        ledgerRow = -1;
-    if (ledgerRow == m_current)
-        return;
-    const int old = m_current;
-    m_current = ledgerRow;
-    updateChip(old);
-    updateChip(m_current);
-    scrollToPage(m_current);
-    Q_EMIT currentPageChanged(m_current);
-}
-
 void PageStrip::scrollToPage(int ledgerRow)
 {
-    if (ledgerRow < 0 || ledgerRow >= m_count)
+    if (ledgerRow < 0 || ledgerRow >= rowCount())
         return;
     QScrollBar *bar = horizontalScrollBar();
     const int x = contentX(ledgerRow);
@@ -634,81 +527,6 @@ void PageStrip::scrollToPage(int ledgerRow)
         bar->setValue(x - SideMargin);
     else if (x + ChipWidth + SideMargin > bar->value() + viewport()->width())
         bar->setValue(x + ChipWidth + SideMargin - viewport()->width());
-}
-
-void PageStrip::moveCurrent(int delta)
-{
-    if (m_count == 0)
-        return;
-    if (m_current < 0) {
-        setCurrentPage(delta > 0 ? visibleRange().first : visibleRange().second);
-        return;
-    }
-    setCurrentPage(qBound(0, m_current + delta, m_count - 1));
-}
-
-void PageStrip::mousePressEvent(QMouseEvent *event)
-{
-    if (event->button() != Qt::LeftButton) {
-        QAbstractScrollArea::mousePressEvent(event);
-        return;
-    }
-    const int row = chipAt(event->position().toPoint());
-    if (row >= 0)
-        setCurrentPage(row);
-    event->accept();
-}
-
-void PageStrip::mouseReleaseEvent(QMouseEvent *event)
-{
-    event->accept();
-}
-
-void PageStrip::mouseDoubleClickEvent(QMouseEvent *event)
-{
-    const int row = chipAt(event->position().toPoint());
-    if (event->button() == Qt::LeftButton && row >= 0) {
-        setCurrentPage(row);
-        Q_EMIT pageActivated(row);
-        event->accept();
-        return;
-    }
-    QAbstractScrollArea::mouseDoubleClickEvent(event);
-}
-
-void PageStrip::keyPressEvent(QKeyEvent *event)
-{
-    switch (event->key()) {
-    case Qt::Key_Left:
-        moveCurrent(-1);
-        break;
-    case Qt::Key_Right:
-        moveCurrent(1);
-        break;
-    case Qt::Key_Home:
-        if (m_count > 0)
-            setCurrentPage(0);
-        break;
-    case Qt::Key_End:
-        if (m_count > 0)
-            setCurrentPage(m_count - 1);
-        break;
-    case Qt::Key_PageUp:
-        moveCurrent(-qMax(1, viewport()->width() / (ChipWidth + Spacing)));
-        break;
-    case Qt::Key_PageDown:
-        moveCurrent(qMax(1, viewport()->width() / (ChipWidth + Spacing)));
-        break;
-    case Qt::Key_Return:
-    case Qt::Key_Enter:
-        if (m_current >= 0)
-            Q_EMIT pageActivated(m_current);
-        break;
-    default:
-        QAbstractScrollArea::keyPressEvent(event);
-        return;
-    }
-    event->accept();
 }
 
 void PageStrip::wheelEvent(QWheelEvent *event)
@@ -721,39 +539,20 @@ void PageStrip::wheelEvent(QWheelEvent *event)
     event->accept();
 }
 
-bool PageStrip::viewportEvent(QEvent *event)
+QString PageStrip::toolTipAt(const QPoint &pos, QRect *area) const
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto *help = static_cast<QHelpEvent *>(event);
-        const int row = chipAt(help->pos());
-        QString text;
-        QRect area;
-        if (row >= 0) {
-            text = chipToolTip(row);
-            area = chipRect(row);
-        } else if (const int start = separatorAt(help->pos()); start >= 0) {
-            text = separatorToolTip(start);
-        }
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, viewport(), area);
-        return true;
-    }
-    return QAbstractScrollArea::viewportEvent(event);
-}
-
-QString PageStrip::chipToolTip(int ledgerRow) const
-{
-    if (!m_ledger || !m_model)
-        return {};
-    return describePage(m_ledger->page(ledgerRow), m_model->walker()->ttlClock()->nowMs(), m_ledger->maskCursors());
+    if (chipAt(pos) >= 0)
+        return LedgerView::toolTipAt(pos, area);
+    if (const int start = separatorAt(pos); start >= 0)
+        return separatorToolTip(start);
+    return {};
 }
 
 QString PageStrip::separatorToolTip(int walkStartRow) const
 {
-    const PageRecord &previous = m_ledger->page(walkStartRow - 1);
-    const int walk = m_ledger->page(walkStartRow).walk + 1;
+    // The reason a walk was thrown away is text, not a role: read from the record.
+    const PageRecord &previous = ledger()->page(walkStartRow - 1);
+    const int walk = pageData(walkStartRow, PageLedger::WalkRole).toInt() + 1;
     if (previous.discardReason.isEmpty())
         return tr("walk %1").arg(walk);
     return tr("walk %1 \u2014 restarted: %2").arg(walk).arg(previous.discardReason);

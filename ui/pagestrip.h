@@ -1,24 +1,17 @@
 #pragma once
 
-#include "pagedlistmodel.h"
+#include "ledgerview.h"
 #include "pagerecord.h"
 
-#include <QAbstractScrollArea>
 #include <QFont>
-#include <QPointer>
-#include <QTimer>
-#include <QVector>
 
 namespace folio {
-
-class PageLedger;
-class StatusColors;
 
 // Folio's signature view: one chip per page request, in order, so the health of a paged list
 // (counts, live TTLs, scope, errors, findings, earlier walks) reads at a glance. Geometry is
 // arithmetic and only visible chips are painted, so ten thousand pages cost what twenty do; one
 // timer animates the visible chips that count down, spin or refetch, and sleeps otherwise.
-class PageStrip : public QAbstractScrollArea
+class PageStrip : public LedgerView
 {
     Q_OBJECT
 public:
@@ -43,62 +36,41 @@ public:
     explicit PageStrip(QWidget *parent = nullptr);
     ~PageStrip() override;
 
-    void setListModel(PagedListModel *model);
-    PagedListModel *listModel() const { return m_model; }
-
-    // The selected chip by ledger row, -1 for none.
-    int currentPage() const { return m_current; }
-    void setCurrentPage(int ledgerRow);
     void scrollToPage(int ledgerRow);
 
-    int chipCount() const { return m_count; }
+    int chipCount() const { return rowCount(); }
     ChipLook chipLook(int ledgerRow) const;
     // Geometry in viewport coordinates (for tests and for tooltips); empty when out of range.
     QRect chipRect(int ledgerRow) const;
     int chipAt(const QPoint &viewportPos) const; // -1 between chips
-    // The number of paint events and which chips the last one drew (a test hook for repaints).
-    int paintCount() const { return m_paintCount; }
-    QPair<int, int> lastPaintedRange() const { return m_lastPainted; }
-    bool isAnimating() const { return m_tick.isActive(); }
+    QRect rowRect(int ledgerRow) const override { return chipRect(ledgerRow); }
+    int rowAt(const QPoint &viewportPos) const override { return chipAt(viewportPos); }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
-Q_SIGNALS:
-    // The selected chip changed, by click, keyboard or setCurrentPage(); -1 when nothing is selected.
-    void currentPageChanged(int ledgerRow);
-    // Enter/Return on the current chip or a double click: open the page (the inspector, its rows).
-    void pageActivated(int ledgerRow);
-
 protected:
-    void paintEvent(QPaintEvent *event) override;
+    void rowsReset() override;
+    void rowsAppended(int first, int last) override;
+    bool drawsRoles(const QList<int> &roles) const override;
+    QPair<int, int> visiblePositions() const override { return visibleRange(); }
+    void scrollToRow(int ledgerRow) override { scrollToPage(ledgerRow); }
+    void paint(QPainter *painter, const StatusColors &colors, const QRect &exposed) override;
+    QString toolTipAt(const QPoint &viewportPos, QRect *area) const override;
+    void updateTimer() override;
+    void tick() override;
+    void metricsChanged() override;
     void resizeEvent(QResizeEvent *event) override;
     void scrollContentsBy(int dx, int dy) override;
-    void mousePressEvent(QMouseEvent *event) override;
-    void mouseReleaseEvent(QMouseEvent *event) override;
-    void mouseDoubleClickEvent(QMouseEvent *event) override;
-    void keyPressEvent(QKeyEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
-    bool viewportEvent(QEvent *event) override;
-    void changeEvent(QEvent *event) override;
-    void focusInEvent(QFocusEvent *event) override;
-    void focusOutEvent(QFocusEvent *event) override;
 
 private:
-    void rebuild();
-    void handleRowsInserted(int first, int last);
-    void handleDataChanged(int first, int last);
     void updateScrollRange();
-    void updateTimer();
-    void tick();
-    void updateChip(int ledgerRow);
     int contentX(int ledgerRow) const; // the chip's left edge in content coordinates
     int contentWidth() const;
     int indexAtContentX(int x, bool *onChip) const;
     QPair<int, int> visibleRange() const;
-    int walkBreaksBefore(int ledgerRow) const;
     int separatorAt(const QPoint &viewportPos) const; // the walk start row whose gap is there, -1
-    QString chipToolTip(int ledgerRow) const;
     QString separatorToolTip(int walkStartRow) const;
     void paintChip(QPainter *painter, const QRect &rect, const ChipLook &look, const StatusColors &colors,
                    bool current);
@@ -107,23 +79,12 @@ private:
     int chipHeight() const;
     QRect barRect(const QRect &chip) const;
     QRect countRect(const QRect &chip) const;
-    void moveCurrent(int delta);
 
-    QPointer<PagedListModel> m_model;
-    PageLedger *m_ledger = nullptr;
-    QVector<int> m_walkStarts; // ledger rows (after row 0) where a new walk begins, ascending
-    int m_count = 0;
-    int m_current = -1;
-    bool m_followEnd = true; // new chips scroll into view while the view shows the end
-    QTimer m_tick;
-    qint64 m_phaseMs = 0; // animation time for spinners and stripes
-    QFont m_smallFont;    // fonts and heights, made on font changes, not per paint
+    QFont m_smallFont; // fonts and heights, made on font changes, not per paint
     QFont m_countFont;
     QFont m_codeFont;
     int m_smallHeight = 0;
     int m_countHeight = 0;
-    int m_paintCount = 0;
-    QPair<int, int> m_lastPainted{-1, -1};
 };
 
 } // namespace folio

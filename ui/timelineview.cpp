@@ -6,11 +6,10 @@
 #include "ttlclock.h"
 
 #include <QDateTime>
-#include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QToolTip>
 #include <QtMath>
 
 #include <limits>
@@ -59,17 +58,12 @@ QString tickLabel(qint64 relativeMs, qint64 step)
 } // namespace
 
 TimelineView::TimelineView(QWidget *parent)
-    : QAbstractScrollArea(parent)
+    : LedgerView(Qt::Vertical, parent)
 {
-    setFocusPolicy(Qt::StrongFocus);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    setFrameShape(QFrame::NoFrame);
     viewport()->setBackgroundRole(QPalette::Base);
     setAccessibleName(tr("Request timeline"));
-    m_tick.setTimerType(Qt::CoarseTimer);
-    m_tick.setInterval(TickMs);
-    connect(&m_tick, &QTimer::timeout, this, &TimelineView::tick);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_start = now - 1000;
     m_end = now + 9000;
@@ -77,109 +71,73 @@ TimelineView::TimelineView(QWidget *parent)
 
 TimelineView::~TimelineView() = default;
 
-void TimelineView::setListModel(PagedListModel *model)
+void TimelineView::rowsReset()
 {
-    if (m_model == model)
-        return;
-    if (m_model) {
-        m_model->disconnect(this);
-        if (m_ledger)
-            m_ledger->disconnect(this);
+    if (listModel() != m_fitted) { // another list: fit it, learn its clock
+        m_fitted = listModel();
+        m_autoFit = true;
+        m_hasWallOffset = false;
     }
-    m_model = model;
-    m_ledger = model ? model->ledger() : nullptr;
-    m_current = -1;
-    m_hasWallOffset = false;
-    if (m_ledger) {
-        connect(m_ledger, &QAbstractItemModel::rowsInserted, this,
-                [this](const QModelIndex &, int first, int last) { handleRowsInserted(first, last); });
-        connect(
-            m_ledger, &QAbstractItemModel::dataChanged, this,
-            [this](const QModelIndex &tl, const QModelIndex &br) { handleDataChanged(tl.row(), br.row()); });
-        connect(m_ledger, &QAbstractItemModel::modelReset, this, &TimelineView::rebuild);
-        connect(m_ledger, &QAbstractItemModel::rowsRemoved, this, &TimelineView::rebuild);
-        connect(m_ledger, &QObject::destroyed, this, [this] {
-            m_ledger = nullptr;
-            rebuild();
-        });
-    }
-    m_autoFit = true;
-    rebuild();
-}
-
-void TimelineView::rebuild()
-{
-    m_groups.clear();
+    m_walkFirstSent.clear();
     m_active.clear();
     m_activeCount = 0;
-    m_laneCount = 0;
     m_minSent = 0;
     m_maxEnd = 0;
-    if (m_ledger) {
-        handleRowsInserted(0, m_ledger->rowCount() - 1);
-    } else {
+    if (rowCount() > 0)
+        rowsAppended(0, rowCount() - 1);
+    else
         updateScrollRange();
-        viewport()->update();
-        updateTimer();
-    }
-    if (m_current >= m_laneCount)
-        m_current = -1;
 }
 
-void TimelineView::handleRowsInserted(int first, int last)
+void TimelineView::rowsAppended(int first, int last)
 {
-    if (first != m_laneCount) { // not an append: start over
-        rebuild();
-        return;
-    }
-    for (int row = first; row <= last; ++row) {
-        const int walk = m_ledger->page(row).walk;
-        if (m_groups.isEmpty() || m_groups.last().walk != walk)
-            m_groups.append(Group{row, row, walk, 0});
-        m_groups.last().end = row + 1;
-        m_active.append(0);
-        m_laneCount = row + 1;
+    m_walkFirstSent.resize(walkGroupCount());
+    m_active.resize(rowCount());
+    for (int row = first; row <= last; ++row)
         noteRow(row);
-    }
     refit();
     updateScrollRange();
-    viewport()->update();
-    updateTimer();
 }
 
-void TimelineView::handleDataChanged(int first, int last)
+bool TimelineView::drawsRoles(const QList<int> &roles) const
 {
-    for (int row = qMax(0, first); row <= last && row < m_laneCount; ++row)
+    // What a lane is drawn from; the cursors, findings and texts are not on it.
+    static const QList<int> drawn{
+        PageLedger::StateRole,     PageLedger::WalkRole,         PageLedger::PageIndexRole,
+        PageLedger::AttemptsRole,  PageLedger::EffectiveTtlRole, PageLedger::LegacyRole,
+        PageLedger::ErrorCodeRole, PageLedger::ErrorKindRole,    PageLedger::AnsweredRole};
+    return roles.isEmpty() ||
+           std::any_of(roles.cbegin(), roles.cend(), [](int role) { return drawn.contains(role); });
+}
+
+void TimelineView::rowsChanged(int first, int last)
+{
+    for (int row = first; row <= last; ++row)
         noteRow(row);
+    // A changed request can move the fitted range, and with it every lane: all of it repaints.
     refit();
     viewport()->update();
-    updateTimer();
-}
-
-int TimelineView::groupOf(int ledgerRow) const
-{
-    for (int g = int(m_groups.size()) - 1; g >= 0; --g) {
-        if (ledgerRow >= m_groups[g].first)
-            return g;
-    }
-    return 0;
 }
 
 void TimelineView::noteRow(int row)
 {
-    const PageRecord &p = m_ledger->page(row);
-    const quint8 active = isActive(p.state) ? 1 : 0;
+    const auto state = PageRecord::State(pageData(row, PageLedger::StateRole).toInt());
+    const quint8 active = isActive(state) ? 1 : 0;
     m_activeCount += int(active) - int(m_active[row]);
     m_active[row] = active;
-    Group &group = m_groups[groupOf(row)];
-    for (const PageRecord::Attempt &a : p.attempts) {
+    qint64 &groupSent = m_walkFirstSent[walkBreaksBefore(row)];
+    const auto attempts = pageData(row, PageLedger::AttemptsRole).value<QList<PageRecord::Attempt>>();
+    for (const PageRecord::Attempt &a : attempts) {
         if (a.sentAtMs <= 0)
             continue;
         m_minSent = m_minSent == 0 ? a.sentAtMs : qMin(m_minSent, a.sentAtMs);
-        group.firstSentMs = group.firstSentMs == 0 ? a.sentAtMs : qMin(group.firstSentMs, a.sentAtMs);
+        groupSent = groupSent == 0 ? a.sentAtMs : qMin(groupSent, a.sentAtMs);
         if (a.latencyMs >= 0)
             m_maxEnd = qMax(m_maxEnd, a.sentAtMs + a.latencyMs);
     }
+    // The wall clock's offset from the TTL clock is bookkeeping between two clocks, not a fact a
+    // lane shows: read from the record, which has both times of the answer.
+    const PageRecord &p = ledger()->page(row);
     if (p.receivedMonoMs >= 0 && p.receivedAtMs > 0) {
         m_wallOffsetMs = p.receivedAtMs - p.receivedMonoMs;
         m_hasWallOffset = true;
@@ -190,15 +148,15 @@ void TimelineView::noteRow(int row)
 
 qint64 TimelineView::walkEndMs(int group) const
 {
-    if (group + 1 < m_groups.size() && m_groups[group + 1].firstSentMs > 0)
-        return m_groups[group + 1].firstSentMs;
+    if (group + 1 < m_walkFirstSent.size() && m_walkFirstSent[group + 1] > 0)
+        return m_walkFirstSent[group + 1];
     return Never;
 }
 
 qint64 TimelineView::nowWallMs() const
 {
-    if (m_model && m_hasWallOffset)
-        return m_model->walker()->ttlClock()->nowMs() + m_wallOffsetMs;
+    if (listModel() && m_hasWallOffset)
+        return listModel()->walker()->ttlClock()->nowMs() + m_wallOffsetMs;
     return QDateTime::currentMSecsSinceEpoch();
 }
 
@@ -263,12 +221,12 @@ qint64 TimelineView::timeForX(int x) const
 
 int TimelineView::ledgerRowForLane(int lane) const
 {
-    if (lane < 0 || lane >= m_laneCount)
+    if (lane < 0 || lane >= rowCount())
         return -1;
-    for (int g = int(m_groups.size()) - 1; g >= 0; --g) {
-        const int size = m_groups[g].end - m_groups[g].first;
+    for (int g = walkGroupCount() - 1; g >= 0; --g) {
+        const int size = walkGroupEnd(g) - walkGroupFirst(g);
         if (lane < size)
-            return m_groups[g].first + lane;
+            return walkGroupFirst(g) + lane;
         lane -= size;
     }
     return -1;
@@ -276,15 +234,28 @@ int TimelineView::ledgerRowForLane(int lane) const
 
 int TimelineView::laneForLedgerRow(int ledgerRow) const
 {
-    if (ledgerRow < 0 || ledgerRow >= m_laneCount)
+    if (ledgerRow < 0 || ledgerRow >= rowCount())
         return -1;
-    int lanes = 0;
-    for (int g = int(m_groups.size()) - 1; g >= 0; --g) {
-        if (ledgerRow >= m_groups[g].first && ledgerRow < m_groups[g].end)
-            return lanes + ledgerRow - m_groups[g].first;
-        lanes += m_groups[g].end - m_groups[g].first;
-    }
-    return -1;
+    // Newest walk on top: the walks after the row's come first.
+    const int group = walkBreaksBefore(ledgerRow);
+    return rowCount() - walkGroupEnd(group) + ledgerRow - walkGroupFirst(group);
+}
+
+QPair<int, int> TimelineView::visiblePositions() const
+{
+    const int top = verticalScrollBar()->value();
+    return {top / LaneHeight, qMin(rowCount() - 1, (top + viewport()->height() - RulerHeight) / LaneHeight)};
+}
+
+void TimelineView::scrollToRow(int ledgerRow)
+{
+    const int top = laneForLedgerRow(ledgerRow) * LaneHeight;
+    QScrollBar *bar = verticalScrollBar();
+    if (top < bar->value())
+        bar->setValue(top);
+    else if (top + LaneHeight > bar->value() + viewport()->height() - RulerHeight)
+        bar->setValue(top + LaneHeight - (viewport()->height() - RulerHeight));
+    viewport()->update(); // the lane shading follows the current lane
 }
 
 QRect TimelineView::laneRect(int ledgerRow) const
@@ -306,7 +277,7 @@ int TimelineView::laneAt(const QPoint &pos) const
 void TimelineView::updateScrollRange()
 {
     QScrollBar *bar = verticalScrollBar();
-    bar->setRange(0, qMax(0, m_laneCount * LaneHeight - (viewport()->height() - RulerHeight)));
+    bar->setRange(0, qMax(0, rowCount() * LaneHeight - (viewport()->height() - RulerHeight)));
     bar->setPageStep(qMax(LaneHeight, viewport()->height() - RulerHeight));
     bar->setSingleStep(LaneHeight);
 }
@@ -318,11 +289,10 @@ QSize TimelineView::sizeHint() const
 
 void TimelineView::updateTimer()
 {
-    const bool needed = m_activeCount > 0 && isVisible();
-    if (needed && !m_tick.isActive())
-        m_tick.start();
-    else if (!needed)
-        m_tick.stop();
+    if (m_activeCount > 0 && isVisible())
+        animate(TickMs);
+    else
+        stopAnimating();
 }
 
 void TimelineView::tick()
@@ -332,61 +302,57 @@ void TimelineView::tick()
     updateTimer();
 }
 
-void TimelineView::paintEvent(QPaintEvent *)
+void TimelineView::paint(QPainter *painter, const StatusColors &colors, const QRect &)
 {
-    ++m_paintCount;
-    QPainter painter(viewport());
-    const StatusColors colors(palette());
     const QRect plot = plotRect();
     const qint64 now = nowWallMs();
 
-    if (m_laneCount == 0) {
-        paintRuler(&painter, colors);
-        painter.setPen(colors.mutedText());
-        painter.drawText(plot.adjusted(8, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                         m_model ? tr("No requests yet") : tr("No list"));
+    if (rowCount() == 0) {
+        paintRuler(painter, colors);
+        painter->setPen(colors.mutedText());
+        painter->drawText(plot.adjusted(8, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                          listModel() ? tr("No requests yet") : tr("No list"));
         return;
     }
 
     // Lanes under the ruler.
-    painter.save();
-    painter.setClipRect(QRect(0, RulerHeight, viewport()->width(), viewport()->height() - RulerHeight));
-    const int firstLane = verticalScrollBar()->value() / LaneHeight;
-    const int lastLane = qMin(
-        m_laneCount - 1, (verticalScrollBar()->value() + viewport()->height() - RulerHeight) / LaneHeight);
+    painter->save();
+    painter->setClipRect(QRect(0, RulerHeight, viewport()->width(), viewport()->height() - RulerHeight));
+    const auto [firstLane, lastLane] = visiblePositions();
     // Alternate lane shading and the current lane first, then the tick grid, then the lanes' marks.
     for (int lane = firstLane; lane <= lastLane; ++lane) {
         const int row = ledgerRowForLane(lane);
         const QRect r = laneRect(row);
-        if (row == m_current)
-            painter.fillRect(r, colors.tint(colors.highlight(), 0.14));
+        if (row == currentPage())
+            painter->fillRect(r, colors.tint(colors.highlight(), 0.14));
         else if (lane % 2 == 1)
-            painter.fillRect(r,
-                             StatusColors::mix(colors.palette().color(QPalette::Base), colors.text(), 0.03));
+            painter->fillRect(r,
+                              StatusColors::mix(colors.palette().color(QPalette::Base), colors.text(), 0.03));
     }
     const qreal msPerPixel = qreal(m_end - m_start) / plot.width();
     const qint64 step = niceStep(msPerPixel, 80);
     const qint64 origin = m_minSent > 0 ? m_minSent : m_start;
     QColor grid = colors.track();
-    painter.setPen(QPen(grid, 1));
+    painter->setPen(QPen(grid, 1));
     for (qint64 t = origin + qint64(std::ceil(qreal(m_start - origin) / step)) * step; t <= m_end;
          t += step) {
         const int x = xForTime(t);
-        painter.drawLine(x, RulerHeight, x, viewport()->height());
+        painter->drawLine(x, RulerHeight, x, viewport()->height());
     }
     for (int lane = firstLane; lane <= lastLane; ++lane) {
         const int row = ledgerRowForLane(lane);
-        paintLane(&painter, row, laneRect(row), colors, now);
+        notePainted(row);
+        paintLane(painter, row, laneRect(row), colors, now);
     }
-    painter.restore();
+    painter->restore();
 
     // Now.
     const int nowX = xForTime(now);
     if (nowX >= plot.left() && nowX <= plot.right() + RightMargin) {
-        painter.setPen(QPen(colors.highlight(), 2));
-        painter.drawLine(QPointF(nowX, RulerHeight - 6), QPointF(nowX, viewport()->height()));
+        painter->setPen(QPen(colors.highlight(), 2));
+        painter->drawLine(QPointF(nowX, RulerHeight - 6), QPointF(nowX, viewport()->height()));
     }
-    paintRuler(&painter, colors);
+    paintRuler(painter, colors);
 }
 
 void TimelineView::paintRuler(QPainter *painter, const StatusColors &colors)
@@ -411,7 +377,7 @@ void TimelineView::paintRuler(QPainter *painter, const StatusColors &colors)
     QRect tag;
     const QFontMetrics fm(small);
     const int nowX = xForTime(nowWallMs());
-    if (m_laneCount > 0 && nowX >= plot.left() && nowX <= plot.right() + RightMargin) {
+    if (rowCount() > 0 && nowX >= plot.left() && nowX <= plot.right() + RightMargin) {
         const int w = fm.horizontalAdvance(tr("now")) + 8;
         tag = QRect(nowX - w / 2, 2, w, RulerHeight - 9);
     }
@@ -442,23 +408,32 @@ void TimelineView::paintRuler(QPainter *painter, const StatusColors &colors)
 void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, const StatusColors &colors,
                              qint64 now)
 {
-    const PageRecord &p = m_ledger->page(row);
-    const bool dimmed = m_model && p.walk != m_model->walker()->currentWalk();
+    using State = PageRecord::State;
+    const auto value = [this, row](int role) { return pageData(row, role); };
+    const State state = State(value(PageLedger::StateRole).toInt());
+    const int walk = value(PageLedger::WalkRole).toInt();
+    const int index = value(PageLedger::PageIndexRole).toInt();
+    const bool hintsExpected = !value(PageLedger::LegacyRole).toBool();
+    const qint64 effectiveTtlMs = value(PageLedger::EffectiveTtlRole).toLongLong();
+    const auto attempts = value(PageLedger::AttemptsRole).value<QList<PageRecord::Attempt>>();
+    const auto errorKind = McpError::Kind(value(PageLedger::ErrorKindRole).toInt());
+    const bool dimmed = listModel() && walk != listModel()->walker()->currentWalk();
     painter->save();
     if (dimmed)
         painter->setOpacity(0.5);
 
     // The label: a state dot and the page number (with its walk when it is not the current one).
-    const QColor stateColor = p.receivedMonoMs >= 0 && !p.hintsExpected && p.state == PageRecord::State::Stale
-                                  ? colors.legacy()
-                                  : colors.forState(p.state);
+    const QColor stateColor =
+        value(PageLedger::AnsweredRole).toBool() && !hintsExpected && state == State::Stale
+            ? colors.legacy()
+            : colors.forState(state);
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setPen(Qt::NoPen);
     painter->setBrush(stateColor);
     painter->drawEllipse(QPointF(10, lane.center().y() + 0.5), 3.5, 3.5);
-    painter->setPen(p.state == PageRecord::State::Failed ? colors.failed() : colors.text());
+    painter->setPen(state == State::Failed ? colors.failed() : colors.text());
     const QString label =
-        dimmed ? tr("w%1 \u00b7 %2").arg(p.walk + 1).arg(p.index + 1) : tr("page %1").arg(p.index + 1);
+        dimmed ? tr("w%1 \u00b7 %2").arg(walk + 1).arg(index + 1) : tr("page %1").arg(index + 1);
     painter->drawText(QRect(19, lane.top(), LabelWidth - 21, lane.height()), Qt::AlignLeft | Qt::AlignVCenter,
                       label);
 
@@ -469,11 +444,11 @@ void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, cons
     const qreal barHeight = lane.height() - 8;
     const qreal bandHeight = 6;
     const qreal bandTop = lane.center().y() + 0.5 - bandHeight / 2;
-    const qint64 walkEnd = dimmed ? walkEndMs(groupOf(row)) : Never;
+    const qint64 walkEnd = dimmed ? walkEndMs(walkBreaksBefore(row)) : Never;
 
     int lastOk = -1;
-    for (int i = 0; i < p.attempts.size(); ++i) {
-        if (!p.attempts[i].failed && p.attempts[i].latencyMs >= 0)
+    for (int i = 0; i < attempts.size(); ++i) {
+        if (!attempts[i].failed && attempts[i].latencyMs >= 0)
             lastOk = i;
     }
     auto band = [&](qint64 from, qint64 to, const QColor &color) {
@@ -486,24 +461,24 @@ void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, cons
         painter->drawRoundedRect(QRectF(x0, bandTop, x1 - x0, bandHeight), 2, 2);
     };
 
-    for (int i = 0; i < p.attempts.size(); ++i) {
-        const PageRecord::Attempt &a = p.attempts[i];
+    for (int i = 0; i < attempts.size(); ++i) {
+        const PageRecord::Attempt &a = attempts[i];
         if (a.sentAtMs <= 0)
             continue;
-        const qint64 nextSent = i + 1 < p.attempts.size() ? p.attempts[i + 1].sentAtMs : Never;
+        const qint64 nextSent = i + 1 < attempts.size() ? attempts[i + 1].sentAtMs : Never;
         const qint64 stop = qMin(nextSent, walkEnd);
         const bool inFlight = a.latencyMs < 0;
         const qint64 answered = inFlight ? now : a.sentAtMs + a.latencyMs;
 
         // What the answer was worth afterwards: fresh until expiry, then expired; stale at once; no hints.
         if (!inFlight && !a.failed) {
-            if (!p.hintsExpected) {
+            if (!hintsExpected) {
                 QPen dotted(colors.legacy(), 1.5, Qt::DotLine);
                 painter->setPen(dotted);
                 const int y = lane.center().y();
                 painter->drawLine(xForTime(answered), y, xForTime(qMin(stop, now)), y);
-            } else if (i == lastOk && p.effectiveTtlMs > 0) {
-                const qint64 expiry = TtlClock::deadlineFor(answered, p.effectiveTtlMs);
+            } else if (i == lastOk && effectiveTtlMs > 0) {
+                const qint64 expiry = TtlClock::deadlineFor(answered, effectiveTtlMs);
                 const qint64 freshEnd = qMin(expiry, stop);
                 band(answered, qMin(freshEnd, now), colors.fresh());
                 QColor ahead = colors.fresh();
@@ -539,19 +514,20 @@ void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, cons
             painter->setBrush(fill);
             painter->drawRoundedRect(bar, 2, 2);
         }
-        if (a.failed && i == p.attempts.size() - 1 && p.error.isError()) {
+        if (a.failed && i == attempts.size() - 1 && errorKind != McpError::Kind::None) {
             QFont small = smallFont(font());
             small.setBold(true);
             painter->setFont(small);
             painter->setPen(colors.failed());
-            const QString code = p.error.kind == McpError::Kind::Rpc ? QString::number(p.error.code)
-                                                                     : McpError::kindName(p.error.kind);
+            const QString code = errorKind == McpError::Kind::Rpc
+                                     ? QString::number(value(PageLedger::ErrorCodeRole).toInt())
+                                     : McpError::kindName(errorKind);
             painter->drawText(QRectF(bar.right() + 4, lane.top(), 120, lane.height()),
                               Qt::AlignLeft | Qt::AlignVCenter, code);
         }
     }
 
-    if (p.state == PageRecord::State::Discarded) {
+    if (state == State::Discarded) {
         painter->setOpacity(0.8);
         painter->setPen(QPen(colors.discarded(), 1));
         const int y = lane.center().y();
@@ -560,15 +536,18 @@ void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, cons
     painter->restore();
 }
 
-QString TimelineView::laneToolTip(int row) const
+QString TimelineView::toolTipAt(const QPoint &pos, QRect *area) const
 {
-    if (!m_ledger || !m_model)
-        return {};
-    const PageRecord &p = m_ledger->page(row);
-    QString text = describePage(p, m_model->walker()->ttlClock()->nowMs(), m_ledger->maskCursors());
+    if (pos.y() < RulerHeight)
+        return tr("Seconds since the first request. Wheel: zoom · Shift+wheel or drag: pan · "
+                  "double click here: fit");
+    QString text = LedgerView::toolTipAt(pos, area);
+    if (text.isEmpty())
+        return text;
+    const auto attempts = pageData(laneAt(pos), PageLedger::AttemptsRole).value<QList<PageRecord::Attempt>>();
     const qint64 origin = m_minSent;
-    for (int i = 0; i < p.attempts.size(); ++i) {
-        const PageRecord::Attempt &a = p.attempts[i];
+    for (int i = 0; i < attempts.size(); ++i) {
+        const PageRecord::Attempt &a = attempts[i];
         QString line = a.refetch ? tr("refetch at +%1 s").arg((a.sentAtMs - origin) / 1000.0, 0, 'f', 2)
                                  : tr("request at +%1 s").arg((a.sentAtMs - origin) / 1000.0, 0, 'f', 2);
         line += a.latencyMs >= 0 ? tr(", %1 ms").arg(a.latencyMs) : tr(", in flight");
@@ -609,7 +588,7 @@ void TimelineView::wheelEvent(QWheelEvent *event)
 void TimelineView::mousePressEvent(QMouseEvent *event)
 {
     if (event->button() != Qt::LeftButton) {
-        QAbstractScrollArea::mousePressEvent(event);
+        LedgerView::mousePressEvent(event);
         return;
     }
     m_pressed = true;
@@ -637,7 +616,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
 void TimelineView::mouseReleaseEvent(QMouseEvent *event)
 {
     if (event->button() != Qt::LeftButton || !m_pressed) {
-        QAbstractScrollArea::mouseReleaseEvent(event);
+        LedgerView::mouseReleaseEvent(event);
         return;
     }
     m_pressed = false;
@@ -663,19 +642,9 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
 
 void TimelineView::keyPressEvent(QKeyEvent *event)
 {
-    const int lane = laneForLedgerRow(m_current);
+    // Up, Down, pages, End and Enter move and open lanes (LedgerView); Home fits, as a double
+    // click on the ruler does.
     switch (event->key()) {
-    case Qt::Key_Up:
-        setCurrentPage(ledgerRowForLane(qMax(0, lane - 1)));
-        break;
-    case Qt::Key_Down:
-        setCurrentPage(ledgerRowForLane(qMin(m_laneCount - 1, lane + 1)));
-        break;
-    case Qt::Key_Return:
-    case Qt::Key_Enter:
-        if (m_current >= 0)
-            Q_EMIT pageActivated(m_current);
-        break;
     case Qt::Key_Home:
     case Qt::Key_0:
         fitAll();
@@ -688,54 +657,15 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
         zoomAround(plotRect().center().x(), 1.25);
         break;
     default:
-        QAbstractScrollArea::keyPressEvent(event);
+        LedgerView::keyPressEvent(event);
         return;
     }
     event->accept();
 }
 
-void TimelineView::setCurrentPage(int ledgerRow)
-{
-    if (ledgerRow < -1 || ledgerRow >= m_laneCount)
-        ledgerRow = -1;
-    if (ledgerRow == m_current)
-        return;
-    m_current = ledgerRow;
-    if (ledgerRow >= 0) {
-        const int lane = laneForLedgerRow(ledgerRow);
-        QScrollBar *bar = verticalScrollBar();
-        const int top = lane * LaneHeight;
-        if (top < bar->value())
-            bar->setValue(top);
-        else if (top + LaneHeight > bar->value() + viewport()->height() - RulerHeight)
-            bar->setValue(top + LaneHeight - (viewport()->height() - RulerHeight));
-    }
-    viewport()->update();
-    Q_EMIT currentPageChanged(m_current);
-}
-
-bool TimelineView::viewportEvent(QEvent *event)
-{
-    if (event->type() == QEvent::ToolTip) {
-        auto *help = static_cast<QHelpEvent *>(event);
-        const int row = laneAt(help->pos());
-        if (row >= 0)
-            QToolTip::showText(help->globalPos(), laneToolTip(row), viewport(), laneRect(row));
-        else if (help->pos().y() < RulerHeight)
-            QToolTip::showText(help->globalPos(),
-                               tr("Seconds since the first request. Wheel: zoom · Shift+wheel or drag: pan · "
-                                  "double click here: fit"),
-                               viewport());
-        else
-            QToolTip::hideText();
-        return true;
-    }
-    return QAbstractScrollArea::viewportEvent(event);
-}
-
 void TimelineView::resizeEvent(QResizeEvent *event)
 {
-    QAbstractScrollArea::resizeEvent(event);
+    LedgerView::resizeEvent(event);
     updateScrollRange();
 }
 
@@ -746,15 +676,8 @@ void TimelineView::scrollContentsBy(int, int)
 
 void TimelineView::showEvent(QShowEvent *event)
 {
-    QAbstractScrollArea::showEvent(event);
     refit();
-    updateTimer();
-}
-
-void TimelineView::hideEvent(QHideEvent *event)
-{
-    QAbstractScrollArea::hideEvent(event);
-    m_tick.stop();
+    LedgerView::showEvent(event);
 }
 
 } // namespace folio

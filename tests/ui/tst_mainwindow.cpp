@@ -17,6 +17,7 @@
 #include <QAbstractItemModelTester>
 #include <QDeadlineTimer>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void scrollingFetchesTheNextPage();
     void loadAllWithTheKeyboard();
     void selectingAChipSelectsItsRows();
+    void stripTimelineAndTableShareOneSelection();
     void rowPaneHintsUntilARowIsSelected();
     void filteringKeepsWhatTheUserSees();
     void ttlExpiresAndTheChipRepaints();
@@ -127,7 +129,8 @@ void tst_MainWindow::connectsToTheDemoServerAndShowsPages()
     // The first page arrives by itself: the table asks for it as it is shown.
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
     QVERIFY(list->strip()->chipCount() >= 1);
-    QCOMPARE(list->strip()->chipLook(list->model()->walker()->walkPageRows().first()).bar, PageStrip::Bar::Fresh);
+    QCOMPARE(list->strip()->chipLook(list->model()->walker()->walkPageRows().first()).bar,
+             PageStrip::Bar::Fresh);
     QVERIFY(list->summary().contains(QStringLiteral("row")));
     // "Connecting to …" does not outlive the connection.
     QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("connected")),
@@ -198,6 +201,60 @@ void tst_MainWindow::selectingAChipSelectsItsRows()
     list->table()->setCurrentIndex(list->table()->model()->index(3, 0));
     QVERIFY(keys().contains(QStringLiteral("name")));
     QVERIFY(tree->isVisible());
+}
+
+// One selection over the ledger: a chip moves the timeline's lane and the table's row, a table
+// row moves the chip and the lane, a lane moves the chip; each only once (no echo back).
+void tst_MainWindow::stripTimelineAndTableShareOneSelection()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(list);
+    list->loadAll();
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
+    PageStrip *strip = list->strip();
+    TimelineView *timeline = m_window->timelineView();
+    QCOMPARE(strip->selectionModel(), list->pageSelection());
+    QCOMPARE(timeline->selectionModel(), list->pageSelection());
+    QCOMPARE(list->pageSelection()->model(), list->model()->ledger());
+    const QList<int> pages = list->model()->walker()->walkPageRows();
+    QVERIFY(pages.size() >= 4);
+    QSignalSpy stripMoves(strip, &PageStrip::currentPageChanged);
+    QSignalSpy laneMoves(timeline, &TimelineView::currentPageChanged);
+    QSignalSpy pageMoves(list->pageSelection(), &QItemSelectionModel::currentRowChanged);
+
+    // A chip: the lane and the table's current row follow.
+    QTest::mouseClick(strip->viewport(), Qt::LeftButton, {}, strip->chipRect(pages.at(2)).center());
+    QCOMPARE(strip->currentPage(), pages.at(2));
+    QCOMPARE(timeline->currentPage(), pages.at(2));
+    QCOMPARE(list->pageSelection()->currentIndex().row(), pages.at(2));
+    QCOMPARE(list->table()->currentIndex().data(PagedListModel::PageRowRole).toInt(), pages.at(2));
+    QCOMPARE(list->inspector()->ledgerRow(), pages.at(2));
+    QCOMPARE(pageMoves.count(), 1);
+    QCOMPARE(stripMoves.count(), 1);
+    QCOMPARE(laneMoves.count(), 1);
+
+    // A table row on another page: the chip and the lane follow, the table keeps the row chosen.
+    const QModelIndex row = list->table()->model()->index(25, 0); // page 2 (20 a page)
+    list->table()->setCurrentIndex(row);
+    QCOMPARE(row.data(PagedListModel::PageRowRole).toInt(), pages.at(1));
+    QCOMPARE(strip->currentPage(), pages.at(1));
+    QCOMPARE(timeline->currentPage(), pages.at(1));
+    QCOMPARE(list->table()->currentIndex().row(), 25);
+    QCOMPARE(list->inspector()->ledgerRow(), pages.at(1));
+    QCOMPARE(pageMoves.count(), 2);
+    // Another row of the same page moves nothing else.
+    list->table()->setCurrentIndex(list->table()->model()->index(26, 0));
+    QCOMPARE(pageMoves.count(), 2);
+    QCOMPARE(strip->currentPage(), pages.at(1));
+
+    // A lane: the chip and the table follow.
+    timeline->setCurrentPage(pages.at(3));
+    QCOMPARE(strip->currentPage(), pages.at(3));
+    QCOMPARE(list->table()->currentIndex().data(PagedListModel::PageRowRole).toInt(), pages.at(3));
+    QCOMPARE(list->table()->selectionModel()->selectedRows().size(), 20);
+    QCOMPARE(pageMoves.count(), 3);
+    QCOMPARE(stripMoves.count(), 3);
+    QCOMPARE(laneMoves.count(), 3);
 }
 
 void tst_MainWindow::rowPaneHintsUntilARowIsSelected()

@@ -36,6 +36,7 @@ private Q_SLOTS:
     void chipsAppearAsPagesArrive();
     void clickAndKeyboardSelect();
     void expiryRepaintsTheChip();
+    void stateChangeRepaintsOnlyItsChip();
     void loadingChipAnimates();
     void failedPageShowsItsCode();
     void discardedWalkStaysStruckThrough();
@@ -176,6 +177,38 @@ void tst_PageStrip::expiryRepaintsTheChip()
     QCOMPARE(strip.chipLook(1).bar, Bar::Refetching);
     QCOMPARE(strip.chipLook(1).countText, QStringLiteral("10"));
     QVERIFY(strip.isAnimating());
+}
+
+// The strip reads the ledger's roles: a change of one page's state repaints that chip alone, and
+// a change of roles it does not draw (texts, timings) repaints nothing.
+void tst_PageStrip::stateChangeRepaintsOnlyItsChip()
+{
+    PagedFixture f;
+    // Stale at once (TTL 0): no chip counts down, so nothing else repaints meanwhile.
+    QVERIFY(f.connect(Script{
+        {NoCursor, PagedFixture::page(PagedFixture::tools(0, 10), QStringLiteral("c1"), 0)},
+        {QStringLiteral("c1"), PagedFixture::page(PagedFixture::tools(10, 10), QStringLiteral("c2"), 0)},
+        {QStringLiteral("c2"), PagedFixture::page(PagedFixture::tools(20, 4), QJsonValue::Undefined, 0)}}));
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    strip.resize(600, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(f.walkAll());
+    QCOMPARE(strip.chipCount(), 3);
+    QTRY_VERIFY(!strip.isAnimating());
+    strip.viewport()->repaint();
+    QCOMPARE(strip.lastPaintedRange(), qMakePair(0, 2));
+
+    PageLedger *ledger = f.model->ledger();
+    const int before = strip.paintCount();
+    Q_EMIT ledger->dataChanged(ledger->index(1, 0), ledger->index(1, PageLedger::ColumnCount - 1),
+                               {Qt::DisplayRole, Qt::ToolTipRole, PageLedger::SerialRole});
+    Q_EMIT ledger->dataChanged(ledger->index(2, 0), ledger->index(2, PageLedger::ColumnCount - 1),
+                               {PageLedger::StateRole});
+    QTRY_VERIFY(strip.paintCount() > before);
+    // Had chip 1 been repainted too, the one paint event would have covered both.
+    QCOMPARE(strip.lastPaintedRange(), qMakePair(2, 2));
 }
 
 void tst_PageStrip::loadingChipAnimates()

@@ -1,0 +1,137 @@
+#pragma once
+
+#include "pagedlistmodel.h"
+
+#include <QAbstractScrollArea>
+#include <QItemSelectionModel>
+#include <QPointer>
+#include <QTimer>
+#include <QVector>
+
+namespace folio {
+
+class PageLedger;
+class StatusColors;
+
+// What the page strip and the timeline share: a scroll area that draws one list's ledger rows,
+// follows them as pages are asked for, shows the current page of a selection over the ledger
+// (shared with the table and the inspector, so no view has to tell the others), hit-tests, moves
+// by keys, tells a page in a tooltip and animates with one timer. Subclasses lay the rows out
+// and paint them.
+class LedgerView : public QAbstractScrollArea
+{
+    Q_OBJECT
+public:
+    ~LedgerView() override;
+
+    void setListModel(PagedListModel *model);
+    PagedListModel *listModel() const { return m_model; }
+    // The selection over listModel()->ledger() that every view of the list shares; the view
+    // makes its own with setListModel(), and null goes back to that one. One over another model
+    // is refused.
+    void setSelectionModel(QItemSelectionModel *selection);
+    QItemSelectionModel *selectionModel() const { return m_selection; }
+
+    // The current page by ledger row, -1 for none: the selection's current row.
+    int currentPage() const;
+    void setCurrentPage(int ledgerRow);
+
+    // Geometry in viewport coordinates: the area a ledger row is drawn in (empty when it is not
+    // laid out) and the row drawn at a point (-1 for none).
+    virtual QRect rowRect(int ledgerRow) const = 0;
+    virtual int rowAt(const QPoint &viewportPos) const = 0;
+
+    // The number of paint events and which rows the last one drew (test hooks for repaints).
+    int paintCount() const { return m_paintCount; }
+    QPair<int, int> lastPaintedRange() const { return m_lastPainted; }
+    bool isAnimating() const { return m_tick.isActive(); }
+
+Q_SIGNALS:
+    // The current page changed, by click, keyboard, setCurrentPage() or another view sharing the
+    // selection; -1 when nothing is current.
+    void currentPageChanged(int ledgerRow);
+    // Enter/Return on the current page or a double click: open the page (the inspector, its rows).
+    void pageActivated(int ledgerRow);
+
+protected:
+    LedgerView(Qt::Orientation orientation, QWidget *parent);
+
+    PageLedger *ledger() const { return m_ledger; }
+    // The ledger rows the view has taken in (its layout covers exactly these).
+    int rowCount() const { return m_count; }
+    // Walks: ledger rows (after row 0) where a new walk begins, ascending.
+    const QVector<int> &walkStarts() const { return m_walkStarts; }
+    int walkBreaksBefore(int ledgerRow) const; // the walk group of a row, 0 for the first
+    int walkGroupCount() const { return m_count == 0 ? 0 : int(m_walkStarts.size()) + 1; }
+    int walkGroupFirst(int group) const;
+    int walkGroupEnd(int group) const;
+    // Reading a page fact through the ledger's roles.
+    QVariant pageData(int ledgerRow, int role) const;
+
+    // Layout hooks: every row anew (attach, reset) and rows appended at the end.
+    virtual void rowsReset() {}
+    virtual void rowsAppended(int first, int last)
+    {
+        Q_UNUSED(first)
+        Q_UNUSED(last)
+    }
+    // Whether a dataChanged with these roles changes what the view draws (empty: everything).
+    virtual bool drawsRoles(const QList<int> &roles) const;
+    // Rows whose drawn facts changed: by default their areas are repainted if visible.
+    virtual void rowsChanged(int first, int last);
+    // Rows in the order the view shows them (the strip: ledger order; the timeline: newest walk
+    // on top), for keys and for visible-only work.
+    virtual int positionOfRow(int ledgerRow) const { return ledgerRow; }
+    virtual int rowAtPosition(int position) const { return position; }
+    virtual QPair<int, int> visiblePositions() const = 0; // first, last; last < first when none
+    virtual void scrollToRow(int ledgerRow) = 0;
+    virtual void paint(QPainter *painter, const StatusColors &colors, const QRect &exposed) = 0;
+    // What a tooltip says at a point and the area it holds for; the default tells the page there.
+    virtual QString toolTipAt(const QPoint &viewportPos, QRect *area) const;
+    QString pageToolTip(int ledgerRow) const;
+    // The animation: updateTimer() decides from what is visible, tick() repaints what moves.
+    virtual void updateTimer() {}
+    virtual void tick() {}
+    void animate(int intervalMs);
+    void stopAnimating() { m_tick.stop(); }
+    virtual void metricsChanged() {} // font or style changed
+
+    void updateRow(int ledgerRow);
+    void notePainted(int ledgerRow);
+    void moveCurrent(int delta);
+    void activateCurrent();
+
+    void paintEvent(QPaintEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    bool viewportEvent(QEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void focusInEvent(QFocusEvent *event) override;
+    void focusOutEvent(QFocusEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
+private:
+    void reset();
+    void handleRowsInserted(int first, int last);
+    void handleDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
+                           const QList<int> &roles);
+    void handleCurrentRowChanged(const QModelIndex &current);
+    void noteWalkStarts(int first, int last);
+
+    Qt::Orientation m_orientation;
+    QPointer<PagedListModel> m_model;
+    PageLedger *m_ledger = nullptr;
+    QPointer<QItemSelectionModel> m_selection;
+    QItemSelectionModel *m_ownSelection = nullptr; // made for each list; used until one is shared
+    QVector<int> m_walkStarts;
+    int m_count = 0;
+    int m_current = -1; // the current row last shown and told, to repaint it when it moves
+    QTimer m_tick;
+    int m_paintCount = 0;
+    QPair<int, int> m_lastPainted{-1, -1};
+};
+
+} // namespace folio
