@@ -5,178 +5,11 @@
 #include "rpccall.h"
 #include "ttlclock.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QTimer>
 
 namespace folio {
 
-namespace {
-
-constexpr int maxEvidenceIdentities = 10;
-
-const QString toolPrefix = QStringLiteral("tool:");
-
-QJsonArray firstOf(const QStringList &list, int count = maxEvidenceIdentities)
-{
-    return QJsonArray::fromStringList(list.mid(0, count));
-}
-
-QString tamper(const QString &cursor)
-{
-    QString reversed = cursor;
-    std::reverse(reversed.begin(), reversed.end());
-    if (reversed == cursor)
-        reversed += QStringLiteral("x");
-    return reversed + QStringLiteral("!");
-}
-
-QString shortText(const QString &text, int width = 60)
-{
-    return text.size() <= width ? text : text.left(width - 1) + QChar(0x2026);
-}
-
-QString itemIdentity(const QJsonObject &item)
-{
-    const QString id = ListSource::identity(item);
-    return id.isEmpty() ? QString::fromUtf8(QJsonDocument(item).toJson(QJsonDocument::Compact)) : id;
-}
-
-// Arguments that differ from the walk's in one string property, for the "cursor with other
-// arguments" probe: first a filter the walk left out, then a changed value of one it used (a server
-// may refuse either for its own reasons, e.g. an unknown channel, so both are worth a try).
-QList<QJsonObject> otherArguments(const ListSource &source)
-{
-    const QJsonObject schema = source.toolDefinition().value(QStringLiteral("inputSchema")).toObject();
-    const QJsonObject props = schema.value(QStringLiteral("properties")).toObject();
-    const QJsonObject current = source.arguments();
-    std::optional<QJsonObject> added, changed;
-    for (auto it = props.begin(); it != props.end(); ++it) {
-        if (it.key() == source.cursorArgument() || it.key() == source.limitArgument())
-            continue;
-        const QJsonObject prop = it.value().toObject();
-        const QJsonValue type = prop.value(QStringLiteral("type"));
-        if (!type.isUndefined() && type != QJsonValue(QStringLiteral("string")))
-            continue;
-        const bool used = current.contains(it.key());
-        if (used ? changed.has_value() : added.has_value())
-            continue;
-        QJsonObject args = current;
-        const QJsonArray choices = prop.value(QStringLiteral("enum")).toArray();
-        if (!choices.isEmpty()) {
-            const auto other = std::find_if(choices.begin(), choices.end(), [&](const QJsonValue &choice) {
-                return choice.isString() && choice != current.value(it.key());
-            });
-            if (other == choices.end())
-                continue;
-            args[it.key()] = *other;
-        } else {
-            args[it.key()] = current.value(it.key()).toString() + QStringLiteral("a");
-        }
-        (used ? changed : added) = args;
-    }
-    QList<QJsonObject> out;
-    if (added)
-        out << *added;
-    if (changed)
-        out << *changed;
-    return out;
-}
-
-} // namespace
-
-int AuditedList::count(Finding::Severity severity) const
-{
-    return int(std::count_if(findings.begin(), findings.end(),
-                             [severity](const Finding &f) { return f.severity == severity; }));
-}
-
-QJsonObject AuditedList::toJson() const
-{
-    QJsonArray f;
-    for (const Finding &finding : findings)
-        f.append(finding.toJson());
-    QJsonObject o{
-        {QStringLiteral("list"), id},
-        {QStringLiteral("status"), isAudited() ? QStringLiteral("audited") : QStringLiteral("skipped")},
-        {QStringLiteral("findings"), f},
-        {QStringLiteral("notes"), QJsonArray::fromStringList(notes)},
-        {QStringLiteral("requests"), requests},
-        {QStringLiteral("elapsedMs"), elapsedMs}};
-    if (!isAudited()) {
-        o.insert(QStringLiteral("skipped"), skipped);
-        return o;
-    }
-    o.insert(QStringLiteral("pages"), pages);
-    o.insert(QStringLiteral("items"), items);
-    o.insert(QStringLiteral("complete"), complete);
-    o.insert(QStringLiteral("stopReason"), stopReason.isEmpty() ? QJsonValue() : QJsonValue(stopReason));
-    if (id.startsWith(toolPrefix))
-        o.insert(QStringLiteral("arguments"), arguments);
-    return o;
-}
-
-int AuditResult::count(Finding::Severity severity) const
-{
-    int n = 0;
-    for (const AuditedList &l : lists)
-        n += l.count(severity);
-    return n;
-}
-
-int AuditResult::requests() const
-{
-    int n = 0;
-    for (const AuditedList &l : lists)
-        n += l.requests;
-    return n;
-}
-
-QJsonObject AuditResult::summary() const
-{
-    int audited = 0, skipped = 0;
-    for (const AuditedList &l : lists)
-        (l.isAudited() ? audited : skipped)++;
-    const int errors = count(Finding::Severity::Error);
-    return {{QStringLiteral("errors"), errors},
-            {QStringLiteral("warnings"), count(Finding::Severity::Warning)},
-            {QStringLiteral("infos"), count(Finding::Severity::Info)},
-            {QStringLiteral("listsAudited"), audited},
-            {QStringLiteral("listsSkipped"), skipped},
-            {QStringLiteral("requests"), requests()},
-            {QStringLiteral("elapsedMs"), elapsedMs},
-            {QStringLiteral("aborted"), aborted.isEmpty() ? QJsonValue() : QJsonValue(aborted)},
-            {QStringLiteral("passed"), errors == 0 && aborted.isEmpty()}};
-}
-
-QJsonObject AuditResult::toJson() const
-{
-    QJsonArray l;
-    for (const AuditedList &list : lists)
-        l.append(list.toJson());
-    return {{QStringLiteral("server"), server},
-            {QStringLiteral("lists"), l},
-            {QStringLiteral("summary"), summary()}};
-}
-
-QJsonObject Auditor::ProbeAnswer::evidence() const
-{
-    switch (kind) {
-    case Kind::Page:
-        return {{QStringLiteral("answer"), QStringLiteral("page")},
-                {QStringLiteral("itemCount"), itemCount},
-                {QStringLiteral("items"), firstOf(identities, 5)}};
-    case Kind::RpcError:
-        return {{QStringLiteral("answer"), QStringLiteral("error")},
-                {QStringLiteral("code"), code},
-                {QStringLiteral("message"), message}};
-    case Kind::ToolError:
-        return {{QStringLiteral("answer"), QStringLiteral("isError")}, {QStringLiteral("message"), message}};
-    case Kind::Failed:
-        break;
-    }
-    return {{QStringLiteral("answer"), QStringLiteral("failed")}, {QStringLiteral("message"), message}};
-}
+using AuditProbes::Answer;
 
 Auditor::Auditor(McpClient *client, const AuditOptions &options, QObject *parent)
     : QObject(parent)
@@ -279,7 +112,7 @@ void Auditor::plan()
     const QJsonObject caps = m_client->capabilities();
     bool needTools = false;
     for (const QString &id : m_options.lists)
-        needTools = needTools || id.startsWith(toolPrefix);
+        needTools = needTools || id.startsWith(ToolListPrefix);
     for (ListKind kind :
          {ListKind::Tools, ListKind::Prompts, ListKind::Resources, ListKind::ResourceTemplates}) {
         const QString id = listName(kind);
@@ -305,7 +138,7 @@ void Auditor::plan()
     }
     if (m_toolsState < 0) {
         for (const QString &id : m_options.lists) {
-            if (id.startsWith(toolPrefix))
+            if (id.startsWith(ToolListPrefix))
                 addReport(id, QStringLiteral("the server does not advertise the tools capability"));
         }
     }
@@ -355,10 +188,10 @@ void Auditor::planAfterTools()
         walks << [this, state] { walkFirst(state); };
     }
     for (const QString &id : m_options.lists) {
-        if (id.startsWith(toolPrefix) && !found.contains(id)) {
+        if (id.startsWith(ToolListPrefix) && !found.contains(id)) {
             const bool exists =
                 std::any_of(m_toolDefinitions.begin(), m_toolDefinitions.end(), [&](const QJsonObject &t) {
-                    return toolPrefix + t.value(QStringLiteral("name")).toString() == id;
+                    return ToolListPrefix + t.value(QStringLiteral("name")).toString() == id;
                 });
             addReport(id, exists
                               ? QStringLiteral("not a list tool: its inputSchema has no cursor-like string "
@@ -379,36 +212,10 @@ void Auditor::walkFirst(int state)
     });
 }
 
-QStringList Auditor::identitiesOf(PageWalker *walker, int ledgerRow)
-{
-    QStringList ids;
-    int first = 0, count = 0;
-    if (!walker->rows()->rowsOfPage(ledgerRow, &first, &count))
-        return ids;
-    for (int row = first; row < first + count; ++row)
-        ids.append(itemIdentity(walker->rows()->item(row)));
-    return ids;
-}
-
 void Auditor::recordFirstWalk(int state, PageWalker *walker)
 {
     ListState &s = m_states[state];
-    const QList<int> rows = walker->walkPageRows();
-    for (int row : rows) {
-        const PageRecord &rec = walker->ledger()->page(row);
-        s.pages.append(rec);
-        s.identities.append(identitiesOf(walker, row));
-        if (rec.requestCursor && rec.requestCursor->isEmpty())
-            s.sentEmpty = true;
-        if (rec.next == ListSource::CursorPresence::String) {
-            if (rec.nextCursor.isEmpty()) {
-                s.issuedEmpty = true;
-            } else {
-                s.issuedCursors.append(rec.nextCursor);
-                s.issuedOnPage.append(rec.index);
-            }
-        }
-    }
+    s.first = AuditedWalk::record(*walker);
     if (state == m_toolsState) {
         m_toolDefinitions.clear();
         for (int row = 0; row < walker->rows()->rowCount(); ++row)
@@ -418,11 +225,12 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
         return;
 
     AuditedList &r = report(state);
+    const QList<PageRecord> &pages = s.first.pages;
     // A list tool that fails on its first page, without a cursor and without arguments from the user,
     // wants arguments: that says nothing about its paging.
-    if (s.source.kind() == ListSource::Kind::Tool && s.pages.size() == 1 && s.pages.first().error.isError() &&
+    if (s.source.kind() == ListSource::Kind::Tool && pages.size() == 1 && pages.first().error.isError() &&
         !m_options.toolArguments.contains(s.source.toolName())) {
-        const McpError &e = s.pages.first().error;
+        const McpError &e = pages.first().error;
         const bool isError = e.kind == McpError::Kind::ToolError; // isError: true (no JSON-RPC code)
         if (isError || (e.kind == McpError::Kind::Rpc && e.code == -32602)) {
             r.skipped = QStringLiteral("its first page failed without arguments (%1); give them with "
@@ -432,34 +240,22 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
         }
     }
     s.walked = true;
-    r.pages = int(s.pages.size());
-    r.items = walker->rows()->rowCount();
-    r.complete = walker->isComplete();
-    r.stopReason = walker->isComplete() ? QString() : walker->stopReason();
-    r.findings += walker->findings();
+    r.pages = int(pages.size());
+    r.items = s.first.items;
+    r.complete = s.first.complete;
+    r.stopReason = s.first.complete ? QString() : s.first.stopReason;
+    r.findings += s.first.findings;
 }
 
 bool Auditor::probeable(int state) const
 {
     const ListState &s = m_states.at(state);
-    return s.report >= 0 && s.walked && !s.pages.isEmpty() && !s.pages.first().error.isError();
+    return s.report >= 0 && s.walked && !s.first.pages.isEmpty() && !s.first.pages.first().error.isError();
 }
 
 void Auditor::note(int state, const QString &text)
 {
     report(state).notes.append(text);
-}
-
-void Auditor::addFinding(int state, const QString &id, QList<int> pages, const QString &message,
-                         const QJsonObject &evidence)
-{
-    Finding f;
-    f.id = id;
-    f.severity = Finding::defaultSeverity(id);
-    f.pages = pages;
-    f.message = message;
-    f.evidence = evidence;
-    report(state).findings.append(f);
 }
 
 void Auditor::probeTampered(int state)
@@ -468,61 +264,34 @@ void Auditor::probeTampered(int state)
         next();
         return;
     }
-    ListState &s = m_states[state];
-    if (s.issuedCursors.isEmpty()) {
-        note(state, s.issuedEmpty
+    const ListState &s = m_states.at(state);
+    if (s.first.issuedCursors.isEmpty()) {
+        note(state, s.first.issuedEmpty
                         ? QStringLiteral("cursor probes: the list issued only \"\" cursors; nothing to "
                                          "tamper with or hand to other lists")
                         : QStringLiteral("cursor probes: the list fits one page (no cursor issued)"));
         next();
         return;
     }
-    const QString original = s.issuedCursors.constFirst();
-    const int page = s.issuedOnPage.constFirst() + 1; // the page that sent it in the walk
-    const QString tampered = tamper(original);
+    const QString original = s.first.issuedCursors.constFirst();
+    const int page = s.first.issuedOnPage.constFirst() + 1; // the page that sent it in the walk
+    const QString tampered = AuditProbes::tamper(original);
     Q_EMIT progress(QStringLiteral("%1: probing with a tampered cursor").arg(s.source.id()));
-    runProbe(state, s.source, tampered, [this, state, original, tampered, page](const ProbeAnswer &a) {
-        QJsonObject evidence = a.evidence();
-        evidence.insert(QStringLiteral("probe"), QStringLiteral("tampered-cursor"));
-        evidence.insert(QStringLiteral("cursor"), tampered);
-        evidence.insert(QStringLiteral("issuedCursor"), original);
-        switch (a.kind) {
-        case ProbeAnswer::Kind::Page:
+    runProbe(state, s.source, tampered, [this, state, original, tampered, page](const Answer &a) {
+        if (a.kind == Answer::Kind::Page)
             m_states[state].tamperedAccepted = true;
-            addFinding(
-                state, FindingId::InvalidCursorAccepted, {page},
-                QStringLiteral("A tampered cursor (page %1's cursor reversed, with \"!\" appended) was "
-                               "answered with a page of %2 item(s) instead of an error -32602")
-                    .arg(page + 1)
-                    .arg(a.itemCount),
-                evidence);
-            break;
-        case ProbeAnswer::Kind::RpcError:
-            if (a.code != -32602)
-                addFinding(
-                    state, FindingId::InvalidCursorWrongCode, {page},
-                    QStringLiteral("A tampered cursor was refused with %1 (%2), not -32602 (invalid params)")
-                        .arg(a.code)
-                        .arg(shortText(a.message)),
-                    evidence);
-            break;
-        case ProbeAnswer::Kind::ToolError:
-            break; // a list tool refusing with isError: tool-level paging has no error code
-        case ProbeAnswer::Kind::Failed:
-            note(state, QStringLiteral("tampered-cursor probe inconclusive: %1").arg(a.message));
-            break;
-        }
+        report(state).add(AuditProbes::judgeTampered(a, original, tampered, page));
         next();
     });
 }
 
 void Auditor::probeForeignList(int state)
 {
-    if (!probeable(state) || m_states[state].issuedCursors.isEmpty()) {
+    if (!probeable(state) || m_states[state].first.issuedCursors.isEmpty()) {
         next();
         return;
     }
-    ListState &s = m_states[state];
+    const ListState &s = m_states.at(state);
     if (s.tamperedAccepted) {
         note(state, QStringLiteral("foreign-cursor probes skipped: the list accepts any cursor (see "
                                    "invalid-cursor-accepted)"));
@@ -537,8 +306,8 @@ void Auditor::probeForeignList(int state)
             const ListState &o = m_states.at(other);
             if (other == state || (pass == 0 && o.source.kind() != s.source.kind()))
                 continue;
-            for (const QString &c : o.issuedCursors) {
-                if (!s.issuedCursors.contains(c)) {
+            for (const QString &c : o.first.issuedCursors) {
+                if (!s.first.issuedCursors.contains(c)) {
                     donor = other;
                     cursor = c;
                     break;
@@ -553,33 +322,20 @@ void Auditor::probeForeignList(int state)
     }
     const QString from = m_states.at(donor).source.id();
     Q_EMIT progress(QStringLiteral("%1: probing with a cursor from %2").arg(s.source.id(), from));
-    runProbe(state, s.source, cursor, [this, state, from, cursor](const ProbeAnswer &a) {
-        if (a.kind == ProbeAnswer::Kind::Page) {
-            QJsonObject evidence = a.evidence();
-            evidence.insert(QStringLiteral("probe"), QStringLiteral("cursor-from-other-list"));
-            evidence.insert(QStringLiteral("from"), from);
-            evidence.insert(QStringLiteral("cursor"), cursor);
-            addFinding(
-                state, FindingId::ForeignCursorAccepted, {},
-                QStringLiteral("A cursor issued by %1 was accepted: answered with a page of %2 item(s)")
-                    .arg(from)
-                    .arg(a.itemCount),
-                evidence);
-        } else if (a.kind == ProbeAnswer::Kind::Failed) {
-            note(state, QStringLiteral("cursor-from-another-list probe inconclusive: %1").arg(a.message));
-        }
+    runProbe(state, s.source, cursor, [this, state, from, cursor](const Answer &a) {
+        report(state).add(AuditProbes::judgeForeignList(a, from, cursor));
         next();
     });
 }
 
 void Auditor::probeForeignArguments(int state)
 {
-    if (!probeable(state) || m_states[state].issuedCursors.isEmpty() || m_states[state].tamperedAccepted ||
-        m_states[state].source.kind() != ListSource::Kind::Tool) {
+    if (!probeable(state) || m_states[state].first.issuedCursors.isEmpty() ||
+        m_states[state].tamperedAccepted || m_states[state].source.kind() != ListSource::Kind::Tool) {
         next();
         return;
     }
-    const QList<QJsonObject> candidates = otherArguments(m_states[state].source);
+    const QList<QJsonObject> candidates = AuditProbes::otherArguments(m_states[state].source);
     if (candidates.isEmpty()) {
         note(state,
              QStringLiteral("cursor-with-other-arguments probe not run: the tool has no string argument "
@@ -596,63 +352,38 @@ void Auditor::probeWithArguments(int state, QList<QJsonObject> candidates)
     const QJsonObject other = candidates.takeFirst();
     ListSource changed = s.source;
     changed.setArguments(other);
-    const QString cursor = s.issuedCursors.constFirst();
-    const int page = s.issuedOnPage.constFirst() + 1;
+    const QString cursor = s.first.issuedCursors.constFirst();
+    const int page = s.first.issuedOnPage.constFirst() + 1;
     Q_EMIT progress(QStringLiteral("%1: probing its cursor with other arguments").arg(s.source.id()));
-    runProbe(state, changed, cursor, [this, state, other, cursor, page, candidates](const ProbeAnswer &a) {
-        if (a.kind == ProbeAnswer::Kind::Page) {
-            QJsonObject evidence = a.evidence();
-            evidence.insert(QStringLiteral("probe"), QStringLiteral("cursor-with-other-arguments"));
-            evidence.insert(QStringLiteral("cursor"), cursor);
-            evidence.insert(QStringLiteral("walkArguments"), m_states[state].source.arguments());
-            evidence.insert(QStringLiteral("probeArguments"), other);
-            addFinding(
-                state, FindingId::ForeignCursorAccepted, {page},
-                QStringLiteral("Page %1's cursor was accepted with other arguments (%2): answered with a "
-                               "page of %3 item(s)")
-                    .arg(page + 1)
-                    .arg(QString::fromUtf8(QJsonDocument(other).toJson(QJsonDocument::Compact)))
-                    .arg(a.itemCount),
-                evidence);
-        } else if (a.kind == ProbeAnswer::Kind::Failed) {
-            note(state, QStringLiteral("cursor-with-other-arguments probe inconclusive: %1").arg(a.message));
-        } else if (!candidates.isEmpty()) {
+    runProbe(state, changed, cursor, [this, state, other, cursor, page, candidates](const Answer &a) {
+        if (a.isRefusal() && !candidates.isEmpty()) {
             probeWithArguments(state, candidates); // refused: try the other kind of change
             return;
         }
+        report(state).add(
+            AuditProbes::judgeOtherArguments(a, cursor, m_states[state].source.arguments(), other, page));
         next();
     });
 }
 
 void Auditor::probeEmptyCursor(int state)
 {
-    if (!probeable(state) || !m_states[state].issuedEmpty || m_states[state].sentEmpty) {
+    if (!probeable(state) || !m_states[state].first.issuedEmpty || m_states[state].first.sentEmpty) {
         next();
         return;
     }
     // The server issued "" but the walk never sent it back (it stopped first): send it once.
-    ListState &s = m_states[state];
+    const ListState &s = m_states.at(state);
     int page = 0;
-    for (const PageRecord &p : std::as_const(s.pages)) {
+    for (const PageRecord &p : s.first.pages) {
         if (p.next == ListSource::CursorPresence::String && p.nextCursor.isEmpty()) {
             page = p.index;
             break;
         }
     }
     Q_EMIT progress(QStringLiteral("%1: sending back the \"\" cursor it issued").arg(s.source.id()));
-    runProbe(state, s.source, QString(), [this, state, page](const ProbeAnswer &a) {
-        if (a.kind == ProbeAnswer::Kind::RpcError || a.kind == ProbeAnswer::Kind::ToolError) {
-            QJsonObject evidence = a.evidence();
-            evidence.insert(QStringLiteral("probe"), QStringLiteral("empty-cursor"));
-            evidence.insert(QStringLiteral("cursor"), QString());
-            addFinding(state, FindingId::EmptyCursorRejected, {page},
-                       QStringLiteral("The server refused the \"\" cursor it issued on page %1: %2")
-                           .arg(page + 1)
-                           .arg(shortText(a.message)),
-                       evidence);
-        } else if (a.kind == ProbeAnswer::Kind::Failed) {
-            note(state, QStringLiteral("empty-cursor probe inconclusive: %1").arg(a.message));
-        }
+    runProbe(state, s.source, QString(), [this, state, page](const Answer &a) {
+        report(state).add(AuditProbes::judgeEmptyCursor(a, page));
         next();
     });
 }
@@ -666,81 +397,25 @@ void Auditor::walkSecond(int state)
         return;
     }
     const ListState &s = m_states.at(state);
-    const int cap = qMin(int(s.pages.size()), m_options.recheckPages);
+    const int cap = qMin(int(s.first.pages.size()), m_options.recheckPages);
     Q_EMIT progress(QStringLiteral("%1: walking again (%2 page(s)) to compare").arg(s.source.id()).arg(cap));
     runWalk(state, s.source, cap, [this, state, cap](PageWalker *walker) {
-        compareWalks(state, walker, cap);
+        compareWalks(state, AuditedWalk::record(*walker), cap);
         finishList(state);
         next();
     });
 }
 
-void Auditor::compareWalks(int state, PageWalker *walker, int cap)
+void Auditor::compareWalks(int state, const AuditedWalk &second, int cap)
 {
-    const ListState &s = m_states.at(state);
     AuditedList &r = report(state);
-    // "Hints on every 2026 page": the second walk's pages are judged too.
-    for (const Finding &f : walker->findings()) {
-        static const QStringList hintIds{FindingId::CacheHintsMissing, FindingId::TtlInvalid,
-                                         FindingId::ScopeInvalid, FindingId::ScopeMismatch};
-        const bool known =
-            std::any_of(r.findings.begin(), r.findings.end(), [&](const Finding &g) { return g.id == f.id; });
-        if (hintIds.contains(f.id) && !known) {
-            Finding g = f;
-            g.evidence.insert(QStringLiteral("walk"), 2);
-            g.message += QStringLiteral(" (second walk)");
-            r.findings.append(g);
-        }
-    }
-    if (s.changed) {
+    r.findings += AuditedWalk::newHintFindings(r.findings, second);
+    if (m_states.at(state).changed) {
         note(state,
              QStringLiteral("unstable-order not judged: the server said the list changed during the audit"));
         return;
     }
-    const QList<int> rows = walker->walkPageRows();
-    const int n = int(qMin<qsizetype>(s.pages.size(), rows.size()));
-    for (int i = 0; i < n; ++i) {
-        const PageRecord &second = walker->ledger()->page(rows.at(i));
-        if (s.pages.at(i).error.isError() || second.error.isError()) {
-            if (s.pages.at(i).error.isError() != second.error.isError())
-                note(state,
-                     QStringLiteral("unstable-order judged up to page %1 only: page %2 failed in one walk "
-                                    "and not in the other")
-                         .arg(i)
-                         .arg(i + 1));
-            return;
-        }
-        const QStringList ids = identitiesOf(walker, rows.at(i));
-        if (ids != s.identities.at(i)) {
-            addFinding(
-                state, FindingId::UnstableOrder, {i},
-                QStringLiteral("A second walk with the same arguments gave other items on page %1: first "
-                               "%2, then %3")
-                    .arg(i + 1)
-                    .arg(shortText(s.identities.at(i).mid(0, 3).join(QStringLiteral(", "))))
-                    .arg(shortText(ids.mid(0, 3).join(QStringLiteral(", ")))),
-                {{QStringLiteral("probe"), QStringLiteral("second-walk")},
-                 {QStringLiteral("page"), i},
-                 {QStringLiteral("firstWalk"), firstOf(s.identities.at(i))},
-                 {QStringLiteral("secondWalk"), firstOf(ids)}});
-            return;
-        }
-    }
-    // The end of the list must come where it came the first time.
-    const bool firstEnded = r.complete && s.pages.size() <= cap;
-    if (firstEnded && (!walker->isComplete() || rows.size() != s.pages.size())) {
-        const bool failed = !rows.isEmpty() && walker->ledger()->page(rows.constLast()).error.isError();
-        if (failed)
-            return;
-        addFinding(
-            state, FindingId::UnstableOrder, {int(s.pages.size()) - 1},
-            QStringLiteral("The first walk ended after %1 page(s); a second walk with the same arguments "
-                           "did not end there")
-                .arg(s.pages.size()),
-            {{QStringLiteral("probe"), QStringLiteral("second-walk")},
-             {QStringLiteral("firstWalkPages"), int(s.pages.size())},
-             {QStringLiteral("secondWalkPages"), int(rows.size())}});
-    }
+    r.add(AuditedWalk::compareOrder(m_states.at(state).first, second, cap));
 }
 
 void Auditor::finishList(int state)
@@ -758,12 +433,7 @@ void Auditor::judgeDiscover()
     l.complete = true;
     l.pages = 1;
     auto add = [&l](const QString &id, const QString &message, const QJsonObject &evidence) {
-        Finding f;
-        f.id = id;
-        f.severity = Finding::defaultSeverity(id);
-        f.message = message;
-        f.evidence = evidence;
-        l.findings.append(f);
+        l.findings.append(auditFinding(id, {}, message, evidence));
     };
     const bool hasTtl = result.contains(QStringLiteral("ttlMs"));
     const bool hasScope = result.contains(QStringLiteral("cacheScope"));
@@ -805,8 +475,7 @@ void Auditor::finish()
     Q_EMIT finished();
 }
 
-void Auditor::runWalk(int state, const ListSource &source, int cap,
-                      std::function<void(PageWalker *)> done)
+void Auditor::runWalk(int state, const ListSource &source, int cap, std::function<void(PageWalker *)> done)
 {
     auto *walker = new PageWalker(m_client, source, m_clock, this);
     m_walker = walker;
@@ -839,7 +508,7 @@ void Auditor::runWalk(int state, const ListSource &source, int cap,
 }
 
 void Auditor::runProbe(int state, const ListSource &source, const std::optional<QString> &cursor,
-                       std::function<void(const ProbeAnswer &)> done)
+                       std::function<void(const Answer &)> done)
 {
     RpcCall *call = source.requestPage(m_client, cursor, this);
     m_call = call;
@@ -847,28 +516,7 @@ void Auditor::runProbe(int state, const ListSource &source, const std::optional<
         m_call = nullptr;
         call->deleteLater();
         Q_EMIT activity();
-        ProbeAnswer a;
-        if (call->isError()) {
-            const McpError e = call->error();
-            a.kind = e.kind == McpError::Kind::Rpc ? ProbeAnswer::Kind::RpcError : ProbeAnswer::Kind::Failed;
-            a.code = e.code;
-            a.message = e.kind == McpError::Kind::Rpc ? e.message : e.describe();
-        } else {
-            const ListSource::Page page = source.readPage(call->result());
-            if (page.toolError) {
-                a.kind = ProbeAnswer::Kind::ToolError;
-                for (const QJsonValue &block : call->result().value(QStringLiteral("content")).toArray())
-                    a.message += block.toObject().value(QStringLiteral("text")).toString();
-            } else if (!page.extractionError.isEmpty()) {
-                a.kind = ProbeAnswer::Kind::Failed;
-                a.message = QStringLiteral("the answer is not a page: %1").arg(page.extractionError);
-            } else {
-                a.kind = ProbeAnswer::Kind::Page;
-                a.itemCount = int(page.items.size());
-                for (const QJsonValue &item : page.items)
-                    a.identities.append(itemIdentity(item.toObject()));
-            }
-        }
+        const Answer a = Answer::read(source, *call);
         if (m_states[state].report >= 0) {
             report(state).requests += 1;
             report(state).elapsedMs += qMax<qint64>(0, call->latencyMs());

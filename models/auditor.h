@@ -1,8 +1,9 @@
 #pragma once
 
-#include "finding.h"
+#include "auditedwalk.h"
+#include "auditprobes.h"
+#include "auditresult.h"
 #include "listsource.h"
-#include "pagerecord.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -30,40 +31,6 @@ struct AuditOptions
     QHash<QString, QJsonObject> toolArguments; // tool name -> its other arguments
     int pageCap = 1000;                        // pages per walk
     int recheckPages = 20;                     // pages of the second walk (unstable-order)
-};
-
-// One list's verdict.
-struct AuditedList
-{
-    QString id;      // "tools", "tool:search_posts", "server/discover"
-    QString skipped; // not audited, and why ("" when audited)
-    QJsonObject arguments;
-    int pages = 0;
-    int items = 0;
-    bool complete = false;
-    QString stopReason;
-    QList<Finding> findings;
-    QStringList notes; // probes not run or inconclusive, and why
-    int requests = 0;
-    qint64 elapsedMs = 0;
-
-    bool isAudited() const { return skipped.isEmpty(); }
-    int count(Finding::Severity severity) const;
-    QJsonObject toJson() const;
-};
-
-struct AuditResult
-{
-    QJsonObject server; // {name, version, revision, transport}
-    QList<AuditedList> lists;
-    qint64 elapsedMs = 0;
-    QString aborted; // why the audit stopped early ("" when it ran to the end)
-
-    int count(Finding::Severity severity) const;
-    int requests() const;
-    QJsonObject summary() const;
-    // {server, lists:[{list, findings:[{id, severity, page, message, evidence, ...}], ...}], summary}
-    QJsonObject toJson() const;
 };
 
 // The audit engine, headless: walks every list and every list tool to its end (within the page cap),
@@ -109,25 +76,10 @@ private:
     {
         ListSource source;
         int report = -1; // index into m_result.lists
-        QList<PageRecord> pages;
-        QList<QStringList> identities; // per page of the first walk
-        QStringList issuedCursors;     // non-empty nextCursors of the first walk, in order
-        QList<int> issuedOnPage;       // the page that issued each of them
-        bool issuedEmpty = false;
-        bool sentEmpty = false;
+        AuditedWalk first;
         bool tamperedAccepted = false;
         bool walked = false;  // the first walk ran and the list is to be probed
         bool changed = false; // a list_changed arrived while it was audited
-    };
-    struct ProbeAnswer
-    {
-        enum class Kind { Page, RpcError, ToolError, Failed };
-        Kind kind = Kind::Failed;
-        int code = 0;
-        QString message;
-        int itemCount = 0;
-        QStringList identities;
-        QJsonObject evidence() const;
     };
     using Step = std::function<void()>;
 
@@ -142,24 +94,21 @@ private:
     void probeWithArguments(int state, QList<QJsonObject> candidates);
     void probeEmptyCursor(int state);
     void walkSecond(int state);
-    void compareWalks(int state, PageWalker *walker, int cap);
+    void compareWalks(int state, const AuditedWalk &second, int cap);
     void finishList(int state);
     void judgeDiscover();
     void finish();
 
     // Both account their requests and time to the state's list, and call done on a later turn of
-    // the event loop (the model or call is deleted after done returns).
+    // the event loop (the walker or call is deleted after done returns).
     void runWalk(int state, const ListSource &source, int cap, std::function<void(PageWalker *)> done);
     void runProbe(int state, const ListSource &source, const std::optional<QString> &cursor,
-                  std::function<void(const ProbeAnswer &)> done);
+                  std::function<void(const AuditProbes::Answer &)> done);
     bool probeable(int state) const;
     void note(int state, const QString &text);
-    void addFinding(int state, const QString &id, QList<int> pages, const QString &message,
-                    const QJsonObject &evidence);
     AuditedList &report(int state) { return m_result.lists[m_states[state].report]; }
     int addReport(const QString &id, const QString &skipped = {});
     bool wanted(const QString &id) const;
-    static QStringList identitiesOf(PageWalker *walker, int ledgerRow);
 
     McpClient *m_client;
     AuditOptions m_options;

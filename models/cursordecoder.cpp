@@ -726,4 +726,35 @@ QJsonObject cursorDecodingToJson(const CursorDecoding &decoding)
     return object;
 }
 
+namespace {
+
+QJsonValue layerTree(const CursorLayer &layer)
+{
+    if (layer.children.isEmpty()) {
+        if (!layer.json.isUndefined() && !layer.json.isNull())
+            return layer.json;
+        return layer.text;
+    }
+    QJsonObject node;
+    if (!layer.json.isUndefined() && !layer.json.isNull())
+        node.insert(QStringLiteral("value"), layer.json);
+    for (const CursorLayer &child : layer.children) {
+        const QString key = child.path.isEmpty()
+                                ? child.kindName()
+                                : QStringLiteral("%1 (%2)").arg(child.path, child.kindName());
+        node.insert(key, layerTree(child));
+    }
+    return node;
+}
+
+} // namespace
+
+QJsonValue cursorDecodingTree(const CursorDecoding &decoding)
+{
+    QJsonObject top;
+    for (const CursorLayer &layer : decoding.layers)
+        top.insert(layer.kindName(), layerTree(layer));
+    return top;
+}
+
 } // namespace folio

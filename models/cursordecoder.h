@@ -75,4 +75,8 @@ QString maskCursor(const QString &cursor);
 //  "error"?} for exports and the command line.
 QJsonObject cursorDecodingToJson(const CursorDecoding &decoding);
 
+// The decoding as a tree a person reads from the outside in, for the page inspector: each layer is
+// keyed by its kind (and, for decoded members, where it was found); leaves hold the decoded JSON or text.
+QJsonValue cursorDecodingTree(const CursorDecoding &decoding);
+
 } // namespace folio

@@ -1,28 +1,16 @@
 #include "mcpclient.h"
 
+#include "handshake.h"
 #include "httpendpoint.h"
-#include "legacyssetransport.h"
 #include "jsonrpcconnection.h"
+#include "legacyssetransport.h"
 #include "netlogging.h"
 #include "rpccall.h"
 #include "stdiotransport.h"
 #include "streamablehttptransport.h"
 #include "trafficlog.h"
 
-#include <QCoreApplication>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QTimer>
-
 namespace folio {
-
-namespace {
-constexpr int discoverProbeTimeoutMs = 5000;
-const QString metaVersion = QStringLiteral("io.modelcontextprotocol/protocolVersion");
-const QString metaCapabilities = QStringLiteral("io.modelcontextprotocol/clientCapabilities");
-const QString metaClientInfo = QStringLiteral("io.modelcontextprotocol/clientInfo");
-const QString metaServerInfo = QStringLiteral("io.modelcontextprotocol/serverInfo");
-} // namespace
 
 McpClient::McpClient(QObject *parent)
     : QObject(parent)
@@ -31,7 +19,13 @@ McpClient::McpClient(QObject *parent)
     qRegisterMetaType<McpError>();
 }
 
-McpClient::~McpClient() = default;
+McpClient::~McpClient()
+{
+    // The connection, a child, goes after this object: it fails the handshake's requests as it does,
+    // and nobody is left to hear the handshake fall back.
+    if (m_handshake)
+        m_handshake->abandon();
+}
 
 void McpClient::setConfig(const ServerConfig &config)
 {
@@ -63,19 +57,14 @@ QString McpClient::transportName() const
 
 QJsonObject McpClient::clientInfo()
 {
-    const QString version = QCoreApplication::applicationVersion();
-    return {{QStringLiteral("name"), QStringLiteral("folio")},
-            {QStringLiteral("title"), QStringLiteral("Folio")},
-            {QStringLiteral("version"), version.isEmpty() ? QStringLiteral("0.1.0") : version}};
+    return Handshake::clientInfo();
 }
 
 QJsonObject McpClient::modernMeta() const
 {
     // The same on every request: built once (a walk sends thousands).
     if (m_modernMeta.isEmpty())
-        m_modernMeta = {{metaVersion, QString::fromLatin1(Revision::Modern)},
-                        {metaCapabilities, QJsonObject()},
-                        {metaClientInfo, clientInfo()}};
+        m_modernMeta = Handshake::modernMeta();
     return m_modernMeta;
 }
 
@@ -84,6 +73,8 @@ void McpClient::setState(State state)
     if (m_state == state)
         return;
     m_state = state;
+    if (state != State::Connecting && m_handshake)
+        m_handshake->abandon();
     Q_EMIT stateChanged(state);
 }
 
@@ -111,8 +102,6 @@ void McpClient::connectToServer()
 {
     if (m_state == State::Connecting || m_state == State::Connected)
         return;
-    m_triedSseFallback = false;
-    m_retriedDiscover = false;
     m_lastError = {};
     m_protocolVersion.clear();
     m_serverInfo = {};
@@ -141,168 +130,26 @@ void McpClient::startConnection(ServerConfig::HttpMode mode)
     connect(m_connection, &JsonRpcConnection::protocolWarning, this,
             [this](const McpError &e) { Q_EMIT diagnostic(e.describe()); });
     connect(transport, &Transport::diagnostic, this, &McpClient::diagnostic);
-    connect(transport, &Transport::opened, this, [this, mode] {
-        const QString pinned = m_config.pinnedRevision;
-        if (mode == ServerConfig::HttpMode::LegacySse)
-            sendInitialize(pinned.isEmpty() ? Revision::legacy().constFirst() : pinned);
-        else if (pinned.isEmpty() || Revision::isModern(pinned))
-            probeDiscover();
-        else
-            sendInitialize(pinned);
+    m_handshake = new Handshake(m_connection, m_config);
+    connect(m_handshake, &Handshake::succeeded, this, &McpClient::handleHandshakeSucceeded);
+    connect(m_handshake, &Handshake::failed, this, &McpClient::fail);
+    connect(m_handshake, &Handshake::streamableHttpRefused, this, [this](const McpError &e) {
+        report(QStringLiteral("initialize over Streamable HTTP got %1 — trying HTTP+SSE").arg(e.describe()));
+        startConnection(ServerConfig::HttpMode::LegacySse);
     });
+    connect(m_handshake, &Handshake::diagnostic, this, &McpClient::diagnostic);
+    connect(transport, &Transport::opened, m_handshake,
+            [handshake = m_handshake.data(), mode] { handshake->start(mode); });
     transport->open();
 }
 
-void McpClient::probeDiscover()
+void McpClient::handleHandshakeSucceeded()
 {
-    m_connection->transport()->setProtocolVersion(QString::fromLatin1(Revision::Modern));
-    const int timeout = qMin(m_config.requestTimeoutMs, discoverProbeTimeoutMs);
-    qCDebug(lcMcp) << "handshake: server/discover for" << Revision::Modern << "within" << timeout << "ms";
-    RpcCall *call = m_connection->request(QStringLiteral("server/discover"),
-                                          {{QStringLiteral("_meta"), modernMeta()}}, timeout, this);
-    connect(call, &RpcCall::finished, this, [this, call] {
-        call->deleteLater();
-        handleDiscover(call);
-    });
-}
-
-void McpClient::handleDiscover(RpcCall *call)
-{
-    if (m_state != State::Connecting)
-        return;
-    const bool pinnedModern = Revision::isModern(m_config.pinnedRevision);
-    if (!call->isError()) {
-        const QJsonObject result = call->result();
-        const QJsonArray supported = result.value(QStringLiteral("supportedVersions")).toArray();
-        if (!supported.contains(QString::fromLatin1(Revision::Modern))) {
-            qCDebug(lcMcp).noquote() << "handshake: server/discover offers"
-                                     << QJsonDocument(supported).toJson(QJsonDocument::Compact) << "without"
-                                     << Revision::Modern;
-            if (pinnedModern) {
-                fail(McpError::make(McpError::Kind::Protocol,
-                                    QStringLiteral("The server does not support 2026-07-28")));
-                return;
-            }
-            sendInitialize(Revision::legacy().constFirst());
-            return;
-        }
-        m_protocolVersion = QString::fromLatin1(Revision::Modern);
-        m_handshakeResult = result;
-        m_capabilities = result.value(QStringLiteral("capabilities")).toObject();
-        m_serverInfo = result.value(QStringLiteral("_meta")).toObject().value(metaServerInfo).toObject();
-        m_instructions = result.value(QStringLiteral("instructions")).toString();
-        qCInfo(lcMcp).noquote() << "connected:" << m_protocolVersion << "by server/discover over"
-                                << m_connection->transport()->kindName() << "to"
-                                << m_serverInfo.value(QStringLiteral("name")).toString()
-                                << m_serverInfo.value(QStringLiteral("version")).toString();
-        setState(State::Connected);
-        Q_EMIT connected();
-        return;
-    }
-    const McpError e = call->error();
-    switch (e.kind) {
-    case McpError::Kind::AuthRequired:
-    case McpError::Kind::InsufficientScope:
-    case McpError::Kind::SpawnFailed:
-    case McpError::Kind::ProcessExited:
-    case McpError::Kind::ConnectionFailed:
-    case McpError::Kind::TlsError:
-        fail(e);
-        return;
-    default:
-        break;
-    }
-    if (e.kind == McpError::Kind::Rpc && e.code == -32022) {
-        // A modern server that wants another version: pick a shared one and retry once.
-        const QJsonArray supported = e.data.toObject().value(QStringLiteral("supported")).toArray();
-        if (supported.contains(QString::fromLatin1(Revision::Modern)) && !m_retriedDiscover) {
-            qCDebug(lcMcp) << "handshake: the server wants another version but lists" << Revision::Modern
-                           << "- asking once more";
-            m_retriedDiscover = true;
-            probeDiscover();
-            return;
-        }
-        for (const QJsonValue &v : supported) {
-            if (Revision::legacy().contains(v.toString()) && !pinnedModern) {
-                sendInitialize(v.toString());
-                return;
-            }
-        }
-        fail(McpError::make(
-            McpError::Kind::Protocol,
-            QStringLiteral("No shared protocol revision: the server supports %1")
-                .arg(QString::fromUtf8(QJsonDocument(supported).toJson(QJsonDocument::Compact)))));
-        return;
-    }
-    if (pinnedModern) {
-        fail(e);
-        return;
-    }
-    // Any other error or a timeout means a legacy server: never key on one error code.
-    report(QStringLiteral("server/discover: %1 — trying initialize").arg(e.describe()));
-    sendInitialize(m_config.pinnedRevision.isEmpty() ? Revision::legacy().constFirst()
-                                                     : m_config.pinnedRevision);
-}
-
-void McpClient::sendInitialize(const QString &revision)
-{
-    m_connection->transport()->setProtocolVersion(QString());
-    qCDebug(lcMcp).noquote() << "handshake: initialize offering" << revision;
-    const QJsonObject params{{QStringLiteral("protocolVersion"), revision},
-                             {QStringLiteral("capabilities"), QJsonObject()},
-                             {QStringLiteral("clientInfo"), clientInfo()}};
-    RpcCall *call =
-        m_connection->request(QStringLiteral("initialize"), params, m_config.requestTimeoutMs, this);
-    connect(call, &RpcCall::finished, this, [this, call, revision] {
-        call->deleteLater();
-        handleInitialize(call, revision);
-    });
-}
-
-void McpClient::handleInitialize(RpcCall *call, const QString &offered)
-{
-    if (m_state != State::Connecting)
-        return;
-    if (call->isError()) {
-        const McpError e = call->error();
-        const bool httpRefused = e.kind == McpError::Kind::HttpStatus &&
-                                 (e.httpStatus == 400 || e.httpStatus == 404 || e.httpStatus == 405);
-        if (httpRefused && m_config.kind == ServerConfig::Kind::Http &&
-            m_config.httpMode == ServerConfig::HttpMode::Auto && !m_triedSseFallback) {
-            // A pre-2025 server: the spec's fallback is the HTTP+SSE transport.
-            m_triedSseFallback = true;
-            report(
-                QStringLiteral("initialize over Streamable HTTP got %1 — trying HTTP+SSE").arg(e.describe()));
-            startConnection(ServerConfig::HttpMode::LegacySse);
-            return;
-        }
-        fail(e);
-        return;
-    }
-    const QJsonObject result = call->result();
-    const QString version = result.value(QStringLiteral("protocolVersion")).toString();
-    if (!Revision::legacy().contains(version)) {
-        fail(McpError::make(
-            McpError::Kind::Protocol,
-            QStringLiteral("The server answered initialize with revision \"%1\"; Folio offered "
-                           "%2 and speaks %3")
-                .arg(version, offered, Revision::all().join(QStringLiteral(", ")))));
-        return;
-    }
-    m_protocolVersion = version;
-    m_handshakeResult = result;
-    m_capabilities = result.value(QStringLiteral("capabilities")).toObject();
-    m_serverInfo = result.value(QStringLiteral("serverInfo")).toObject();
-    m_instructions = result.value(QStringLiteral("instructions")).toString();
-    // MCP-Protocol-Version is sent on HTTP from 2025-06-18; earlier servers never read it.
-    m_connection->transport()->setProtocolVersion(version >= QLatin1String("2025-06-18") ? version
-                                                                                         : QString());
-    m_connection->notify(QStringLiteral("notifications/initialized"));
-    qCInfo(lcMcp).noquote() << "connected:" << version << "by initialize (offered"
-                            << offered + QStringLiteral(")") << "over"
-                            << m_connection->transport()->kindName() << "to"
-                            << m_serverInfo.value(QStringLiteral("name")).toString()
-                            << m_serverInfo.value(QStringLiteral("version")).toString();
+    m_protocolVersion = m_handshake->protocolVersion();
+    m_handshakeResult = m_handshake->result();
+    m_capabilities = m_handshake->capabilities();
+    m_serverInfo = m_handshake->serverInfo();
+    m_instructions = m_handshake->instructions();
     setState(State::Connected);
     Q_EMIT connected();
 }
@@ -365,25 +212,6 @@ void McpClient::handleConnectionClosed(const McpError &error)
     Q_EMIT disconnected(error);
 }
 
-QJsonObject McpClient::withEnvelope(const QJsonObject &params) const
-{
-    if (!isModern())
-        return params;
-    QJsonObject p = params;
-    if (!p.contains(QStringLiteral("_meta"))) {
-        p.insert(QStringLiteral("_meta"), modernMeta());
-        return p;
-    }
-    QJsonObject meta = p.value(QStringLiteral("_meta")).toObject();
-    const QJsonObject envelope = modernMeta();
-    for (auto it = envelope.begin(); it != envelope.end(); ++it) {
-        if (!meta.contains(it.key()))
-            meta.insert(it.key(), it.value());
-    }
-    p[QStringLiteral("_meta")] = meta;
-    return p;
-}
-
 RpcCall *McpClient::request(const QString &method, const QJsonObject &params, QObject *owner, int timeoutMs)
 {
     if (!m_connection || m_state != State::Connected) {
@@ -397,8 +225,9 @@ RpcCall *McpClient::request(const QString &method, const QJsonObject &params, QO
             Qt::QueuedConnection);
         return call;
     }
-    return m_connection->request(method, withEnvelope(params),
-                                 timeoutMs < 0 ? m_config.requestTimeoutMs : timeoutMs, owner);
+    // The 2026 era carries the client's revision and identity on every request.
+    const QJsonObject sent = isModern() ? Handshake::withEnvelope(params, modernMeta()) : params;
+    return m_connection->request(method, sent, timeoutMs < 0 ? m_config.requestTimeoutMs : timeoutMs, owner);
 }
 
 RpcCall *McpClient::listPage(ListKind kind, const std::optional<QString> &cursor, QObject *owner)

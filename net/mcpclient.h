@@ -13,12 +13,13 @@
 
 namespace folio {
 
+class Handshake;
 class JsonRpcConnection;
 class RpcCall;
 class TrafficLog;
 class Transport;
 
-// An MCP client for one server. It learns the server's era as the spec says (probe with
+// An MCP client for one server. It learns the server's era by a Handshake (probe with
 // server/discover; fall back to initialize, negotiating down to 2024-11-05), then sends every
 // request in that era's form. Results are kept exactly as received: no defaults filled in.
 class McpClient : public QObject
@@ -83,14 +84,10 @@ private:
     void setState(State state);
     Transport *createTransport(ServerConfig::HttpMode mode);
     void startConnection(ServerConfig::HttpMode mode);
-    void probeDiscover();
-    void handleDiscover(RpcCall *call);
-    void sendInitialize(const QString &revision);
-    void handleInitialize(RpcCall *call, const QString &offered);
+    void handleHandshakeSucceeded();
     void fail(const McpError &error);
     void handleNotification(const QString &method, const QJsonObject &params);
     void handleConnectionClosed(const McpError &error);
-    QJsonObject withEnvelope(const QJsonObject &params) const;
     // A handshake event for diagnostic() (the traffic log, the CLI) and for folio.net.mcp.
     void report(const QString &line);
 
@@ -98,6 +95,7 @@ private:
     std::function<Transport *(QObject *)> m_transportFactory;
     TrafficLog *m_log;
     QPointer<JsonRpcConnection> m_connection;
+    QPointer<Handshake> m_handshake; // a child of m_connection
     QPointer<RpcCall> m_listen;
     State m_state = State::Disconnected;
     McpError m_lastError;
@@ -106,8 +104,6 @@ private:
     QJsonObject m_capabilities;
     QJsonObject m_handshakeResult;
     QString m_instructions;
-    bool m_triedSseFallback = false;
-    bool m_retriedDiscover = false;
 };
 
 } // namespace folio

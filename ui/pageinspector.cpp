@@ -2,6 +2,7 @@
 
 #include "fonts.h"
 #include "jsontreemodel.h"
+#include "pageexport.h"
 #include "pageledger.h"
 #include "statuscolors.h"
 #include "ttlclock.h"
@@ -15,7 +16,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -32,35 +32,6 @@ namespace folio {
 namespace {
 
 constexpr int CountdownTickMs = 250;
-
-// The decoding as a tree a person reads from the outside in: each layer is keyed by its kind (and,
-// for decoded members, where it was found); leaves hold the decoded JSON or text.
-QJsonValue layerTree(const CursorLayer &layer)
-{
-    if (layer.children.isEmpty()) {
-        if (!layer.json.isUndefined() && !layer.json.isNull())
-            return layer.json;
-        return layer.text;
-    }
-    QJsonObject node;
-    if (!layer.json.isUndefined() && !layer.json.isNull())
-        node.insert(QStringLiteral("value"), layer.json);
-    for (const CursorLayer &child : layer.children) {
-        const QString key = child.path.isEmpty()
-                                ? child.kindName()
-                                : QStringLiteral("%1 (%2)").arg(child.path, child.kindName());
-        node.insert(key, layerTree(child));
-    }
-    return node;
-}
-
-QJsonValue decodingTree(const CursorDecoding &decoding)
-{
-    QJsonObject top;
-    for (const CursorLayer &layer : decoding.layers)
-        top.insert(layer.kindName(), layerTree(layer));
-    return top;
-}
 
 QLabel *makeValueLabel(QWidget *parent, const QString &name)
 {
@@ -354,7 +325,7 @@ void PageInspector::showCursor(CursorView &view, const std::optional<QString> &c
         view.summary->setToolTip(tr("What the cursor holds (a non-normative look inside an opaque value)"));
         view.summary->show();
         view.opaque->hide();
-        view.model->setJson(decodingTree(decoding));
+        view.model->setJson(cursorDecodingTree(decoding));
         view.tree->expandAll();
         fitTreeHeight(view.tree);
         view.tree->show();
@@ -391,8 +362,9 @@ QString PageInspector::ttlText() const
         meaning = tr("stale at once (effective TTL 0)");
         break;
     case PageRecord::State::Expired:
-        meaning = p.expiresAtMonoMs() >= 0 ? tr("expired %1 ago").arg(formatDuration(now - p.expiresAtMonoMs()))
-                                         : tr("expired");
+        meaning = p.expiresAtMonoMs() >= 0
+                      ? tr("expired %1 ago").arg(formatDuration(now - p.expiresAtMonoMs()))
+                      : tr("expired");
         break;
     case PageRecord::State::Refetching:
         meaning = tr("refetching\u2026");
@@ -418,8 +390,9 @@ void PageInspector::refreshCountdown()
     m_ttl->setText(ttlText());
     const PageRecord &p = m_model->ledger()->page(m_row);
     if (p.state == PageRecord::State::Fresh)
-        m_state->setText(tr("fresh \u00b7 expires in %1")
-                             .arg(formatDuration(p.expiresAtMonoMs() - m_model->walker()->ttlClock()->nowMs())));
+        m_state->setText(
+            tr("fresh \u00b7 expires in %1")
+                .arg(formatDuration(p.expiresAtMonoMs() - m_model->walker()->ttlClock()->nowMs())));
     updateTimer();
 }
 
@@ -598,37 +571,7 @@ void PageInspector::refresh()
 
 QJsonObject PageInspector::pageJson() const
 {
-    if (isEmpty())
-        return {};
-    const PageRecord &p = m_model->ledger()->page(m_row);
-    QJsonObject o = cursorsMasked() ? p.toMaskedJson() : p.toJson();
-    auto addDecoding = [this, &o](const QString &key, const QString &cursor) {
-        if (cursorsMasked())
-            return; // what a cursor decodes to is what masking hides
-        const CursorDecoding decoding = decodeCursor(cursor);
-        if (decoding.isDecoded())
-            o.insert(key, cursorDecodingToJson(decoding));
-    };
-    if (p.requestCursor && !p.requestCursor->isEmpty())
-        addDecoding(QStringLiteral("cursorDecoded"), *p.requestCursor);
-    if (p.next == ListSource::CursorPresence::String && !p.nextCursor.isEmpty())
-        addDecoding(QStringLiteral("nextCursorDecoded"), p.nextCursor);
-    int first = 0, count = 0;
-    if (p.isSettled() && p.state != PageRecord::State::Failed && m_model->rows()->rowsOfPage(m_row, &first, &count)) {
-        QJsonArray items;
-        for (int row = first; row < first + count; ++row) {
-            const QByteArray bytes = m_model->index(row, 0).data(PagedListModel::ItemJsonRole).toByteArray();
-            const QJsonDocument doc = QJsonDocument::fromJson(bytes);
-            if (doc.isObject())
-                items.append(doc.object());
-            else if (doc.isArray())
-                items.append(doc.array());
-            else
-                items.append(QJsonDocument::fromJson("[" + bytes + "]").array().at(0));
-        }
-        o.insert(QStringLiteral("items"), items);
-    }
-    return o;
+    return isEmpty() ? QJsonObject() : PageExport::pageJson(*m_model->walker(), m_row, cursorsMasked());
 }
 
 void PageInspector::refetchPage()

@@ -5,8 +5,8 @@
 
 #include <QJsonObject>
 #include <QPointer>
-#include <QTimer>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QWidget>
 
 class QCheckBox;
@@ -41,8 +41,8 @@ public:
     bool cursorsMasked() const { return m_masked; }
     void setCursorsMasked(bool masked);
 
-    // What "Copy as JSON" puts on the clipboard: PageRecord::toJson(), the decoded cursors
-    // (non-normative) and, for a settled page of the current walk, its items as received.
+    // What "Copy as JSON" puts on the clipboard: PageExport::pageJson() of the page shown, masked
+    // when the inspector masks cursors.
     QJsonObject pageJson() const;
 
 public Q_SLOTS:

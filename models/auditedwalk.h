@@ -1,0 +1,43 @@
+#pragma once
+
+#include "auditresult.h"
+#include "pagerecord.h"
+
+#include <QList>
+#include <QStringList>
+
+namespace folio {
+
+class PageWalker;
+
+// One walk of a list as the audit keeps it once the walker is gone: its pages, the items on each
+// (by identity), the cursors it issued; and what a second walk with the same arguments must repeat
+// of it (unstable-order).
+struct AuditedWalk
+{
+    QList<PageRecord> pages;
+    QList<QStringList> identities; // per page
+    QStringList issuedCursors;     // non-empty nextCursors, in order
+    QList<int> issuedOnPage;       // the page that issued each of them
+    bool issuedEmpty = false;
+    bool sentEmpty = false;
+    bool complete = false;
+    QString stopReason;
+    int items = 0;
+    QList<Finding> findings;
+
+    // The walker's current walk.
+    static AuditedWalk record(const PageWalker &walker);
+    // How the audit tells items apart: the list's identity, else the item's compact JSON.
+    static QString identity(const QJsonObject &item);
+
+    // The second walk's cache-hint findings the known ones lack ("hints on every 2026 page": its
+    // pages are judged too), one per id, marked as the second walk's.
+    static QList<Finding> newHintFindings(const QList<Finding> &known, const AuditedWalk &second);
+    // Whether second (cap pages at most) gave the same items in the same order on every page, and
+    // ended where first did: an unstable-order finding, a note where a failed page cut the
+    // judgement short, or neither.
+    static CheckOutcome compareOrder(const AuditedWalk &first, const AuditedWalk &second, int cap);
+};
+
+} // namespace folio
