@@ -60,7 +60,9 @@ const QList<int> userRoles{
     PageLedger::StateRole,        PageLedger::WalkRole,         PageLedger::PageIndexRole,
     PageLedger::ExpiresAtRole,    PageLedger::EffectiveTtlRole, PageLedger::ScopeRole,
     PageLedger::ScopePresentRole, PageLedger::LegacyRole,       PageLedger::SeverityRole,
-    PageLedger::ErrorCodeRole,    PageLedger::SerialRole};
+    PageLedger::ErrorCodeRole,    PageLedger::SerialRole,       PageLedger::ItemCountRole,
+    PageLedger::AnsweredRole,     PageLedger::ErrorKindRole,    PageLedger::HttpStatusRole,
+    PageLedger::SeveritiesRole}; // AttemptsRole: a list of structs QVariant cannot compare
 
 // What a view can read of a row: the text roles of every column, and the page roles, which views
 // read (and the ledger announces) at column 0.
@@ -215,9 +217,11 @@ void tst_PageLedger::intents_data()
     QTest::addColumn<QList<int>>("roles"); // the one dataChanged over the whole row
 
     QTest::addRow("sent") << "appended"
-                          << "markSent" << PageRecord::State::Loading << textAndState;
+                          << "markSent" << PageRecord::State::Loading
+                          << textAndState + QList<int>{PageLedger::AttemptsRole};
     QTest::addRow("refetch_sent") << "fresh"
-                                  << "markSentRefetch" << PageRecord::State::Refetching << textAndState;
+                                  << "markSentRefetch" << PageRecord::State::Refetching
+                                  << textAndState + QList<int>{PageLedger::AttemptsRole};
     QTest::addRow("reply_fresh") << "loading"
                                  << "applyReply" << PageRecord::State::Fresh << QList<int>{};
     QTest::addRow("reply_ttl_zero_stale") << "loading"
@@ -245,7 +249,8 @@ void tst_PageLedger::intents_data()
     QTest::addRow("page_discarded") << "fresh"
                                     << "markDiscarded" << PageRecord::State::Discarded << textAndState;
     QTest::addRow("retimed") << "fresh"
-                             << "retime" << PageRecord::State::Fresh << text;
+                             << "retime" << PageRecord::State::Fresh
+                             << text + QList<int>{PageLedger::AttemptsRole};
 }
 
 void tst_PageLedger::intents()
@@ -359,10 +364,11 @@ void tst_PageLedger::addFindingsAnnouncesTheSeverity()
     // The findings cell's text, and the severity where views read it (column 0).
     const QList<Emission> got = emissions(changed);
     QCOMPARE(describe(got),
-             (QStringList{(Emission{0, 0, PageLedger::FindingsColumn, PageLedger::FindingsColumn,
-                                    text + QList<int>{PageLedger::SeverityRole}})
-                              .describe(),
-                          (Emission{0, 0, 0, 0, {PageLedger::SeverityRole}}).describe()}));
+             (QStringList{
+                 (Emission{0, 0, PageLedger::FindingsColumn, PageLedger::FindingsColumn,
+                           text + QList<int>{PageLedger::SeverityRole, PageLedger::SeveritiesRole}})
+                     .describe(),
+                 (Emission{0, 0, 0, 0, {PageLedger::SeverityRole, PageLedger::SeveritiesRole}}).describe()}));
     const QStringList missing = unannounced(before, snapshot(*m_ledger), got);
     QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QStringLiteral("; "))));
 }
@@ -430,10 +436,12 @@ void tst_PageLedger::masking()
             qPrintable(QStringLiteral("row %1 column %2 role %3 changed").arg(row).arg(column).arg(role)));
     }
     const QList<Emission> got = emissions(changed);
-    QCOMPARE(describe(got),
-             QStringList{
-                 (Emission{0, 2, PageLedger::CursorColumn, PageLedger::NextCursorColumn, {Qt::DisplayRole, Qt::ToolTipRole}})
-                     .describe()});
+    QCOMPARE(describe(got), QStringList{(Emission{0,
+                                                  2,
+                                                  PageLedger::CursorColumn,
+                                                  PageLedger::NextCursorColumn,
+                                                  {Qt::DisplayRole, Qt::ToolTipRole}})
+                                            .describe()});
     // Bug: the cursor columns' ToolTipRole is masked too (data() answers it as DisplayRole), but
     // Every cell whose text changed was announced (a view caching tooltips drops the cursor).
     const QStringList missing = unannounced(before, after, got);
