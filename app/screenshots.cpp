@@ -108,7 +108,7 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         return true;
     });
     int waited = 0;
-    script.add(QStringLiteral("let the TTL bars drain"), [&waited] { return ++waited > 25; });
+    script.add(QStringLiteral("let the TTL bars drain"), [&waited] { return ++waited > 35; }); // page 2 (3 s TTL) has expired
     script.add(QStringLiteral("tools light"), [save] {
         save(QStringLiteral("main-light.png"));
         return true;
