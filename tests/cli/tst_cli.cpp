@@ -179,6 +179,37 @@ QList<AuditRow> auditRows()
     };
 }
 
+// What QJsonDocument writes for the document printed, with "complete" moved from the top (where
+// QJsonObject's key order puts it) to just before "stopReason": where `folio list --format json`
+// writes it, since it is known only once the walk has ended and the items are out before that.
+QByteArray qtRendering(const QByteArray &printed)
+{
+    QList<QByteArray> lines = QJsonDocument::fromJson(printed).toJson(QJsonDocument::Indented).split('\n');
+    qsizetype complete = -1, stopReason = -1;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        if (lines.at(i).startsWith("    \"complete\": "))
+            complete = i;
+        if (lines.at(i).startsWith("    \"stopReason\": "))
+            stopReason = i;
+    }
+    if (complete < 0 || stopReason < 0)
+        return {};
+    const QByteArray line = lines.takeAt(complete);
+    lines.insert(stopReason - 1, line);
+    return lines.join('\n');
+}
+
+// The top-level keys of a printed document, in the order printed.
+QStringList topLevelKeys(const QByteArray &printed)
+{
+    QStringList keys;
+    static const QRegularExpression key(QStringLiteral("^    \"(\\w+)\": "),
+                                        QRegularExpression::MultilineOption);
+    for (QRegularExpressionMatchIterator it = key.globalMatch(QString::fromUtf8(printed)); it.hasNext();)
+        keys << it.next().captured(1);
+    return keys;
+}
+
 } // namespace
 
 class TestCli : public QObject
@@ -384,6 +415,106 @@ private Q_SLOTS:
         QCOMPARE(pages.at(1).toObject().value(QStringLiteral("cursor")),
                  pages.at(0).toObject().value(QStringLiteral("nextCursor")));
         QCOMPARE(o.value(QStringLiteral("items")).toArray().size(), items);
+    }
+
+    // --format json writes each page's items as the page arrives, as Qt's writer would have
+    // written them (from the stored text, not parsed), and the rest at the end; ndjson holds the
+    // same items.
+    void listJsonStreamsTheSameDocument_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<bool>("complete");
+        QTest::newRow("multi_page_walk")
+            << QStringList{QStringLiteral("tools")} << QStringLiteral("healthy") << true;
+        QTest::newRow("fails_mid_list")
+            << QStringList{QStringLiteral("prompts")} << QStringLiteral("error-mid-list") << false;
+        QTest::newRow("cursor_loop") << QStringList{QStringLiteral("templates")} << QStringLiteral("tour")
+                                     << false;
+        QTest::newRow("list_tool") << QStringList{QStringLiteral("tool:search_posts"),
+                                                  QStringLiteral("--args"),
+                                                  QStringLiteral("{\"channel\":\"help-android\"}")}
+                                   << QStringLiteral("healthy") << true;
+    }
+
+    void listJsonStreamsTheSameDocument()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, scenario);
+        QFETCH(bool, complete);
+        const QStringList list = QStringList{QStringLiteral("list")} + arguments;
+        const Run json =
+            folio(list + QStringList{QStringLiteral("--format"), QStringLiteral("json")} + demo(scenario));
+        QCOMPARE(json.exitCode, complete ? 0 : 1);
+        QJsonParseError error;
+        const QJsonObject o = QJsonDocument::fromJson(json.out, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QCOMPARE(o.value(QStringLiteral("complete")).toBool(), complete);
+        QCOMPARE(o.value(QStringLiteral("stopReason")).isNull(), complete);
+        QCOMPARE(json.out, qtRendering(json.out));
+        QStringList keys{QStringLiteral("items"),  QStringLiteral("list"),     QStringLiteral("pages"),
+                         QStringLiteral("server"), QStringLiteral("complete"), QStringLiteral("stopReason")};
+        if (arguments.first().startsWith(QLatin1String("tool:")))
+            keys.prepend(QStringLiteral("arguments"));
+        QCOMPARE(topLevelKeys(json.out), keys);
+
+        const Run ndjson =
+            folio(list + QStringList{QStringLiteral("--format"), QStringLiteral("ndjson")} + demo(scenario));
+        QCOMPARE(ndjson.exitCode, json.exitCode);
+        const QJsonArray items = o.value(QStringLiteral("items")).toArray();
+        const QList<QByteArray> lines = ndjson.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), items.size());
+        QVERIFY(items.size() > 0);
+        int pageItems = 0;
+        for (const QJsonValue &p : o.value(QStringLiteral("pages")).toArray())
+            pageItems += p.toObject().value(QStringLiteral("itemCount")).toInt();
+        QCOMPARE(items.size(), pageItems);
+        for (qsizetype i = 0; i < lines.size(); ++i)
+            QCOMPARE(QJsonDocument::fromJson(lines.at(i)).object(), items.at(i).toObject());
+    }
+
+    // The first page's items are on stdout while the later pages are still being served (the slow
+    // scenario answers each page after 1.5 s).
+    void listWritesPagesAsTheyArrive_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::newRow("json") << QStringLiteral("json");
+        QTest::newRow("ndjson") << QStringLiteral("ndjson");
+    }
+
+    void listWritesPagesAsTheyArrive()
+    {
+        QFETCH(QString, format);
+        QProcess p;
+        p.setProgram(folioBinary);
+        p.setArguments(QStringList{QStringLiteral("list"), QStringLiteral("templates"),
+                                   QStringLiteral("--format"), format} +
+                       demo(QStringLiteral("slow")));
+        p.setProcessEnvironment(isolatedEnvironment(m_config.path()));
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QByteArray early;
+        QElapsedTimer timer;
+        timer.start();
+        while (!early.contains("uriTemplate") && timer.elapsed() < 20000 && p.state() == QProcess::Running) {
+            p.waitForReadyRead(100);
+            early += p.readAllStandardOutput();
+        }
+        QVERIFY2(early.contains("uriTemplate"), early.constData());
+        QCOMPARE(p.state(), QProcess::Running); // pages 2 and 3 are still to come
+        QVERIFY(!early.contains("\"pages\""));
+        QVERIFY(p.waitForFinished(30000));
+        const QByteArray all = early + p.readAllStandardOutput();
+        QCOMPARE(p.exitCode(), 0);
+        if (format == QLatin1String("json")) {
+            QVERIFY(early.startsWith("{\n    \"items\": [\n        {"));
+            const QJsonObject o = QJsonDocument::fromJson(all).object();
+            QCOMPARE(o.value(QStringLiteral("complete")).toBool(), true);
+            QVERIFY(o.value(QStringLiteral("pages")).toArray().size() > 1);
+            QCOMPARE(o.value(QStringLiteral("items")).toArray().size(), 20);
+        } else {
+            QCOMPARE(all.trimmed().split('\n').size(), 20);
+        }
     }
 
     void listTable()
