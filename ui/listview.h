@@ -12,7 +12,6 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QSettings;
-class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
 class QToolButton;
@@ -23,6 +22,8 @@ namespace folio {
 class JsonTreeModel;
 class PageInspector;
 class PagedListModel;
+class RowFilter;
+class RowFilterModel;
 class PageStrip;
 class ServerSession;
 class ToolArgsForm;
@@ -81,7 +82,8 @@ private:
     QPointer<PagedListModel> m_model;
     QString m_listId;
     ListSource m_source;
-    QSortFilterProxyModel *m_proxy = nullptr; // between the table and the model once filtered
+    RowFilter *m_rowFilter = nullptr;  // made when the filter is first used
+    RowFilterModel *m_proxy = nullptr; // between the table and the model from then on
     PageStrip *m_strip;
     QTableView *m_table;
     QStackedWidget *m_rowStack;
