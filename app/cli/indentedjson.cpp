@@ -1,8 +1,13 @@
 #include "indentedjson.h"
 
 #include <QVarLengthArray>
+#include <QtAlgorithms>
 
 #include <cstring>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace folio {
 
@@ -17,22 +22,41 @@ void appendIndent(QByteArray *out, int level)
     out->append(spaces.constData(), 4 * level);
 }
 
+// The first byte from p on that is a quote, a backslash or a control character (end if none).
+const char *nextSpecial(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (; end - p >= 16; p += 16) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+        // Bytes below 0x20: unsigned min with 0x1f equals the byte. Those at 0x80 and above are
+        // UTF-8, never special.
+        const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+        const __m128i hits =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)), control);
+        if (const int mask = _mm_movemask_epi8(hits))
+            return p + qCountTrailingZeroBits(unsigned(mask));
+    }
+#endif
+    for (; p < end; ++p) {
+        if (*p == '"' || *p == '\\' || uchar(*p) < 0x20)
+            return p;
+    }
+    return end;
+}
+
 // The end of a string starting at p (its opening quote), one past the closing quote; nullptr when
 // the string has an escape or a character Qt's writer would put differently.
 const char *stringEnd(const char *p, const char *end)
 {
-    for (++p; p < end; ++p) {
-        const uchar c = uchar(*p);
-        if (c == '"')
+    for (p = nextSpecial(p + 1, end); p < end; p = nextSpecial(p + 1, end)) {
+        if (*p == '"')
             return p + 1;
-        if (c < 0x20)
+        if (uchar(*p) < 0x20 || ++p == end)
             return nullptr;
-        if (c == '\\') {
-            if (++p == end)
-                return nullptr;
-            if (!std::strchr("\"\\bfnrt", *p) || *p == 0)
-                return nullptr; // \u and \/: Qt writes the character itself (or \u with lowercase hex)
-        }
+        if (*p == 0 || !std::strchr("\"\\bfnrt", *p))
+            return nullptr; // \u and \/: Qt writes the character itself (or \u with lowercase hex)
     }
     return nullptr;
 }

@@ -1,12 +1,15 @@
 // The command line end to end: the real folio binary against the real demo server (stdio and
 // HTTP) and the real server-everything, checking exit codes, output shapes and the audit's findings.
 
+#include "indentedjson.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
@@ -14,6 +17,7 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <functional>
 #include <memory>
 
 namespace {
@@ -515,6 +519,100 @@ private Q_SLOTS:
         } else {
             QCOMPARE(all.trimmed().split('\n').size(), 20);
         }
+    }
+
+    // appendIndentedJson against QJsonDocument::Indented: what it accepts it writes as Qt would;
+    // what it refuses (not in Qt's form) leaves the output as it was.
+    void indentedJsonIsQtIndented_data()
+    {
+        QTest::addColumn<QByteArray>("compact");
+        QTest::addColumn<bool>("accepted");
+        auto row = [](const char *tag, const char *json, bool accepted) {
+            QTest::newRow(tag) << QByteArray(json) << accepted;
+        };
+        row("flat", "{\"a\":1,\"b\":\"x\",\"c\":true,\"d\":null,\"e\":false}", true);
+        row("nested_empty", "{\"a\":{},\"b\":[],\"c\":[{},[],[1,[2,{\"z\":\"\"}]]]}", true);
+        row("qt_escapes", "{\"s\":\"q\\\" b\\\\ n\\n t\\t\"}", true);
+        row("utf8", "{\"s\":\"caf\xc3\xa9 \xf0\x9f\x98\x80\"}", true);
+        row("negative_integer", "{\"n\":-123456789012345}", true);
+        row("long_string", "{\"s\":\"0123456789abcdef0123456789abcdef0123\\\"456789\"}", true);
+        row("keys_out_of_order", "{\"b\":1,\"a\":2}", false);
+        row("duplicate_key", "{\"a\":1,\"a\":2}", false);
+        row("unicode_escape", "{\"s\":\"caf\\u00e9\"}", false);
+        row("slash_escape", "{\"s\":\"a\\/b\"}", false);
+        row("double", "{\"n\":1.5}", false);
+        row("exponent", "{\"n\":1e2}", false);
+        row("minus_zero", "{\"n\":-0}", false);
+        row("sixteen_digits", "{\"n\":1234567890123456}", false);
+        row("non_ascii_key", "{\"\xc3\xa9\":1}", false);
+        row("whitespace", "{\"a\": 1}", false);
+        row("truncated", "{\"a\":[1,2", false);
+    }
+
+    void indentedJsonIsQtIndented()
+    {
+        QFETCH(QByteArray, compact);
+        QFETCH(bool, accepted);
+        QByteArray out = "head";
+        QCOMPARE(folio::appendIndentedJson(&out, compact, 2), accepted);
+        if (!accepted) {
+            QCOMPARE(out, QByteArray("head"));
+            return;
+        }
+        QByteArray qt = QJsonDocument::fromJson(compact).toJson(QJsonDocument::Indented);
+        qt.chop(1);
+        qt.replace("\n", "\n        ");
+        QCOMPARE(out, "head" + qt);
+    }
+
+    // Objects Qt wrote compactly: what is accepted comes out as Qt indents it.
+    void indentedJsonAgreesWithQt()
+    {
+        QRandomGenerator random(7);
+        std::function<QJsonValue(int)> value = [&](int depth) -> QJsonValue {
+            switch (random.bounded(depth > 3 ? 5 : 7)) {
+            case 0:
+                return QJsonValue(qint64(random.bounded(-100000, 100000)));
+            case 1:
+                return QString::fromUtf8("s\"\\\n\x01é😀").left(random.bounded(9));
+            case 2:
+                return random.bounded(2) == 1;
+            case 3:
+                return QJsonValue();
+            case 4:
+                return random.bounded(1000) / 8.0;
+            case 5: {
+                QJsonArray a;
+                for (int i = random.bounded(4); i > 0; --i)
+                    a.append(value(depth + 1));
+                return a;
+            }
+            default: {
+                QJsonObject o;
+                for (int i = random.bounded(5); i > 0; --i)
+                    o.insert(QStringLiteral("k%1").arg(random.bounded(20)), value(depth + 1));
+                return o;
+            }
+            }
+        };
+        int accepted = 0;
+        for (int round = 0; round < 2000; ++round) {
+            QJsonObject o;
+            for (int i = random.bounded(6); i > 0; --i)
+                o.insert(QStringLiteral("m%1").arg(random.bounded(30)), value(0));
+            const QByteArray compact = QJsonDocument(o).toJson(QJsonDocument::Compact);
+            QByteArray qt = QJsonDocument(o).toJson(QJsonDocument::Indented);
+            qt.chop(1);
+            qt.replace("\n", "\n        ");
+            QByteArray out;
+            if (folio::appendIndentedJson(&out, compact, 2)) {
+                ++accepted;
+                QCOMPARE(out, qt);
+            } else {
+                QVERIFY(out.isEmpty());
+            }
+        }
+        QVERIFY(accepted > 200); // doubles, \u escapes of control characters and the like are refused
     }
 
     void listTable()
