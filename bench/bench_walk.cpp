@@ -1,7 +1,8 @@
 // bench_walk: walk throughput and peak RSS, side by side in one run, against the demo server over
 // stdio and over Streamable HTTP:
 //   - a 100,000-item resources list in 1,000 pages: `folio list resources --all --format ndjson` vs
-//     bench/sdk-walk.mjs (the official @modelcontextprotocol/client v2, raw list requests in a loop);
+//     bench/sdk-walk.mjs (the official @modelcontextprotocol/client v2, raw list requests in a loop),
+//     and `--format json` against ndjson (both write each page as it arrives);
 //   - a 10,000-item list in 50 pages (within the Inspector's 64-page cap): the same two and the
 //     official Inspector CLI `--cli ... --method resources/list`.
 // Time: process start to the last byte of output (the Inspector may linger after its result), and
@@ -57,6 +58,7 @@ void runPair(const QString &title, QList<Client> &clients, int runs, qint64 expe
     }
     const Client &sdk = clients.at(1);
     const double sdkMs = bench::Stats::of(sdk.outputMs).median;
+    const double ndjsonMs = bench::Stats::of(clients.at(0).outputMs).median;
     const double sdkRss = bench::Stats::of(sdk.rssMb).median;
     for (const Client &c : std::as_const(clients)) {
         const bench::Stats t = bench::Stats::of(c.outputMs);
@@ -73,6 +75,9 @@ void runPair(const QString &title, QList<Client> &clients, int runs, qint64 expe
                     QStringLiteral("%1x, %2x")
                         .arg(sdkMs / t.median, 0, 'f', 2)
                         .arg(bench::Stats::of(c.rssMb).median / sdkRss, 0, 'f', 2));
+        if (c.name.contains(QLatin1String("--format json")))
+            bench::line(QStringLiteral("  vs --format ndjson: time"),
+                        QStringLiteral("%1x").arg(t.median / ndjsonMs, 0, 'f', 2));
     }
 }
 
@@ -150,6 +155,14 @@ int main(int argc, char **argv)
                 QStringList{bench::nodeProgram(), bench::sdkWalkScript()} +
                 (http ? QStringList{QStringLiteral("--url")} : QStringList{QStringLiteral("--")}) + target;
             clients.append(sdk);
+            if (!setup.inspector) {
+                Client json = folio;
+                json.name = QStringLiteral("folio list resources --all --format json");
+                json.spec.command[json.spec.command.indexOf(QStringLiteral("ndjson"))] =
+                    QStringLiteral("json");
+                json.lineOutput = false; // one document
+                clients.append(json);
+            }
             if (setup.inspector) {
                 Client inspector;
                 inspector.name = QStringLiteral("Inspector CLI --method resources/list");

@@ -13,7 +13,6 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QSettings;
-class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
 class QToolButton;
@@ -24,6 +23,8 @@ namespace folio {
 class JsonTreeModel;
 class PageInspector;
 class PagedListModel;
+class RowFilter;
+class RowFilterModel;
 class PageStrip;
 class ServerSession;
 class ToolArgsForm;
@@ -86,7 +87,8 @@ private:
     QPointer<PagedListModel> m_model;
     QString m_listId;
     ListSource m_source;
-    QSortFilterProxyModel *m_proxy = nullptr; // between the table and the model once filtered
+    RowFilter *m_rowFilter = nullptr;  // made when the filter is first used
+    RowFilterModel *m_proxy = nullptr; // between the table and the model from then on
     QItemSelectionModel *m_pageSelection = nullptr;
     PageStrip *m_strip;
     QTableView *m_table;

@@ -62,16 +62,20 @@ QString ListCommand::helpText()
                "Formats:\n"
                "  table   aligned columns; a line opens each page (its cursor, next cursor, item count,\n"
                "          latency, ttlMs and cacheScope exactly as received) followed by its findings\n"
-               "  json    one object:\n"
-               "          {list, server:{name, version, revision}, items:[...],\n"
+               "  json    one object, its items written as their pages arrive:\n"
+               "          {arguments (list tools), items:[...], list,\n"
                "           pages:[{index, cursor, nextCursor, itemCount, ttlMs, cacheScope, latencyMs,\n"
                "                   error: null|{code, message, kind}, findings:[{id, severity, message,\n"
                "                   page, evidence}], ...}],\n"
-               "           complete, stopReason, arguments (list tools)}\n"
+               "           server:{name, version, revision}, complete, stopReason}\n"
                "          cursor and nextCursor are null when absent; ttlMs and cacheScope are null when\n"
-               "          absent (ttlMsPresent/cacheScopePresent say which)\n"
+               "          absent (ttlMsPresent/cacheScopePresent say which); complete and stopReason come\n"
+               "          last, once the walk has ended\n"
                "  ndjson  one item per line, exactly as received, and nothing else (the pages are in\n"
-               "          --format json); a walk that did not complete is reported on stderr\n"
+               "          --format json), written as each page arrives; a walk that did not complete is\n"
+               "          reported on stderr\n"
+               "          (json, ndjson: items already written cannot be taken back, so a list_changed\n"
+               "          notification during the walk ends it, incomplete, instead of walking again)\n"
                "  csv     a header line \"page,<columns>\" then one row per item (RFC 4180 quoting;\n"
                "          nested values as compact JSON); protocol lists have fixed columns, list tools\n"
                "          the keys of their items\n"
@@ -231,8 +235,7 @@ void ListCommand::findTool()
     m_finder = new PageWalker(m_session->client(), ListSource::protocol(ListKind::Tools), m_clock, this);
     m_finder->setPageCap(m_options.pageCap);
     connect(m_finder, &PageWalker::pageAccepted, m_session, &CliSession::kick);
-    connect(m_finder, &PageWalker::walkFinished, this, &ListCommand::handleToolsListed,
-            Qt::QueuedConnection);
+    connect(m_finder, &PageWalker::walkFinished, this, &ListCommand::handleToolsListed, Qt::QueuedConnection);
     m_finder->fetchAll();
 }
 
@@ -278,6 +281,10 @@ void ListCommand::walk(const ListSource &source)
 {
     m_walker = new PageWalker(m_session->client(), source, m_clock, this);
     connect(m_walker, &PageWalker::pageAccepted, m_session, &CliSession::kick);
+    if (streams()) {
+        connect(m_walker, &PageWalker::pageAccepted, this, &ListCommand::writePage);
+        connect(m_walker, &PageWalker::walkRestarted, this, &ListCommand::handleWalkRestarted);
+    }
     connect(m_walker, &PageWalker::pageAccepted, this, &ListCommand::scheduleEvaluate);
     connect(m_walker, &PageWalker::pageFailed, this, &ListCommand::scheduleEvaluate);
     connect(m_walker, &PageWalker::walkFinished, this, &ListCommand::scheduleEvaluate);
@@ -329,7 +336,67 @@ void ListCommand::evaluate()
     }
 }
 
+bool ListCommand::streams() const
+{
+    return m_options.format == ListOutput::Format::Json || m_options.format == ListOutput::Format::Ndjson;
+}
+
+void ListCommand::writePage(int ledgerRow)
+{
+    // A page of the walk is accepted once, in order; a refetch's copy (the command asks for none)
+    // would come again, and its items are out already.
+    if (m_done || m_writtenPages.contains(ledgerRow) || !m_walker->rows()->containsPage(ledgerRow))
+        return;
+    m_writtenPages.append(ledgerRow);
+    const RowStore::Items *items = m_walker->rows()->pageItems(ledgerRow);
+    QByteArray out;
+    const bool json = m_options.format == ListOutput::Format::Json;
+    if (json && !m_jsonOpen) {
+        ListOutput head;
+        head.list = m_options.list;
+        head.arguments = m_walker->source().arguments();
+        out = head.jsonHead();
+    }
+    m_jsonOpen = m_jsonOpen || json;
+    out.reserve(out.size() + (json ? 2 : 1) * items->text.size() + items->count() * 16);
+    for (int i = 0; i < items->count(); ++i) {
+        // Each item's stored compact JSON, not parsed: ndjson prints it as it is; json indents it
+        // as Qt would (ListOutput::appendJsonItem).
+        const QByteArrayView text = items->at(i);
+        if (json) {
+            ListOutput::appendJsonItem(&out, text, !m_jsonHasItems);
+            m_jsonHasItems = true;
+        } else {
+            out += text.startsWith('{') ? text : QByteArrayView("{}"); // item() is an object
+            out += '\n';
+        }
+    }
+    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
+    std::fflush(stdout); // the page is out now, not when a buffer fills
+}
+
+void ListCommand::handleWalkRestarted(const QString &reason)
+{
+    if (m_done || m_writtenPages.isEmpty())
+        return; // nothing is out yet: the new walk is the one printed
+    // The items of the discarded walk are on stdout already: end with them, and say why.
+    const QList<int> written = m_writtenPages;
+    m_walker->cancel();
+    printResult(written, false,
+                QStringLiteral("%1 after %2 page(s) were printed; run again for the list as it is now")
+                    .arg(reason)
+                    .arg(written.size()),
+                false);
+    finish(1);
+}
+
 void ListCommand::printResult(bool complete, const QString &stopReason, bool stoppedAsAsked)
+{
+    printResult(m_walker->walkPageRows(), complete, stopReason, stoppedAsAsked);
+}
+
+void ListCommand::printResult(const QList<int> &pageRows, bool complete, const QString &stopReason,
+                              bool stoppedAsAsked)
 {
     ListOutput out;
     out.list = m_options.list;
@@ -337,42 +404,34 @@ void ListCommand::printResult(bool complete, const QString &stopReason, bool sto
     out.arguments = m_walker->source().arguments();
     out.complete = complete;
     out.stopReason = complete ? QString() : stopReason;
-    // ndjson prints each item's stored compact JSON as it is: what toJsonLine() would print for the
-    // item parsed back, without parsing a whole walk back into objects and serializing it again.
-    const bool ndjson = m_options.format == ListOutput::Format::Ndjson;
-    QByteArray lines;
-    const QList<int> rows = m_walker->walkPageRows();
-    for (int p = 0; p < rows.size(); ++p) {
-        out.pages.append(m_options.maskCursors ? m_walker->ledger()->page(rows.at(p)).masked()
-                                               : m_walker->ledger()->page(rows.at(p)));
+    const bool streamed = streams();
+    for (int p = 0; p < pageRows.size(); ++p) {
+        const PageRecord &page = m_walker->ledger()->page(pageRows.at(p));
+        out.pages.append(m_options.maskCursors ? page.masked() : page);
         int first = 0, count = 0;
-        if (!m_walker->rows()->rowsOfPage(rows.at(p), &first, &count))
-            continue;
+        if (streamed || !m_walker->rows()->rowsOfPage(pageRows.at(p), &first, &count))
+            continue; // json and ndjson wrote the items as their pages came
         for (int r = first; r < first + count; ++r) {
-            if (ndjson) {
-                const QByteArrayView json = m_walker->rows()->itemText(r);
-                lines += json.startsWith('{') ? json : QByteArrayView("{}"); // item() is an object
-                lines += '\n';
-                continue;
-            }
             out.items.append(m_walker->rows()->item(r));
             out.itemPage.append(p);
         }
     }
     out.columns = m_walker->source().columns();
-    if (out.columns.isEmpty() && !ndjson)
+    if (out.columns.isEmpty() && !streamed)
         out.columns = ListSource::inferColumns(out.items);
 
     switch (m_options.format) {
     case ListOutput::Format::Table:
         printOut(out.toTable(terminalWidth()));
         return;
-    case ListOutput::Format::Json:
-        printOut(toJsonText(out.toJson()));
-        return;
-    case ListOutput::Format::Ndjson:
-        std::fwrite(lines.constData(), 1, size_t(lines.size()), stdout);
+    case ListOutput::Format::Json: {
+        const QByteArray rest = (m_jsonOpen ? QByteArray() : out.jsonHead()) + out.jsonTail();
+        m_jsonOpen = true;
+        std::fwrite(rest.constData(), 1, size_t(rest.size()), stdout);
         std::fflush(stdout);
+        return;
+    }
+    case ListOutput::Format::Ndjson:
         break;
     case ListOutput::Format::Csv:
         printOut(out.toCsv());

@@ -16,7 +16,8 @@ class PageWalker;
 class TtlClock;
 
 // `folio list`: walks one list (a protocol list or a list tool) page by page with the same
-// PageWalker the window uses, then prints the items and the page ledger.
+// PageWalker the window uses and prints the items and the page ledger: json and ndjson as each
+// page is accepted, table and csv (whose widths and columns need every row) at the end.
 class ListCommand : public Command
 {
     Q_OBJECT
@@ -51,7 +52,12 @@ private:
     void evaluate();
     void scheduleEvaluate();
     void finish(int exitCode);
+    bool streams() const; // json and ndjson: written as the pages arrive
+    void writePage(int ledgerRow);
+    void handleWalkRestarted(const QString &reason);
     void printResult(bool complete, const QString &stopReason, bool stoppedAsAsked = false);
+    void printResult(const QList<int> &pageRows, bool complete, const QString &stopReason,
+                     bool stoppedAsAsked);
     void fail(int exitCode, const QString &message);
 
     Options m_options;
@@ -60,6 +66,9 @@ private:
     QPointer<PageWalker> m_finder; // tools/list, to find a list tool's definition
     QPointer<PageWalker> m_walker;
     bool m_evaluateQueued = false;
+    QList<int> m_writtenPages; // ledger rows of the pages whose items are out (json, ndjson)
+    bool m_jsonOpen = false;   // the json document's head is out
+    bool m_jsonHasItems = false;
     bool m_done = false;
     int m_exitCode = 0;
 };

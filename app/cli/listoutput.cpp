@@ -1,7 +1,11 @@
 #include "listoutput.h"
 
 #include "clioutput.h"
+#include "indentedjson.h"
+#include "rowstore.h"
 #include "walkjudge.h"
+
+#include <QJsonDocument>
 
 namespace folio {
 
@@ -100,21 +104,58 @@ bool ListOutput::parseFormat(const QString &name, Format *format)
     return true;
 }
 
-QJsonObject ListOutput::toJson() const
+namespace {
+
+// One member of the document as QJsonDocument::Indented writes it one level deep, without the
+// comma or the newline after it.
+QByteArray member(const QString &key, const QJsonValue &value)
+{
+    const QByteArray doc = QJsonDocument(QJsonObject{{key, value}}).toJson(QJsonDocument::Indented);
+    return doc.sliced(2, doc.size() - 5); // "{\n" and "\n}\n" around it
+}
+
+constexpr int itemDepth = 2; // document, items array
+
+} // namespace
+
+QByteArray ListOutput::jsonHead() const
+{
+    QByteArray head = "{\n";
+    if (list.startsWith(QLatin1String("tool:")))
+        head += member(QStringLiteral("arguments"), arguments) + ",\n";
+    head += "    \"items\": [";
+    return head;
+}
+
+void ListOutput::appendJsonItem(QByteArray *out, QByteArrayView itemJson, bool first)
+{
+    out->append(first ? "\n" : ",\n");
+    out->append(4 * itemDepth, ' ');
+    if (itemJson.startsWith('{') && appendIndentedJson(out, itemJson, itemDepth))
+        return;
+    // Not in the form Qt writes (keys out of order, a number or an escape Qt writes otherwise):
+    // parsed and written by Qt, as the whole document used to be. Not an object: {} (RowStore::item).
+    const QJsonObject item = RowStore::parse(itemJson).toObject();
+    QByteArray text = QJsonDocument(item).toJson(QJsonDocument::Indented);
+    text.chop(1);                                                          // the document's newline
+    text.replace("\n", QByteArray("\n") + QByteArray(4 * itemDepth, ' ')); // strings hold no raw newline
+    out->append(text);
+}
+
+QByteArray ListOutput::jsonTail() const
 {
     QJsonArray pageArray;
     for (const PageRecord &page : pages)
         pageArray.append(page.toJson());
-    QJsonObject o{
-        {QStringLiteral("list"), list},
-        {QStringLiteral("server"), server},
-        {QStringLiteral("items"), items},
-        {QStringLiteral("pages"), pageArray},
-        {QStringLiteral("complete"), complete},
-        {QStringLiteral("stopReason"), stopReason.isEmpty() ? QJsonValue() : QJsonValue(stopReason)}};
-    if (list.startsWith(QLatin1String("tool:")))
-        o.insert(QStringLiteral("arguments"), arguments);
-    return o;
+    QByteArray tail = "\n    ],\n";
+    tail += member(QStringLiteral("list"), list) + ",\n";
+    tail += member(QStringLiteral("pages"), pageArray) + ",\n";
+    tail += member(QStringLiteral("server"), server) + ",\n";
+    tail += member(QStringLiteral("complete"), complete) + ",\n";
+    tail +=
+        member(QStringLiteral("stopReason"), stopReason.isEmpty() ? QJsonValue() : QJsonValue(stopReason));
+    tail += "\n}\n";
+    return tail;
 }
 
 QString ListOutput::toNdjson() const

@@ -3,6 +3,8 @@
 #include "listsource.h"
 #include "pagerecord.h"
 
+#include <QByteArray>
+#include <QByteArrayView>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -27,7 +29,13 @@ struct ListOutput
 
     static bool parseFormat(const QString &name, Format *format);
 
-    QJsonObject toJson() const;
+    // --format json, in three parts so that the items go out as their pages arrive: the document
+    // up to the items, one item after another (its stored compact JSON), and the rest once the walk
+    // ended (list, pages, server, complete, stopReason). Members in QJsonObject's order (by key),
+    // but for "complete", which comes after the items because it is known only at the end.
+    QByteArray jsonHead() const; // arguments (list tools) and the items array opened
+    static void appendJsonItem(QByteArray *out, QByteArrayView itemJson, bool first);
+    QByteArray jsonTail() const;
     QString toTable(int width) const;
     QString toNdjson() const;
     QString toCsv() const;

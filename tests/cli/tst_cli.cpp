@@ -1,12 +1,15 @@
 // The command line end to end: the real folio binary against the real demo server (stdio and
 // HTTP) and the real server-everything, checking exit codes, output shapes and the audit's findings.
 
+#include "indentedjson.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
@@ -14,6 +17,7 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <functional>
 #include <memory>
 
 namespace {
@@ -177,6 +181,37 @@ QList<AuditRow> auditRows()
          {QStringLiteral("--list"), QStringLiteral("templates"), QStringLiteral("--recheck-pages"),
           QStringLiteral("1")}},
     };
+}
+
+// What QJsonDocument writes for the document printed, with "complete" moved from the top (where
+// QJsonObject's key order puts it) to just before "stopReason": where `folio list --format json`
+// writes it, since it is known only once the walk has ended and the items are out before that.
+QByteArray qtRendering(const QByteArray &printed)
+{
+    QList<QByteArray> lines = QJsonDocument::fromJson(printed).toJson(QJsonDocument::Indented).split('\n');
+    qsizetype complete = -1, stopReason = -1;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        if (lines.at(i).startsWith("    \"complete\": "))
+            complete = i;
+        if (lines.at(i).startsWith("    \"stopReason\": "))
+            stopReason = i;
+    }
+    if (complete < 0 || stopReason < 0)
+        return {};
+    const QByteArray line = lines.takeAt(complete);
+    lines.insert(stopReason - 1, line);
+    return lines.join('\n');
+}
+
+// The top-level keys of a printed document, in the order printed.
+QStringList topLevelKeys(const QByteArray &printed)
+{
+    QStringList keys;
+    static const QRegularExpression key(QStringLiteral("^    \"(\\w+)\": "),
+                                        QRegularExpression::MultilineOption);
+    for (QRegularExpressionMatchIterator it = key.globalMatch(QString::fromUtf8(printed)); it.hasNext();)
+        keys << it.next().captured(1);
+    return keys;
 }
 
 } // namespace
@@ -384,6 +419,200 @@ private Q_SLOTS:
         QCOMPARE(pages.at(1).toObject().value(QStringLiteral("cursor")),
                  pages.at(0).toObject().value(QStringLiteral("nextCursor")));
         QCOMPARE(o.value(QStringLiteral("items")).toArray().size(), items);
+    }
+
+    // --format json writes each page's items as the page arrives, as Qt's writer would have
+    // written them (from the stored text, not parsed), and the rest at the end; ndjson holds the
+    // same items.
+    void listJsonStreamsTheSameDocument_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<bool>("complete");
+        QTest::newRow("multi_page_walk")
+            << QStringList{QStringLiteral("tools")} << QStringLiteral("healthy") << true;
+        QTest::newRow("fails_mid_list")
+            << QStringList{QStringLiteral("prompts")} << QStringLiteral("error-mid-list") << false;
+        QTest::newRow("cursor_loop") << QStringList{QStringLiteral("templates")} << QStringLiteral("tour")
+                                     << false;
+        QTest::newRow("list_tool") << QStringList{QStringLiteral("tool:search_posts"),
+                                                  QStringLiteral("--args"),
+                                                  QStringLiteral("{\"channel\":\"help-android\"}")}
+                                   << QStringLiteral("healthy") << true;
+    }
+
+    void listJsonStreamsTheSameDocument()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, scenario);
+        QFETCH(bool, complete);
+        const QStringList list = QStringList{QStringLiteral("list")} + arguments;
+        const Run json =
+            folio(list + QStringList{QStringLiteral("--format"), QStringLiteral("json")} + demo(scenario));
+        QCOMPARE(json.exitCode, complete ? 0 : 1);
+        QJsonParseError error;
+        const QJsonObject o = QJsonDocument::fromJson(json.out, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QCOMPARE(o.value(QStringLiteral("complete")).toBool(), complete);
+        QCOMPARE(o.value(QStringLiteral("stopReason")).isNull(), complete);
+        QCOMPARE(json.out, qtRendering(json.out));
+        QStringList keys{QStringLiteral("items"),  QStringLiteral("list"),     QStringLiteral("pages"),
+                         QStringLiteral("server"), QStringLiteral("complete"), QStringLiteral("stopReason")};
+        if (arguments.first().startsWith(QLatin1String("tool:")))
+            keys.prepend(QStringLiteral("arguments"));
+        QCOMPARE(topLevelKeys(json.out), keys);
+
+        const Run ndjson =
+            folio(list + QStringList{QStringLiteral("--format"), QStringLiteral("ndjson")} + demo(scenario));
+        QCOMPARE(ndjson.exitCode, json.exitCode);
+        const QJsonArray items = o.value(QStringLiteral("items")).toArray();
+        const QList<QByteArray> lines = ndjson.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), items.size());
+        QVERIFY(items.size() > 0);
+        int pageItems = 0;
+        for (const QJsonValue &p : o.value(QStringLiteral("pages")).toArray())
+            pageItems += p.toObject().value(QStringLiteral("itemCount")).toInt();
+        QCOMPARE(items.size(), pageItems);
+        for (qsizetype i = 0; i < lines.size(); ++i)
+            QCOMPARE(QJsonDocument::fromJson(lines.at(i)).object(), items.at(i).toObject());
+    }
+
+    // The first page's items are on stdout while the later pages are still being served (the slow
+    // scenario answers each page after 1.5 s).
+    void listWritesPagesAsTheyArrive_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::newRow("json") << QStringLiteral("json");
+        QTest::newRow("ndjson") << QStringLiteral("ndjson");
+    }
+
+    void listWritesPagesAsTheyArrive()
+    {
+        QFETCH(QString, format);
+        QProcess p;
+        p.setProgram(folioBinary);
+        p.setArguments(QStringList{QStringLiteral("list"), QStringLiteral("templates"),
+                                   QStringLiteral("--format"), format} +
+                       demo(QStringLiteral("slow")));
+        p.setProcessEnvironment(isolatedEnvironment(m_config.path()));
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QByteArray early;
+        QElapsedTimer timer;
+        timer.start();
+        while (!early.contains("uriTemplate") && timer.elapsed() < 20000 && p.state() == QProcess::Running) {
+            p.waitForReadyRead(100);
+            early += p.readAllStandardOutput();
+        }
+        QVERIFY2(early.contains("uriTemplate"), early.constData());
+        QCOMPARE(p.state(), QProcess::Running); // pages 2 and 3 are still to come
+        QVERIFY(!early.contains("\"pages\""));
+        QVERIFY(p.waitForFinished(30000));
+        const QByteArray all = early + p.readAllStandardOutput();
+        QCOMPARE(p.exitCode(), 0);
+        if (format == QLatin1String("json")) {
+            QVERIFY(early.startsWith("{\n    \"items\": [\n        {"));
+            const QJsonObject o = QJsonDocument::fromJson(all).object();
+            QCOMPARE(o.value(QStringLiteral("complete")).toBool(), true);
+            QVERIFY(o.value(QStringLiteral("pages")).toArray().size() > 1);
+            QCOMPARE(o.value(QStringLiteral("items")).toArray().size(), 20);
+        } else {
+            QCOMPARE(all.trimmed().split('\n').size(), 20);
+        }
+    }
+
+    // appendIndentedJson against QJsonDocument::Indented: what it accepts it writes as Qt would;
+    // what it refuses (not in Qt's form) leaves the output as it was.
+    void indentedJsonIsQtIndented_data()
+    {
+        QTest::addColumn<QByteArray>("compact");
+        QTest::addColumn<bool>("accepted");
+        auto row = [](const char *tag, const char *json, bool accepted) {
+            QTest::newRow(tag) << QByteArray(json) << accepted;
+        };
+        row("flat", "{\"a\":1,\"b\":\"x\",\"c\":true,\"d\":null,\"e\":false}", true);
+        row("nested_empty", "{\"a\":{},\"b\":[],\"c\":[{},[],[1,[2,{\"z\":\"\"}]]]}", true);
+        row("qt_escapes", "{\"s\":\"q\\\" b\\\\ n\\n t\\t\"}", true);
+        row("utf8", "{\"s\":\"caf\xc3\xa9 \xf0\x9f\x98\x80\"}", true);
+        row("negative_integer", "{\"n\":-123456789012345}", true);
+        row("long_string", "{\"s\":\"0123456789abcdef0123456789abcdef0123\\\"456789\"}", true);
+        row("keys_out_of_order", "{\"b\":1,\"a\":2}", false);
+        row("duplicate_key", "{\"a\":1,\"a\":2}", false);
+        row("unicode_escape", "{\"s\":\"caf\\u00e9\"}", false);
+        row("slash_escape", "{\"s\":\"a\\/b\"}", false);
+        row("double", "{\"n\":1.5}", false);
+        row("exponent", "{\"n\":1e2}", false);
+        row("minus_zero", "{\"n\":-0}", false);
+        row("sixteen_digits", "{\"n\":1234567890123456}", false);
+        row("non_ascii_key", "{\"\xc3\xa9\":1}", false);
+        row("whitespace", "{\"a\": 1}", false);
+        row("truncated", "{\"a\":[1,2", false);
+    }
+
+    void indentedJsonIsQtIndented()
+    {
+        QFETCH(QByteArray, compact);
+        QFETCH(bool, accepted);
+        QByteArray out = "head";
+        QCOMPARE(folio::appendIndentedJson(&out, compact, 2), accepted);
+        if (!accepted) {
+            QCOMPARE(out, QByteArray("head"));
+            return;
+        }
+        QByteArray qt = QJsonDocument::fromJson(compact).toJson(QJsonDocument::Indented);
+        qt.chop(1);
+        qt.replace("\n", "\n        ");
+        QCOMPARE(out, "head" + qt);
+    }
+
+    // Objects Qt wrote compactly: what is accepted comes out as Qt indents it.
+    void indentedJsonAgreesWithQt()
+    {
+        QRandomGenerator random(7);
+        std::function<QJsonValue(int)> value = [&](int depth) -> QJsonValue {
+            switch (random.bounded(depth > 3 ? 5 : 7)) {
+            case 0:
+                return QJsonValue(qint64(random.bounded(-100000, 100000)));
+            case 1:
+                return QString::fromUtf8("s\"\\\n\x01é😀").left(random.bounded(9));
+            case 2:
+                return random.bounded(2) == 1;
+            case 3:
+                return QJsonValue();
+            case 4:
+                return random.bounded(1000) / 8.0;
+            case 5: {
+                QJsonArray a;
+                for (int i = random.bounded(4); i > 0; --i)
+                    a.append(value(depth + 1));
+                return a;
+            }
+            default: {
+                QJsonObject o;
+                for (int i = random.bounded(5); i > 0; --i)
+                    o.insert(QStringLiteral("k%1").arg(random.bounded(20)), value(depth + 1));
+                return o;
+            }
+            }
+        };
+        int accepted = 0;
+        for (int round = 0; round < 2000; ++round) {
+            QJsonObject o;
+            for (int i = random.bounded(6); i > 0; --i)
+                o.insert(QStringLiteral("m%1").arg(random.bounded(30)), value(0));
+            const QByteArray compact = QJsonDocument(o).toJson(QJsonDocument::Compact);
+            QByteArray qt = QJsonDocument(o).toJson(QJsonDocument::Indented);
+            qt.chop(1);
+            qt.replace("\n", "\n        ");
+            QByteArray out;
+            if (folio::appendIndentedJson(&out, compact, 2)) {
+                ++accepted;
+                QCOMPARE(out, qt);
+            } else {
+                QVERIFY(out.isEmpty());
+            }
+        }
+        QVERIFY(accepted > 200); // doubles, \u escapes of control characters and the like are refused
     }
 
     void listTable()

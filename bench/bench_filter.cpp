@@ -1,0 +1,199 @@
+// bench_filter: typing into the list's filter over 1,000,000 loaded rows. An offscreen QTableView
+// set up as ListView sets up its table (the PageMarginDelegate, fixed row heights) over a
+// PagedListModel through the filter ListView puts in (RowFilter and RowFilterModel; --qsfpm: the
+// QSortFilterProxyModel it used before, filtering on each keystroke). A needle is typed one
+// keystroke every --interval ms; a zero-interval heartbeat timer measures how long the GUI thread
+// went without turning its event loop (a keystroke's handling, a result going in, a repaint), and
+// the time from the last keystroke to the result on screen is taken when the filter says it is in
+// (the viewport repainted then).
+//
+// Usage: bench_filter [--runs N] [--rows N] [--needle TEXT] [--interval MS] [--qsfpm]
+#include "benchstats.h"
+#include "benchtransport.h"
+
+#include "pagedlistmodel.h"
+#include "pagemargindelegate.h"
+#include "rowfilter.h"
+#include "rowfiltermodel.h"
+#include "theme.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QEventLoop>
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace folio;
+
+namespace {
+
+// The longest time between two turns of the event loop while it runs, in ms.
+class Heartbeat : public QObject
+{
+public:
+    Heartbeat()
+    {
+        m_timer.setInterval(0);
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            const qint64 now = bench::nowNs();
+            if (m_last > 0)
+                m_longest = qMax(m_longest, now - m_last);
+            m_last = now;
+        });
+        m_timer.start();
+    }
+    // Starts a new window: the longest gap from now on.
+    void reset()
+    {
+        m_last = bench::nowNs();
+        m_longest = 0;
+    }
+    // The longest gap so far, the current one included.
+    double longestMs() const { return double(qMax(m_longest, bench::nowNs() - m_last)) / 1e6; }
+
+private:
+    QTimer m_timer;
+    qint64 m_last = 0;
+    qint64 m_longest = 0;
+};
+
+void spin(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs."), QStringLiteral("N"),
+                                        QStringLiteral("5"));
+    const QCommandLineOption rowsOption(QStringLiteral("rows"), QStringLiteral("Rows."), QStringLiteral("N"),
+                                        QStringLiteral("1000000"));
+    const QCommandLineOption needleOption(QStringLiteral("needle"), QStringLiteral("What is typed."),
+                                          QStringLiteral("TEXT"), QStringLiteral("budget for week 7"));
+    const QCommandLineOption intervalOption(QStringLiteral("interval"),
+                                            QStringLiteral("Milliseconds between keystrokes."),
+                                            QStringLiteral("MS"), QStringLiteral("80"));
+    const QCommandLineOption qsfpmOption(QStringLiteral("qsfpm"),
+                                         QStringLiteral("The QSortFilterProxyModel filter of before."));
+    parser.addOptions({runsOption, rowsOption, needleOption, intervalOption, qsfpmOption});
+    parser.addHelpOption();
+    parser.process(app);
+    const int runs = qMax(1, parser.value(runsOption).toInt());
+    const int pages = qMax(1, parser.value(rowsOption).toInt() / 1000);
+    const QString needle = parser.value(needleOption);
+    const int interval = qMax(0, parser.value(intervalOption).toInt());
+    const bool qsfpm = parser.isSet(qsfpmOption);
+    Theme::apply(Theme::Mode::Light);
+
+    TtlClock clock;
+    McpClient client;
+    bench::connectBench(&client, pages, 1000, 3'600'000);
+    PagedListModel model(&client, ListSource::protocol(ListKind::Resources), &clock);
+    model.walker()->setPageCap(pages + 1);
+    bench::walkToEnd(&model);
+
+    RowFilter filter(model.rows());
+    RowFilterModel proxy(&filter);
+    QSortFilterProxyModel before;
+    before.setFilterKeyColumn(-1);
+    before.setFilterCaseSensitivity(Qt::CaseInsensitive);
+    if (qsfpm)
+        before.setSourceModel(&model);
+    else
+        proxy.setSourceModel(&model);
+
+    QTableView table;
+    table.setModel(qsfpm ? static_cast<QAbstractItemModel *>(&before) : &proxy);
+    table.setItemDelegate(new PageMarginDelegate(&table));
+    table.setSelectionBehavior(QAbstractItemView::SelectRows);
+    table.setWordWrap(false);
+    table.setShowGrid(false);
+    table.verticalHeader()->setDefaultSectionSize(table.fontMetrics().height() + 8);
+    table.verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table.horizontalHeader()->setStretchLastSection(true);
+    table.resize(1200, 760);
+    table.show();
+    table.setCurrentIndex(table.model()->index(0, 0));
+    spin(50);
+
+    bench::heading(
+        QStringLiteral("bench_filter: %1 rows, \"%2\" typed a keystroke every %3 ms, %4, %5 run(s)")
+            .arg(model.rowCount())
+            .arg(needle)
+            .arg(interval)
+            .arg(qsfpm ? QStringLiteral("QSortFilterProxyModel (before)")
+                       : QStringLiteral("RowFilter, %1 ms debounce").arg(filter.debounceMs()))
+            .arg(runs));
+    Heartbeat heartbeat;
+    qint64 shownNs = 0;
+    QObject::connect(&filter, &RowFilter::matchesReset, &table, [&] {
+        table.viewport()->repaint(); // on screen now
+        shownNs = bench::nowNs();
+    });
+    QList<double> keystrokeBlocks, resultMs, runMax, clearMs;
+    int shown = 0;
+    for (int run = 0; run < runs; ++run) {
+        double longest = 0;
+        qint64 lastKeystrokeNs = 0;
+        for (int k = 1; k <= needle.size(); ++k) {
+            heartbeat.reset();
+            lastKeystrokeNs = bench::nowNs();
+            if (qsfpm) {
+                before.setFilterFixedString(needle.left(k));
+                table.viewport()->repaint();
+                shownNs = bench::nowNs();
+            } else {
+                filter.setNeedle(needle.left(k));
+            }
+            spin(interval); // the next keystroke comes; what it left runs meanwhile
+            const double block = heartbeat.longestMs();
+            keystrokeBlocks.append(block);
+            longest = qMax(longest, block);
+        }
+        // After the last keystroke: until the result is shown (and the event loop free again).
+        heartbeat.reset();
+        if (!qsfpm) {
+            while (filter.isPending() || shownNs < lastKeystrokeNs)
+                spin(1);
+        }
+        spin(20);
+        longest = qMax(longest, heartbeat.longestMs());
+        runMax.append(longest);
+        resultMs.append(double(shownNs - lastKeystrokeNs) / 1e6);
+        shown = table.model()->rowCount();
+        std::printf(
+            "run %d: %d of %d rows shown; longest GUI block %.1f ms; last keystroke to result %.0f ms\n",
+            run + 1, shown, model.rowCount(), longest, resultMs.constLast());
+        std::fflush(stdout);
+        // Cleared for the next run (the needle erased at once): every row again.
+        heartbeat.reset();
+        if (qsfpm)
+            before.setFilterFixedString(QString());
+        else
+            filter.setNeedle(QString());
+        spin(50);
+        clearMs.append(heartbeat.longestMs());
+    }
+    bench::heading(
+        QStringLiteral("bench_filter results (%1 run(s), %2 keystrokes each)").arg(runs).arg(needle.size()));
+    bench::line(QStringLiteral("GUI block per keystroke (target < 16 ms)"),
+                bench::Stats::of(keystrokeBlocks).text("ms", 1, true));
+    bench::line(QStringLiteral("longest GUI block per run"), bench::Stats::of(runMax).text("ms", 1));
+    bench::line(QStringLiteral("last keystroke to result shown (< 300 ms)"),
+                bench::Stats::of(resultMs).text("ms", 0));
+    bench::line(QStringLiteral("GUI block clearing the filter"), bench::Stats::of(clearMs).text("ms", 1));
+    bench::line(QStringLiteral("rows shown"), QStringLiteral("%1 of %2").arg(shown).arg(model.rowCount()));
+    return 0;
+}
