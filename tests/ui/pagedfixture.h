@@ -2,6 +2,7 @@
 
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
+#include "scriptedlist.h"
 #include "scriptedtransport.h"
 #include "ttlclock.h"
 
@@ -77,34 +78,14 @@ public:
         clock.processDue();
     }
 
-    static QJsonArray tools(int from, int count)
-    {
-        QJsonArray a;
-        for (int i = from; i < from + count; ++i)
-            a.append(QJsonObject{
-                {QStringLiteral("name"), QStringLiteral("tool_%1").arg(i, 3, 10, QLatin1Char('0'))},
-                {QStringLiteral("description"), QStringLiteral("Tool number %1").arg(i)}});
-        return a;
-    }
-
+    // The scripted tools list's pages (tests/models/scriptedlist.h).
+    static QJsonArray tools(int from, int count) { return scripted::tools(from, count); }
     static QJsonObject page(const QJsonArray &items, const QJsonValue &next, const QJsonValue &ttl = 60000,
                             const QJsonValue &scope = QStringLiteral("public"))
     {
-        QJsonObject o{{QStringLiteral("tools"), items}};
-        if (!next.isUndefined())
-            o[QStringLiteral("nextCursor")] = next;
-        if (!ttl.isUndefined())
-            o[QStringLiteral("ttlMs")] = ttl;
-        if (!scope.isUndefined())
-            o[QStringLiteral("cacheScope")] = scope;
-        return o;
+        return scripted::page(items, next, ttl, scope);
     }
-
-    static QJsonObject rpcError(int code, const QString &message)
-    {
-        return {{QStringLiteral("error"),
-                 QJsonObject{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}}}};
-    }
+    static QJsonObject rpcError(int code, const QString &message) { return scripted::rpcError(code, message); }
 
     // base64url (no padding) of compact JSON, the way many servers build cursors.
     static QString jsonCursor(const QJsonObject &o)
