@@ -352,7 +352,12 @@ void tst_McpClient::legacySseFallback()
 // device not open", which every HTTP audit of a 2025-era server used to print).
 void tst_McpClient::closingAbortsTheGetStreamQuietly()
 {
-    QTest::failOnWarning(QRegularExpression(QStringLiteral(".")));
+    // Any warning fails but one: Qt 6.4's QNetworkReplyHttpImpl says "Internal problem, this method
+    // must only be called once" when the HTTP thread's own error for the stream crosses abort()
+    // (a race inside Qt, seen in about half the runs; nothing is read from the reply after it).
+    QTest::failOnWarning(QRegularExpression(
+        QStringLiteral("^(?!QNetworkReplyImplPrivate::error: Internal problem, this method must only be "
+                       "called once)")));
     McpClient client;
     QVERIFY(connectClient(client, httpConfig(QStringLiteral("legacy"))));
     QCOMPARE(client.protocolVersion(), QStringLiteral("2025-11-25"));
