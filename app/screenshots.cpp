@@ -95,8 +95,8 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
     };
     auto walked = [list](const QString &id) {
         ListView *l = list(id);
-        return l && l->model() && !l->model()->walker()->isLoading() && !l->model()->walker()->isFetchingAll() &&
-               l->model()->walker()->pagesInWalk() > 0;
+        return l && l->model() && !l->model()->walker()->isLoading() &&
+               !l->model()->walker()->isFetchingAll() && l->model()->walker()->pagesInWalk() > 0;
     };
     script.add(QStringLiteral("connect"),
                [servers] { return servers->session(0)->state() == McpClient::State::Connected; });
@@ -108,7 +108,8 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         return true;
     });
     int waited = 0;
-    script.add(QStringLiteral("let the TTL bars drain"), [&waited] { return ++waited > 35; }); // page 2 (3 s TTL) has expired
+    script.add(QStringLiteral("let the TTL bars drain"),
+               [&waited] { return ++waited > 35; }); // page 2 (3 s TTL) has expired
     script.add(QStringLiteral("tools light"), [save] {
         save(QStringLiteral("main-light.png"));
         return true;

@@ -44,7 +44,8 @@ protected:
         QTimer::singleShot(0, this, [] {
             const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                 std::chrono::steady_clock::now().time_since_epoch());
-            std::fprintf(stderr, "folio-bench: first-page-painted %lld\n", static_cast<long long>(ns.count()));
+            std::fprintf(stderr, "folio-bench: first-page-painted %lld\n",
+                         static_cast<long long>(ns.count()));
             std::fflush(stderr);
         });
         return false;

@@ -4,8 +4,8 @@
 
 #include <QHash>
 #include <QMainWindow>
-#include <QStackedWidget>
 #include <QPointer>
+#include <QStackedWidget>
 
 class QAction;
 class QDockWidget;

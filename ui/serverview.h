@@ -2,8 +2,8 @@
 
 #include <QHash>
 #include <QPointer>
-#include <QStringList>
 #include <QStackedWidget>
+#include <QStringList>
 #include <QWidget>
 
 class QLabel;

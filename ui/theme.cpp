@@ -1,6 +1,5 @@
 #include "theme.h"
 
-
 #include <QApplication>
 #include <QFont>
 #include <QHash>

@@ -85,7 +85,10 @@ public:
     {
         return scripted::page(items, next, ttl, scope);
     }
-    static QJsonObject rpcError(int code, const QString &message) { return scripted::rpcError(code, message); }
+    static QJsonObject rpcError(int code, const QString &message)
+    {
+        return scripted::rpcError(code, message);
+    }
 
     // base64url (no padding) of compact JSON, the way many servers build cursors.
     static QString jsonCursor(const QJsonObject &o)

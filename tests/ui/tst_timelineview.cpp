@@ -182,7 +182,8 @@ void tst_TimelineView::countsDownThenSleeps()
     QVERIFY(qAbs(view.nowWallMs() - (now + 5000)) < 50);
     f.advance(30000); // every page has expired
     QTRY_VERIFY(!view.isAnimating());
-    QCOMPARE(f.model->ledger()->page(f.model->walker()->walkPageRows().at(1)).state, PageRecord::State::Expired);
+    QCOMPARE(f.model->ledger()->page(f.model->walker()->walkPageRows().at(1)).state,
+             PageRecord::State::Expired);
 }
 
 QTEST_MAIN(tst_TimelineView)
