@@ -1,6 +1,5 @@
 #include "pagewalker.h"
 
-#include "jsonslice.h"
 #include "mcpclient.h"
 #include "rpccall.h"
 #include "ttlclock.h"
@@ -443,9 +442,9 @@ void PageWalker::handleListChanged(ListKind kind)
 
 int PageWalker::pagesRead() const
 {
-    const QList<int> rows = walkPageRows();
-    const bool lastAsked = !rows.isEmpty() && m_ledger->page(rows.last()).state == PageRecord::State::Loading;
-    return int(rows.size()) - (lastAsked ? 1 : 0);
+    const int last = m_rows->lastPageLedgerRow();
+    const bool lastAsked = last >= 0 && m_ledger->page(last).state == PageRecord::State::Loading;
+    return pagesInWalk() - (lastAsked ? 1 : 0);
 }
 
 QList<Finding> PageWalker::findings() const

@@ -42,6 +42,7 @@ public:
     int pageCount() const { return int(m_pages.size()); }
     // The ledger rows of the walk's pages, in walk order (a page still loading included).
     QList<int> pageLedgerRows() const;
+    int lastPageLedgerRow() const { return m_pages.isEmpty() ? -1 : m_pages.constLast().ledgerRow; }
 
     QByteArrayView itemText(int row) const;
     QJsonObject item(int row) const; // parsed; {} when the item is not an object

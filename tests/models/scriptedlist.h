@@ -92,6 +92,27 @@ struct Server
     }
 };
 
+// A list tool's result: items under structuredContent.posts, next_cursor beside them (left out
+// when next is undefined).
+inline QJsonObject toolPage(const QJsonArray &items, const QJsonValue &next)
+{
+    QJsonObject sc{{QStringLiteral("posts"), items}};
+    if (!next.isUndefined())
+        sc[QStringLiteral("next_cursor")] = next;
+    return QJsonObject{{QStringLiteral("content"), QJsonArray{}}, {QStringLiteral("structuredContent"), sc}};
+}
+
+// A search_posts list tool scripted over two pages: three posts, then an empty last page.
+inline Script postsPages()
+{
+    QJsonArray posts;
+    for (int i = 0; i < 3; ++i)
+        posts.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("p%1").arg(i)},
+                                 {QStringLiteral("message"), QStringLiteral("hello")}});
+    return Script{{NoCursor, toolPage(posts, QStringLiteral("n1"))},
+                  {QStringLiteral("n1"), toolPage(QJsonArray{}, QJsonValue::Undefined)}};
+}
+
 } // namespace scripted
 
 Q_DECLARE_METATYPE(scripted::Script)

@@ -577,19 +577,7 @@ void tst_PageWalker::legacyPagesCarryNoHintsByDesign()
 
 void tst_PageWalker::listToolArgumentsAndLimit()
 {
-    auto toolPage = [](const QJsonArray &items, const QJsonValue &next) {
-        QJsonObject sc{{QStringLiteral("posts"), items}};
-        if (!next.isUndefined())
-            sc[QStringLiteral("next_cursor")] = next;
-        return QJsonObject{{QStringLiteral("content"), QJsonArray{}},
-                           {QStringLiteral("structuredContent"), sc}};
-    };
-    QJsonArray posts;
-    for (int i = 0; i < 3; ++i)
-        posts.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("p%1").arg(i)},
-                                 {QStringLiteral("message"), QStringLiteral("hello")}});
-    QVERIFY(m_server.connect(Script{{NoCursor, toolPage(posts, QStringLiteral("n1"))},
-                                    {QStringLiteral("n1"), toolPage(QJsonArray{}, QJsonValue::Undefined)}}));
+    QVERIFY(m_server.connect(scripted::postsPages()));
     ListSource source = *ListSource::fromTool(
         QJsonDocument::fromJson(
             R"({"name":"search_posts","inputSchema":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer"},"channel":{"type":"string"}}}})")
