@@ -207,10 +207,16 @@ void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
             return;
         }
     }
+    // Judged before it is copied out of the reply: Qt may hand over tens of MB at once.
+    const qint64 read = ex.body.size() + (reply->isOpen() ? reply->bytesAvailable() : 0);
+    if (read > m_maxMessageBytes) {
+        failTooLarge(
+            reply,
+            tooLarge(
+                QStringLiteral("The response (%1 read before Folio stopped)").arg(McpError::sizeText(read))));
+        return;
+    }
     ex.body.append(readRemaining(reply));
-    if (ex.body.size() > m_maxMessageBytes)
-        failTooLarge(reply, tooLarge(QStringLiteral("The response (%1 read before Folio stopped)")
-                                         .arg(McpError::sizeText(ex.body.size()))));
 }
 
 void StreamableHttpTransport::deliver(const QByteArray &raw, Exchange &ex)
