@@ -20,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+
 using namespace folio;
 
 // Faults and limits (docs/reliability.md): a server that breaks the transport in the middle of a
@@ -42,6 +44,7 @@ private Q_SLOTS:
     void forkedChildIsGone();
     void walkerKeepsTheFirstPage();
     void getRedirectLoop();
+    void serverDiesWithFolio();
 
 private:
     ServerConfig stdioConfig(const QString &mode, const QStringList &extra = {}) const;
@@ -407,6 +410,42 @@ void tst_Faults::getRedirectLoop()
     QVERIFY(connectClient(client, config));
     QVERIFY(!listAndWait(client, std::nullopt)->isError());
     client.disconnectFromServer();
+}
+
+// Folio killed (SIGKILL, no clean-up of its own): the kernel kills the stdio server
+// (PR_SET_PDEATHSIG). What the server forked is not Folio's child and survives it: the limit
+// recorded in docs/reliability.md, checked here so that a change shows.
+void tst_Faults::serverDiesWithFolio()
+{
+    QTemporaryDir dir;
+    const QString pidFile = dir.filePath(QStringLiteral("pids"));
+    QProcess folio;
+    folio.start(QStringLiteral(FOLIO_BINARY_DIR "/app/folio"),
+                {QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--timeout-ms"),
+                 QStringLiteral("60000"), QStringLiteral("--"), QStringLiteral(FOLIO_FIXTURE_SERVER),
+                 QStringLiteral("--mode"), QStringLiteral("fork-child-stall"), QStringLiteral("--pid-file"),
+                 pidFile});
+    QVERIFY(folio.waitForStarted(5000));
+    static const QRegularExpression re(QStringLiteral("server (\\d+)\nchild (\\d+)"));
+    QRegularExpressionMatch m;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            QFile file(pidFile);
+            m = file.open(QIODevice::ReadOnly) ? re.match(QString::fromUtf8(file.readAll()))
+                                               : QRegularExpressionMatch();
+            return m.hasMatch();
+        }(),
+        10000);
+    const qint64 server = m.captured(1).toLongLong();
+    const qint64 child = m.captured(2).toLongLong();
+    QVERIFY(!processGone(server));
+    folio.kill();
+    QVERIFY(folio.waitForFinished(5000));
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(server), 5000);
+    const bool childSurvived = !processGone(child);
+    qInfo() << "the server's own child" << (childSurvived ? "survived Folio (the known limit)" : "is gone");
+    if (childSurvived)
+        ::kill(pid_t(child), SIGKILL);
 }
 
 QTEST_GUILESS_MAIN(tst_Faults)
