@@ -45,6 +45,7 @@ private Q_SLOTS:
     void walkerKeepsTheFirstPage();
     void getRedirectLoop();
     void serverDiesWithFolio();
+    void sizeLimitIsSaved();
 
 private:
     ServerConfig stdioConfig(const QString &mode, const QStringList &extra = {}) const;
@@ -446,6 +447,19 @@ void tst_Faults::serverDiesWithFolio()
     qInfo() << "the server's own child" << (childSurvived ? "survived Folio (the known limit)" : "is gone");
     if (childSurvived)
         ::kill(pid_t(child), SIGKILL);
+}
+
+// The limit a user sets is kept with the saved server; the default is not written.
+void tst_Faults::sizeLimitIsSaved()
+{
+    ServerConfig c = stdioConfig(QStringLiteral("legacy"));
+    QVERIFY(!c.toJson().contains(QStringLiteral("maxMessageBytes")));
+    QCOMPARE(ServerConfig::fromJson(c.toJson()).maxMessageBytes, ServerConfig::DefaultMaxMessageBytes);
+    c.maxMessageBytes = 256 * 1024 * 1024;
+    QCOMPARE(ServerConfig::fromJson(c.toJson()).maxMessageBytes, qint64(256) * 1024 * 1024);
+    QJsonObject bad = c.toJson();
+    bad[QStringLiteral("maxMessageBytes")] = -5;
+    QCOMPARE(ServerConfig::fromJson(bad).maxMessageBytes, ServerConfig::DefaultMaxMessageBytes);
 }
 
 QTEST_GUILESS_MAIN(tst_Faults)
