@@ -38,10 +38,29 @@ McpError httpReplyError(QNetworkReply *reply, const QByteArray &body)
             e.message += QStringLiteral(": ") + bodyHint;
         return e;
     }
+    if (reply->error() == QNetworkReply::TooManyRedirectsError ||
+        reply->error() == QNetworkReply::InsecureRedirectError) {
+        e.kind = McpError::Kind::HttpStatus;
+        const QUrl target = reply->attribute(QNetworkRequest::RedirectionTargetAttribute).toUrl();
+        e.message = reply->error() == QNetworkReply::TooManyRedirectsError
+                        ? QStringLiteral("Too many redirects (the server redirects in a loop)")
+                        : QStringLiteral("A redirect to a less safe URL was refused");
+        if (target.isValid())
+            e.message += QStringLiteral(", last to ") + target.toString(QUrl::RemoveUserInfo);
+        return e;
+    }
     if (status >= 300) {
         e.kind = McpError::Kind::HttpStatus;
         const QString reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
         e.message = reason.isEmpty() ? QStringLiteral("The server answered with an error status") : reason;
+        const QByteArray location = reply->rawHeader("Location");
+        if (status < 400 && !location.isEmpty()) {
+            // A redirect Qt did not follow: say where to.
+            e.message = QStringLiteral("The server redirects to %1, which Folio did not follow")
+                            .arg(reply->url()
+                                     .resolved(QUrl(QString::fromUtf8(location)))
+                                     .toString(QUrl::RemoveUserInfo));
+        }
         if (!bodyHint.isEmpty())
             e.message += QStringLiteral(": ") + bodyHint;
         return e;
@@ -62,7 +81,12 @@ McpError httpReplyError(QNetworkReply *reply, const QByteArray &body)
         break;
     default:
         e.kind = McpError::Kind::ConnectionFailed;
-        e.message = QStringLiteral("Could not reach the server: ") + reply->errorString();
+        // With a status the server was reached: the answer itself broke (reset, short body, bad
+        // chunked encoding).
+        e.message = status > 0 ? QStringLiteral("The connection broke off during the HTTP %1 response: %2")
+                                     .arg(status)
+                                     .arg(reply->errorString())
+                               : QStringLiteral("Could not reach the server: ") + reply->errorString();
         break;
     }
     return e;
@@ -73,12 +97,19 @@ QByteArray readRemaining(QNetworkReply *reply)
     return reply->isOpen() ? reply->readAll() : QByteArray();
 }
 
+QString jsonErrorText(const QJsonParseError &error)
+{
+    if (error.error == QJsonParseError::IllegalUTF8String)
+        return QStringLiteral("Not JSON: invalid UTF-8 at offset %1").arg(error.offset);
+    return QStringLiteral("Not JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset);
+}
+
 bool parseJsonMessages(const QByteArray &body, QList<QJsonObject> *messages, QString *why)
 {
     QJsonParseError err;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
     if (err.error != QJsonParseError::NoError) {
-        *why = QStringLiteral("Not JSON: %1 at offset %2").arg(err.errorString()).arg(err.offset);
+        *why = jsonErrorText(err);
         return false;
     }
     if (doc.isObject()) {

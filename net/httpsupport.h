@@ -9,6 +9,7 @@
 #include <QNetworkReply>
 
 class QNetworkRequest;
+struct QJsonParseError;
 
 namespace folio {
 
@@ -22,6 +23,9 @@ McpError httpReplyError(QNetworkReply *reply, const QByteArray &body);
 // What is left to read of a reply: nothing once it was aborted, by us or by Qt (a transfer
 // timeout), since abort() closes it before it emits finished().
 QByteArray readRemaining(QNetworkReply *reply);
+
+// "Not JSON: <why> at offset N", saying "invalid UTF-8" for text that is not UTF-8.
+QString jsonErrorText(const QJsonParseError &error);
 
 // One JSON body as messages: an object, or a JSON-RPC batch (2025-03-26). Fails with a reason.
 bool parseJsonMessages(const QByteArray &body, QList<QJsonObject> *messages, QString *why);

@@ -159,6 +159,7 @@ void JsonRpcConnection::cancel(RpcCall *call, const QString &reason)
         params[QStringLiteral("reason")] = reason;
     if (m_transport->isOpen())
         notify(QStringLiteral("notifications/cancelled"), params);
+    m_transport->abandon(call->id());
     call->finishWithError(
         McpError::make(McpError::Kind::Cancelled, reason.isEmpty() ? QStringLiteral("Cancelled") : reason));
 }
@@ -180,6 +181,8 @@ void JsonRpcConnection::onTimeout(RpcCall *call)
         notify(QStringLiteral("notifications/cancelled"),
                {{QStringLiteral("requestId"), call->id()},
                 {QStringLiteral("reason"), QStringLiteral("timeout")}});
+    // An answer that never ends (a stalled body, an endless SSE event) is not read any further.
+    m_transport->abandon(call->id());
     McpError e = McpError::make(McpError::Kind::Timeout,
                                 QStringLiteral("No answer to %1 within the timeout").arg(call->method()));
     call->finishWithError(e);

@@ -5,6 +5,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QPointer>
 #include <QTimer>
 
 namespace folio {
@@ -46,14 +47,15 @@ void LegacySseTransport::handleStreamData()
     const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status >= 300)
         return; // the error is read when the reply finishes
-    const QByteArray bytes = readRemaining(m_stream);
-    if (m_sse.bufferedBytes() + bytes.size() > m_maxMessageBytes) {
-        finish(McpError::make(McpError::Kind::MessageTooLarge,
-                              QStringLiteral("An SSE event over the size cap")));
-        return;
-    }
-    const QList<SseEvent> events = m_sse.feed(bytes);
+    // Checked as the event is read: an event that never ends stops at the limit (and, everything
+    // coming on this one stream, ends the connection).
+    bool over = false;
+    const QList<SseEvent> events = m_sse.feed(readRemaining(m_stream), m_maxMessageBytes, &over);
+    const qsizetype buffered = m_sse.bufferedBytes();
+    QPointer<LegacySseTransport> self(this);
     for (const SseEvent &ev : events) {
+        if (!self || m_finished)
+            return;
         if (ev.event == "endpoint") {
             m_postUrl = m_endpoint.url.resolved(QUrl(QString::fromUtf8(ev.data.trimmed())));
             if (!m_open) {
@@ -76,6 +78,9 @@ void LegacySseTransport::handleStreamData()
         for (const QJsonObject &m : messages)
             Q_EMIT messageReceived(m, ev.data);
     }
+    if (over && self && !m_finished)
+        finish(
+            tooLarge(QStringLiteral("An SSE event (%1 read, not ended)").arg(McpError::sizeText(buffered))));
 }
 
 void LegacySseTransport::handleStreamFinished()

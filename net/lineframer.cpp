@@ -12,6 +12,7 @@ LineFramer::Result LineFramer::feed(QByteArrayView bytes)
         if (!m_discarding) {
             if (m_buffer.size() + chunk.size() > m_max) {
                 m_discarding = true;
+                ++r.oversizedStarted;
                 m_buffer.clear();
                 m_buffer.squeeze();
             } else {

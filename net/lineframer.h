@@ -16,8 +16,9 @@ public:
 
     struct Result
     {
-        QList<QByteArray> lines;   // complete lines, without the newline (CR stripped)
-        qint64 oversizedLines = 0; // lines dropped for exceeding the cap
+        QList<QByteArray> lines;     // complete lines, without the newline (CR stripped)
+        qint64 oversizedLines = 0;   // lines dropped for exceeding the cap (counted at their end)
+        qint64 oversizedStarted = 0; // lines that passed the cap in this feed (dropped from here on)
     };
 
     Result feed(QByteArrayView bytes);

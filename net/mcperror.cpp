@@ -93,6 +93,22 @@ QString McpError::describe() const
     }
 }
 
+QString McpError::sizeText(qint64 bytes)
+{
+    constexpr qint64 kib = 1024;
+    constexpr qint64 mib = 1024 * kib;
+    const auto unit = [bytes](qint64 size, const char *name) {
+        const QString number = bytes % size == 0 ? QString::number(bytes / size)
+                                                 : QString::number(double(bytes) / double(size), 'f', 1);
+        return number + QLatin1Char(' ') + QLatin1String(name);
+    };
+    if (bytes >= mib)
+        return unit(mib, "MiB");
+    if (bytes >= kib)
+        return unit(kib, "KiB");
+    return QStringLiteral("%1 bytes").arg(bytes);
+}
+
 McpError McpError::rpc(int code, const QString &message, const QJsonValue &data)
 {
     McpError e;

@@ -41,6 +41,9 @@ struct McpError
     static QString kindName(Kind kind);
     static QString rpcCodeName(int code);
 
+    // A byte count as people read it: "64 MiB", "1.5 MiB", "512 KiB", "100 bytes".
+    static QString sizeText(qint64 bytes);
+
     static McpError rpc(int code, const QString &message, const QJsonValue &data = {});
     static McpError make(Kind kind, const QString &message);
 };

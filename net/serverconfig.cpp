@@ -44,6 +44,8 @@ QJsonObject ServerConfig::toJson() const
         o[QStringLiteral("revision")] = pinnedRevision;
     if (requestTimeoutMs != 30000)
         o[QStringLiteral("timeoutMs")] = requestTimeoutMs;
+    if (maxMessageBytes != DefaultMaxMessageBytes)
+        o[QStringLiteral("maxMessageBytes")] = maxMessageBytes;
     return o;
 }
 
@@ -78,6 +80,8 @@ ServerConfig ServerConfig::fromJson(const QJsonObject &o)
     }
     c.pinnedRevision = o.value(QStringLiteral("revision")).toString();
     c.requestTimeoutMs = o.value(QStringLiteral("timeoutMs")).toInt(30000);
+    const qint64 maxBytes = o.value(QStringLiteral("maxMessageBytes")).toInteger(DefaultMaxMessageBytes);
+    c.maxMessageBytes = maxBytes > 0 ? maxBytes : DefaultMaxMessageBytes;
     return c;
 }
 

@@ -37,7 +37,10 @@ struct ServerConfig
     // Protocol
     QString pinnedRevision; // empty: negotiate
     int requestTimeoutMs = 30000;
-    qint64 maxMessageBytes = 64 * 1024 * 1024;
+    // The largest message read (an HTTP body, an SSE event, a stdio line); over it the request
+    // fails with Kind::MessageTooLarge and reading stops. Saved as "maxMessageBytes".
+    static constexpr qint64 DefaultMaxMessageBytes = 64 * 1024 * 1024;
+    qint64 maxMessageBytes = DefaultMaxMessageBytes;
 
     QString secretKey() const { return QStringLiteral("server:") + name; }
     QString displayTarget() const;

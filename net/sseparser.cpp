@@ -4,6 +4,13 @@ namespace folio {
 
 QList<SseEvent> SseParser::feed(QByteArrayView bytes)
 {
+    bool over = false;
+    return feed(bytes, -1, &over);
+}
+
+QList<SseEvent> SseParser::feed(QByteArrayView bytes, qint64 maxBytes, bool *overLimit)
+{
+    *overLimit = false;
     QList<SseEvent> out;
     for (char c : bytes) {
         if (m_pendingCr) {
@@ -18,6 +25,10 @@ QList<SseEvent> SseParser::feed(QByteArrayView bytes)
             continue;
         }
         m_line.append(c);
+        if (maxBytes >= 0 && m_line.size() + m_data.size() > maxBytes) {
+            *overLimit = true;
+            break;
+        }
     }
     return out;
 }

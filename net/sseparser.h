@@ -20,6 +20,10 @@ class SseParser
 {
 public:
     QList<SseEvent> feed(QByteArrayView bytes);
+    // The same, but stops (and sets *overLimit) as soon as the event being read holds more than
+    // maxBytes, so that an event that never ends costs no more than the limit. The events complete
+    // before that point are returned.
+    QList<SseEvent> feed(QByteArrayView bytes, qint64 maxBytes, bool *overLimit);
     QByteArray lastEventId() const { return m_lastEventId; }
     std::optional<int> retryMs() const { return m_retryMs; }
     qsizetype bufferedBytes() const { return m_line.size() + m_data.size(); }

@@ -1,5 +1,6 @@
 #include "stdiotransport.h"
 
+#include "httpsupport.h"
 #include "netlogging.h"
 
 #include <QJsonDocument>
@@ -7,6 +8,12 @@
 #include <QPointer>
 #include <QProcessEnvironment>
 #include <QTimer>
+
+#ifdef Q_OS_LINUX
+#include <sys/prctl.h>
+#endif
+#include <csignal>
+#include <unistd.h>
 
 namespace folio {
 
@@ -26,6 +33,7 @@ StdioTransport::StdioTransport(QObject *parent)
     connect(m_process, &QProcess::errorOccurred, this, &StdioTransport::handleError);
     connect(m_process, &QProcess::started, this, [this] {
         m_started = true;
+        m_group = m_process->processId(); // setsid(): the group's id is the server's pid
         qCInfo(lcStdio) << "started" << m_program << "pid" << m_process->processId();
         Q_EMIT opened();
     });
@@ -39,9 +47,17 @@ StdioTransport::~StdioTransport()
                         << "(the transport was destroyed while it ran)";
         m_process->disconnect(this);
         m_process->closeWriteChannel();
+        signalGroup(SIGKILL);
         m_process->kill();
         m_process->waitForFinished(1000);
     }
+    signalGroup(SIGKILL); // what the server left behind, if it exited before us
+}
+
+void StdioTransport::signalGroup(int sig)
+{
+    if (m_group > 0)
+        ::kill(pid_t(-m_group), sig);
 }
 
 void StdioTransport::setProgram(const QString &program, const QStringList &arguments)
@@ -74,6 +90,20 @@ void StdioTransport::open()
     // An argument list, never a shell: no quoting or injection surprises.
     m_process->setProgram(m_program);
     m_process->setArguments(m_arguments);
+    // In the child, before the exec (async-signal-safe calls only). A session of its own makes the
+    // server the leader of a new process group that its children join: close() and the destructor
+    // stop them all, not only the server. PR_SET_PDEATHSIG has the kernel kill the server when
+    // Folio dies, even by SIGKILL (of the thread that started it: transports live on the main
+    // thread); a Folio gone before the prctl() is caught by the parent pid having changed.
+    const pid_t folioPid = ::getpid();
+    m_process->setChildProcessModifier([folioPid] {
+        ::setsid();
+#ifdef Q_OS_LINUX
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != folioPid)
+            ::_exit(127);
+#endif
+    });
     // The command line as the window and the CLI's messages show it; environment values (where
     // credentials go) only by name.
     qCDebug(lcStdio) << "spawning" << m_program << "with arguments" << m_arguments
@@ -130,10 +160,11 @@ void StdioTransport::close()
     QTimer::singleShot(m_graceMs, this, [this, proc] {
         if (proc && proc->state() != QProcess::NotRunning) {
             report(QStringLiteral("Server did not exit after stdin closed; sending SIGTERM"));
-            proc->terminate();
+            signalGroup(SIGTERM);
             QTimer::singleShot(m_graceMs, this, [this, proc] {
                 if (proc && proc->state() != QProcess::NotRunning) {
                     report(QStringLiteral("Server ignored SIGTERM; killing it"));
+                    signalGroup(SIGKILL);
                     proc->kill();
                 }
             });
@@ -157,11 +188,11 @@ void StdioTransport::handleStdout()
         return;
     const QByteArray bytes = m_process->readAllStandardOutput();
     const LineFramer::Result r = m_framer.feed(bytes);
-    if (r.oversizedLines > 0) {
-        McpError e = McpError::make(McpError::Kind::MessageTooLarge,
-                                    QStringLiteral("A message over the %1 MiB cap was dropped")
-                                        .arg(double(m_maxMessageBytes) / (1024.0 * 1024.0), 0, 'f', 1));
-        Q_EMIT malformedMessage(QByteArray(), e);
+    if (r.oversizedStarted > 0) {
+        // Said as the line passes the limit, not at its end (a 500 MB line takes a while): the
+        // request it answers fails now; the rest of the line is read and dropped.
+        Q_EMIT malformedMessage(QByteArray(),
+                                tooLarge(QStringLiteral("A message from the server (a line not ended yet)")));
     }
     for (const QByteArray &line : r.lines) {
         QJsonValue answered;
@@ -170,11 +201,22 @@ void StdioTransport::handleStdout()
         QJsonParseError err;
         const QJsonDocument doc = QJsonDocument::fromJson(line, &err);
         if (err.error != QJsonParseError::NoError || !doc.isObject()) {
-            const QString why =
-                err.error != QJsonParseError::NoError
-                    ? QStringLiteral("Not JSON: %1 at offset %2").arg(err.errorString()).arg(err.offset)
-                    : QStringLiteral("Not a JSON-RPC message object");
-            Q_EMIT malformedMessage(line, McpError::make(McpError::Kind::MalformedMessage, why));
+            const QString why = err.error != QJsonParseError::NoError
+                                    ? jsonErrorText(err)
+                                    : QStringLiteral("Not a JSON-RPC message object");
+            const McpError e = McpError::make(McpError::Kind::MalformedMessage, why);
+            Q_EMIT malformedMessage(line, e);
+            if (err.error == QJsonParseError::IllegalUTF8String) {
+                // An answer but for its bytes: read with the bad bytes replaced, it tells which
+                // request it answers, which fails now rather than at its timeout.
+                const QJsonObject repaired =
+                    QJsonDocument::fromJson(QString::fromUtf8(line).toUtf8()).object();
+                const QJsonValue id = repaired.value(QStringLiteral("id"));
+                if (!repaired.contains(QStringLiteral("method")) && (id.isDouble() || id.isString()))
+                    Q_EMIT requestFailed(
+                        id, McpError::make(McpError::Kind::MalformedMessage,
+                                           QStringLiteral("The answer is not valid UTF-8: ") + why));
+            }
             continue;
         }
         Q_EMIT messageReceived(doc.object(), line);
@@ -210,6 +252,12 @@ void StdioTransport::handleFinished(int exitCode, QProcess::ExitStatus status)
     handleStderr();
     qCInfo(lcStdio) << m_program << (status == QProcess::CrashExit ? "crashed" : "exited") << "with code"
                     << exitCode << (m_closing ? "after we closed it" : "on its own");
+    // The server is gone; what it forked and left in its group goes too.
+    if (m_group > 0 && ::kill(pid_t(-m_group), 0) == 0) {
+        report(QStringLiteral("The server left processes behind in its process group; killing them"));
+        signalGroup(SIGKILL);
+    }
+    m_group = 0;
     if (m_closing) {
         finishClose({});
         return;

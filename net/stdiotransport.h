@@ -14,7 +14,9 @@ class QTimer;
 namespace folio {
 
 // MCP over a child process's stdin/stdout (newline-delimited JSON). stderr is kept as diagnostics.
-// Shutdown closes stdin, then terminates, then kills after a grace period.
+// Shutdown closes stdin, then terminates, then kills after a grace period. The server runs in a
+// session (and process group) of its own: SIGTERM and SIGKILL go to the whole group, whatever is
+// left in it once the server exited is killed, and the kernel kills the server if Folio dies.
 class StdioTransport : public Transport
 {
     Q_OBJECT
@@ -46,8 +48,11 @@ private:
     void finishClose(const McpError &error);
     // A transport event for the traffic log (diagnostic()) and for folio.net.stdio.
     void report(const QString &line);
+    // Sends sig to the server's process group (the server and what it forked).
+    void signalGroup(int sig);
 
     QProcess *m_process;
+    qint64 m_group = 0; // the server's process group (its pid), kept after it exited
     QString m_program;
     QStringList m_arguments;
     QMap<QString, QString> m_extraEnv;

@@ -128,6 +128,39 @@ void StreamableHttpTransport::decideContentType(QNetworkReply *reply, Exchange &
     }
 }
 
+void StreamableHttpTransport::drop(QNetworkReply *reply)
+{
+    m_exchanges.remove(reply);
+    reply->disconnect(this);
+    reply->abort();
+    reply->deleteLater();
+}
+
+void StreamableHttpTransport::failTooLarge(QNetworkReply *reply, const McpError &error)
+{
+    const auto it = m_exchanges.constFind(reply);
+    if (it == m_exchanges.cend())
+        return;
+    const Exchange ex = *it;
+    drop(reply);
+    qCInfo(lcHttp).noquote() << exchangeName(ex) << "aborted:" << error.message;
+    if (ex.serverStream)
+        report(QStringLiteral("The GET stream was closed: ") + error.message);
+    else if (!ex.id.isNull() && !ex.answered)
+        Q_EMIT requestFailed(ex.id, error);
+}
+
+void StreamableHttpTransport::abandon(const QJsonValue &id)
+{
+    for (auto it = m_exchanges.begin(); it != m_exchanges.end(); ++it) {
+        if (!it->serverStream && !it->id.isNull() && it->id == id) {
+            qCDebug(lcHttp).noquote() << "abandoning" << exchangeName(*it);
+            drop(it.key());
+            return;
+        }
+    }
+}
+
 void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
 {
     auto it = m_exchanges.find(reply);
@@ -136,40 +169,54 @@ void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
     Exchange &ex = *it;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     decideContentType(reply, ex);
-    const QByteArray bytes = readRemaining(reply);
     if (ex.isSse && status < 300) {
-        if (ex.sse.bufferedBytes() + bytes.size() > m_maxMessageBytes) {
-            m_exchanges.erase(it);
-            reply->disconnect(this);
-            reply->abort();
-            reply->deleteLater();
-            Q_EMIT requestFailed(ex.id, McpError::make(McpError::Kind::MessageTooLarge,
-                                                       QStringLiteral("An SSE event over the size cap")));
-            return;
-        }
-        const QList<SseEvent> events = ex.sse.feed(bytes);
+        // Checked as the event is read: an event that never ends stops at the limit.
+        bool over = false;
+        const QList<SseEvent> events = ex.sse.feed(readRemaining(reply), m_maxMessageBytes, &over);
+        const qsizetype buffered = ex.sse.bufferedBytes();
+        const bool serverStream = ex.serverStream;
         for (const SseEvent &ev : events) {
+            // Looked up again for each event: what an event's receiver does (send the next
+            // request) may grow the table, and a reference into it would not survive that.
+            const auto cur = m_exchanges.find(reply);
+            if (cur == m_exchanges.end())
+                return;
             // Last-Event-ID resumes the stream the id came from, and only the GET stream is ever
             // resumed: an id from a POST's stream would make the server replay that stream instead.
-            if (!ev.id.isEmpty() && ex.serverStream)
+            if (!ev.id.isEmpty() && serverStream)
                 m_lastEventId = ev.id;
             if (ev.event == "message")
-                deliver(ev.data, ex);
+                deliver(ev.data, *cur);
         }
+        if (over)
+            failTooLarge(
+                reply,
+                tooLarge(
+                    QStringLiteral("An SSE event (%1 read, not ended)").arg(McpError::sizeText(buffered))));
         return;
     }
-    ex.body.append(bytes);
-    if (ex.body.size() > m_maxMessageBytes) {
-        m_exchanges.erase(it);
-        reply->disconnect(this);
-        reply->abort();
-        reply->deleteLater();
-        Q_EMIT requestFailed(
-            ex.id,
-            McpError::make(
-                McpError::Kind::MessageTooLarge,
-                QStringLiteral("A response over the %1 MiB cap").arg(m_maxMessageBytes / (1024 * 1024))));
+    if (status < 300) {
+        // A declared length over the limit is refused before its first byte is kept.
+        bool known = false;
+        const qint64 declared = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&known);
+        if (known && declared > m_maxMessageBytes) {
+            failTooLarge(
+                reply,
+                tooLarge(
+                    QStringLiteral("The response (Content-Length %1)").arg(McpError::sizeText(declared))));
+            return;
+        }
     }
+    // Judged before it is copied out of the reply: Qt may hand over tens of MB at once.
+    const qint64 read = ex.body.size() + (reply->isOpen() ? reply->bytesAvailable() : 0);
+    if (read > m_maxMessageBytes) {
+        failTooLarge(
+            reply,
+            tooLarge(
+                QStringLiteral("The response (%1 read before Folio stopped)").arg(McpError::sizeText(read))));
+        return;
+    }
+    ex.body.append(readRemaining(reply));
 }
 
 void StreamableHttpTransport::deliver(const QByteArray &raw, Exchange &ex)
@@ -230,6 +277,32 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
         return;
     }
 
+    // A 2xx answer whose transfer broke (reset, short body, bad chunked encoding): what was read is
+    // not parsed, it is a part.
+    if (reply->error() != QNetworkReply::NoError && status >= 200 && status < 300) {
+        if (!ex.id.isNull() && !ex.answered)
+            Q_EMIT requestFailed(ex.id, httpReplyError(reply, ex.body));
+        return;
+    }
+
+    // A body shorter than its Content-Length: Qt takes the connection's end for the body's.
+    // (Not with a Content-Encoding, whose length is the encoded one.)
+    bool known = false;
+    const qint64 declared = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&known);
+    if (known && !ex.isSse && status >= 200 && status < 300 && ex.body.size() < declared &&
+        !reply->hasRawHeader("Content-Encoding")) {
+        if (!ex.id.isNull() && !ex.answered)
+            Q_EMIT requestFailed(ex.id,
+                                 McpError::make(McpError::Kind::ConnectionFailed,
+                                                QStringLiteral("The connection broke off during the HTTP "
+                                                               "%1 response: %2 of the %3 bytes its "
+                                                               "Content-Length announced arrived")
+                                                    .arg(status)
+                                                    .arg(ex.body.size())
+                                                    .arg(declared)));
+        return;
+    }
+
     // A large result may be taken without a full parse (RpcCall::deferItems).
     QJsonValue answered;
     const bool taken = !netError && !ex.isSse && status < 300 && offerRaw(ex.body, &answered);
@@ -259,10 +332,19 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
             }
         } else if (status < 300) {
             Q_EMIT malformedMessage(ex.body, McpError::make(McpError::Kind::MalformedMessage, why));
-            if (!ex.id.isNull())
-                Q_EMIT requestFailed(ex.id,
-                                     McpError::make(McpError::Kind::MalformedMessage,
-                                                    QStringLiteral("The response was not JSON: ") + why));
+            if (!ex.id.isNull()) {
+                // The content type and the start of the body say what came instead: a login
+                // page, a proxy's error page.
+                const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
+                Q_EMIT requestFailed(
+                    ex.id, McpError::make(
+                               McpError::Kind::MalformedMessage,
+                               QStringLiteral("The response was not JSON (HTTP %1, Content-Type %2): "
+                                              "%3; it begins: %4")
+                                   .arg(status)
+                                   .arg(type.isEmpty() ? QStringLiteral("none") : QString::fromLatin1(type),
+                                        why, QString::fromUtf8(ex.body.left(120)).simplified())));
+            }
             return;
         }
     }

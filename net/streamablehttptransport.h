@@ -28,6 +28,7 @@ public:
     bool isOpen() const override { return m_open; }
     QString kindName() const override { return QStringLiteral("streamable-http"); }
     void openServerStream() override;
+    void abandon(const QJsonValue &id) override;
 
     QByteArray sessionId() const { return m_sessionId; }
 
@@ -50,6 +51,10 @@ private:
     void deliver(const QByteArray &raw, Exchange &ex);
     void deliver(const QByteArray &raw, const QList<QJsonObject> &messages, Exchange &ex);
     void watch(QNetworkReply *reply, Exchange ex);
+    // Stops reading a reply for good: forgotten, aborted, deleted later.
+    void drop(QNetworkReply *reply);
+    // The exchange's answer is over the size limit: stop reading it and fail its request.
+    void failTooLarge(QNetworkReply *reply, const McpError &error);
     // "tools/list id 7", "the GET stream": which exchange a log line is about.
     static QString exchangeName(const Exchange &ex);
     // A transport event for the traffic log (diagnostic()) and for folio.net.http.

@@ -40,6 +40,11 @@ public:
     // Optional server->client stream (Streamable HTTP GET, 2025 era). Default: nothing to open.
     virtual void openServerStream() {}
 
+    // The connection gave up on the request with this id (timeout, cancel): stop reading its answer.
+    // HTTP aborts the request's reply, so that an answer that never ends holds no connection and no
+    // memory; stdio has one stream for everything and nothing to abort (the default).
+    virtual void abandon(const QJsonValue &id) { Q_UNUSED(id) }
+
     // Set by the connection: offered the raw text of each single incoming message before the
     // transport parses it. Returns true when it took the message (and handled it), with the id of
     // the request it answered; the transport then neither parses nor emits it.
@@ -64,6 +69,15 @@ protected:
     bool offerRaw(const QByteArray &raw, QJsonValue *answeredId)
     {
         return m_rawHook && m_rawHook(raw, answeredId);
+    }
+
+    // "<what> is over the 64 MiB message-size limit": what every transport says when it stops
+    // reading a message at the limit.
+    McpError tooLarge(const QString &what) const
+    {
+        return McpError::make(McpError::Kind::MessageTooLarge,
+                              QStringLiteral("%1 is over the %2 message-size limit")
+                                  .arg(what, McpError::sizeText(m_maxMessageBytes)));
     }
 
     QString m_protocolVersion;

@@ -33,6 +33,7 @@ ServerDialog::ServerDialog(QWidget *parent)
     , m_token(new QLineEdit(this))
     , m_revision(new QComboBox(this))
     , m_timeout(new QSpinBox(this))
+    , m_maxMessage(new QSpinBox(this))
     , m_problem(new QLabel(this))
 {
     setWindowTitle(tr("Server"));
@@ -84,6 +85,11 @@ ServerDialog::ServerDialog(QWidget *parent)
     m_timeout->setSingleStep(1000);
     m_timeout->setSuffix(tr(" ms"));
     m_timeout->setValue(30000);
+    m_maxMessage->setRange(1, 4096);
+    m_maxMessage->setSuffix(tr(" MiB"));
+    m_maxMessage->setValue(int(ServerConfig::DefaultMaxMessageBytes / (1024 * 1024)));
+    m_maxMessage->setToolTip(tr("The largest message read from the server. A larger one fails its "
+                                "request, and Folio stops reading it."));
 
     auto *form = new QFormLayout;
     form->addRow(tr("Name"), m_name);
@@ -91,6 +97,7 @@ ServerDialog::ServerDialog(QWidget *parent)
     auto *more = new QFormLayout;
     more->addRow(tr("Protocol revision"), m_revision);
     more->addRow(tr("Request timeout"), m_timeout);
+    more->addRow(tr("Message size limit"), m_maxMessage);
 
     m_problem->setForegroundRole(QPalette::BrightText);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
@@ -164,6 +171,7 @@ void ServerDialog::setConfig(const ServerConfig &c)
                                     : tr("Kept in the system keychain"));
     m_revision->setCurrentIndex(qMax(0, m_revision->findData(c.pinnedRevision)));
     m_timeout->setValue(c.requestTimeoutMs);
+    m_maxMessage->setValue(int(qBound(qint64(1), c.maxMessageBytes / (1024 * 1024), qint64(4096))));
     validate();
 }
 
@@ -192,6 +200,7 @@ ServerConfig ServerDialog::config() const
         c.kind == ServerConfig::Kind::Http && (m_tokenEdited ? !m_token->text().isEmpty() : m_hadToken);
     c.pinnedRevision = m_revision->currentData().toString();
     c.requestTimeoutMs = m_timeout->value();
+    c.maxMessageBytes = qint64(m_maxMessage->value()) * 1024 * 1024;
     return c;
 }
 

@@ -45,6 +45,7 @@ private:
     QLineEdit *m_token;
     QComboBox *m_revision;
     QSpinBox *m_timeout;
+    QSpinBox *m_maxMessage;
     QLabel *m_problem;
     QPushButton *m_saveButton = nullptr;
     bool m_tokenEdited = false;

@@ -28,11 +28,16 @@ TargetOptions::TargetOptions()
                 QStringLiteral("Per-request timeout in milliseconds (default 30000). No command waits "
                                "longer than this for anything."),
                 QStringLiteral("MS"), QString::number(DefaultTimeoutMs))
+    , m_maxMessage(QStringLiteral("max-message-mb"),
+                   QStringLiteral("The largest message read from the server, in MiB (default 64, or the "
+                                  "saved server's). A larger one fails its request, and Folio stops reading "
+                                  "it."),
+                   QStringLiteral("N"))
 {}
 
 void TargetOptions::addTo(QCommandLineParser &parser) const
 {
-    parser.addOptions({m_url, m_header, m_tokenEnv, m_server, m_timeout});
+    parser.addOptions({m_url, m_header, m_tokenEnv, m_server, m_timeout, m_maxMessage});
 }
 
 void TargetOptions::splitStdioCommand(const QStringList &arguments, QStringList *options,
@@ -75,6 +80,14 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
     if (!ok || timeout < 1) {
         *error = QStringLiteral("--timeout-ms wants a positive number of milliseconds");
         return false;
+    }
+    qint64 maxMessageMb = 0;
+    if (parser.isSet(m_maxMessage)) {
+        maxMessageMb = parser.value(m_maxMessage).toLongLong(&ok);
+        if (!ok || maxMessageMb < 1 || maxMessageMb > 1024 * 1024) {
+            *error = QStringLiteral("--max-message-mb wants a positive number of MiB");
+            return false;
+        }
     }
 
     ServerConfig config;
@@ -154,6 +167,8 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
         m_keychain = CliSession::KeychainToken::None; // the environment wins over the keychain
     }
     config.requestTimeoutMs = timeout;
+    if (maxMessageMb > 0)
+        config.maxMessageBytes = maxMessageMb * 1024 * 1024;
     m_config = config;
     return true;
 }
@@ -166,7 +181,9 @@ QString TargetOptions::helpText()
         "                     an HTTP server; the bearer token is read from $VAR\n"
         "  --server NAME      a server saved in the Folio window (HTTP tokens from the keychain)\n"
         "  -- COMMAND ARGS... a stdio server started by folio (everything after '--')\n"
-        "  --timeout-ms MS    per-request timeout (default 30000); nothing waits longer\n");
+        "  --timeout-ms MS    per-request timeout (default 30000); nothing waits longer\n"
+        "  --max-message-mb N the largest message read, in MiB (default 64); a larger one\n"
+        "                     fails its request with the size, and is not read further\n");
 }
 
 } // namespace folio

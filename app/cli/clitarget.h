@@ -14,8 +14,8 @@ class QCommandLineParser;
 namespace folio {
 
 // Where a subcommand's server is: --url (with --header and --token-env), --server NAME (a saved
-// server) or "-- COMMAND ARGS..." (stdio), plus --timeout-ms. Parsing only; no I/O but the
-// environment and the saved-server settings.
+// server) or "-- COMMAND ARGS..." (stdio), plus --timeout-ms and --max-message-mb. Parsing only; no I/O but
+// the environment and the saved-server settings.
 class TargetOptions
 {
 public:
@@ -50,6 +50,7 @@ private:
     QCommandLineOption m_tokenEnv;
     QCommandLineOption m_server;
     QCommandLineOption m_timeout;
+    QCommandLineOption m_maxMessage;
     ServerConfig m_config;
     CliSession::KeychainToken m_keychain = CliSession::KeychainToken::None;
 };

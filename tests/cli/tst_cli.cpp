@@ -318,6 +318,9 @@ private Q_SLOTS:
         row("bad timeout", QStringList{QStringLiteral("list"), QStringLiteral("tools"),
                                        QStringLiteral("--timeout-ms"), QStringLiteral("0")} +
                                demo(QStringLiteral("healthy")));
+        row("bad message limit", QStringList{QStringLiteral("list"), QStringLiteral("tools"),
+                                             QStringLiteral("--max-message-mb"), QStringLiteral("0")} +
+                                     demo(QStringLiteral("healthy")));
         row("token env unset", {QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--url"),
                                 QStringLiteral("http://127.0.0.1:1/mcp"), QStringLiteral("--token-env"),
                                 QStringLiteral("FOLIO_TEST_SURELY_UNSET")});
@@ -774,6 +777,21 @@ private Q_SLOTS:
         QCOMPARE(
             pages.at(1).toObject().value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")),
             QJsonValue(QStringLiteral("timeout")));
+    }
+
+    // --max-message-mb: a line over it fails its page, with the size on stderr (docs/reliability.md).
+    void listMessageLimit()
+    {
+        const Run run =
+            folio({QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--max-message-mb"),
+                   QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("ndjson"),
+                   QStringLiteral("--"), QStringLiteral(FOLIO_FIXTURE_SERVER), QStringLiteral("--mode"),
+                   QStringLiteral("huge-line"), QStringLiteral("--line-mb"), QStringLiteral("8")});
+        QVERIFY(run.finished);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(run.out.trimmed().split('\n').size(), 3); // page 1's tools stay
+        QVERIFY2(run.err.contains("page 2 failed"), run.err.constData());
+        QVERIFY2(run.err.contains("is over the 1 MiB message-size limit"), run.err.constData());
     }
 
     void listHttp()

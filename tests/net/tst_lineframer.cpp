@@ -42,11 +42,16 @@ void tst_LineFramer::oversizedLineIsDroppedAndFramingResumes()
     QCOMPARE(r.lines.size(), 1);
     r = framer.feed(QByteArray(10, 'x'));
     QCOMPARE(r.lines.size(), 0);
+    QCOMPARE(r.oversizedStarted, 0);
     r = framer.feed(QByteArray(10, 'x')); // now over the cap, still no newline
     QCOMPARE(r.oversizedLines, 0);
+    QCOMPARE(r.oversizedStarted, 1); // said as it passes the cap, not at its end
+    r = framer.feed(QByteArray(100, 'x'));
+    QCOMPARE(r.oversizedStarted, 0);    // once per line
     QCOMPARE(framer.pendingBytes(), 0); // nothing buffered while discarding
     r = framer.feed("xx\n{}\n");
     QCOMPARE(r.oversizedLines, 1);
+    QCOMPARE(r.oversizedStarted, 0);
     QCOMPARE(r.lines, QList<QByteArray>{"{}"});
 }
 

@@ -212,14 +212,16 @@ void tst_McpClient::listFailure_data()
     QTest::addRow("stdio_crash_mid_session")
         << false << "crash-on-list" << int(McpError::Kind::ProcessExited) << "crashing on purpose";
     QTest::addRow("stdio_timeout") << false << "silent-list" << int(McpError::Kind::Timeout) << "tools/list";
-    QTest::addRow("stdio_over_size_cap") << false << "huge" << int(McpError::Kind::MessageTooLarge) << "cap";
+    QTest::addRow("stdio_over_size_cap")
+        << false << "huge" << int(McpError::Kind::MessageTooLarge) << "message-size limit";
     QTest::addRow("http_500") << true << "http-500" << int(McpError::Kind::HttpStatus) << "database on fire";
     QTest::addRow("http_html_body") << true << "html-body" << int(McpError::Kind::MalformedMessage)
                                     << "not JSON";
     QTest::addRow("http_sse_cut_before_response")
         << true << "sse-cut" << int(McpError::Kind::Closed) << "ended before the response";
     QTest::addRow("http_timeout") << true << "silent-list" << int(McpError::Kind::Timeout) << "tools/list";
-    QTest::addRow("http_over_size_cap") << true << "huge" << int(McpError::Kind::MessageTooLarge) << "cap";
+    QTest::addRow("http_over_size_cap")
+        << true << "huge" << int(McpError::Kind::MessageTooLarge) << "message-size limit";
 }
 
 void tst_McpClient::listFailure()

@@ -16,6 +16,7 @@ private Q_SLOTS:
     void retryField();
     void lastEventIdPersists();
     void bomIsStripped();
+    void eventOverTheLimitStops();
 };
 
 struct Expected
@@ -112,6 +113,30 @@ void tst_SseParser::bomIsStripped()
                                                "data: a\n\n");
     QCOMPARE(events.size(), 1);
     QCOMPARE(events.at(0).data, QByteArray("a"));
+}
+
+// Many small events in one read are not one large one; an event that grows past the limit stops
+// the parser where it passes it.
+void tst_SseParser::eventOverTheLimitStops()
+{
+    SseParser parser;
+    bool over = true;
+    QByteArray many;
+    for (int i = 0; i < 100; ++i)
+        many += "data: " + QByteArray(20, 'a') + "\n\n";
+    QCOMPARE(parser.feed(many, 64, &over).size(), 100);
+    QVERIFY(!over);
+    const QList<SseEvent> events = parser.feed("data: ok\n\ndata: " + QByteArray(1000, 'x'), 64, &over);
+    QVERIFY(over);
+    QCOMPARE(events.size(), 1);
+    QCOMPARE(events.at(0).data, QByteArray("ok"));
+    QVERIFY(parser.bufferedBytes() <= 65);
+    // Across lines of one event: data lines count together.
+    SseParser lines;
+    lines.feed("data: " + QByteArray(40, 'y') + "\n", 64, &over);
+    QVERIFY(!over);
+    lines.feed("data: " + QByteArray(40, 'y') + "\n", 64, &over);
+    QVERIFY(over);
 }
 
 QTEST_GUILESS_MAIN(tst_SseParser)
