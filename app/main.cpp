@@ -1,4 +1,5 @@
 #include "applogging.h"
+#include "buildinfo.h"
 #include "cli.h"
 #include "clilogging.h"
 #include "conformanceclient.h"
@@ -38,6 +39,18 @@ QString demoServerProgram()
     return {};
 }
 
+// --version: the version, the commit it was built from, and the Qt it runs on (and was built
+// with, when they differ), for bug reports.
+int printVersion()
+{
+    QTextStream out(stdout);
+    out << "folio " << FOLIO_VERSION << "\ncommit " << folio::buildCommit() << "\nQt " << qVersion();
+    if (qstrcmp(qVersion(), QT_VERSION_STR) != 0)
+        out << " (built with " << QT_VERSION_STR << ")";
+    out << Qt::endl;
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -48,10 +61,8 @@ int main(int argc, char **argv)
 
     // -v is --verbose (the subcommands' meaning of it too); the version is --version only.
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
-    if (first == QLatin1String("--version")) {
-        QTextStream(stdout) << "folio " << FOLIO_VERSION << Qt::endl;
-        return 0;
-    }
+    if (first == QLatin1String("--version"))
+        return printVersion();
     if (first == QLatin1String("--help") || first == QLatin1String("-h")) {
         QCoreApplication app(argc, argv);
         QTextStream(stdout)
@@ -78,6 +89,7 @@ int main(int argc, char **argv)
     }
 
     QApplication app(argc, argv);
+    QGuiApplication::setDesktopFileName(QStringLiteral(FOLIO_APP_ID));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/folio.svg")));
 
     // Split off a stdio server given after "--".
@@ -114,10 +126,8 @@ int main(int argc, char **argv)
                       QStringLiteral("Render the main views to PNG files in DIR (light and dark) and exit."),
                       QStringLiteral("DIR")});
     parser.process(args);
-    if (parser.isSet(version)) {
-        QTextStream(stdout) << "folio " << FOLIO_VERSION << Qt::endl;
-        return 0;
-    }
+    if (parser.isSet(version))
+        return printVersion();
     if (parser.isSet(verbose))
         folio::enableVerboseLogging();
     qCDebug(folio::lcApp).noquote() << "folio" << FOLIO_VERSION << "window, Qt" << qVersion();

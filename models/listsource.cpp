@@ -396,58 +396,99 @@ quint64 ListSource::identityHash(const QString &identity)
 {
     if (identity.isEmpty())
         return 0;
-    const quint64 h = fnv(fnvOffset, QByteArrayView(reinterpret_cast<const char *>(identity.utf16()),
-                                                    identity.size() * qsizetype(sizeof(char16_t))));
+    const quint64 h = fnv(fnvOffset, identity.toUtf8());
     return h == 0 ? 1 : h;
 }
 
 namespace {
 
-// The first of uri, uriTemplate, name, id that is a string or a number (a member given twice
-// counts by its last value), in text whose member names are written without escapes.
-QString identityOfPlainText(QByteArrayView itemJson)
+// The member an identity is read from: its key and its raw JSON value (a string with its quotes,
+// or a number); false when the item has none.
+bool identityMember(QByteArrayView itemJson, QByteArrayView *key, QByteArrayView *value)
 {
+    // The first of uri, uriTemplate, name, id that is a string or a number (a member given twice
+    // counts by its last value).
     const std::array<QByteArrayView, 4> &keys = identityKeys;
     std::array<QByteArrayView, 4> values;
     if (!JsonSlice::pickMembers(itemJson, keys.data(), values.data(), int(keys.size())))
-        return {};
+        return false;
     for (size_t k = 0; k < keys.size(); ++k) {
         const QByteArrayView v = values[k];
         if (v.isEmpty())
             continue;
-        const QLatin1String key(keys[k].data(), keys[k].size());
-        QString out;
-        if (v.front() == '"') {
-            const QByteArrayView inner = v.sliced(1, v.size() - 2);
-            out.reserve(key.size() + 1 + inner.size());
-            out.append(key).append(QLatin1Char(':'));
-            if (inner.contains('\\'))
-                out.append(QJsonDocument::fromJson("[" + v.toByteArray() + "]").array().at(0).toString());
-            else if (std::all_of(inner.begin(), inner.end(), [](char c) { return uchar(c) < 0x80; }))
-                out.append(QLatin1String(inner.data(), inner.size())); // ASCII: the same text
-            else
-                out.append(QString::fromUtf8(inner));
-        } else if (v.front() == '-' || (v.front() >= '0' && v.front() <= '9')) {
-            out.append(key)
-                .append(QLatin1Char(':'))
-                .append(QString::number(v.toByteArray().toDouble(), 'g', 17));
-        } else {
-            continue;
+        if (v.front() == '"' || v.front() == '-' || (v.front() >= '0' && v.front() <= '9')) {
+            *key = keys[k];
+            *value = v;
+            return true;
         }
-        return out;
     }
-    return {};
+    return false;
+}
+
+bool isAscii(QByteArrayView bytes)
+{
+    return std::all_of(bytes.begin(), bytes.end(), [](char c) { return uchar(c) < 0x80; });
+}
+
+// pickMembers compares names as written, so in "n\u0061me" it does not see the name that
+// QJsonDocument (and so identity(QJsonObject)) reads (found by tests/fuzz/fuzz_listsource). A \u
+// escape anywhere is rare in items: such a text is read through QJsonDocument, whose compact
+// text writes every name that could be an identity key plainly.
+bool mayHaveEscapedNames(QByteArrayView itemJson)
+{
+    return std::string_view(itemJson.data(), size_t(itemJson.size())).find("\\u") != std::string_view::npos;
+}
+
+// identity() of text whose member names are written without escapes.
+QString identityOfPlainText(QByteArrayView itemJson)
+{
+    QByteArrayView keyBytes;
+    QByteArrayView v;
+    if (!identityMember(itemJson, &keyBytes, &v))
+        return {};
+    const QLatin1String key(keyBytes.data(), keyBytes.size());
+    QString out;
+    if (v.front() == '"') {
+        const QByteArrayView inner = v.sliced(1, v.size() - 2);
+        out.reserve(key.size() + 1 + inner.size());
+        out.append(key).append(QLatin1Char(':'));
+        if (inner.contains('\\'))
+            out.append(QJsonDocument::fromJson("[" + v.toByteArray() + "]").array().at(0).toString());
+        else if (isAscii(inner))
+            out.append(QLatin1String(inner.data(), inner.size())); // ASCII: the same text
+        else
+            out.append(QString::fromUtf8(inner));
+    } else {
+        out.append(key).append(QLatin1Char(':')).append(QString::number(v.toByteArray().toDouble(), 'g', 17));
+    }
+    return out;
 }
 
 } // namespace
 
+quint64 ListSource::itemIdentityHash(QByteArrayView itemJson)
+{
+    if (mayHaveEscapedNames(itemJson))
+        return identityHash(identity(itemJson));
+    QByteArrayView key;
+    QByteArrayView value;
+    if (!identityMember(itemJson, &key, &value))
+        return 0;
+    // A plain ASCII string is its own UTF-8 text: hash the bytes where they lie, without making
+    // the identity (the walk judges every item of every page this way). Anything else the long way.
+    if (value.front() == '"') {
+        const QByteArrayView inner = value.sliced(1, value.size() - 2);
+        if (!inner.contains('\\') && isAscii(inner)) {
+            const quint64 h = fnv(fnv(fnv(fnvOffset, key), ":"), inner);
+            return h == 0 ? 1 : h;
+        }
+    }
+    return identityHash(identity(itemJson));
+}
+
 QString ListSource::identity(QByteArrayView itemJson)
 {
-    // pickMembers compares names as written, so "n\u0061me" would not be the name that
-    // QJsonDocument (and so identity(QJsonObject)) reads (found by tests/fuzz/fuzz_listsource).
-    // A \u escape anywhere is rare in items: such a text is read through QJsonDocument, whose
-    // compact text writes every name that could be an identity key plainly.
-    if (std::string_view(itemJson.data(), size_t(itemJson.size())).find("\\u") != std::string_view::npos) {
+    if (mayHaveEscapedNames(itemJson)) {
         const QJsonDocument doc = QJsonDocument::fromJson(itemJson.toByteArray());
         return doc.isObject() ? identity(doc.object()) : QString();
     }

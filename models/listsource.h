@@ -104,8 +104,10 @@ public:
     static QString identity(QByteArrayView itemJson);
     // The same for a parsed item (written compact, then read as above).
     static QString identity(const QJsonObject &item);
-    // 64 bits (FNV-1a over the identity's UTF-16) for duplicate detection; 0 for no identity.
+    // 64 bits (FNV-1a over the identity's UTF-8) for duplicate detection; 0 for no identity.
     static quint64 identityHash(const QString &identity);
+    // identityHash(identity(itemJson)), without making the identity where it need not.
+    static quint64 itemIdentityHash(QByteArrayView itemJson);
 
     static QJsonValue resolvePointer(const QJsonValue &root, const QString &pointer, bool *found);
 

@@ -79,16 +79,15 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Ite
     QJsonArray examples;
     QList<int> otherPages;
     for (int i = 0; i < items.count(); ++i) {
-        const QString identity = ListSource::identity(items.at(i));
-        const quint64 h = ListSource::identityHash(identity);
+        const quint64 h = ListSource::itemIdentityHash(items.at(i));
         if (h == 0)
             continue;
         const auto it = m_identities.constFind(h);
         if (it != m_identities.constEnd()) {
             ++duplicates;
             if (examples.size() < 5)
-                examples.append(
-                    QJsonObject{{QStringLiteral("identity"), identity}, {QStringLiteral("firstPage"), *it}});
+                examples.append(QJsonObject{{QStringLiteral("identity"), ListSource::identity(items.at(i))},
+                                            {QStringLiteral("firstPage"), *it}});
             if (!otherPages.contains(*it) && *it != idx)
                 otherPages.append(*it);
         } else {

@@ -16,11 +16,56 @@ namespace {
 // Deeper than QJsonDocument parses (1024 levels) plus the document around the value.
 constexpr int maxLevels = 1100;
 
-void appendIndent(QByteArray *out, int level)
+// Appends to a QByteArray through a cursor of its own: QByteArray::append() costs a call into
+// insert() for every piece, and an indented item is mostly small pieces (a third of a --format
+// json walk's instructions went there). It writes into the array's whole capacity, grown
+// geometrically; finish() cuts it to what was written.
+class Writer
 {
-    static const QByteArray spaces(4 * maxLevels, ' ');
-    out->append(spaces.constData(), 4 * level);
-}
+public:
+    explicit Writer(QByteArray *out)
+        : m_out(out)
+        , m_size(out->size())
+    {}
+    qsizetype size() const { return m_size; }
+    void put(char c)
+    {
+        reserve(1);
+        m_data[m_size++] = c;
+    }
+    void put(const char *p, qsizetype n)
+    {
+        reserve(n);
+        std::memcpy(m_data + m_size, p, size_t(n));
+        m_size += n;
+    }
+    void indent(int level)
+    {
+        reserve(4 * level);
+        std::memset(m_data + m_size, ' ', size_t(4 * level));
+        m_size += 4 * level;
+    }
+    void finish(qsizetype size) { m_out->resize(size); }
+
+private:
+    void reserve(qsizetype n)
+    {
+        if (Q_UNLIKELY(m_size + n > m_end))
+            grow(n);
+    }
+    Q_DECL_COLD_FUNCTION Q_NEVER_INLINE void grow(qsizetype n)
+    {
+        if (m_size + n > m_out->capacity())
+            m_out->reserve(qMax(m_size + n, 2 * m_out->capacity() + 256));
+        m_out->resize(m_out->capacity()); // the new bytes are not written until used
+        m_data = m_out->data();
+        m_end = m_out->size();
+    }
+    QByteArray *m_out;
+    char *m_data = nullptr;
+    qsizetype m_size;
+    qsizetype m_end = -1; // the end of m_data; -1 until the first grow()
+};
 
 // The first byte from p on that is a quote, a backslash or a control character (end if none).
 const char *nextSpecial(const char *p, const char *end)
@@ -102,11 +147,16 @@ bool appendIndentedJson(QByteArray *out, QByteArrayView compactJson, int depth)
     };
     QVarLengthArray<Level, 16> open;
     const qsizetype start = out->size();
+    Writer w(out);
     const char *p = compactJson.data();
     const char *const end = p + compactJson.size();
     auto fail = [&] {
-        out->truncate(start);
+        w.finish(start);
         return false;
+    };
+    auto done = [&] {
+        w.finish(w.size());
+        return true;
     };
     auto level = [&] { return depth + int(open.size()); };
 
@@ -118,7 +168,7 @@ bool appendIndentedJson(QByteArray *out, QByteArrayView compactJson, int depth)
         if (c == '{' || c == '[') {
             if (depth + open.size() >= maxLevels - 1)
                 return fail();
-            out->append(c);
+            w.put(c);
             ++p;
             open.append(Level{c == '{', true, {}});
         } else {
@@ -135,35 +185,35 @@ bool appendIndentedJson(QByteArray *out, QByteArrayView compactJson, int depth)
                 valueEnd = p + 4;
             if (!valueEnd)
                 return fail();
-            out->append(p, valueEnd - p);
+            w.put(p, valueEnd - p);
             p = valueEnd;
         }
 
         // What follows: members and elements until one that is a value again, closing as we go.
         while (true) {
             if (open.isEmpty())
-                return p == end ? true : fail();
+                return p == end ? done() : fail();
             if (p == end)
                 return fail();
             Level &top = open.last();
             const char close = top.object ? '}' : ']';
             if (*p == close) {
                 ++p;
-                out->append('\n');
+                w.put('\n');
                 open.removeLast();
-                appendIndent(out, level());
-                out->append(close);
+                w.indent(level());
+                w.put(close);
                 continue;
             }
             if (!top.empty) {
                 if (*p != ',')
                     return fail();
                 ++p;
-                out->append(',');
+                w.put(',');
             }
             top.empty = false;
-            out->append('\n');
-            appendIndent(out, level());
+            w.put('\n');
+            w.indent(level());
             if (!top.object)
                 break; // an element
             // A member: its key, in order, then its value.
@@ -176,8 +226,8 @@ bool appendIndentedJson(QByteArray *out, QByteArrayView compactJson, int depth)
             if (!top.lastKey.isNull() && !(top.lastKey < key))
                 return fail();
             top.lastKey = key.isNull() ? QByteArrayView("", 0) : key;
-            out->append(p, keyEnd - p);
-            out->append(": ", 2);
+            w.put(p, keyEnd - p);
+            w.put(": ", 2);
             p = keyEnd + 1;
             break;
         }

@@ -1096,6 +1096,24 @@ private Q_SLOTS:
         QVERIFY2(!run.err.contains("folio."), run.err.constData());
     }
 
+    // --version names the version, the commit and the Qt it runs on, one per line, for bug reports.
+    void version()
+    {
+        const Run run = folio({QStringLiteral("--version")});
+        QCOMPARE(run.exitCode, 0);
+        const QList<QByteArray> lines = run.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(QRegularExpression(QStringLiteral("^folio \\d+\\.\\d+\\.\\d+$"))
+                     .match(QString::fromUtf8(lines.at(0)))
+                     .hasMatch(),
+                 lines.at(0).constData());
+        QVERIFY2(QRegularExpression(QStringLiteral("^commit ([0-9a-f]{7,}(-dirty)?|unknown)$"))
+                     .match(QString::fromUtf8(lines.at(1)))
+                     .hasMatch(),
+                 lines.at(1).constData());
+        QCOMPARE(lines.at(2).left(3 + qstrlen(qVersion())), QByteArray("Qt ") + qVersion());
+    }
+
     // -v is --verbose on the window too (it was --version): the window logs as it renders.
     void windowVerbose()
     {

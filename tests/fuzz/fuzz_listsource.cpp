@@ -2,7 +2,8 @@
 // The input is JSON text, read three ways:
 // - as a tool definition, in the text the fast path keeps (a PageDecoder item): mayBeListTool()
 //   says false only when fromTool() finds no list tool, fromTool() names a cursor argument the
-//   schema has, and identity() of the item's text is identity() of the parsed item;
+//   schema has, and identity() of the item's text is identity() of the parsed item, with the
+//   same hash from itemIdentityHash();
 // - as a tool result, read by a list tool: the items are the result's (structuredContent's or
 //   first JSON text block's) largest array member or the root array, and the next cursor is one
 //   of the documented members, exactly as received;
@@ -98,6 +99,9 @@ void asToolDefinition(QByteArrayView raw)
     const QString fromObject = ListSource::identity(tool);
     FUZZ_CHECK(fromText == fromObject, fromText + QStringLiteral(" / ") + fromObject);
     FUZZ_CHECK((ListSource::identityHash(fromText) == 0) == fromText.isEmpty());
+    // The walk hashes items where they lie: the same hash as the identity's.
+    FUZZ_CHECK(ListSource::itemIdentityHash(itemText) == ListSource::identityHash(fromText), fromText);
+    FUZZ_CHECK(ListSource::itemIdentityHash(raw) == ListSource::identityHash(ListSource::identity(raw)));
 }
 
 // The page's root as the header describes it for a list tool.

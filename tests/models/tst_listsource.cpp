@@ -297,6 +297,8 @@ void tst_ListSource::identity()
     QCOMPARE(ListSource::identity(QByteArrayView(item)), identity);
     // 0 is the hash of no identity only.
     QCOMPARE(ListSource::identityHash(identity) == 0, identity.isEmpty());
+    // The walk hashes items where they lie; the same hash as the identity's.
+    QCOMPARE(ListSource::itemIdentityHash(item), ListSource::identityHash(identity));
 }
 
 QTEST_GUILESS_MAIN(tst_ListSource)
