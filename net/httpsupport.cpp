@@ -1,8 +1,11 @@
 #include "httpsupport.h"
 
+#include "wwwauthenticate.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkRequest>
+#include <QStringList>
 
 namespace folio {
 
@@ -32,9 +35,24 @@ McpError httpReplyError(QNetworkReply *reply, const QByteArray &body)
         e.wwwAuthenticate = QString::fromLatin1(reply->rawHeader("WWW-Authenticate"));
         e.message = status == 401 ? QStringLiteral("Authentication required")
                                   : QStringLiteral("Insufficient scope or forbidden");
-        if (!e.wwwAuthenticate.isEmpty())
+        if (!e.wwwAuthenticate.isEmpty()) {
+            // What a Bearer challenge says (RFC 6750 §3, RFC 9728 §5.1), then the header as received.
+            QStringList said;
+            for (const AuthChallenge &challenge :
+                 parseWwwAuthenticate(reply->rawHeader("WWW-Authenticate"))) {
+                if (!challenge.isScheme(u"Bearer"))
+                    continue;
+                for (const QString &name : {QStringLiteral("error"), QStringLiteral("scope"),
+                                            QStringLiteral("resource_metadata")}) {
+                    if (challenge.hasParam(name))
+                        said.append(QStringLiteral("%1 \"%2\"").arg(name, challenge.param(name)));
+                }
+                break;
+            }
+            if (!said.isEmpty())
+                e.message += QStringLiteral(": ") + said.join(QStringLiteral(", "));
             e.message += QStringLiteral(" (WWW-Authenticate: %1)").arg(e.wwwAuthenticate);
-        else if (!bodyHint.isEmpty())
+        } else if (!bodyHint.isEmpty())
             e.message += QStringLiteral(": ") + bodyHint;
         return e;
     }

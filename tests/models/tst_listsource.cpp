@@ -280,6 +280,12 @@ void tst_ListSource::identity_data()
     QTest::addRow("utf8") << QByteArray("{\"name\":\"caf\xc3\xa9\"}") << QStringLiteral("name:caf\u00e9");
     QTest::addRow("spaced") << QByteArray("{ \"uri\" : \"u\" , \"name\" : \"n\" }") << "uri:u";
     QTest::addRow("not_object") << QByteArray(R"(["name","x"])") << "";
+    // Found by tests/fuzz/fuzz_listsource: a member name written with escapes is the name
+    // QJsonDocument reads, on the text path too.
+    QTest::addRow("escaped_member_name") << QByteArray(R"({"n\u0061me":"x"})") << "name:x";
+    QTest::addRow("escaped_member_name_last")
+        << QByteArray(R"({"name":"a","id":1,"n\u0061me":"b"})") << "name:b";
+    QTest::addRow("escaped_uri_over_name") << QByteArray(R"({"name":"n","\u0075ri":"u"})") << "uri:u";
 }
 
 void tst_ListSource::identity()

@@ -205,6 +205,12 @@ private Q_SLOTS:
         QTest::newRow("number_underflows") << page("[1e-400]") << false << L{};
         QTest::newRow("number_underflows_below_denormals") << page("[2e-324]") << false << L{};
         QTest::newRow("integer_of_400_digits") << page("[1" + QByteArray(400, '0') + "]") << false << L{};
+        // Found by tests/fuzz/fuzz_pagedecoder: simdjson 3.0.1 reads this one as 9.7e292.
+        QTest::newRow("long_number_overflows")
+            << page("[0.03456789012367890901234567787976931348623156e318]") << false << L{};
+        QTest::newRow("long_number_in_range")
+            << page("[0.03456789012367890901234567787976931348623156e300]") << true
+            << L{"0.03456789012367890901234567787976931348623156e300"};
         QTest::newRow("leading_zero") << page("[01]") << false << L{};
         QTest::newRow("invalid_utf8_in_item") << page("[\"a\xff\"]") << false << L{};
         QTest::newRow("invalid_utf8_in_envelope")
@@ -288,6 +294,8 @@ private Q_SLOTS:
         QTest::newRow("largest_double") << QByteArray("[1.7976931348623157e308]") << true;
         QTest::newRow("overflow") << QByteArray("[1.8e308]") << false;
         QTest::newRow("integer_overflowing_a_double") << "[1" + QByteArray(400, '0') + "]" << false;
+        QTest::newRow("long_number_overflow")
+            << QByteArray("[0.03456789012367890901234567787976931348623156e318]") << false;
         QTest::newRow("smallest_denormal") << QByteArray("[4.9e-324]") << true;
         QTest::newRow("underflow") << QByteArray("[2e-324]") << false;
         QTest::newRow("zero_with_huge_negative_exponent") << QByteArray("[0.000e-999]") << true;
