@@ -12,7 +12,10 @@
 #ifdef Q_OS_LINUX
 #include <sys/prctl.h>
 #endif
+#include <cerrno>
 #include <csignal>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace folio {
@@ -21,6 +24,52 @@ namespace {
 constexpr int stderrTailLines = 50;
 // How long open() waits for the exec before leaving it to the event loop.
 constexpr int startedWaitMs = 200;
+
+#ifdef Q_OS_LINUX
+// In the server's child before its exec (async-signal-safe calls only): leaves behind a watcher
+// that kills the server's process group once Folio is gone, however it went. PR_SET_PDEATHSIG
+// kills the server itself, but not what the server forked: those are the server's children, and
+// with Folio killed nobody would be left to stop their group. The watcher holds the read end of a
+// pipe whose only write end is Folio's (the lifeline); the kernel closes it when Folio exits, and
+// read() returning 0 is the sign. Folio closes it on purpose once the group is gone
+// (closeLifeline()). The watcher is forked twice so that it is nobody's child but init's (the
+// server never sees it in wait()), and sits in a group of its own, out of the group it watches.
+void startGroupWatcher(int watchFd)
+{
+    const pid_t group = ::getpid(); // after setsid(): the server's group
+    const pid_t first = ::fork();
+    if (first < 0)
+        return;
+    if (first > 0) {
+        int status = 0;
+        while (::waitpid(first, &status, 0) < 0 && errno == EINTR) {
+        }
+        return;
+    }
+    if (::fork() != 0)
+        ::_exit(0);
+    ::setpgid(0, 0);
+    // Only the read end stays open: the server's pipes and the lifeline's write end must not be
+    // held here (Folio would never see the server's stdout end, nor the lifeline close).
+    if (::close_range(0, unsigned(watchFd) - 1, 0) != 0 ||
+        ::close_range(unsigned(watchFd) + 1, ~0U, 0) != 0) {
+        for (int fd = 0; fd < 4096; ++fd) {
+            if (fd != watchFd)
+                ::close(fd);
+        }
+    }
+    char byte;
+    for (;;) {
+        const ssize_t n = ::read(watchFd, &byte, 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+    }
+    ::kill(-group, SIGKILL);
+    ::_exit(0);
+}
+#endif
 } // namespace
 
 StdioTransport::StdioTransport(QObject *parent)
@@ -52,6 +101,14 @@ StdioTransport::~StdioTransport()
         m_process->waitForFinished(1000);
     }
     signalGroup(SIGKILL); // what the server left behind, if it exited before us
+    closeLifeline();
+}
+
+void StdioTransport::closeLifeline()
+{
+    if (m_lifeline >= 0)
+        ::close(m_lifeline);
+    m_lifeline = -1;
 }
 
 void StdioTransport::signalGroup(int sig)
@@ -95,13 +152,24 @@ void StdioTransport::open()
     // stop them all, not only the server. PR_SET_PDEATHSIG has the kernel kill the server when
     // Folio dies, even by SIGKILL (of the thread that started it: transports live on the main
     // thread); a Folio gone before the prctl() is caught by the parent pid having changed.
+    // The lifeline (startGroupWatcher()): both ends close on exec, so neither this server nor
+    // any other program Folio starts holds them; the watcher, which execs nothing, keeps its end.
     const pid_t folioPid = ::getpid();
-    m_process->setChildProcessModifier([folioPid] {
+    closeLifeline();
+    int lifeline[2] = {-1, -1};
+#ifdef Q_OS_LINUX
+    if (::pipe2(lifeline, O_CLOEXEC) != 0)
+        lifeline[0] = lifeline[1] = -1;
+#endif
+    const int watchFd = lifeline[0];
+    m_process->setChildProcessModifier([folioPid, watchFd] {
         ::setsid();
 #ifdef Q_OS_LINUX
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != folioPid)
             ::_exit(127);
+        if (watchFd >= 0)
+            startGroupWatcher(watchFd);
 #endif
     });
     // The command line as the window and the CLI's messages show it; environment values (where
@@ -119,6 +187,9 @@ void StdioTransport::open()
     m_opening = true;
     m_process->waitForStarted(startedWaitMs);
     m_opening = false;
+    if (watchFd >= 0)
+        ::close(watchFd); // the child has its copy: start() forked it
+    m_lifeline = lifeline[1];
 }
 
 void StdioTransport::send(const QJsonObject &message, const QByteArray &encoded)
@@ -258,6 +329,7 @@ void StdioTransport::handleFinished(int exitCode, QProcess::ExitStatus status)
         signalGroup(SIGKILL);
     }
     m_group = 0;
+    closeLifeline(); // the group is gone: its watcher may go too
     if (m_closing) {
         finishClose({});
         return;
@@ -296,6 +368,8 @@ void StdioTransport::report(const QString &line)
 
 void StdioTransport::finishClose(const McpError &error)
 {
+    if (m_process->state() == QProcess::NotRunning && m_group == 0)
+        closeLifeline(); // nothing left to watch (a server that never started, too)
     if (m_closedEmitted)
         return;
     m_closedEmitted = true;

@@ -50,9 +50,12 @@ private:
     void report(const QString &line);
     // Sends sig to the server's process group (the server and what it forked).
     void signalGroup(int sig);
+    // Lets the server group's watcher go (see startGroupWatcher() in the .cpp).
+    void closeLifeline();
 
     QProcess *m_process;
-    qint64 m_group = 0; // the server's process group (its pid), kept after it exited
+    qint64 m_group = 0;  // the server's process group (its pid), kept after it exited
+    int m_lifeline = -1; // the write end of the watcher's pipe; closed when the group is gone
     QString m_program;
     QStringList m_arguments;
     QMap<QString, QString> m_extraEnv;

@@ -11,11 +11,13 @@
 #include "ttlclock.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -53,6 +55,8 @@ private:
     bool connectClient(McpClient &client, const ServerConfig &config);
     RpcCall *listAndWait(McpClient &client, const std::optional<QString> &cursor, int waitMs = 20000);
     static bool processGone(qint64 pid);
+    // The live processes whose session is sid (the server's, after its setsid()).
+    static QList<qint64> sessionMembers(qint64 sid);
 
     QList<QProcess *> m_servers;
     QByteArray m_serverStderr; // what the last HTTP fixture said on stderr
@@ -139,6 +143,27 @@ bool tst_Faults::processGone(qint64 pid)
     const QByteArray text = status.readAll();
     const qsizetype at = text.indexOf("\nState:");
     return at >= 0 && text.mid(at + 7, 8).trimmed().startsWith('Z'); // a zombie: dead, not yet reaped
+}
+
+QList<qint64> tst_Faults::sessionMembers(qint64 sid)
+{
+    QList<qint64> members;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid || processGone(pid))
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        // pid (comm) state ppid pgrp session ...; comm may hold spaces, so read after its ')'.
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 3 && fields.at(3).toLongLong() == sid)
+            members.append(pid);
+    }
+    return members;
 }
 
 // One row per fault: the first page is read, the second meets the fault.
@@ -366,6 +391,8 @@ void tst_Faults::forkedChildIsGone()
     QVERIFY(closed.count() > 0 || closed.wait(10000));
     QTRY_VERIFY_WITH_TIMEOUT(processGone(server), 5000);
     QTRY_VERIFY_WITH_TIMEOUT(processGone(child), 5000);
+    // Nothing of the server's session is left either: the group's watcher went with the group.
+    QTRY_COMPARE_WITH_TIMEOUT(sessionMembers(server), QList<qint64>(), 5000);
 }
 
 // Through the models: a walk whose second page breaks keeps the first page's rows, and the ledger
@@ -448,10 +475,12 @@ void tst_Faults::serverDiesWithFolio()
     folio.kill();
     QVERIFY(folio.waitForFinished(5000));
     QTRY_VERIFY_WITH_TIMEOUT(processGone(server), 5000);
-    const bool childSurvived = !processGone(child);
-    qInfo() << "the server's own child" << (childSurvived ? "survived Folio (the known limit)" : "is gone");
-    if (childSurvived)
-        ::kill(pid_t(child), SIGKILL);
+    // And what the server forked: the group's watcher saw Folio's end of its pipe close.
+    const auto killChild = qScopeGuard([child] {
+        if (!processGone(child))
+            ::kill(pid_t(child), SIGKILL);
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(child), 5000);
 }
 
 // The limit a user sets is kept with the saved server; the default is not written.
