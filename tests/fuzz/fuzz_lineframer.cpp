@@ -2,7 +2,7 @@
 // of dropped lines whatever the chunking, every frame within the cap, and both equal to a plain
 // split of the whole stream at '\n'. Bytes from the input's end choose the cap (1..64 bytes, so
 // that lines over it are common) and where the stream is split.
-#include "fuzzcheck.h"
+#include "fuzzchunks.h"
 #include "lineframer.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
@@ -80,17 +80,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FuzzedDataProvider provider(data, size);
     const qint64 max = provider.ConsumeIntegralInRange<qint64>(1, 64);
-    const int cutCount = provider.ConsumeIntegralInRange<int>(0, 8);
-    std::vector<size_t> raw;
-    for (int i = 0; i < cutCount; ++i)
-        raw.push_back(provider.ConsumeIntegral<uint16_t>());
-    const std::vector<uint8_t> bytes = provider.ConsumeRemainingBytes<uint8_t>();
-    const QByteArrayView stream = fuzzInput(bytes.data(), bytes.size());
-
-    std::vector<qsizetype> cuts;
-    for (const size_t r : raw)
-        cuts.push_back(qsizetype(r % (bytes.size() + 1)));
-    std::sort(cuts.begin(), cuts.end());
+    const ChunkedInput in = consumeChunkedInput(provider);
+    const QByteArrayView stream = in.stream();
+    const std::vector<qsizetype> &cuts = in.cuts;
 
     const Outcome whole = run(stream, max, {});
     for (const QByteArray &line : whole.lines)

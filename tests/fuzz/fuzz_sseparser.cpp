@@ -1,7 +1,7 @@
 // SseParser (net/sseparser.h): the same events, last event id and retry whatever the chunking.
 // The input is the stream; a few bytes taken from its end choose where it is split. The stream
 // is fed whole, in those chunks, and a byte at a time, and the three must agree in everything.
-#include "fuzzcheck.h"
+#include "fuzzchunks.h"
 #include "sseparser.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
@@ -59,18 +59,9 @@ void compare(const Outcome &a, const Outcome &b)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FuzzedDataProvider provider(data, size);
-    // Integers are taken from the end: the front of a seed stays the stream as written.
-    const int cutCount = provider.ConsumeIntegralInRange<int>(0, 8);
-    std::vector<size_t> raw;
-    for (int i = 0; i < cutCount; ++i)
-        raw.push_back(provider.ConsumeIntegral<uint16_t>());
-    const std::vector<uint8_t> bytes = provider.ConsumeRemainingBytes<uint8_t>();
-    const QByteArrayView stream = fuzzInput(bytes.data(), bytes.size());
-
-    std::vector<qsizetype> cuts;
-    for (const size_t r : raw)
-        cuts.push_back(qsizetype(r % (bytes.size() + 1)));
-    std::sort(cuts.begin(), cuts.end());
+    const ChunkedInput in = consumeChunkedInput(provider);
+    const QByteArrayView stream = in.stream();
+    const std::vector<qsizetype> &cuts = in.cuts;
 
     const Outcome whole = run(stream, {});
     compare(whole, run(stream, cuts));
