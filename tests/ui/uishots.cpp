@@ -1,11 +1,13 @@
 // Renders the page strip, the page inspector and the timeline in light and dark palettes to PNG,
-// on a scripted list that shows every look of the visual language at once.
+// on a scripted list that shows every look of the visual language at once, and the server dialog.
 //   QT_QPA_PLATFORM=offscreen folio-ui-shots [output directory, default /tmp/folio-shots]
-// writes {pagestrip,inspector,timeline}-{light,dark}.png (docs/screenshots holds the committed copies).
+// writes {pagestrip,inspector,timeline,serverdialog}-{light,dark}.png (docs/screenshots holds the
+// committed copies).
 #include "pagedfixture.h"
 #include "pageinspector.h"
 #include "pageledger.h"
 #include "pagestrip.h"
+#include "serverdialog.h"
 #include "timelineview.h"
 
 #include <QApplication>
@@ -157,6 +159,17 @@ int main(int argc, char **argv)
         timeline.resize(960, 300);
         timeline.setCurrentPage(rows.at(3));
         save(&timeline, dir, QStringLiteral("timeline") + suffix);
+
+        ServerDialog dialog;
+        ServerConfig server;
+        server.name = QStringLiteral("filesystem");
+        server.kind = ServerConfig::Kind::Stdio;
+        server.command = QStringLiteral("npx");
+        server.arguments = {QStringLiteral("-y"), QStringLiteral("@modelcontextprotocol/server-filesystem"),
+                            QStringLiteral("/home/me/projects")};
+        dialog.setConfig(server);
+        dialog.resize(dialog.sizeHint());
+        save(&dialog, dir, QStringLiteral("serverdialog") + suffix);
     }
     return 0;
 }
