@@ -172,6 +172,7 @@ void ServerDialog::setConfig(const ServerConfig &c)
     m_revision->setCurrentIndex(qMax(0, m_revision->findData(c.pinnedRevision)));
     m_timeout->setValue(c.requestTimeoutMs);
     m_maxMessage->setValue(int(qBound(qint64(1), c.maxMessageBytes / (1024 * 1024), qint64(4096))));
+    m_loadedMaxMessage = {m_maxMessage->value(), c.maxMessageBytes};
     validate();
 }
 
@@ -200,7 +201,10 @@ ServerConfig ServerDialog::config() const
         c.kind == ServerConfig::Kind::Http && (m_tokenEdited ? !m_token->text().isEmpty() : m_hadToken);
     c.pinnedRevision = m_revision->currentData().toString();
     c.requestTimeoutMs = m_timeout->value();
-    c.maxMessageBytes = qint64(m_maxMessage->value()) * 1024 * 1024;
+    // In whole MiB; a saved limit that is not (set in the file) stays as it was unless edited.
+    c.maxMessageBytes = m_maxMessage->value() == m_loadedMaxMessage.first
+                            ? m_loadedMaxMessage.second
+                            : qint64(m_maxMessage->value()) * 1024 * 1024;
     return c;
 }
 

@@ -50,6 +50,9 @@ private:
     QPushButton *m_saveButton = nullptr;
     bool m_tokenEdited = false;
     bool m_hadToken = false;
+    // The limit setConfig() was given, and the MiB the spin box showed for it.
+    std::pair<int, qint64> m_loadedMaxMessage{int(ServerConfig::DefaultMaxMessageBytes / (1024 * 1024)),
+                                              ServerConfig::DefaultMaxMessageBytes};
 };
 
 } // namespace folio
