@@ -23,4 +23,8 @@ QString listItemsKey(ListKind kind); // "tools", "prompts", "resources", "resour
 QString listName(ListKind kind);     // "tools", "prompts", "resources", "templates"
 std::optional<ListKind> listKindFromName(const QString &name);
 
+// The largest message read (an HTTP body, an SSE event, a stdio line) unless a server's settings
+// say otherwise (ServerConfig::maxMessageBytes).
+inline constexpr qint64 DefaultMaxMessageBytes = 64 * 1024 * 1024;
+
 } // namespace folio

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "protocol.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
@@ -39,7 +41,7 @@ struct ServerConfig
     int requestTimeoutMs = 30000;
     // The largest message read (an HTTP body, an SSE event, a stdio line); over it the request
     // fails with Kind::MessageTooLarge and reading stops. Saved as "maxMessageBytes".
-    static constexpr qint64 DefaultMaxMessageBytes = 64 * 1024 * 1024;
+    static constexpr qint64 DefaultMaxMessageBytes = folio::DefaultMaxMessageBytes;
     qint64 maxMessageBytes = DefaultMaxMessageBytes;
 
     QString secretKey() const { return QStringLiteral("server:") + name; }

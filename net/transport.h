@@ -1,6 +1,7 @@
 #pragma once
 
 #include "mcperror.h"
+#include "protocol.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -82,7 +83,7 @@ protected:
 
     QString m_protocolVersion;
     RawMessageHook m_rawHook;
-    qint64 m_maxMessageBytes = 64 * 1024 * 1024;
+    qint64 m_maxMessageBytes = DefaultMaxMessageBytes;
 };
 
 } // namespace folio

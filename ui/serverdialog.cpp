@@ -18,6 +18,14 @@
 
 namespace folio {
 
+namespace {
+// The limit as the spin box shows it: whole MiB, within its range.
+int shownMiB(qint64 bytes)
+{
+    return int(qBound(qint64(1), bytes / (1024 * 1024), qint64(4096)));
+}
+} // namespace
+
 ServerDialog::ServerDialog(QWidget *parent)
     : QDialog(parent)
     , m_name(new QLineEdit(this))
@@ -87,7 +95,7 @@ ServerDialog::ServerDialog(QWidget *parent)
     m_timeout->setValue(30000);
     m_maxMessage->setRange(1, 4096);
     m_maxMessage->setSuffix(tr(" MiB"));
-    m_maxMessage->setValue(int(ServerConfig::DefaultMaxMessageBytes / (1024 * 1024)));
+    m_maxMessage->setValue(shownMiB(m_loadedMaxMessageBytes));
     m_maxMessage->setToolTip(tr("The largest message read from the server. A larger one fails its "
                                 "request, and Folio stops reading it."));
 
@@ -171,8 +179,8 @@ void ServerDialog::setConfig(const ServerConfig &c)
                                     : tr("Kept in the system keychain"));
     m_revision->setCurrentIndex(qMax(0, m_revision->findData(c.pinnedRevision)));
     m_timeout->setValue(c.requestTimeoutMs);
-    m_maxMessage->setValue(int(qBound(qint64(1), c.maxMessageBytes / (1024 * 1024), qint64(4096))));
-    m_loadedMaxMessage = {m_maxMessage->value(), c.maxMessageBytes};
+    m_loadedMaxMessageBytes = c.maxMessageBytes;
+    m_maxMessage->setValue(shownMiB(c.maxMessageBytes));
     validate();
 }
 
@@ -202,8 +210,8 @@ ServerConfig ServerDialog::config() const
     c.pinnedRevision = m_revision->currentData().toString();
     c.requestTimeoutMs = m_timeout->value();
     // In whole MiB; a saved limit that is not (set in the file) stays as it was unless edited.
-    c.maxMessageBytes = m_maxMessage->value() == m_loadedMaxMessage.first
-                            ? m_loadedMaxMessage.second
+    c.maxMessageBytes = m_maxMessage->value() == shownMiB(m_loadedMaxMessageBytes)
+                            ? m_loadedMaxMessageBytes
                             : qint64(m_maxMessage->value()) * 1024 * 1024;
     return c;
 }

@@ -50,9 +50,8 @@ private:
     QPushButton *m_saveButton = nullptr;
     bool m_tokenEdited = false;
     bool m_hadToken = false;
-    // The limit setConfig() was given, and the MiB the spin box showed for it.
-    std::pair<int, qint64> m_loadedMaxMessage{int(ServerConfig::DefaultMaxMessageBytes / (1024 * 1024)),
-                                              ServerConfig::DefaultMaxMessageBytes};
+    // The limit setConfig() was given: kept while the spin box shows it (in whole MiB).
+    qint64 m_loadedMaxMessageBytes = ServerConfig::DefaultMaxMessageBytes;
 };
 
 } // namespace folio
