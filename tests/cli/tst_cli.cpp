@@ -432,16 +432,24 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("scenario");
         QTest::addColumn<bool>("complete");
+        QTest::addColumn<QString>("lastPageFinding"); // a finding the last page's record must hold
         QTest::newRow("multi_page_walk")
-            << QStringList{QStringLiteral("tools")} << QStringLiteral("healthy") << true;
+            << QStringList{QStringLiteral("tools")} << QStringLiteral("healthy") << true << QString();
         QTest::newRow("fails_mid_list")
-            << QStringList{QStringLiteral("prompts")} << QStringLiteral("error-mid-list") << false;
+            << QStringList{QStringLiteral("prompts")} << QStringLiteral("error-mid-list") << false << QString();
         QTest::newRow("cursor_loop") << QStringList{QStringLiteral("templates")} << QStringLiteral("tour")
-                                     << false;
+                                     << false << QString();
+        // The cap's finding lands on the last page after that page was written: it is written anew.
+        QTest::newRow("page_cap_reached")
+            << QStringList{QStringLiteral("tools"), QStringLiteral("--page-cap"), QStringLiteral("2")}
+            << QStringLiteral("healthy") << false << QStringLiteral("page-cap-reached");
+        QTest::newRow("masked_cursors")
+            << QStringList{QStringLiteral("tools"), QStringLiteral("--mask-cursors")} << QStringLiteral("healthy")
+            << true << QString();
         QTest::newRow("list_tool") << QStringList{QStringLiteral("tool:search_posts"),
                                                   QStringLiteral("--args"),
                                                   QStringLiteral("{\"channel\":\"help-android\"}")}
-                                   << QStringLiteral("healthy") << true;
+                                   << QStringLiteral("healthy") << true << QString();
     }
 
     void listJsonStreamsTheSameDocument()
@@ -449,6 +457,7 @@ private Q_SLOTS:
         QFETCH(QStringList, arguments);
         QFETCH(QString, scenario);
         QFETCH(bool, complete);
+        QFETCH(QString, lastPageFinding);
         const QStringList list = QStringList{QStringLiteral("list")} + arguments;
         const Run json =
             folio(list + QStringList{QStringLiteral("--format"), QStringLiteral("json")} + demo(scenario));
@@ -459,6 +468,14 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("complete")).toBool(), complete);
         QCOMPARE(o.value(QStringLiteral("stopReason")).isNull(), complete);
         QCOMPARE(json.out, qtRendering(json.out));
+        if (!lastPageFinding.isEmpty()) {
+            const QJsonArray pages = o.value(QStringLiteral("pages")).toArray();
+            QVERIFY(!pages.isEmpty());
+            QStringList ids;
+            for (const QJsonValue &f : pages.last().toObject().value(QStringLiteral("findings")).toArray())
+                ids << f.toObject().value(QStringLiteral("id")).toString();
+            QVERIFY2(ids.contains(lastPageFinding), qPrintable(ids.join(QLatin1Char(','))));
+        }
         QStringList keys{QStringLiteral("items"),  QStringLiteral("list"),     QStringLiteral("pages"),
                          QStringLiteral("server"), QStringLiteral("complete"), QStringLiteral("stopReason")};
         if (arguments.first().startsWith(QLatin1String("tool:")))
