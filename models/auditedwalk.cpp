@@ -29,9 +29,13 @@ AuditedWalk AuditedWalk::record(const PageWalker &walker)
         w.identities.append(ids);
         if (rec.requestCursor && rec.requestCursor->isEmpty())
             w.sentEmpty = true;
-        if (rec.next == ListSource::CursorPresence::String) {
+        // What the server handed back to be sent again: cursors and tokens, not a position the
+        // client worked out (a cursor an offset tool returns anyway is not followed). An empty
+        // page token ends the list: it is not a "" cursor to send back.
+        if (rec.next == ListSource::CursorPresence::String && !walker.source().pagesByPosition()) {
             if (rec.nextCursor.isEmpty()) {
-                w.issuedEmpty = true;
+                if (walker.source().paging() == ListSource::Paging::Cursor)
+                    w.issuedEmpty = true;
             } else {
                 w.issuedCursors.append(rec.nextCursor);
                 w.issuedOnPage.append(rec.index);

@@ -195,7 +195,7 @@ void Auditor::planAfterTools()
                 });
             addReport(id, exists
                               ? QStringLiteral("not a list tool: its inputSchema has no cursor-like string "
-                                               "argument")
+                                               "argument and no offset or page position")
                               : QStringLiteral("the server lists no such tool"));
         }
     }

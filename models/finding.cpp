@@ -22,7 +22,7 @@ Finding::Severity Finding::defaultSeverity(const QString &id)
     if (id == FindingId::PageCapReached || id == FindingId::DuplicateItem ||
         id == FindingId::InvalidCursorWrongCode || id == FindingId::UnstableOrder)
         return Severity::Warning;
-    if (id == FindingId::PageOverLimit)
+    if (id == FindingId::PageOverLimit || id == FindingId::TransparentPaging)
         return Severity::Info;
     return Severity::Error;
 }
@@ -34,7 +34,7 @@ QStringList Finding::catalogue()
         FindingId::PageOverLimit,         FindingId::CacheHintsMissing,     FindingId::TtlInvalid,
         FindingId::ScopeInvalid,          FindingId::ScopeMismatch,         FindingId::PageError,
         FindingId::EmptyCursorRejected,   FindingId::InvalidCursorAccepted, FindingId::InvalidCursorWrongCode,
-        FindingId::ForeignCursorAccepted, FindingId::UnstableOrder};
+        FindingId::ForeignCursorAccepted, FindingId::UnstableOrder,         FindingId::TransparentPaging};
 }
 
 QJsonObject Finding::toJson() const

@@ -40,6 +40,7 @@ inline const QString InvalidCursorAccepted = QStringLiteral("invalid-cursor-acce
 inline const QString InvalidCursorWrongCode = QStringLiteral("invalid-cursor-wrong-code");
 inline const QString ForeignCursorAccepted = QStringLiteral("foreign-cursor-accepted");
 inline const QString UnstableOrder = QStringLiteral("unstable-order");
+inline const QString TransparentPaging = QStringLiteral("transparent-paging");
 } // namespace FindingId
 
 } // namespace folio

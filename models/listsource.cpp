@@ -16,13 +16,43 @@ namespace {
 
 const QStringList cursorArgNames{QStringLiteral("cursor"), QStringLiteral("page_token"),
                                  QStringLiteral("pageToken"), QStringLiteral("after")};
-const QStringList limitArgNames{QStringLiteral("limit"), QStringLiteral("page_size"),
+const QStringList limitArgNames{QStringLiteral("limit"),    QStringLiteral("page_size"),
                                 QStringLiteral("pageSize"), QStringLiteral("per_page"),
-                                QStringLiteral("max_results")};
+                                QStringLiteral("perPage"),  QStringLiteral("max_results")};
+// Positions a client works out: an offset with a limit, a page number with a page size.
+const QStringList offsetSizeNames{QStringLiteral("limit")};
+const QStringList pageSizeNames{QStringLiteral("per_page"), QStringLiteral("perPage"),
+                                QStringLiteral("page_size"), QStringLiteral("pageSize")};
 const QStringList nextCursorNames{QStringLiteral("next_cursor"), QStringLiteral("nextCursor"),
                                   QStringLiteral("next_page_token"), QStringLiteral("nextPageToken")};
 const QStringList nestedCursorHolders{QStringLiteral("pagination"), QStringLiteral("page_info"),
                                       QStringLiteral("meta")};
+
+bool isNumberProperty(const QJsonObject &schema)
+{
+    const QJsonValue type = schema.value(QStringLiteral("type"));
+    auto numeric = [](const QString &t) {
+        return t == QLatin1String("integer") || t == QLatin1String("number");
+    };
+    if (type.isString())
+        return numeric(type.toString());
+    if (type.isArray()) {
+        for (const QJsonValue &t : type.toArray()) {
+            if (numeric(t.toString()))
+                return true;
+        }
+    }
+    return false;
+}
+
+QString firstOf(const QJsonObject &props, const QStringList &names)
+{
+    for (const QString &name : names) {
+        if (props.contains(name))
+            return name;
+    }
+    return {};
+}
 
 bool isStringProperty(const QJsonObject &schema)
 {
@@ -102,39 +132,53 @@ std::optional<ListSource> ListSource::fromTool(const QJsonObject &tool)
 {
     const QJsonObject props =
         tool.value(QStringLiteral("inputSchema")).toObject().value(QStringLiteral("properties")).toObject();
-    QString cursorArg;
-    for (const QString &name : cursorArgNames) {
-        if (props.contains(name) && isStringProperty(props.value(name).toObject())) {
-            cursorArg = name;
-            break;
-        }
-    }
-    if (cursorArg.isEmpty())
-        return std::nullopt;
     ListSource s;
     s.m_kind = Kind::Tool;
     s.m_toolName = tool.value(QStringLiteral("name")).toString();
     s.m_tool = tool;
-    s.m_cursorArg = cursorArg;
-    for (const QString &name : limitArgNames) {
-        if (props.contains(name)) {
-            s.m_limitArg = name;
-            break;
+    for (const QString &name : cursorArgNames) {
+        if (props.contains(name) && isStringProperty(props.value(name).toObject())) {
+            s.m_cursorArg = name;
+            s.m_paging = name.startsWith(QLatin1String("page")) ? Paging::PageToken : Paging::Cursor;
+            s.m_limitArg = firstOf(props, limitArgNames);
+            return s;
         }
     }
-    return s;
+    // A position: offset + limit, or page + a page size, both numbers in the schema.
+    auto position = [&](const QString &name, const QStringList &sizes, Paging paging, int first) {
+        const QString size = firstOf(props, sizes);
+        if (!props.contains(name) || !isNumberProperty(props.value(name).toObject()) || size.isEmpty() ||
+            !isNumberProperty(props.value(size).toObject()))
+            return false;
+        s.m_cursorArg = name;
+        s.m_limitArg = size;
+        s.m_paging = paging;
+        // The first page is where the schema says positions start: its default, else its minimum.
+        const QJsonObject schema = props.value(name).toObject();
+        const QJsonValue start = schema.contains(QStringLiteral("default"))
+                                     ? schema.value(QStringLiteral("default"))
+                                     : schema.value(QStringLiteral("minimum"));
+        s.m_firstPosition = start.isDouble() ? qMax(0, start.toInt(first)) : first;
+        return true;
+    };
+    if (position(QStringLiteral("offset"), offsetSizeNames, Paging::Offset, 0) ||
+        position(QStringLiteral("page"), pageSizeNames, Paging::PageNumber, 1))
+        return s;
+    return std::nullopt;
 }
 
 bool ListSource::mayBeListTool(const QByteArray &toolJson)
 {
-    // Each of cursorArgNames as a whole string ("cursor"). The names are searched for with memmem
-    // (rare in a tool's text) and their quotes checked where found: a tool of ~350 bytes costs a
-    // few hundred instructions. A quoted name that is not a member name (a description quoting
-    // it) is a false positive: the tool is parsed, and the real check answers.
+    // Each of cursorArgNames and the positions' names as a whole string ("cursor"). The names are searched
+    // for with memmem (rare in a tool's text) and their quotes checked where found: a tool of ~350 bytes
+    // costs a few hundred instructions. A quoted name that is not a member name (a description quoting it) is
+    // a false positive: the tool is parsed, and the real check answers.
     static const QList<QByteArray> names = [] {
         QList<QByteArray> n;
         for (const QString &name : cursorArgNames)
             n.append(name.toLatin1());
+        n.append("offset"); // the positions (fromTool)
+        n.append("page");
         return n;
     }();
     const char *text = toolJson.constData();
@@ -185,11 +229,52 @@ RpcCall *ListSource::requestPage(McpClient *client, const std::optional<QString>
         return client->listPage(m_listKind, cursor, owner);
     QJsonObject args = m_arguments;
     args.remove(m_cursorArg);
-    if (cursor.has_value())
-        args[m_cursorArg] = *cursor;
+    if (cursor.has_value()) {
+        bool number = false;
+        const qint64 position = pagesByPosition() ? cursor->toLongLong(&number) : 0;
+        args[m_cursorArg] = number ? QJsonValue(position) : QJsonValue(*cursor); // a forged one as it is
+    }
     if (!m_limitArg.isEmpty() && m_limit.has_value())
         args[m_limitArg] = *m_limit;
     return client->callTool(m_toolName, args, owner);
+}
+
+std::optional<int> ListSource::pageSizeSent() const
+{
+    if (m_limit)
+        return m_limit;
+    const QJsonValue given = m_arguments.value(m_limitArg);
+    if (!m_limitArg.isEmpty() && given.isDouble() && given.toDouble() >= 1)
+        return given.toInt();
+    return std::nullopt;
+}
+
+std::optional<QString> ListSource::nextRequest(const Page &page, const std::optional<QString> &sent) const
+{
+    switch (m_kind == Kind::Protocol ? Paging::Cursor : m_paging) {
+    case Paging::Cursor:
+        if (page.next == CursorPresence::String)
+            return page.nextCursor; // "" included: it is a cursor, not the end
+        return std::nullopt;
+    case Paging::PageToken:
+        if (page.next == CursorPresence::String && !page.nextCursor.isEmpty())
+            return page.nextCursor;
+        return std::nullopt; // AIP-158: an empty next_page_token is the end of the list
+    case Paging::Offset:
+    case Paging::PageNumber:
+        break;
+    }
+    // A short page (fewer items than asked for) or an empty one is the last. A cursor the server
+    // hands back anyway is not followed: the position is what this tool takes.
+    const int count = page.itemCount();
+    const std::optional<int> size = pageSizeSent();
+    if (count == 0 || (size && count < *size))
+        return std::nullopt;
+    bool number = false;
+    const qint64 at = sent ? sent->toLongLong(&number) : m_firstPosition;
+    if (sent && !number)
+        return std::nullopt;
+    return QString::number(m_paging == Paging::Offset ? at + count : at + 1);
 }
 
 QJsonValue ListSource::resolvePointer(const QJsonValue &root, const QString &pointer, bool *found)

@@ -20,6 +20,12 @@ class ListSource
 public:
     enum class Kind { Protocol, Tool };
 
+    // How a list pages (docs/findings.md, "Paging styles"). Protocol lists and cursor/after tools
+    // hand back an opaque cursor, "" included (2026-07-28 pagination); page_token tools hand back
+    // an AIP-158 token, where "" ends the list; offset and page-number tools take a position the
+    // client works out, and their list ends on a short or an empty page.
+    enum class Paging { Cursor, PageToken, Offset, PageNumber };
+
     // How the next cursor stood in the result, exactly.
     enum class CursorPresence { Absent, Null, String, WrongType };
 
@@ -61,7 +67,7 @@ public:
     static std::optional<ListSource> fromTool(const QJsonObject &tool);
     static bool isListTool(const QJsonObject &tool) { return fromTool(tool).has_value(); }
     // False only when a tool's JSON text cannot describe a list tool: none of the cursor
-    // arguments' names appears in it as a member name. Tells which tools of a long list to parse.
+    // or position arguments' names appears in it as a member name. Tells which tools of a long list to parse.
     static bool mayBeListTool(const QByteArray &toolJson);
 
     Kind kind() const { return m_kind; }
@@ -70,6 +76,10 @@ public:
     QString id() const;
     QString displayName() const;
     QString toolName() const { return m_toolName; }
+    Paging paging() const { return m_paging; }
+    // Offset and page-number lists: items shift under the walk when the list changes.
+    bool pagesByPosition() const { return m_paging == Paging::Offset || m_paging == Paging::PageNumber; }
+    // The argument the cursor (or the position) goes in: "cursor", "page_token", "offset", "page", …
     QString cursorArgument() const { return m_cursorArg; }
     QString limitArgument() const { return m_limitArg; }
     QJsonObject toolDefinition() const { return m_tool; }
@@ -87,7 +97,12 @@ public:
     QString itemsPointer() const { return m_itemsPointer; }
     QString cursorPointer() const { return m_cursorPointer; }
 
+    // Asks for a page: with cursor (for offset and page-number lists, the position as text; sent as
+    // a number), or the first page when there is none.
     RpcCall *requestPage(McpClient *client, const std::optional<QString> &cursor, QObject *owner) const;
+    // What the page after this one is asked with, by the list's paging style; std::nullopt when the
+    // list ended here. sent is what this page was asked with.
+    std::optional<QString> nextRequest(const Page &page, const std::optional<QString> &sent) const;
     Page readPage(const QJsonObject &result) const;
     // The page of an answered call, items as text when the connection cut them out unparsed.
     Page readPage(const RpcCall *call) const;
@@ -112,7 +127,11 @@ public:
     static QJsonValue resolvePointer(const QJsonValue &root, const QString &pointer, bool *found);
 
 private:
+    std::optional<int> pageSizeSent() const;
+
     Kind m_kind = Kind::Protocol;
+    Paging m_paging = Paging::Cursor;
+    int m_firstPosition = 0; // offset and page-number lists: the position of the first page
     ListKind m_listKind = ListKind::Tools;
     QString m_toolName;
     QString m_cursorArg;

@@ -257,7 +257,9 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
     m_ledger->applyReply(ledgerRow, answerOf(page, call));
     scheduleExpiry(ledgerRow);
     bool keepWalking = true;
-    const QList<Finding> cursorFindings = m_judge.judgeCursor(m_ledger->page(ledgerRow), &keepWalking);
+    QList<Finding> cursorFindings = m_judge.judgeCursor(m_ledger->page(ledgerRow), &keepWalking);
+    if (m_ledger->page(ledgerRow).index == 0)
+        cursorFindings += WalkJudge::judgePaging(m_ledger->page(ledgerRow), m_source);
     m_ledger->addFindings(ledgerRow, cursorFindings);
 
     // Settle the walk's state before the rows go in: views react to rowsInserted by asking
@@ -266,8 +268,9 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
     if (stopped) {
         m_stopped = true;
         m_fetchingAll = false;
-    } else if (page.next == ListSource::CursorPresence::String) {
-        m_nextCursor = page.nextCursor; // "" included: it is a cursor, not the end
+    } else if (const std::optional<QString> next =
+                   m_source.nextRequest(page, m_ledger->page(ledgerRow).requestCursor)) {
+        m_nextCursor = *next; // by the list's paging style: a cursor ("" too), a token or a position
         if (m_fetchingAll)
             m_nextPageWanted = true;
     } else {

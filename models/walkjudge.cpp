@@ -188,16 +188,39 @@ QList<Finding> WalkJudge::judgeFailure(const PageRecord &page)
         evidence[QStringLiteral("code")] = page.error.code;
     if (page.requestCursor)
         evidence[QStringLiteral("cursor")] = *page.requestCursor;
+    // One event, one finding: a refused "" is that, not a page error besides. (A "" that timed out
+    // or lost its connection was not refused: that is a page error.)
+    const bool refused =
+        page.error.kind == McpError::Kind::Rpc || page.error.kind == McpError::Kind::ToolError;
+    if (page.requestCursor && page.requestCursor->isEmpty() && refused) {
+        findings.append(
+            make(FindingId::EmptyCursorRejected, page.index,
+                 QStringLiteral("The server refused the \"\" cursor it issued itself for page %1: %2")
+                     .arg(page.index + 1)
+                     .arg(describeError(page)),
+                 evidence));
+        return findings;
+    }
     findings.append(make(FindingId::PageError, page.index,
                          QStringLiteral("Page %1 failed: %2").arg(page.index + 1).arg(describeError(page)),
                          evidence));
-    if (page.requestCursor && page.requestCursor->isEmpty()) {
-        findings.append(make(FindingId::EmptyCursorRejected, page.index,
-                             QStringLiteral("The server refused the \"\" cursor it issued itself for page %1")
-                                 .arg(page.index + 1),
-                             evidence));
-    }
     return findings;
+}
+
+QList<Finding> WalkJudge::judgePaging(const PageRecord &firstPage, const ListSource &source)
+{
+    if (!source.pagesByPosition())
+        return {};
+    const bool offset = source.paging() == ListSource::Paging::Offset;
+    return QList<Finding>{make(
+        FindingId::TransparentPaging, firstPage.index,
+        QStringLiteral("%1 pages by %2 (\"%3\"): when the list changes during a walk, items shift between "
+                       "pages and are skipped or read twice; an opaque cursor (ADR-032) would not")
+            .arg(source.displayName(), offset ? QStringLiteral("offset") : QStringLiteral("page number"),
+                 source.cursorArgument()),
+        {{QStringLiteral("style"), offset ? QStringLiteral("offset") : QStringLiteral("page-number")},
+         {QStringLiteral("argument"), source.cursorArgument()},
+         {QStringLiteral("sizeArgument"), source.limitArgument()}})};
 }
 
 QList<Finding> WalkJudge::judgeCapReached(const PageRecord &lastPage, int cap)

@@ -30,6 +30,8 @@ public:
     static QList<Finding> judgeFailure(const PageRecord &page);
     // The walk stopped at the cap with a cursor still to follow.
     static QList<Finding> judgeCapReached(const PageRecord &lastPage, int cap);
+    // On a walk's first page: transparent-paging for a list that pages by offset or page number.
+    static QList<Finding> judgePaging(const PageRecord &firstPage, const ListSource &source);
 
     static QString describeError(const PageRecord &page);
 

@@ -253,7 +253,8 @@ void ListCommand::handleToolsListed()
         std::optional<ListSource> source = ListSource::fromTool(tool);
         if (!source) {
             fail(2, QStringLiteral("tool '%1' is not a list tool: its inputSchema has no cursor-like string "
-                                   "argument (cursor, page_token, pageToken, after)")
+                                   "argument (cursor, page_token, pageToken, after) and no position "
+                                   "(offset with limit, page with per_page/perPage/page_size/pageSize)")
                         .arg(name));
             return;
         }

@@ -51,13 +51,20 @@ inline QJsonObject rpcError(int code, const QString &message)
              QJsonObject{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}}}};
 }
 
-// The cursor a request sent: params.cursor for a protocol list, arguments.cursor for a tool.
+// The cursor a request sent: params.cursor for a protocol list, for a tool the first of its
+// cursor, token and position arguments (a position as its number written out).
 inline QString cursorOf(const QString &method, const QJsonObject &params)
 {
     const QJsonObject where =
         method == QLatin1String("tools/call") ? params.value(QStringLiteral("arguments")).toObject() : params;
-    return where.contains(QStringLiteral("cursor")) ? where.value(QStringLiteral("cursor")).toString()
-                                                    : NoCursor;
+    for (const char *name : {"cursor", "page_token", "offset", "page"}) {
+        const QJsonValue v = where.value(QLatin1String(name));
+        if (v.isString())
+            return v.toString();
+        if (v.isDouble())
+            return QString::number(v.toInteger());
+    }
+    return NoCursor;
 }
 
 // A client connected to a server that answers from script. The script may change between

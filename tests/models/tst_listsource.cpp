@@ -14,6 +14,10 @@ class tst_ListSource : public QObject
 private Q_SLOTS:
     void detection_data();
     void detection();
+    void pagingStyles_data();
+    void pagingStyles();
+    void nextRequest_data();
+    void nextRequest();
     void textCheck_data();
     void textCheck();
     void extraction_data();
@@ -107,6 +111,163 @@ void tst_ListSource::detection()
     QCOMPARE(source->cursorArgument(), cursorArg);
     QCOMPARE(source->limitArgument(), limitArg);
     QCOMPARE(source->id(), QStringLiteral("tool:t"));
+}
+
+Q_DECLARE_METATYPE(ListSource::Paging)
+
+void tst_ListSource::pagingStyles_data()
+{
+    QTest::addColumn<QByteArray>("tool");
+    QTest::addColumn<bool>("isList");
+    QTest::addColumn<ListSource::Paging>("paging");
+    QTest::addColumn<QString>("cursorArg");
+    QTest::addColumn<QString>("limitArg");
+    const auto tool = [](const char *properties) {
+        return QByteArray(R"({"name":"t","inputSchema":{"type":"object","properties":)") + properties + "}}";
+    };
+    QTest::addRow("cursor") << tool(R"({"cursor":{"type":"string"},"limit":{"type":"integer"}})") << true
+                            << ListSource::Paging::Cursor << "cursor"
+                            << "limit";
+    QTest::addRow("after") << tool(R"({"after":{"type":"string"}})") << true << ListSource::Paging::Cursor
+                           << "after"
+                           << "";
+    QTest::addRow("page_token") << tool(R"({"page_token":{"type":"string"},"page_size":{"type":"integer"}})")
+                                << true << ListSource::Paging::PageToken << "page_token"
+                                << "page_size";
+    QTest::addRow("pageToken") << tool(R"({"pageToken":{"type":"string"}})") << true
+                               << ListSource::Paging::PageToken << "pageToken"
+                               << "";
+    QTest::addRow("offset_limit")
+        << tool(R"({"table":{"type":"string"},"offset":{"type":"integer"},"limit":{"type":"integer"}})")
+        << true << ListSource::Paging::Offset << "offset"
+        << "limit";
+    QTest::addRow("page_per_page") << tool(R"({"page":{"type":"integer"},"per_page":{"type":"integer"}})")
+                                   << true << ListSource::Paging::PageNumber << "page"
+                                   << "per_page";
+    QTest::addRow("page_perPage") << tool(R"({"page":{"type":"number"},"perPage":{"type":"number"}})") << true
+                                  << ListSource::Paging::PageNumber << "page"
+                                  << "perPage";
+    QTest::addRow("page_pageSize")
+        << tool(R"({"page":{"type":["integer","null"]},"pageSize":{"type":"integer"}})") << true
+        << ListSource::Paging::PageNumber << "page"
+        << "pageSize";
+    QTest::addRow("page_page_size") << tool(R"({"page":{"type":"integer"},"page_size":{"type":"integer"}})")
+                                    << true << ListSource::Paging::PageNumber << "page"
+                                    << "page_size";
+    // A cursor wins over a position when a tool has both.
+    QTest::addRow("cursor_and_offset")
+        << tool(R"({"cursor":{"type":"string"},"offset":{"type":"integer"},"limit":{"type":"integer"}})")
+        << true << ListSource::Paging::Cursor << "cursor"
+        << "limit";
+    QTest::addRow("offset_alone_is_not")
+        << tool(R"({"offset":{"type":"integer"}})") << false << ListSource::Paging::Cursor << ""
+        << "";
+    QTest::addRow("page_alone_is_not")
+        << tool(R"({"page":{"type":"integer"}})") << false << ListSource::Paging::Cursor << ""
+        << "";
+    QTest::addRow("string_offset_is_not")
+        << tool(R"({"offset":{"type":"string"},"limit":{"type":"integer"}})") << false
+        << ListSource::Paging::Cursor << ""
+        << "";
+    QTest::addRow("page_with_limit_is_not")
+        << tool(R"({"page":{"type":"integer"},"limit":{"type":"integer"}})") << false
+        << ListSource::Paging::Cursor << ""
+        << "";
+}
+
+void tst_ListSource::pagingStyles()
+{
+    QFETCH(QByteArray, tool);
+    QFETCH(bool, isList);
+    QFETCH(ListSource::Paging, paging);
+    QFETCH(QString, cursorArg);
+    QFETCH(QString, limitArg);
+    const auto source = ListSource::fromTool(QJsonDocument::fromJson(tool).object());
+    QCOMPARE(source.has_value(), isList);
+    if (isList)
+        QVERIFY(ListSource::mayBeListTool(tool)); // the text check never rules one out
+    if (!source)
+        return;
+    QCOMPARE(source->paging(), paging);
+    QCOMPARE(source->cursorArgument(), cursorArg);
+    QCOMPARE(source->limitArgument(), limitArg);
+    QCOMPARE(source->pagesByPosition(),
+             paging == ListSource::Paging::Offset || paging == ListSource::Paging::PageNumber);
+}
+
+void tst_ListSource::nextRequest_data()
+{
+    QTest::addColumn<QByteArray>("tool");
+    QTest::addColumn<int>("limit");         // --limit, or -1
+    QTest::addColumn<QByteArray>("result"); // structuredContent of the page
+    QTest::addColumn<QString>("sent");      // "<none>" for the first page
+    QTest::addColumn<QString>("next");      // "<end>" when the list ends
+    const QByteArray cursorTool = R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"string"}}}})";
+    const QByteArray tokenTool =
+        R"({"name":"t","inputSchema":{"properties":{"page_token":{"type":"string"}}}})";
+    const QByteArray offsetTool =
+        R"({"name":"t","inputSchema":{"properties":{"offset":{"type":"integer"},"limit":{"type":"integer"}}}})";
+    const QByteArray pageTool =
+        R"({"name":"t","inputSchema":{"properties":{"page":{"type":"integer"},"per_page":{"type":"integer"}}}})";
+    const QByteArray pageFromZero =
+        R"({"name":"t","inputSchema":{"properties":{"page":{"type":"integer","minimum":0},"per_page":{"type":"integer"}}}})";
+    QTest::addRow("cursor_follows") << cursorTool << -1 << QByteArray(R"({"items":[1],"next_cursor":"c2"})")
+                                    << "<none>"
+                                    << "c2";
+    QTest::addRow("cursor_empty_is_a_cursor")
+        << cursorTool << -1 << QByteArray(R"({"items":[1],"next_cursor":""})") << "c1"
+        << "";
+    QTest::addRow("cursor_absent_ends") << cursorTool << -1 << QByteArray(R"({"items":[1]})") << "c1"
+                                        << "<end>";
+    QTest::addRow("token_follows") << tokenTool << -1 << QByteArray(R"({"items":[1],"next_page_token":"t2"})")
+                                   << "<none>"
+                                   << "t2";
+    QTest::addRow("token_empty_ends")
+        << tokenTool << -1 << QByteArray(R"({"items":[1],"next_page_token":""})") << "t2"
+        << "<end>";
+    QTest::addRow("offset_first_full") << offsetTool << 2 << QByteArray(R"({"rows":[1,2]})") << "<none>"
+                                       << "2";
+    QTest::addRow("offset_full") << offsetTool << 2 << QByteArray(R"({"rows":[1,2]})") << "4"
+                                 << "6";
+    QTest::addRow("offset_short_ends") << offsetTool << 2 << QByteArray(R"({"rows":[1]})") << "4"
+                                       << "<end>";
+    QTest::addRow("offset_empty_ends") << offsetTool << -1 << QByteArray(R"({"rows":[]})") << "4"
+                                       << "<end>";
+    QTest::addRow("offset_no_limit_goes_on") << offsetTool << -1 << QByteArray(R"({"rows":[1]})") << "4"
+                                             << "5";
+    QTest::addRow("offset_ignores_a_cursor")
+        << offsetTool << 2 << QByteArray(R"({"rows":[1,2],"next_cursor":"zz"})") << "0"
+        << "2";
+    QTest::addRow("page_first") << pageTool << 3 << QByteArray(R"({"issues":[1,2,3]})") << "<none>"
+                                << "2";
+    QTest::addRow("page_next") << pageTool << 3 << QByteArray(R"({"issues":[1,2,3]})") << "2"
+                               << "3";
+    QTest::addRow("page_short_ends") << pageTool << 3 << QByteArray(R"({"issues":[1,2]})") << "2"
+                                     << "<end>";
+    QTest::addRow("page_from_zero") << pageFromZero << 3 << QByteArray(R"({"issues":[1,2,3]})") << "<none>"
+                                    << "1";
+    QTest::addRow("page_forged_position_ends") << pageTool << 3 << QByteArray(R"({"issues":[1,2,3]})") << "x"
+                                               << "<end>";
+}
+
+void tst_ListSource::nextRequest()
+{
+    QFETCH(QByteArray, tool);
+    QFETCH(int, limit);
+    QFETCH(QByteArray, result);
+    QFETCH(QString, sent);
+    QFETCH(QString, next);
+    auto source = ListSource::fromTool(QJsonDocument::fromJson(tool).object());
+    QVERIFY(source);
+    if (limit > 0)
+        source->setLimit(limit);
+    const ListSource::Page page = source->readPage(
+        QJsonObject{{QStringLiteral("structuredContent"), QJsonDocument::fromJson(result).object()}});
+    QVERIFY2(page.extractionError.isEmpty(), qPrintable(page.extractionError));
+    const std::optional<QString> asked =
+        sent == QLatin1String("<none>") ? std::nullopt : std::optional<QString>(sent);
+    const std::optional<QString> got = source->nextRequest(page, asked);
+    QCOMPARE(got.value_or(QStringLiteral("<end>")), next);
 }
 
 void tst_ListSource::textCheck_data()

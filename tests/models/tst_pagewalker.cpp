@@ -39,6 +39,8 @@ private Q_SLOTS:
     void manualStart();
     void legacyPagesCarryNoHintsByDesign();
     void listToolArgumentsAndLimit();
+    void pagingStyles_data();
+    void pagingStyles();
 
 private:
     PageWalker *makeWalker(const ListSource &source = ListSource::protocol(ListKind::Tools));
@@ -204,8 +206,8 @@ void tst_PageWalker::findings_data()
     QTest::addRow("empty_cursor_rejected")
         << Script{{NoCursor, page(tools(0, 5), QString())},
                   {QString(), rpcError(-32602, QStringLiteral("Invalid cursor"))}}
-        << 1000 << QStringList{QStringLiteral("page-error@2"), QStringLiteral("empty-cursor-rejected@2")} << 5
-        << false << QStringLiteral("page 2 failed");
+        << 1000 << QStringList{QStringLiteral("empty-cursor-rejected@2")} << 5 << false
+        << QStringLiteral("page 2 failed");
     QTest::addRow("page_cap_reached")
         << Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
                   {QStringLiteral("c1"), page(tools(5, 5), QStringLiteral("c2"))},
@@ -248,7 +250,9 @@ void tst_PageWalker::findings()
     QCOMPARE(walker->isStopped(), !completes);
     QVERIFY2(walker->stopReason().startsWith(stopReason), qPrintable(walker->stopReason()));
     QCOMPARE(stopReason.isEmpty(), walker->stopReason().isEmpty());
-    QCOMPARE(failed.isEmpty(), !expected.contains(QStringLiteral("page-error@2")));
+    // A failed page is one finding: page-error, or empty-cursor-rejected when "" was refused.
+    QCOMPARE(failed.isEmpty(), !expected.contains(QStringLiteral("page-error@2")) &&
+                                   !expected.contains(QStringLiteral("empty-cursor-rejected@2")));
     QVERIFY(!walker->canFetchNext());
     // The walk ends after its last page's rows are in: a listener connected directly sees them
     // (at the cap too, where the stop once came from inside the last page's acceptance).
@@ -597,6 +601,89 @@ void tst_PageWalker::listToolArgumentsAndLimit()
     QCOMPARE(walker->findings().size(), 1);
     QCOMPARE(walker->findings().first().id, FindingId::PageOverLimit);
     QCOMPARE(walker->ledger()->page(0).scope, PageRecord::Scope::NotApplicable);
+}
+
+// Each paging style walks to its end: a page-token list on an empty token, an offset list on a
+// short page, a page-number list on an empty page; positions are sent as numbers, and a list that
+// pages by position says so once (transparent-paging, info).
+void tst_PageWalker::pagingStyles_data()
+{
+    QTest::addColumn<QByteArray>("tool");
+    QTest::addColumn<int>("limit");
+    QTest::addColumn<Script>("script");
+    QTest::addColumn<QStringList>("sent"); // what each request carried ("<none>" for the first)
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<QStringList>("findings");
+    auto items = [](int from, int n) {
+        QJsonArray a;
+        for (int i = from; i < from + n; ++i)
+            a.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("r%1").arg(i)}});
+        return a;
+    };
+    auto tokenPage = [&](int from, int n, const QString &token) {
+        return QJsonObject{
+            {QStringLiteral("structuredContent"), QJsonObject{{QStringLiteral("records"), items(from, n)},
+                                                              {QStringLiteral("next_page_token"), token}}}};
+    };
+    QTest::addRow("page_token_ends_on_empty")
+        << QByteArray(R"({"name":"list_logs","inputSchema":{"properties":{"page_token":{"type":"string"}}}})")
+        << -1
+        << Script{{NoCursor, tokenPage(0, 3, QStringLiteral("t2"))},
+                  {QStringLiteral("t2"), tokenPage(3, 3, QString())},
+                  {QString(), rpcError(-32602, QStringLiteral("empty token"))}}
+        << QStringList{NoCursor, QStringLiteral("t2")} << 6 << QStringList{};
+    auto offsetPage = [&](int from, int n) {
+        return QJsonObject{
+            {QStringLiteral("structuredContent"), QJsonObject{{QStringLiteral("rows"), items(from, n)}}}};
+    };
+    QTest::addRow("offset_ends_on_short_page")
+        << QByteArray(
+               R"({"name":"read_records","inputSchema":{"properties":{"table":{"type":"string"},"offset":{"type":"integer"},"limit":{"type":"integer"}}}})")
+        << 2
+        << Script{{NoCursor, offsetPage(0, 2)},
+                  {QStringLiteral("2"), offsetPage(2, 2)},
+                  {QStringLiteral("4"), offsetPage(4, 1)}}
+        << QStringList{NoCursor, QStringLiteral("2"), QStringLiteral("4")} << 5
+        << QStringList{QStringLiteral("transparent-paging@1")};
+    QTest::addRow("page_number_ends_on_empty_page")
+        << QByteArray(
+               R"({"name":"list_issues","inputSchema":{"properties":{"page":{"type":"integer"},"per_page":{"type":"integer"}}}})")
+        << -1
+        << Script{{NoCursor, offsetPage(0, 3)},
+                  {QStringLiteral("2"), offsetPage(3, 3)},
+                  {QStringLiteral("3"), offsetPage(6, 0)}}
+        << QStringList{NoCursor, QStringLiteral("2"), QStringLiteral("3")} << 6
+        << QStringList{QStringLiteral("transparent-paging@1")};
+}
+
+void tst_PageWalker::pagingStyles()
+{
+    QFETCH(QByteArray, tool);
+    QFETCH(int, limit);
+    QFETCH(Script, script);
+    QFETCH(QStringList, sent);
+    QFETCH(int, rows);
+    QFETCH(QStringList, findings);
+    QVERIFY(m_server.connect(script));
+    ListSource source = *ListSource::fromTool(QJsonDocument::fromJson(tool).object());
+    if (limit > 0)
+        source.setLimit(limit);
+    PageWalker *walker = makeWalker(source);
+    QVERIFY(walkAll(walker));
+    QVERIFY(walker->isComplete());
+    QCOMPARE(walker->rows()->rowCount(), rows);
+    QStringList asked;
+    for (int row : walker->walkPageRows())
+        asked << walker->ledger()->page(row).requestCursor.value_or(NoCursor);
+    QCOMPARE(asked, sent);
+    if (source.pagesByPosition()) { // positions go out as numbers
+        const QJsonObject args = m_server.transport->lastParams.value(QStringLiteral("arguments")).toObject();
+        QVERIFY(args.value(source.cursorArgument()).isDouble());
+    }
+    QStringList got;
+    for (const Finding &f : walker->findings())
+        got << QStringLiteral("%1@%2").arg(f.id).arg(f.pages.first() + 1);
+    QCOMPARE(got, findings);
 }
 
 QTEST_GUILESS_MAIN(tst_PageWalker)
