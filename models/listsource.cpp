@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <string_view>
 
 namespace folio {
@@ -239,13 +240,27 @@ RpcCall *ListSource::requestPage(McpClient *client, const std::optional<QString>
     return client->callTool(m_toolName, args, owner);
 }
 
+std::optional<QString> ListSource::startCursor() const
+{
+    if (m_kind == Kind::Protocol || m_cursorArg.isEmpty())
+        return std::nullopt;
+    const QJsonValue given = m_arguments.value(m_cursorArg);
+    if (given.isString())
+        return given.toString();
+    if (given.isDouble() && pagesByPosition())
+        return QString::number(given.toInteger());
+    return std::nullopt;
+}
+
 std::optional<int> ListSource::pageSizeSent() const
 {
     if (m_limit)
         return m_limit;
+    if (m_limitArg.isEmpty())
+        return std::nullopt;
     const QJsonValue given = m_arguments.value(m_limitArg);
-    if (!m_limitArg.isEmpty() && given.isDouble() && given.toDouble() >= 1)
-        return given.toInt();
+    if (given.isDouble() && given.toDouble() >= 1 && given.toDouble() == given.toInteger())
+        return int(qMin<qint64>(given.toInteger(), std::numeric_limits<int>::max()));
     return std::nullopt;
 }
 

@@ -85,11 +85,19 @@ public:
     QJsonObject toolDefinition() const { return m_tool; }
     bool isReadOnly() const; // annotations.readOnlyHint === true
 
-    // The other arguments of a list tool (everything but cursor and limit) and the page size asked.
+    // A list tool's arguments as the user gave them, and the page size asked (--limit, which wins
+    // over a limit among the arguments). A cursor (or position) among the arguments is where the
+    // walk starts: startCursor().
     void setArguments(const QJsonObject &arguments) { m_arguments = arguments; }
     QJsonObject arguments() const { return m_arguments; }
     void setLimit(std::optional<int> limit) { m_limit = limit; }
     std::optional<int> limit() const { return m_limit; }
+    // The page size each request sends: --limit, else a whole number >= 1 given for the limit
+    // argument among the arguments; what page-over-limit and a short page are judged against.
+    std::optional<int> pageSizeSent() const;
+    // The cursor the first page is asked with: the one given among the arguments (a position as
+    // its number written out), else none.
+    std::optional<QString> startCursor() const;
 
     // User overrides, as JSON Pointers into the result (or structuredContent) — "" means automatic.
     void setItemsPointer(const QString &pointer) { m_itemsPointer = pointer; }
@@ -127,8 +135,6 @@ public:
     static QJsonValue resolvePointer(const QJsonValue &root, const QString &pointer, bool *found);
 
 private:
-    std::optional<int> pageSizeSent() const;
-
     Kind m_kind = Kind::Protocol;
     Paging m_paging = Paging::Cursor;
     int m_firstPosition = 0; // offset and page-number lists: the position of the first page

@@ -31,6 +31,7 @@ PageWalker::PageWalker(McpClient *client, const ListSource &source, TtlClock *cl
     , m_clock(clock)
     , m_ledger(new PageLedger(this))
     , m_rows(new RowStore(this))
+    , m_nextCursor(source.startCursor()) // a cursor given among the arguments: the walk starts there
 {
     qRegisterMetaType<folio::PageWalker::End>();
     connect(m_clock, &TtlClock::expired, this, &PageWalker::handleExpired);
@@ -129,8 +130,8 @@ void PageWalker::requestNextPage()
     rec.walk = m_walk;
     rec.index = pagesInWalk();
     rec.requestCursor = m_nextCursor;
-    if (m_source.kind() == ListSource::Kind::Tool && !m_source.limitArgument().isEmpty())
-        rec.requestedLimit = m_source.limit();
+    if (m_source.kind() == ListSource::Kind::Tool)
+        rec.requestedLimit = m_source.pageSizeSent(); // --limit, or a limit among the arguments
     const int row = m_ledger->appendRequest(rec);
     m_rows->openPage(row);
     m_judge.noteRequest(rec.index, rec.requestCursor);
@@ -415,7 +416,7 @@ void PageWalker::restart(const QString &reason)
     m_complete = false;
     m_stopped = false;
     m_stopReason.clear();
-    m_nextCursor.reset();
+    m_nextCursor = m_source.startCursor();
     const bool wasStarted = m_started;
     Q_EMIT walkRestarted(reason);
     Q_EMIT findingsChanged();

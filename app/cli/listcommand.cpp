@@ -3,6 +3,7 @@
 #include "clioutput.h"
 #include "clisession.h"
 #include "clitarget.h"
+#include "cursordecoder.h"
 #include "mcpclient.h"
 #include "pagewalker.h"
 #include "ttlclock.h"
@@ -267,6 +268,9 @@ void ListCommand::handleToolsListed()
                         .arg(name));
             source->setLimit(m_options.limit);
         }
+        if (const std::optional<QString> start = source->startCursor())
+            printErr(QStringLiteral("folio list: the walk starts at the %1 given in --args: %2\n")
+                         .arg(source->cursorArgument(), m_options.maskCursors ? maskCursor(*start) : *start));
         walk(*source);
         return;
     }

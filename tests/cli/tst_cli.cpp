@@ -435,8 +435,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("lastPageFinding"); // a finding the last page's record must hold
         QTest::newRow("multi_page_walk")
             << QStringList{QStringLiteral("tools")} << QStringLiteral("healthy") << true << QString();
-        QTest::newRow("fails_mid_list")
-            << QStringList{QStringLiteral("prompts")} << QStringLiteral("error-mid-list") << false << QString();
+        QTest::newRow("fails_mid_list") << QStringList{QStringLiteral("prompts")}
+                                        << QStringLiteral("error-mid-list") << false << QString();
         QTest::newRow("cursor_loop") << QStringList{QStringLiteral("templates")} << QStringLiteral("tour")
                                      << false << QString();
         // The cap's finding lands on the last page after that page was written: it is written anew.
@@ -444,8 +444,8 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("tools"), QStringLiteral("--page-cap"), QStringLiteral("2")}
             << QStringLiteral("healthy") << false << QStringLiteral("page-cap-reached");
         QTest::newRow("masked_cursors")
-            << QStringList{QStringLiteral("tools"), QStringLiteral("--mask-cursors")} << QStringLiteral("healthy")
-            << true << QString();
+            << QStringList{QStringLiteral("tools"), QStringLiteral("--mask-cursors")}
+            << QStringLiteral("healthy") << true << QString();
         QTest::newRow("list_tool") << QStringList{QStringLiteral("tool:search_posts"),
                                                   QStringLiteral("--args"),
                                                   QStringLiteral("{\"channel\":\"help-android\"}")}
@@ -731,6 +731,32 @@ private Q_SLOTS:
         QVERIFY(lines.first().startsWith("page,id,name,"));
         for (const QByteArray &line : lines.mid(1))
             QVERIFY(line.toLower().contains("team"));
+
+        // A limit and a cursor inside --args: the limit is the page limit recorded and judged, the
+        // walk starts at the cursor and says so.
+        run = folio(QStringList{QStringLiteral("list"), QStringLiteral("tool:list_users"),
+                                QStringLiteral("--pages"), QStringLiteral("1"), QStringLiteral("--args"),
+                                QStringLiteral("{\"limit\":30}"), QStringLiteral("--format"),
+                                QStringLiteral("json")} +
+                    demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject first = run.json().value(QStringLiteral("pages")).toArray().first().toObject();
+        QCOMPARE(first.value(QStringLiteral("limit")).toInt(), 30);
+        QCOMPARE(first.value(QStringLiteral("itemCount")).toInt(), 30);
+        const QJsonValue firstItem = run.json().value(QStringLiteral("items")).toArray().first();
+        const QString second = first.value(QStringLiteral("nextCursor")).toString();
+        QVERIFY(!second.isEmpty());
+        run = folio(QStringList{QStringLiteral("list"), QStringLiteral("tool:list_users"),
+                                QStringLiteral("--pages"), QStringLiteral("1"), QStringLiteral("--args"),
+                                QStringLiteral("{\"limit\":30,\"cursor\":\"%1\"}").arg(second),
+                                QStringLiteral("--format"), QStringLiteral("json")} +
+                    demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains("the walk starts at the cursor given in --args: " + second.toUtf8()),
+                 run.err);
+        const QJsonObject resumed = run.json().value(QStringLiteral("pages")).toArray().first().toObject();
+        QCOMPARE(resumed.value(QStringLiteral("cursor")).toString(), second);
+        QVERIFY(run.json().value(QStringLiteral("items")).toArray().first() != firstItem); // page 2's
 
         run = folio(QStringList{QStringLiteral("list"), QStringLiteral("tool:create_post")} +
                     demo(QStringLiteral("healthy")));

@@ -41,6 +41,7 @@ private Q_SLOTS:
     void listToolArgumentsAndLimit();
     void pagingStyles_data();
     void pagingStyles();
+    void limitAndCursorAmongTheArguments();
 
 private:
     PageWalker *makeWalker(const ListSource &source = ListSource::protocol(ListKind::Tools));
@@ -684,6 +685,52 @@ void tst_PageWalker::pagingStyles()
     for (const Finding &f : walker->findings())
         got << QStringLiteral("%1@%2").arg(f.id).arg(f.pages.first() + 1);
     QCOMPARE(got, findings);
+}
+
+// A limit among the arguments is the page size judged, as --limit is; a cursor among them is where
+// the walk starts (and where it starts again after a restart).
+void tst_PageWalker::limitAndCursorAmongTheArguments()
+{
+    QVERIFY(m_server.connect(scripted::postsPages()));
+    const QJsonObject tool =
+        QJsonDocument::fromJson(
+            R"({"name":"search_posts","inputSchema":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer"}}}})")
+            .object();
+    {
+        ListSource source = *ListSource::fromTool(tool);
+        source.setArguments({{QStringLiteral("limit"), 2}});
+        QCOMPARE(source.pageSizeSent().value_or(-1), 2);
+        QVERIFY(!source.startCursor());
+        PageWalker *walker = makeWalker(source);
+        QVERIFY(walkAll(walker));
+        QCOMPARE(walker->ledger()->page(0).requestedLimit.value_or(-1), 2);
+        QCOMPARE(walker->findings().size(), 1);
+        QCOMPARE(walker->findings().first().id, FindingId::PageOverLimit); // 3 posts for a limit of 2
+        delete m_walker;
+        m_walker = nullptr;
+    }
+    ListSource source = *ListSource::fromTool(tool);
+    source.setArguments({{QStringLiteral("cursor"), QStringLiteral("n1")}, {QStringLiteral("limit"), 2.5}});
+    QVERIFY(!source.pageSizeSent()); // not a whole number: no page size to judge against
+    source.setLimit(7);
+    QCOMPARE(source.pageSizeSent().value_or(-1), 7); // --limit wins
+    QCOMPARE(source.startCursor().value_or(QString()), QStringLiteral("n1"));
+    const int before = m_server.transport->requests;
+    PageWalker *walker = makeWalker(source);
+    QVERIFY(walkAll(walker));
+    QCOMPARE(walker->pagesInWalk(), 1);
+    QCOMPARE(walker->ledger()->page(0).requestCursor.value_or(QString()), QStringLiteral("n1"));
+    QCOMPARE(m_server.transport->requests - before, 1);
+    QCOMPARE(m_server.transport->lastParams.value(QStringLiteral("arguments"))
+                 .toObject()
+                 .value(QStringLiteral("limit"))
+                 .toInt(),
+             7);
+    QSignalSpy finished(walker, &PageWalker::walkFinished);
+    walker->restart(QStringLiteral("again"));
+    QVERIFY(finished.wait(3000));
+    QCOMPARE(walker->ledger()->page(walker->walkPageRows().first()).requestCursor.value_or(QString()),
+             QStringLiteral("n1"));
 }
 
 QTEST_GUILESS_MAIN(tst_PageWalker)
