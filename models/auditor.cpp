@@ -193,6 +193,15 @@ void Auditor::planAfterTools()
                 std::any_of(m_toolDefinitions.begin(), m_toolDefinitions.end(), [&](const QJsonObject &t) {
                     return ToolListPrefix + t.value(QStringLiteral("name")).toString() == id;
                 });
+            if (!exists && m_toolsComplete) {
+                // Asked for by name and not there: a mistake in the command, not a list to skip.
+                m_result.usageError = QStringLiteral("the server has no tool named '%1' (--list %2)")
+                                          .arg(id.mid(ToolListPrefix.size()), id);
+                m_result.aborted = m_result.usageError;
+                m_steps.clear();
+                next();
+                return;
+            }
             addReport(id, exists
                               ? QStringLiteral("not a list tool: its inputSchema has no cursor-like string "
                                                "argument and no offset or page position")
@@ -220,6 +229,7 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
         m_toolDefinitions.clear();
         for (int row = 0; row < walker->rows()->rowCount(); ++row)
             m_toolDefinitions.append(walker->rows()->item(row));
+        m_toolsComplete = walker->isComplete(); // a tool not listed is known to be missing only then
     }
     if (s.report < 0)
         return;

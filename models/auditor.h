@@ -116,6 +116,7 @@ private:
     AuditResult m_result;
     QList<ListState> m_states;
     QList<QJsonObject> m_toolDefinitions; // what tools/list listed
+    bool m_toolsComplete = false;         // ... to its end
     QList<Step> m_steps;
     QPointer<PageWalker> m_walker;
     QPointer<RpcCall> m_call;

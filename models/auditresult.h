@@ -51,6 +51,9 @@ struct AuditResult
     QList<AuditedList> lists;
     qint64 elapsedMs = 0;
     QString aborted; // why the audit stopped early ("" when it ran to the end)
+    // A --list the server does not have (a tool it does not list): the command's usage error.
+    // The audit stops before it calls anything; aborted says the same.
+    QString usageError;
 
     int count(Finding::Severity severity) const;
     int requests() const;

@@ -75,7 +75,9 @@ QString AuditCommand::helpText()
                "Exit status:\n"
                "  0  no error-severity finding (warnings and info do not fail)\n"
                "  1  at least one error-severity finding\n"
-               "  2  bad usage, the server could not be reached, or the audit was cut short\n"
+               "  2  bad usage (also a --list tool:NAME the server does not list), the server could not\n"
+               "     be reached, or the audit was cut short; json, junit and markdown reports are written\n"
+               "     then too, their summary's aborted saying why\n"
                "\n"
                "Example (CI):\n"
                "  folio audit --format junit -- ./my-server --stdio > folio-audit.xml\n");
@@ -169,8 +171,10 @@ AuditCommand::AuditCommand(const Options &options, QObject *parent)
     , m_session(new CliSession(options.server, options.keychainToken, this))
 {
     connect(m_session, &CliSession::failed, this, [this](const QString &message) {
-        printErr(QStringLiteral("folio audit: cannot connect to %1: %2\n")
-                     .arg(m_options.server.displayTarget(), message));
+        const QString reason =
+            QStringLiteral("cannot connect to %1: %2").arg(m_options.server.displayTarget(), message);
+        printErr(QStringLiteral("folio audit: %1\n").arg(reason));
+        printUnreached(reason);
         finish(2);
     });
     connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
@@ -179,6 +183,7 @@ AuditCommand::AuditCommand(const Options &options, QObject *parent)
             m_auditor->cancel(message); // finished() prints what was audited, then exits 2
             return;
         }
+        printUnreached(message);
         finish(2);
     });
     connect(m_session, &CliSession::ready, this, [this] {
@@ -190,6 +195,8 @@ AuditCommand::AuditCommand(const Options &options, QObject *parent)
             });
         connect(m_auditor, &Auditor::finished, this, [this] {
             const AuditResult &result = m_auditor->result();
+            if (!result.usageError.isEmpty())
+                printErr(QStringLiteral("folio audit: %1\n").arg(result.usageError));
             printOut(AuditReport::render(result, m_options.format));
             finish(result.aborted.isEmpty() ? AuditReport::exitCode(result) : 2);
         });
@@ -201,6 +208,24 @@ AuditCommand::AuditCommand(const Options &options, QObject *parent)
 void AuditCommand::start()
 {
     m_session->start();
+}
+
+// The server was never audited: a report file all the same for the formats CI reads (json, junit,
+// markdown), saying why, so that a pipeline never gets an empty file. The text format has said it
+// on stderr.
+void AuditCommand::printUnreached(const QString &reason)
+{
+    if (m_done || m_options.format == AuditReport::Format::Text)
+        return;
+    AuditResult result;
+    result.server = {{QStringLiteral("name"), m_options.server.name},
+                     {QStringLiteral("version"), QString()},
+                     {QStringLiteral("revision"), QString()},
+                     {QStringLiteral("transport"), m_options.server.kind == ServerConfig::Kind::Stdio
+                                                       ? QStringLiteral("stdio")
+                                                       : QStringLiteral("http")}};
+    result.aborted = reason;
+    printOut(AuditReport::render(result, m_options.format));
 }
 
 void AuditCommand::finish(int exitCode)

@@ -33,6 +33,7 @@ public:
 
 private:
     void finish(int exitCode);
+    void printUnreached(const QString &reason);
 
     Options m_options;
     CliSession *m_session;

@@ -943,6 +943,46 @@ private Q_SLOTS:
             QVERIFY2(rows.contains(file.chopped(5)), qPrintable(QStringLiteral("no audit row for ") + file));
     }
 
+    // --list tool:NAME for a tool the server does not have is a usage error, with the report
+    // still written; a server that cannot be reached still gets a report file for CI.
+    void auditUsageAndUnreachedReports()
+    {
+        Run run =
+            folio(QStringList{QStringLiteral("audit"), QStringLiteral("--list"), QStringLiteral("tool:nope"),
+                              QStringLiteral("--format"), QStringLiteral("json")} +
+                  demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("the server has no tool named 'nope'"), run.err);
+        QJsonObject summary = run.json().value(QStringLiteral("summary")).toObject();
+        QVERIFY(summary.value(QStringLiteral("aborted"))
+                    .toString()
+                    .contains(QLatin1String("no tool named 'nope'")));
+        QCOMPARE(summary.value(QStringLiteral("passed")).toBool(true), false);
+        QCOMPARE(summary.value(QStringLiteral("requests")).toInt(-1) >= 0, true);
+
+        const QStringList unreachable{QStringLiteral("--"), QStringLiteral("/nonexistent/folio-test-server")};
+        run = folio(QStringList{QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json")} +
+                    unreachable);
+        QCOMPARE(run.exitCode, 2);
+        summary = run.json().value(QStringLiteral("summary")).toObject();
+        QVERIFY2(
+            summary.value(QStringLiteral("aborted")).toString().startsWith(QLatin1String("cannot connect")),
+            run.out);
+        QCOMPARE(summary.value(QStringLiteral("passed")).toBool(true), false);
+
+        run =
+            folio(QStringList{QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("junit")} +
+                  unreachable);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.out.contains("<testcase classname=\"folio.audit\" name=\"audit completed\">"), run.out);
+        QVERIFY(run.out.contains("<error message=\"cannot connect"));
+
+        run = folio(QStringList{QStringLiteral("audit")} + unreachable); // text: stderr says it, nothing else
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(run.err.contains("cannot connect"));
+    }
+
     void auditFindingShape()
     {
         const Run run =
