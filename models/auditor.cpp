@@ -249,6 +249,14 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
             return;
         }
     }
+    // A protocol list whose first request is -32601 (method not found) is not the server's: not
+    // audited, as a list whose capability is not advertised (folio list says the same).
+    if (s.source.kind() == ListSource::Kind::Protocol && pages.size() == 1 &&
+        pages.first().error.kind == McpError::Kind::Rpc && pages.first().error.code == -32601) {
+        r.skipped = QStringLiteral("the server does not offer %1: %2 answered -32601 (method not found)")
+                        .arg(s.source.displayName(), listMethod(s.source.protocolKind()));
+        return;
+    }
     s.walked = true;
     r.pages = int(pages.size());
     r.items = s.first.items;

@@ -85,7 +85,8 @@ QString ListCommand::helpText()
                "  0  the walk reached the end of the list (or read the N pages asked for)\n"
                "  1  it stopped before: a failed page, a repeated cursor, the page cap, a timeout;\n"
                "     the pages read so far are still printed\n"
-               "  2  bad usage, or the server could not be reached\n"
+               "  2  bad usage, the server could not be reached, or it does not offer the list\n"
+               "     (a protocol list answered -32601, a tool it does not list)\n"
                "\n"
                "Examples:\n"
                "  folio list tools -- npx -y @modelcontextprotocol/server-everything\n"
@@ -315,6 +316,8 @@ void ListCommand::evaluate()
     m_evaluateQueued = false;
     if (!m_walker || m_done || m_walker->isLoading())
         return;
+    if (m_walker->isStopped() && notOffered())
+        return;
     if (m_walker->isComplete() || m_walker->isStopped()) {
         printResult(m_walker->isComplete(), m_walker->stopReason());
         finish(m_walker->isComplete() ? 0 : 1);
@@ -339,6 +342,29 @@ void ListCommand::evaluate()
         printResult(false, QStringLiteral("the page cap (%1) was reached").arg(m_walker->pageCap()));
         finish(1);
     }
+}
+
+// A protocol list the server does not have: its first request failed with -32601 (method not
+// found). That is no failed page of a list but the list's absence, said as the audit says it.
+bool ListCommand::notOffered()
+{
+    const ListSource &source = m_walker->source();
+    const QList<int> rows = m_walker->walkPageRows();
+    if (source.kind() != ListSource::Kind::Protocol || rows.size() != 1)
+        return false;
+    const McpError &e = m_walker->ledger()->page(rows.first()).error;
+    if (e.kind != McpError::Kind::Rpc || e.code != -32601)
+        return false;
+    const ListKind kind = source.protocolKind();
+    const QString capability =
+        kind == ListKind::ResourceTemplates ? QStringLiteral("resources") : listName(kind);
+    const bool advertised = m_session->client()->capabilities().contains(capability);
+    fail(2,
+         QStringLiteral("the server does not offer %1: %2 answered -32601 (method not found)%3")
+             .arg(source.displayName(), listMethod(kind),
+                  advertised ? QStringLiteral(", although its capabilities list %1").arg(capability)
+                             : QStringLiteral("; its capabilities do not list %1 either").arg(capability)));
+    return true;
 }
 
 bool ListCommand::streams() const

@@ -983,6 +983,34 @@ private Q_SLOTS:
         QVERIFY(run.err.contains("cannot connect"));
     }
 
+    // A protocol list the server does not have (-32601) is said as such, exit 2, not a failed page.
+    void listNotOffered()
+    {
+        for (const QString &mode : {QStringLiteral("modern"), QStringLiteral("legacy")}) {
+            const Run run = folio({QStringLiteral("list"), QStringLiteral("prompts"),
+                                   QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--"),
+                                   QStringLiteral(FOLIO_FIXTURE_SERVER), QStringLiteral("--mode"), mode});
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.contains("the server does not offer prompts: prompts/list answered -32601"),
+                     run.err);
+            QVERIFY2(run.err.contains("its capabilities do not list prompts either"), run.err);
+            QVERIFY(!run.err.contains("page-error"));
+            QVERIFY(run.out.isEmpty());
+        }
+        // The audit, asked for that list by name, skips it for the same reason.
+        const Run audit =
+            folio({QStringLiteral("audit"), QStringLiteral("--list"), QStringLiteral("prompts"),
+                   QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--"),
+                   QStringLiteral(FOLIO_FIXTURE_SERVER), QStringLiteral("--mode"), QStringLiteral("modern")});
+        QCOMPARE(audit.exitCode, 0);
+        const QJsonObject list = audit.json().value(QStringLiteral("lists")).toArray().first().toObject();
+        QCOMPARE(list.value(QStringLiteral("status")).toString(), QStringLiteral("skipped"));
+        QVERIFY(list.value(QStringLiteral("skipped"))
+                    .toString()
+                    .startsWith(
+                        QLatin1String("the server does not offer prompts: prompts/list answered -32601")));
+    }
+
     void auditFindingShape()
     {
         const Run run =
