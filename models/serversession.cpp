@@ -28,6 +28,10 @@ ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, Secret
 {
     connect(m_client, &McpClient::stateChanged, this, &ServerSession::stateChanged);
     connect(m_client, &McpClient::connected, this, &ServerSession::handleConnected);
+    connect(m_client, &McpClient::strayOutput, this, [this](const QString &line) {
+        Q_EMIT error(tr("%1 wrote a line on stdout that is not JSON-RPC: \"%2\" (its logs belong on stderr)")
+                         .arg(m_config.name, line));
+    });
 }
 
 ServerSession::~ServerSession() = default;

@@ -57,9 +57,29 @@ QJsonObject Handshake::withEnvelope(const QJsonObject &params, const QJsonObject
     return p;
 }
 
+int Handshake::remainingMs() const
+{
+    return int(qMax<qint64>(0, m_config.requestTimeoutMs - m_started.elapsed()));
+}
+
 void Handshake::start(ServerConfig::HttpMode mode)
 {
     m_mode = mode;
+    m_started.start();
+    connect(
+        m_connection, &JsonRpcConnection::protocolWarning, this,
+        [this](const McpError &e, const QByteArray &raw) {
+            if (m_done || !m_strayLine.isEmpty() || e.kind != McpError::Kind::MalformedMessage ||
+                raw.isEmpty() || m_config.kind != ServerConfig::Kind::Stdio)
+                return;
+            QString line = QString::fromUtf8(raw.left(400)).trimmed();
+            if (line.size() > 120 || raw.size() > 400)
+                line = line.left(119) + QChar(0x2026);
+            m_strayLine = line;
+            Q_EMIT strayOutput(line);
+            report(
+                QStringLiteral("The server wrote a line on stdout that is not JSON-RPC: \"%1\"").arg(line));
+        });
     const QString pinned = m_config.pinnedRevision;
     if (mode == ServerConfig::HttpMode::LegacySse)
         sendInitialize(pinned.isEmpty() ? Revision::legacy().constFirst() : pinned);
@@ -72,8 +92,14 @@ void Handshake::start(ServerConfig::HttpMode mode)
 void Handshake::probeDiscover()
 {
     m_connection->transport()->setProtocolVersion(QString::fromLatin1(Revision::Modern));
-    const int timeout = qMin(m_config.requestTimeoutMs, discoverProbeTimeoutMs);
+    const bool pinnedModern = Revision::isModern(m_config.pinnedRevision);
+    // Unpinned, half the budget at most: a legacy server that never answers it leaves initialize
+    // the rest.
+    const int timeout = qMax(
+        1, pinnedModern ? remainingMs()
+                        : qMin(remainingMs(), qMin(m_config.requestTimeoutMs / 2, discoverProbeTimeoutMs)));
     qCDebug(lcMcp) << "handshake: server/discover for" << Revision::Modern << "within" << timeout << "ms";
+    m_sent << QStringLiteral("server/discover");
     RpcCall *call = m_connection->request(QStringLiteral("server/discover"),
                                           {{QStringLiteral("_meta"), modernMeta()}}, timeout, this);
     connect(call, &RpcCall::finished, this, [this, call] {
@@ -167,8 +193,8 @@ void Handshake::sendInitialize(const QString &revision)
     const QJsonObject params{{QStringLiteral("protocolVersion"), revision},
                              {QStringLiteral("capabilities"), QJsonObject()},
                              {QStringLiteral("clientInfo"), clientInfo()}};
-    RpcCall *call =
-        m_connection->request(QStringLiteral("initialize"), params, m_config.requestTimeoutMs, this);
+    m_sent << QStringLiteral("initialize");
+    RpcCall *call = m_connection->request(QStringLiteral("initialize"), params, qMax(1, remainingMs()), this);
     connect(call, &RpcCall::finished, this, [this, call, revision] {
         call->deleteLater();
         handleInitialize(call, revision);
@@ -225,7 +251,18 @@ void Handshake::handleInitialize(RpcCall *call, const QString &offered)
 void Handshake::fail(const McpError &error)
 {
     m_done = true;
-    Q_EMIT failed(error);
+    McpError e = error;
+    if (e.kind == McpError::Kind::Timeout) {
+        e.message = QStringLiteral("No answer to the handshake within %1 ms (%2)")
+                        .arg(m_config.requestTimeoutMs)
+                        .arg(m_sent.join(QStringLiteral(", then ")));
+        if (!m_strayLine.isEmpty())
+            e.message += QStringLiteral("; the server wrote on stdout a line that is not JSON-RPC: \"%1\" "
+                                        "(a stdio server writes only JSON-RPC messages there, its logs "
+                                        "go to stderr)")
+                             .arg(m_strayLine);
+    }
+    Q_EMIT failed(e);
 }
 
 void Handshake::report(const QString &line)

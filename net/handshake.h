@@ -3,9 +3,11 @@
 #include "mcperror.h"
 #include "serverconfig.h"
 
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 namespace folio {
 
@@ -43,6 +45,8 @@ public:
     static QJsonObject withEnvelope(const QJsonObject &params, const QJsonObject &envelope);
 
 Q_SIGNALS:
+    // A stdio server wrote a line on stdout that is not JSON-RPC (once, shown elided): said at once.
+    void strayOutput(const QString &line);
     // A revision was agreed (and, for initialize, notifications/initialized sent).
     void succeeded();
     void failed(const folio::McpError &error);
@@ -70,6 +74,14 @@ private:
     QJsonObject m_result;
     bool m_retriedDiscover = false;
     bool m_done = false;
+    // The whole handshake answers within the request timeout (--timeout-ms), not each of its
+    // requests: the discover probe gets at most half of it, initialize what is left.
+    QElapsedTimer m_started;
+    int remainingMs() const;
+    // The first line a stdio server wrote on stdout that is not JSON-RPC, as shown ("" if none):
+    // a handshake that times out says so, since that is most often why.
+    QString m_strayLine;
+    QStringList m_sent; // the handshake's requests, in order, for a timeout's message
 };
 
 } // namespace folio

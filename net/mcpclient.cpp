@@ -138,6 +138,7 @@ void McpClient::startConnection(ServerConfig::HttpMode mode)
         startConnection(ServerConfig::HttpMode::LegacySse);
     });
     connect(m_handshake, &Handshake::diagnostic, this, &McpClient::diagnostic);
+    connect(m_handshake, &Handshake::strayOutput, this, &McpClient::strayOutput);
     connect(transport, &Transport::opened, m_handshake,
             [handshake = m_handshake.data(), mode] { handshake->start(mode); });
     transport->open();

@@ -79,6 +79,8 @@ Q_SIGNALS:
     void listChanged(folio::ListKind kind);
     void resourceUpdated(const QString &uri);
     void diagnostic(const QString &line);
+    // A stdio server wrote a line on stdout that is not JSON-RPC while connecting (the line, elided).
+    void strayOutput(const QString &line);
 
 private:
     void setState(State state);

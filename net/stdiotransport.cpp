@@ -315,6 +315,24 @@ void StdioTransport::handleStderr()
         m_stderrBuffer.clear();
 }
 
+QString StdioTransport::describeStderrTail(const QStringList &tail)
+{
+    // The last lines, not the last one: a Node stack trace ends in "}", a Python one in the
+    // exception, a shell script's in what failed before it.
+    constexpr int shown = 8;
+    constexpr int width = 240;
+    if (tail.isEmpty())
+        return QStringLiteral(" (it wrote nothing on stderr)");
+    const qsizetype from = qMax<qsizetype>(0, tail.size() - shown);
+    QString text = from > 0 ? QStringLiteral("; the last %1 lines it wrote on stderr:").arg(shown)
+                            : QStringLiteral("; what it wrote on stderr:");
+    for (qsizetype i = from; i < tail.size(); ++i) {
+        const QString &line = tail.at(i);
+        text += QStringLiteral("\n  ") + (line.size() > width ? line.left(width - 1) + QChar(0x2026) : line);
+    }
+    return text;
+}
+
 void StdioTransport::handleFinished(int exitCode, QProcess::ExitStatus status)
 {
     if (deferredWhileFlushing([this, exitCode, status] { handleFinished(exitCode, status); }))
@@ -337,8 +355,7 @@ void StdioTransport::handleFinished(int exitCode, QProcess::ExitStatus status)
     QString why = status == QProcess::CrashExit
                       ? QStringLiteral("The server process crashed")
                       : QStringLiteral("The server process exited with code %1").arg(exitCode);
-    if (!m_stderrTail.isEmpty())
-        why += QStringLiteral(": ") + m_stderrTail.constLast();
+    why += describeStderrTail(m_stderrTail);
     McpError e = McpError::make(McpError::Kind::ProcessExited, why);
     e.code = exitCode;
     finishClose(e);

@@ -36,6 +36,8 @@ public:
     QString kindName() const override { return QStringLiteral("stdio"); }
 
     QStringList stderrTail() const { return m_stderrTail; }
+    // How an exit message names what the server last wrote on stderr (its last lines).
+    static QString describeStderrTail(const QStringList &tail);
     qint64 processId() const;
 
 private:

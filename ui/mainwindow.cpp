@@ -523,7 +523,9 @@ void MainWindow::showStatus(const QString &message)
 {
     // Kept in the log too: a status message is gone after eight seconds.
     qCDebug(lcUi).noquote() << "status:" << message;
-    statusBar()->showMessage(message, 8000);
+    // One line in the bar (an error can carry a server's last lines of stderr); all of it on hover.
+    statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 8000);
+    statusBar()->setToolTip(message);
 }
 
 void MainWindow::goToPage(const QString &listId, int ledgerRow)

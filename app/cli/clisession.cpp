@@ -40,6 +40,14 @@ CliSession::CliSession(const ServerConfig &config, KeychainToken keychain, QObje
     // Diagnostics are logged where they arise (folio.net.*), which -v shows; here they only count
     // as activity.
     connect(m_client, &McpClient::diagnostic, this, &CliSession::kick);
+    // Said at once: a server that logs on stdout breaks the stdio transport, and the handshake
+    // would otherwise only time out.
+    connect(m_client, &McpClient::strayOutput, this, [](const QString &line) {
+        printErr(QStringLiteral("folio: the server wrote a line on stdout that is not JSON-RPC: \"%1\" "
+                                "(a stdio server writes only JSON-RPC messages there; its logs go to "
+                                "stderr)\n")
+                     .arg(line));
+    });
     connect(m_client, &McpClient::connected, this, [this] {
         m_connected = true;
         kick();

@@ -1011,6 +1011,34 @@ private Q_SLOTS:
                         QLatin1String("the server does not offer prompts: prompts/list answered -32601")));
     }
 
+    // A server that exits shows its last lines of stderr, not only "}"; one that logs on stdout is
+    // said at once, and the handshake ends within --timeout-ms, with that line in its error.
+    void clearStdioErrors()
+    {
+        const QString fixture = QStringLiteral(FOLIO_FIXTURE_SERVER);
+        Run run = folio({QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--"), fixture,
+                         QStringLiteral("--mode"), QStringLiteral("exit-with-trace")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("exited with code 3; the last 8 lines it wrote on stderr:"), run.err);
+        QVERIFY2(run.err.contains("Error: Cannot find module './config.json'"), run.err);
+        QVERIFY2(run.err.contains("code: 'MODULE_NOT_FOUND'"), run.err);
+
+        run = folio({QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--timeout-ms"),
+                     QStringLiteral("3000"), QStringLiteral("--"), fixture, QStringLiteral("--mode"),
+                     QStringLiteral("stdout-banner")});
+        QCOMPARE(run.exitCode, 2);
+        const QByteArray line = "\"Server listening on stdio (press Ctrl+C to quit)\"";
+        QVERIFY2(run.err.startsWith("folio: the server wrote a line on stdout that is not JSON-RPC: " + line),
+                 run.err);
+        QVERIFY2(
+            run.err.contains("No answer to the handshake within 3000 ms (server/discover, then initialize); "
+                             "the server wrote on stdout a line that is not JSON-RPC: " +
+                             line),
+            run.err);
+        QVERIFY2(run.elapsedMs < 5500,
+                 QByteArray::number(run.elapsedMs)); // one budget, not two timeouts (6 s)
+    }
+
     void auditFindingShape()
     {
         const Run run =
