@@ -2,6 +2,7 @@
 
 #include "wwwauthenticate.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkRequest>
@@ -9,10 +10,41 @@
 
 namespace folio {
 
+QString describeBody(const QByteArray &contentType, const QByteArray &body, int width)
+{
+    const QByteArray head = body.left(64 * 1024);
+    const QByteArray lower = head.toLower();
+    const bool html = contentType.toLower().contains("html") ||
+                      lower.trimmed().startsWith("<!doctype html") || lower.trimmed().startsWith("<html");
+    if (html) {
+        // A login page, a proxy's or a framework's error page: its title says what it is.
+        const qsizetype open = lower.indexOf("<title");
+        const qsizetype start = open < 0 ? -1 : lower.indexOf('>', open);
+        const qsizetype end = start < 0 ? -1 : lower.indexOf("</title", start);
+        QString title =
+            end > start ? QString::fromUtf8(head.mid(start + 1, end - start - 1)).simplified() : QString();
+        if (title.size() > width)
+            title = title.left(width - 1) + QChar(0x2026);
+        return title.isEmpty() ? QStringLiteral("an HTML page")
+                               : QStringLiteral("an HTML page titled \"%1\"").arg(title);
+    }
+    QString text = QString::fromUtf8(body.left(width * 4)).simplified();
+    if (text.size() > width)
+        text = text.left(width - 1) + QChar(0x2026);
+    return text;
+}
+
+QString userAgent()
+{
+    const QString version = QCoreApplication::applicationVersion();
+    return QStringLiteral("folio/") + (version.isEmpty() ? QStringLiteral("0.1.0") : version);
+}
+
 QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, const QByteArray &accept)
 {
     QNetworkRequest req(target);
     req.setRawHeader("Accept", accept);
+    req.setHeader(QNetworkRequest::UserAgentHeader, userAgent());
     req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
     req.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     if (endpoint.transferTimeoutMs > 0)
@@ -24,10 +56,29 @@ QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, co
     return req;
 }
 
+QByteArray operationName(const QNetworkReply *reply)
+{
+    switch (reply->operation()) {
+    case QNetworkAccessManager::GetOperation:
+        return "GET";
+    case QNetworkAccessManager::PostOperation:
+        return "POST";
+    case QNetworkAccessManager::DeleteOperation:
+        return "DELETE";
+    case QNetworkAccessManager::CustomOperation:
+        return reply->request().attribute(QNetworkRequest::CustomVerbAttribute).toByteArray();
+    default:
+        return "HTTP";
+    }
+}
+
 McpError httpReplyError(QNetworkReply *reply, const QByteArray &body)
 {
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QString bodyHint = QString::fromUtf8(body.left(300)).simplified();
+    const QString bodyHint =
+        body.trimmed().isEmpty()
+            ? QString()
+            : describeBody(reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(), body, 300);
     McpError e;
     e.httpStatus = status;
     if (status == 401 || status == 403) {
@@ -71,6 +122,9 @@ McpError httpReplyError(QNetworkReply *reply, const QByteArray &body)
         e.kind = McpError::Kind::HttpStatus;
         const QString reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
         e.message = reason.isEmpty() ? QStringLiteral("The server answered with an error status") : reason;
+        e.message +=
+            QStringLiteral(" (%1 %2)")
+                .arg(QString::fromLatin1(operationName(reply)), reply->url().toString(QUrl::RemoveUserInfo));
         const QByteArray location = reply->rawHeader("Location");
         if (status < 400 && !location.isEmpty()) {
             // A redirect Qt did not follow: say where to.

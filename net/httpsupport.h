@@ -16,6 +16,14 @@ namespace folio {
 // A request to target with the endpoint's headers, bearer token and transfer timeout.
 QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, const QByteArray &accept);
 
+// What a body that is not the JSON asked for is, in a few words: an HTML page by its title (a
+// login page, a proxy's error page), else its first characters, at most width of them.
+QString describeBody(const QByteArray &contentType, const QByteArray &body, int width);
+// "GET", "POST", "DELETE", ...
+QByteArray operationName(const QNetworkReply *reply);
+// The User-Agent of every HTTP request: folio/VERSION.
+QString userAgent();
+
 // The error a failed HTTP reply stands for: 401/403 with their WWW-Authenticate details,
 // other statuses, TLS and network errors, in words a person understands.
 McpError httpReplyError(QNetworkReply *reply, const QByteArray &body);

@@ -336,14 +336,16 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
                 // The content type and the start of the body say what came instead: a login
                 // page, a proxy's error page.
                 const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
+                const QString typeName = type.isEmpty()
+                                             ? QStringLiteral("no Content-Type")
+                                             : QString::fromLatin1(type.split(';').first().trimmed());
                 Q_EMIT requestFailed(
-                    ex.id, McpError::make(
-                               McpError::Kind::MalformedMessage,
-                               QStringLiteral("The response was not JSON (HTTP %1, Content-Type %2): "
-                                              "%3; it begins: %4")
-                                   .arg(status)
-                                   .arg(type.isEmpty() ? QStringLiteral("none") : QString::fromLatin1(type),
-                                        why, QString::fromUtf8(ex.body.left(120)).simplified())));
+                    ex.id, McpError::make(McpError::Kind::MalformedMessage,
+                                          QStringLiteral("%1 %2 answered %3, not JSON (HTTP %4): %5 (%6)")
+                                              .arg(QString::fromLatin1(operationName(reply)),
+                                                   reply->url().toString(QUrl::RemoveUserInfo), typeName)
+                                              .arg(status)
+                                              .arg(describeBody(type, ex.body, 120), why)));
             }
             return;
         }

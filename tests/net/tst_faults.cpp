@@ -46,6 +46,7 @@ private Q_SLOTS:
     void forkedChildIsGone();
     void walkerKeepsTheFirstPage();
     void getRedirectLoop();
+    void httpErrorsNameTheUrlAndUserAgent();
     void serverDiesWithFolio();
     void sizeLimitIsSaved();
 
@@ -215,9 +216,10 @@ void tst_Faults::secondPageFaults_data()
     QTest::addRow("http_invalid_utf8")
         << true << "invalid-utf8" << none << McpError::kindName(McpError::Kind::MalformedMessage) << "UTF-8"
         << dflt << false;
-    QTest::addRow("http_200_html") << true << "html-page" << none
-                                   << McpError::kindName(McpError::Kind::MalformedMessage)
-                                   << "Content-Type text/html" << dflt << false;
+    QTest::addRow("http_200_html")
+        << true << "html-page" << none << McpError::kindName(McpError::Kind::MalformedMessage)
+        << "answered text/html, not JSON \\(HTTP 200\\): an HTML page titled \"Sign in - Example Portal\""
+        << dflt << false;
     QTest::addRow("http_redirect_loop")
         << true << "redirect-loop" << none << McpError::kindName(McpError::Kind::HttpStatus)
         << "Too many redirects|redirects to .*/mcp/loop|HTTP 307" << dflt << false;
@@ -447,6 +449,28 @@ void tst_Faults::getRedirectLoop()
     QVERIFY(connectClient(client, config));
     QVERIFY(!listAndWait(client, std::nullopt)->isError());
     client.disconnectFromServer();
+}
+
+// An HTTP error status names the request and its URL; every request says it is folio/VERSION
+// (the fixture refuses any other User-Agent with 400).
+void tst_Faults::httpErrorsNameTheUrlAndUserAgent()
+{
+    ServerConfig config = httpConfig(QStringLiteral("require-user-agent"));
+    McpClient client;
+    QVERIFY(connectClient(client, config));
+    QVERIFY(!listAndWait(client, std::nullopt)->isError());
+    client.disconnectFromServer();
+
+    config = httpConfig(QStringLiteral("http-500"));
+    McpClient failing;
+    QVERIFY(connectClient(failing, config));
+    RpcCall *call = listAndWait(failing, std::nullopt);
+    QVERIFY(call->isError());
+    const QString text = call->error().describe();
+    QVERIFY2(text.startsWith(QStringLiteral("HTTP 500: ")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("(POST ") + config.url.toString() + QLatin1Char(')')),
+             qPrintable(text));
+    failing.disconnectFromServer();
 }
 
 // Folio killed (SIGKILL, no clean-up of its own): the kernel kills the stdio server
