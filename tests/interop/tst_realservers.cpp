@@ -561,15 +561,25 @@ void tst_RealServers::pagingBeyondTheRecognisedStyles()
     if (limit > 0)
         arguments << QStringLiteral("--limit") << QString::number(limit);
     const Run run = runFolio(arguments + to, m_configHome.path());
-    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe()));
+    // 0: it read to the end; 1: it stopped before and says so. Either may be right.
+    QVERIFY2(run.finished && (run.exitCode == 0 || run.exitCode == 1), qPrintable(run.describe()));
     const QJsonObject walk = run.json();
-    QVERIFY2(walk.value(QStringLiteral("complete")).toBool(false), qPrintable(run.describe()));
+    QVERIFY2(!walk.isEmpty(), qPrintable(run.describe()));
+    const bool complete = walk.value(QStringLiteral("complete")).toBool(false);
     const QJsonArray items = walk.value(QStringLiteral("items")).toArray();
-    qInfo("%s: %d items in %d pages", qPrintable(tool), int(items.size()),
-          int(walk.value(QStringLiteral("pages")).toArray().size()));
-    // Complete, so every record must be there.
+    qInfo("%s: %d items in %d pages, complete: %s, findings: %s", qPrintable(tool), int(items.size()),
+          int(walk.value(QStringLiteral("pages")).toArray().size()), complete ? "true" : "false",
+          qPrintable(walkFindings(walk).join(u' ')));
+    // What must not happen: a walk that calls itself complete, and raises nothing, with records missing.
+    // A fix may walk the list whole, or stop and say why; both pass.
+    // (transparent-paging is about the style, not this walk: it does not count as saying why.)
+    QStringList said = walkFindings(walk);
+    said.removeIf([](const QString &f) { return f.contains(QLatin1String(":transparent-paging:")); });
+    const bool silentlyShort = complete && items.size() < recordCount && said.isEmpty();
     QEXPECT_FAIL("", qPrintable(bug), Abort);
-    QCOMPARE(items.size(), recordCount);
+    QVERIFY2(!silentlyShort, qPrintable(QStringLiteral("complete with %1 of %2 records and no finding")
+                                            .arg(items.size())
+                                            .arg(recordCount)));
 }
 
 void tst_RealServers::pagingAudit_data()
@@ -593,9 +603,8 @@ void tst_RealServers::pagingAudit()
     const QJsonObject audit = run.json();
     const QJsonObject summary = audit.value(QStringLiteral("summary")).toObject();
     QCOMPARE(summary.value(QStringLiteral("errors")).toInt(-1), 0);
-    QCOMPARE(summary.value(QStringLiteral("warnings")).toInt(-1), 0);
-    QCOMPARE(summary.value(QStringLiteral("infos")).toInt(-1), 2); // the two transparent-paging
     QVERIFY(summary.value(QStringLiteral("aborted")).isNull());
+    // (Warnings and infos are checked list by list below, list_projects apart.)
 
     const QMap<QString, QJsonObject> lists = auditLists(audit);
     // Which tools Folio takes for list tools: every one that pages, and get_record not.
@@ -611,9 +620,10 @@ void tst_RealServers::pagingAudit()
 
     // No finding but the paging style's, on any list (the cursor probes' tampered and foreign
     // cursors get isError, as the peer refuses what it did not issue; "" is sent back already).
+    const QString relay = QStringLiteral("tool:list_projects");
     for (auto it = lists.cbegin(); it != lists.cend(); ++it) {
         const QJsonObject &list = it.value();
-        if (list.value(QStringLiteral("status")).toString() != QLatin1String("audited"))
+        if (list.value(QStringLiteral("status")).toString() != QLatin1String("audited") || it.key() == relay)
             continue;
         QStringList expected;
         if (it.key() == QLatin1String("tool:read_records") || it.key() == QLatin1String("tool:list_issues"))
@@ -621,7 +631,7 @@ void tst_RealServers::pagingAudit()
         QVERIFY2(auditFindings(list) == expected,
                  qPrintable(it.key() + QStringLiteral(": ") + auditFindings(list).join(u' ')));
         QVERIFY2(list.value(QStringLiteral("complete")).toBool(false), qPrintable(it.key()));
-        if (it.key().startsWith(QLatin1String("tool:")) && it.key() != QLatin1String("tool:list_projects"))
+        if (it.key().startsWith(QLatin1String("tool:")))
             QCOMPARE(list.value(QStringLiteral("items")).toInt(), recordCount);
     }
 
@@ -638,9 +648,14 @@ void tst_RealServers::pagingAudit()
         QVERIFY2(!saysOnePage, qPrintable(name + QStringLiteral(": ") + notes.join(QStringLiteral(" | "))));
     }
 
-    // list_projects (Relay-style) is audited as a one-page list: see pagingBeyondTheRecognisedStyles.
-    QEXPECT_FAIL("", "Folio bug: a Relay-style list tool is walked as one page", Continue);
-    QCOMPARE(lists.value(QStringLiteral("tool:list_projects")).value(QStringLiteral("items")).toInt(), recordCount);
+    // list_projects (Relay-style): see pagingBeyondTheRecognisedStyles.
+    const QJsonObject projects = lists.value(relay);
+    const bool silentlyShort = projects.value(QStringLiteral("complete")).toBool(false) &&
+                               projects.value(QStringLiteral("items")).toInt() < recordCount &&
+                               auditFindings(projects).isEmpty();
+    QEXPECT_FAIL("", "Folio bug: a Relay-style list tool is audited as a one-page list, complete, 5 of 23 items",
+                 Continue);
+    QVERIFY(!silentlyShort);
 }
 
 // --- the reference servers ----------------------------------------------------------------------
