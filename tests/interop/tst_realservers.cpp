@@ -251,6 +251,7 @@ class tst_RealServers : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void cleanup();
     void cleanupTestCase();
 
     void pagingWalk_data();
@@ -283,6 +284,7 @@ private:
     std::map<QString, std::unique_ptr<ServerProcess>> m_servers; // "server/transport"
     QMap<QString, QString> m_urls;
     QHash<QString, QJsonArray> m_served; // "server/list"
+    bool m_anyFailed = false;
 };
 
 void tst_RealServers::initTestCase()
@@ -306,11 +308,17 @@ void tst_RealServers::initTestCase()
     }
 }
 
+void tst_RealServers::cleanup()
+{
+    m_anyFailed = m_anyFailed || QTest::currentTestFailed();
+}
+
 void tst_RealServers::cleanupTestCase()
 {
     for (auto &[key, server] : m_servers) {
         server->stop();
-        qInfo("%s: %s", qPrintable(key), qPrintable(server->output().right(600)));
+        if (m_anyFailed) // what the HTTP servers logged, to tell their side of a failure
+            qInfo("%s:\n%s", qPrintable(key), qPrintable(server->output().right(3000)));
     }
     m_servers.clear();
 }
