@@ -284,10 +284,17 @@ void Auditor::probeTampered(int state)
     }
     const ListState &s = m_states.at(state);
     if (s.first.issuedCursors.isEmpty()) {
-        note(state, s.first.issuedEmpty
-                        ? QStringLiteral("cursor probes: the list issued only \"\" cursors; nothing to "
-                                         "tamper with or hand to other lists")
-                        : QStringLiteral("cursor probes: the list fits one page (no cursor issued)"));
+        note(state,
+             s.source.pagesByPosition()
+                 ? QStringLiteral("cursor probes: the list pages by %1 (%2), a position the client "
+                                  "works out; no cursor to tamper with or hand to other lists")
+                       .arg(s.source.paging() == ListSource::Paging::Offset ? QStringLiteral("offset")
+                                                                            : QStringLiteral("page number"),
+                            s.source.cursorArgument())
+             : s.first.issuedEmpty
+                 ? QStringLiteral("cursor probes: the list issued only \"\" cursors; nothing to "
+                                  "tamper with or hand to other lists")
+                 : QStringLiteral("cursor probes: the list fits one page (no cursor issued)"));
         next();
         return;
     }

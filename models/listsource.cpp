@@ -19,15 +19,20 @@ const QStringList cursorArgNames{QStringLiteral("cursor"), QStringLiteral("page_
                                  QStringLiteral("pageToken"), QStringLiteral("after")};
 const QStringList limitArgNames{QStringLiteral("limit"),    QStringLiteral("page_size"),
                                 QStringLiteral("pageSize"), QStringLiteral("per_page"),
-                                QStringLiteral("perPage"),  QStringLiteral("max_results")};
+                                QStringLiteral("perPage"),  QStringLiteral("max_results"),
+                                QStringLiteral("first")}; // Relay: first + after
 // Positions a client works out: an offset with a limit, a page number with a page size.
 const QStringList offsetSizeNames{QStringLiteral("limit")};
 const QStringList pageSizeNames{QStringLiteral("per_page"), QStringLiteral("perPage"),
                                 QStringLiteral("page_size"), QStringLiteral("pageSize")};
 const QStringList nextCursorNames{QStringLiteral("next_cursor"), QStringLiteral("nextCursor"),
-                                  QStringLiteral("next_page_token"), QStringLiteral("nextPageToken")};
+                                  QStringLiteral("next_page_token"), QStringLiteral("nextPageToken"),
+                                  QStringLiteral("endCursor")}; // Relay's pageInfo.endCursor
 const QStringList nestedCursorHolders{QStringLiteral("pagination"), QStringLiteral("page_info"),
-                                      QStringLiteral("meta")};
+                                      QStringLiteral("pageInfo"), QStringLiteral("meta")};
+// Whether a page says more follow: has_more (Stripe, many APIs), hasMore, Relay's hasNextPage.
+const QStringList moreFlagNames{QStringLiteral("has_more"), QStringLiteral("hasMore"),
+                                QStringLiteral("hasNextPage")};
 
 bool isNumberProperty(const QJsonObject &schema)
 {
@@ -87,6 +92,23 @@ bool findNextCursor(const QJsonObject &obj, QJsonValue *value)
         }
     }
     return false;
+}
+
+// A boolean saying whether more pages follow, at the top of obj or under a pagination object.
+std::optional<bool> findMoreFlag(const QJsonObject &obj)
+{
+    for (const QString &name : moreFlagNames) {
+        if (obj.value(name).isBool())
+            return obj.value(name).toBool();
+    }
+    for (const QString &holder : nestedCursorHolders) {
+        const QJsonObject n = obj.value(holder).toObject();
+        for (const QString &name : moreFlagNames) {
+            if (n.value(name).isBool())
+                return n.value(name).toBool();
+        }
+    }
+    return std::nullopt;
 }
 
 // The items are the array-valued member (the largest if there are several).
@@ -264,8 +286,13 @@ std::optional<int> ListSource::pageSizeSent() const
     return std::nullopt;
 }
 
-std::optional<QString> ListSource::nextRequest(const Page &page, const std::optional<QString> &sent) const
+std::optional<QString> ListSource::nextRequest(const Page &page, const std::optional<QString> &sent,
+                                               int largestEarlierPage) const
 {
+    // A page that says no more follow (has_more: false, Relay's hasNextPage: false) is the last,
+    // whatever else it carries.
+    if (page.more == false)
+        return std::nullopt;
     switch (m_kind == Kind::Protocol ? Paging::Cursor : m_paging) {
     case Paging::Cursor:
         if (page.next == CursorPresence::String)
@@ -279,11 +306,11 @@ std::optional<QString> ListSource::nextRequest(const Page &page, const std::opti
     case Paging::PageNumber:
         break;
     }
-    // A short page (fewer items than asked for) or an empty one is the last. A cursor the server
-    // hands back anyway is not followed: the position is what this tool takes.
+    // An empty page is the last, and so is one shorter than a page before it. Not one shorter than
+    // the size asked for: servers cap it (GitHub's per_page at 100), and a capped page is full. A
+    // cursor the server hands back anyway is not followed: the position is what this tool takes.
     const int count = page.itemCount();
-    const std::optional<int> size = pageSizeSent();
-    if (count == 0 || (size && count < *size))
+    if (count == 0 || count < largestEarlierPage)
         return std::nullopt;
     bool number = false;
     const qint64 at = sent ? sent->toLongLong(&number) : m_firstPosition;
@@ -396,6 +423,8 @@ ListSource::Page ListSource::readPage(const QJsonObject &result) const
         QJsonValue v;
         const bool found = root.isObject() && findNextCursor(root.toObject(), &v);
         setCursor(page, v, found);
+        if (root.isObject())
+            page.more = findMoreFlag(root.toObject());
     }
     return page;
 }

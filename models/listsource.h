@@ -60,6 +60,8 @@ public:
         QString resultType;      // as received ("" when absent)
         bool toolError = false;  // a tool result with isError: true
         QString extractionError; // the result could not be read as a page
+        // A list tool's page that says whether more follow (has_more, hasMore, hasNextPage).
+        std::optional<bool> more;
     };
 
     static ListSource protocol(ListKind kind);
@@ -109,8 +111,10 @@ public:
     // a number), or the first page when there is none.
     RpcCall *requestPage(McpClient *client, const std::optional<QString> &cursor, QObject *owner) const;
     // What the page after this one is asked with, by the list's paging style; std::nullopt when the
-    // list ended here. sent is what this page was asked with.
-    std::optional<QString> nextRequest(const Page &page, const std::optional<QString> &sent) const;
+    // list ended here. sent is what this page was asked with; largestEarlierPage the most items an
+    // earlier page of the walk held (an offset or page-number list ends on a page shorter than that).
+    std::optional<QString> nextRequest(const Page &page, const std::optional<QString> &sent,
+                                       int largestEarlierPage = 0) const;
     Page readPage(const QJsonObject &result) const;
     // The page of an answered call, items as text when the connection cut them out unparsed.
     Page readPage(const RpcCall *call) const;

@@ -256,6 +256,8 @@ RowStore::Items PageWalker::itemsOf(const ListSource::Page &page) const
 void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall *call)
 {
     m_ledger->applyReply(ledgerRow, answerOf(page, call));
+    const int largestEarlierPage = m_largestPage;
+    m_largestPage = qMax(m_largestPage, page.itemCount());
     scheduleExpiry(ledgerRow);
     bool keepWalking = true;
     QList<Finding> cursorFindings = m_judge.judgeCursor(m_ledger->page(ledgerRow), &keepWalking);
@@ -270,7 +272,7 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
         m_stopped = true;
         m_fetchingAll = false;
     } else if (const std::optional<QString> next =
-                   m_source.nextRequest(page, m_ledger->page(ledgerRow).requestCursor)) {
+                   m_source.nextRequest(page, m_ledger->page(ledgerRow).requestCursor, largestEarlierPage)) {
         m_nextCursor = *next; // by the list's paging style: a cursor ("" too), a token or a position
         if (m_fetchingAll)
             m_nextPageWanted = true;
@@ -417,6 +419,7 @@ void PageWalker::restart(const QString &reason)
     m_stopped = false;
     m_stopReason.clear();
     m_nextCursor = m_source.startCursor();
+    m_largestPage = 0;
     const bool wasStarted = m_started;
     Q_EMIT walkRestarted(reason);
     Q_EMIT findingsChanged();

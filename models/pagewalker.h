@@ -138,6 +138,7 @@ private:
     bool m_stopped = false;
     QString m_stopReason;
     std::optional<QString> m_nextCursor; // what the next page request sends
+    int m_largestPage = 0;               // the most items a page of this walk held
 };
 
 } // namespace folio

@@ -202,6 +202,7 @@ void tst_ListSource::nextRequest_data()
     QTest::addColumn<QByteArray>("result"); // structuredContent of the page
     QTest::addColumn<QString>("sent");      // "<none>" for the first page
     QTest::addColumn<QString>("next");      // "<end>" when the list ends
+    QTest::addColumn<int>("largest");       // the most items an earlier page held
     const QByteArray cursorTool = R"({"name":"t","inputSchema":{"properties":{"cursor":{"type":"string"}}}})";
     const QByteArray tokenTool =
         R"({"name":"t","inputSchema":{"properties":{"page_token":{"type":"string"}}}})";
@@ -213,41 +214,63 @@ void tst_ListSource::nextRequest_data()
         R"({"name":"t","inputSchema":{"properties":{"page":{"type":"integer","minimum":0},"per_page":{"type":"integer"}}}})";
     QTest::addRow("cursor_follows") << cursorTool << -1 << QByteArray(R"({"items":[1],"next_cursor":"c2"})")
                                     << "<none>"
-                                    << "c2";
+                                    << "c2" << 0;
     QTest::addRow("cursor_empty_is_a_cursor")
         << cursorTool << -1 << QByteArray(R"({"items":[1],"next_cursor":""})") << "c1"
-        << "";
+        << "" << 0;
     QTest::addRow("cursor_absent_ends") << cursorTool << -1 << QByteArray(R"({"items":[1]})") << "c1"
-                                        << "<end>";
+                                        << "<end>" << 0;
     QTest::addRow("token_follows") << tokenTool << -1 << QByteArray(R"({"items":[1],"next_page_token":"t2"})")
                                    << "<none>"
-                                   << "t2";
+                                   << "t2" << 0;
     QTest::addRow("token_empty_ends")
         << tokenTool << -1 << QByteArray(R"({"items":[1],"next_page_token":""})") << "t2"
-        << "<end>";
+        << "<end>" << 0;
     QTest::addRow("offset_first_full") << offsetTool << 2 << QByteArray(R"({"rows":[1,2]})") << "<none>"
-                                       << "2";
+                                       << "2" << 0;
     QTest::addRow("offset_full") << offsetTool << 2 << QByteArray(R"({"rows":[1,2]})") << "4"
-                                 << "6";
+                                 << "6" << 0;
     QTest::addRow("offset_short_ends") << offsetTool << 2 << QByteArray(R"({"rows":[1]})") << "4"
-                                       << "<end>";
+                                       << "<end>" << 2;
+    // A page shorter than the limit but as long as those before it: the server caps the size.
+    QTest::addRow("offset_capped_goes_on") << offsetTool << 20 << QByteArray(R"({"rows":[1,2]})") << "<none>"
+                                           << "2" << 0;
+    QTest::addRow("offset_capped_then_short") << offsetTool << 20 << QByteArray(R"({"rows":[1]})") << "4"
+                                              << "<end>" << 2;
+    QTest::addRow("offset_has_more_false")
+        << offsetTool << 2 << QByteArray(R"({"rows":[1,2],"has_more":false})") << "0"
+        << "<end>" << 0;
     QTest::addRow("offset_empty_ends") << offsetTool << -1 << QByteArray(R"({"rows":[]})") << "4"
-                                       << "<end>";
+                                       << "<end>" << 0;
     QTest::addRow("offset_no_limit_goes_on") << offsetTool << -1 << QByteArray(R"({"rows":[1]})") << "4"
-                                             << "5";
+                                             << "5" << 0;
     QTest::addRow("offset_ignores_a_cursor")
         << offsetTool << 2 << QByteArray(R"({"rows":[1,2],"next_cursor":"zz"})") << "0"
-        << "2";
+        << "2" << 0;
     QTest::addRow("page_first") << pageTool << 3 << QByteArray(R"({"issues":[1,2,3]})") << "<none>"
-                                << "2";
+                                << "2" << 0;
     QTest::addRow("page_next") << pageTool << 3 << QByteArray(R"({"issues":[1,2,3]})") << "2"
-                               << "3";
+                               << "3" << 0;
     QTest::addRow("page_short_ends") << pageTool << 3 << QByteArray(R"({"issues":[1,2]})") << "2"
-                                     << "<end>";
+                                     << "<end>" << 3;
     QTest::addRow("page_from_zero") << pageFromZero << 3 << QByteArray(R"({"issues":[1,2,3]})") << "<none>"
-                                    << "1";
+                                    << "1" << 0;
     QTest::addRow("page_forged_position_ends") << pageTool << 3 << QByteArray(R"({"issues":[1,2,3]})") << "x"
-                                               << "<end>";
+                                               << "<end>" << 0;
+    const QByteArray relayTool =
+        R"({"name":"t","inputSchema":{"properties":{"first":{"type":"integer"},"after":{"type":"string"}}}})";
+    QTest::addRow("relay_follows")
+        << relayTool << -1
+        << QByteArray(R"({"nodes":[1],"pageInfo":{"endCursor":"Y3Vy","hasNextPage":true}})") << "<none>"
+        << "Y3Vy" << 0;
+    QTest::addRow("relay_ends") << relayTool << -1
+                                << QByteArray(
+                                       R"({"nodes":[1],"pageInfo":{"endCursor":"Y3Vz","hasNextPage":false}})")
+                                << "Y3Vy"
+                                << "<end>" << 0;
+    QTest::addRow("cursor_has_more_false")
+        << cursorTool << -1 << QByteArray(R"({"items":[1],"next_cursor":"c3","has_more":false})") << "c2"
+        << "<end>" << 0;
 }
 
 void tst_ListSource::nextRequest()
@@ -257,6 +280,7 @@ void tst_ListSource::nextRequest()
     QFETCH(QByteArray, result);
     QFETCH(QString, sent);
     QFETCH(QString, next);
+    QFETCH(int, largest);
     auto source = ListSource::fromTool(QJsonDocument::fromJson(tool).object());
     QVERIFY(source);
     if (limit > 0)
@@ -266,7 +290,7 @@ void tst_ListSource::nextRequest()
     QVERIFY2(page.extractionError.isEmpty(), qPrintable(page.extractionError));
     const std::optional<QString> asked =
         sent == QLatin1String("<none>") ? std::nullopt : std::optional<QString>(sent);
-    const std::optional<QString> got = source->nextRequest(page, asked);
+    const std::optional<QString> got = source->nextRequest(page, asked, largest);
     QCOMPARE(got.value_or(QStringLiteral("<end>")), next);
 }
 
