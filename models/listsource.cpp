@@ -429,6 +429,21 @@ ListSource::Page ListSource::readPage(const QJsonObject &result) const
     return page;
 }
 
+QJsonValue ListSource::columnValue(const QJsonValue &item, const Column &column)
+{
+    if (column.key.isEmpty())
+        return item;
+    const QJsonObject o = item.toObject();
+    const QJsonValue v = o.value(column.key);
+    if (column.key == QLatin1String("title") && (v.isUndefined() || v.isNull() || v.toString().isEmpty())) {
+        const QJsonValue annotated =
+            o.value(QStringLiteral("annotations")).toObject().value(QStringLiteral("title"));
+        if (annotated.isString() && !annotated.toString().isEmpty())
+            return annotated;
+    }
+    return v;
+}
+
 QList<ListSource::Column> ListSource::columns() const
 {
     auto col = [](const char *key, const char *header) {

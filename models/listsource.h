@@ -122,6 +122,9 @@ public:
     // a protocol list read at its usual place.
     void deferItems(RpcCall *call) const;
 
+    // What a column shows of an item: the member named by its key (the whole item for no key).
+    // "title" is the spec's display name: title, else annotations.title (a tool's older place).
+    static QJsonValue columnValue(const QJsonValue &item, const Column &column);
     // Fixed columns for protocol lists; for list tools, inferred from items (stable order).
     QList<Column> columns() const;
     static QList<Column> inferColumns(const QJsonArray &items);

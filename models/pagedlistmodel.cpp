@@ -199,9 +199,8 @@ const QStringList &PagedListModel::rowTexts(int row) const
     const QJsonValue v = RowStore::parse(m_rows->itemText(row));
     auto *texts = new QStringList;
     texts->reserve(m_columns.size());
-    const QJsonObject o = v.toObject();
     for (const ListSource::Column &c : m_columns)
-        texts->append(c.key.isEmpty() ? cellText(v) : cellText(o.value(c.key)));
+        texts->append(cellText(ListSource::columnValue(v, c)));
     m_textCache.insert(row, texts);
     return *texts;
 }

@@ -65,7 +65,16 @@ QString shortCursor(const QString &cursor, int width)
         return QStringLiteral("\"\"");
     if (cursor.size() <= width)
         return cursor;
-    return elide(cursor, width - 8) + QStringLiteral(" (%1)").arg(cursor.size());
+    // Cut in the middle: cursors of one list share their start (a base64 of the same JSON), and
+    // it is the end that tells one page's from the next.
+    const qsizetype keep = qMax(2, width - 9);
+    qsizetype head = (keep + 1) / 2, tail = keep / 2;
+    if (cursor.at(head - 1).isHighSurrogate())
+        --head;
+    if (cursor.at(cursor.size() - tail).isLowSurrogate())
+        --tail;
+    return cursor.left(head) + QChar(0x2026) + cursor.right(tail) +
+           QStringLiteral(" (%1)").arg(cursor.size());
 }
 
 QString padded(const QString &text, int width)

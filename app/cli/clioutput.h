@@ -15,8 +15,9 @@ QString toJsonLine(const QJsonValue &value);                         // compact,
 
 // Text cut to width characters with an ellipsis; control characters become spaces.
 QString elide(const QString &text, int width);
-// A cursor as a table shows it: "" stays visible; long cursors are cut with their length.
-QString shortCursor(const QString &cursor, int width = 24);
+// A cursor as a table shows it: whole, "" visible; one longer than width cut in the middle, with
+// its length (the full text is in --format json).
+QString shortCursor(const QString &cursor, int width = 64);
 // Pads text to width (by characters).
 QString padded(const QString &text, int width);
 

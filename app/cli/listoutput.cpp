@@ -34,9 +34,7 @@ QString cellText(const QJsonValue &value)
 
 QString cell(const QJsonValue &item, const ListSource::Column &column)
 {
-    if (column.key.isEmpty())
-        return cellText(item);
-    return cellText(item.toObject().value(column.key));
+    return cellText(ListSource::columnValue(item, column));
 }
 
 QString nextText(const PageRecord &page)
@@ -55,11 +53,19 @@ QString nextText(const PageRecord &page)
     return {};
 }
 
-QString pageLine(const PageRecord &page, bool protocolList)
+// One page's line. The cursor it was asked with is the one the page before handed out, shown on
+// that page's line as next: it is shown here only where it is not (the first page of a walk that
+// starts at a cursor), so that whole cursors fit the line.
+QString pageLine(const PageRecord &page, const PageRecord *previous, bool protocolList)
 {
     QStringList parts{QStringLiteral("page %1").arg(page.index + 1)};
-    parts << (page.requestCursor ? QStringLiteral("cursor ") + shortCursor(*page.requestCursor)
-                                 : QStringLiteral("first page"));
+    const bool followsPrevious = page.requestCursor && previous &&
+                                 previous->next == ListSource::CursorPresence::String &&
+                                 previous->nextCursor == *page.requestCursor;
+    if (!page.requestCursor)
+        parts << QStringLiteral("first page");
+    else if (!followsPrevious)
+        parts << QStringLiteral("cursor ") + shortCursor(*page.requestCursor);
     if (page.error.isError()) {
         parts << QStringLiteral("FAILED: ") + WalkJudge::describeError(page);
     } else {
@@ -229,7 +235,7 @@ QString ListOutput::toTable(int width) const
     qsizetype next = 0;
     for (qsizetype p = 0; p < pages.size(); ++p) {
         const PageRecord &page = pages.at(p);
-        out += pageLine(page, protocolList) + QLatin1Char('\n');
+        out += pageLine(page, p > 0 ? &pages.at(p - 1) : nullptr, protocolList) + QLatin1Char('\n');
         for (const Finding &f : page.findings)
             out += QStringLiteral("   %1 %2: %3\n").arg(Finding::severityName(f.severity), f.id, f.message);
         while (next < items.size() && itemPage.at(next) == p) {

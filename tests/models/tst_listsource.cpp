@@ -27,6 +27,7 @@ private Q_SLOTS:
     void pointerOverrides();
     void toolErrorIsAFailedPage();
     void inferredColumnsAreStable();
+    void titleColumnFallsBackToAnnotations();
     void identity_data();
     void identity();
 };
@@ -292,6 +293,26 @@ void tst_ListSource::nextRequest()
         sent == QLatin1String("<none>") ? std::nullopt : std::optional<QString>(sent);
     const std::optional<QString> got = source->nextRequest(page, asked, largest);
     QCOMPARE(got.value_or(QStringLiteral("<end>")), next);
+}
+
+// The Title column is the spec's display name: title, else annotations.title.
+void tst_ListSource::titleColumnFallsBackToAnnotations()
+{
+    const ListSource::Column title{QStringLiteral("title"), QStringLiteral("Title")};
+    auto value = [&](const char *json) {
+        return ListSource::columnValue(QJsonDocument::fromJson(json).object(), title).toString();
+    };
+    QCOMPARE(value(R"({"name":"a","title":"Alpha","annotations":{"title":"Old"}})"), QStringLiteral("Alpha"));
+    QCOMPARE(value(R"({"name":"a","annotations":{"title":"From annotations"}})"),
+             QStringLiteral("From annotations"));
+    QCOMPARE(value(R"({"name":"a","title":"","annotations":{"title":"Empty title"}})"),
+             QStringLiteral("Empty title"));
+    QCOMPARE(value(R"({"name":"a"})"), QString());
+    const ListSource::Column name{QStringLiteral("name"), QStringLiteral("Name")};
+    QCOMPARE(ListSource::columnValue(QJsonDocument::fromJson(R"({"name":"a"})").object(), name).toString(),
+             QStringLiteral("a"));
+    // A list tool's column of a whole item (no key): the item itself.
+    QVERIFY(ListSource::columnValue(QJsonValue(3), ListSource::Column{}).isDouble());
 }
 
 void tst_ListSource::textCheck_data()
