@@ -164,6 +164,7 @@ int main(int argc, char **argv)
             config.url = QUrl(parser.value(QStringLiteral("url")));
             config.name = servers.uniqueName(config.url.host());
         }
+        config.nameFromServer = true; // "node", "python", a host: the server's own name says more
         startRow = servers.addServer(config, /*persist=*/false);
     }
 

@@ -31,7 +31,7 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     const ServerSession *s = m_sessions.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
-        return s->config().name;
+        return s->displayName();
     case Qt::ToolTipRole:
         return QStringLiteral("%1\n%2").arg(s->config().displayTarget(), s->stateText());
     case StateRole:
@@ -71,7 +71,12 @@ void ServerListModel::setDemoServer(const QString &program, const QStringList &a
     if (program.isEmpty())
         return;
     ServerConfig demo;
-    demo.name = tr("demo (tour)");
+    // Named by its scenario: a demo of "healthy" is not the tour.
+    const qsizetype scenarioAt = arguments.indexOf(QStringLiteral("--scenario"));
+    const QString scenario = scenarioAt >= 0 && scenarioAt + 1 < arguments.size()
+                                 ? arguments.at(scenarioAt + 1)
+                                 : QStringLiteral("tour");
+    demo.name = tr("demo (%1)").arg(scenario);
     demo.kind = ServerConfig::Kind::Stdio;
     demo.command = program;
     demo.arguments = arguments;

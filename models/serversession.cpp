@@ -41,6 +41,19 @@ void ServerSession::setConfig(const ServerConfig &config)
     m_config = config;
 }
 
+QString ServerSession::displayName() const
+{
+    if (m_config.nameFromServer && m_client->state() == McpClient::State::Connected) {
+        const QJsonObject info = m_client->serverInfo();
+        for (const char *key : {"title", "name"}) {
+            const QString said = info.value(QLatin1String(key)).toString().simplified();
+            if (!said.isEmpty())
+                return said.left(80);
+        }
+    }
+    return m_config.name;
+}
+
 QString ServerSession::stateText() const
 {
     switch (m_client->state()) {

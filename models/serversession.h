@@ -34,6 +34,9 @@ public:
     void disconnectFromServer();
     McpClient::State state() const { return m_client->state(); }
     QString stateText() const;
+    // What the sidebar calls the server: its config's name, or, for one named after its command
+    // line (ServerConfig::nameFromServer), what it says it is once connected.
+    QString displayName() const;
 
     // The protocol lists the server advertises (all four when it advertises nothing), then the
     // list tools found so far, in tool-list order.

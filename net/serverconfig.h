@@ -21,6 +21,9 @@ struct ServerConfig
     enum class HttpMode { Auto, Streamable, LegacySse };
 
     QString name;
+    // Named after its command line or host (folio -- CMD, folio --url URL): shown by what the
+    // server says it is (serverInfo title, else name) once connected. Runtime only, not saved.
+    bool nameFromServer = false;
     Kind kind = Kind::Stdio;
 
     // stdio

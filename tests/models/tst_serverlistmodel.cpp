@@ -43,6 +43,7 @@ private Q_SLOTS:
     void initTestCase();
     void init();
     void cleanup();
+    void demoIsNamedByItsScenario();
     void modelTester();
     void demoServerIsFirstAndFixed();
     void addRenameRemove();
@@ -82,6 +83,20 @@ void tst_ServerListModel::cleanup()
     m_tester = nullptr;
     m_model = nullptr;
     m_clock = nullptr;
+}
+
+// The demo entry says which scenario it runs; a server not yet connected goes by its config's name.
+void tst_ServerListModel::demoIsNamedByItsScenario()
+{
+    m_model->setDemoServer(QStringLiteral("/bin/true"), {});
+    QCOMPARE(m_model->index(0).data().toString(), QStringLiteral("demo (tour)"));
+    m_model->setDemoServer(QStringLiteral("/bin/true"),
+                           {QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QCOMPARE(m_model->index(0).data().toString(), QStringLiteral("demo (healthy)"));
+    ServerConfig named = stdioServer(QStringLiteral("node"));
+    named.nameFromServer = true;
+    const int row = m_model->addServer(named, /*persist=*/false);
+    QCOMPARE(m_model->index(row).data().toString(), QStringLiteral("node"));
 }
 
 void tst_ServerListModel::modelTester()
