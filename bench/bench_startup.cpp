@@ -61,30 +61,25 @@ int main(int argc, char **argv)
                                  QStringLiteral("--list"), QStringLiteral("tools=pageSize=200")};
     bench::DemoHttpServer httpServer(serverArgs);
     QList<Case> cases;
-    {
+    // A window, timed to the marker its first painted page prints on stderr.
+    auto painted = [&](const QString &name, const QStringList &command,
+                       const QMap<QByteArray, QByteArray> &e) {
         Case c;
-        c.name = QStringLiteral("Qt floor: bare window, table of 123 rows");
-        c.spec.command = {QStringLiteral(FOLIO_BENCH_QT_FLOOR)};
-        QMap<QByteArray, QByteArray> floorEnv = env;
-        floorEnv.insert("QT_QPA_PLATFORM", "offscreen");
-        c.spec.env = floorEnv;
+        c.name = name;
+        c.spec.command = command;
+        c.spec.env = e;
         c.spec.stderrMarker = marker;
         c.spec.stopAtMarker = true;
         c.spec.timeoutMs = 20'000;
         c.painted = true;
-        cases.append(c);
-    }
-    {
-        Case c;
-        c.name = QStringLiteral("folio window, embedded demo (tour)");
-        c.spec.command = {bench::folioProgram()};
-        c.spec.env = windowEnv;
-        c.spec.stderrMarker = marker;
-        c.spec.stopAtMarker = true;
-        c.spec.timeoutMs = 20'000;
-        c.painted = true;
-        cases.append(c);
-    }
+        return c;
+    };
+    QMap<QByteArray, QByteArray> floorEnv = env;
+    floorEnv.insert("QT_QPA_PLATFORM", "offscreen");
+    cases.append(painted(QStringLiteral("Qt floor: bare window, table of 123 rows"),
+                         {QStringLiteral(FOLIO_BENCH_QT_FLOOR)}, floorEnv));
+    cases.append(
+        painted(QStringLiteral("folio window, embedded demo (tour)"), {bench::folioProgram()}, windowEnv));
     // Over stdio each client spawns the server (whose own start-up is in every figure); over HTTP
     // the server is already up and the figures are the clients' alone.
     for (const bool http : {false, true}) {
@@ -94,15 +89,8 @@ int main(int argc, char **argv)
                  : QStringList{QStringLiteral("--"), bench::demoServerProgram()} + serverArgs;
         const QStringList inspectorTarget =
             http ? QStringList{httpServer.url()} : QStringList{bench::demoServerProgram()} + serverArgs;
-        Case window;
-        window.name = QStringLiteral("folio window") + via;
-        window.spec.command = QStringList{bench::folioProgram()} + target;
-        window.spec.env = windowEnv;
-        window.spec.stderrMarker = marker;
-        window.spec.stopAtMarker = true;
-        window.spec.timeoutMs = 20'000;
-        window.painted = true;
-        cases.append(window);
+        cases.append(painted(QStringLiteral("folio window") + via,
+                             QStringList{bench::folioProgram()} + target, windowEnv));
         Case list;
         list.name = QStringLiteral("folio list tools --pages 1") + via;
         list.spec.command =
