@@ -40,7 +40,8 @@ protected:
         QTimer::singleShot(0, this, [] {
             const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                 std::chrono::steady_clock::now().time_since_epoch());
-            std::fprintf(stderr, "folio-bench: first-page-painted %lld\n", static_cast<long long>(ns.count()));
+            std::fprintf(stderr, "folio-bench: first-page-painted %lld\n",
+                         static_cast<long long>(ns.count()));
             std::fflush(stderr);
             QCoreApplication::quit();
         });
@@ -66,7 +67,8 @@ int main(int argc, char **argv)
     dock->setWidget(new QLabel(QStringLiteral("folio-demo-server")));
     window.addDockWidget(Qt::LeftDockWidgetArea, dock);
     auto *model = new QStandardItemModel(0, 3, &window);
-    model->setHorizontalHeaderLabels({QStringLiteral("Name"), QStringLiteral("Description"), QStringLiteral("Page")});
+    model->setHorizontalHeaderLabels(
+        {QStringLiteral("Name"), QStringLiteral("Description"), QStringLiteral("Page")});
     auto *table = new QTableView;
     table->setModel(model);
     window.setCentralWidget(table);
