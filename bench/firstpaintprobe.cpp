@@ -4,13 +4,12 @@
 //   folio-bench: first-page-painted <CLOCK_MONOTONIC ns>
 // to stderr, once. With FOLIO_BENCH_PROBE_QUIT set it then quits the application, so that a
 // profiler (valgrind --tool=callgrind) can count the instructions of a start up to its first page.
+#include "firstpaintmarker.h"
+
 #include <QAbstractItemView>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QTimer>
-
-#include <chrono>
-#include <cstdio>
 
 namespace {
 
@@ -43,11 +42,7 @@ protected:
         m_done = true;
         // After this paint event has been handled: the rows are on the backing store.
         QTimer::singleShot(0, this, [] {
-            const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                std::chrono::steady_clock::now().time_since_epoch());
-            std::fprintf(stderr, "folio-bench: first-page-painted %lld\n",
-                         static_cast<long long>(ns.count()));
-            std::fflush(stderr);
+            printFirstPagePainted();
             if (qEnvironmentVariableIsSet("FOLIO_BENCH_PROBE_QUIT"))
                 QCoreApplication::quit();
         });

@@ -5,6 +5,8 @@
 //   folio-bench: first-page-painted <CLOCK_MONOTONIC ns>
 // to stderr once the table's viewport has painted rows, and quits. No server, no fonts of its own,
 // no settings: what is left of a start-up once an application does nothing else.
+#include "firstpaintmarker.h"
+
 #include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
@@ -14,9 +16,6 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
-
-#include <chrono>
-#include <cstdio>
 
 namespace {
 
@@ -38,11 +37,7 @@ protected:
             return false;
         m_done = true;
         QTimer::singleShot(0, this, [] {
-            const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                std::chrono::steady_clock::now().time_since_epoch());
-            std::fprintf(stderr, "folio-bench: first-page-painted %lld\n",
-                         static_cast<long long>(ns.count()));
-            std::fflush(stderr);
+            printFirstPagePainted();
             QCoreApplication::quit();
         });
         return false;

@@ -10,6 +10,21 @@
 
 namespace folio {
 
+namespace {
+
+// A server's text as a message shows it: control characters (a terminal's escape sequence, a NUL)
+// become U+FFFD.
+QString oneLine(QString text)
+{
+    for (QChar &c : text) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            c = QChar(0xfffd);
+    }
+    return text;
+}
+
+} // namespace
+
 QString describeBody(const QByteArray &contentType, const QByteArray &body, int width)
 {
     const QByteArray head = body.left(64 * 1024);
@@ -21,14 +36,15 @@ QString describeBody(const QByteArray &contentType, const QByteArray &body, int 
         const qsizetype open = lower.indexOf("<title");
         const qsizetype start = open < 0 ? -1 : lower.indexOf('>', open);
         const qsizetype end = start < 0 ? -1 : lower.indexOf("</title", start);
-        QString title =
-            end > start ? QString::fromUtf8(head.mid(start + 1, end - start - 1)).simplified() : QString();
+        QString title = end > start
+                            ? oneLine(QString::fromUtf8(head.mid(start + 1, end - start - 1)).simplified())
+                            : QString();
         if (title.size() > width)
             title = title.left(width - 1) + QChar(0x2026);
         return title.isEmpty() ? QStringLiteral("an HTML page")
                                : QStringLiteral("an HTML page titled \"%1\"").arg(title);
     }
-    QString text = QString::fromUtf8(body.left(width * 4)).simplified();
+    QString text = oneLine(QString::fromUtf8(body.left(width * 4)).simplified());
     if (text.size() > width)
         text = text.left(width - 1) + QChar(0x2026);
     return text;

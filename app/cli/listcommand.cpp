@@ -318,7 +318,7 @@ void ListCommand::evaluate()
     m_evaluateQueued = false;
     if (!m_walker || m_done || m_walker->isLoading())
         return;
-    if (m_walker->isStopped() && notOffered())
+    if (m_walker->isStopped() && failIfNotOffered())
         return;
     if (m_walker->isComplete() || m_walker->isStopped()) {
         printResult(m_walker->isComplete(), m_walker->stopReason());
@@ -348,7 +348,7 @@ void ListCommand::evaluate()
 
 // A protocol list the server does not have: its first request failed with -32601 (method not
 // found). That is no failed page of a list but the list's absence, said as the audit says it.
-bool ListCommand::notOffered()
+bool ListCommand::failIfNotOffered()
 {
     const ListSource &source = m_walker->source();
     const QList<int> rows = m_walker->walkPageRows();

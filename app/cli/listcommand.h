@@ -52,8 +52,8 @@ private:
     void evaluate();
     void scheduleEvaluate();
     void finish(int exitCode);
-    bool streams() const; // json and ndjson: written as the pages arrive
-    bool notOffered();    // the list is not the server's: said, exit 2
+    bool streams() const;    // json and ndjson: written as the pages arrive
+    bool failIfNotOffered(); // the list is not the server's: said, exit 2
     void writePage(int ledgerRow);
     void handleWalkRestarted(const QString &reason);
     void printResult(bool complete, const QString &stopReason, bool stoppedAsAsked = false);
