@@ -397,6 +397,28 @@ void PageWalker::refetchPage(int ledgerRow)
     pumpQueue();
 }
 
+bool PageWalker::canRetry() const
+{
+    const int row = m_rows->lastPageLedgerRow();
+    return m_stopped && m_inFlight.isNull() && row >= 0 &&
+           m_ledger->page(row).state == PageRecord::State::Failed;
+}
+
+void PageWalker::retryFailedPage()
+{
+    if (!canRetry())
+        return;
+    const int row = m_rows->lastPageLedgerRow();
+    // As a cancelled page: out of the walk, in the history. Its findings were the walk's while it
+    // stood; they stay on the record.
+    m_ledger->markDiscarded({row}, tr("retried"));
+    m_rows->dropLastPage();
+    m_stopped = false;
+    m_stopReason.clear();
+    Q_EMIT findingsChanged();
+    requestNextPage(); // m_nextCursor is still the failed page's cursor
+}
+
 void PageWalker::restart(const QString &reason)
 {
     ++m_walk;

@@ -70,6 +70,11 @@ public:
     void restart(const QString &reason);
     // Asks for one page again with its own cursor; compares the new copy with the old.
     void refetchPage(int ledgerRow);
+    // Whether the walk stopped because its last page failed, so that page can be asked again.
+    bool canRetry() const;
+    // Asks the failed last page again with the same cursor and goes on from there: the failed
+    // attempt stays in the ledger (discarded, "retried"), the pages before it stay as they are.
+    void retryFailedPage();
 
     bool isStarted() const { return m_started; }
     bool isLoading() const { return !m_inFlight.isNull(); }

@@ -182,6 +182,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     connect(m_pageSelection, &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { showPage(current.isValid() ? current.row() : -1, false); });
     connect(m_inspector, &PageInspector::statusMessage, this, &ListView::statusMessage);
+    connect(m_inspector, &PageInspector::pageRetried, this, &ListView::selectPage);
     watchSelection();
     if (m_model) {
         connect(m_model->walker(), &PageWalker::loadingChanged, this, &ListView::updateSummary);

@@ -560,10 +560,16 @@ void PageInspector::refresh()
     m_findingsName->setVisible(!p.findings.isEmpty());
     m_findings->setVisible(!p.findings.isEmpty());
 
-    // Actions: a refetch needs a settled, successful page of the current walk.
+    // Actions: a refetch needs a settled, successful page of the current walk; the walk's failed
+    // last page can be asked again instead.
     int first = 0, count = 0;
     const bool inWalk = m_model->rows()->rowsOfPage(m_row, &first, &count);
-    m_refetch->setEnabled(inWalk && p.isSettled() && p.state != PageRecord::State::Failed);
+    const bool retry = inWalk && p.state == PageRecord::State::Failed;
+    m_refetch->setText(retry ? tr("Retry page") : tr("Refetch page"));
+    m_refetch->setToolTip(retry ? tr("Ask for this page again with the same cursor and go on from there "
+                                     "(the failed attempt stays in the history)")
+                                : tr("Ask for this page again with its own cursor and compare the copies"));
+    m_refetch->setEnabled(retry ? m_model->walker()->canRetry() : inWalk && p.isSettled());
     m_restart->setEnabled(true);
     m_copy->setEnabled(true);
     updateTimer();
@@ -578,8 +584,19 @@ void PageInspector::refetchPage()
 {
     if (isEmpty())
         return;
+    const PageRecord &p = m_model->ledger()->page(m_row);
+    if (p.state == PageRecord::State::Failed) {
+        const int index = p.index;
+        PageWalker *walker = m_model->walker();
+        if (!walker->canRetry())
+            return;
+        walker->retryFailedPage();
+        Q_EMIT statusMessage(tr("Retrying page %1").arg(index + 1));
+        Q_EMIT pageRetried(walker->rows()->lastPageLedgerRow());
+        return;
+    }
     m_model->walker()->refetchPage(m_row);
-    Q_EMIT statusMessage(tr("Refetching page %1").arg(m_model->ledger()->page(m_row).index + 1));
+    Q_EMIT statusMessage(tr("Refetching page %1").arg(p.index + 1));
 }
 
 void PageInspector::discardAndRestart()

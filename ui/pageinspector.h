@@ -53,6 +53,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     // A one-line outcome for the status bar (copied, refetch asked, ...).
     void statusMessage(const QString &message);
+    // The failed page shown was asked again: ledgerRow is the new attempt's.
+    void pageRetried(int ledgerRow);
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void emptyStringCursorIsACursor();
     void cancelKeepsThePagesRead();
     void restartDiscardsTheWalk();
+    void retryAsksTheFailedPageAgain();
     void refetchReplacesRowsAndDiffs_data();
     void refetchReplacesRowsAndDiffs();
     void refusedRefetchRestarts();
@@ -312,6 +313,49 @@ void tst_PageWalker::cancelKeepsThePagesRead()
     QCOMPARE(walker->rows()->rowCount(), 10);
     QCOMPARE(walker->walkPageRows(), (QList<int>{0, 2}));
     QVERIFY(walker->isComplete());
+}
+
+void tst_PageWalker::retryAsksTheFailedPageAgain()
+{
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
+                                    {QStringLiteral("c1"), rpcError(-32603, QStringLiteral("busy"))}}));
+    PageWalker *walker = makeWalker();
+    QVERIFY(!walker->canRetry()); // nothing failed
+    QVERIFY(walkAll(walker));
+    QVERIFY(walker->isStopped());
+    QVERIFY(walker->canRetry());
+    QCOMPARE(walker->findings().size(), 1); // page-error on page 2
+
+    // The server recovers: the same cursor is sent again, and the walk goes on to its end.
+    m_server.script[QStringLiteral("c1")] = page(tools(5, 5), QStringLiteral("c2"));
+    m_server.script[QStringLiteral("c2")] = page(tools(10, 2), QJsonValue::Undefined);
+    QSignalSpy finished(walker, &PageWalker::walkFinished);
+    walker->retryFailedPage();
+    QVERIFY(!walker->isStopped());
+    QVERIFY(walker->stopReason().isEmpty());
+    QVERIFY(!walker->canRetry()); // in flight
+    const PageRecord &again = walker->ledger()->page(2);
+    QCOMPARE(*again.requestCursor, QStringLiteral("c1"));
+    QCOMPARE(again.index, 1); // still page 2 of the same walk
+    QCOMPARE(again.walk, 0);
+    QTRY_COMPARE(walker->rows()->rowCount(), 10);
+    QCOMPARE(m_server.transport->lastParams.value(QStringLiteral("cursor")).toString(), QStringLiteral("c1"));
+
+    // The failed attempt stays in the history, out of the walk, with its error.
+    const PageRecord &failed = walker->ledger()->page(1);
+    QCOMPARE(failed.state, PageRecord::State::Discarded);
+    QCOMPARE(failed.discardReason, QStringLiteral("retried"));
+    QCOMPARE(failed.error.code, -32603);
+    QCOMPARE(walker->walkPageRows(), (QList<int>{0, 2}));
+    QVERIFY(walker->findings().isEmpty()); // the walk's pages are all good now
+
+    // Only the walk's last page, only while stopped by it.
+    walker->fetchAll();
+    QTRY_VERIFY(walker->isComplete());
+    QCOMPARE(walker->rows()->rowCount(), 12);
+    QVERIFY(!walker->canRetry());
+    walker->retryFailedPage(); // no-op
+    QCOMPARE(walker->ledger()->rowCount(), 4);
 }
 
 void tst_PageWalker::restartDiscardsTheWalk()

@@ -146,7 +146,20 @@ void tst_PageInspector::opaqueCursorAndFailedPage()
         child<QWidget>(inspector, "findings")->findChildren<QLabel *>(QStringLiteral("findingText"));
     QCOMPARE(findings.size(), 1);
     QVERIFY(findings.first()->text().contains(QStringLiteral("page-error")));
-    QVERIFY(!child<QPushButton>(inspector, "refetch")->isEnabled()); // a failed page has nothing to refetch
+    // A failed page has nothing to refetch; the walk's failed last page can be asked again.
+    auto *retry = child<QPushButton>(inspector, "refetch");
+    QCOMPARE(retry->text(), QStringLiteral("Retry page"));
+    QVERIFY(retry->isEnabled());
+    QSignalSpy retried(&inspector, &PageInspector::pageRetried);
+    const int rowsBefore = f.model->ledger()->rowCount();
+    retry->click();
+    QCOMPARE(retried.size(), 1);
+    QCOMPARE(retried.first().at(0).toInt(), rowsBefore); // the new attempt's ledger row
+    QCOMPARE(f.model->ledger()->page(2).state, PageRecord::State::Discarded);
+    QCOMPARE(f.model->ledger()->page(2).discardReason, QStringLiteral("retried"));
+    QTRY_COMPARE(f.model->ledger()->page(rowsBefore).state, PageRecord::State::Failed); // still refused
+    inspector.setPage(f.model.get(), rowsBefore);
+    QVERIFY(retry->isEnabled());
 }
 
 void tst_PageInspector::maskToggle()
