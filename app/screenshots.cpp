@@ -162,6 +162,26 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         save(QStringLiteral("findings-light.png"));
         return true;
     });
+    // The same window at a small size: what a laptop beside a projector gives it.
+    script.add(QStringLiteral("small"), [&window, list] {
+        window.resize(900, 600);
+        window.currentServerView()->showList(QStringLiteral("tools"));
+        if (ListView *l = list(QStringLiteral("tools"))) {
+            const QList<int> rows = l->model()->walker()->walkPageRows();
+            l->selectPage(rows.value(qMin(3, int(rows.size()) - 1)));
+        }
+        for (QDockWidget *d : window.findChildren<QDockWidget *>()) {
+            if (d->objectName() == QLatin1String("timelineDock"))
+                d->raise();
+        }
+        return true;
+    });
+    int settle4 = 0;
+    script.add(QStringLiteral("settle"), [&settle4] { return ++settle4 > 5; });
+    script.add(QStringLiteral("small light"), [save] {
+        save(QStringLiteral("small-light.png"));
+        return true;
+    });
     script.run();
     const int rc = QApplication::exec();
     servers->session(0)->disconnectFromServer();

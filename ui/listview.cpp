@@ -148,9 +148,12 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_horizontal->setStretchFactor(1, 1);
     m_vertical->addWidget(m_horizontal);
     m_vertical->addWidget(m_inspector);
-    m_vertical->setStretchFactor(0, 3);
-    m_vertical->setStretchFactor(1, 2);
-    m_vertical->setSizes({440, 300});
+    // The table takes most of any change of height; the inspector keeps its actions on its first
+    // row, so a short one still serves, and it collapses to nothing when dragged down.
+    m_vertical->setStretchFactor(0, 4);
+    m_vertical->setStretchFactor(1, 1);
+    m_vertical->setCollapsible(0, false);
+    m_vertical->setSizes({600, 160});
     m_horizontal->setSizes({900, 280});
 
     auto *layout = new QVBoxLayout(this);

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "auditdialog.h"
+#include "elidedlabel.h"
 #include "findingspanel.h"
 #include "fonts.h"
 #include "framepacer.h"
@@ -31,10 +32,13 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyledItemDelegate>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -111,7 +115,9 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     , m_traffic(new TrafficView(this))
     , m_findings(new FindingsPanel(this))
     , m_timeline(new TimelineView(this))
-    , m_permanentStatus(new QLabel(this))
+    , m_message(new ElidedLabel(this))
+    , m_permanentStatus(new ElidedLabel(this))
+    , m_messageTimer(new QTimer(this))
 {
     setWindowTitle(tr("Folio"));
     setObjectName(QStringLiteral("FolioMainWindow"));
@@ -151,7 +157,16 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
 
     createDocks();
     createActions();
+    // Two texts side by side, each elided to its share: a long error never widens the window.
+    m_message->setObjectName(QStringLiteral("statusMessage"));
+    m_permanentStatus->setObjectName(QStringLiteral("serverStatus"));
+    m_permanentStatus->setElideMode(Qt::ElideMiddle);
+    m_permanentStatus->setMaximumWidth(fontMetrics().averageCharWidth() * 60);
+    statusBar()->addWidget(m_message, 1);
     statusBar()->addPermanentWidget(m_permanentStatus);
+    m_messageTimer->setSingleShot(true);
+    m_messageTimer->setInterval(8000);
+    connect(m_messageTimer, &QTimer::timeout, m_message, [this] { m_message->setText(QString()); });
 
     connect(m_serverList->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MainWindow::handleServerSelected);
@@ -360,12 +375,23 @@ ServerView *MainWindow::serverView(int row)
     connect(v, &ServerView::statusMessage, this, &MainWindow::showStatus);
     connect(v, &ServerView::connectRequested, this, &MainWindow::connectCurrent);
     connect(v, &ServerView::currentListChanged, this, &MainWindow::handleCurrentListChanged);
-    connect(session, &ServerSession::error, this, &MainWindow::showStatus);
+    connect(session, &ServerSession::error, this, [this, session](const QString &message) {
+        // A failed connection's error is its state text, on the right, when it is the current server.
+        const bool current = currentServerView() && currentServerView()->session() == session;
+        if (!(current && session->state() == McpClient::State::Failed))
+            showStatus(message);
+    });
     connect(session, &ServerSession::stateChanged, this, [this, session] {
         updateActions();
-        // Failed and connected both replace "Connecting to …", which would otherwise stay up.
-        if (session->state() == McpClient::State::Failed || session->state() == McpClient::State::Connected)
-            showStatus(tr("%1: %2").arg(session->config().name, session->stateText()));
+        // Failed and connected both replace "Connecting to …", which would otherwise stay up. The
+        // current server's state is the bar's right-hand text already: the message is cleared, not
+        // repeated.
+        if (session->state() == McpClient::State::Failed || session->state() == McpClient::State::Connected) {
+            if (currentServerView() && currentServerView()->session() == session)
+                showStatus(QString());
+            else
+                showStatus(tr("%1: %2").arg(session->displayName(), session->stateText()));
+        }
         if (currentServerView() && currentServerView()->session() == session)
             handleCurrentListChanged();
     });
@@ -516,16 +542,30 @@ void MainWindow::updateActions()
     m_cancelAction->setEnabled(hasList);
     m_restartAction->setEnabled(hasList);
     m_filterAction->setEnabled(hasList);
-    m_permanentStatus->setText(s ? s->stateText() : QString());
+    m_permanentStatus->setText(s ? tr("%1: %2").arg(s->displayName(), s->stateText()) : QString());
+}
+
+QString MainWindow::statusMessage() const
+{
+    return m_message->text();
+}
+
+QString MainWindow::serverStatus() const
+{
+    return m_permanentStatus->text();
 }
 
 void MainWindow::showStatus(const QString &message)
 {
     // Kept in the log too: a status message is gone after eight seconds.
-    qCDebug(lcUi).noquote() << "status:" << message;
+    if (!message.isEmpty())
+        qCDebug(lcUi).noquote() << "status:" << message;
     // One line in the bar (an error can carry a server's last lines of stderr); all of it on hover.
-    statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 8000);
-    statusBar()->setToolTip(message);
+    m_message->setText(message);
+    if (message.isEmpty())
+        m_messageTimer->stop();
+    else
+        m_messageTimer->start();
 }
 
 void MainWindow::goToPage(const QString &listId, int ledgerRow)
@@ -579,6 +619,43 @@ void MainWindow::auditServer()
     dialog->start();
 }
 
+// Within the available area of the screen the window is on (a geometry saved on a larger screen, or
+// a window a long text once widened, is brought back inside). Maximized and full-screen windows are
+// the window manager's.
+void MainWindow::fitToScreen()
+{
+    if (isMaximized() || isFullScreen())
+        return;
+    const QScreen *s = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!s)
+        return;
+    const QRect available = s->availableGeometry();
+    const QSize frameExtra = frameGeometry().size() - geometry().size();
+    const QSize room = available.size() - frameExtra;
+    if (width() <= room.width() && height() <= room.height())
+        return;
+    resize(qMin(width(), room.width()), qMin(height(), room.height()));
+    move(qBound(available.left(), x(), qMax(available.left(), available.right() - frameGeometry().width())),
+         qBound(available.top(), y(), qMax(available.top(), available.bottom() - frameGeometry().height())));
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    // A window made smaller keeps its docks' heights and takes it all from the table: give the
+    // bottom docks back their share, at most a quarter of the window.
+    if (!event->oldSize().isValid() || event->size().height() >= event->oldSize().height())
+        return;
+    const int cap = height() / 4;
+    for (QDockWidget *dock : {m_timelineDock, m_findingsDock, m_trafficDock}) {
+        if (dock->isVisible() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea &&
+            dock->height() > cap) {
+            resizeDocks({dock}, {cap}, Qt::Vertical);
+            break; // tabbed docks share one height
+        }
+    }
+}
+
 void MainWindow::restoreSettings()
 {
     QSettings settings;
@@ -589,12 +666,18 @@ void MainWindow::restoreSettings()
         m_splitter->restoreState(split);
     if (!settings.contains(QStringLiteral("window/geometry"))) {
         resize(1360, 860);
-        resizeDocks({m_timelineDock}, {200}, Qt::Vertical);
+    }
+    fitToScreen();
+    if (!settings.contains(QStringLiteral("window/state"))) {
+        // The timeline as tall as its lanes need, within a quarter of the window: the table first.
+        const int wanted = m_timeline->sizeHint().height() + fontMetrics().height() + 8;
+        resizeDocks({m_timelineDock}, {qMin(wanted, height() / 4)}, Qt::Vertical);
     }
 }
 
 void MainWindow::saveSettings()
 {
+    fitToScreen(); // never saved wider or taller than the screen
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

@@ -12,9 +12,11 @@ class QDockWidget;
 class QListView;
 class QSplitter;
 class QLabel;
+class QTimer;
 
 namespace folio {
 
+class ElidedLabel;
 class FindingsPanel;
 class ListView;
 class SecretStore;
@@ -42,6 +44,10 @@ public:
     FindingsPanel *findingsPanel() const { return m_findings; }
     TimelineView *timelineView() const { return m_timeline; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
+    // The status bar's two texts: the last message (gone after a while) and the current server's
+    // state. Each is one elided line; the whole text is in its tooltip and its Copy.
+    QString statusMessage() const;
+    QString serverStatus() const;
 
     void connectCurrent();
     void disconnectCurrent();
@@ -49,6 +55,7 @@ public:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void createActions();
@@ -64,6 +71,7 @@ private:
     void saveToken(const ServerConfig &config, const QString &token, bool edited);
     void updateActions();
     void showStatus(const QString &message);
+    void fitToScreen();
     void restoreSettings();
     void saveSettings();
     void goToPage(const QString &listId, int ledgerRow);
@@ -83,7 +91,9 @@ private:
     QDockWidget *m_trafficDock = nullptr;
     QDockWidget *m_findingsDock = nullptr;
     QDockWidget *m_timelineDock = nullptr;
-    QLabel *m_permanentStatus;
+    ElidedLabel *m_message;
+    ElidedLabel *m_permanentStatus;
+    QTimer *m_messageTimer;
     bool m_maskCursors = false;
 
     QAction *m_connectAction = nullptr;

@@ -1,5 +1,6 @@
 #include "pageinspector.h"
 
+#include "elidedlabel.h"
 #include "fonts.h"
 #include "jsontreemodel.h"
 #include "pageexport.h"
@@ -22,6 +23,8 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -76,6 +79,7 @@ QString describeBytes(qint64 bytes)
 PageInspector::PageInspector(QWidget *parent)
     : QWidget(parent)
 {
+    m_showTrees = QSettings().value(QStringLiteral("inspector/decodedTrees"), false).toBool();
     m_countdown.setTimerType(Qt::CoarseTimer);
     connect(&m_countdown, &QTimer::timeout, this, &PageInspector::refreshCountdown);
     buildUi();
@@ -120,16 +124,33 @@ void PageInspector::buildDetail()
     m_title = new QLabel(page);
     m_title->setObjectName(QStringLiteral("title"));
     m_title->setFont(titleFont(m_title->font()));
-    m_state = new QLabel(page);
+    m_state = new ElidedLabel(page);
     m_state->setObjectName(QStringLiteral("state"));
     m_mask = new QCheckBox(tr("Mask cursors"), page);
     m_mask->setObjectName(QStringLiteral("maskCursors"));
     m_mask->setToolTip(
         tr("Show only the first characters and the length of each cursor (for screen sharing)"));
     connect(m_mask, &QCheckBox::toggled, this, &PageInspector::setCursorsMasked);
+    // The actions sit on the title row: reachable however little room the inspector is given.
+    m_refetch = new QPushButton(tr("Refetch page"), page);
+    m_refetch->setObjectName(QStringLiteral("refetch"));
+    m_refetch->setToolTip(tr("Ask for this page again with its own cursor and compare the copies"));
+    m_restart = new QPushButton(tr("Discard all"), page);
+    m_restart->setObjectName(QStringLiteral("restart"));
+    m_restart->setToolTip(tr("Keep every page in the history, struck through, and walk the list again"));
+    m_copy = new QPushButton(tr("Copy as JSON"), page);
+    m_copy->setObjectName(QStringLiteral("copy"));
+    m_copy->setToolTip(tr("The page as received, its decoded cursors and its items, for a bug report"));
+    connect(m_refetch, &QPushButton::clicked, this, &PageInspector::refetchPage);
+    connect(m_restart, &QPushButton::clicked, this, &PageInspector::discardAndRestart);
+    connect(m_copy, &QPushButton::clicked, this, &PageInspector::copyAsJson);
     titleRow->addWidget(m_title);
     titleRow->addSpacing(8);
     titleRow->addWidget(m_state, 1);
+    titleRow->addWidget(m_refetch);
+    titleRow->addWidget(m_restart);
+    titleRow->addWidget(m_copy);
+    titleRow->addSpacing(8);
     titleRow->addWidget(m_mask);
     layout->addLayout(titleRow);
 
@@ -188,25 +209,6 @@ void PageInspector::buildDetail()
     columns->addLayout(right, 1);
     layout->addLayout(columns, 1);
 
-    // Actions.
-    auto *actions = new QHBoxLayout;
-    m_refetch = new QPushButton(tr("Refetch page"), page);
-    m_refetch->setObjectName(QStringLiteral("refetch"));
-    m_refetch->setToolTip(tr("Ask for this page again with its own cursor and compare the copies"));
-    m_restart = new QPushButton(tr("Discard all and restart"), page);
-    m_restart->setObjectName(QStringLiteral("restart"));
-    m_restart->setToolTip(tr("Keep every page in the history, struck through, and walk the list again"));
-    m_copy = new QPushButton(tr("Copy as JSON"), page);
-    m_copy->setObjectName(QStringLiteral("copy"));
-    m_copy->setToolTip(tr("The page as received, its decoded cursors and its items, for a bug report"));
-    connect(m_refetch, &QPushButton::clicked, this, &PageInspector::refetchPage);
-    connect(m_restart, &QPushButton::clicked, this, &PageInspector::discardAndRestart);
-    connect(m_copy, &QPushButton::clicked, this, &PageInspector::copyAsJson);
-    actions->addWidget(m_refetch);
-    actions->addWidget(m_restart);
-    actions->addStretch(1);
-    actions->addWidget(m_copy);
-    layout->addLayout(actions);
     m_detail = scroll;
     applyColors();
 }
@@ -227,10 +229,24 @@ PageInspector::CursorView PageInspector::makeCursorView(QGridLayout *grid, int r
     view.raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     grid->addWidget(view.raw, row, 1);
 
+    // What it decodes to on one line; the tree behind the arrow (one state for both cursors,
+    // remembered: the line says most, and the trees were half the inspector's height).
     view.summary = makeValueLabel(page, name + QStringLiteral("Summary"));
     view.summary->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     view.summary->setWordWrap(false);
-    grid->addWidget(view.summary, row + 1, 1);
+    view.expand = new QToolButton(page);
+    view.expand->setObjectName(name + QStringLiteral("Expand"));
+    view.expand->setAutoRaise(true);
+    view.expand->setCheckable(true);
+    view.expand->setChecked(m_showTrees);
+    view.expand->setArrowType(m_showTrees ? Qt::DownArrow : Qt::RightArrow);
+    view.expand->setToolTip(tr("Show the decoded cursor as a tree"));
+    connect(view.expand, &QToolButton::toggled, this, &PageInspector::setDecodedTreesShown);
+    auto *summaryRow = new QHBoxLayout;
+    summaryRow->setSpacing(2);
+    summaryRow->addWidget(view.expand);
+    summaryRow->addWidget(view.summary, 1);
+    grid->addLayout(summaryRow, row + 1, 1);
 
     view.opaque = makeValueLabel(page, name + QStringLiteral("Opaque"));
     grid->addWidget(view.opaque, row + 2, 1);
@@ -278,6 +294,22 @@ void PageInspector::setPage(PagedListModel *model, int ledgerRow)
     refresh();
 }
 
+void PageInspector::setDecodedTreesShown(bool shown)
+{
+    if (m_showTrees == shown)
+        return;
+    m_showTrees = shown;
+    QSettings().setValue(QStringLiteral("inspector/decodedTrees"), shown);
+    if (m_detail) {
+        for (QToolButton *b : {m_cursor.expand, m_next.expand}) {
+            const QSignalBlocker blocker(b);
+            b->setChecked(shown);
+            b->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+        }
+    }
+    refresh();
+}
+
 void PageInspector::setCursorsMasked(bool masked)
 {
     if (m_masked == masked)
@@ -294,6 +326,7 @@ void PageInspector::showCursor(CursorView &view, const std::optional<QString> &c
         view.raw->setPlaceholderText(absentText);
         view.summary->setText(QString());
         view.summary->hide();
+        view.expand->hide();
         view.opaque->hide();
         view.tree->hide();
         view.model->clear();
@@ -306,6 +339,7 @@ void PageInspector::showCursor(CursorView &view, const std::optional<QString> &c
     if (cursor->isEmpty()) {
         view.raw->setPlaceholderText(tr("\"\" (the empty string: a valid cursor)"));
         view.summary->hide();
+        view.expand->hide();
         view.opaque->hide();
         view.tree->hide();
         view.model->clear();
@@ -313,6 +347,7 @@ void PageInspector::showCursor(CursorView &view, const std::optional<QString> &c
     }
     if (m_masked) {
         view.summary->hide();
+        view.expand->hide();
         view.tree->hide();
         view.model->clear();
         view.opaque->setText(tr("The decoded view is hidden while cursors are masked."));
@@ -325,11 +360,18 @@ void PageInspector::showCursor(CursorView &view, const std::optional<QString> &c
         view.summary->setToolTip(tr("What the cursor holds (a non-normative look inside an opaque value)"));
         view.summary->show();
         view.opaque->hide();
-        view.model->setJson(cursorDecodingTree(decoding));
-        view.tree->expandAll();
-        fitTreeHeight(view.tree);
-        view.tree->show();
+        view.expand->show();
+        if (m_showTrees) {
+            view.model->setJson(cursorDecodingTree(decoding));
+            view.tree->expandAll();
+            fitTreeHeight(view.tree);
+            view.tree->show();
+        } else {
+            view.model->clear();
+            view.tree->hide();
+        }
     } else {
+        view.expand->hide();
         view.summary->hide();
         view.tree->hide();
         view.model->clear();

@@ -14,10 +14,12 @@ class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QToolButton;
 class QTreeView;
 
 namespace folio {
 
+class ElidedLabel;
 class JsonTreeModel;
 
 // Everything about one page request, for the person debugging it: the cursors raw and decoded, the
@@ -40,6 +42,9 @@ public:
     // Masked cursors show their first characters and length only, and hide the decoded trees.
     bool cursorsMasked() const { return m_masked; }
     void setCursorsMasked(bool masked);
+    // The decoded cursors as trees under their one-line summaries (off by default; remembered).
+    bool decodedTreesShown() const { return m_showTrees; }
+    void setDecodedTreesShown(bool shown);
 
     // What "Copy as JSON" puts on the clipboard: PageExport::pageJson() of the page shown, masked
     // when the inspector masks cursors.
@@ -66,6 +71,7 @@ private:
     {
         QLineEdit *raw = nullptr;
         QLabel *summary = nullptr;
+        QToolButton *expand = nullptr;
         QLabel *opaque = nullptr;
         QTreeView *tree = nullptr;
         JsonTreeModel *model = nullptr;
@@ -83,6 +89,7 @@ private:
 
     QPointer<PagedListModel> m_model;
     int m_row = -1;
+    bool m_showTrees = false;
     bool m_masked = false;
     QTimer m_countdown;
 
@@ -90,7 +97,7 @@ private:
     QLabel *m_empty = nullptr;
     QWidget *m_detail = nullptr; // made by buildDetail()
     QLabel *m_title = nullptr;
-    QLabel *m_state = nullptr;
+    ElidedLabel *m_state = nullptr;
     QCheckBox *m_mask = nullptr;
     CursorView m_cursor;
     CursorView m_next;

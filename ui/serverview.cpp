@@ -1,6 +1,7 @@
 #include "serverview.h"
 
 #include "copyaction.h"
+#include "elidedlabel.h"
 #include "fonts.h"
 #include "listview.h"
 #include "pagedlistmodel.h"
@@ -28,7 +29,7 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     , m_connect(new QPushButton(tr("Connect"), this))
     , m_connected(new QWidget(this))
     , m_header(new RunsLabel(this))
-    , m_instructions(new WrapLabel(this))
+    , m_instructions(new ElidedLabel(this))
     , m_tabs(new QTabWidget(this))
 {
     auto *empty = new QVBoxLayout(m_emptyState);
@@ -58,7 +59,6 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     m_header->setContentsMargins(8, 6, 8, 0);
     m_instructions->setContentsMargins(8, 0, 8, 4);
     m_instructions->setForegroundRole(QPalette::PlaceholderText);
-    addCopyAction(m_instructions, [this] { return m_instructions->text(); });
     c->addWidget(m_header);
     c->addWidget(m_instructions);
     m_tabs->setDocumentMode(true);

@@ -12,6 +12,8 @@ class QTabWidget;
 
 namespace folio {
 
+class ElidedLabel;
+
 class ListView;
 class RunsLabel;
 class ServerSession;
@@ -67,7 +69,7 @@ private:
     QPushButton *m_connect;
     QWidget *m_connected;
     RunsLabel *m_header;
-    WrapLabel *m_instructions;
+    ElidedLabel *m_instructions; // a server's instructions can run to pages: one line, all on hover
     QTabWidget *m_tabs;
     QHash<QString, TabPage> m_pages;
     bool m_maskCursors = false;

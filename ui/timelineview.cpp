@@ -284,7 +284,8 @@ void TimelineView::updateScrollRange()
 
 QSize TimelineView::sizeHint() const
 {
-    return QSize(640, RulerHeight + 8 * LaneHeight + 4);
+    // Room for a short list's lanes; a longer one scrolls.
+    return QSize(640, RulerHeight + 6 * LaneHeight + 4);
 }
 
 void TimelineView::updateTimer()

@@ -133,9 +133,11 @@ void tst_MainWindow::connectsToTheDemoServerAndShowsPages()
     QCOMPARE(list->strip()->chipLook(list->model()->walker()->walkPageRows().first()).bar,
              PageStrip::Bar::Fresh);
     QVERIFY(list->summary().contains(QStringLiteral("row")));
-    // "Connecting to …" does not outlive the connection.
-    QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("connected")),
-             qPrintable(m_window->statusBar()->currentMessage()));
+    // "Connecting to …" does not outlive the connection, and the state is said once, on the right.
+    QVERIFY2(!m_window->statusMessage().contains(QStringLiteral("onnect")),
+             qPrintable(m_window->statusMessage()));
+    QVERIFY2(m_window->serverStatus().startsWith(QStringLiteral("demo (healthy): connected")),
+             qPrintable(m_window->serverStatus()));
     // The current tab's view is made as it is shown, and the timeline follows it.
     QCOMPARE(m_window->timelineView()->listModel(), list->model());
     const QStringList tabs = m_window->currentServerView()->listIds();

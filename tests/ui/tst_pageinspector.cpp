@@ -1,3 +1,4 @@
+#include "elidedlabel.h"
 #include "pagedfixture.h"
 #include "pageinspector.h"
 #include "pageledger.h"
@@ -9,8 +10,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeView>
 
 using namespace folio;
@@ -51,6 +55,7 @@ class tst_PageInspector : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase();
     void emptyState();
     void decodedCursors();
     void opaqueCursorAndFailedPage();
@@ -60,6 +65,14 @@ private Q_SLOTS:
     void copyAsJson();
     void refetchAndRestart();
 };
+
+void tst_PageInspector::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true); // the inspector remembers whether trees are shown
+    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_pageinspector"));
+    QSettings().clear();
+}
 
 void tst_PageInspector::emptyState()
 {
@@ -95,8 +108,17 @@ void tst_PageInspector::decodedCursors()
     QVERIFY(child<QLineEdit>(inspector, "requestCursorRaw")->isReadOnly());
     QCOMPARE(child<QLabel>(inspector, "requestCursorSummary")->text(), QStringLiteral("\u2192 {\"o\":10}"));
     QVERIFY(!child<QLabel>(inspector, "requestCursorOpaque")->isVisible());
+    // The tree is behind the arrow, shut at first; opening it opens both cursors' and is remembered.
     auto *tree = child<QTreeView>(inspector, "requestCursorTree");
+    QVERIFY(!tree->isVisible());
+    auto *expand = child<QToolButton>(inspector, "requestCursorExpand");
+    QVERIFY(expand->isVisible());
+    expand->click();
     QVERIFY(tree->isVisible());
+    QVERIFY(inspector.decodedTreesShown());
+    QVERIFY(child<QToolButton>(inspector, "nextCursorExpand")->isChecked());
+    QVERIFY(PageInspector().decodedTreesShown());                             // remembered
+    QVERIFY(!child<QToolButton>(inspector, "nextCursorExpand")->isVisible()); // opaque: nothing to open
     const QAbstractItemModel *model = tree->model();
     QCOMPARE(model->rowCount(), 1);
     const QModelIndex kind = model->index(0, 0);
@@ -171,6 +193,7 @@ void tst_PageInspector::maskToggle()
     inspector.setPage(f.model.get(), 1);
     inspector.show();
     QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    inspector.setDecodedTreesShown(true);
     auto *mask = child<QCheckBox>(inspector, "maskCursors");
     QVERIFY(!mask->isChecked());
     QTest::mouseClick(mask, Qt::LeftButton, {}, QPoint(6, mask->height() / 2));
@@ -200,7 +223,7 @@ void tst_PageInspector::hintsCountDownLive()
     QTRY_COMPARE(ttl->text(), QStringLiteral("45000 (as sent) \u00b7 expires in 40 s"));
     f.advance(41000); // expired: the ledger says so, the inspector follows at once
     QCOMPARE(ttl->text(), QStringLiteral("45000 (as sent) \u00b7 expired 1 s ago"));
-    QCOMPARE(child<QLabel>(inspector, "state")->text(), QStringLiteral("expired"));
+    QCOMPARE(child<ElidedLabel>(inspector, "state")->text(), QStringLiteral("expired"));
 }
 
 void tst_PageInspector::legacyPageHasNoHints()
@@ -276,7 +299,7 @@ void tst_PageInspector::refetchAndRestart()
     QSignalSpy received(f.model.get()->walker(), &PageWalker::pageAccepted);
     QTest::mouseClick(refetch, Qt::LeftButton);
     QCOMPARE(f.model->ledger()->page(0).state, PageRecord::State::Refetching);
-    QCOMPARE(child<QLabel>(inspector, "state")->text(), QStringLiteral("refetching"));
+    QCOMPARE(child<ElidedLabel>(inspector, "state")->text(), QStringLiteral("refetching"));
     QVERIFY(!refetch->isEnabled());
     QVERIFY(received.wait(2000));
     QCOMPARE(f.model->ledger()->page(0).refetchCount, 1);
@@ -290,7 +313,8 @@ void tst_PageInspector::refetchAndRestart()
     QCOMPARE(restarted.first().at(0).toString(), QStringLiteral("discarded by the user"));
     QCOMPARE(f.model->ledger()->page(0).state, PageRecord::State::Discarded);
     QCOMPARE(child<QLabel>(inspector, "title")->text(), QStringLiteral("Page 1 (walk 1)"));
-    QCOMPARE(child<QLabel>(inspector, "state")->text(), QStringLiteral("discarded: discarded by the user"));
+    QCOMPARE(child<ElidedLabel>(inspector, "state")->text(),
+             QStringLiteral("discarded: discarded by the user"));
     QVERIFY(!refetch->isEnabled()); // no longer in the current walk
 }
 
