@@ -14,18 +14,25 @@
 #include "wraplabel.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QClipboard>
 #include <QEvent>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
 #include <QTreeView>
@@ -135,6 +142,10 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    // Tab and Shift+Tab leave the table for the next and previous widgets (arrows move in it).
+    m_table->setTabKeyNavigation(false);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &ListView::showTableMenu);
     // The selected row's item: a hint until a row is first selected, then its JSON as a tree
     // (made then: a tree view and its model cost a tenth of a list's set-up, for an empty pane).
     m_rowHint->setText(tr("Select a row to see its item"));
@@ -325,19 +336,109 @@ void ListView::filterRows(const QString &text)
 
 void ListView::showRowItem(const QJsonObject &item)
 {
+    m_rowItem = item;
     if (!m_rowTree) {
+        // The item as a tree (columns sized to their contents, the value taking the rest) and as
+        // its raw JSON, with Copy beside the tabs.
+        m_rowTabs = new QTabWidget(m_rowStack);
+        m_rowTabs->setObjectName(QStringLiteral("rowItemTabs"));
+        m_rowTabs->setDocumentMode(true);
         m_rowJson = new JsonTreeModel(this);
-        m_rowTree = new QTreeView(m_rowStack);
+        m_rowTree = new QTreeView(m_rowTabs);
         m_rowTree->setObjectName(QStringLiteral("rowItemTree"));
         m_rowTree->setModel(m_rowJson);
         m_rowTree->setUniformRowHeights(true);
         m_rowTree->setAlternatingRowColors(true);
-        m_rowTree->header()->setStretchLastSection(true);
-        m_rowStack->addWidget(m_rowTree);
+        m_rowTree->setIndentation(14);
+        QHeaderView *h = m_rowTree->header();
+        h->setStretchLastSection(false);
+        h->setSectionResizeMode(JsonTreeModel::KeyColumn, QHeaderView::ResizeToContents);
+        h->setSectionResizeMode(JsonTreeModel::ValueColumn, QHeaderView::Stretch);
+        h->setSectionResizeMode(JsonTreeModel::TypeColumn, QHeaderView::ResizeToContents);
+        m_rowRaw = new QPlainTextEdit(m_rowTabs);
+        m_rowRaw->setObjectName(QStringLiteral("rowItemJson"));
+        m_rowRaw->setReadOnly(true);
+        m_rowRaw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        m_rowRaw->setLineWrapMode(QPlainTextEdit::NoWrap);
+        m_rowTabs->addTab(m_rowTree, tr("Tree"));
+        m_rowTabs->addTab(m_rowRaw, tr("JSON"));
+        auto *copy = new QToolButton(m_rowTabs);
+        copy->setObjectName(QStringLiteral("copyItem"));
+        copy->setText(tr("Copy"));
+        copy->setToolTip(tr("Copy the item as JSON"));
+        copy->setAutoRaise(true);
+        connect(copy, &QToolButton::clicked, this, &ListView::copyItemAsJson);
+        m_rowTabs->setCornerWidget(copy, Qt::TopRightCorner);
+        connect(m_rowTabs, &QTabWidget::currentChanged, this, [this] { showRowItem(m_rowItem); });
+        m_rowStack->addWidget(m_rowTabs);
     }
-    m_rowJson->setJson(item);
-    m_rowTree->expandToDepth(0);
-    m_rowStack->setCurrentWidget(m_rowTree);
+    // Only the tab on show is filled: the raw text of a large item is not laid out unasked.
+    if (m_rowTabs->currentWidget() == m_rowRaw) {
+        m_rowRaw->setPlainText(QString::fromUtf8(QJsonDocument(item).toJson(QJsonDocument::Indented)));
+    } else {
+        m_rowJson->setJson(item);
+        m_rowTree->expandToDepth(0);
+    }
+    m_rowStack->setCurrentWidget(m_rowTabs);
+}
+
+void ListView::copyItemAsJson()
+{
+    if (m_rowItem.isEmpty())
+        return;
+    QApplication::clipboard()->setText(
+        QString::fromUtf8(QJsonDocument(m_rowItem).toJson(QJsonDocument::Indented)));
+    Q_EMIT statusMessage(tr("Item copied as JSON"));
+}
+
+// The table's context menu: copy what is under the pointer, the rows selected as JSON, and the
+// page the row came from.
+void ListView::showTableMenu(const QPoint &pos)
+{
+    if (!m_model)
+        return;
+    const QModelIndex at = m_table->indexAt(pos);
+    QMenu menu(this);
+    QAction *copyCell = menu.addAction(tr("Copy Cell"));
+    copyCell->setEnabled(at.isValid());
+    connect(copyCell, &QAction::triggered, this,
+            [at] { QApplication::clipboard()->setText(at.data().toString()); });
+    const QModelIndexList selected = m_table->selectionModel()->selectedRows();
+    QAction *copyRows = menu.addAction(selected.size() > 1 ? tr("Copy %1 Rows as JSON").arg(selected.size())
+                                                           : tr("Copy Row as JSON"));
+    copyRows->setEnabled(at.isValid() || !selected.isEmpty());
+    connect(copyRows, &QAction::triggered, this, [this, at, selected] {
+        QModelIndexList rows = selected;
+        if (rows.isEmpty() ||
+            (at.isValid() && !m_table->selectionModel()->isRowSelected(at.row(), at.parent())))
+            rows = {at};
+        std::sort(rows.begin(), rows.end(),
+                  [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+        QJsonArray items;
+        for (const QModelIndex &r : std::as_const(rows))
+            items.append(m_model->item(sourceIndex(r).row()));
+        const QJsonDocument doc =
+            items.size() == 1 ? QJsonDocument(items.first().toObject()) : QJsonDocument(items);
+        QApplication::clipboard()->setText(QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
+        Q_EMIT statusMessage(tr("%n row(s) copied as JSON", nullptr, int(items.size())));
+    });
+    menu.addSeparator();
+    const int ledgerRow = at.isValid() ? sourceIndex(at).data(PagedListModel::PageRowRole).toInt() : -1;
+    const int pageNumber = ledgerRow >= 0 ? m_model->ledger()->page(ledgerRow).index + 1 : 0;
+    QAction *inspect =
+        menu.addAction(ledgerRow >= 0 ? tr("Inspect Page %1").arg(pageNumber) : tr("Inspect Page"));
+    inspect->setEnabled(ledgerRow >= 0);
+    connect(inspect, &QAction::triggered, this, [this, ledgerRow] {
+        selectPage(ledgerRow);
+        m_inspector->setFocus();
+    });
+    QAction *refetch =
+        menu.addAction(ledgerRow >= 0 ? tr("Refetch Page %1").arg(pageNumber) : tr("Refetch Page"));
+    refetch->setEnabled(ledgerRow >= 0 && m_model->ledger()->page(ledgerRow).isSettled() &&
+                        m_model->ledger()->page(ledgerRow).state != PageRecord::State::Failed);
+    connect(refetch, &QAction::triggered, this,
+            [this, ledgerRow] { m_model->walker()->refetchPage(ledgerRow); });
+    menu.exec(m_table->viewport()->mapToGlobal(pos));
 }
 
 void ListView::loadAll()

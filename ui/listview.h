@@ -2,6 +2,7 @@
 
 #include "listsource.h"
 
+#include <QJsonObject>
 #include <QModelIndex>
 #include <QPointer>
 #include <QStackedWidget>
@@ -11,9 +12,11 @@ class QAction;
 class QItemSelectionModel;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QProgressBar;
 class QSettings;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 class QToolButton;
 class QTreeView;
@@ -52,6 +55,8 @@ public:
     void cancel();
     void restart();
     void focusFilter();
+    // The selected row's item, indented, on the clipboard.
+    void copyItemAsJson();
     // Selects a page: its chip, its rows, the inspector.
     void selectPage(int ledgerRow);
     void setMaskCursors(bool mask);
@@ -75,6 +80,7 @@ private:
     void handleRowSelected(const QModelIndex &current);
     void showPage(int ledgerRow, bool reselectRows);
     void showRowItem(const QJsonObject &item);
+    void showTableMenu(const QPoint &pos);
     void filterRows(const QString &text);
     void watchSelection();
     // Between the table's indexes and the model's (the same until the filter proxy is in).
@@ -94,7 +100,10 @@ private:
     QTableView *m_table;
     QStackedWidget *m_rowStack;
     WrapLabel *m_rowHint;
-    QTreeView *m_rowTree = nullptr;     // made when a row is first selected
+    QTabWidget *m_rowTabs = nullptr; // made when a row is first selected: tree, raw JSON
+    QTreeView *m_rowTree = nullptr;
+    QPlainTextEdit *m_rowRaw = nullptr;
+    QJsonObject m_rowItem;              // the item shown
     JsonTreeModel *m_rowJson = nullptr; // its model
     PageInspector *m_inspector;
     ToolArgsForm *m_argsForm = nullptr;

@@ -15,18 +15,26 @@
 #include "ttlclock.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QClipboard>
 #include <QDeadlineTimer>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -280,6 +288,47 @@ void tst_MainWindow::rowPaneHintsUntilARowIsSelected()
     QVERIFY(tree);
     QTRY_VERIFY(tree->isVisible());
     QVERIFY(!hint->isVisible());
+
+    // The item as raw JSON beside the tree, and Copy.
+    const QJsonObject item = list->model()->item(0);
+    auto *tabs = list->findChild<QTabWidget *>(QStringLiteral("rowItemTabs"));
+    QVERIFY(tabs);
+    tabs->setCurrentIndex(1);
+    auto *raw = list->findChild<QPlainTextEdit *>(QStringLiteral("rowItemJson"));
+    QTRY_VERIFY(raw->isVisible());
+    QCOMPARE(QJsonDocument::fromJson(raw->toPlainText().toUtf8()).object(), item);
+    list->table()->setCurrentIndex(list->table()->model()->index(1, 0)); // follows the row
+    QCOMPARE(QJsonDocument::fromJson(raw->toPlainText().toUtf8()).object(), list->model()->item(1));
+    QGuiApplication::clipboard()->clear();
+    list->findChild<QToolButton *>(QStringLiteral("copyItem"))->click();
+    QCOMPARE(QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object(),
+             list->model()->item(1));
+
+    // The table's context menu: the row's page can be inspected and its rows copied.
+    QTimer::singleShot(0, this, [] {
+        auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+        QVERIFY(menu);
+        QStringList texts;
+        for (QAction *a : menu->actions())
+            texts << a->text();
+        QVERIFY2(texts.contains(QStringLiteral("Inspect Page 1")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY(texts.contains(QStringLiteral("Refetch Page 1")));
+        for (QAction *a : menu->actions()) {
+            if (a->text() == QLatin1String("Copy Row as JSON"))
+                a->trigger();
+        }
+        menu->close();
+    });
+    list->table()->selectionModel()->select(list->table()->model()->index(1, 0),
+                                            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QGuiApplication::clipboard()->clear();
+    const QRect cell = list->table()->visualRect(list->table()->model()->index(1, 0));
+    QMetaObject::invokeMethod(list->table(), "customContextMenuRequested", Q_ARG(QPoint, cell.center()));
+    QCOMPARE(QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object(),
+             list->model()->item(1));
+
+    // Tab leaves the table (the arrows move within it).
+    QVERIFY(!list->table()->tabKeyNavigation());
 }
 
 void tst_MainWindow::filteringKeepsWhatTheUserSees()
