@@ -501,6 +501,18 @@ void MainWindow::removeServer()
     if (!s || m_servers->isDemo(row))
         return;
     const QString name = s->config().name;
+    // Nothing else in the window destroys what the user made: this asks first, Cancel the default.
+    QMessageBox ask(QMessageBox::Question, tr("Remove Server"), tr("Remove %1 from the list?").arg(name),
+                    QMessageBox::Cancel, this);
+    ask.setInformativeText(s->config().tokenInKeychain
+                               ? tr("Its settings and the token saved in the keychain are deleted.")
+                               : tr("Its settings are deleted."));
+    QPushButton *remove = ask.addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    ask.setDefaultButton(QMessageBox::Cancel);
+    ask.setObjectName(QStringLiteral("confirmRemove"));
+    ask.exec();
+    if (ask.clickedButton() != remove)
+        return;
     if (s->config().tokenInKeychain)
         m_secrets->remove(s->config().secretKey());
     if (ServerView *v = m_views.take(s))

@@ -1,10 +1,13 @@
 #include "serverdialog.h"
 
 #include "mcpclient.h"
+#include "statuscolors.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -45,6 +48,9 @@ ServerDialog::ServerDialog(QWidget *parent)
     , m_problem(new QLabel(this))
 {
     setWindowTitle(tr("Server"));
+    m_command->setObjectName(QStringLiteral("command"));
+    m_arguments->setObjectName(QStringLiteral("arguments"));
+    m_problem->setObjectName(QStringLiteral("problem"));
     m_kind->addItems({tr("stdio (a local process)"), tr("HTTP")});
 
     auto *stdioPage = new QWidget;
@@ -58,7 +64,17 @@ ServerDialog::ServerDialog(QWidget *parent)
         if (!file.isEmpty())
             m_command->setText(file);
     });
-    m_command->setPlaceholderText(QStringLiteral("npx"));
+    m_command->setPlaceholderText(tr("npx (or paste a whole command line)"));
+    m_command->setToolTip(tr("The program to start. A whole command line pasted here is split: the "
+                             "program stays, its arguments go to Arguments."));
+    // Pasted (more than one character at once) or left: split a whole command line. Not while
+    // typing, where "npx -" is half a word.
+    connect(m_command, &QLineEdit::textEdited, this, [this](const QString &text) {
+        if (text.size() - m_commandLength > 1)
+            splitCommandLine();
+        m_commandLength = int(m_command->text().size());
+    });
+    connect(m_command, &QLineEdit::editingFinished, this, &ServerDialog::splitCommandLine);
     m_arguments->setPlaceholderText(QStringLiteral("-y @modelcontextprotocol/server-everything stdio"));
     m_environment->setPlaceholderText(tr("One NAME=value per line"));
     m_environment->setMaximumHeight(80);
@@ -107,7 +123,11 @@ ServerDialog::ServerDialog(QWidget *parent)
     more->addRow(tr("Request timeout"), m_timeout);
     more->addRow(tr("Message size limit"), m_maxMessage);
 
-    m_problem->setForegroundRole(QPalette::BrightText);
+    // One line always laid out, so that the dialog keeps its size while a problem comes and goes.
+    m_problem->setWordWrap(false);
+    m_problem->setMinimumHeight(m_problem->fontMetrics().height());
+    m_problem->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    applyColors();
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -148,8 +168,51 @@ void ServerDialog::validate()
             problem = tr("Enter an http:// or https:// URL.");
     }
     m_problem->setText(problem);
-    m_problem->setVisible(!problem.isEmpty());
+    m_problem->setToolTip(problem);
     m_saveButton->setEnabled(problem.isEmpty());
+}
+
+void ServerDialog::applyColors()
+{
+    // The problem in the palette's own failure colour, readable on light and dark alike.
+    QPalette p = m_problem->palette();
+    p.setColor(QPalette::WindowText, StatusColors(palette()).failed());
+    m_problem->setPalette(p);
+}
+
+void ServerDialog::changeEvent(QEvent *event)
+{
+    QDialog::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyColors();
+}
+
+void ServerDialog::splitCommandLine()
+{
+    const QString text = m_command->text().trimmed();
+    // A program whose path has a space in it is a program, not a command line.
+    if (text.isEmpty() || QFileInfo::exists(text))
+        return;
+    const QStringList words = QProcess::splitCommand(text);
+    if (words.size() < 2 && !(words.size() == 1 && words.first() != text))
+        return;
+    m_command->setText(words.first());
+    m_commandLength = int(m_command->text().size());
+    const QStringList rest = words.mid(1) + QProcess::splitCommand(m_arguments->text());
+    m_arguments->setText(joinArguments(rest));
+}
+
+QString ServerDialog::joinArguments(const QStringList &arguments)
+{
+    QStringList quoted;
+    for (const QString &a : arguments) {
+        const bool plain = !a.isEmpty() && !a.contains(QLatin1Char(' ')) && !a.contains(QLatin1Char('\t')) &&
+                           !a.contains(QLatin1Char('"'));
+        quoted << (plain ? a
+                         : QLatin1Char('"') + QString(a).replace(QLatin1Char('"'), QStringLiteral("\"\"\"")) +
+                               QLatin1Char('"'));
+    }
+    return quoted.join(QLatin1Char(' '));
 }
 
 void ServerDialog::setConfig(const ServerConfig &c)
@@ -157,10 +220,8 @@ void ServerDialog::setConfig(const ServerConfig &c)
     m_name->setText(c.name);
     m_kind->setCurrentIndex(c.kind == ServerConfig::Kind::Http ? 1 : 0);
     m_command->setText(c.command);
-    QStringList quoted;
-    for (const QString &a : c.arguments)
-        quoted << (a.contains(QLatin1Char(' ')) || a.isEmpty() ? QLatin1Char('"') + a + QLatin1Char('"') : a);
-    m_arguments->setText(quoted.join(QLatin1Char(' ')));
+    m_commandLength = int(c.command.size());
+    m_arguments->setText(joinArguments(c.arguments));
     QStringList env;
     for (auto it = c.environment.cbegin(); it != c.environment.cend(); ++it)
         env << it.key() + QLatin1Char('=') + it.value();
@@ -191,6 +252,13 @@ ServerConfig ServerDialog::config() const
     c.kind = m_kind->currentIndex() == 1 ? ServerConfig::Kind::Http : ServerConfig::Kind::Stdio;
     c.command = m_command->text().trimmed();
     c.arguments = QProcess::splitCommand(m_arguments->text());
+    if (!c.command.isEmpty() && !QFileInfo::exists(c.command)) {
+        const QStringList words = QProcess::splitCommand(c.command); // as splitCommandLine() would
+        if (!words.isEmpty()) {
+            c.command = words.first();
+            c.arguments = words.mid(1) + c.arguments;
+        }
+    }
     for (const QString &line : m_environment->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         const qsizetype eq = line.indexOf(QLatin1Char('='));
         if (eq > 0)

@@ -28,9 +28,20 @@ public:
     QString token() const;
     bool tokenEdited() const { return m_tokenEdited; }
 
+    // Arguments as one line that QProcess::splitCommand() reads back to the same list: an argument
+    // with a space, a quote or nothing in it is quoted, a quote in it tripled.
+    static QString joinArguments(const QStringList &arguments);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void updateKind();
     void validate();
+    // A whole command line in the Command field ("npx -y pkg stdio", pasted or typed): its first
+    // word stays, the rest goes before the arguments.
+    void splitCommandLine();
+    void applyColors();
 
     QLineEdit *m_name;
     QComboBox *m_kind;
@@ -46,10 +57,11 @@ private:
     QComboBox *m_revision;
     QSpinBox *m_timeout;
     QSpinBox *m_maxMessage;
-    QLabel *m_problem;
+    QLabel *m_problem; // always laid out, empty when all is well: the dialog never reflows
     QPushButton *m_saveButton = nullptr;
     bool m_tokenEdited = false;
     bool m_hadToken = false;
+    int m_commandLength = 0; // the Command field's length before the last edit
     // The limit setConfig() was given: kept while the spin box shows it (in whole MiB).
     qint64 m_loadedMaxMessageBytes = ServerConfig::DefaultMaxMessageBytes;
 };

@@ -1,4 +1,5 @@
 #include "auditdialog.h"
+#include "elidedlabel.h"
 #include "findingspanel.h"
 #include "listview.h"
 #include "mainwindow.h"
@@ -23,8 +24,12 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -62,6 +67,8 @@ private Q_SLOTS:
     void cursorErrorShowsOnItsPage();
     void trafficIsLogged();
     void auditFromTheWindow();
+    void removingAServerAsksFirst();
+    void longTextsNeverWidenTheWindow();
 
 private:
     ListView *openDemo(const QStringList &demoArgs, const QString &listId = QStringLiteral("tools"));
@@ -499,6 +506,92 @@ void tst_MainWindow::auditFromTheWindow()
     Q_EMIT dialog->pageRequested(QStringLiteral("templates"), 0);
     QTRY_VERIFY_WITH_TIMEOUT(
         m_window->currentList() && m_window->currentList()->listId() == QLatin1String("templates"), 5000);
+}
+
+void tst_MainWindow::removingAServerAsksFirst()
+{
+    m_clock = new TtlClock;
+    m_secrets = new SecretStore;
+    m_servers = new ServerListModel(m_clock, m_secrets);
+    ServerConfig c;
+    c.name = QStringLiteral("files");
+    c.command = QStringLiteral("npx");
+    m_servers->addServer(c);
+    m_window = new MainWindow(m_servers, m_secrets);
+    m_window->show();
+    m_window->selectServer(0);
+    // Del on the server list asks; Cancel (the default, and Escape) keeps the server.
+    auto answer = [](bool removeIt) {
+        QTimer::singleShot(0, [removeIt] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            QCOMPARE(box->objectName(), QStringLiteral("confirmRemove"));
+            QVERIFY(box->text().contains(QStringLiteral("files")));
+            QCOMPARE(static_cast<QAbstractButton *>(box->defaultButton()), box->button(QMessageBox::Cancel));
+            if (removeIt) {
+                for (QAbstractButton *b : box->buttons()) {
+                    if (box->buttonRole(b) == QMessageBox::DestructiveRole)
+                        b->click();
+                }
+            } else {
+                QTest::keyClick(box, Qt::Key_Escape);
+            }
+        });
+    };
+    auto *list = m_window->findChild<QListView *>();
+    QVERIFY(list);
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window)); // a shortcut goes to the active window's focus
+    list->setFocus();
+    answer(false);
+    QTest::keyClick(list, Qt::Key_Delete);
+    QCOMPARE(m_servers->rowCount(), 1);
+    QAction *remove = nullptr; // Server > Remove, as the menu would
+    for (QAction *a : list->actions()) {
+        if (a->text() == QLatin1String("&Remove"))
+            remove = a;
+    }
+    QVERIFY(remove);
+    answer(true);
+    remove->trigger();
+    QCOMPARE(m_servers->rowCount(), 0);
+}
+
+void tst_MainWindow::longTextsNeverWidenTheWindow()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(list);
+    m_window->resize(900, 600);
+    QTRY_COMPARE(m_window->width(), 900);
+    // A server's error can be kilobytes of stderr: one elided line, all of it on hover and in Copy.
+    const QString longText = QStringLiteral("error: ") + QString(4000, QLatin1Char('x')) +
+                             QStringLiteral("\n    at Object.<anonymous> (/srv/index.js:1:1)");
+    auto *message = m_window->findChild<ElidedLabel *>(QStringLiteral("statusMessage"));
+    QVERIFY(message);
+    message->setText(longText);
+    QApplication::processEvents();
+    QVERIFY(m_window->minimumSizeHint().width() < 900);
+    QCOMPARE(m_window->width(), 900);
+    QVERIFY(message->isElided());
+    QVERIFY(message->toolTip().contains(QStringLiteral("/srv/index.js")));
+    // The two status texts sit side by side, never on top of each other.
+    auto *state = m_window->findChild<ElidedLabel *>(QStringLiteral("serverStatus"));
+    QVERIFY(state);
+    QVERIFY(!message->geometry().intersects(state->geometry()));
+    QVERIFY(message->geometry().right() < state->geometry().left());
+    // Saved no larger than its screen.
+    m_window->resize(20000, 20000);
+    QApplication::processEvents();
+    m_window->close();
+    QSettings settings;
+    MainWindow again(m_servers, m_secrets);
+    const QRect screen = again.screen()->availableGeometry();
+    QVERIFY2(again.width() <= screen.width() && again.height() <= screen.height(),
+             qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                            .arg(again.width())
+                            .arg(again.height())
+                            .arg(screen.width())
+                            .arg(screen.height())));
 }
 
 QTEST_MAIN(tst_MainWindow)

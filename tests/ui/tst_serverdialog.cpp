@@ -2,6 +2,11 @@
 // whole MiB is kept unless the user changes it.
 #include "serverdialog.h"
 
+#include <QApplication>
+#include <QClipboard>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
 #include <QSpinBox>
 #include <QTest>
 
@@ -56,6 +61,93 @@ private Q_SLOTS:
         QCOMPARE(dialog.config().maxMessageBytes, qint64(2) * 1024 * 1024);
         box->setValue(1); // back to what it showed for the saved limit: that limit stays
         QCOMPARE(dialog.config().maxMessageBytes, uneven);
+    }
+
+    void argumentsRoundTrip_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addRow("plain") << QStringList{QStringLiteral("-y"), QStringLiteral("pkg"),
+                                              QStringLiteral("stdio")};
+        QTest::addRow("spaces") << QStringList{QStringLiteral("--root"), QStringLiteral("/home/me/My Files")};
+        QTest::addRow("quotes") << QStringList{QStringLiteral("--json"), QStringLiteral("{\"a\": \"b c\"}")};
+        QTest::addRow("quote alone") << QStringList{QStringLiteral("say\"hi")};
+    }
+
+    void argumentsRoundTrip()
+    {
+        QFETCH(QStringList, arguments);
+        ServerConfig c = stdioServer(ServerConfig::DefaultMaxMessageBytes);
+        c.arguments = arguments;
+        ServerDialog dialog;
+        dialog.setConfig(c);
+        QCOMPARE(dialog.config().arguments, arguments);
+        QCOMPARE(QProcess::splitCommand(ServerDialog::joinArguments(arguments)), arguments);
+    }
+
+    void pastedCommandLineIsSplit()
+    {
+        ServerDialog dialog;
+        dialog.setConfig(stdioServer(ServerConfig::DefaultMaxMessageBytes));
+        auto *command = dialog.findChild<QLineEdit *>(QStringLiteral("command"));
+        auto *arguments = dialog.findChild<QLineEdit *>(QStringLiteral("arguments"));
+        QCOMPARE(command->text(), QStringLiteral("npx"));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const QSize size = dialog.size();
+        // Typing does not split half a word...
+        command->clear();
+        command->setFocus();
+        QTest::keyClicks(command, QStringLiteral("node -"));
+        QCOMPARE(command->text(), QStringLiteral("node -"));
+        // ...a paste does: the program stays, the rest goes before the arguments.
+        command->clear();
+        arguments->setText(QStringLiteral("--verbose"));
+        QApplication::clipboard()->setText(QStringLiteral("npx -y \"@scope/server with space\" stdio"));
+        command->paste();
+        QCOMPARE(command->text(), QStringLiteral("npx"));
+        QCOMPARE(dialog.config().command, QStringLiteral("npx"));
+        QCOMPARE(dialog.config().arguments,
+                 (QStringList{QStringLiteral("-y"), QStringLiteral("@scope/server with space"),
+                              QStringLiteral("stdio"), QStringLiteral("--verbose")}));
+        // Saved straight after typing a whole line: split the same way.
+        command->setText(QStringLiteral("uvx mcp-server-git"));
+        arguments->clear();
+        QCOMPARE(dialog.config().command, QStringLiteral("uvx"));
+        QCOMPARE(dialog.config().arguments, QStringList{QStringLiteral("mcp-server-git")});
+        // A problem comes and goes without the dialog changing size.
+        command->clear();
+        QApplication::processEvents();
+        QCOMPARE(dialog.size(), size);
+        auto *problem = dialog.findChild<QLabel *>(QStringLiteral("problem"));
+        QCOMPARE(problem->text(), QStringLiteral("Say which program to start."));
+        QVERIFY(problem->isVisible());
+    }
+
+    void problemIsReadableInBothPalettes()
+    {
+        for (const bool dark : {false, true}) {
+            ServerDialog dialog;
+            QPalette p = dialog.palette();
+            if (dark) {
+                p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+                p.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+                dialog.setPalette(p);
+            }
+            ServerConfig c = stdioServer(ServerConfig::DefaultMaxMessageBytes);
+            c.command.clear();
+            dialog.setConfig(c);
+            QLabel *problem = nullptr;
+            for (QLabel *l : dialog.findChildren<QLabel *>()) {
+                if (l->text().startsWith(QLatin1String("Say which program")))
+                    problem = l;
+            }
+            QVERIFY(problem);
+            const QColor text = problem->palette().color(QPalette::WindowText);
+            const QColor window = dialog.palette().color(QPalette::Window);
+            // Clearly apart in lightness from the window behind it.
+            QVERIFY2(qAbs(text.lightness() - window.lightness()) > 60,
+                     qPrintable(QStringLiteral("%1 on %2").arg(text.name(), window.name())));
+        }
     }
 };
 
