@@ -9,6 +9,8 @@
 #include "listview.h"
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
+#include "pageinspector.h"
+#include "pagestrip.h"
 #include "secretstore.h"
 #include "serverdialog.h"
 #include "serverlistmodel.h"
@@ -38,9 +40,12 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyledItemDelegate>
+#include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace folio {
 
@@ -324,6 +329,32 @@ void MainWindow::createActions()
     view->addAction(dockAction(m_trafficDock, QKeySequence(tr("Ctrl+T"))));
     view->addAction(dockAction(m_findingsDock, QKeySequence(tr("Ctrl+Shift+F"))));
     view->addAction(dockAction(m_timelineDock, QKeySequence(tr("Ctrl+Shift+T"))));
+    view->addSeparator();
+    // Keyboard users reach each part of the window directly (Tab walks between them too).
+    QMenu *go = view->addMenu(tr("&Go To"));
+    auto focusAction = [this, go](const QString &text, const QKeySequence &keys,
+                                  std::function<QWidget *()> target) {
+        QAction *a = go->addAction(text);
+        a->setShortcut(keys);
+        connect(a, &QAction::triggered, this, [target] {
+            if (QWidget *w = target())
+                w->setFocus(Qt::ShortcutFocusReason);
+        });
+    };
+    focusAction(tr("&Server List"), QKeySequence(tr("Alt+1")),
+                [this]() -> QWidget * { return m_serverList; });
+    focusAction(tr("&Table"), QKeySequence(tr("Alt+2")), [this]() -> QWidget * {
+        ListView *l = currentList();
+        return l ? l->table() : nullptr;
+    });
+    focusAction(tr("Page &Strip"), QKeySequence(tr("Alt+3")), [this]() -> QWidget * {
+        ListView *l = currentList();
+        return l ? l->strip() : nullptr;
+    });
+    focusAction(tr("Page &Inspector"), QKeySequence(tr("Alt+4")), [this]() -> QWidget * {
+        ListView *l = currentList();
+        return l ? l->inspector()->focusTarget() : nullptr;
+    });
     view->addSeparator();
     QMenu *theme = view->addMenu(tr("&Theme"));
     auto *group = new QActionGroup(this);

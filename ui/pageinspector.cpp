@@ -79,6 +79,7 @@ QString describeBytes(qint64 bytes)
 PageInspector::PageInspector(QWidget *parent)
     : QWidget(parent)
 {
+    setFocusPolicy(Qt::ClickFocus); // Go To > Page Inspector lands here while it is empty
     m_showTrees = QSettings().value(QStringLiteral("inspector/decodedTrees"), false).toBool();
     m_countdown.setTimerType(Qt::CoarseTimer);
     connect(&m_countdown, &QTimer::timeout, this, &PageInspector::refreshCountdown);
@@ -615,6 +616,13 @@ void PageInspector::refresh()
     m_restart->setEnabled(true);
     m_copy->setEnabled(true);
     updateTimer();
+}
+
+QWidget *PageInspector::focusTarget()
+{
+    if (m_detail && m_stack->currentWidget() == m_detail)
+        return m_cursor.raw;
+    return this;
 }
 
 QJsonObject PageInspector::pageJson() const

@@ -50,6 +50,9 @@ public:
     // when the inspector masks cursors.
     QJsonObject pageJson() const;
 
+    // Where the keyboard lands in the inspector: the request cursor, else the inspector itself.
+    QWidget *focusTarget();
+
 public Q_SLOTS:
     void refetchPage();
     void discardAndRestart();

@@ -14,6 +14,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QScopedValueRollback>
+#include <QSettings>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -64,7 +66,9 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     m_tabs->setDocumentMode(true);
     c->addWidget(m_tabs, 1);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
-        listView(listIdAt(index)); // a tab's view is made when it is first shown
+        listView(listIdAt(index));       // a tab's view is made when it is first shown
+        if (!m_rebuilding && index >= 0) // the user's choice, not a tab coming or going
+            QSettings().setValue(tabSettingsKey(), listIdAt(index));
         Q_EMIT currentListChanged();
     });
 
@@ -148,9 +152,17 @@ void ServerView::updateHeader()
     }
 }
 
+QString ServerView::tabSettingsKey() const
+{
+    return QStringLiteral("serverView/tab/") + m_session->config().name;
+}
+
 void ServerView::rebuildTabs()
 {
-    const QString current = currentListId();
+    // The tab last chosen for this server comes back when its lists first arrive.
+    const QString current =
+        m_tabs->count() > 0 ? currentListId() : QSettings().value(tabSettingsKey()).toString();
+    const QScopedValueRollback<bool> rebuilding(m_rebuilding, true);
     // Tabs of lists that are gone, and views of models that are gone (a reconnect replaces
     // them), go; the others stay.
     for (auto it = m_pages.begin(); it != m_pages.end();) {

@@ -48,6 +48,7 @@ protected:
 
 private:
     void rebuildTabs();
+    QString tabSettingsKey() const;
     void updateHeader();
     void updateTabTitle(const QString &listId);
     QString listIdAt(int index) const;
@@ -69,6 +70,7 @@ private:
     QPushButton *m_connect;
     QWidget *m_connected;
     RunsLabel *m_header;
+    bool m_rebuilding = false;
     ElidedLabel *m_instructions; // a server's instructions can run to pages: one line, all on hover
     QTabWidget *m_tabs;
     QHash<QString, TabPage> m_pages;

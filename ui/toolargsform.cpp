@@ -11,6 +11,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include <cmath>
+
 namespace folio {
 
 ToolArgsForm::ToolArgsForm(QWidget *parent)
@@ -49,6 +51,8 @@ void ToolArgsForm::setTool(const QJsonObject &tool, const QString &cursorArg, co
             auto *combo = new QComboBox;
             combo->addItems({QString(), QStringLiteral("true"), QStringLiteral("false")});
             f.editor = combo;
+        } else if (f.type == QLatin1String("integer")) {
+            f.editor = integerBox(p, required.contains(f.name));
         } else {
             auto *edit = new QLineEdit;
             edit->setPlaceholderText(p.value(QStringLiteral("description")).toString().left(80));
@@ -68,11 +72,14 @@ void ToolArgsForm::setTool(const QJsonObject &tool, const QString &cursorArg, co
     if (!limitArg.isEmpty()) {
         m_useLimit = new QCheckBox(limitArg);
         m_limit = new QSpinBox;
-        m_limit->setRange(1, 100000);
+        // Within the schema's bounds, at its default, else 20 (a page size, never its minimum of 1).
         const QJsonObject lp = props.value(limitArg).toObject();
-        m_limit->setValue(lp.value(QStringLiteral("default")).toInt(20));
-        if (lp.contains(QStringLiteral("maximum")))
-            m_limit->setMaximum(lp.value(QStringLiteral("maximum")).toInt());
+        const int low = qMax(1, lp.value(QStringLiteral("minimum")).toInt(1));
+        const int high = lp.value(QStringLiteral("maximum")).isDouble()
+                             ? qMax(low, lp.value(QStringLiteral("maximum")).toInt())
+                             : 100000;
+        m_limit->setRange(low, high);
+        m_limit->setValue(qBound(low, lp.value(QStringLiteral("default")).toInt(20), high));
         m_limit->setEnabled(false);
         connect(m_useLimit, &QCheckBox::toggled, m_limit, &QWidget::setEnabled);
         h->addWidget(m_useLimit);
@@ -86,10 +93,48 @@ void ToolArgsForm::setTool(const QJsonObject &tool, const QString &cursorArg, co
     m_form->addRow(QString(), row);
 }
 
+// An integer argument as a spin box within the schema's bounds, starting at its default, else (when
+// required) its minimum, else 0 within the bounds. An optional one without a default starts one
+// below its bounds, shown as "not set", and is then not sent.
+QSpinBox *ToolArgsForm::integerBox(const QJsonObject &p, bool required)
+{
+    constexpr double limit = 1e9; // within a spin box's int, with room for the "not set" step
+    double low = -limit, high = limit;
+    if (p.value(QStringLiteral("minimum")).isDouble())
+        low = p.value(QStringLiteral("minimum")).toDouble();
+    if (p.value(QStringLiteral("exclusiveMinimum")).isDouble())
+        low = qMax(low, std::floor(p.value(QStringLiteral("exclusiveMinimum")).toDouble()) + 1);
+    if (p.value(QStringLiteral("maximum")).isDouble())
+        high = p.value(QStringLiteral("maximum")).toDouble();
+    if (p.value(QStringLiteral("exclusiveMaximum")).isDouble())
+        high = qMin(high, std::ceil(p.value(QStringLiteral("exclusiveMaximum")).toDouble()) - 1);
+    low = qBound(-limit, std::ceil(low), limit);
+    high = qBound(low, std::floor(high), limit);
+    auto *box = new QSpinBox;
+    const bool hasDefault = p.value(QStringLiteral("default")).isDouble();
+    const bool unsettable = !required;
+    box->setRange(int(low) - (unsettable ? 1 : 0), int(high));
+    if (unsettable)
+        box->setSpecialValueText(tr("(not set)"));
+    if (hasDefault)
+        box->setValue(int(qBound(low, p.value(QStringLiteral("default")).toDouble(), high)));
+    else if (unsettable)
+        box->setValue(box->minimum());
+    else
+        box->setValue(int(qBound(low, 0.0, high)));
+    box->setProperty("folioUnset", unsettable ? box->minimum() : box->minimum() - 1);
+    return box;
+}
+
 QJsonObject ToolArgsForm::arguments() const
 {
     QJsonObject args;
     for (const Field &f : m_fields) {
+        if (auto *box = qobject_cast<QSpinBox *>(f.editor)) {
+            if (box->value() != box->property("folioUnset").toInt())
+                args[f.name] = box->value();
+            continue;
+        }
         QString text;
         if (auto *edit = qobject_cast<QLineEdit *>(f.editor))
             text = edit->text();

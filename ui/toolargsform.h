@@ -26,6 +26,8 @@ Q_SIGNALS:
     void applied();
 
 private:
+    QSpinBox *integerBox(const QJsonObject &property, bool required);
+
     struct Field
     {
         QString name;

@@ -69,6 +69,8 @@ private Q_SLOTS:
     void auditFromTheWindow();
     void removingAServerAsksFirst();
     void longTextsNeverWidenTheWindow();
+    void keyboardReachesEveryPart();
+    void theChosenTabIsRemembered();
 
 private:
     ListView *openDemo(const QStringList &demoArgs, const QString &listId = QStringLiteral("tools"));
@@ -592,6 +594,54 @@ void tst_MainWindow::longTextsNeverWidenTheWindow()
                             .arg(again.height())
                             .arg(screen.width())
                             .arg(screen.height())));
+}
+
+void tst_MainWindow::keyboardReachesEveryPart()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(list);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window));
+    const auto go = [this](Qt::Key key) {
+        QTest::keyClick(m_window, key, Qt::AltModifier);
+        return QApplication::focusWidget();
+    };
+    QCOMPARE(go(Qt::Key_2), static_cast<QWidget *>(list->table()));
+    QCOMPARE(go(Qt::Key_3), static_cast<QWidget *>(list->strip()));
+    QCOMPARE(go(Qt::Key_1), static_cast<QWidget *>(m_window->findChild<QListView *>()));
+    list->selectPage(list->model()->walker()->walkPageRows().first());
+    QWidget *inspector = go(Qt::Key_4);
+    QVERIFY(inspector);
+    QVERIFY(list->inspector()->isAncestorOf(inspector));
+}
+
+void tst_MainWindow::theChosenTabIsRemembered()
+{
+    ListView *list =
+        openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")}, QStringLiteral("prompts"));
+    QVERIFY(list);
+    QCOMPARE(m_window->currentServerView()->currentListId(), QStringLiteral("prompts"));
+    cleanup();
+    m_window = nullptr;
+    m_servers = nullptr;
+    m_secrets = nullptr;
+    m_clock = nullptr;
+
+    // Another start: the server's lists arrive and the tab chosen last is the one shown.
+    m_clock = new TtlClock;
+    m_secrets = new SecretStore;
+    m_servers = new ServerListModel(m_clock, m_secrets);
+    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
+                             {QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    m_window = new MainWindow(m_servers, m_secrets);
+    m_window->show();
+    m_window->selectServer(0);
+    m_window->connectCurrent();
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->currentServerView() &&
+                                 m_window->currentServerView()->listIds().contains(QStringLiteral("prompts")),
+                             10000);
+    QCOMPARE(m_window->currentServerView()->currentListId(), QStringLiteral("prompts"));
 }
 
 QTEST_MAIN(tst_MainWindow)
