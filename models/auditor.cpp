@@ -3,6 +3,7 @@
 #include "mcpclient.h"
 #include "pagewalker.h"
 #include "rpccall.h"
+#include "schemaargs.h"
 #include "ttlclock.h"
 
 #include <QTimer>
@@ -178,8 +179,16 @@ void Auditor::planAfterTools()
                           .arg(source->toolName()));
             continue;
         }
-        source->setArguments(m_options.toolArguments.value(source->toolName()));
+        // The arguments given win; the required ones they lack are filled from the schema, except
+        // the cursor (or position) and the page size, which the walk sends itself.
+        QStringList paging{source->cursorArgument(), source->limitArgument()};
+        paging.removeAll(QString());
+        const SchemaArgs arguments =
+            SchemaArgs::fill(tool.value(QStringLiteral("inputSchema")).toObject(),
+                             m_options.toolArguments.value(source->toolName()), paging);
+        source->setArguments(arguments.arguments);
         ListState s;
+        s.filledFromSchema = arguments.describe();
         s.source = *source;
         s.report = addReport(id);
         m_result.lists[s.report].arguments = source->arguments();
@@ -236,16 +245,21 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
 
     AuditedList &r = report(state);
     const QList<PageRecord> &pages = s.first.pages;
-    // A list tool that fails on its first page, without a cursor and without arguments from the user,
-    // wants arguments: that says nothing about its paging.
+    // A list tool that fails on its first page, without a cursor, without arguments from the user or
+    // with some filled from its schema, wants (other) arguments: that says nothing about its paging.
+    const QString &filled = s.filledFromSchema;
     if (s.source.kind() == ListSource::Kind::Tool && pages.size() == 1 && pages.first().error.isError() &&
-        !m_options.toolArguments.contains(s.source.toolName())) {
+        (!m_options.toolArguments.contains(s.source.toolName()) || !filled.isEmpty())) {
         const McpError &e = pages.first().error;
         const bool isError = e.kind == McpError::Kind::ToolError; // isError: true (no JSON-RPC code)
         if (isError || (e.kind == McpError::Kind::Rpc && e.code == -32602)) {
-            r.skipped = QStringLiteral("its first page failed without arguments (%1); give them with "
-                                       "--tool-args %2=JSON")
-                            .arg(shortText(e.message, 160), s.source.toolName());
+            r.skipped = filled.isEmpty()
+                            ? QStringLiteral("its first page failed without arguments (%1); give them with "
+                                             "--tool-args %2=JSON")
+                                  .arg(shortText(e.message, 160), s.source.toolName())
+                            : QStringLiteral("its first page failed (%1) with arguments filled from its "
+                                             "schema: %2; give them with --tool-args %3=JSON")
+                                  .arg(shortText(e.message, 160), filled, s.source.toolName());
             return;
         }
     }
@@ -258,6 +272,8 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
         return;
     }
     s.walked = true;
+    if (!filled.isEmpty())
+        r.notes.append(QStringLiteral("arguments filled from the schema: %1").arg(filled));
     r.pages = int(pages.size());
     r.items = s.first.items;
     r.complete = s.first.complete;

@@ -275,8 +275,12 @@ private Q_SLOTS:
                                                     QStringLiteral("-- COMMAND ARGS")};
         QTest::newRow("audit --help")
             << QStringList{QStringLiteral("audit"), QStringLiteral("-h")}
-            << QStringList{QStringLiteral("junit"), QStringLiteral("--allow-tool"),
-                           QStringLiteral("readOnlyHint"), QStringLiteral("unstable-order")};
+            << QStringList{QStringLiteral("junit"),
+                           QStringLiteral("--allow-tool"),
+                           QStringLiteral("readOnlyHint"),
+                           QStringLiteral("unstable-order"),
+                           QStringLiteral("filled from its inputSchema"),
+                           QStringLiteral("they win over the values filled from the schema")};
         QTest::newRow("decode-cursor --help")
             << QStringList{QStringLiteral("decode-cursor"), QStringLiteral("--help")}
             << QStringList{QStringLiteral("non-normative")};

@@ -609,8 +609,28 @@ void tst_RealServers::pagingAudit()
     }
     QCOMPARE(listTools, (QStringList{QStringLiteral("list_issues"), QStringLiteral("list_logs"),
                                      QStringLiteral("list_notes"), QStringLiteral("list_notes_empty_cursor"),
-                                     QStringLiteral("list_projects"), QStringLiteral("read_records")}));
-    QCOMPARE(lists.value(QStringLiteral("tools")).value(QStringLiteral("items")).toInt(), 7);
+                                     QStringLiteral("list_projects"), QStringLiteral("list_repo_issues"),
+                                     QStringLiteral("read_records")}));
+    QCOMPARE(lists.value(QStringLiteral("tools")).value(QStringLiteral("items")).toInt(), 8);
+
+    // list_repo_issues lists nothing without repo and state: the audit filled both from the schema
+    // (repo's examples, state's enum), says so, and walked it whole with every probe, as the others.
+    const QJsonObject repo = lists.value(QStringLiteral("tool:list_repo_issues"));
+    QCOMPARE(repo.value(QStringLiteral("status")).toString(), QStringLiteral("audited"));
+    QCOMPARE(repo.value(QStringLiteral("arguments")).toObject(),
+             (QJsonObject{{QStringLiteral("repo"), QStringLiteral("octo/demo")},
+                          {QStringLiteral("state"), QStringLiteral("open")}}));
+    QVERIFY2(
+        repo.value(QStringLiteral("notes"))
+            .toVariant()
+            .toStringList()
+            .contains(QStringLiteral(
+                "arguments filled from the schema: repo=\"octo/demo\" (examples), state=\"open\" (enum)")),
+        QJsonDocument(repo).toJson(QJsonDocument::Compact).constData());
+    QCOMPARE(repo.value(QStringLiteral("pages")).toInt(), 5);
+    // Two walks of five pages, the tampered cursor, a cursor of another list, and the own cursor
+    // with another repo (its only string argument to change): the probes ran.
+    QCOMPARE(repo.value(QStringLiteral("requests")).toInt(), 5 + 5 + 1 + 1 + 1);
 
     // No finding but the paging style's, on any list (the cursor probes' tampered and foreign
     // cursors get isError, as the peer refuses what it did not issue; "" is sent back already).
