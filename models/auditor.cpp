@@ -299,19 +299,30 @@ void Auditor::probeTampered(int state)
         return;
     }
     const ListState &s = m_states.at(state);
-    if (s.first.issuedCursors.isEmpty()) {
-        note(state,
-             s.source.pagesByPosition()
-                 ? QStringLiteral("cursor probes: the list pages by %1 (%2), a position the client "
-                                  "works out; no cursor to tamper with or hand to other lists")
-                       .arg(s.source.paging() == ListSource::Paging::Offset ? QStringLiteral("offset")
-                                                                            : QStringLiteral("page number"),
-                            s.source.cursorArgument())
-             : s.first.issuedEmpty
-                 ? QStringLiteral("cursor probes: the list issued only \"\" cursors; nothing to "
-                                  "tamper with or hand to other lists")
-                 : QStringLiteral("cursor probes: the list fits one page (no cursor issued)"));
+    if (s.first.issuedCursors.isEmpty() && s.source.pagesByPosition()) {
+        note(state, QStringLiteral("cursor probes: the list pages by %1 (%2), a position the client "
+                                   "works out; no cursor to tamper with or hand to other lists")
+                        .arg(s.source.paging() == ListSource::Paging::Offset ? QStringLiteral("offset")
+                                                                             : QStringLiteral("page number"),
+                             s.source.cursorArgument()));
         next();
+        return;
+    }
+    if (s.first.issuedCursors.isEmpty()) {
+        // Nothing issued to tamper with, yet a cursor the server never issued is as invalid: forge one.
+        const bool onlyEmpty = s.first.issuedEmpty;
+        note(state, QStringLiteral("cursor probes: %1, so a forged cursor stands in for a tampered one; no "
+                                   "cursor of its own to hand to other lists")
+                        .arg(onlyEmpty ? QStringLiteral("the list issued only \"\" cursors")
+                                       : QStringLiteral("the list fits one page (no cursor issued)")));
+        const QString forged = AuditProbes::forgedCursor();
+        Q_EMIT progress(QStringLiteral("%1: probing with a forged cursor").arg(s.source.id()));
+        runProbe(state, s.source, forged, [this, state, forged, onlyEmpty](const Answer &a) {
+            if (a.kind == Answer::Kind::Page)
+                m_states[state].tamperedAccepted = true;
+            report(state).add(AuditProbes::judgeForged(a, forged, onlyEmpty));
+            next();
+        });
         return;
     }
     const QString original = s.first.issuedCursors.constFirst();

@@ -41,7 +41,8 @@ struct AuditOptions
 // its inputSchema (SchemaArgs), said in a note, and sent by its walks and every probe alike:
 //  - a tampered cursor (the first cursor the server issued, reversed, with "!" appended) must be
 //    refused with -32602 (invalid-cursor-accepted / invalid-cursor-wrong-code; a list tool may
-//    also refuse with isError);
+//    also refuse with isError); a list that issued no cursor to tamper with (it fits one page)
+//    gets a forged one (AuditProbes::forgedCursor), unless it pages by offset or page number;
 //  - a cursor issued for another list, or (list tools) the list's own cursor with other arguments
 //    (a filter added, else a value changed; the second only when the first is refused), must be
 //    refused (foreign-cursor-accepted); skipped where the tampered cursor was accepted already;
@@ -80,9 +81,9 @@ private:
         QString filledFromSchema; // a list tool's arguments filled from its schema, described; "" for none
         int report = -1;          // index into m_result.lists
         AuditedWalk first;
-        bool tamperedAccepted = false;
-        bool walked = false;  // the first walk ran and the list is to be probed
-        bool changed = false; // a list_changed arrived while it was audited
+        bool tamperedAccepted = false; // the tampered (or forged) cursor was answered as if valid
+        bool walked = false;           // the first walk ran and the list is to be probed
+        bool changed = false;          // a list_changed arrived while it was audited
     };
     using Step = std::function<void()>;
 

@@ -2,6 +2,7 @@
 // the result, and cancelling. How the result is rendered is tst_auditreport's (tests/cli).
 
 #include "auditor.h"
+#include "auditprobes.h"
 #include "mcpclient.h"
 #include "scriptedserver.h"
 
@@ -203,6 +204,102 @@ private Q_SLOTS:
                     .toObject()
                     .value(QStringLiteral("passed"))
                     .toBool());
+    }
+
+    // A list that fits one page issues no cursor: a forged one stands in for the tampered one.
+    void forgedCursorOnOnePage_data()
+    {
+        QTest::addColumn<bool>("ignoresCursors");
+        QTest::addColumn<int>("code");        // tools/list's refusal
+        QTest::addColumn<QString>("tools");   // the finding on tools/list, if any
+        QTest::addColumn<QString>("onePage"); // ... on read_one_page (refuses with isError)
+        QTest::newRow("refused_with_invalid_params") << false << -32602 << QString() << QString();
+        QTest::newRow("refused_with_another_code")
+            << false << -32603 << FindingId::InvalidCursorWrongCode << QString();
+        QTest::newRow("answered_as_if_valid")
+            << true << -32602 << FindingId::InvalidCursorAccepted << FindingId::InvalidCursorAccepted;
+    }
+
+    void forgedCursorOnOnePage()
+    {
+        QFETCH(bool, ignoresCursors);
+        QFETCH(int, code);
+        QFETCH(QString, tools);
+        QFETCH(QString, onePage);
+        QPointer<ScriptedServer> server;
+        McpClient *client = connectedClient(&server);
+        QVERIFY(client);
+        server->ignoresCursors = ignoresCursors;
+        server->cursorErrorCode = code;
+        AuditOptions options;
+        options.lists = {QStringLiteral("tools"), QStringLiteral("tool:read_one_page")};
+        Auditor auditor(client, options);
+        QSignalSpy finished(&auditor, &Auditor::finished);
+        auditor.start();
+        QVERIFY(finished.wait(10000));
+
+        const QString forged = AuditProbes::forgedCursor();
+        QVERIFY(!forged.isEmpty());
+        const auto judged = [](const AuditedList *l) {
+            QStringList ids;
+            for (const Finding &f : l->findings)
+                ids << f.id;
+            return ids.join(u',');
+        };
+        const AuditedList *toolsList = find(auditor.result(), QStringLiteral("tools"));
+        const AuditedList *onePageList = find(auditor.result(), QStringLiteral("tool:read_one_page"));
+        QVERIFY(toolsList && onePageList);
+        QCOMPARE(judged(toolsList), tools);
+        QCOMPARE(judged(onePageList), onePage);
+        for (const AuditedList *l : {toolsList, onePageList}) {
+            QCOMPARE(l->pages, 1);
+            QVERIFY2(
+                l->notes.join(u'|').contains(QLatin1String("fits one page (no cursor issued), so a forged "
+                                                           "cursor stands in for a tampered one")),
+                qPrintable(l->notes.join(u'|')));
+            for (const Finding &f : l->findings) {
+                QCOMPARE(f.severity, Finding::defaultSeverity(f.id));
+                QVERIFY(f.pages.isEmpty()); // about the list, not one page
+                QCOMPARE(f.evidence.value(QStringLiteral("probe")).toString(),
+                         QStringLiteral("forged-cursor"));
+                QCOMPARE(f.evidence.value(QStringLiteral("cursor")).toString(), forged);
+                QVERIFY2(f.message.startsWith(QLatin1String("The list fits one page (it issued no cursor)")),
+                         qPrintable(f.message));
+            }
+        }
+        // The forged cursor went to each list once: walk, forged cursor, second walk.
+        QCOMPARE(server->toolsListParams.size(), 3);
+        QCOMPARE(server->toolsListParams.at(1).value(QStringLiteral("cursor")).toString(), forged);
+        QList<QJsonObject> calls = server->argumentsOf(QStringLiteral("read_one_page"));
+        QCOMPARE(calls.size(), 3);
+        QCOMPARE(calls.at(1), (QJsonObject{{QStringLiteral("cursor"), forged}}));
+    }
+
+    // An offset (or page-number) list has no cursor to forge in place of: no cursor probe at all.
+    void noForgedCursorForOffsetLists()
+    {
+        QPointer<ScriptedServer> server;
+        McpClient *client = connectedClient(&server);
+        QVERIFY(client);
+        AuditOptions options;
+        options.lists = {QStringLiteral("tool:read_rows")};
+        Auditor auditor(client, options);
+        QSignalSpy finished(&auditor, &Auditor::finished);
+        auditor.start();
+        QVERIFY(finished.wait(10000));
+        const AuditedList &rows = auditor.result().lists.first();
+        QVERIFY(rows.isAudited());
+        QCOMPARE(rows.pages, 2); // two rows, then an empty page
+        const QList<QJsonObject> calls = server->argumentsOf(QStringLiteral("read_rows"));
+        QCOMPARE(calls.size(), 2 + 2); // the walks only
+        for (const QJsonObject &a : calls)
+            QVERIFY(!a.value(QStringLiteral("offset")).isString());
+        QVERIFY(rows.notes.join(u'|').contains(QLatin1String("pages by offset (offset)")));
+        QVERIFY(!rows.notes.join(u'|').contains(QLatin1String("forged")));
+        QStringList ids;
+        for (const Finding &f : rows.findings)
+            ids << f.id;
+        QCOMPARE(ids, QStringList{FindingId::TransparentPaging});
     }
 
     void allowToolOptsIn()
