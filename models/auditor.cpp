@@ -3,6 +3,7 @@
 #include "mcpclient.h"
 #include "pagewalker.h"
 #include "rpccall.h"
+#include "schemaargs.h"
 #include "ttlclock.h"
 
 #include <QTimer>
@@ -178,8 +179,16 @@ void Auditor::planAfterTools()
                           .arg(source->toolName()));
             continue;
         }
-        source->setArguments(m_options.toolArguments.value(source->toolName()));
+        // The arguments given win; the required ones they lack are filled from the schema, except
+        // the cursor (or position) and the page size, which the walk sends itself.
+        QStringList paging{source->cursorArgument(), source->limitArgument()};
+        paging.removeAll(QString());
+        const SchemaArgs arguments =
+            SchemaArgs::fill(tool.value(QStringLiteral("inputSchema")).toObject(),
+                             m_options.toolArguments.value(source->toolName()), paging);
+        source->setArguments(arguments.arguments);
         ListState s;
+        s.filledFromSchema = arguments.describe();
         s.source = *source;
         s.report = addReport(id);
         m_result.lists[s.report].arguments = source->arguments();
@@ -236,16 +245,21 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
 
     AuditedList &r = report(state);
     const QList<PageRecord> &pages = s.first.pages;
-    // A list tool that fails on its first page, without a cursor and without arguments from the user,
-    // wants arguments: that says nothing about its paging.
+    // A list tool that fails on its first page, without a cursor, without arguments from the user or
+    // with some filled from its schema, wants (other) arguments: that says nothing about its paging.
+    const QString &filled = s.filledFromSchema;
     if (s.source.kind() == ListSource::Kind::Tool && pages.size() == 1 && pages.first().error.isError() &&
-        !m_options.toolArguments.contains(s.source.toolName())) {
+        (!m_options.toolArguments.contains(s.source.toolName()) || !filled.isEmpty())) {
         const McpError &e = pages.first().error;
         const bool isError = e.kind == McpError::Kind::ToolError; // isError: true (no JSON-RPC code)
         if (isError || (e.kind == McpError::Kind::Rpc && e.code == -32602)) {
-            r.skipped = QStringLiteral("its first page failed without arguments (%1); give them with "
-                                       "--tool-args %2=JSON")
-                            .arg(shortText(e.message, 160), s.source.toolName());
+            r.skipped = filled.isEmpty()
+                            ? QStringLiteral("its first page failed without arguments (%1); give them with "
+                                             "--tool-args %2=JSON")
+                                  .arg(shortText(e.message, 160), s.source.toolName())
+                            : QStringLiteral("its first page failed (%1) with arguments filled from its "
+                                             "schema: %2; give them with --tool-args %3=JSON")
+                                  .arg(shortText(e.message, 160), filled, s.source.toolName());
             return;
         }
     }
@@ -258,6 +272,8 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
         return;
     }
     s.walked = true;
+    if (!filled.isEmpty())
+        r.notes.append(QStringLiteral("arguments filled from the schema: %1").arg(filled));
     r.pages = int(pages.size());
     r.items = s.first.items;
     r.complete = s.first.complete;
@@ -283,19 +299,30 @@ void Auditor::probeTampered(int state)
         return;
     }
     const ListState &s = m_states.at(state);
-    if (s.first.issuedCursors.isEmpty()) {
-        note(state,
-             s.source.pagesByPosition()
-                 ? QStringLiteral("cursor probes: the list pages by %1 (%2), a position the client "
-                                  "works out; no cursor to tamper with or hand to other lists")
-                       .arg(s.source.paging() == ListSource::Paging::Offset ? QStringLiteral("offset")
-                                                                            : QStringLiteral("page number"),
-                            s.source.cursorArgument())
-             : s.first.issuedEmpty
-                 ? QStringLiteral("cursor probes: the list issued only \"\" cursors; nothing to "
-                                  "tamper with or hand to other lists")
-                 : QStringLiteral("cursor probes: the list fits one page (no cursor issued)"));
+    if (s.first.issuedCursors.isEmpty() && s.source.pagesByPosition()) {
+        note(state, QStringLiteral("cursor probes: the list pages by %1 (%2), a position the client "
+                                   "works out; no cursor to tamper with or hand to other lists")
+                        .arg(s.source.paging() == ListSource::Paging::Offset ? QStringLiteral("offset")
+                                                                             : QStringLiteral("page number"),
+                             s.source.cursorArgument()));
         next();
+        return;
+    }
+    if (s.first.issuedCursors.isEmpty()) {
+        // Nothing issued to tamper with, yet a cursor the server never issued is as invalid: forge one.
+        const bool onlyEmpty = s.first.issuedEmpty;
+        note(state, QStringLiteral("cursor probes: %1, so a forged cursor stands in for a tampered one; no "
+                                   "cursor of its own to hand to other lists")
+                        .arg(onlyEmpty ? QStringLiteral("the list issued only \"\" cursors")
+                                       : QStringLiteral("the list fits one page (no cursor issued)")));
+        const QString forged = AuditProbes::forgedCursor();
+        Q_EMIT progress(QStringLiteral("%1: probing with a forged cursor").arg(s.source.id()));
+        runProbe(state, s.source, forged, [this, state, forged, onlyEmpty](const Answer &a) {
+            if (a.kind == Answer::Kind::Page)
+                m_states[state].tamperedAccepted = true;
+            report(state).add(AuditProbes::judgeForged(a, forged, onlyEmpty));
+            next();
+        });
         return;
     }
     const QString original = s.first.issuedCursors.constFirst();

@@ -28,18 +28,21 @@ struct AuditOptions
 {
     QStringList lists;        // "tools", "prompts", "resources", "templates", "tool:<name>"; empty: all
     QStringList allowedTools; // list tools to call although they are not annotated readOnlyHint: true
-    QHash<QString, QJsonObject> toolArguments; // tool name -> its other arguments
-    int pageCap = 1000;                        // pages per walk
-    int recheckPages = 20;                     // pages of the second walk (unstable-order)
+    // Tool name -> its other arguments; the required ones not given are filled from the schema.
+    QHash<QString, QJsonObject> toolArguments;
+    int pageCap = 1000;    // pages per walk
+    int recheckPages = 20; // pages of the second walk (unstable-order)
 };
 
 // The audit engine, headless: walks every list and every list tool to its end (within the page cap),
 // keeps the passive findings of each walk, then probes each list that pages — politely: one request at
 // a time, a handful of probes per list, and list tools only when annotated readOnlyHint: true or named
-// in allowedTools:
+// in allowedTools. A list tool's required arguments that toolArguments does not give are filled from
+// its inputSchema (SchemaArgs), said in a note, and sent by its walks and every probe alike:
 //  - a tampered cursor (the first cursor the server issued, reversed, with "!" appended) must be
 //    refused with -32602 (invalid-cursor-accepted / invalid-cursor-wrong-code; a list tool may
-//    also refuse with isError);
+//    also refuse with isError); a list that issued no cursor to tamper with (it fits one page)
+//    gets a forged one (AuditProbes::forgedCursor), unless it pages by offset or page number;
 //  - a cursor issued for another list, or (list tools) the list's own cursor with other arguments
 //    (a filter added, else a value changed; the second only when the first is refused), must be
 //    refused (foreign-cursor-accepted); skipped where the tampered cursor was accepted already;
@@ -75,11 +78,12 @@ private:
     struct ListState
     {
         ListSource source;
-        int report = -1; // index into m_result.lists
+        QString filledFromSchema; // a list tool's arguments filled from its schema, described; "" for none
+        int report = -1;          // index into m_result.lists
         AuditedWalk first;
-        bool tamperedAccepted = false;
-        bool walked = false;  // the first walk ran and the list is to be probed
-        bool changed = false; // a list_changed arrived while it was audited
+        bool tamperedAccepted = false; // the tampered (or forged) cursor was answered as if valid
+        bool walked = false;           // the first walk ran and the list is to be probed
+        bool changed = false;          // a list_changed arrived while it was audited
     };
     using Step = std::function<void()>;
 

@@ -66,6 +66,12 @@ QString tamper(const QString &cursor)
     return reversed + QStringLiteral("!");
 }
 
+QString forgedCursor()
+{
+    return QString::fromLatin1(QByteArrayLiteral("{\"folio\":\"forged-cursor\"}")
+                                   .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
 // A server may refuse either change for its own reasons (e.g. an unknown channel), so both are worth
 // a try.
 QList<QJsonObject> otherArguments(const ListSource &source)
@@ -139,6 +145,41 @@ CheckOutcome judgeTampered(const Answer &answer, const QString &issued, const QS
         break;
     }
     return {std::nullopt, QStringLiteral("tampered-cursor probe inconclusive: %1").arg(answer.message)};
+}
+
+CheckOutcome judgeForged(const Answer &answer, const QString &forged, bool onlyEmptyIssued)
+{
+    QJsonObject evidence = answer.evidence();
+    evidence.insert(QStringLiteral("probe"), QStringLiteral("forged-cursor"));
+    evidence.insert(QStringLiteral("cursor"), forged);
+    const QString list = onlyEmptyIssued ? QStringLiteral("The list issued no cursor but \"\"")
+                                         : QStringLiteral("The list fits one page (it issued no cursor)");
+    switch (answer.kind) {
+    case Answer::Kind::Page:
+        return {auditFinding(FindingId::InvalidCursorAccepted, {},
+                             QStringLiteral("%1, yet a forged cursor (%2) was answered with a page of %3 "
+                                            "item(s) instead of an error -32602")
+                                 .arg(list, shortText(forged))
+                                 .arg(answer.itemCount),
+                             evidence),
+                {}};
+    case Answer::Kind::RpcError:
+        if (answer.code != -32602)
+            return {auditFinding(FindingId::InvalidCursorWrongCode, {},
+                                 QStringLiteral("%1; a forged cursor was refused with %2 (%3), not -32602 "
+                                                "(invalid params)")
+                                     .arg(list)
+                                     .arg(answer.code)
+                                     .arg(shortText(answer.message)),
+                                 evidence),
+                    {}};
+        return {};
+    case Answer::Kind::ToolError:
+        return {}; // as a tampered cursor: tool-level paging has no error code
+    case Answer::Kind::Failed:
+        break;
+    }
+    return {std::nullopt, QStringLiteral("forged-cursor probe inconclusive: %1").arg(answer.message)};
 }
 
 CheckOutcome judgeForeignList(const Answer &answer, const QString &from, const QString &cursor)

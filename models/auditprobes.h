@@ -35,6 +35,10 @@ struct Answer
 
 // A cursor the server cannot have issued: cursor reversed, with "!" appended.
 QString tamper(const QString &cursor);
+// A cursor for a list that issued none to tamper with (it fits one page, or issued only ""): shaped
+// like the commonest real cursors, base64url of a JSON object, so that a server reads it as one of
+// its own and must then see it is not: {"folio":"forged-cursor"}, which no server issues.
+QString forgedCursor();
 // Arguments that differ from the walk's in one string property, for the "cursor with other
 // arguments" probe: first a filter the walk left out, then a changed value of one it used.
 QList<QJsonObject> otherArguments(const ListSource &source);
@@ -44,6 +48,9 @@ QList<QJsonObject> otherArguments(const ListSource &source);
 
 // The tampered cursor must be refused with -32602; a list tool may refuse with isError.
 CheckOutcome judgeTampered(const Answer &answer, const QString &issued, const QString &tampered, int page);
+// The forged cursor must be refused as a tampered one; onlyEmptyIssued says the list issued "" (and
+// nothing else) rather than no cursor at all.
+CheckOutcome judgeForged(const Answer &answer, const QString &forged, bool onlyEmptyIssued);
 // A cursor issued by the list from must be refused.
 CheckOutcome judgeForeignList(const Answer &answer, const QString &from, const QString &cursor);
 // The list's own cursor with other arguments must be refused.

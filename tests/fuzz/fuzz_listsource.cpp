@@ -9,14 +9,22 @@
 //   of the documented members, exactly as received;
 // - as a protocol result, with JSON Pointer overrides pointing at its values: resolvePointer()
 //   finds every value at the pointer written for it, and readPage() takes the items and cursor
-//   from there.
+//   from there;
+// - the tool's inputSchema, as the audit fills a list tool's required arguments from it
+//   (SchemaArgs, models/schemaargs.h): hostile schemas ($ref cycles, deep nesting, branching
+//   $refs) end within the run's time and memory limits; the fill is the same twice, adds exactly
+//   the required names it reports, none of those left out, takes a property's own const or default
+//   as it stands, adds nothing once given its own arguments, and describes them on one line.
 #include "fuzzcheck.h"
 #include "listsource.h"
 #include "pagedecoder.h"
+#include "schemaargs.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <algorithm>
 
 using namespace folio;
 
@@ -70,6 +78,43 @@ void checkCursor(const ListSource::Page &page)
     }
 }
 
+void checkSchemaArgs(const QJsonObject &tool, const std::optional<ListSource> &source)
+{
+    const QJsonObject schema = tool.value(QLatin1String("inputSchema")).toObject();
+    QStringList leaveOut;
+    if (source)
+        leaveOut << source->cursorArgument() << source->limitArgument();
+    const SchemaArgs args = SchemaArgs::fill(schema, {}, leaveOut);
+    FUZZ_CHECK(SchemaArgs::fill(schema, {}, leaveOut).arguments == args.arguments);
+    FUZZ_CHECK(args.arguments.size() == args.filled.size());
+    QStringList required;
+    const bool viaRef =
+        schema.value(QLatin1String("$ref")).isString() && !schema.contains(QLatin1String("properties"));
+    for (const QJsonValue &r : schema.value(QLatin1String("required")).toArray())
+        required << r.toString();
+    const QJsonObject props = schema.value(QLatin1String("properties")).toObject();
+    for (const SchemaArgs::Filled &f : args.filled) {
+        FUZZ_CHECK(!leaveOut.contains(f.name), f.name);
+        FUZZ_CHECK(args.arguments.value(f.name) == f.value, f.name);
+        if (viaRef)
+            continue;
+        FUZZ_CHECK(required.contains(f.name), f.name);
+        const QJsonObject p = props.value(f.name).toObject();
+        if (p.contains(QLatin1String("const")))
+            FUZZ_CHECK(f.source == SchemaArgs::Source::Const && f.value == p.value(QLatin1String("const")),
+                       f.name);
+        else if (p.contains(QLatin1String("default")))
+            FUZZ_CHECK(f.source == SchemaArgs::Source::Default &&
+                           f.value == p.value(QLatin1String("default")),
+                       f.name);
+    }
+    const SchemaArgs again = SchemaArgs::fill(schema, args.arguments, leaveOut);
+    FUZZ_CHECK(again.filled.isEmpty() && again.arguments == args.arguments);
+    const QString described = args.describe();
+    FUZZ_CHECK(std::none_of(described.begin(), described.end(), [](QChar c) { return c.unicode() < 0x20; }),
+               described);
+}
+
 void asToolDefinition(QByteArrayView raw)
 {
     static PageDecoder decoder;
@@ -85,6 +130,7 @@ void asToolDefinition(QByteArrayView raw)
     const QJsonObject tool = doc.object();
     const std::optional<ListSource> source = ListSource::fromTool(tool);
     FUZZ_CHECK(ListSource::isListTool(tool) == source.has_value());
+    checkSchemaArgs(tool, source);
     if (source) {
         FUZZ_CHECK(ListSource::mayBeListTool(itemText), QString::fromUtf8(itemText));
         FUZZ_CHECK(ListSource::mayBeListTool(raw.toByteArray()), QString::fromUtf8(raw));

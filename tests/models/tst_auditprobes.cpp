@@ -41,6 +41,9 @@ private Q_SLOTS:
     void otherArguments();
     void tampered_data();
     void tampered();
+    void forgedCursor();
+    void forged_data();
+    void forged();
     void foreignList_data();
     void foreignList();
     void otherArgumentsJudged_data();
@@ -141,6 +144,52 @@ void tst_AuditProbes::tampered()
                  QStringLiteral("tampered-cursor"));
         QCOMPARE(o.finding->evidence.value(QStringLiteral("cursor")).toString(), QStringLiteral("1c!"));
         QCOMPARE(o.finding->evidence.value(QStringLiteral("issuedCursor")).toString(), QStringLiteral("c1"));
+    }
+}
+
+void tst_AuditProbes::forgedCursor()
+{
+    // base64url (unpadded) of {"folio":"forged-cursor"}: shaped like a real cursor, never issued.
+    const QString forged = AuditProbes::forgedCursor();
+    QCOMPARE(forged, QStringLiteral("eyJmb2xpbyI6ImZvcmdlZC1jdXJzb3IifQ"));
+    QCOMPARE(QByteArray::fromBase64(forged.toLatin1(), QByteArray::Base64UrlEncoding),
+             QByteArray(R"({"folio":"forged-cursor"})"));
+}
+
+void tst_AuditProbes::forged_data()
+{
+    tampered_data();
+}
+
+void tst_AuditProbes::forged()
+{
+    QFETCH(Answer::Kind, kind);
+    QFETCH(int, code);
+    QFETCH(QString, finding);
+    QFETCH(bool, note);
+    for (const bool onlyEmpty : {false, true}) {
+        const CheckOutcome o = AuditProbes::judgeForged(answer(kind, code, QStringLiteral("nope")),
+                                                        QStringLiteral("f0rged"), onlyEmpty);
+        QCOMPARE(o.finding.has_value(), !finding.isEmpty());
+        QCOMPARE(!o.note.isEmpty(), note);
+        if (!o.finding)
+            continue;
+        QCOMPARE(o.finding->id, finding);
+        QVERIFY(o.finding->pages.isEmpty());
+        QCOMPARE(o.finding->severity, Finding::defaultSeverity(finding));
+        QCOMPARE(o.finding->evidence.value(QStringLiteral("probe")).toString(),
+                 QStringLiteral("forged-cursor"));
+        QCOMPARE(o.finding->evidence.value(QStringLiteral("cursor")).toString(), QStringLiteral("f0rged"));
+        QVERIFY(!o.finding->evidence.contains(QStringLiteral("issuedCursor")));
+        QVERIFY2(o.finding->message.startsWith(onlyEmpty
+                                                   ? QStringLiteral("The list issued no cursor but \"\"")
+                                                   : QStringLiteral("The list fits one page")),
+                 qPrintable(o.finding->message));
+        if (kind == Answer::Kind::Page)
+            QVERIFY2(
+                o.finding->message.contains(QLatin1String("a forged cursor (f0rged) was answered with a "
+                                                          "page of 2 item(s) instead of an error -32602")),
+                qPrintable(o.finding->message));
     }
 }
 

@@ -24,9 +24,16 @@
 //   list_issues              page + per_page, like GitHub's server: JSON text holding a bare array
 //   list_projects            first + after, Relay-style as GraphQL APIs page: structuredContent
 //                            {projects, pageInfo: {endCursor, hasNextPage}}
+//   list_repo_issues         cursor + limit, and two required arguments, as GitHub's list_issues
+//                            needs owner and repo: repo (its schema gives the example "octo/demo",
+//                            the one repository there is) and state (an enum: "open" has the 23,
+//                            "closed" none); JSON text {issues, next_cursor}. It lists nothing
+//                            without them (FastMCP's schema check: InvalidParams), and its cursors
+//                            are bound to the repo and state they were issued for.
 // Cursors and tokens are opaque to clients; they are base64url (no padding) of the compact JSON
 // {"l":"<tool>","o":<offset>}, where offset is the first record of the page they lead to (for
-// list_projects: the record the page starts after), so the tests can tell what was issued.
+// list_projects: the record the page starts after), so the tests can tell what was issued
+// (list_repo_issues: "<tool>/<repo>/<state>" in place of "<tool>").
 // read_records caps a page at 10 rows, as database servers cap a query (and GitHub per_page): a
 // larger limit reads 10, silently. And one tool that is not a list: get_record {id}.
 import net from 'node:net';
@@ -200,6 +207,32 @@ server.addTool({
                 hasNextPage: end < RECORD_COUNT,
             },
         };
+    },
+});
+
+const REPOSITORY = 'octo/demo';
+
+server.addTool({
+    name: 'list_repo_issues',
+    description: "Lists a repository's issues, a page at a time. Pass next_cursor back as cursor, with " +
+        'the same repo and state, for the next page.',
+    annotations: { ...readOnly, title: 'List repository issues' },
+    parameters: z.object({
+        repo: z.string().describe('the repository, owner/name').meta({ examples: [REPOSITORY] }),
+        state: z.enum(['open', 'closed']).describe('which issues'),
+        cursor: z.string().optional().describe('next_cursor from the previous page'),
+        limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().describe('issues per page (default 5)'),
+    }),
+    execute: async ({ repo, state, cursor, limit }) => {
+        if (repo !== REPOSITORY)
+            throw new UserError(`no repository ${repo}`);
+        const list = `list_repo_issues/${repo}/${state}`;
+        const all = state === 'open' ? RECORDS : [];
+        const offset = cursor !== undefined ? decodeCursor(list, cursor, 'cursor') : 0;
+        const issues = all.slice(offset, offset + (limit ?? DEFAULT_PAGE_SIZE))
+            .map((r, i) => ({ id: r.id, number: offset + i + 1, title: r.title, state }));
+        const next = offset + issues.length;
+        return JSON.stringify({ issues, next_cursor: next < all.length ? encodeCursor(list, next) : null });
     },
 });
 
