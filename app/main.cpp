@@ -158,11 +158,11 @@ int main(int argc, char **argv)
             config.kind = folio::ServerConfig::Kind::Stdio;
             config.command = stdioCommand.first();
             config.arguments = stdioCommand.mid(1);
-            config.name = servers.uniqueName(QFileInfo(config.command).fileName());
+            config.name = servers.uniqueName(config.fallbackName());
         } else {
             config.kind = folio::ServerConfig::Kind::Http;
             config.url = QUrl(parser.value(QStringLiteral("url")));
-            config.name = servers.uniqueName(config.url.host());
+            config.name = servers.uniqueName(config.fallbackName());
         }
         config.nameFromServer = true; // "node", "python", a host: the server's own name says more
         startRow = servers.addServer(config, /*persist=*/false);

@@ -1,5 +1,6 @@
 #include "serverconfig.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 
 namespace folio {
@@ -40,6 +41,8 @@ QJsonObject ServerConfig::toJson() const
         if (tokenInKeychain)
             o[QStringLiteral("auth")] = QStringLiteral("keychain");
     }
+    if (nameFromServer)
+        o[QStringLiteral("nameFromServer")] = true; // Folio's own key; other clients ignore it
     if (!pinnedRevision.isEmpty())
         o[QStringLiteral("revision")] = pinnedRevision;
     if (requestTimeoutMs != 30000)
@@ -49,10 +52,17 @@ QJsonObject ServerConfig::toJson() const
     return o;
 }
 
+QString ServerConfig::fallbackName() const
+{
+    const QString name = kind == Kind::Http ? url.host() : QFileInfo(command).fileName();
+    return name.isEmpty() ? QStringLiteral("server") : name;
+}
+
 ServerConfig ServerConfig::fromJson(const QJsonObject &o)
 {
     ServerConfig c;
     c.name = o.value(QStringLiteral("name")).toString();
+    c.nameFromServer = o.value(QStringLiteral("nameFromServer")).toBool();
     const QString type = o.value(QStringLiteral("type")).toString();
     const bool hasUrl = o.contains(QStringLiteral("url"));
     if (type == QLatin1String("http") || type == QLatin1String("sse") ||

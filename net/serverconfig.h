@@ -21,8 +21,9 @@ struct ServerConfig
     enum class HttpMode { Auto, Streamable, LegacySse };
 
     QString name;
-    // Named after its command line or host (folio -- CMD, folio --url URL): shown by what the
-    // server says it is (serverInfo title, else name) once connected. Runtime only, not saved.
+    // Given no name by the user (folio -- CMD, folio --url URL, or the Add dialog's Name left
+    // empty): name is fallbackName(), and the server is shown by what it says it is (serverInfo
+    // title, else name) once connected. Saved as Folio's own key.
     bool nameFromServer = false;
     Kind kind = Kind::Stdio;
 
@@ -47,6 +48,8 @@ struct ServerConfig
     static constexpr qint64 DefaultMaxMessageBytes = folio::DefaultMaxMessageBytes;
     qint64 maxMessageBytes = DefaultMaxMessageBytes;
 
+    // The name a server gets when the user gives none: its program's file name, or its host.
+    QString fallbackName() const;
     QString secretKey() const { return QStringLiteral("server:") + name; }
     QString displayTarget() const;
 

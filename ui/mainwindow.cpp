@@ -495,7 +495,7 @@ void MainWindow::addServer()
 {
     ServerDialog dialog(this);
     ServerConfig c;
-    c.name = m_servers->uniqueName(tr("my-server"));
+    c.nameFromServer = true; // unless the user names it
     dialog.setConfig(c);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -518,7 +518,9 @@ void MainWindow::editServer()
     if (dialog.exec() != QDialog::Accepted)
         return;
     ServerConfig config = dialog.config();
-    if (config.name != s->config().name)
+    if (config.nameFromServer && s->config().nameFromServer)
+        config.name = s->config().name; // still unnamed: the keychain token stays under its key
+    else if (config.name != s->config().name)
         config.name = m_servers->uniqueName(config.name);
     saveToken(config, dialog.token(), dialog.tokenEdited());
     m_servers->updateServer(row, config);

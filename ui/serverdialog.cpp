@@ -48,6 +48,8 @@ ServerDialog::ServerDialog(QWidget *parent)
     , m_problem(new QLabel(this))
 {
     setWindowTitle(tr("Server"));
+    m_name->setObjectName(QStringLiteral("name"));
+    m_name->setPlaceholderText(tr("(what the server calls itself, once connected)"));
     m_command->setObjectName(QStringLiteral("command"));
     m_arguments->setObjectName(QStringLiteral("arguments"));
     m_problem->setObjectName(QStringLiteral("problem"));
@@ -157,9 +159,7 @@ void ServerDialog::updateKind()
 void ServerDialog::validate()
 {
     QString problem;
-    if (m_name->text().trimmed().isEmpty())
-        problem = tr("Give the server a name.");
-    else if (m_kind->currentIndex() == 0 && m_command->text().trimmed().isEmpty())
+    if (m_kind->currentIndex() == 0 && m_command->text().trimmed().isEmpty())
         problem = tr("Say which program to start.");
     else if (m_kind->currentIndex() == 1) {
         const QUrl url(m_url->text().trimmed());
@@ -217,7 +217,8 @@ QString ServerDialog::joinArguments(const QStringList &arguments)
 
 void ServerDialog::setConfig(const ServerConfig &c)
 {
-    m_name->setText(c.name);
+    // A server named by what it says it is shows an empty Name: typing one names it for good.
+    m_name->setText(c.nameFromServer ? QString() : c.name);
     m_kind->setCurrentIndex(c.kind == ServerConfig::Kind::Http ? 1 : 0);
     m_command->setText(c.command);
     m_commandLength = int(c.command.size());
@@ -276,6 +277,10 @@ ServerConfig ServerDialog::config() const
     c.tokenInKeychain =
         c.kind == ServerConfig::Kind::Http && (m_tokenEdited ? !m_token->text().isEmpty() : m_hadToken);
     c.pinnedRevision = m_revision->currentData().toString();
+    if (c.name.isEmpty()) {
+        c.nameFromServer = true;
+        c.name = c.fallbackName(); // the caller makes it unique among the saved ones
+    }
     c.requestTimeoutMs = m_timeout->value();
     // In whole MiB; a saved limit that is not (set in the file) stays as it was unless edited.
     c.maxMessageBytes = m_maxMessage->value() == shownMiB(m_loadedMaxMessageBytes)

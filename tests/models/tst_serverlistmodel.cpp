@@ -193,7 +193,9 @@ void tst_ServerListModel::savedServersLoadBackInOrder()
     http.kind = ServerConfig::Kind::Http;
     http.url = QUrl(QStringLiteral("https://example.test/mcp"));
     m_model->addServer(http);
-    m_model->addServer(stdioServer(QStringLiteral("three")));
+    ServerConfig unnamed = stdioServer(QStringLiteral("three"));
+    unnamed.nameFromServer = true; // the Add dialog's Name left empty
+    m_model->addServer(unnamed);
 
     ServerListModel again(m_clock, nullptr);
     QAbstractItemModelTester tester(&again, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -207,6 +209,8 @@ void tst_ServerListModel::savedServersLoadBackInOrder()
     QCOMPARE(again.session(2)->config().kind, ServerConfig::Kind::Http);
     QCOMPARE(again.session(2)->config().url, http.url);
     QCOMPARE(again.index(3).data().toString(), QStringLiteral("three"));
+    QVERIFY(again.session(3)->config().nameFromServer);
+    QVERIFY(!again.session(1)->config().nameFromServer);
     QCOMPARE(again.session(1)->config().arguments, QStringList{QStringLiteral("--flag")});
 }
 

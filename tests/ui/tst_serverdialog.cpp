@@ -123,6 +123,26 @@ private Q_SLOTS:
         QVERIFY(problem->isVisible());
     }
 
+    void emptyNameMeansTheServersOwn()
+    {
+        ServerDialog dialog;
+        ServerConfig c = stdioServer(ServerConfig::DefaultMaxMessageBytes);
+        c.command = QStringLiteral("/usr/bin/node");
+        c.nameFromServer = true;
+        dialog.setConfig(c);
+        auto *name = dialog.findChild<QLineEdit *>(QStringLiteral("name"));
+        QVERIFY(name->text().isEmpty()); // to be named by what it says it is
+        QVERIFY(!name->placeholderText().isEmpty());
+        QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("problem"))->text().isEmpty()); // allowed
+        ServerConfig out = dialog.config();
+        QVERIFY(out.nameFromServer);
+        QCOMPARE(out.name, QStringLiteral("node"));
+        name->setText(QStringLiteral("my files")); // named by the user: for good
+        out = dialog.config();
+        QVERIFY(!out.nameFromServer);
+        QCOMPARE(out.name, QStringLiteral("my files"));
+    }
+
     void problemIsReadableInBothPalettes()
     {
         for (const bool dark : {false, true}) {
