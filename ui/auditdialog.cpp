@@ -25,9 +25,10 @@ AuditDialog::AuditDialog(ServerSession *session, QWidget *parent)
 {
     setWindowTitle(tr("Audit %1").arg(session->config().name));
     auto *intro = new QLabel(
-        tr("Walks every list and read-only list tool to its end, then probes the cursors: a tampered "
-           "cursor, a cursor from another list, \"\" sent back, a second walk. Polite: one request "
-           "at a time, a handful of probes per list."),
+        tr("Walks every list and read-only list tool to its end (a tool's required arguments filled "
+           "from its schema), then probes the cursors: a tampered or forged cursor, a cursor from "
+           "another list, \"\" sent back, a second walk. Polite: one request at a time, a handful of "
+           "probes per list."),
         this);
     intro->setWordWrap(true);
     m_status->setWordWrap(true);
@@ -127,6 +128,17 @@ void AuditDialog::showResult()
             item->setToolTip(3, f.message);
             item->setData(0, ListIdRole, list.id);
             item->setData(0, PageRole, page);
+        }
+        // What the audit did that is not a finding: the arguments it filled, probes it left out.
+        for (const QString &note : list.notes) {
+            auto *item = new QTreeWidgetItem(top);
+            item->setText(0, tr("note"));
+            item->setText(3, note);
+            item->setToolTip(3, note);
+            item->setForeground(0, colors.mutedText());
+            item->setForeground(3, colors.mutedText());
+            item->setData(0, ListIdRole, list.id);
+            item->setData(0, PageRole, -1);
         }
         top->setExpanded(!list.findings.isEmpty());
     }
