@@ -32,8 +32,12 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         return s->displayName();
-    case Qt::ToolTipRole:
-        return QStringLiteral("%1\n%2").arg(s->config().displayTarget(), s->stateText());
+    case Qt::ToolTipRole: {
+        QString tip = QStringLiteral("%1\n%2").arg(s->config().displayTarget(), s->stateText());
+        if (const int n = s->findingCount())
+            tip += QLatin1Char('\n') + tr("%n finding(s) in its lists", nullptr, n);
+        return tip;
+    }
     case StateRole:
         return int(s->state());
     case StateTextRole:
@@ -44,6 +48,10 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
         return isDemo(index.row());
     case RevisionRole:
         return s->client()->protocolVersion();
+    case SeverityRole:
+        return int(s->worstSeverity());
+    case FindingCountRole:
+        return s->findingCount();
     default:
         return {};
     }
@@ -52,12 +60,25 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
 ServerSession *ServerListModel::makeSession(const ServerConfig &config)
 {
     auto *s = new ServerSession(config, m_clock, m_secrets, this);
+    s->setWalkOnConnect(m_walkOnConnect);
     connect(s, &ServerSession::stateChanged, this, [this, s] {
         const int row = rowOf(s);
         if (row >= 0)
             Q_EMIT dataChanged(index(row), index(row));
     });
+    connect(s, &ServerSession::findingsChanged, this, [this, s] {
+        const int row = rowOf(s);
+        if (row >= 0)
+            Q_EMIT dataChanged(index(row), index(row), {SeverityRole, FindingCountRole, Qt::ToolTipRole});
+    });
     return s;
+}
+
+void ServerListModel::setWalkOnConnect(ServerSession::WalkOnConnect mode)
+{
+    m_walkOnConnect = mode;
+    for (ServerSession *s : std::as_const(m_sessions))
+        s->setWalkOnConnect(mode);
 }
 
 void ServerListModel::setDemoServer(const QString &program, const QStringList &arguments)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "serverconfig.h"
+#include "serversession.h"
 
 #include <QAbstractListModel>
 #include <QList>
@@ -8,7 +9,6 @@
 namespace folio {
 
 class SecretStore;
-class ServerSession;
 class TtlClock;
 
 // The saved servers (and the embedded demo server, always first), each with its session. Saved
@@ -23,6 +23,8 @@ public:
         TargetRole, // the command line or URL
         IsDemoRole,
         RevisionRole,
+        SeverityRole,     // int(Finding::Severity): the worst finding of its lists, Info when none
+        FindingCountRole, // how many findings its lists have
     };
 
     ServerListModel(TtlClock *clock, SecretStore *secrets, QObject *parent = nullptr);
@@ -48,6 +50,9 @@ public:
 
     static QList<ServerConfig> loadSaved();
 
+    // For every session, now and to come (see ServerSession::WalkOnConnect).
+    void setWalkOnConnect(ServerSession::WalkOnConnect mode);
+
 private:
     ServerSession *makeSession(const ServerConfig &config);
 
@@ -55,6 +60,7 @@ private:
     SecretStore *m_secrets;
     QList<ServerSession *> m_sessions;
     bool m_hasDemo = false;
+    ServerSession::WalkOnConnect m_walkOnConnect = ServerSession::WalkOnConnect::FirstPages;
     QList<const ServerSession *> m_transient;
 };
 

@@ -4,7 +4,10 @@
 #include "pagedlistmodel.h"
 #include "secretstore.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+
+#include <algorithm>
 
 namespace folio {
 
@@ -138,6 +141,60 @@ void ServerSession::handleConnected()
         discoverListTools();
     m_client->listenForListChanges();
     Q_EMIT listsChanged();
+    walkOnConnect(m_lists);
+}
+
+void ServerSession::walkOnConnect(const QList<ListSource> &lists)
+{
+    if (m_walkOnConnect == WalkOnConnect::OnDemand)
+        return;
+    for (const ListSource &source : lists) {
+        if (source.kind() == ListSource::Kind::Tool) {
+            // A tools/call the user did not ask for: only one that says it changes nothing and
+            // needs nothing but its paging arguments.
+            if (!source.isReadOnly())
+                continue;
+            const QJsonArray required = source.toolDefinition()
+                                            .value(QStringLiteral("inputSchema"))
+                                            .toObject()
+                                            .value(QStringLiteral("required"))
+                                            .toArray();
+            const bool needsMore = std::any_of(required.begin(), required.end(), [&](const QJsonValue &v) {
+                return v.toString() != source.cursorArgument() && v.toString() != source.limitArgument();
+            });
+            if (needsMore)
+                continue;
+        }
+        PagedListModel *model = listModel(source.id());
+        if (!model)
+            continue;
+        if (m_walkOnConnect == WalkOnConnect::Whole)
+            model->walker()->fetchAll();
+        else
+            model->walker()->start();
+    }
+}
+
+int ServerSession::findingCount() const
+{
+    int n = 0;
+    for (const PagedListModel *m : std::as_const(m_models))
+        n += int(m->walker()->findings().size());
+    return n;
+}
+
+Finding::Severity ServerSession::worstSeverity() const
+{
+    Finding::Severity worst = Finding::Severity::Info;
+    for (const PagedListModel *m : std::as_const(m_models)) {
+        for (const Finding &f : m->walker()->findings()) {
+            if (f.severity == Finding::Severity::Error)
+                return f.severity;
+            if (f.severity == Finding::Severity::Warning)
+                worst = f.severity;
+        }
+    }
+    return worst;
 }
 
 void ServerSession::discoverListTools()
@@ -163,8 +220,16 @@ void ServerSession::discoverListTools()
         if (changed) {
             qCDebug(lcSession).noquote()
                 << m_config.name + QLatin1Char(':') << found.size() << "list tools found";
+            const QList<ListSource> before = m_lists;
             m_lists = protocolLists + found;
             Q_EMIT listsChanged();
+            QList<ListSource> added;
+            for (const ListSource &l : std::as_const(found)) {
+                if (std::none_of(before.begin(), before.end(),
+                                 [&](const ListSource &b) { return b.id() == l.id(); }))
+                    added.append(l);
+            }
+            walkOnConnect(added);
         }
     };
     connect(tools->walker(), &PageWalker::walkFinished, this, scan);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "finding.h"
 #include "listsource.h"
 #include "mcpclient.h"
 
@@ -19,6 +20,13 @@ class ServerSession : public QObject
 {
     Q_OBJECT
 public:
+    // What is walked as soon as the server is connected, so that problems show without opening
+    // each list: every list's first page, every list to its end (within its page cap), or nothing
+    // until a list is opened. The tools list is walked to its end in every case (list tools are
+    // found in it). List tools are walked only when read-only and wanting no other argument.
+    enum class WalkOnConnect { FirstPages, Whole, OnDemand };
+    Q_ENUM(WalkOnConnect)
+
     ServerSession(const ServerConfig &config, TtlClock *clock, SecretStore *secrets,
                   QObject *parent = nullptr);
     ~ServerSession() override;
@@ -44,6 +52,14 @@ public:
     // The model for a list id ("tools", "prompts", "resources", "templates", "tool:<name>").
     PagedListModel *listModel(const QString &listId);
     QList<PagedListModel *> openModels() const;
+    // The model for a list id when it exists already (never made here).
+    PagedListModel *existingModel(const QString &listId) const { return m_models.value(listId); }
+
+    WalkOnConnect walkOnConnect() const { return m_walkOnConnect; }
+    void setWalkOnConnect(WalkOnConnect mode) { m_walkOnConnect = mode; }
+    // The findings of every list walked so far: how many, and the worst (Info when none).
+    int findingCount() const;
+    Finding::Severity worstSeverity() const;
 
 Q_SIGNALS:
     void stateChanged();
@@ -54,6 +70,7 @@ Q_SIGNALS:
 private:
     void handleConnected();
     void discoverListTools();
+    void walkOnConnect(const QList<ListSource> &lists);
 
     ServerConfig m_config;
     TtlClock *m_clock;
@@ -61,6 +78,7 @@ private:
     McpClient *m_client;
     QList<ListSource> m_lists;
     QHash<QString, PagedListModel *> m_models;
+    WalkOnConnect m_walkOnConnect = WalkOnConnect::FirstPages;
 };
 
 } // namespace folio

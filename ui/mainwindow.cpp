@@ -2,6 +2,7 @@
 
 #include "auditdialog.h"
 #include "elidedlabel.h"
+#include "finding.h"
 #include "findingspanel.h"
 #include "fonts.h"
 #include "framepacer.h"
@@ -71,8 +72,13 @@ public:
         const StatusColors colors(option.palette);
         const auto state = McpClient::State(index.data(ServerListModel::StateRole).toInt());
         QColor dot = colors.mutedText();
+        const auto worst = Finding::Severity(index.data(ServerListModel::SeverityRole).toInt());
+        // Connected, the dot rolls its lists up: red with an error among their findings, amber
+        // with a warning, green when all is well.
         if (state == McpClient::State::Connected)
-            dot = colors.fresh();
+            dot = worst == Finding::Severity::Error     ? colors.failed()
+                  : worst == Finding::Severity::Warning ? colors.stale()
+                                                        : colors.fresh();
         else if (state == McpClient::State::Connecting)
             dot = colors.stale();
         else if (state == McpClient::State::Failed)
@@ -98,9 +104,12 @@ public:
         QColor muted = text;
         muted.setAlphaF(0.65);
         p->setPen(muted);
-        const QString sub = state == McpClient::State::Connected
-                                ? index.data(ServerListModel::StateTextRole).toString()
-                                : index.data(ServerListModel::TargetRole).toString();
+        QString sub = state == McpClient::State::Connected
+                          ? index.data(ServerListModel::StateTextRole).toString()
+                          : index.data(ServerListModel::TargetRole).toString();
+        if (const int n = index.data(ServerListModel::FindingCountRole).toInt();
+            n > 0 && state == McpClient::State::Connected)
+            sub = ServerListModel::tr("%n finding(s)", nullptr, n) + QStringLiteral(" · ") + sub;
         const QRect subRect(r.left() + 16, r.top() + line + 2, r.width() - 16, line);
         p->drawText(subRect, Qt::AlignLeft | Qt::AlignVCenter,
                     QFontMetrics(small).elidedText(sub, Qt::ElideMiddle, subRect.width()));
@@ -315,6 +324,27 @@ void MainWindow::createActions()
             l->focusFilter();
     });
     list->addSeparator();
+    QMenu *onConnect = list->addMenu(tr("Walk on &Connect"));
+    auto *walkGroup = new QActionGroup(this);
+    const auto savedMode = ServerSession::WalkOnConnect(
+        QSettings()
+            .value(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::FirstPages))
+            .toInt());
+    m_servers->setWalkOnConnect(savedMode);
+    for (const auto &[mode, label] :
+         {std::pair{ServerSession::WalkOnConnect::FirstPages, tr("Every List's &First Page")},
+          std::pair{ServerSession::WalkOnConnect::Whole, tr("Every List to Its &End (within the page cap)")},
+          std::pair{ServerSession::WalkOnConnect::OnDemand, tr("&Only Lists I Open")}}) {
+        QAction *a = onConnect->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(mode == savedMode);
+        walkGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, mode] {
+            QSettings().setValue(QStringLiteral("walkOnConnect"), int(mode));
+            m_servers->setWalkOnConnect(mode);
+            showStatus(tr("Applies at the next connect."));
+        });
+    }
     QAction *mask = list->addAction(tr("&Mask Cursors"));
     mask->setCheckable(true);
     mask->setShortcut(QKeySequence(tr("Ctrl+M")));
@@ -426,6 +456,10 @@ ServerView *MainWindow::serverView(int row)
         if (currentServerView() && currentServerView()->session() == session)
             handleCurrentListChanged();
     });
+    connect(session, &ServerSession::findingsChanged, this, [this, session] {
+        if (currentServerView() && currentServerView()->session() == session)
+            updateFindingsTitle();
+    });
     connect(session, &QObject::destroyed, this, [this, session] { m_views.remove(session); });
     return v;
 }
@@ -453,6 +487,17 @@ void MainWindow::handleServerSelected()
     m_findings->setSession(session);
     handleCurrentListChanged();
     updateActions();
+    updateFindingsTitle();
+}
+
+void MainWindow::updateFindingsTitle()
+{
+    // The dock's tab says how many there are, so that they are seen behind the timeline.
+    ServerView *v = currentServerView();
+    const int n = v ? v->session()->findingCount() : 0;
+    const QString title = n > 0 ? tr("Findings (%1)").arg(n) : tr("Findings");
+    if (m_findingsDock->windowTitle() != title)
+        m_findingsDock->setWindowTitle(title);
 }
 
 void MainWindow::handleCurrentListChanged()

@@ -44,6 +44,7 @@ public:
     FindingsPanel *findingsPanel() const { return m_findings; }
     TimelineView *timelineView() const { return m_timeline; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
+    QDockWidget *findingsDock() const { return m_findingsDock; }
     // The status bar's two texts: the last message (gone after a while) and the current server's
     // state. Each is one elided line; the whole text is in its tooltip and its Copy.
     QString statusMessage() const;
@@ -70,6 +71,7 @@ private:
     void importServers();
     void saveToken(const ServerConfig &config, const QString &token, bool edited);
     void updateActions();
+    void updateFindingsTitle();
     void showStatus(const QString &message);
     void fitToScreen();
     void restoreSettings();

@@ -80,6 +80,10 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
 
     connect(session, &ServerSession::stateChanged, this, &ServerView::updateHeader);
     connect(session, &ServerSession::listsChanged, this, &ServerView::rebuildTabs);
+    connect(session, &ServerSession::findingsChanged, this, [this] {
+        for (const ListSource &s : m_session->lists())
+            updateTabTitle(s.id());
+    });
     updateHeader();
     rebuildTabs();
 }
@@ -223,19 +227,25 @@ void ServerView::updateTabTitle(const QString &listId)
     if (i < 0)
         return;
     // Only what changed: each setTabText()/setTabIcon() lays the whole tab bar out again, and this
-    // runs for every page a list receives.
-    for (const ListSource &s : m_session->lists()) {
-        if (s.id() == listId && m_tabs->tabText(i) != s.displayName())
-            m_tabs->setTabText(i, s.displayName());
-    }
-    bool anyError = false, any = false;
-    if (it->view && it->view->model()) {
-        for (const Finding &f : it->view->model()->walker()->findings()) {
-            any = true;
+    // runs for every page a list receives. The list's findings, walked on connect or here, give the
+    // tab its worst severity's icon and their count.
+    int count = 0;
+    bool anyError = false, anyWarning = false;
+    if (const PagedListModel *model = m_session->existingModel(listId)) {
+        for (const Finding &f : model->walker()->findings()) {
+            ++count;
             anyError = anyError || f.severity == Finding::Severity::Error;
+            anyWarning = anyWarning || f.severity == Finding::Severity::Warning;
         }
     }
-    const Badge badge = anyError ? Badge::Error : any ? Badge::Warning : Badge::None;
+    for (const ListSource &s : m_session->lists()) {
+        if (s.id() != listId)
+            continue;
+        const QString text = count > 0 ? tr("%1 (%2)").arg(s.displayName()).arg(count) : s.displayName();
+        if (m_tabs->tabText(i) != text)
+            m_tabs->setTabText(i, text);
+    }
+    const Badge badge = anyError ? Badge::Error : anyWarning ? Badge::Warning : Badge::None;
     if (badge == it->badge)
         return;
     it->badge = badge;

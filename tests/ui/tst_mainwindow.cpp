@@ -19,6 +19,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDeadlineTimer>
+#include <QDockWidget>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QJsonDocument>
@@ -71,6 +72,8 @@ private Q_SLOTS:
     void longTextsNeverWidenTheWindow();
     void keyboardReachesEveryPart();
     void theChosenTabIsRemembered();
+    void problemsShowWithoutOpeningTabs();
+    void walkOnConnectModes();
 
 private:
     ListView *openDemo(const QStringList &demoArgs, const QString &listId = QStringLiteral("tools"));
@@ -642,6 +645,80 @@ void tst_MainWindow::theChosenTabIsRemembered()
                                  m_window->currentServerView()->listIds().contains(QStringLiteral("prompts")),
                              10000);
     QCOMPARE(m_window->currentServerView()->currentListId(), QStringLiteral("prompts"));
+}
+
+void tst_MainWindow::problemsShowWithoutOpeningTabs()
+{
+    // Prompts' first page lacks its hints (2026 only); the tools tab is the one shown.
+    ListView *tools = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                                QStringLiteral("--list"), QStringLiteral("prompts=hints-missing")});
+    QVERIFY(tools);
+    ServerSession *session = m_window->currentServerView()->session();
+    QCOMPARE(session->walkOnConnect(), ServerSession::WalkOnConnect::FirstPages);
+    // Its first page was walked on connect, with no tab opened: its findings are on its tab, the
+    // server entry and the Findings dock's title.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        session->existingModel(QStringLiteral("prompts")) &&
+            !session->existingModel(QStringLiteral("prompts"))->walker()->findings().isEmpty(),
+        10000);
+    PagedListModel *prompts = session->existingModel(QStringLiteral("prompts"));
+    QCOMPARE(prompts->walker()->pagesInWalk(), 1); // the first page only
+    QVERIFY(!m_window->currentServerView()->listView(QStringLiteral("prompts")) ||
+            m_window->currentServerView()->currentListId() != QLatin1String("prompts"));
+    const int n = int(prompts->walker()->findings().size());
+    auto *tabs = m_window->currentServerView()->findChild<QTabWidget *>();
+    QVERIFY(tabs);
+    int promptsTab = -1;
+    for (int i = 0; i < tabs->count(); ++i) {
+        if (tabs->tabText(i).startsWith(QLatin1String("prompts")))
+            promptsTab = i;
+    }
+    QVERIFY(promptsTab >= 0);
+    QTRY_COMPARE(tabs->tabText(promptsTab),
+                 QStringLiteral("prompts (%1)")
+                     .arg(session->existingModel(QStringLiteral("prompts"))->walker()->findings().size()));
+    QVERIFY(!tabs->tabIcon(promptsTab).isNull());
+    QVERIFY(n > 0);
+    const QModelIndex entry = m_servers->index(0);
+    QTRY_VERIFY(Finding::Severity(entry.data(ServerListModel::SeverityRole).toInt()) !=
+                Finding::Severity::Info);
+    QVERIFY(entry.data(ServerListModel::FindingCountRole).toInt() >= n);
+    QTRY_VERIFY2(m_window->findingsDock()->windowTitle().startsWith(QLatin1String("Findings (")),
+                 qPrintable(m_window->findingsDock()->windowTitle()));
+    // Resources and templates got their first page too; the list tools are read-only and
+    // need nothing else, so theirs came as well.
+    QTRY_VERIFY(session->existingModel(QStringLiteral("templates")) &&
+                session->existingModel(QStringLiteral("templates"))->walker()->pagesRead() == 1);
+}
+
+void tst_MainWindow::walkOnConnectModes()
+{
+    for (const auto mode : {ServerSession::WalkOnConnect::Whole, ServerSession::WalkOnConnect::OnDemand}) {
+        TtlClock clock;
+        SecretStore secrets;
+        ServerListModel servers(&clock, &secrets);
+        servers.setWalkOnConnect(mode);
+        servers.setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
+                              {QStringLiteral("--scenario"), QStringLiteral("healthy")});
+        ServerSession *session = servers.session(0);
+        QCOMPARE(session->walkOnConnect(), mode);
+        QSignalSpy lists(session, &ServerSession::listsChanged);
+        session->connectToServer();
+        QTRY_VERIFY_WITH_TIMEOUT(session->state() == McpClient::State::Connected && !lists.isEmpty(), 10000);
+        if (mode == ServerSession::WalkOnConnect::Whole) {
+            // Templates: 20 items, 8 a page.
+            QTRY_VERIFY_WITH_TIMEOUT(
+                session->existingModel(QStringLiteral("templates")) &&
+                    session->existingModel(QStringLiteral("templates"))->walker()->isComplete(),
+                10000);
+            QCOMPARE(session->existingModel(QStringLiteral("templates"))->walker()->pagesRead(), 3);
+        } else {
+            QTest::qWait(300); // nothing is asked for: give it the time it would take
+            QVERIFY(!session->existingModel(QStringLiteral("templates")));
+            QVERIFY(!session->existingModel(QStringLiteral("prompts")));
+        }
+        session->disconnectFromServer();
+    }
 }
 
 QTEST_MAIN(tst_MainWindow)
