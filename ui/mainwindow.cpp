@@ -109,7 +109,8 @@ public:
                           : index.data(ServerListModel::TargetRole).toString();
         if (const int n = index.data(ServerListModel::FindingCountRole).toInt();
             n > 0 && state == McpClient::State::Connected)
-            sub = ServerListModel::tr("%n finding(s)", nullptr, n) + QStringLiteral(" · ") + sub;
+            sub = (n == 1 ? MainWindow::tr("1 finding") : MainWindow::tr("%1 findings").arg(n)) +
+                  QStringLiteral(" · ") + sub;
         const QRect subRect(r.left() + 16, r.top() + line + 2, r.width() - 16, line);
         p->drawText(subRect, Qt::AlignLeft | Qt::AlignVCenter,
                     QFontMetrics(small).elidedText(sub, Qt::ElideMiddle, subRect.width()));
