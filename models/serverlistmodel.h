@@ -60,7 +60,7 @@ private:
     SecretStore *m_secrets;
     QList<ServerSession *> m_sessions;
     bool m_hasDemo = false;
-    ServerSession::WalkOnConnect m_walkOnConnect = ServerSession::WalkOnConnect::FirstPages;
+    ServerSession::WalkOnConnect m_walkOnConnect = ServerSession::WalkOnConnect::Whole;
     QList<const ServerSession *> m_transient;
 };
 

@@ -243,6 +243,7 @@ PagedListModel *ServerSession::listModel(const QString &listId)
     for (const ListSource &source : std::as_const(m_lists)) {
         if (source.id() != listId)
             continue;
+        qCDebug(lcSession).noquote() << m_config.name + QLatin1Char(':') << "model for" << listId;
         auto *model = new PagedListModel(m_client, source, m_clock, this);
         connect(model->walker(), &PageWalker::findingsChanged, this, &ServerSession::findingsChanged);
         m_models.insert(listId, model);

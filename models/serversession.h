@@ -24,6 +24,8 @@ public:
     // each list: every list's first page, every list to its end (within its page cap), or nothing
     // until a list is opened. The tools list is walked to its end in every case (list tools are
     // found in it). List tools are walked only when read-only and wanting no other argument.
+    // Whole is the default: an inspector is opened to see the lists, and a loop or a refused
+    // cursor is usually past the first page; the page cap bounds it.
     enum class WalkOnConnect { FirstPages, Whole, OnDemand };
     Q_ENUM(WalkOnConnect)
 
@@ -78,7 +80,7 @@ private:
     McpClient *m_client;
     QList<ListSource> m_lists;
     QHash<QString, PagedListModel *> m_models;
-    WalkOnConnect m_walkOnConnect = WalkOnConnect::FirstPages;
+    WalkOnConnect m_walkOnConnect = WalkOnConnect::Whole;
 };
 
 } // namespace folio

@@ -328,9 +328,7 @@ void MainWindow::createActions()
     QMenu *onConnect = list->addMenu(tr("Walk on &Connect"));
     auto *walkGroup = new QActionGroup(this);
     const auto savedMode = ServerSession::WalkOnConnect(
-        QSettings()
-            .value(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::FirstPages))
-            .toInt());
+        QSettings().value(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::Whole)).toInt());
     m_servers->setWalkOnConnect(savedMode);
     for (const auto &[mode, label] :
          {std::pair{ServerSession::WalkOnConnect::FirstPages, tr("Every List's &First Page")},

@@ -43,6 +43,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <algorithm>
 
 using namespace folio;
 
@@ -74,9 +75,12 @@ private Q_SLOTS:
     void theChosenTabIsRemembered();
     void problemsShowWithoutOpeningTabs();
     void walkOnConnectModes();
+    void tourLoopIsFlaggedOnItsTab();
 
 private:
-    ListView *openDemo(const QStringList &demoArgs, const QString &listId = QStringLiteral("tools"));
+    // Lists are walked as the views ask (the lazy paging most tests drive) unless told otherwise.
+    ListView *openDemo(const QStringList &demoArgs, const QString &listId = QStringLiteral("tools"),
+                       ServerSession::WalkOnConnect walk = ServerSession::WalkOnConnect::OnDemand);
 
     TtlClock *m_clock = nullptr;
     SecretStore *m_secrets = nullptr;
@@ -97,12 +101,17 @@ void tst_MainWindow::cleanup()
     delete m_window;
     m_window = nullptr;
     delete m_servers;
+    m_servers = nullptr;
     delete m_secrets;
+    m_secrets = nullptr;
     delete m_clock;
+    m_clock = nullptr;
 }
 
-ListView *tst_MainWindow::openDemo(const QStringList &demoArgs, const QString &listId)
+ListView *tst_MainWindow::openDemo(const QStringList &demoArgs, const QString &listId,
+                                   ServerSession::WalkOnConnect walk)
 {
+    QSettings().setValue(QStringLiteral("walkOnConnect"), int(walk)); // read by the window
     m_clock = new TtlClock;
     m_secrets = new SecretStore;
     m_servers = new ServerListModel(m_clock, m_secrets);
@@ -626,10 +635,6 @@ void tst_MainWindow::theChosenTabIsRemembered()
     QVERIFY(list);
     QCOMPARE(m_window->currentServerView()->currentListId(), QStringLiteral("prompts"));
     cleanup();
-    m_window = nullptr;
-    m_servers = nullptr;
-    m_secrets = nullptr;
-    m_clock = nullptr;
 
     // Another start: the server's lists arrive and the tab chosen last is the one shown.
     m_clock = new TtlClock;
@@ -651,10 +656,11 @@ void tst_MainWindow::problemsShowWithoutOpeningTabs()
 {
     // Prompts' first page lacks its hints (2026 only); the tools tab is the one shown.
     ListView *tools = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy"),
-                                QStringLiteral("--list"), QStringLiteral("prompts=hints-missing")});
+                                QStringLiteral("--list"), QStringLiteral("prompts=hints-missing")},
+                               QStringLiteral("tools"), ServerSession::WalkOnConnect::Whole);
     QVERIFY(tools);
     ServerSession *session = m_window->currentServerView()->session();
-    QCOMPARE(session->walkOnConnect(), ServerSession::WalkOnConnect::FirstPages);
+    QCOMPARE(session->walkOnConnect(), ServerSession::WalkOnConnect::Whole);
     // Its first page was walked on connect, with no tab opened: its findings are on its tab, the
     // server entry and the Findings dock's title.
     QTRY_VERIFY_WITH_TIMEOUT(
@@ -662,7 +668,7 @@ void tst_MainWindow::problemsShowWithoutOpeningTabs()
             !session->existingModel(QStringLiteral("prompts"))->walker()->findings().isEmpty(),
         10000);
     PagedListModel *prompts = session->existingModel(QStringLiteral("prompts"));
-    QCOMPARE(prompts->walker()->pagesInWalk(), 1); // the first page only
+    QTRY_VERIFY_WITH_TIMEOUT(prompts->walker()->isComplete(), 10000); // to its end
     QVERIFY(!m_window->currentServerView()->listView(QStringLiteral("prompts")) ||
             m_window->currentServerView()->currentListId() != QLatin1String("prompts"));
     const int n = int(prompts->walker()->findings().size());
@@ -685,15 +691,47 @@ void tst_MainWindow::problemsShowWithoutOpeningTabs()
     QVERIFY(entry.data(ServerListModel::FindingCountRole).toInt() >= n);
     QTRY_VERIFY2(m_window->findingsDock()->windowTitle().startsWith(QLatin1String("Findings (")),
                  qPrintable(m_window->findingsDock()->windowTitle()));
-    // Resources and templates got their first page too; the list tools are read-only and
-    // need nothing else, so theirs came as well.
-    QTRY_VERIFY(session->existingModel(QStringLiteral("templates")) &&
-                session->existingModel(QStringLiteral("templates"))->walker()->pagesRead() == 1);
+    // Templates were walked too (the list tools are read-only and need nothing else: theirs as well).
+    QTRY_VERIFY_WITH_TIMEOUT(session->existingModel(QStringLiteral("templates")) &&
+                                 session->existingModel(QStringLiteral("templates"))->walker()->isComplete(),
+                             10000);
+}
+
+void tst_MainWindow::tourLoopIsFlaggedOnItsTab()
+{
+    // The tour's templates loop on page 3: seen on the tab, never opened.
+    ListView *tools = openDemo({QStringLiteral("--scenario"), QStringLiteral("tour")},
+                               QStringLiteral("tools"), ServerSession::WalkOnConnect::Whole);
+    QVERIFY(tools);
+    ServerView *view = m_window->currentServerView();
+    auto *tabs = view->findChild<QTabWidget *>();
+    int templatesTab = -1;
+    for (int i = 0; i < tabs->count(); ++i) {
+        if (view->listIds().value(i) == QLatin1String("templates"))
+            templatesTab = i;
+    }
+    QVERIFY(templatesTab >= 0);
+    QTRY_VERIFY_WITH_TIMEOUT(tabs->tabText(templatesTab).startsWith(QLatin1String("templates (")), 10000);
+    QVERIFY(!tabs->tabIcon(templatesTab).isNull());
+    PagedListModel *templates = view->session()->existingModel(QStringLiteral("templates"));
+    QVERIFY(std::any_of(templates->walker()->findings().begin(), templates->walker()->findings().end(),
+                        [](const Finding &f) { return f.id == QLatin1String("cursor-repeated"); }));
+    QCOMPARE(view->currentListId(), QStringLiteral("tools"));
+    QCOMPARE(Finding::Severity(m_servers->index(0).data(ServerListModel::SeverityRole).toInt()),
+             Finding::Severity::Error);
 }
 
 void tst_MainWindow::walkOnConnectModes()
 {
-    for (const auto mode : {ServerSession::WalkOnConnect::Whole, ServerSession::WalkOnConnect::OnDemand}) {
+    {
+        // Every list to its end unless set otherwise.
+        TtlClock clock;
+        ServerListModel servers(&clock, nullptr);
+        servers.setDemoServer(QStringLiteral("/opt/demo"), {});
+        QCOMPARE(servers.session(0)->walkOnConnect(), ServerSession::WalkOnConnect::Whole);
+    }
+    for (const auto mode :
+         {ServerSession::WalkOnConnect::FirstPages, ServerSession::WalkOnConnect::OnDemand}) {
         TtlClock clock;
         SecretStore secrets;
         ServerListModel servers(&clock, &secrets);
@@ -705,13 +743,14 @@ void tst_MainWindow::walkOnConnectModes()
         QSignalSpy lists(session, &ServerSession::listsChanged);
         session->connectToServer();
         QTRY_VERIFY_WITH_TIMEOUT(session->state() == McpClient::State::Connected && !lists.isEmpty(), 10000);
-        if (mode == ServerSession::WalkOnConnect::Whole) {
-            // Templates: 20 items, 8 a page.
+        if (mode == ServerSession::WalkOnConnect::FirstPages) {
+            // Templates: 20 items, 8 a page; the first page only.
             QTRY_VERIFY_WITH_TIMEOUT(
                 session->existingModel(QStringLiteral("templates")) &&
-                    session->existingModel(QStringLiteral("templates"))->walker()->isComplete(),
+                    session->existingModel(QStringLiteral("templates"))->walker()->pagesRead() == 1,
                 10000);
-            QCOMPARE(session->existingModel(QStringLiteral("templates"))->walker()->pagesRead(), 3);
+            QVERIFY(!session->existingModel(QStringLiteral("templates"))->walker()->isComplete());
+            QCOMPARE(session->existingModel(QStringLiteral("templates"))->walker()->pagesInWalk(), 1);
         } else {
             QTest::qWait(300); // nothing is asked for: give it the time it would take
             QVERIFY(!session->existingModel(QStringLiteral("templates")));
