@@ -86,11 +86,12 @@ QJsonObject DemoServer::capabilities()
                        {QStringLiteral("resources"), listChanged}};
 }
 
-QString DemoServer::instructions()
+QString DemoServer::instructions() const
 {
-    return QStringLiteral(
+    const QString about = QStringLiteral(
         "Folio's demo server: a team chat (tools, prompts, chat:// resources) whose lists page well or "
         "badly on purpose, as its scenario says. Nothing you call changes anything.");
+    return m_scenario.caption().isEmpty() ? about : m_scenario.caption() + QLatin1Char('\n') + about;
 }
 
 void DemoServer::handleMessage(const QByteArray &body, DemoExchange *exchange, const HeaderMap &headers)

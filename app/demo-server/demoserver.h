@@ -47,7 +47,8 @@ public:
     // What the eras share: who the server is, what it offers, and the methods both eras answer.
     static QJsonObject serverInfo();
     static QJsonObject capabilities();
-    static QString instructions();
+    // The scenario's caption (what to watch for), then what the server is.
+    QString instructions() const;
     // Methods both eras share; modern adds resultType, serverInfo and (for lists) hints.
     void dispatch(const QJsonValue &id, const QString &method, const QJsonObject &params, bool modern,
                   DemoExchange *exchange, const QJsonObject &clientCapabilities);

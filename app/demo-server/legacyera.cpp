@@ -61,7 +61,7 @@ void LegacyEra::initialize(const QJsonValue &id, const QJsonObject &params, Demo
                         QJsonObject{{QStringLiteral("protocolVersion"), version},
                                     {QStringLiteral("capabilities"), DemoServer::capabilities()},
                                     {QStringLiteral("serverInfo"), DemoServer::serverInfo()},
-                                    {QStringLiteral("instructions"), DemoServer::instructions()}},
+                                    {QStringLiteral("instructions"), m_server.instructions()}},
                         false);
 }
 

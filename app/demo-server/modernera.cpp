@@ -89,7 +89,7 @@ void ModernEra::handle(const QJsonValue &id, const QString &method, const QJsonO
         m_server.sendResult(exchange, id,
                             QJsonObject{{QStringLiteral("supportedVersions"), QJsonArray{version()}},
                                         {QStringLiteral("capabilities"), DemoServer::capabilities()},
-                                        {QStringLiteral("instructions"), DemoServer::instructions()},
+                                        {QStringLiteral("instructions"), m_server.instructions()},
                                         {QStringLiteral("ttlMs"), 3600000},
                                         {QStringLiteral("cacheScope"), QStringLiteral("public")}},
                             true);

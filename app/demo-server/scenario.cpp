@@ -200,14 +200,16 @@ bool Scenario::loadFile(const QString &path, QString *error)
 bool Scenario::load(const QJsonObject &document, QString *error)
 {
     for (auto it = document.begin(); it != document.end(); ++it) {
-        const QStringList known{QStringLiteral("description"), QStringLiteral("default"),
-                                QStringLiteral("lists"), QStringLiteral("conformanceFixtures")};
+        const QStringList known{QStringLiteral("description"), QStringLiteral("caption"),
+                                QStringLiteral("default"), QStringLiteral("lists"),
+                                QStringLiteral("conformanceFixtures")};
         if (!known.contains(it.key())) {
             *error = QStringLiteral("unknown key \"%1\"").arg(it.key());
             return false;
         }
     }
     m_conformanceFixtures = document.value(QStringLiteral("conformanceFixtures")).toBool();
+    m_caption = document.value(QStringLiteral("caption")).toString().simplified();
     const QJsonObject all = document.value(QStringLiteral("default")).toObject();
     const QJsonObject lists = document.value(QStringLiteral("lists")).toObject();
     for (auto it = lists.begin(); it != lists.end(); ++it) {

@@ -48,11 +48,14 @@ public:
 
     QString name() const { return m_name; }
     bool conformanceFixtures() const { return m_conformanceFixtures; }
+    // One line for an audience: what to watch for (the scenario's "caption").
+    QString caption() const { return m_caption; }
     ListBehaviour behaviour(const QString &list) const { return m_lists.value(list); }
 
 private:
     QString m_name;
     bool m_conformanceFixtures = false;
+    QString m_caption;
     QHash<QString, ListBehaviour> m_lists;
 };
 

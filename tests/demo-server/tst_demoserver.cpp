@@ -186,7 +186,20 @@ void TestDemoServer::initTestCase()
         QCOMPARE(prompts.cursorsSent.at(1).toString(), QString());
         QVERIFY(prompts.cursorsSent.at(1).isString());
         QCOMPARE(prompts.names.size(), 30);
+        // Sized for a room: everything drains within a minute but the tools' long TTLs.
+        QCOMPARE(prompts.pages.first().result().value(QStringLiteral("ttlMs")).toInt(), 40000);
+        QCOMPARE(page(peer, QStringLiteral("resources/list")).result().value(QStringLiteral("ttlMs")).toInt(),
+                 30000);
+        // The caption leads the instructions, for an audience.
+        const QString instructions = peer.call(QStringLiteral("server/discover"))
+                                         .result()
+                                         .value(QStringLiteral("instructions"))
+                                         .toString();
+        QVERIFY2(instructions.startsWith(QStringLiteral("A cursor loop on templates")),
+                 qPrintable(instructions));
+        QVERIFY(instructions.contains(QStringLiteral("\nFolio's demo server")));
         const Walk templates = walk(peer, QStringLiteral("resources/templates/list"), 5);
+        QCOMPARE(templates.pages.first().result().value(QStringLiteral("ttlMs")).toInt(), 25000);
         QCOMPARE(templates.pages.size(), 5);
         QCOMPARE(templates.cursorsSent.at(3), templates.cursorsSent.at(1)); // page 3 answered page 2's cursor
         const PeerReply users = callTool(peer, QStringLiteral("list_users"), {});
