@@ -93,7 +93,7 @@ CheckOutcome AuditedWalk::compareOrder(const AuditedWalk &first, const AuditedWa
                                  .arg(shortText(before.mid(0, 3).join(QStringLiteral(", "))))
                                  .arg(shortText(after.mid(0, 3).join(QStringLiteral(", ")))),
                              {{QStringLiteral("probe"), QStringLiteral("second-walk")},
-                              {QStringLiteral("page"), i},
+                              {QStringLiteral("page"), i + 1},
                               {QStringLiteral("firstWalk"), firstIdentities(before)},
                               {QStringLiteral("secondWalk"), firstIdentities(after)}}),
                 {}};

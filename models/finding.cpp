@@ -39,12 +39,13 @@ QStringList Finding::catalogue()
 
 QJsonObject Finding::toJson() const
 {
+    // Pages are numbered from 1 in JSON, as in the window and the text (the C++ list is 0-based).
     QJsonArray p;
     for (int i : pages)
-        p.append(i);
+        p.append(i + 1);
     return {{QStringLiteral("id"), id},
             {QStringLiteral("severity"), severityName(severity)},
-            {QStringLiteral("page"), pages.isEmpty() ? QJsonValue() : QJsonValue(pages.first())},
+            {QStringLiteral("page"), pages.isEmpty() ? QJsonValue() : QJsonValue(pages.first() + 1)},
             {QStringLiteral("pages"), p},
             {QStringLiteral("message"), message},
             {QStringLiteral("evidence"), evidence}};

@@ -17,11 +17,13 @@ struct Finding
     Severity severity = Severity::Info;
     QList<int> pages; // page indices (0-based) within the walk; the first is where it is shown
     QString message;  // one sentence a person reads
+    // Exported as it is, so a page it names is numbered from 1 (firstSentForPage, firstPage, ...).
     QJsonObject evidence;
 
     static QString severityName(Severity s);
     static Severity defaultSeverity(const QString &id);
     static QStringList catalogue(); // every id Folio can emit
+    // {id, severity, page, pages, message, evidence}: page and pages numbered from 1.
     QJsonObject toJson() const;
 };
 

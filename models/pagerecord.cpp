@@ -87,7 +87,7 @@ QJsonObject PageRecord::toJson() const
     QJsonArray f;
     for (const Finding &finding : findings)
         f.append(finding.toJson());
-    QJsonObject o{{QStringLiteral("index"), index},
+    QJsonObject o{{QStringLiteral("page"), index + 1}, // numbered from 1, as the window shows it
                   {QStringLiteral("walk"), walk},
                   {QStringLiteral("state"), stateName(state)},
                   {QStringLiteral("cursor"), requestCursor ? QJsonValue(*requestCursor) : QJsonValue()},

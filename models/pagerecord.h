@@ -74,6 +74,7 @@ struct PageRecord
     static QString stateName(State s);
     // A received value as a person reads it: absent, null, "text" (quoted: a string), 12, 1.5, {...}.
     static QString describeValue(bool present, const QJsonValue &value);
+    // Its "page" is numbered from 1 (index + 1), as everywhere a person reads it.
     QJsonObject toJson() const;
     // The same with every occurrence of this page's cursors (values, evidence, messages) masked:
     // cursors can carry tenant data, and exports leave the machine.

@@ -46,14 +46,14 @@ QList<Finding> WalkJudge::judgeCursor(const PageRecord &page, bool *keepWalking)
     if (page.next == ListSource::CursorPresence::String && m_sentCursors.contains(page.nextCursor)) {
         const int first = m_sentCursors.value(page.nextCursor);
         const QString shown = page.nextCursor.isEmpty() ? QStringLiteral("\"\"") : page.nextCursor;
-        findings.append(
-            make(FindingId::CursorRepeated, idx,
-                 QStringLiteral("Page %1 returned the cursor %2 already sent for page %3: the "
-                                "list loops, so the walk stopped")
-                     .arg(idx + 1)
-                     .arg(shown.size() > 48 ? shown.left(45) + QStringLiteral("…") : shown)
-                     .arg(first + 1),
-                 {{QStringLiteral("cursor"), page.nextCursor}, {QStringLiteral("firstSentForPage"), first}}));
+        findings.append(make(
+            FindingId::CursorRepeated, idx,
+            QStringLiteral("Page %1 returned the cursor %2 already sent for page %3: the "
+                           "list loops, so the walk stopped")
+                .arg(idx + 1)
+                .arg(shown.size() > 48 ? shown.left(45) + QStringLiteral("…") : shown)
+                .arg(first + 1),
+            {{QStringLiteral("cursor"), page.nextCursor}, {QStringLiteral("firstSentForPage"), first + 1}}));
         findings.last().pages.append(first);
         *keepWalking = false;
     }
@@ -87,7 +87,7 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Ite
             ++duplicates;
             if (examples.size() < 5)
                 examples.append(QJsonObject{{QStringLiteral("identity"), ListSource::identity(items.at(i))},
-                                            {QStringLiteral("firstPage"), *it}});
+                                            {QStringLiteral("firstPage"), *it + 1}});
             if (!otherPages.contains(*it) && *it != idx)
                 otherPages.append(*it);
         } else {
@@ -162,7 +162,7 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Ite
                                      .arg(m_firstScope),
                                  {{QStringLiteral("cacheScope"), scope},
                                   {QStringLiteral("firstScope"), m_firstScope},
-                                  {QStringLiteral("firstScopePage"), m_firstScopePage}});
+                                  {QStringLiteral("firstScopePage"), m_firstScopePage + 1}});
                 f.pages.append(m_firstScopePage);
                 findings.append(f);
             }

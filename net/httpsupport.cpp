@@ -1,8 +1,10 @@
 #include "httpsupport.h"
 
+#include "httpexchange.h"
 #include "wwwauthenticate.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkRequest>
@@ -222,6 +224,63 @@ QByteArray encodeHeaderValue(const QString &value)
     if (plain && value == value.trimmed())
         return value.toLatin1();
     return "=?base64?" + value.toUtf8().toBase64() + "?=";
+}
+
+} // namespace folio
+
+namespace folio {
+
+HttpExchange HttpExchange::begin(const QNetworkRequest &request, const QByteArray &method,
+                                 const QByteArray &body)
+{
+    HttpExchange ex;
+    ex.startedMs = QDateTime::currentMSecsSinceEpoch();
+    ex.method = method;
+    ex.url = request.url().toString(QUrl::RemoveUserInfo);
+    for (const QByteArray &name : request.rawHeaderList())
+        ex.requestHeaders.append({name, request.rawHeader(name)});
+    ex.requestBody = body.left(maxBodyBytes);
+    return ex;
+}
+
+void HttpExchange::readResponseHead(const QNetworkReply *reply)
+{
+    if (firstByteMs >= 0)
+        return;
+    const QVariant code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    if (!code.isValid())
+        return;
+    firstByteMs = QDateTime::currentMSecsSinceEpoch();
+    status = code.toInt();
+    statusText = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+    responseHeaders = reply->rawHeaderPairs();
+    http2 = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();
+}
+
+void HttpExchange::appendResponseBody(const QByteArray &bytes)
+{
+    responseBytes += bytes.size();
+    if (responseBody.size() < maxBodyBytes)
+        responseBody.append(bytes.left(maxBodyBytes - responseBody.size()));
+}
+
+void HttpExchange::finish(const QNetworkReply *reply)
+{
+    readResponseHead(reply);
+    finishedMs = QDateTime::currentMSecsSinceEpoch();
+    if (firstByteMs < 0)
+        firstByteMs = finishedMs;
+    if (reply->error() != QNetworkReply::NoError && status == 0)
+        error = reply->errorString();
+}
+
+QByteArray HttpExchange::header(const Headers &headers, QByteArrayView name) const
+{
+    for (const auto &[n, v] : headers) {
+        if (QByteArrayView(n).compare(name, Qt::CaseInsensitive) == 0)
+            return v;
+    }
+    return {};
 }
 
 } // namespace folio

@@ -50,6 +50,12 @@ JsonRpcConnection::JsonRpcConnection(Transport *transport, TrafficLog *log, QObj
                     call->finishWithError(e);
             }
         });
+    if (m_log)
+        m_log->setTransportName(m_transport->kindName());
+    connect(m_transport, &Transport::httpExchanged, this, [this](const HttpExchange &exchange) {
+        if (m_log)
+            m_log->appendHttp(exchange);
+    });
     connect(m_transport, &Transport::diagnostic, this, [this](const QString &line) {
         if (m_log)
             m_log->appendDiagnostic(line);

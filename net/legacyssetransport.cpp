@@ -29,6 +29,7 @@ void LegacySseTransport::open()
     QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
     qCDebug(lcHttp).noquote() << "HTTP+SSE: opening the SSE stream at"
                               << m_endpoint.url.toString(QUrl::RemoveUserInfo);
+    m_streamHttp = HttpExchange::begin(req, "GET", {});
     m_stream = m_nam->get(req);
     connect(m_stream, &QNetworkReply::readyRead, this, &LegacySseTransport::handleStreamData);
     connect(m_stream, &QNetworkReply::finished, this, &LegacySseTransport::handleStreamFinished);
@@ -45,12 +46,15 @@ void LegacySseTransport::handleStreamData()
     if (!m_stream)
         return;
     const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    m_streamHttp.readResponseHead(m_stream);
     if (status >= 300)
         return; // the error is read when the reply finishes
     // Checked as the event is read: an event that never ends stops at the limit (and, everything
     // coming on this one stream, ends the connection).
     bool over = false;
-    const QList<SseEvent> events = m_sse.feed(readRemaining(m_stream), m_maxMessageBytes, &over);
+    const QByteArray chunk = readRemaining(m_stream);
+    m_streamHttp.appendResponseBody(chunk);
+    const QList<SseEvent> events = m_sse.feed(chunk, m_maxMessageBytes, &over);
     const qsizetype buffered = m_sse.bufferedBytes();
     QPointer<LegacySseTransport> self(this);
     for (const SseEvent &ev : events) {
@@ -94,10 +98,14 @@ void LegacySseTransport::handleStreamFinished()
     if (m_finished)
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray body = readRemaining(reply);
+    m_streamHttp.appendResponseBody(body);
+    m_streamHttp.finish(reply);
+    Q_EMIT httpExchanged(m_streamHttp);
     qCInfo(lcHttp).noquote() << "HTTP+SSE: the SSE stream closed, HTTP" << status
                              << (reply->error() != QNetworkReply::NoError ? reply->errorString() : QString());
     if (status >= 300 || reply->error() != QNetworkReply::NoError)
-        finish(httpReplyError(reply, readRemaining(reply)));
+        finish(httpReplyError(reply, body));
     else
         finish(McpError::make(McpError::Kind::Closed, QStringLiteral("The server closed the SSE stream")));
 }
@@ -120,16 +128,21 @@ void LegacySseTransport::send(const QJsonObject &message, const QByteArray &enco
                               << (method.isEmpty() ? QStringLiteral("(a response)") : method)
                               << encoded.size() << "bytes";
     QNetworkReply *reply = m_nam->post(req, encoded);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, id, method] {
+    HttpExchange http = HttpExchange::begin(req, "POST", encoded);
+    connect(reply, &QNetworkReply::finished, this, [this, reply, id, method, http]() mutable {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray body = readRemaining(reply);
+        http.appendResponseBody(body);
+        http.finish(reply);
+        Q_EMIT httpExchanged(http);
         qCDebug(lcHttp).noquote() << "HTTP+SSE: POST"
                                   << (method.isEmpty() ? QStringLiteral("(a response)") : method)
                                   << "answered: HTTP" << status
                                   << reply->header(QNetworkRequest::ContentTypeHeader).toString();
         if (status >= 300 || (reply->error() != QNetworkReply::NoError && status == 0)) {
             if (!id.isNull())
-                Q_EMIT requestFailed(id, httpReplyError(reply, readRemaining(reply)));
+                Q_EMIT requestFailed(id, httpReplyError(reply, body));
         }
         // 2xx: the answer arrives on the stream.
     });

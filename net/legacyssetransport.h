@@ -39,6 +39,7 @@ private:
     HttpEndpoint m_endpoint;
     QPointer<QNetworkReply> m_stream;
     SseParser m_sse;
+    HttpExchange m_streamHttp; // the GET stream, for the traffic log's HAR
     QUrl m_postUrl;
     int m_endpointTimeoutMs = 10000;
     bool m_open = false;

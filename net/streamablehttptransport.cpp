@@ -78,6 +78,7 @@ void StreamableHttpTransport::send(const QJsonObject &message, const QByteArray 
         message.contains(QStringLiteral("method")) && message.contains(QStringLiteral("id"));
     ex.id = isRequest ? id : QJsonValue();
     ex.method = method.toUtf8();
+    ex.http = HttpExchange::begin(req, "POST", encoded);
     qCDebug(lcHttp).noquote() << "POST" << exchangeName(ex) << encoded.size() << "bytes";
     watch(m_nam->post(req, encoded), ex);
 }
@@ -95,6 +96,7 @@ void StreamableHttpTransport::openServerStream()
         req.setRawHeader("Last-Event-ID", m_lastEventId);
     Exchange ex;
     ex.serverStream = true;
+    ex.http = HttpExchange::begin(req, "GET", {});
     qCDebug(lcHttp) << "GET stream requested"
                     << (m_lastEventId.isEmpty() ? "" : "(resuming after an event id)");
     QNetworkReply *reply = m_nam->get(req);
@@ -130,7 +132,16 @@ void StreamableHttpTransport::decideContentType(QNetworkReply *reply, Exchange &
 
 void StreamableHttpTransport::drop(QNetworkReply *reply)
 {
-    m_exchanges.remove(reply);
+    const auto it = m_exchanges.find(reply);
+    if (it != m_exchanges.end()) {
+        // Given up (timeout, cancel, over the size limit): still an exchange the log shows.
+        HttpExchange http = it->http;
+        m_exchanges.erase(it);
+        http.finish(reply);
+        if (http.error.isEmpty())
+            http.error = QStringLiteral("abandoned by Folio");
+        Q_EMIT httpExchanged(http);
+    }
     reply->disconnect(this);
     reply->abort();
     reply->deleteLater();
@@ -169,10 +180,13 @@ void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
     Exchange &ex = *it;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     decideContentType(reply, ex);
+    ex.http.readResponseHead(reply);
     if (ex.isSse && status < 300) {
         // Checked as the event is read: an event that never ends stops at the limit.
         bool over = false;
-        const QList<SseEvent> events = ex.sse.feed(readRemaining(reply), m_maxMessageBytes, &over);
+        const QByteArray chunk = readRemaining(reply);
+        ex.http.appendResponseBody(chunk);
+        const QList<SseEvent> events = ex.sse.feed(chunk, m_maxMessageBytes, &over);
         const qsizetype buffered = ex.sse.bufferedBytes();
         const bool serverStream = ex.serverStream;
         for (const SseEvent &ev : events) {
@@ -216,7 +230,9 @@ void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
                 QStringLiteral("The response (%1 read before Folio stopped)").arg(McpError::sizeText(read))));
         return;
     }
-    ex.body.append(readRemaining(reply));
+    const QByteArray chunk = readRemaining(reply);
+    ex.http.appendResponseBody(chunk);
+    ex.body.append(chunk);
 }
 
 void StreamableHttpTransport::deliver(const QByteArray &raw, Exchange &ex)
@@ -258,6 +274,8 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
     Exchange ex = *it;
     m_exchanges.erase(it);
     reply->deleteLater();
+    ex.http.finish(reply);
+    Q_EMIT httpExchanged(ex.http);
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const bool netError = reply->error() != QNetworkReply::NoError && status == 0;
     // The status and content type were logged as the answer began (decideContentType()).

@@ -43,6 +43,7 @@ private:
         bool decided = false;  // content type known
         bool answered = false; // the response for id arrived
         bool serverStream = false;
+        HttpExchange http; // for the traffic log's HAR
     };
 
     void handleReadyRead(QNetworkReply *reply);

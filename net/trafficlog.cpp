@@ -26,6 +26,8 @@ QByteArray TrafficLog::redact(const QByteArray &text) const
 void TrafficLog::append(Entry entry)
 {
     entry.sequence = ++m_sequence;
+    if (entry.transport.isEmpty())
+        entry.transport = m_transportName;
     if (entry.timestampMs == 0)
         entry.timestampMs = QDateTime::currentMSecsSinceEpoch();
     if (!m_keepText && entry.direction != Direction::Diagnostic) {
@@ -68,9 +70,42 @@ void TrafficLog::appendDiagnostic(const QString &line)
     append(e);
 }
 
+bool TrafficLog::isSecretHeader(QByteArrayView name)
+{
+    for (const char *secret : {"authorization", "proxy-authorization", "cookie", "set-cookie"}) {
+        if (name.compare(QByteArrayView(secret), Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    const QByteArray lower = name.toByteArray().toLower();
+    return lower.contains("token") || lower.contains("secret") || lower.contains("key");
+}
+
+void TrafficLog::appendHttp(HttpExchange exchange)
+{
+    auto mask = [this](HttpExchange::Headers &headers) {
+        for (auto &[name, value] : headers)
+            value = isSecretHeader(name) ? QByteArrayLiteral("[redacted]") : redact(value);
+    };
+    mask(exchange.requestHeaders);
+    mask(exchange.responseHeaders);
+    exchange.url = QString::fromUtf8(redact(exchange.url.toUtf8()));
+    if (m_keepText) {
+        exchange.requestBody = redact(exchange.requestBody);
+        exchange.responseBody = redact(exchange.responseBody);
+    } else {
+        exchange.requestBody.clear();
+        exchange.responseBody.clear();
+    }
+    m_http.append(std::move(exchange));
+    if (m_capacity > 0 && m_http.size() > m_capacity)
+        m_http.remove(0, m_http.size() - m_capacity * 9 / 10);
+    Q_EMIT httpExchangeAppended();
+}
+
 void TrafficLog::clear()
 {
     m_entries.clear();
+    m_http.clear();
     m_textBytes = 0;
     Q_EMIT cleared();
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "httpexchange.h"
+
 #include <QByteArray>
 #include <QJsonValue>
 #include <QObject>
@@ -27,6 +29,7 @@ public:
         bool isError = false;
         QByteArray text; // redacted message text (compact JSON) or diagnostic line
         bool truncated = false;
+        QString transport; // "stdio", "streamable-http", "http+sse": what carried it
     };
 
     explicit TrafficLog(QObject *parent = nullptr);
@@ -44,9 +47,21 @@ public:
     void addSecret(const QString &value);
     QByteArray redact(const QByteArray &text) const;
 
+    // What carries the entries appended from now on (Transport::kindName()), unless they say.
+    void setTransportName(const QString &name) { m_transportName = name; }
+
     void append(Entry entry);
     void appendDiagnostic(const QString &line);
     const QVector<Entry> &entries() const { return m_entries; }
+    // HTTP exchanges (the HTTP transports'), masked: secret header values read "[redacted]",
+    // bodies are redacted as message text is. Without kept text, the bodies are left out. Bounded
+    // like the entries.
+    void appendHttp(HttpExchange exchange);
+    const QVector<HttpExchange> &httpExchanges() const { return m_http; }
+    // A header whose value never leaves the machine: Authorization, Proxy-Authorization, Cookie,
+    // Set-Cookie, and any name holding "token", "secret" or "key" (Mcp-Session-Id is kept: it
+    // names the session and is needed to read a session's traffic).
+    static bool isSecretHeader(QByteArrayView name);
     qint64 totalBytesIn() const { return m_bytesIn; }
     qint64 totalBytesOut() const { return m_bytesOut; }
     void clear();
@@ -54,10 +69,13 @@ public:
 Q_SIGNALS:
     void entryAppended(const folio::TrafficLog::Entry &entry);
     void entriesDropped(int count);
+    void httpExchangeAppended();
     void cleared();
 
 private:
     QVector<Entry> m_entries;
+    QVector<HttpExchange> m_http;
+    QString m_transportName;
     QStringList m_secrets;
     bool m_keepText = true;
     int m_capacity = 20000;

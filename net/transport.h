@@ -1,5 +1,6 @@
 #pragma once
 
+#include "httpexchange.h"
 #include "mcperror.h"
 #include "protocol.h"
 
@@ -65,6 +66,9 @@ Q_SIGNALS:
     void diagnostic(const QString &line);
     // The connection is gone. error.kind is None for a clean close.
     void closed(const McpError &error);
+    // HTTP transports: one request and its answer ended (or failed, or was given up), as sent and
+    // received, unmasked (the traffic log masks it), for the HAR export.
+    void httpExchanged(const folio::HttpExchange &exchange);
 
 protected:
     bool offerRaw(const QByteArray &raw, QJsonValue *answeredId)

@@ -6,6 +6,7 @@
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QTreeWidget>
@@ -14,7 +15,7 @@
 namespace folio {
 
 namespace {
-enum { ListIdRole = Qt::UserRole + 1, PageRole };
+enum { ListIdRole = Qt::UserRole + 1, PageRole, JsonRole };
 }
 
 AuditDialog::AuditDialog(ServerSession *session, QWidget *parent)
@@ -36,6 +37,9 @@ AuditDialog::AuditDialog(ServerSession *session, QWidget *parent)
     m_tree->setHeaderLabels({tr("List / finding"), tr("Severity"), tr("Page"), tr("What happened")});
     m_tree->header()->setStretchLastSection(true);
     m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_copy =
+        addRowCopyActions(m_tree, [](const QModelIndex &row) { return row.data(JsonRole).toJsonValue(); });
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_cancel = buttons->addButton(tr("Cancel audit"), QDialogButtonBox::ActionRole);
     m_again = buttons->addButton(tr("Run again"), QDialogButtonBox::ActionRole);
@@ -77,7 +81,7 @@ void AuditDialog::start()
     m_tree->clear();
     m_auditor = new Auditor(m_session->client(), AuditOptions(), this);
     connect(m_auditor, &Auditor::progress, m_status, &QLabel::setText);
-    connect(m_auditor, &Auditor::finished, this, &AuditDialog::showResult);
+    connect(m_auditor, &Auditor::finished, this, &AuditDialog::showAuditorResult);
     m_cancel->setEnabled(true);
     m_again->setEnabled(false);
     m_auditor->start();
@@ -91,11 +95,15 @@ int AuditDialog::findingCount() const
                      : 0;
 }
 
-void AuditDialog::showResult()
+void AuditDialog::showAuditorResult()
+{
+    showResult(m_auditor->result());
+}
+
+void AuditDialog::showResult(const AuditResult &r)
 {
     m_cancel->setEnabled(false);
     m_again->setEnabled(true);
-    const AuditResult &r = m_auditor->result();
     const StatusColors colors(palette());
     m_tree->clear();
     for (const AuditedList &list : r.lists) {
@@ -103,6 +111,7 @@ void AuditDialog::showResult()
         top->setText(0, list.id);
         top->setData(0, ListIdRole, list.id);
         top->setData(0, PageRole, -1);
+        top->setData(0, JsonRole, QJsonValue(list.toJson()));
         if (!list.isAudited()) {
             top->setText(3, tr("skipped: %1").arg(list.skipped));
             continue;
@@ -128,6 +137,9 @@ void AuditDialog::showResult()
             item->setToolTip(3, f.message);
             item->setData(0, ListIdRole, list.id);
             item->setData(0, PageRole, page);
+            QJsonObject json = f.toJson();
+            json.insert(QStringLiteral("list"), list.id);
+            item->setData(0, JsonRole, QJsonValue(json));
         }
         // What the audit did that is not a finding: the arguments it filled, probes it left out.
         for (const QString &note : list.notes) {
@@ -139,6 +151,8 @@ void AuditDialog::showResult()
             item->setForeground(3, colors.mutedText());
             item->setData(0, ListIdRole, list.id);
             item->setData(0, PageRole, -1);
+            item->setData(0, JsonRole,
+                          QJsonObject{{QStringLiteral("list"), list.id}, {QStringLiteral("note"), note}});
         }
         top->setExpanded(!list.findings.isEmpty());
     }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rowcopy.h"
+
 #include <QDialog>
 #include <QPointer>
 
@@ -10,6 +12,7 @@ class QTreeWidget;
 namespace folio {
 
 class Auditor;
+struct AuditResult;
 class ServerSession;
 
 // The same audit as `folio audit`, for one server, from the window: progress while it runs, then
@@ -24,13 +27,18 @@ public:
     void start();
     bool isRunning() const;
     int findingCount() const;
+    // Fills the tree from an audit's result (what the dialog does when its audit finishes).
+    void showResult(const AuditResult &result);
+    // The tree's context menu: Copy (the rows), Copy as JSON (a list's report or a finding).
+    RowCopyActions copyActions() const { return m_copy; }
+    QTreeWidget *tree() const { return m_tree; }
 
 Q_SIGNALS:
     // Show page pageIndex (0-based, in the list's current walk) of listId.
     void pageRequested(const QString &listId, int pageIndex);
 
 private:
-    void showResult();
+    void showAuditorResult();
 
     QPointer<ServerSession> m_session;
     Auditor *m_auditor = nullptr;
@@ -38,6 +46,7 @@ private:
     QTreeWidget *m_tree;
     QPushButton *m_cancel;
     QPushButton *m_again;
+    RowCopyActions m_copy;
 };
 
 } // namespace folio

@@ -5,6 +5,7 @@
 #include "statuscolors.h"
 
 #include <QHeaderView>
+#include <QJsonObject>
 #include <QLabel>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -12,7 +13,7 @@
 namespace folio {
 
 namespace {
-enum { ListIdRole = Qt::UserRole + 1, LedgerRowRole };
+enum { ListIdRole = Qt::UserRole + 1, LedgerRowRole, JsonRole };
 }
 
 FindingsPanel::FindingsPanel(QWidget *parent)
@@ -39,6 +40,9 @@ void FindingsPanel::build()
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
     m_tree->header()->setStretchLastSection(true);
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_copy =
+        addRowCopyActions(m_tree, [](const QModelIndex &row) { return row.data(JsonRole).toJsonValue(); });
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setForegroundRole(QPalette::PlaceholderText);
@@ -109,6 +113,9 @@ void FindingsPanel::rebuild()
                 item->setToolTip(4, f.message);
                 item->setData(0, ListIdRole, model->source().id());
                 item->setData(0, LedgerRowRole, page >= 0 && page < rows.size() ? rows.at(page) : -1);
+                QJsonObject json = f.toJson();
+                json.insert(QStringLiteral("list"), model->source().id());
+                item->setData(0, JsonRole, QJsonValue(json));
             }
         }
     }

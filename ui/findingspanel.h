@@ -1,5 +1,6 @@
 #pragma once
 
+#include "rowcopy.h"
 #include "serversession.h"
 
 #include <QPointer>
@@ -25,6 +26,9 @@ public:
     // The tree is made and filled once the panel is on screen; its dock calls this when it comes
     // forward.
     void rebuildWhenOnScreen();
+    // The tree's context menu: Copy (the row), Copy as JSON (the finding, with its list).
+    RowCopyActions copyActions() const { return m_copy; }
+    QTreeWidget *tree() const { return m_tree; }
 
 Q_SIGNALS:
     // A finding was activated: show this page of this list.
@@ -40,6 +44,7 @@ private:
     QPointer<ServerSession> m_session;
     QTreeWidget *m_tree = nullptr; // and m_empty: made by build()
     QLabel *m_empty = nullptr;
+    RowCopyActions m_copy;
     QTimer m_rebuild;
     bool m_stale = false; // the session changed while the panel was hidden
 };

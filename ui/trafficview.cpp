@@ -1,18 +1,26 @@
 #include "trafficview.h"
 
+#include "trafficexport.h"
 #include "trafficlogmodel.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace folio {
@@ -78,11 +86,19 @@ void TrafficView::build()
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_direction);
     bar->addWidget(m_follow);
+    m_exportStatus = new QLabel(this);
+    m_exportStatus->setForegroundRole(QPalette::PlaceholderText);
+    bar->addWidget(m_exportStatus);
+    m_export = new QAction(tr("Export…"), this);
+    m_export->setToolTip(tr("Save the traffic as JSON Lines, or its HTTP exchanges as HAR"));
+    auto *exportButton = new QToolButton(this);
+    exportButton->setDefaultAction(m_export);
+    bar->addWidget(exportButton);
 
     m_proxy->setSourceModel(m_model);
     m_table->setModel(m_proxy);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setShowGrid(false);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->setVisible(false);
@@ -101,6 +117,17 @@ void TrafficView::build()
     layout->addLayout(bar);
     layout->addWidget(split, 1);
 
+    m_copy = addRowCopyActions(m_table, [this](const QModelIndex &row) {
+        const QModelIndex source = m_proxy->mapToSource(row);
+        if (!m_log || !source.isValid() || source.row() >= m_log->entries().size())
+            return QJsonValue();
+        return TrafficExport::messageJson(m_log->entries().at(source.row()));
+    });
+    auto *separator = new QAction(this);
+    separator->setSeparator(true);
+    m_table->addAction(separator);
+    m_table->addAction(m_export);
+    connect(m_export, &QAction::triggered, this, &TrafficView::exportWithDialog);
     connect(m_filter, &QLineEdit::textChanged, this, &TrafficView::updateFilter);
     connect(m_direction, &QComboBox::currentIndexChanged, this, &TrafficView::updateFilter);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -161,6 +188,71 @@ void TrafficView::showSelected()
 {
     const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
     m_text->setPlainText(current.isValid() ? m_model->prettyText(current.row()) : QString());
+}
+
+RowCopyActions TrafficView::copyActions()
+{
+    build();
+    return m_copy;
+}
+
+QAction *TrafficView::exportAction()
+{
+    build();
+    return m_export;
+}
+
+QString TrafficView::exportStatus() const
+{
+    return m_exportStatus ? m_exportStatus->text() : QString();
+}
+
+void TrafficView::exportWithDialog()
+{
+    if (!m_log)
+        return;
+    const QString jsonl = tr("JSON Lines (*.jsonl)");
+    const QString har = tr("HTTP Archive (*.har)");
+    QStringList filters{jsonl};
+    if (!m_log->httpExchanges().isEmpty())
+        filters << har;
+    QString chosen = jsonl;
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export Traffic"), QStringLiteral("traffic.jsonl"),
+                                     filters.join(QStringLiteral(";;")), &chosen);
+    if (path.isEmpty())
+        return;
+    const bool isHar = chosen == har || path.endsWith(QLatin1String(".har"), Qt::CaseInsensitive);
+    exportTo(path, isHar ? ExportFormat::Har : ExportFormat::JsonLines);
+}
+
+bool TrafficView::exportTo(const QString &path, ExportFormat format)
+{
+    build();
+    if (!m_log)
+        return false;
+    QByteArray data;
+    qsizetype count = 0;
+    if (format == ExportFormat::Har) {
+        const QString version = QCoreApplication::applicationVersion();
+        data = QJsonDocument(TrafficExport::toHar(m_log->httpExchanges(),
+                                                  version.isEmpty() ? QStringLiteral("0.1.0") : version))
+                   .toJson(QJsonDocument::Indented);
+        count = m_log->httpExchanges().size();
+    } else {
+        data = TrafficExport::toJsonLines(m_log->entries());
+        count = m_log->entries().size();
+    }
+    QString error;
+    const bool ok = TrafficExport::writeFile(path, data, &error);
+    const QString name = QFileInfo(path).fileName();
+    m_exportStatus->setText(ok ? (format == ExportFormat::Har
+                                      ? tr("%n HTTP exchange(s) exported to %1", nullptr, int(count))
+                                      : tr("%n message(s) exported to %1", nullptr, int(count)))
+                                     .arg(name)
+                               : tr("Export to %1 failed: %2").arg(name, error));
+    m_exportStatus->setForegroundRole(ok ? QPalette::PlaceholderText : QPalette::Text);
+    return ok;
 }
 
 } // namespace folio

@@ -18,6 +18,8 @@ private Q_SLOTS:
     void junitIsWellFormed();
     void filledArgumentsShown_data();
     void filledArgumentsShown();
+    void pagesNumberedFromOne_data();
+    void pagesNumberedFromOne();
     void exitCode_data();
     void exitCode();
 };
@@ -99,6 +101,49 @@ void tst_AuditReport::filledArgumentsShown()
         QCOMPARE(list.value(QStringLiteral("notes")).toArray(), QJsonArray{note});
         break;
     }
+    }
+}
+
+// The third page (index 2 in C++) is page 3 in every format, JSON included.
+void tst_AuditReport::pagesNumberedFromOne_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addRow("text") << int(AuditReport::Format::Text);
+    QTest::addRow("json") << int(AuditReport::Format::Json);
+    QTest::addRow("markdown") << int(AuditReport::Format::Markdown);
+    QTest::addRow("junit") << int(AuditReport::Format::Junit);
+}
+
+void tst_AuditReport::pagesNumberedFromOne()
+{
+    QFETCH(int, format);
+    AuditResult result;
+    AuditedList l;
+    l.id = QStringLiteral("tools");
+    Finding f;
+    f.id = FindingId::ScopeMismatch;
+    f.severity = Finding::Severity::Error;
+    f.pages = {2, 0};
+    f.message = QStringLiteral("scopes differ");
+    l.findings << f;
+    result.lists << l;
+    const QString out = AuditReport::render(result, AuditReport::Format(format));
+    if (AuditReport::Format(format) == AuditReport::Format::Json) {
+        const QJsonObject finding = QJsonDocument::fromJson(out.toUtf8())
+                                        .object()
+                                        .value(QStringLiteral("lists"))
+                                        .toArray()
+                                        .first()
+                                        .toObject()
+                                        .value(QStringLiteral("findings"))
+                                        .toArray()
+                                        .first()
+                                        .toObject();
+        QCOMPARE(finding.value(QStringLiteral("page")).toInt(), 3);
+        QCOMPARE(finding.value(QStringLiteral("pages")).toArray(), (QJsonArray{3, 1}));
+    } else {
+        QVERIFY2(out.contains(QStringLiteral("page 3")), qPrintable(out));
+        QVERIFY2(!out.contains(QStringLiteral("page 2")), qPrintable(out));
     }
 }
 

@@ -794,6 +794,20 @@ private Q_SLOTS:
                      .toObject()
                      .value(QStringLiteral("id")),
                  QJsonValue(QStringLiteral("cursor-repeated")));
+        // Pages are numbered from 1, as the text and the window number them: page 2 was sent ""
+        // and returned it again.
+        QCOMPARE(pages.at(0).toObject().value(QStringLiteral("page")).toInt(), 1);
+        QCOMPARE(pages.at(1).toObject().value(QStringLiteral("page")).toInt(), 2);
+        QVERIFY(!pages.at(1).toObject().contains(QStringLiteral("index")));
+        const QJsonObject loop =
+            pages.at(1).toObject().value(QStringLiteral("findings")).toArray().first().toObject();
+        QCOMPARE(loop.value(QStringLiteral("page")).toInt(), 2);
+        QCOMPARE(loop.value(QStringLiteral("pages")).toArray(), (QJsonArray{2, 2}));
+        QCOMPARE(loop.value(QStringLiteral("evidence"))
+                     .toObject()
+                     .value(QStringLiteral("firstSentForPage"))
+                     .toInt(),
+                 2);
     }
 
     void listPageCap()

@@ -200,7 +200,7 @@ QStringList walkFindings(const QJsonObject &walk)
         for (const QJsonValue &f : page.value(QStringLiteral("findings")).toArray()) {
             const QJsonObject finding = f.toObject();
             out << QStringLiteral("%1:%2:%3")
-                       .arg(page.value(QStringLiteral("index")).toInt())
+                       .arg(page.value(QStringLiteral("page")).toInt())
                        .arg(finding.value(QStringLiteral("id")).toString(),
                             finding.value(QStringLiteral("severity")).toString());
         }
@@ -424,7 +424,7 @@ void tst_RealServers::pagingWalk_data()
     QTest::addColumn<QStringList>("findings");  // "page:id:severity"
 
     const QList<int> fivePages{5, 5, 5, 5, 3};
-    const QStringList transparent{QStringLiteral("0:transparent-paging:info")};
+    const QStringList transparent{QStringLiteral("1:transparent-paging:info")};
     for (const QString &transport :
          {QStringLiteral("stdio"), QStringLiteral("http"), QStringLiteral("proxy")}) {
         // FastMCP 4 is on the 1.x SDK: 2025-11-25. mcp-proxy serves 2026-07-28 in front of it.
@@ -661,7 +661,7 @@ void tst_RealServers::pagingAudit()
             continue;
         QStringList expected;
         if (it.key() == QLatin1String("tool:read_records") || it.key() == QLatin1String("tool:list_issues"))
-            expected << QStringLiteral("0:transparent-paging:info");
+            expected << QStringLiteral("1:transparent-paging:info");
         QVERIFY2(auditFindings(list) == expected,
                  qPrintable(it.key() + QStringLiteral(": ") + auditFindings(list).join(u' ')));
         QVERIFY2(list.value(QStringLiteral("complete")).toBool(false), qPrintable(it.key()));

@@ -62,7 +62,7 @@ void tst_AuditedWalk::otherOrderOnAPage()
     QVERIFY(o.finding);
     QCOMPARE(o.finding->id, FindingId::UnstableOrder);
     QCOMPARE(o.finding->pages, QList<int>{1});
-    QCOMPARE(o.finding->evidence.value(QStringLiteral("page")).toInt(), 1);
+    QCOMPARE(o.finding->evidence.value(QStringLiteral("page")).toInt(), 2); // numbered from 1
     QCOMPARE(o.finding->evidence.value(QStringLiteral("firstWalk")).toArray().size(), 2);
     QVERIFY(o.finding->message.contains(QStringLiteral("first c, d, then d, c")));
 }

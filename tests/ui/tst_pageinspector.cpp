@@ -264,7 +264,7 @@ void tst_PageInspector::copyAsJson()
     QCOMPARE(error.error, QJsonParseError::NoError);
     QVERIFY(doc.isObject());
     const QJsonObject o = doc.object();
-    QCOMPARE(o.value(QStringLiteral("index")).toInt(), 1);
+    QCOMPARE(o.value(QStringLiteral("page")).toInt(), 2); // "Page 2", as the status bar says
     QCOMPARE(o.value(QStringLiteral("cursor")).toString(), cursorAt(10));
     QCOMPARE(o.value(QStringLiteral("nextCursor")).toString(), Opaque);
     QCOMPARE(o.value(QStringLiteral("cacheScope")).toString(), QStringLiteral("private"));

@@ -3,10 +3,17 @@
 #include "trafficview.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace folio;
@@ -39,6 +46,9 @@ private Q_SLOTS:
     void filter();
     void filterHoldsAsEntriesArrive();
     void selectedMessageReadsPretty();
+    void copySelectedRows();
+    void copySelectedAsJson();
+    void exportJsonLinesAndHar();
 
 private:
     // The rows the table shows, as "<direction> <method>".
@@ -147,6 +157,93 @@ void tst_TrafficView::selectedMessageReadsPretty()
     // The filtered row maps to its own entry, shown indented.
     QVERIFY(text->toPlainText().contains(QStringLiteral("\"code\": -32602")));
     QVERIFY(text->toPlainText().contains(QLatin1Char('\n')));
+}
+
+// Copy: the selected rows' cells, tab-separated, one line per row, in the table's order.
+void tst_TrafficView::copySelectedRows()
+{
+    QVERIFY(m_view->copyActions().copy);
+    QVERIFY(m_table->actions().contains(m_view->copyActions().copy));
+    m_table->selectionModel()->select(m_table->model()->index(1, 0),
+                                      QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    m_table->selectionModel()->select(m_table->model()->index(0, 0),
+                                      QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    m_view->copyActions().copy->trigger();
+    const QStringList lines = QGuiApplication::clipboard()->text().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 2);
+    const QStringList first = lines.at(0).split(QLatin1Char('\t'));
+    QCOMPARE(first.size(), int(TrafficLogModel::ColumnCount));
+    QCOMPARE(first.at(TrafficLogModel::DirectionColumn), QStringLiteral("→"));
+    QCOMPARE(first.at(TrafficLogModel::MethodColumn), QStringLiteral("tools/list"));
+    QCOMPARE(lines.at(1).split(QLatin1Char('\t')).at(TrafficLogModel::DirectionColumn), QStringLiteral("←"));
+}
+
+// Copy as JSON: one message as its JSON; several as an array; through the filter's row mapping.
+void tst_TrafficView::copySelectedAsJson()
+{
+    auto *direction = m_view->findChild<QComboBox *>();
+    direction->setCurrentIndex(3); // errors: one row, the third entry
+    QCOMPARE(m_table->model()->rowCount(), 1);
+    m_table->selectRow(0);
+    m_view->copyActions().copyJson->trigger();
+    const QJsonObject one = QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object();
+    QCOMPARE(one.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32602);
+
+    direction->setCurrentIndex(0);
+    m_table->selectAll();
+    m_view->copyActions().copyJson->trigger();
+    const QJsonArray all = QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).array();
+    QCOMPARE(all.size(), 4);
+    QCOMPARE(all.at(0).toObject().value(QStringLiteral("method")).toString(), QStringLiteral("tools/list"));
+    QCOMPARE(all.at(3).toString(), QStringLiteral("stderr: spawned")); // a diagnostic: its line
+}
+
+// Export writes the whole log whatever the filter shows, and says so; a failure is said too.
+void tst_TrafficView::exportJsonLinesAndHar()
+{
+    QVERIFY(m_table->actions().contains(m_view->exportAction()));
+    m_view->findChild<QLineEdit *>()->setText(QStringLiteral("tools/call"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("traffic.jsonl"));
+    QVERIFY(m_view->exportTo(path, TrafficView::ExportFormat::JsonLines));
+    QVERIFY2(m_view->exportStatus().contains(QStringLiteral("4 message")),
+             qPrintable(m_view->exportStatus()));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll().trimmed().split('\n').size(), 4);
+
+    HttpExchange ex;
+    ex.startedMs = 1000;
+    ex.finishedMs = 1010;
+    ex.method = "POST";
+    ex.url = QStringLiteral("http://127.0.0.1:1/mcp");
+    ex.requestHeaders = {{"Authorization", "Bearer abcdef"}};
+    ex.status = 202;
+    m_log->appendHttp(ex);
+    const QString harPath = dir.filePath(QStringLiteral("traffic.har"));
+    QVERIFY(m_view->exportTo(harPath, TrafficView::ExportFormat::Har));
+    QFile h(harPath);
+    QVERIFY(h.open(QIODevice::ReadOnly));
+    const QByteArray har = h.readAll();
+    QVERIFY(!har.contains("abcdef"));
+    const QJsonArray entries = QJsonDocument::fromJson(har)
+                                   .object()
+                                   .value(QStringLiteral("log"))
+                                   .toObject()
+                                   .value(QStringLiteral("entries"))
+                                   .toArray();
+    QCOMPARE(entries.size(), 1);
+    QCOMPARE(entries.first()
+                 .toObject()
+                 .value(QStringLiteral("response"))
+                 .toObject()
+                 .value(QStringLiteral("status"))
+                 .toInt(),
+             202);
+
+    QVERIFY(!m_view->exportTo(dir.filePath(QStringLiteral("no/such/dir/t.jsonl")),
+                              TrafficView::ExportFormat::JsonLines));
+    QVERIFY2(m_view->exportStatus().contains(QStringLiteral("failed")), qPrintable(m_view->exportStatus()));
 }
 
 QTEST_MAIN(tst_TrafficView)
