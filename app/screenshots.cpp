@@ -1,6 +1,7 @@
 #include "screenshots.h"
 
 #include "findingspanel.h"
+#include "legendbar.h"
 #include "listview.h"
 #include "mainwindow.h"
 #include "pagedlistmodel.h"
@@ -180,6 +181,29 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
     script.add(QStringLiteral("settle"), [&settle4] { return ++settle4 > 5; });
     script.add(QStringLiteral("small light"), [save] {
         save(QStringLiteral("small-light.png"));
+        return true;
+    });
+    // What a room sees: larger, with the legend (full screen is the window manager's: not here).
+    script.add(QStringLiteral("presentation"), [&window] {
+        window.resize(1480, 920);
+        window.setZoom(1.3);
+        window.setLegendShown(true);
+        return true;
+    });
+    int settle5 = 0;
+    script.add(QStringLiteral("settle"), [&settle5] { return ++settle5 > 5; });
+    script.add(QStringLiteral("presentation light"), [save] {
+        save(QStringLiteral("presentation-light.png"));
+        return true;
+    });
+    script.add(QStringLiteral("presentation dark"), [] {
+        Theme::apply(Theme::Mode::Dark);
+        return true;
+    });
+    int settle6 = 0;
+    script.add(QStringLiteral("settle"), [&settle6] { return ++settle6 > 3; });
+    script.add(QStringLiteral("presentation dark"), [save] {
+        save(QStringLiteral("presentation-dark.png"));
         return true;
     });
     script.run();

@@ -7,6 +7,7 @@
 #include "fonts.h"
 #include "framepacer.h"
 #include "importdialog.h"
+#include "legendbar.h"
 #include "listview.h"
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
@@ -22,6 +23,7 @@
 #include "timelineview.h"
 #include "trafficview.h"
 #include "uilogging.h"
+#include "zoom.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -43,6 +45,7 @@
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -133,6 +136,7 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     , m_message(new ElidedLabel(this))
     , m_permanentStatus(new ElidedLabel(this))
     , m_messageTimer(new QTimer(this))
+    , m_legend(new LegendBar(this))
 {
     setWindowTitle(tr("Folio"));
     setObjectName(QStringLiteral("FolioMainWindow"));
@@ -171,6 +175,15 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     setCentralWidget(m_splitter);
 
     createDocks();
+    // The legend: a row of its own across the window's foot, above the status bar.
+    m_legendBar = new QToolBar(tr("Legend"), this);
+    m_legendBar->setObjectName(QStringLiteral("legendBar"));
+    m_legendBar->setMovable(false);
+    m_legendBar->setFloatable(false);
+    m_legendBar->toggleViewAction()->setVisible(false); // View > Legend says it
+    m_legendBar->addWidget(m_legend);
+    addToolBar(Qt::BottomToolBarArea, m_legendBar);
+    m_legendBar->setVisible(QSettings().value(QStringLiteral("view/legend"), false).toBool());
     createActions();
     // Two texts side by side, each elided to its share: a long error never widens the window.
     m_message->setObjectName(QStringLiteral("statusMessage"));
@@ -383,6 +396,26 @@ void MainWindow::createActions()
     focusAction(tr("Page &Inspector"), QKeySequence(tr("Alt+4")), [this]() -> QWidget * {
         ListView *l = currentList();
         return l ? l->inspector()->focusTarget() : nullptr;
+    });
+    view->addSeparator();
+    // For a room: full screen, larger, with the legend of the colours.
+    m_presentationAction = view->addAction(tr("&Presentation"));
+    m_presentationAction->setCheckable(true);
+    m_presentationAction->setShortcut(QKeySequence(Qt::Key_F11));
+    connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentation);
+    QAction *zoomIn = view->addAction(tr("Zoom &In"), this, [this] { setZoom(uiZoom() * 1.15); });
+    zoomIn->setShortcuts({QKeySequence(tr("Ctrl+=")), QKeySequence::ZoomIn});
+    QAction *zoomOut = view->addAction(tr("Zoom &Out"), this, [this] { setZoom(uiZoom() / 1.15); });
+    zoomOut->setShortcuts({QKeySequence(tr("Ctrl+-")), QKeySequence::ZoomOut});
+    view->addAction(tr("&Actual Size"), QKeySequence(tr("Ctrl+0")), this, [this] { setZoom(1.0); });
+    m_legendAction = view->addAction(tr("&Legend"));
+    m_legendAction->setCheckable(true);
+    m_legendAction->setChecked(!m_legendBar->isHidden());
+    m_legendAction->setToolTip(tr("What the colours and badges mean, in the status bar"));
+    connect(m_legendAction, &QAction::toggled, this, [this](bool on) {
+        m_legendBar->setVisible(on);
+        if (!m_presentationAction->isChecked())
+            QSettings().setValue(QStringLiteral("view/legend"), on);
     });
     view->addSeparator();
     QMenu *theme = view->addMenu(tr("&Theme"));
@@ -634,6 +667,43 @@ void MainWindow::updateActions()
     m_permanentStatus->setText(s ? tr("%1: %2").arg(s->displayName(), s->stateText()) : QString());
 }
 
+void MainWindow::setLegendShown(bool shown)
+{
+    m_legendAction->setChecked(shown);
+}
+
+void MainWindow::setZoom(qreal zoom)
+{
+    if (m_baseFont.pointSizeF() <= 0)
+        m_baseFont = QApplication::font(); // actual size, as the platform gave it
+    setUiZoom(zoom);
+    QFont f = m_baseFont;
+    f.setPointSizeF(m_baseFont.pointSizeF() * uiZoom());
+    QApplication::setFont(f); // every widget's text, and the strip's and timeline's sizes with it
+    if (!m_presentationAction->isChecked())
+        QSettings().setValue(QStringLiteral("view/zoom"), uiZoom());
+}
+
+void MainWindow::setPresentation(bool on)
+{
+    if (on == isFullScreen() && on == m_presenting)
+        return;
+    m_presenting = on;
+    if (on) {
+        m_zoomBeforePresentation = uiZoom();
+        m_legendBeforePresentation = m_legendAction->isChecked();
+        showFullScreen();
+        setZoom(qMax(uiZoom(), 1.3));
+        m_legendAction->setChecked(true);
+    } else {
+        showNormal();
+        m_legendAction->setChecked(m_legendBeforePresentation);
+        setZoom(m_zoomBeforePresentation);
+    }
+    const QSignalBlocker blocker(m_presentationAction);
+    m_presentationAction->setChecked(on);
+}
+
 QString MainWindow::statusMessage() const
 {
     return m_message->text();
@@ -757,6 +827,9 @@ void MainWindow::restoreSettings()
         resize(1360, 860);
     }
     fitToScreen();
+    if (const qreal zoom = settings.value(QStringLiteral("view/zoom"), 1.0).toDouble();
+        !qFuzzyCompare(zoom, 1.0))
+        setZoom(zoom);
     if (!settings.contains(QStringLiteral("window/state"))) {
         // The timeline as tall as its lanes need, within a quarter of the window: the table first.
         const int wanted = m_timeline->sizeHint().height() + fontMetrics().height() + 8;

@@ -2,6 +2,7 @@
 
 #include "serverconfig.h"
 
+#include <QFont>
 #include <QHash>
 #include <QMainWindow>
 #include <QPointer>
@@ -13,11 +14,13 @@ class QListView;
 class QSplitter;
 class QLabel;
 class QTimer;
+class QToolBar;
 
 namespace folio {
 
 class ElidedLabel;
 class FindingsPanel;
+class LegendBar;
 class ListView;
 class SecretStore;
 class ServerListModel;
@@ -48,6 +51,13 @@ public:
     // The status bar's two texts: the last message (gone after a while) and the current server's
     // state. Each is one elided line; the whole text is in its tooltip and its Copy.
     QString statusMessage() const;
+    // View > Zoom (1 is actual size; remembered) and View > Presentation (full screen, zoomed,
+    // the legend shown; left as it was on leaving).
+    void setZoom(qreal zoom);
+    void setPresentation(bool on);
+    bool isPresenting() const { return m_presenting; }
+    LegendBar *legend() const { return m_legend; }
+    void setLegendShown(bool shown);
     QString serverStatus() const;
 
     void connectCurrent();
@@ -96,6 +106,14 @@ private:
     ElidedLabel *m_message;
     ElidedLabel *m_permanentStatus;
     QTimer *m_messageTimer;
+    LegendBar *m_legend;
+    QToolBar *m_legendBar = nullptr;
+    QAction *m_presentationAction = nullptr;
+    QAction *m_legendAction = nullptr;
+    QFont m_baseFont;
+    bool m_presenting = false;
+    qreal m_zoomBeforePresentation = 1.0;
+    bool m_legendBeforePresentation = false;
     bool m_maskCursors = false;
 
     QAction *m_connectAction = nullptr;

@@ -12,21 +12,50 @@
 #include <QScrollBar>
 #include <QWheelEvent>
 
+#include "zoom.h"
+
 #include <algorithm>
 
 namespace folio {
 
 namespace {
 
-constexpr int ChipWidth = 68;
-constexpr int Spacing = 6;
-constexpr int WalkGap = 28;
-constexpr int SideMargin = 8;
-constexpr int TopMargin = 6;
-constexpr int Pad = 7;
-constexpr int BarHeight = 5;
-constexpr int BadgeSize = 11;
-constexpr int ScopeBadgeSize = 14;
+int ChipWidth()
+{
+    return zoomed(68);
+}
+int Spacing()
+{
+    return zoomed(6);
+}
+int WalkGap()
+{
+    return zoomed(28);
+}
+int SideMargin()
+{
+    return zoomed(8);
+}
+int TopMargin()
+{
+    return zoomed(6);
+}
+int Pad()
+{
+    return zoomed(7);
+}
+int BarHeight()
+{
+    return zoomed(5);
+}
+int BadgeSize()
+{
+    return zoomed(11);
+}
+int ScopeBadgeSize()
+{
+    return zoomed(14);
+}
 constexpr int CountdownTickMs = 200;
 constexpr int SpinnerTickMs = 80;
 // The last fifth of a countdown blends from green to amber: a page about to go stale says so.
@@ -87,14 +116,14 @@ PageStrip::~PageStrip() = default;
 
 int PageStrip::contentX(int ledgerRow) const
 {
-    return SideMargin + ledgerRow * (ChipWidth + Spacing) + walkBreaksBefore(ledgerRow) * WalkGap;
+    return SideMargin() + ledgerRow * (ChipWidth() + Spacing()) + walkBreaksBefore(ledgerRow) * WalkGap();
 }
 
 int PageStrip::contentWidth() const
 {
     if (rowCount() == 0)
         return 0;
-    return contentX(rowCount() - 1) + ChipWidth + SideMargin;
+    return contentX(rowCount() - 1) + ChipWidth() + SideMargin();
 }
 
 int PageStrip::indexAtContentX(int x, bool *onChip) const
@@ -103,7 +132,7 @@ int PageStrip::indexAtContentX(int x, bool *onChip) const
     int lo = 0, hi = rowCount();
     while (lo < hi) {
         const int mid = (lo + hi) / 2;
-        if (contentX(mid) + ChipWidth > x)
+        if (contentX(mid) + ChipWidth() > x)
             hi = mid;
         else
             lo = mid + 1;
@@ -138,19 +167,20 @@ void PageStrip::updateMetrics()
 
 int PageStrip::chipHeight() const
 {
-    return Pad + m_smallHeight + 2 + m_countHeight + 4 + BarHeight + Pad;
+    return Pad() + m_smallHeight + 2 + m_countHeight + 4 + BarHeight() + Pad();
 }
 
 QRect PageStrip::chipRect(int ledgerRow) const
 {
     if (ledgerRow < 0 || ledgerRow >= rowCount())
         return {};
-    return QRect(contentX(ledgerRow) - horizontalScrollBar()->value(), TopMargin, ChipWidth, chipHeight());
+    return QRect(contentX(ledgerRow) - horizontalScrollBar()->value(), TopMargin(), ChipWidth(),
+                 chipHeight());
 }
 
 int PageStrip::chipAt(const QPoint &pos) const
 {
-    if (pos.y() < TopMargin || pos.y() > TopMargin + chipHeight())
+    if (pos.y() < TopMargin() || pos.y() > TopMargin() + chipHeight())
         return -1;
     bool onChip = false;
     const int row = indexAtContentX(pos.x() + horizontalScrollBar()->value(), &onChip);
@@ -162,7 +192,7 @@ int PageStrip::separatorAt(const QPoint &pos) const
     const int x = pos.x() + horizontalScrollBar()->value();
     for (int start : walkStarts()) {
         const int right = contentX(start);
-        if (x >= right - WalkGap - Spacing && x < right)
+        if (x >= right - WalkGap() - Spacing() && x < right)
             return start;
         if (right > x)
             break;
@@ -172,12 +202,13 @@ int PageStrip::separatorAt(const QPoint &pos) const
 
 QRect PageStrip::barRect(const QRect &chip) const
 {
-    return QRect(chip.left() + Pad, chip.bottom() - Pad - BarHeight + 1, chip.width() - 2 * Pad, BarHeight);
+    return QRect(chip.left() + Pad(), chip.bottom() - Pad() - BarHeight() + 1, chip.width() - 2 * Pad(),
+                 BarHeight());
 }
 
 QRect PageStrip::countRect(const QRect &chip) const
 {
-    return QRect(chip.left() + Pad, chip.top() + Pad + m_smallHeight + 2, chip.width() - 2 * Pad,
+    return QRect(chip.left() + Pad(), chip.top() + Pad() + m_smallHeight + 2, chip.width() - 2 * Pad(),
                  m_countHeight);
 }
 
@@ -186,18 +217,19 @@ void PageStrip::updateScrollRange()
     QScrollBar *bar = horizontalScrollBar();
     bar->setRange(0, qMax(0, contentWidth() - viewport()->width()));
     bar->setPageStep(qMax(1, viewport()->width()));
-    bar->setSingleStep(ChipWidth + Spacing);
+    bar->setSingleStep(ChipWidth() + Spacing());
 }
 
 QSize PageStrip::sizeHint() const
 {
     const int scrollBar = horizontalScrollBar()->sizeHint().height();
-    return QSize(SideMargin * 2 + 8 * (ChipWidth + Spacing), TopMargin * 2 + chipHeight() + scrollBar + 2);
+    return QSize(SideMargin() * 2 + 8 * (ChipWidth() + Spacing()),
+                 TopMargin() * 2 + chipHeight() + scrollBar + 2);
 }
 
 QSize PageStrip::minimumSizeHint() const
 {
-    return QSize(SideMargin * 2 + ChipWidth, sizeHint().height());
+    return QSize(SideMargin() * 2 + ChipWidth(), sizeHint().height());
 }
 
 PageStrip::ChipLook PageStrip::chipLook(int ledgerRow) const
@@ -278,7 +310,7 @@ void PageStrip::paint(QPainter *painter, const StatusColors &colors, const QRect
                                  ? tr("Asking for the first page\u2026")
                              : listModel() ? tr("No pages yet: scroll the list or Load all")
                                            : tr("No list");
-        painter->drawText(viewport()->rect().adjusted(SideMargin, 0, -SideMargin, 0),
+        painter->drawText(viewport()->rect().adjusted(SideMargin(), 0, -SideMargin(), 0),
                           Qt::AlignVCenter | Qt::AlignLeft, text);
         return;
     }
@@ -290,7 +322,7 @@ void PageStrip::paint(QPainter *painter, const StatusColors &colors, const QRect
         const int x = contentX(start);
         if (x < left)
             continue;
-        if (x - WalkGap - Spacing > right)
+        if (x - WalkGap() - Spacing() > right)
             break;
         paintSeparator(painter, start, colors);
     }
@@ -305,12 +337,12 @@ void PageStrip::paint(QPainter *painter, const StatusColors &colors, const QRect
 
 void PageStrip::paintSeparator(QPainter *painter, int walkStartRow, const StatusColors &colors)
 {
-    const int x = contentX(walkStartRow) - horizontalScrollBar()->value() - (WalkGap + Spacing) / 2;
+    const int x = contentX(walkStartRow) - horizontalScrollBar()->value() - (WalkGap() + Spacing()) / 2;
     const QRect chip = chipRect(walkStartRow);
     painter->save();
     painter->setFont(m_smallFont);
     painter->setPen(colors.mutedText());
-    const QRect label(x - WalkGap / 2, chip.top(), WalkGap, m_smallHeight);
+    const QRect label(x - WalkGap() / 2, chip.top(), WalkGap(), m_smallHeight);
     painter->drawText(label, Qt::AlignCenter,
                       QStringLiteral("w%1").arg(pageData(walkStartRow, PageLedger::WalkRole).toInt() + 1));
     QPen pen(colors.mutedText(), 1, Qt::DashLine);
@@ -356,21 +388,22 @@ void PageStrip::paintChip(QPainter *painter, const QRect &rect, const ChipLook &
     }
 
     // Header: the page number, the findings.
-    const QRect header(rect.left() + Pad, rect.top() + Pad - 1, rect.width() - 2 * Pad, m_smallHeight);
+    const QRect header(rect.left() + Pad(), rect.top() + Pad() - 1, rect.width() - 2 * Pad(), m_smallHeight);
     painter->setFont(m_smallFont);
     painter->setPen(colors.mutedText());
     painter->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, QString::number(look.pageNumber));
     const int shown = int(qMin<qsizetype>(look.badges.size(), 3));
     for (int i = 0; i < shown; ++i) {
-        const QRectF badge(header.right() + 1 - (i + 1) * BadgeSize - i * 2,
-                           header.center().y() - BadgeSize / 2.0 + 0.5, BadgeSize, BadgeSize);
+        const QRectF badge(header.right() + 1 - (i + 1) * BadgeSize() - i * 2,
+                           header.center().y() - BadgeSize() / 2.0 + 0.5, BadgeSize(), BadgeSize());
         colors.drawSeverityBadge(painter, badge, look.badges.at(i));
     }
     if (look.badges.size() > shown) {
         painter->setPen(colors.mutedText());
-        painter->drawText(
-            QRect(header.left(), header.top(), header.width() - shown * (BadgeSize + 2) - 1, header.height()),
-            Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("+%1").arg(look.badges.size() - shown));
+        painter->drawText(QRect(header.left(), header.top(), header.width() - shown * (BadgeSize() + 2) - 1,
+                                header.height()),
+                          Qt::AlignRight | Qt::AlignVCenter,
+                          QStringLiteral("+%1").arg(look.badges.size() - shown));
     }
 
     // Middle: the item count (or the error code), the scope badge.
@@ -385,14 +418,15 @@ void PageStrip::paintChip(QPainter *painter, const QRect &rect, const ChipLook &
         const QFont &f = failed ? m_codeFont : m_countFont;
         painter->setFont(f);
         painter->setPen(failed ? colors.failed() : colors.text());
-        const int scopeSpace = failed ? 0 : ScopeBadgeSize + 2;
+        const int scopeSpace = failed ? 0 : ScopeBadgeSize() + 2;
         const QString text =
             QFontMetrics(f).elidedText(look.countText, Qt::ElideRight, count.width() - scopeSpace);
         painter->drawText(count.adjusted(0, 0, -scopeSpace, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
     }
     if (look.bar != Bar::Failed && look.bar != Bar::Loading && !look.legacy) {
-        const QRectF badge(count.right() + 1 - ScopeBadgeSize,
-                           count.center().y() - ScopeBadgeSize / 2.0 + 0.5, ScopeBadgeSize, ScopeBadgeSize);
+        const QRectF badge(count.right() + 1 - ScopeBadgeSize(),
+                           count.center().y() - ScopeBadgeSize() / 2.0 + 0.5, ScopeBadgeSize(),
+                           ScopeBadgeSize());
         colors.drawScopeBadge(painter, badge, look.scope);
     }
 
@@ -523,10 +557,10 @@ void PageStrip::scrollToPage(int ledgerRow)
         return;
     QScrollBar *bar = horizontalScrollBar();
     const int x = contentX(ledgerRow);
-    if (x - SideMargin < bar->value())
-        bar->setValue(x - SideMargin);
-    else if (x + ChipWidth + SideMargin > bar->value() + viewport()->width())
-        bar->setValue(x + ChipWidth + SideMargin - viewport()->width());
+    if (x - SideMargin() < bar->value())
+        bar->setValue(x - SideMargin());
+    else if (x + ChipWidth() + SideMargin() > bar->value() + viewport()->width())
+        bar->setValue(x + ChipWidth() + SideMargin() - viewport()->width());
 }
 
 void PageStrip::wheelEvent(QWheelEvent *event)
@@ -535,7 +569,7 @@ void PageStrip::wheelEvent(QWheelEvent *event)
     const QPoint delta = event->angleDelta();
     const int steps = qAbs(delta.x()) > qAbs(delta.y()) ? delta.x() : delta.y();
     QScrollBar *bar = horizontalScrollBar();
-    bar->setValue(bar->value() - steps * (ChipWidth + Spacing) / 120);
+    bar->setValue(bar->value() - steps * (ChipWidth() + Spacing()) / 120);
     event->accept();
 }
 

@@ -4,6 +4,7 @@
 #include "pageledger.h"
 #include "statuscolors.h"
 #include "ttlclock.h"
+#include "zoom.h"
 
 #include <QDateTime>
 #include <QKeyEvent>
@@ -18,10 +19,22 @@ namespace folio {
 
 namespace {
 
-constexpr int RulerHeight = 24;
-constexpr int LaneHeight = 22;
-constexpr int LabelWidth = 64;
-constexpr int RightMargin = 12;
+int RulerHeight()
+{
+    return zoomed(24);
+}
+int LaneHeight()
+{
+    return zoomed(22);
+}
+int LabelWidth()
+{
+    return zoomed(64);
+}
+int RightMargin()
+{
+    return zoomed(12);
+}
 constexpr int TickMs = 200;
 constexpr int DragThreshold = 4;
 constexpr qint64 MinSpanMs = 20;
@@ -201,8 +214,8 @@ void TimelineView::setTimeRange(qint64 startMs, qint64 endMs)
 
 QRect TimelineView::plotRect() const
 {
-    return QRect(LabelWidth, RulerHeight, qMax(1, viewport()->width() - LabelWidth - RightMargin),
-                 qMax(0, viewport()->height() - RulerHeight));
+    return QRect(LabelWidth(), RulerHeight(), qMax(1, viewport()->width() - LabelWidth() - RightMargin()),
+                 qMax(0, viewport()->height() - RulerHeight()));
 }
 
 int TimelineView::xForTime(qint64 wallMs) const
@@ -244,17 +257,18 @@ int TimelineView::laneForLedgerRow(int ledgerRow) const
 QPair<int, int> TimelineView::visiblePositions() const
 {
     const int top = verticalScrollBar()->value();
-    return {top / LaneHeight, qMin(rowCount() - 1, (top + viewport()->height() - RulerHeight) / LaneHeight)};
+    return {top / LaneHeight(),
+            qMin(rowCount() - 1, (top + viewport()->height() - RulerHeight()) / LaneHeight())};
 }
 
 void TimelineView::scrollToRow(int ledgerRow)
 {
-    const int top = laneForLedgerRow(ledgerRow) * LaneHeight;
+    const int top = laneForLedgerRow(ledgerRow) * LaneHeight();
     QScrollBar *bar = verticalScrollBar();
     if (top < bar->value())
         bar->setValue(top);
-    else if (top + LaneHeight > bar->value() + viewport()->height() - RulerHeight)
-        bar->setValue(top + LaneHeight - (viewport()->height() - RulerHeight));
+    else if (top + LaneHeight() > bar->value() + viewport()->height() - RulerHeight())
+        bar->setValue(top + LaneHeight() - (viewport()->height() - RulerHeight()));
     viewport()->update(); // the lane shading follows the current lane
 }
 
@@ -263,29 +277,35 @@ QRect TimelineView::laneRect(int ledgerRow) const
     const int lane = laneForLedgerRow(ledgerRow);
     if (lane < 0)
         return {};
-    return QRect(0, RulerHeight + lane * LaneHeight - verticalScrollBar()->value(), viewport()->width(),
-                 LaneHeight);
+    return QRect(0, RulerHeight() + lane * LaneHeight() - verticalScrollBar()->value(), viewport()->width(),
+                 LaneHeight());
 }
 
 int TimelineView::laneAt(const QPoint &pos) const
 {
-    if (pos.y() < RulerHeight)
+    if (pos.y() < RulerHeight())
         return -1;
-    return ledgerRowForLane((pos.y() - RulerHeight + verticalScrollBar()->value()) / LaneHeight);
+    return ledgerRowForLane((pos.y() - RulerHeight() + verticalScrollBar()->value()) / LaneHeight());
+}
+
+void TimelineView::metricsChanged()
+{
+    updateGeometry();
+    updateScrollRange();
 }
 
 void TimelineView::updateScrollRange()
 {
     QScrollBar *bar = verticalScrollBar();
-    bar->setRange(0, qMax(0, rowCount() * LaneHeight - (viewport()->height() - RulerHeight)));
-    bar->setPageStep(qMax(LaneHeight, viewport()->height() - RulerHeight));
-    bar->setSingleStep(LaneHeight);
+    bar->setRange(0, qMax(0, rowCount() * LaneHeight() - (viewport()->height() - RulerHeight())));
+    bar->setPageStep(qMax(LaneHeight(), viewport()->height() - RulerHeight()));
+    bar->setSingleStep(LaneHeight());
 }
 
 QSize TimelineView::sizeHint() const
 {
     // Room for a short list's lanes; a longer one scrolls.
-    return QSize(640, RulerHeight + 6 * LaneHeight + 4);
+    return QSize(640, RulerHeight() + 6 * LaneHeight() + 4);
 }
 
 void TimelineView::updateTimer()
@@ -318,7 +338,7 @@ void TimelineView::paint(QPainter *painter, const StatusColors &colors, const QR
 
     // Lanes under the ruler.
     painter->save();
-    painter->setClipRect(QRect(0, RulerHeight, viewport()->width(), viewport()->height() - RulerHeight));
+    painter->setClipRect(QRect(0, RulerHeight(), viewport()->width(), viewport()->height() - RulerHeight()));
     const auto [firstLane, lastLane] = visiblePositions();
     // Alternate lane shading and the current lane first, then the tick grid, then the lanes' marks.
     for (int lane = firstLane; lane <= lastLane; ++lane) {
@@ -338,7 +358,7 @@ void TimelineView::paint(QPainter *painter, const StatusColors &colors, const QR
     for (qint64 t = origin + qint64(std::ceil(qreal(m_start - origin) / step)) * step; t <= m_end;
          t += step) {
         const int x = xForTime(t);
-        painter->drawLine(x, RulerHeight, x, viewport()->height());
+        painter->drawLine(x, RulerHeight(), x, viewport()->height());
     }
     for (int lane = firstLane; lane <= lastLane; ++lane) {
         const int row = ledgerRowForLane(lane);
@@ -349,9 +369,9 @@ void TimelineView::paint(QPainter *painter, const StatusColors &colors, const QR
 
     // Now.
     const int nowX = xForTime(now);
-    if (nowX >= plot.left() && nowX <= plot.right() + RightMargin) {
+    if (nowX >= plot.left() && nowX <= plot.right() + RightMargin()) {
         painter->setPen(QPen(colors.highlight(), 2));
-        painter->drawLine(QPointF(nowX, RulerHeight - 6), QPointF(nowX, viewport()->height()));
+        painter->drawLine(QPointF(nowX, RulerHeight() - 6), QPointF(nowX, viewport()->height()));
     }
     paintRuler(painter, colors);
 }
@@ -359,37 +379,38 @@ void TimelineView::paint(QPainter *painter, const StatusColors &colors, const QR
 void TimelineView::paintRuler(QPainter *painter, const StatusColors &colors)
 {
     const QRect plot = plotRect();
-    const QRect ruler(0, 0, viewport()->width(), RulerHeight);
+    const QRect ruler(0, 0, viewport()->width(), RulerHeight());
     painter->fillRect(ruler, colors.palette().color(QPalette::Window));
     painter->setPen(colors.chipBorder());
     painter->drawLine(ruler.bottomLeft(), ruler.bottomRight());
     const QFont small = smallFont(font());
     painter->setFont(small);
     painter->setPen(colors.mutedText());
-    painter->drawText(QRect(6, 0, LabelWidth - 8, RulerHeight), Qt::AlignLeft | Qt::AlignVCenter, tr("page"));
+    painter->drawText(QRect(6, 0, LabelWidth() - 8, RulerHeight()), Qt::AlignLeft | Qt::AlignVCenter,
+                      tr("page"));
     const qreal msPerPixel = qreal(m_end - m_start) / plot.width();
     const qint64 step = niceStep(msPerPixel, 80);
     const qint64 origin = m_minSent > 0 ? m_minSent : m_start;
     painter->save();
-    painter->setClipRect(QRect(plot.left() - 30, 0, plot.width() + RightMargin + 30, RulerHeight));
+    painter->setClipRect(QRect(plot.left() - 30, 0, plot.width() + RightMargin() + 30, RulerHeight()));
     // The now tag first, so tick labels make room for it.
     // In the ruler's own font: the filled tag sets it apart, and a bold small font would be a
     // font engine (and glyphs) of its own for one word.
     QRect tag;
     const QFontMetrics fm(small);
     const int nowX = xForTime(nowWallMs());
-    if (rowCount() > 0 && nowX >= plot.left() && nowX <= plot.right() + RightMargin) {
+    if (rowCount() > 0 && nowX >= plot.left() && nowX <= plot.right() + RightMargin()) {
         const int w = fm.horizontalAdvance(tr("now")) + 8;
-        tag = QRect(nowX - w / 2, 2, w, RulerHeight - 9);
+        tag = QRect(nowX - w / 2, 2, w, RulerHeight() - 9);
     }
     for (qint64 t = origin + qint64(std::ceil(qreal(m_start - origin) / step)) * step; t <= m_end;
          t += step) {
         const int x = xForTime(t);
         painter->setPen(colors.chipBorder());
-        painter->drawLine(x, RulerHeight - 5, x, RulerHeight - 1);
+        painter->drawLine(x, RulerHeight() - 5, x, RulerHeight() - 1);
         const QString text = tickLabel(t - origin, step);
         const int w = fm.horizontalAdvance(text);
-        const QRect label(x - w / 2, 0, w, RulerHeight - 5);
+        const QRect label(x - w / 2, 0, w, RulerHeight() - 5);
         if (tag.isValid() && label.adjusted(-4, 0, 4, 0).intersects(tag))
             continue;
         painter->setPen(colors.mutedText());
@@ -435,11 +456,11 @@ void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, cons
     painter->setPen(state == State::Failed ? colors.failed() : colors.text());
     const QString label =
         dimmed ? tr("w%1 \u00b7 %2").arg(walk + 1).arg(index + 1) : tr("page %1").arg(index + 1);
-    painter->drawText(QRect(19, lane.top(), LabelWidth - 21, lane.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                      label);
+    painter->drawText(QRect(19, lane.top(), LabelWidth() - 21, lane.height()),
+                      Qt::AlignLeft | Qt::AlignVCenter, label);
 
     const QRect plot = plotRect();
-    painter->setClipRect(QRect(plot.left(), lane.top(), plot.width() + RightMargin, lane.height()),
+    painter->setClipRect(QRect(plot.left(), lane.top(), plot.width() + RightMargin(), lane.height()),
                          Qt::IntersectClip);
     const qreal barTop = lane.top() + 4;
     const qreal barHeight = lane.height() - 8;
@@ -532,14 +553,14 @@ void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, cons
         painter->setOpacity(0.8);
         painter->setPen(QPen(colors.discarded(), 1));
         const int y = lane.center().y();
-        painter->drawLine(4, y, LabelWidth - 4, y);
+        painter->drawLine(4, y, LabelWidth() - 4, y);
     }
     painter->restore();
 }
 
 QString TimelineView::toolTipAt(const QPoint &pos, QRect *area) const
 {
-    if (pos.y() < RulerHeight)
+    if (pos.y() < RulerHeight())
         return tr("Seconds since the first request. Wheel: zoom · Shift+wheel or drag: pan · "
                   "double click here: fit");
     QString text = LedgerView::toolTipAt(pos, area);
@@ -573,9 +594,9 @@ void TimelineView::wheelEvent(QWheelEvent *event)
 {
     const QPoint delta = event->angleDelta();
     const QPoint pos = event->position().toPoint();
-    if (pos.x() < LabelWidth && delta.y() != 0) {
+    if (pos.x() < LabelWidth() && delta.y() != 0) {
         // Over the page labels the wheel scrolls the lanes.
-        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y() * LaneHeight * 3 / 120);
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y() * LaneHeight() * 3 / 120);
     } else if ((event->modifiers() & Qt::ShiftModifier) || qAbs(delta.x()) > qAbs(delta.y())) {
         const int pixels = qAbs(delta.x()) > qAbs(delta.y()) ? delta.x() : delta.y();
         const qint64 dt = qint64(qreal(pixels) / 2 * (m_end - m_start) / plotRect().width());
@@ -633,7 +654,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
 {
-    if (event->position().y() < RulerHeight) {
+    if (event->position().y() < RulerHeight()) {
         fitAll();
         event->accept();
         return;

@@ -51,6 +51,7 @@ protected:
     void updateTimer() override;
     void tick() override;
 
+    void metricsChanged() override; // the font or the zoom: lanes and ruler follow
     void resizeEvent(QResizeEvent *event) override;
     void scrollContentsBy(int dx, int dy) override;
     void wheelEvent(QWheelEvent *event) override;

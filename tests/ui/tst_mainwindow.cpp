@@ -1,6 +1,7 @@
 #include "auditdialog.h"
 #include "elidedlabel.h"
 #include "findingspanel.h"
+#include "legendbar.h"
 #include "listview.h"
 #include "mainwindow.h"
 #include "pagedlistmodel.h"
@@ -40,6 +41,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -76,6 +78,7 @@ private Q_SLOTS:
     void problemsShowWithoutOpeningTabs();
     void walkOnConnectModes();
     void tourLoopIsFlaggedOnItsTab();
+    void presentationZoomsAndShowsTheLegend();
 
 private:
     // Lists are walked as the views ask (the lazy paging most tests drive) unless told otherwise.
@@ -759,6 +762,42 @@ void tst_MainWindow::walkOnConnectModes()
         }
         session->disconnectFromServer();
     }
+}
+
+void tst_MainWindow::presentationZoomsAndShowsTheLegend()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(list);
+    QTRY_VERIFY_WITH_TIMEOUT(list->strip()->chipCount() >= 1, 10000);
+    const int row = list->model()->walker()->walkPageRows().first();
+    const QSize chip = list->strip()->chipRect(row).size();
+    const qreal text = QApplication::font().pointSizeF();
+    auto *legendBar = m_window->findChild<QToolBar *>(QStringLiteral("legendBar"));
+    QVERIFY(legendBar);
+    QVERIFY(legendBar->isHidden());
+
+    // Zoom scales the text and the chips, and Ctrl+0 puts them back.
+    m_window->setZoom(1.5);
+    QTRY_VERIFY(list->strip()->chipRect(row).width() > chip.width());
+    QVERIFY(list->strip()->chipRect(row).height() > chip.height());
+    QVERIFY(QApplication::font().pointSizeF() > text);
+    m_window->setZoom(1.0);
+    QTRY_COMPARE(list->strip()->chipRect(row).size(), chip);
+    QCOMPARE(QApplication::font().pointSizeF(), text);
+
+    // Presentation: full screen, larger, with the legend; left as it was.
+    m_window->setPresentation(true);
+    QVERIFY(m_window->isPresenting());
+    QTRY_VERIFY(m_window->isFullScreen());
+    QVERIFY(!legendBar->isHidden());
+    QVERIFY(list->strip()->chipRect(row).width() > chip.width());
+    QCOMPARE(LegendBar::entryNames().size(), 13);
+    QVERIFY(LegendBar::entryNames().contains(QStringLiteral("refetching")));
+    m_window->setPresentation(false);
+    QTRY_VERIFY(!m_window->isFullScreen());
+    QVERIFY(legendBar->isHidden());
+    QTRY_COMPARE(list->strip()->chipRect(row).size(), chip);
+    QSettings().remove(QStringLiteral("view/zoom"));
 }
 
 QTEST_MAIN(tst_MainWindow)
