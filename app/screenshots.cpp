@@ -19,6 +19,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <memory>
 
 namespace folio {
 
@@ -94,6 +95,15 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         window.grab().save(path);
         QTextStream(stdout) << path << Qt::endl;
     };
+    // A few ticks for the window to settle (layouts, a theme's repaint), then its picture.
+    auto shot = [&script, save](const QString &name, int ticks) {
+        auto waited = std::make_shared<int>(0);
+        script.add(QStringLiteral("settle"), [waited, ticks] { return ++*waited > ticks; });
+        script.add(name, [save, name] {
+            save(name + QStringLiteral(".png"));
+            return true;
+        });
+    };
     auto walked = [list](const QString &id) {
         ListView *l = list(id);
         return l && l->model() && !l->model()->walker()->isLoading() &&
@@ -119,12 +129,7 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         Theme::apply(Theme::Mode::Dark);
         return true;
     });
-    int settle = 0;
-    script.add(QStringLiteral("settle"), [&settle] { return ++settle > 3; });
-    script.add(QStringLiteral("tools dark"), [save] {
-        save(QStringLiteral("main-dark.png"));
-        return true;
-    });
+    shot(QStringLiteral("main-dark"), 3);
     script.add(QStringLiteral("templates"), [&window] {
         window.currentServerView()->showList(QStringLiteral("templates"));
         if (ListView *l = window.currentServerView()->listView(QStringLiteral("templates")))
@@ -147,22 +152,12 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         }
         return true;
     });
-    int settle2 = 0;
-    script.add(QStringLiteral("settle"), [&settle2] { return ++settle2 > 5; });
-    script.add(QStringLiteral("findings dark"), [save] {
-        save(QStringLiteral("findings-dark.png"));
-        return true;
-    });
+    shot(QStringLiteral("findings-dark"), 5);
     script.add(QStringLiteral("light again"), [] {
         Theme::apply(Theme::Mode::Light);
         return true;
     });
-    int settle3 = 0;
-    script.add(QStringLiteral("settle"), [&settle3] { return ++settle3 > 3; });
-    script.add(QStringLiteral("findings light"), [save] {
-        save(QStringLiteral("findings-light.png"));
-        return true;
-    });
+    shot(QStringLiteral("findings-light"), 3);
     // The same window at a small size: what a laptop beside a projector gives it.
     script.add(QStringLiteral("small"), [&window, list] {
         window.resize(900, 600);
@@ -177,12 +172,7 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         }
         return true;
     });
-    int settle4 = 0;
-    script.add(QStringLiteral("settle"), [&settle4] { return ++settle4 > 5; });
-    script.add(QStringLiteral("small light"), [save] {
-        save(QStringLiteral("small-light.png"));
-        return true;
-    });
+    shot(QStringLiteral("small-light"), 5);
     // What a room sees: larger, with the legend (full screen is the window manager's: not here).
     script.add(QStringLiteral("presentation"), [&window] {
         window.resize(1480, 920);
@@ -190,22 +180,12 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         window.setLegendShown(true);
         return true;
     });
-    int settle5 = 0;
-    script.add(QStringLiteral("settle"), [&settle5] { return ++settle5 > 5; });
-    script.add(QStringLiteral("presentation light"), [save] {
-        save(QStringLiteral("presentation-light.png"));
-        return true;
-    });
+    shot(QStringLiteral("presentation-light"), 5);
     script.add(QStringLiteral("presentation dark"), [] {
         Theme::apply(Theme::Mode::Dark);
         return true;
     });
-    int settle6 = 0;
-    script.add(QStringLiteral("settle"), [&settle6] { return ++settle6 > 3; });
-    script.add(QStringLiteral("presentation dark"), [save] {
-        save(QStringLiteral("presentation-dark.png"));
-        return true;
-    });
+    shot(QStringLiteral("presentation-dark"), 3);
     script.run();
     const int rc = QApplication::exec();
     servers->session(0)->disconnectFromServer();
