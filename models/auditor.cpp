@@ -181,11 +181,9 @@ void Auditor::planAfterTools()
         }
         // The arguments given win; the required ones they lack are filled from the schema, except
         // the cursor (or position) and the page size, which the walk sends itself.
-        QStringList paging{source->cursorArgument(), source->limitArgument()};
-        paging.removeAll(QString());
         const SchemaArgs arguments =
             SchemaArgs::fill(tool.value(QStringLiteral("inputSchema")).toObject(),
-                             m_options.toolArguments.value(source->toolName()), paging);
+                             m_options.toolArguments.value(source->toolName()), source->pagingArguments());
         source->setArguments(arguments.arguments);
         ListState s;
         s.filledFromSchema = arguments.describe();

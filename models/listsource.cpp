@@ -644,4 +644,11 @@ QString ListSource::identity(const QJsonObject &item)
     return identityOfPlainText(QJsonDocument(item).toJson(QJsonDocument::Compact));
 }
 
+QStringList ListSource::pagingArguments() const
+{
+    QStringList paging{m_cursorArg, m_limitArg};
+    paging.removeAll(QString());
+    return paging;
+}
+
 } // namespace folio

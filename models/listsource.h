@@ -84,6 +84,8 @@ public:
     // The argument the cursor (or the position) goes in: "cursor", "page_token", "offset", "page", …
     QString cursorArgument() const { return m_cursorArg; }
     QString limitArgument() const { return m_limitArg; }
+    // The arguments the walk sends itself (the cursor or position, and the page size when any).
+    QStringList pagingArguments() const;
     QJsonObject toolDefinition() const { return m_tool; }
     bool isReadOnly() const; // annotations.readOnlyHint === true
 

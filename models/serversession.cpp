@@ -2,9 +2,9 @@
 
 #include "modelslogging.h"
 #include "pagedlistmodel.h"
+#include "schemaargs.h"
 #include "secretstore.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -154,15 +154,11 @@ void ServerSession::walkOnConnect(const QList<ListSource> &lists)
             // needs nothing but its paging arguments.
             if (!source.isReadOnly())
                 continue;
-            const QJsonArray required = source.toolDefinition()
-                                            .value(QStringLiteral("inputSchema"))
-                                            .toObject()
-                                            .value(QStringLiteral("required"))
-                                            .toArray();
-            const bool needsMore = std::any_of(required.begin(), required.end(), [&](const QJsonValue &v) {
-                return v.toString() != source.cursorArgument() && v.toString() != source.limitArgument();
-            });
-            if (needsMore)
+            // What the audit would fill in is what it needs.
+            const SchemaArgs needed =
+                SchemaArgs::fill(source.toolDefinition().value(QStringLiteral("inputSchema")).toObject(),
+                                 source.arguments(), source.pagingArguments());
+            if (!needed.filled.isEmpty())
                 continue;
         }
         PagedListModel *model = listModel(source.id());

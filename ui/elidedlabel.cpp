@@ -69,8 +69,9 @@ void ElidedLabel::updateToolTip()
 {
     // The whole text on hover when not all of it is drawn.
     // As rich text, so that the tooltip wraps (a plain one is one line as wide as the text).
-    setToolTip(isElided() ? QStringLiteral("<p style='white-space:pre-wrap'>%1</p>").arg(m_text.toHtmlEscaped())
-                          : QString());
+    setToolTip(isElided()
+                   ? QStringLiteral("<p style='white-space:pre-wrap'>%1</p>").arg(m_text.toHtmlEscaped())
+                   : QString());
 }
 
 void ElidedLabel::resizeEvent(QResizeEvent *event)
