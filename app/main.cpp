@@ -20,11 +20,17 @@
 
 namespace {
 
+// folio FILE.folio opens the window on a recorded session.
+bool isSessionFile(const QString &word)
+{
+    return word.endsWith(QLatin1String(".folio"));
+}
+
 // A first word that is not an option is a subcommand, run headless (no display needed); an
 // unknown one gets the command line's "unknown command" rather than a window.
 bool isHeadlessCommand(const QString &word)
 {
-    return !word.isEmpty() && !word.startsWith(QLatin1Char('-'));
+    return !word.isEmpty() && !word.startsWith(QLatin1Char('-')) && !isSessionFile(word);
 }
 
 // The demo server ships next to folio: in the build tree under demo-server/, installed beside it.
@@ -66,10 +72,11 @@ int main(int argc, char **argv)
     if (first == QLatin1String("--help") || first == QLatin1String("-h")) {
         QCoreApplication app(argc, argv);
         QTextStream(stdout)
-            << "Usage: folio [--url URL | -- COMMAND ARGS...] [--theme light|dark|system]\n"
+            << "Usage: folio [--url URL | -- COMMAND ARGS... | FILE.folio] [--theme light|dark|system]\n"
                "             [--scenario NAME] [--screenshots DIR] [-v]\n"
                "  Opens the window: on the embedded demo server (its scenario: --scenario, default\n"
-               "  tour), on an HTTP server (--url) or on a stdio server (after --).\n"
+               "  tour), on an HTTP server (--url), on a stdio server (after --), or on a recorded\n"
+               "  session, replayed with no server (FILE.folio: folio record, File > Save Session).\n"
                "  --screenshots DIR renders the main views to PNG (light and dark) and exits.\n"
                "  -v, --verbose logs what Folio does on stderr (see Logging below).\n\n";
         return folio::runCli(first, {});
@@ -106,6 +113,7 @@ int main(int argc, char **argv)
                        "  folio                      open the window on the embedded demo server\n"
                        "  folio --url URL            open it on an HTTP server\n"
                        "  folio -- COMMAND ARGS...   open it on a stdio server\n"
+                       "  folio FILE.folio           open it on a recorded session (a replay)\n"
                        "  folio list|decode-cursor|audit ...   headless commands (folio list --help)"));
     parser.addHelpOption();
     // Not addVersionOption(): it takes -v, which is --verbose here as in every subcommand.
@@ -125,6 +133,8 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("screenshots"),
                       QStringLiteral("Render the main views to PNG files in DIR (light and dark) and exit."),
                       QStringLiteral("DIR")});
+    parser.addPositionalArgument(QStringLiteral("FILE.folio"), QStringLiteral("A recorded session to replay."),
+                                 QStringLiteral("[FILE.folio]"));
     parser.process(args);
     if (parser.isSet(version))
         return printVersion();
@@ -169,10 +179,19 @@ int main(int argc, char **argv)
     }
 
     // The server starts (and answers the handshake) while the window is built.
-    if (startRow >= 0)
+    const QStringList sessionFiles = parser.positionalArguments();
+    if (startRow >= 0 && sessionFiles.isEmpty())
         servers.session(startRow)->connectToServer();
     folio::MainWindow window(&servers, &secrets);
-    if (startRow >= 0) {
+    if (!sessionFiles.isEmpty()) {
+        QString error;
+        for (const QString &file : sessionFiles) {
+            if (window.openSession(file, &error) < 0)
+                QTextStream(stderr) << "folio: " << error << Qt::endl;
+        }
+        if (window.currentServerRow() < 0 && servers.rowCount() > 0)
+            window.selectServer(0);
+    } else if (startRow >= 0) {
         window.selectServer(startRow);
         window.connectCurrent();
     } else if (servers.rowCount() > 0) {

@@ -18,6 +18,7 @@ Auditor::Auditor(McpClient *client, const AuditOptions &options, QObject *parent
     , m_options(options)
     , m_clock(new TtlClock(this))
 {
+    m_clock->followReplay(client);
     m_options.pageCap = qMax(1, m_options.pageCap);
     m_options.recheckPages = qMax(1, m_options.recheckPages);
     connect(m_client, &McpClient::listChanged, this, [this](ListKind kind) {

@@ -142,7 +142,9 @@ void PageWalker::sendRequest(Job job, int ledgerRow, const std::optional<QString
 {
     RpcCall *call = m_source.requestPage(m_client, cursor, this);
     m_source.deferItems(call); // a protocol list's items are cut from the reply, not parsed
-    m_ledger->markSent(ledgerRow, job == Job::Refetch, QDateTime::currentMSecsSinceEpoch());
+    // The connection's clock: a replay's pages were sent when they were recorded.
+    m_ledger->markSent(ledgerRow, job == Job::Refetch,
+                       call->sentAtMs() > 0 ? call->sentAtMs() : QDateTime::currentMSecsSinceEpoch());
     const int walk = m_walk;
     connect(call, &RpcCall::finished, this,
             [this, call, job, ledgerRow, walk] { handleReply(call, job, ledgerRow, walk); });

@@ -2,6 +2,7 @@
 
 #include "modelslogging.h"
 #include "pagedlistmodel.h"
+#include "replaytransport.h"
 #include "schemaargs.h"
 #include "secretstore.h"
 
@@ -29,6 +30,23 @@ ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, Secret
     , m_secrets(secrets)
     , m_client(new McpClient(this))
 {
+    if (m_config.isReplay()) {
+        // The recording is read now (a damaged file fails the connect, saying why), and its pages
+        // count down on its own clock, never on the shared one.
+        m_client->setConfig(m_config);
+        m_clock = new TtlClock(this);
+        m_clock->followReplay(m_client);
+        if (const auto replay = m_client->replayClock()) {
+            replay->setPace(ReplayClock::Pace::Recorded);
+            connect(replay.get(), &ReplayClock::playingChanged, this, [this](bool playing) {
+                const auto clock = m_client->replayClock();
+                m_replayPaused = !playing && clock && clock->nowMs() < clock->durationMs();
+            });
+        }
+    } else {
+        // File > Save Session saves what the connection carried.
+        m_client->setRecording(true);
+    }
     connect(m_client, &McpClient::stateChanged, this, &ServerSession::stateChanged);
     connect(m_client, &McpClient::connected, this, &ServerSession::handleConnected);
     connect(m_client, &McpClient::strayOutput, this, [this](const QString &line) {
@@ -37,7 +55,13 @@ ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, Secret
     });
 }
 
-ServerSession::~ServerSession() = default;
+ServerSession::~ServerSession()
+{
+    // A replay's TTL clock is a child made after the client: the walkers unschedule their pages
+    // from it as they go, so they go first.
+    qDeleteAll(m_models);
+    m_models.clear();
+}
 
 void ServerSession::setConfig(const ServerConfig &config)
 {
@@ -107,6 +131,28 @@ void ServerSession::connectToServer()
     }
     m_client->setConfig(config);
     m_client->connectToServer();
+    if (const auto replay = m_client->replayClock(); replay && !m_replayPaused)
+        replay->play();
+}
+
+std::shared_ptr<ReplayClock> ServerSession::replayClock() const
+{
+    return m_client->replayClock();
+}
+
+std::shared_ptr<const SessionRecording> ServerSession::replayRecording() const
+{
+    return m_client->replayRecording();
+}
+
+void ServerSession::replayFrom(qint64 t)
+{
+    const auto replay = m_client->replayClock();
+    if (!replay)
+        return;
+    m_client->disconnectFromServer();
+    connectToServer(); // from the start
+    replay->seekForward(t);
 }
 
 void ServerSession::disconnectFromServer()

@@ -8,10 +8,14 @@
 #include <QObject>
 #include <QPointer>
 
+#include <memory>
+
 namespace folio {
 
 class PagedListModel;
+class ReplayClock;
 class SecretStore;
+struct SessionRecording;
 class TtlClock;
 
 // One server as the window and the command line see it: its client, its lists (created lazily,
@@ -38,6 +42,15 @@ public:
     void setConfig(const ServerConfig &config);
     McpClient *client() const { return m_client; }
     TtlClock *ttlClock() const { return m_clock; }
+
+    // A replay of a recorded session (ServerConfig::replayFile): its pages count down on a clock
+    // of its own, the recording's, which plays at the recorded pace from each connect.
+    bool isReplay() const { return m_config.isReplay(); }
+    std::shared_ptr<ReplayClock> replayClock() const;
+    std::shared_ptr<const SessionRecording> replayRecording() const;
+    // Replays from the start up to t ms into the recording (a scrub back): connects again, then
+    // runs fast to t.
+    void replayFrom(qint64 t);
 
     // Reads the bearer token from the keychain first when the config says one is saved.
     void connectToServer();
@@ -76,6 +89,7 @@ private:
 
     ServerConfig m_config;
     TtlClock *m_clock;
+    bool m_replayPaused = false; // the user paused the replay: a reconnect does not play
     QPointer<SecretStore> m_secrets;
     McpClient *m_client;
     QList<ListSource> m_lists;

@@ -1,5 +1,8 @@
 #include "ttlclock.h"
 
+#include "mcpclient.h"
+#include "replaytransport.h"
+
 #include <QElapsedTimer>
 #include <QtNumeric>
 
@@ -35,6 +38,15 @@ void TtlClock::setTimeSource(TimeSource source)
     m_timeSource = std::move(source);
     m_armedForMs = -1;
     rearm();
+}
+
+void TtlClock::followReplay(const McpClient *client)
+{
+    const std::shared_ptr<ReplayClock> replay = client ? client->replayClock() : nullptr;
+    if (!replay)
+        return;
+    setTimeSource([replay] { return replay->nowMs(); });
+    connect(replay.get(), &ReplayClock::advanced, this, &TtlClock::processDue);
 }
 
 qint64 TtlClock::nowMs() const

@@ -8,8 +8,11 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 
 namespace folio {
+
+class McpClient;
 
 // Pages go stale exactly at their own expiry (2026-07-28 caching rules); one timer armed for the
 // earliest deadline serves every page, and nothing wakes up while nothing counts down.
@@ -30,6 +33,10 @@ public:
     // An empty function restores the default. Tests inject a fake and call processDue().
     void setTimeSource(TimeSource source);
     qint64 nowMs() const;
+    // A replayed client's pages count down on the recording's time (its ReplayClock), which may
+    // run fast, ×4 or not at all: this clock then reads it, and looks for due pages whenever it
+    // moves. A live client leaves the clock as it is.
+    void followReplay(const McpClient *client);
 
     // (Re)schedules key to expire at expiresAtMs (on the nowMs() clock). A deadline already passed
     // fires on a later turn of the event loop, never inside schedule().

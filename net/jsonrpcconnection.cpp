@@ -89,6 +89,7 @@ void JsonRpcConnection::logEntry(TrafficLog::Direction direction, const QString 
     entry.text = text;
     entry.isError = isError;
     entry.latencyMs = latencyMs;
+    entry.timestampMs = m_transport->clock()->wallMs();
     m_log->append(entry);
 }
 
@@ -111,7 +112,7 @@ RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &pa
     if (!params.isEmpty())
         message[QStringLiteral("params")] = params;
     const QByteArray encoded = QJsonDocument(message).toJson(QJsonDocument::Compact);
-    call->markSent(encoded.size());
+    call->markSent(encoded.size(), m_transport->clock());
     qCDebug(lcRpc).noquote() << "->" << method << "id" << idText(id) << encoded.size() << "bytes";
     logEntry(TrafficLog::Direction::Outgoing, method, idText(id), encoded, false, -1);
     if (timeoutMs > 0) {
@@ -132,7 +133,7 @@ RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &pa
     }
     // If the owner deletes the call early, forget it.
     connect(call, &QObject::destroyed, this, [this, key = idKey(id)] { m_pending.remove(key); });
-    m_transport->send(message, encoded);
+    m_transport->transmit(message, encoded);
     return call;
 }
 
@@ -151,7 +152,7 @@ void JsonRpcConnection::sendMessage(const QJsonObject &message)
     logEntry(TrafficLog::Direction::Outgoing, message.value(QStringLiteral("method")).toString(),
              idText(message.value(QStringLiteral("id"))), encoded, message.contains(QStringLiteral("error")),
              -1);
-    m_transport->send(message, encoded);
+    m_transport->transmit(message, encoded);
 }
 
 void JsonRpcConnection::cancel(RpcCall *call, const QString &reason)
@@ -244,7 +245,7 @@ void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArr
     if (isResponse && !hasMethod) {
         const QJsonValue id = message.value(QStringLiteral("id"));
         const QPointer<RpcCall> call = hasId ? m_pending.take(idKey(id)) : QPointer<RpcCall>();
-        const qint64 latencyMs = call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1;
+        const qint64 latencyMs = call ? call->elapsedSinceSentMs() : -1;
         if (call)
             qCDebug(lcRpc).noquote() << "<-" << call->method() << "id" << idText(id)
                                      << (message.contains(QStringLiteral("error")) ? "error" : "result")
@@ -316,7 +317,7 @@ void JsonRpcConnection::handleServerRequest(const QJsonObject &message)
 void JsonRpcConnection::handleRequestFailed(const QJsonValue &id, const McpError &error)
 {
     const QPointer<RpcCall> call = m_pending.take(idKey(id));
-    const qint64 latencyMs = call && call->m_timer.isValid() ? call->m_timer.elapsed() : -1;
+    const qint64 latencyMs = call ? call->elapsedSinceSentMs() : -1;
     qCDebug(lcRpc).noquote() << "x" << (call ? call->method() : QStringLiteral("(unknown)")) << "id"
                              << idText(id) << "failed after" << latencyMs << "ms:" << error.describe();
     logEntry(TrafficLog::Direction::Incoming, call ? call->method() : QString(), idText(id),

@@ -5,6 +5,8 @@
 #include "jsonrpcconnection.h"
 #include "legacyssetransport.h"
 #include "netlogging.h"
+#include "replaytransport.h"
+#include "sessionrecording.h"
 #include "rpccall.h"
 #include "stdiotransport.h"
 #include "streamablehttptransport.h"
@@ -30,6 +32,22 @@ McpClient::~McpClient()
 void McpClient::setConfig(const ServerConfig &config)
 {
     m_config = config;
+    if (config.replayFile != m_replayFile) {
+        m_replayFile = config.replayFile;
+        m_replayError.clear();
+        m_replayRecording.reset();
+        m_replayClock.reset();
+        m_replayScript.reset();
+        if (config.isReplay()) {
+            if (auto rec = SessionRecording::load(config.replayFile, &m_replayError)) {
+                m_replayRecording = std::make_shared<const SessionRecording>(std::move(*rec));
+                m_replayClock = std::make_shared<ReplayClock>(m_replayRecording->recordedAtMs,
+                                                              m_replayRecording->durationMs);
+            } else {
+                m_replayError = QStringLiteral("%1 cannot be replayed: %2").arg(config.replayFile, m_replayError);
+            }
+        }
+    }
     if (!config.bearerToken.isEmpty())
         m_log->addSecret(config.bearerToken);
     for (const auto &[name, value] : config.headers) {
@@ -82,6 +100,8 @@ Transport *McpClient::createTransport(ServerConfig::HttpMode mode)
 {
     if (m_transportFactory)
         return m_transportFactory(nullptr);
+    if (m_replayScript)
+        return new ReplayTransport(m_replayScript, m_replayClock);
     if (m_config.kind == ServerConfig::Kind::Stdio) {
         auto *t = new StdioTransport;
         t->setProgram(m_config.command, m_config.arguments);
@@ -110,6 +130,17 @@ void McpClient::connectToServer()
     m_instructions.clear();
     qCInfo(lcMcp).noquote() << "connecting to" << m_config.name << "at" << m_config.displayTarget();
     setState(State::Connecting);
+    if (m_recorder)
+        m_recorder->restart();
+    if (m_config.isReplay()) {
+        if (!m_replayRecording) {
+            fail(McpError::make(McpError::Kind::ConnectionFailed, m_replayError));
+            return;
+        }
+        // Every connect replays from the start.
+        m_replayClock->reset();
+        m_replayScript = std::make_shared<ReplayScript>(m_replayRecording);
+    }
     startConnection(m_config.kind == ServerConfig::Kind::Http ? m_config.httpMode
                                                               : ServerConfig::HttpMode::Auto);
 }
@@ -122,6 +153,8 @@ void McpClient::startConnection(ServerConfig::HttpMode mode)
     }
     Transport *transport = createTransport(mode);
     transport->setMaxMessageBytes(m_config.maxMessageBytes);
+    if (m_recorder) // before the connection, so that it hears each message first
+        m_recorder->attach(transport);
     qCDebug(lcMcp).noquote() << "opening the" << transport->kindName() << "transport";
     m_connection = new JsonRpcConnection(transport, m_log, this);
     connect(m_connection, &JsonRpcConnection::notificationReceived, this,
@@ -165,6 +198,8 @@ void McpClient::fail(const McpError &error)
         JsonRpcConnection *conn = m_connection;
         m_connection = nullptr;
         conn->disconnect(this);
+        if (m_recorder)
+            m_recorder->noteClientClosing();
         if (conn->transport()->isOpen()) {
             connect(conn->transport(), &Transport::closed, conn, &QObject::deleteLater);
             conn->transport()->close();
@@ -188,6 +223,8 @@ void McpClient::disconnectFromServer()
     JsonRpcConnection *conn = m_connection;
     m_connection = nullptr;
     conn->disconnect(this);
+    if (m_recorder)
+        m_recorder->noteClientClosing();
     // The transport finishes its shutdown (stdin close, SIGTERM, SIGKILL) before it goes.
     connect(conn->transport(), &Transport::closed, conn, &QObject::deleteLater);
     conn->transport()->close();
@@ -314,6 +351,62 @@ void McpClient::report(const QString &line)
 {
     qCInfo(lcMcp).noquote() << line;
     Q_EMIT diagnostic(line);
+}
+
+void McpClient::setRecording(bool on)
+{
+    if (on == isRecording())
+        return;
+    if (on) {
+        m_recorder = new SessionRecorder(this);
+    } else {
+        delete m_recorder;
+        m_recorder = nullptr;
+    }
+}
+
+SessionRecording McpClient::recording() const
+{
+    SessionRecording rec;
+    rec.name = m_config.name;
+    rec.kind = m_config.kind == ServerConfig::Kind::Http ? QStringLiteral("http") : QStringLiteral("stdio");
+    rec.target = SessionRecording::maskTarget(m_config);
+    rec.demoScenario = SessionRecording::demoScenarioOf(m_config);
+    rec.revision = m_protocolVersion;
+    rec.transport = transportName();
+    rec.serverInfo = m_serverInfo;
+    rec.capabilities = m_capabilities;
+    rec.instructions = m_instructions;
+    rec.folioVersion = clientInfo().value(QStringLiteral("version")).toString();
+    if (!m_recorder)
+        return rec;
+    rec.recordedAtMs = m_recorder->startedAtMs();
+    rec.durationMs = m_recorder->elapsedMs();
+    rec.cut = m_recorder->isCut();
+    int maskedMessages = 0;
+    rec.events = m_recorder->events();
+    for (SessionRecording::Event &e : rec.events) {
+        if (e.text.isEmpty() || e.type == SessionRecording::Event::Type::Start)
+            continue;
+        const QByteArray clean = m_log->redact(e.text);
+        if (clean != e.text) {
+            e.text = clean;
+            ++maskedMessages;
+        }
+    }
+    if (m_config.kind == ServerConfig::Kind::Http)
+        rec.stripped << QStringLiteral("HTTP headers: only the messages are recorded (no Authorization, "
+                                       "cookies or session ids)");
+    if (!m_config.bearerToken.isEmpty() || m_config.tokenInKeychain)
+        rec.stripped << QStringLiteral("the bearer token");
+    if (!m_config.environment.isEmpty())
+        rec.stripped << QStringLiteral("the values of the environment variables set for the server (%1)")
+                            .arg(m_config.environment.size());
+    if (rec.target != m_config.displayTarget())
+        rec.stripped << QStringLiteral("secret-looking parts of the command line or URL");
+    if (maskedMessages > 0)
+        rec.stripped << QStringLiteral("secret-looking values in %1 message(s)").arg(maskedMessages);
+    return rec;
 }
 
 } // namespace folio

@@ -9,12 +9,17 @@
 #include <QPointer>
 #include <QStringList>
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace folio {
 
 class Handshake;
 class JsonRpcConnection;
+class ReplayClock;
+class ReplayScript;
+class SessionRecorder;
+struct SessionRecording;
 class RpcCall;
 class TrafficLog;
 class Transport;
@@ -39,6 +44,22 @@ public:
 
     void connectToServer();
     void disconnectFromServer();
+
+    // Recording (File > Save Session, folio record): from each connect on, what every transport
+    // carries is kept (bounded: SessionRecorder) until the next connect.
+    void setRecording(bool on);
+    bool isRecording() const { return m_recorder != nullptr; }
+    // What this connection carried so far, with the server as it described itself, message texts
+    // masked as the traffic log masks them, and what was left out said in `stripped`. No events
+    // when not recording.
+    SessionRecording recording() const;
+    // A replay (ServerConfig::replayFile): the recording, read when the config is set, and the
+    // clock it is replayed on (fast by default; the window sets the recorded pace). Null when the
+    // config is no replay or the file could not be read (replayError() says why; connecting then
+    // fails with it).
+    std::shared_ptr<const SessionRecording> replayRecording() const { return m_replayRecording; }
+    std::shared_ptr<ReplayClock> replayClock() const { return m_replayClock; }
+    QString replayError() const { return m_replayError; }
 
     State state() const { return m_state; }
     McpError lastError() const { return m_lastError; }
@@ -95,6 +116,12 @@ private:
 
     ServerConfig m_config;
     std::function<Transport *(QObject *)> m_transportFactory;
+    SessionRecorder *m_recorder = nullptr;
+    QString m_replayFile;
+    QString m_replayError;
+    std::shared_ptr<const SessionRecording> m_replayRecording;
+    std::shared_ptr<ReplayClock> m_replayClock;
+    std::shared_ptr<ReplayScript> m_replayScript;
     TrafficLog *m_log;
     QPointer<JsonRpcConnection> m_connection;
     QPointer<Handshake> m_handshake; // a child of m_connection

@@ -127,4 +127,37 @@ McpError McpError::make(Kind kind, const QString &message)
     return e;
 }
 
+QJsonObject McpError::toJson() const
+{
+    QJsonObject o{{QStringLiteral("kind"), kindName(kind)}, {QStringLiteral("message"), message}};
+    if (code != 0)
+        o.insert(QStringLiteral("code"), code);
+    if (httpStatus != 0)
+        o.insert(QStringLiteral("httpStatus"), httpStatus);
+    if (!data.isUndefined())
+        o.insert(QStringLiteral("data"), data);
+    if (!wwwAuthenticate.isEmpty())
+        o.insert(QStringLiteral("wwwAuthenticate"), wwwAuthenticate);
+    return o;
+}
+
+McpError McpError::fromJson(const QJsonObject &object)
+{
+    McpError e;
+    e.kind = Kind::Protocol;
+    const QString name = object.value(QStringLiteral("kind")).toString();
+    for (int k = int(Kind::None); k <= int(Kind::Closed); ++k) {
+        if (kindName(Kind(k)) == name) {
+            e.kind = Kind(k);
+            break;
+        }
+    }
+    e.message = object.value(QStringLiteral("message")).toString();
+    e.code = object.value(QStringLiteral("code")).toInt();
+    e.httpStatus = object.value(QStringLiteral("httpStatus")).toInt();
+    e.data = object.value(QStringLiteral("data"));
+    e.wwwAuthenticate = object.value(QStringLiteral("wwwAuthenticate")).toString();
+    return e;
+}
+
 } // namespace folio

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonObject>
 #include <QJsonValue>
 #include <QMetaType>
 #include <QString>
@@ -46,6 +47,11 @@ struct McpError
 
     static McpError rpc(int code, const QString &message, const QJsonValue &data = {});
     static McpError make(Kind kind, const QString &message);
+
+    // As a recorded session keeps it (docs/session-format.md): {kind, message, code?, httpStatus?,
+    // data?, wwwAuthenticate?}, the kind by kindName(). fromJson reads an unknown kind as Protocol.
+    QJsonObject toJson() const;
+    static McpError fromJson(const QJsonObject &object);
 };
 
 } // namespace folio

@@ -23,11 +23,19 @@ void RpcCall::cancel()
         finishWithError(McpError::make(McpError::Kind::Cancelled, QStringLiteral("Cancelled")));
 }
 
-void RpcCall::markSent(qint64 bytes)
+void RpcCall::markSent(qint64 bytes, std::shared_ptr<const Clock> clock)
 {
     m_requestBytes = bytes;
-    m_sentAtMs = QDateTime::currentMSecsSinceEpoch();
-    m_timer.start();
+    m_clock = std::move(clock);
+    m_sentAtMs = m_clock->wallMs();
+    m_sentMonoMs = m_clock->monoMs();
+}
+
+void RpcCall::markReceived()
+{
+    const std::shared_ptr<const Clock> clock = m_clock ? m_clock : Clock::system();
+    m_latencyMs = m_sentMonoMs >= 0 ? clock->monoMs() - m_sentMonoMs : -1;
+    m_receivedAtMs = clock->wallMs();
 }
 
 void RpcCall::finishWithResult(const QJsonObject &result, const QByteArray &raw)
@@ -37,8 +45,7 @@ void RpcCall::finishWithResult(const QJsonObject &result, const QByteArray &raw)
     m_finished = true;
     m_result = result;
     m_raw = raw;
-    m_latencyMs = m_timer.isValid() ? m_timer.elapsed() : -1;
-    m_receivedAtMs = QDateTime::currentMSecsSinceEpoch();
+    markReceived();
     Q_EMIT finished();
 }
 
@@ -49,8 +56,7 @@ void RpcCall::finishWithError(const McpError &error, const QByteArray &raw)
     m_finished = true;
     m_error = error;
     m_raw = raw;
-    m_latencyMs = m_timer.isValid() ? m_timer.elapsed() : -1;
-    m_receivedAtMs = QDateTime::currentMSecsSinceEpoch();
+    markReceived();
     Q_EMIT finished();
 }
 

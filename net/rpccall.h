@@ -1,11 +1,13 @@
 #pragma once
 
+#include "clock.h"
 #include "mcperror.h"
 
-#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
+
+#include <memory>
 
 namespace folio {
 
@@ -33,8 +35,8 @@ public:
     qint64 requestBytes() const { return m_requestBytes; }
     qint64 responseBytes() const { return m_raw.size(); }
     qint64 latencyMs() const { return m_latencyMs; }
-    qint64 sentAtMs() const { return m_sentAtMs; }         // wall clock, ms since epoch
-    qint64 receivedAtMs() const { return m_receivedAtMs; } // wall clock, ms since epoch
+    qint64 sentAtMs() const { return m_sentAtMs; }         // wall clock (the connection's), ms since epoch
+    qint64 receivedAtMs() const { return m_receivedAtMs; } // wall clock (the connection's), ms since epoch
 
     // Cancels the request: notifies the server and finishes with Kind::Cancelled.
     void cancel();
@@ -54,7 +56,13 @@ Q_SIGNALS:
 private:
     friend class JsonRpcConnection;
     friend class McpClient;
-    void markSent(qint64 bytes);
+    void markSent(qint64 bytes, std::shared_ptr<const Clock> clock);
+    void markReceived();
+    // Milliseconds since it was sent, on the connection's clock; -1 before.
+    qint64 elapsedSinceSentMs() const
+    {
+        return m_sentMonoMs >= 0 && m_clock ? m_clock->monoMs() - m_sentMonoMs : -1;
+    }
     void finishWithResult(const QJsonObject &result, const QByteArray &raw);
     void finishWithError(const McpError &error, const QByteArray &raw = {});
 
@@ -68,7 +76,8 @@ private:
     bool m_itemsDeferred = false;
     QByteArray m_itemsText;
     QList<quint32> m_itemOffsets;
-    QElapsedTimer m_timer;
+    std::shared_ptr<const Clock> m_clock; // the connection's, from markSent on
+    qint64 m_sentMonoMs = -1;
     qint64 m_requestBytes = 0;
     qint64 m_latencyMs = -1;
     qint64 m_sentAtMs = 0;

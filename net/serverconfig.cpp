@@ -7,6 +7,9 @@ namespace folio {
 
 QString ServerConfig::displayTarget() const
 {
+    if (isReplay())
+        return QStringLiteral("%1 (replayed from %2)")
+            .arg(kind == Kind::Http ? url.toString(QUrl::RemoveUserInfo) : command, replayFile);
     if (kind == Kind::Http)
         return url.toString(QUrl::RemoveUserInfo);
     QStringList parts{command};

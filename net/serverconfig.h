@@ -48,6 +48,11 @@ struct ServerConfig
     static constexpr qint64 DefaultMaxMessageBytes = folio::DefaultMaxMessageBytes;
     qint64 maxMessageBytes = DefaultMaxMessageBytes;
 
+    // Not empty: a replay of the recorded session in this file (SessionRecording), with no server
+    // and no network; kind, command and url then only say what was recorded. Never saved.
+    QString replayFile;
+    bool isReplay() const { return !replayFile.isEmpty(); }
+
     // The name a server gets when the user gives none: its program's file name, or its host.
     QString fallbackName() const;
     QString secretKey() const { return QStringLiteral("server:") + name; }

@@ -1,15 +1,20 @@
 #pragma once
 
+#include "clock.h"
 #include "httpexchange.h"
 #include "mcperror.h"
 #include "protocol.h"
 
 #include <QJsonObject>
 #include <QObject>
+#include <QPointer>
 
 #include <functional>
+#include <memory>
 
 namespace folio {
+
+class SessionRecorder;
 
 // One face for every MCP transport: stdio, Streamable HTTP and the legacy HTTP+SSE of 2024-11-05.
 // Messages go out as parsed JSON plus their encoded bytes; messages come in as parsed JSON plus
@@ -25,6 +30,8 @@ public:
     virtual void open() = 0;
     // Sends one JSON-RPC message. HTTP transports map one request to one POST.
     virtual void send(const QJsonObject &message, const QByteArray &encoded) = 0;
+    // What the connection calls: records the message when recording, then send()s it.
+    void transmit(const QJsonObject &message, const QByteArray &encoded);
     // Closes gracefully; emits closed() once done.
     virtual void close() = 0;
     virtual bool isOpen() const = 0;
@@ -53,6 +60,14 @@ public:
     using RawMessageHook = std::function<bool(const QByteArray &raw, QJsonValue *answeredId)>;
     void setRawMessageHook(RawMessageHook hook) { m_rawHook = std::move(hook); }
 
+    // What time it is on this connection (the machine's, or a replay's): requests and the traffic
+    // log read it.
+    void setClock(std::shared_ptr<const Clock> clock) { m_clock = std::move(clock); }
+    const std::shared_ptr<const Clock> &clock() const { return m_clock; }
+
+    // Set by SessionRecorder::attach: told of every message out and every message offered in.
+    void setRecorder(SessionRecorder *recorder);
+
 Q_SIGNALS:
     void opened();
     // A well-formed JSON object arrived. raw is the exact bytes of this message.
@@ -71,10 +86,7 @@ Q_SIGNALS:
     void httpExchanged(const folio::HttpExchange &exchange);
 
 protected:
-    bool offerRaw(const QByteArray &raw, QJsonValue *answeredId)
-    {
-        return m_rawHook && m_rawHook(raw, answeredId);
-    }
+    bool offerRaw(const QByteArray &raw, QJsonValue *answeredId);
 
     // "<what> is over the 64 MiB message-size limit": what every transport says when it stops
     // reading a message at the limit.
@@ -87,6 +99,8 @@ protected:
 
     QString m_protocolVersion;
     RawMessageHook m_rawHook;
+    std::shared_ptr<const Clock> m_clock = Clock::system();
+    QPointer<QObject> m_recorder; // a SessionRecorder
     qint64 m_maxMessageBytes = DefaultMaxMessageBytes;
 };
 

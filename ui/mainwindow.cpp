@@ -18,6 +18,7 @@
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
+#include "sessionrecording.h"
 #include "statuscolors.h"
 #include "theme.h"
 #include "timelineview.h"
@@ -29,7 +30,13 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMimeData>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
@@ -37,6 +44,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
@@ -49,6 +57,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <functional>
 
 namespace folio {
@@ -173,6 +182,7 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({220, 1000});
     setCentralWidget(m_splitter);
+    setAcceptDrops(true); // a .folio file dropped on the window opens as a replay
 
     createDocks();
     // The legend: a row of its own across the window's foot, above the status bar.
@@ -300,6 +310,34 @@ void MainWindow::createActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Add Server…"), QKeySequence::New, this, &MainWindow::addServer);
     file->addAction(tr("&Import Servers…"), QKeySequence(tr("Ctrl+I")), this, &MainWindow::importServers);
+    file->addSeparator();
+    file->addAction(tr("&Open Session…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open Session"), QSettings().value(QStringLiteral("session/dir")).toString(),
+            tr("Folio sessions (*.folio);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        QSettings().setValue(QStringLiteral("session/dir"), QFileInfo(path).absolutePath());
+        openSession(path);
+    });
+    m_saveSessionAction = file->addAction(tr("&Save Session…"), QKeySequence::Save, this, [this] {
+        ServerSession *s = m_servers->session(currentServerRow());
+        if (!s)
+            return;
+        QString name = s->displayName();
+        name.replace(QRegularExpression(QStringLiteral("[^\\w.-]+")), QStringLiteral("-"));
+        const QString dir = QSettings().value(QStringLiteral("session/dir"), QDir::homePath()).toString();
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Session"),
+                                                          QDir(dir).filePath(name + QStringLiteral(".folio")),
+                                                          tr("Folio sessions (*.folio)"));
+        if (path.isEmpty())
+            return;
+        QSettings().setValue(QStringLiteral("session/dir"), QFileInfo(path).absolutePath());
+        QString error;
+        if (!saveSession(path, &error))
+            QMessageBox::warning(this, tr("Save Session"), error);
+    });
+    m_saveSessionAction->setToolTip(tr("Save what this server's connection carried, to replay it anywhere"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -647,6 +685,69 @@ void MainWindow::importServers()
     showStatus(tr("Imported %n server(s). Nothing was started.", nullptr, int(configs.size())));
 }
 
+int MainWindow::openSession(const QString &path, QString *error)
+{
+    QString why;
+    const auto recording = SessionRecording::load(path, &why);
+    if (!recording) {
+        const QString message = tr("%1 cannot be opened: %2").arg(QFileInfo(path).fileName(), why);
+        if (error)
+            *error = message;
+        showStatus(message);
+        if (isVisible())
+            QMessageBox::warning(this, tr("Open Session"), message);
+        return -1;
+    }
+    ServerConfig config = recording->replayConfig(path);
+    config.name = m_servers->uniqueName(tr("%1 (replay)").arg(recording->name));
+    const int row = m_servers->addServer(config, /*persist=*/false);
+    selectServer(row);
+    m_servers->session(row)->connectToServer();
+    showStatus(tr("Replaying %1: no server is contacted").arg(QFileInfo(path).fileName()));
+    return row;
+}
+
+bool MainWindow::saveSession(const QString &path, QString *error)
+{
+    ServerSession *s = m_servers->session(currentServerRow());
+    const SessionRecording recording = s ? s->client()->recording() : SessionRecording();
+    QString why;
+    if (!s || s->isReplay() || recording.events.isEmpty())
+        why = s && s->isReplay() ? tr("a replay is saved already: it is its file")
+                                 : tr("nothing to save yet: connect to the server first");
+    else if (!recording.save(path, &why))
+        why = tr("cannot write %1: %2").arg(path, why);
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        showStatus(why);
+        return false;
+    }
+    QString message = tr("Saved the session (%1 events) to %2").arg(recording.events.size()).arg(path);
+    if (!recording.stripped.isEmpty())
+        message += tr("; left out: %1").arg(recording.stripped.join(QStringLiteral("; ")));
+    showStatus(message);
+    return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (std::any_of(urls.begin(), urls.end(), [](const QUrl &u) {
+            return u.isLocalFile() && u.toLocalFile().endsWith(QLatin1String(".folio"));
+        }))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls()) {
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".folio")))
+            openSession(url.toLocalFile());
+    }
+    event->acceptProposedAction();
+}
+
 void MainWindow::updateActions()
 {
     const int row = currentServerRow();
@@ -656,7 +757,8 @@ void MainWindow::updateActions()
                                 state != McpClient::State::Connecting);
     m_disconnectAction->setEnabled(
         s && (state == McpClient::State::Connected || state == McpClient::State::Connecting));
-    m_editAction->setEnabled(s && !m_servers->isDemo(row));
+    m_editAction->setEnabled(s && !m_servers->isDemo(row) && !s->isReplay());
+    m_saveSessionAction->setEnabled(s && !s->isReplay() && state != McpClient::State::Disconnected);
     m_auditAction->setEnabled(s && state == McpClient::State::Connected);
     m_removeAction->setEnabled(s && !m_servers->isDemo(row));
     const bool hasList = currentList() != nullptr;

@@ -63,8 +63,17 @@ public:
     void connectCurrent();
     void disconnectCurrent();
 
+    // File > Open Session (and folio FILE.folio, and a file dropped on the window): adds a replay
+    // of the recorded session to the sidebar, selects it and starts it. A file that cannot be read
+    // is said in *error (and in a message box when shown) and adds nothing. Returns its row or -1.
+    int openSession(const QString &path, QString *error = nullptr);
+    // File > Save Session: what the current server's connection carried since it connected.
+    bool saveSession(const QString &path, QString *error = nullptr);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
     void showEvent(QShowEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
 
@@ -117,6 +126,7 @@ private:
     bool m_maskCursors = false;
 
     QAction *m_connectAction = nullptr;
+    QAction *m_saveSessionAction = nullptr;
     QAction *m_disconnectAction = nullptr;
     QAction *m_editAction = nullptr;
     QAction *m_removeAction = nullptr;

@@ -5,6 +5,7 @@
 #include "fonts.h"
 #include "listview.h"
 #include "pagedlistmodel.h"
+#include "replaybar.h"
 #include "runslabel.h"
 #include "serversession.h"
 #include "statuscolors.h"
@@ -76,6 +77,12 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     m_stack->addWidget(m_connected);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    if (session->isReplay()) {
+        m_replayBar = new ReplayBar(session, this);
+        layout->addWidget(m_replayBar);
+        m_connect->setText(tr("Replay"));
+    }
     layout->addWidget(m_stack);
 
     connect(session, &ServerSession::stateChanged, this, &ServerView::updateHeader);

@@ -15,6 +15,7 @@ namespace folio {
 class ElidedLabel;
 
 class ListView;
+class ReplayBar;
 class RunsLabel;
 class ServerSession;
 class WrapLabel;
@@ -37,6 +38,8 @@ public:
     ListView *listView(const QString &listId);
     void showList(const QString &listId);
     void setMaskCursors(bool mask);
+    // A replayed session's bar (what it is, play, pause, scrub); nullptr for a live server.
+    ReplayBar *replayBar() const { return m_replayBar; }
 
 Q_SIGNALS:
     void statusMessage(const QString &message);
@@ -75,6 +78,7 @@ private:
     QTabWidget *m_tabs;
     QHash<QString, TabPage> m_pages;
     bool m_maskCursors = false;
+    ReplayBar *m_replayBar = nullptr;
 };
 
 } // namespace folio

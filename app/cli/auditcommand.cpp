@@ -1,5 +1,7 @@
 #include "auditcommand.h"
 
+#include "sessionrecording.h"
+
 #include "clioutput.h"
 #include "clisession.h"
 #include "clitarget.h"
@@ -91,8 +93,33 @@ QString AuditCommand::helpText()
                "  folio audit --format junit -- ./my-server --stdio > folio-audit.xml\n");
 }
 
-int AuditCommand::parse(const QStringList &arguments, Options *options)
+QString AuditCommand::recordHelpText()
 {
+    return QStringLiteral(
+               "Usage: folio record -o FILE.folio [audit options] <target>\n"
+               "\n"
+               "Records a session: connects, walks every list and list tool and audits them as 'folio\n"
+               "audit' does (its report goes to stdout, in --format), and saves everything that was sent\n"
+               "and received, with its timings and the server's description, to FILE. The file opens in\n"
+               "the window (folio FILE.folio, File > Open Session) and replays with no server:\n"
+               "  folio replay FILE.folio list tools --format json\n"
+               "  folio replay FILE.folio audit\n"
+               "No secrets are kept: HTTP headers are not recorded (so no Authorization, cookies or\n"
+               "session ids), environment values and secret-looking command-line values are left out,\n"
+               "and secret-looking values in messages are masked; the file's header lists what was.\n"
+               "The format: docs/session-format.md.\n"
+               "\n"
+               "Options:\n"
+               "  -o, --output FILE    where the session goes (required)\n"
+               "  every option of 'folio audit' (see 'folio audit --help')\n"
+               "\n") +
+           TargetOptions::helpText() +
+           QStringLiteral("\nExit status: as 'folio audit', and 2 when the file cannot be written.\n");
+}
+
+int AuditCommand::parse(const QStringList &arguments, Options *options, bool record)
+{
+    const QString word = record ? QStringLiteral("record") : QStringLiteral("audit");
     QStringList words, stdioCommand;
     TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
 
@@ -113,18 +140,27 @@ int AuditCommand::parse(const QStringList &arguments, Options *options)
     const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
                                      QStringLiteral("verbose"));
     parser.addOptions({help, list, allowTool, toolArgs, format, pageCap, recheck, verbose});
+    const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("output"),
+                                    QStringLiteral("FILE"));
+    if (record)
+        parser.addOption(output);
     TargetOptions target;
     target.addTo(parser);
 
-    auto usage = [](const QString &message) {
-        printErr(QStringLiteral("folio audit: %1\nTry 'folio audit --help'.\n").arg(message));
+    auto usage = [word](const QString &message) {
+        printErr(QStringLiteral("folio %1: %2\nTry 'folio %1 --help'.\n").arg(word, message));
         return 2;
     };
-    if (!parser.parse(QStringList{QStringLiteral("folio audit")} + words))
+    if (!parser.parse(QStringList{QStringLiteral("folio ") + word} + words))
         return usage(parser.errorText());
     if (parser.isSet(help)) {
-        printOut(helpText());
+        printOut(record ? recordHelpText() : helpText());
         return 0;
+    }
+    if (record) {
+        options->recordPath = parser.value(output);
+        if (options->recordPath.isEmpty())
+            return usage(QStringLiteral("-o FILE.folio says where the session goes"));
     }
     if (!parser.positionalArguments().isEmpty())
         return usage(QStringLiteral("unexpected '%1' (a stdio server's command goes after '--')")
@@ -178,10 +214,14 @@ AuditCommand::AuditCommand(const Options &options, QObject *parent)
     , m_options(options)
     , m_session(new CliSession(options.server, options.keychainToken, this))
 {
+    if (!m_options.recordPath.isEmpty())
+        m_session->client()->setRecording(true);
     connect(m_session, &CliSession::failed, this, [this](const QString &message) {
         const QString reason =
             QStringLiteral("cannot connect to %1: %2").arg(m_options.server.displayTarget(), message);
         printErr(QStringLiteral("folio audit: %1\n").arg(reason));
+        if (!m_options.recordPath.isEmpty())
+            saveRecording(); // what a failed connect looks like is worth a replay too
         printUnreached(reason);
         finish(2);
     });
@@ -206,6 +246,10 @@ AuditCommand::AuditCommand(const Options &options, QObject *parent)
             if (!result.usageError.isEmpty())
                 printErr(QStringLiteral("folio audit: %1\n").arg(result.usageError));
             printOut(AuditReport::render(result, m_options.format));
+            if (!m_options.recordPath.isEmpty() && !saveRecording()) {
+                finish(2);
+                return;
+            }
             finish(result.aborted.isEmpty() ? AuditReport::exitCode(result) : 2);
         });
         m_auditor->start();
@@ -234,6 +278,25 @@ void AuditCommand::printUnreached(const QString &reason)
                                                        : QStringLiteral("http")}};
     result.aborted = reason;
     printOut(AuditReport::render(result, m_options.format));
+}
+
+bool AuditCommand::saveRecording()
+{
+    const SessionRecording rec = m_session->client()->recording();
+    QString error;
+    if (!rec.save(m_options.recordPath, &error)) {
+        printErr(QStringLiteral("folio record: cannot write %1: %2\n").arg(m_options.recordPath, error));
+        return false;
+    }
+    printErr(QStringLiteral("folio record: %1 events over %2 s saved to %3%4\n")
+                 .arg(rec.events.size())
+                 .arg(rec.durationMs / 1000.0, 0, 'f', 1)
+                 .arg(m_options.recordPath,
+                      rec.stripped.isEmpty() ? QString()
+                                             : QStringLiteral("; left out: ") + rec.stripped.join(QStringLiteral("; "))));
+    if (rec.cut)
+        printErr(QStringLiteral("folio record: the recording reached its size cap; later traffic is missing\n"));
+    return true;
 }
 
 void AuditCommand::finish(int exitCode)

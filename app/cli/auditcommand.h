@@ -22,11 +22,15 @@ public:
         bool verbose = false;
         ServerConfig server;
         CliSession::KeychainToken keychainToken = CliSession::KeychainToken::None;
+        // folio record: where the session is saved (the audit's report still goes to stdout).
+        QString recordPath;
     };
 
-    // Parses the words after `folio audit`. Returns ParseOk to go on, or an exit code.
-    static int parse(const QStringList &arguments, Options *options);
+    // Parses the words after `folio audit` (record: after `folio record`, which also wants
+    // -o FILE). Returns ParseOk to go on, or an exit code.
+    static int parse(const QStringList &arguments, Options *options, bool record = false);
     static QString helpText();
+    static QString recordHelpText();
 
     explicit AuditCommand(const Options &options, QObject *parent = nullptr);
     void start() override;
@@ -34,6 +38,8 @@ public:
 private:
     void finish(int exitCode);
     void printUnreached(const QString &reason);
+    // folio record: saves what the connection carried; false (said on stderr) when it could not.
+    bool saveRecording();
 
     Options m_options;
     CliSession *m_session;

@@ -21,6 +21,8 @@ namespace {
 const QString listWord = QStringLiteral("list");
 const QString decodeWord = QStringLiteral("decode-cursor");
 const QString auditWord = QStringLiteral("audit");
+const QString recordWord = QStringLiteral("record");
+const QString replayWord = QStringLiteral("replay");
 const QString helpWord = QStringLiteral("help");
 
 QString mainHelp()
@@ -37,6 +39,11 @@ QString mainHelp()
                "  list <list>            walk one list page by page and print items and pages\n"
                "  audit                  walk every list and list tool, probe the cursors, report\n"
                "                         the findings (for CI: JUnit XML, JSON, Markdown, text)\n"
+               "  record -o FILE.folio   walk and audit every list as 'audit' does, and save the\n"
+               "                         session (every message, with timings) to replay it anywhere\n"
+               "  replay FILE.folio <command> [options]\n"
+               "                         run list or audit on a recorded session: no server, no\n"
+               "                         network (folio replay s.folio list tools --format json)\n"
                "  decode-cursor <cursor> show what a cursor holds (best effort, non-normative)\n"
                "  help [command]         this help, or a command's\n"
                "\n") +
@@ -179,11 +186,54 @@ int runCommand(std::unique_ptr<Command> command)
     return exitCode;
 }
 
+QString replayHelp()
+{
+    return QStringLiteral(
+        "Usage: folio replay FILE.folio <command> [options]\n"
+        "\n"
+        "Runs a command on a recorded session (folio record, File > Save Session) instead of a\n"
+        "server: each request is answered as it was when recorded, after the latency it had, and\n"
+        "the pages' TTLs count down on the recorded time, as fast as the replay goes. No server is\n"
+        "started and nothing touches the network. The commands:\n"
+        "  list <list> [options]   as 'folio list' (folio replay s.folio list tools --format json\n"
+        "                          prints what 'folio list tools --format json' printed)\n"
+        "  audit [options]         as 'folio audit', on what the recording holds\n"
+        "A request the recording does not hold (another list, other arguments, more pages) fails\n"
+        "with \"the recording holds no answer to this request\".\n"
+        "\n"
+        "Exit status: the command's; 2 also when the file cannot be read (damaged, cut short, not a\n"
+        "session, or from a newer Folio: the message says which, and where).\n");
+}
+
+int runReplay(const QStringList &arguments)
+{
+    if (arguments.isEmpty() || arguments.constFirst() == QLatin1String("--help") ||
+        arguments.constFirst() == QLatin1String("-h")) {
+        if (arguments.isEmpty()) {
+            printErr(QStringLiteral("folio replay: give a session file and a command\nTry 'folio replay --help'.\n"));
+            return 2;
+        }
+        printOut(replayHelp());
+        return 0;
+    }
+    const QString file = arguments.at(0);
+    const QString command = arguments.value(1);
+    if (command != listWord && command != auditWord) {
+        printErr(QStringLiteral("folio replay: %1\nTry 'folio replay --help'.\n")
+                     .arg(command.isEmpty() ? QStringLiteral("give a command after the file: list or audit")
+                                            : QStringLiteral("'%1' cannot be replayed: list or audit").arg(command)));
+        return 2;
+    }
+    // First: a "--" the user gave must not swallow it as a stdio command's words.
+    return runCli(command, QStringList{QStringLiteral("--replay"), file} + arguments.mid(2));
+}
+
 } // namespace
 
 bool isCliCommand(const QString &word)
 {
-    return word == listWord || word == decodeWord || word == auditWord || word == helpWord ||
+    return word == listWord || word == decodeWord || word == auditWord || word == recordWord ||
+           word == replayWord || word == helpWord ||
            word == QLatin1String("--help") || word == QLatin1String("-h");
 }
 
@@ -216,6 +266,17 @@ int runCli(const QString &command, const QStringList &arguments)
             enableVerboseLogging();
         return runCommand(std::make_unique<AuditCommand>(options));
     }
+    if (command == recordWord) {
+        AuditCommand::Options options;
+        const int parsed = AuditCommand::parse(arguments, &options, /*record=*/true);
+        if (parsed != ParseOk)
+            return parsed;
+        if (options.verbose)
+            enableVerboseLogging();
+        return runCommand(std::make_unique<AuditCommand>(options));
+    }
+    if (command == replayWord)
+        return runReplay(arguments);
     printErr(QStringLiteral("folio: unknown command '%1'\n").arg(command));
     return 2;
 }

@@ -1,5 +1,7 @@
 #include "clitarget.h"
 
+#include "sessionrecording.h"
+
 #include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -33,11 +35,15 @@ TargetOptions::TargetOptions()
                                   "saved server's). A larger one fails its request, and Folio stops reading "
                                   "it."),
                    QStringLiteral("N"))
-{}
+    , m_replay(QStringLiteral("replay"), QStringLiteral("(folio replay FILE ...) A recorded session."),
+               QStringLiteral("FILE"))
+{
+    m_replay.setFlags(QCommandLineOption::HiddenFromHelp);
+}
 
 void TargetOptions::addTo(QCommandLineParser &parser) const
 {
-    parser.addOptions({m_url, m_header, m_tokenEnv, m_server, m_timeout, m_maxMessage});
+    parser.addOptions({m_url, m_header, m_tokenEnv, m_server, m_timeout, m_maxMessage, m_replay});
 }
 
 void TargetOptions::splitStdioCommand(const QStringList &arguments, QStringList *options,
@@ -65,13 +71,16 @@ QJsonArray TargetOptions::savedServers()
 
 bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &stdioCommand, QString *error)
 {
-    const int targets = int(parser.isSet(m_url)) + int(parser.isSet(m_server)) + int(!stdioCommand.isEmpty());
+    const int targets = int(parser.isSet(m_url)) + int(parser.isSet(m_server)) + int(!stdioCommand.isEmpty()) +
+                        int(parser.isSet(m_replay));
     if (targets == 0) {
         *error = QStringLiteral("no server given: use --url URL, --server NAME or -- COMMAND ARGS...");
         return false;
     }
     if (targets > 1) {
-        *error = QStringLiteral("give exactly one of --url, --server and -- COMMAND");
+        *error = parser.isSet(m_replay) ? QStringLiteral("a replay has its server in the file: give no --url, "
+                                                         "--server or -- COMMAND")
+                                        : QStringLiteral("give exactly one of --url, --server and -- COMMAND");
         return false;
     }
 
@@ -91,7 +100,21 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
     }
 
     ServerConfig config;
-    if (!stdioCommand.isEmpty()) {
+    if (parser.isSet(m_replay)) {
+        // folio replay FILE <command>: the server is the recording.
+        const QString path = parser.value(m_replay);
+        QString why;
+        const auto recording = SessionRecording::load(path, &why);
+        if (!recording) {
+            *error = QStringLiteral("cannot replay %1: %2").arg(path, why);
+            return false;
+        }
+        if (parser.isSet(m_header) || parser.isSet(m_tokenEnv)) {
+            *error = QStringLiteral("--header and --token-env have no use in a replay: nothing is sent");
+            return false;
+        }
+        config = recording->replayConfig(path);
+    } else if (!stdioCommand.isEmpty()) {
         if (parser.isSet(m_header) || parser.isSet(m_tokenEnv)) {
             *error = QStringLiteral("--header and --token-env are for HTTP servers; a stdio server reads "
                                     "its credentials from the environment");

@@ -215,6 +215,7 @@ ListCommand::ListCommand(const Options &options, QObject *parent)
         finish(1);
     });
     connect(m_session, &CliSession::ready, this, [this] {
+        m_clock->followReplay(m_session->client());
         if (m_options.list.startsWith(QLatin1String("tool:")))
             findTool();
         else

@@ -1,0 +1,27 @@
+#include "transport.h"
+
+#include "sessionrecording.h"
+
+namespace folio {
+
+void Transport::setRecorder(SessionRecorder *recorder)
+{
+    m_recorder = recorder;
+}
+
+void Transport::transmit(const QJsonObject &message, const QByteArray &encoded)
+{
+    if (auto *recorder = static_cast<SessionRecorder *>(m_recorder.data()))
+        recorder->noteSent(encoded);
+    send(message, encoded);
+}
+
+bool Transport::offerRaw(const QByteArray &raw, QJsonValue *answeredId)
+{
+    // Recorded before the hook runs: what it causes (the next page's request) comes after it.
+    if (auto *recorder = static_cast<SessionRecorder *>(m_recorder.data()))
+        recorder->noteOffered(raw);
+    return m_rawHook && m_rawHook(raw, answeredId);
+}
+
+} // namespace folio
