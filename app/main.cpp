@@ -133,7 +133,8 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("screenshots"),
                       QStringLiteral("Render the main views to PNG files in DIR (light and dark) and exit."),
                       QStringLiteral("DIR")});
-    parser.addPositionalArgument(QStringLiteral("FILE.folio"), QStringLiteral("A recorded session to replay."),
+    parser.addPositionalArgument(QStringLiteral("FILE.folio"),
+                                 QStringLiteral("A recorded session to replay."),
                                  QStringLiteral("[FILE.folio]"));
     parser.process(args);
     if (parser.isSet(version))

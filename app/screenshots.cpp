@@ -4,6 +4,7 @@
 #include "legendbar.h"
 #include "listview.h"
 #include "mainwindow.h"
+#include "mcpclient.h"
 #include "pagedlistmodel.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
@@ -14,6 +15,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QPixmap>
 #include <QTextStream>
 #include <QTimer>
@@ -186,6 +188,38 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         return true;
     });
     shot(QStringLiteral("presentation-dark"), 3);
+    // A replay: the tour saved as a session, its server stopped, the file opened and scrubbed to
+    // past the templates loop.
+    const QString sessionFile = QDir(directory).filePath(QStringLiteral(".tour.folio"));
+    script.add(QStringLiteral("replay"), [&window, servers, sessionFile] {
+        Theme::apply(Theme::Mode::Light);
+        window.setZoom(1.0);
+        window.setLegendShown(false);
+        if (!window.saveSession(sessionFile))
+            return false;
+        servers->session(0)->disconnectFromServer();
+        return window.openSession(sessionFile) >= 0;
+    });
+    script.add(QStringLiteral("replay walked"), [&window, list] {
+        ServerSession *s = window.currentServerView() ? window.currentServerView()->session() : nullptr;
+        if (!s || !s->isReplay() || s->state() != McpClient::State::Connected)
+            return false;
+        window.currentServerView()->showList(QStringLiteral("templates"));
+        ListView *l = list(QStringLiteral("templates"));
+        return l && l->model() && l->model()->walker()->pagesInWalk() >= 3 &&
+               !l->model()->walker()->isLoading();
+    });
+    shot(QStringLiteral("replay-light"), 8);
+    script.add(QStringLiteral("replay dark"), [] {
+        Theme::apply(Theme::Mode::Dark);
+        return true;
+    });
+    shot(QStringLiteral("replay-dark"), 3);
+    script.add(QStringLiteral("replay done"), [sessionFile] {
+        Theme::apply(Theme::Mode::Light);
+        QFile::remove(sessionFile);
+        return true;
+    });
     script.run();
     const int rc = QApplication::exec();
     servers->session(0)->disconnectFromServer();

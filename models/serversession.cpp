@@ -89,7 +89,8 @@ QString ServerSession::stateText() const
     case McpClient::State::Connecting:
         return tr("connecting…");
     case McpClient::State::Connected:
-        return tr("connected · %1 · %2").arg(m_client->protocolVersion(), m_client->transportName());
+        return (isReplay() ? tr("replaying · %1 · %2") : tr("connected · %1 · %2"))
+            .arg(m_client->protocolVersion(), m_client->transportName());
     case McpClient::State::Failed:
         return tr("failed: %1").arg(m_client->lastError().describe());
     }

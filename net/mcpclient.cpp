@@ -6,8 +6,8 @@
 #include "legacyssetransport.h"
 #include "netlogging.h"
 #include "replaytransport.h"
-#include "sessionrecording.h"
 #include "rpccall.h"
+#include "sessionrecording.h"
 #include "stdiotransport.h"
 #include "streamablehttptransport.h"
 #include "trafficlog.h"
@@ -44,7 +44,8 @@ void McpClient::setConfig(const ServerConfig &config)
                 m_replayClock = std::make_shared<ReplayClock>(m_replayRecording->recordedAtMs,
                                                               m_replayRecording->durationMs);
             } else {
-                m_replayError = QStringLiteral("%1 cannot be replayed: %2").arg(config.replayFile, m_replayError);
+                m_replayError =
+                    QStringLiteral("%1 cannot be replayed: %2").arg(config.replayFile, m_replayError);
             }
         }
     }

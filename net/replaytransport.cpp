@@ -27,7 +27,9 @@ ReplayClock::ReplayClock(qint64 recordedAtMs, qint64 durationMs, QObject *parent
     });
     m_tick.setInterval(100);
     connect(&m_tick, &QTimer::timeout, this, [this] {
-        if (m_pace == Pace::Recorded && m_playing && nowMs() >= m_durationMs) {
+        // The end of the recording, once nothing scheduled is left: a replay's own work (painting,
+        // storing rows) can take longer than the recording's did, and its last answers still come.
+        if (m_pace == Pace::Recorded && m_playing && nowMs() >= m_durationMs && m_queue.empty()) {
             runDue();
             pause();
             Q_EMIT reachedEnd();
@@ -204,7 +206,8 @@ Parsed parse(const QByteArray &text)
     const QJsonObject o = QJsonDocument::fromJson(text).object();
     p.method = o.value(QStringLiteral("method")).toString();
     p.id = o.value(QStringLiteral("id"));
-    p.isResponse = p.method.isEmpty() && (o.contains(QStringLiteral("result")) || o.contains(QStringLiteral("error")));
+    p.isResponse =
+        p.method.isEmpty() && (o.contains(QStringLiteral("result")) || o.contains(QStringLiteral("error")));
     p.params = o.value(QStringLiteral("params")).toObject();
     return p;
 }
@@ -227,7 +230,7 @@ ReplayScript::ReplayScript(std::shared_ptr<const SessionRecording> recording)
         if (e.type == Type::Start) {
             if (!m_segments.isEmpty())
                 m_segments.last().last = i - 1;
-            m_segments.append(Segment{i, int(events.size()) - 1, {}});
+            m_segments.append(Segment{i, int(events.size()) - 1, QString::fromUtf8(e.text), {}});
             sentIds.clear();
             continue;
         }
@@ -277,6 +280,11 @@ int ReplayScript::takeSegment()
     return m_nextSegment < m_segments.size() ? m_nextSegment++ : -1;
 }
 
+QString ReplayScript::transportOf(int segment) const
+{
+    return segment >= 0 && segment < m_segments.size() ? m_segments.at(segment).transport : QString();
+}
+
 QList<int> ReplayScript::unsolicited(int segment) const
 {
     return segment >= 0 && segment < m_segments.size() ? m_segments.at(segment).unsolicited : QList<int>();
@@ -323,18 +331,17 @@ ReplayTransport::ReplayTransport(std::shared_ptr<ReplayScript> script, std::shar
 {
     setClock(m_clock);
     m_segment = m_script->takeSegment();
-    // The segment's Start event, its first, says what carried it.
-    const QList<int> events = m_script->unsolicited(m_segment);
-    if (!events.isEmpty() && m_script->event(events.first()).type == Type::Start)
-        m_kind = QString::fromUtf8(m_script->event(events.first()).text);
+    if (const QString kind = m_script->transportOf(m_segment); !kind.isEmpty())
+        m_kind = kind; // what carried it when recording
 }
 
 void ReplayTransport::open()
 {
     if (m_segment < 0) {
         QTimer::singleShot(0, this, [this] {
-            Q_EMIT closed(McpError::make(McpError::Kind::ConnectionFailed,
-                                         QStringLiteral("the recording holds no more connections to replay")));
+            Q_EMIT closed(
+                McpError::make(McpError::Kind::ConnectionFailed,
+                               QStringLiteral("the recording holds no more connections to replay")));
         });
         return;
     }
@@ -354,7 +361,8 @@ void ReplayTransport::send(const QJsonObject &message, const QByteArray &encoded
     const QJsonValue id = message.value(QStringLiteral("id"));
     if (method.isEmpty() || id.isUndefined() || id.isNull())
         return; // a notification, or our answer to the server: nothing comes back
-    const int sent = m_script->takeRequest(m_segment, method, message.value(QStringLiteral("params")).toObject());
+    const int sent =
+        m_script->takeRequest(m_segment, method, message.value(QStringLiteral("params")).toObject());
     auto *context = new QObject(this);
     m_pending.insert(idKey(id), context);
     if (sent < 0) {
@@ -362,9 +370,10 @@ void ReplayTransport::send(const QJsonObject &message, const QByteArray &encoded
         m_clock->callAt(m_clock->nowMs(), context, [this, id] {
             // Cancelled, not failed: the server did nothing wrong; the recording just stops short of
             // this (a list walked further, or another list, than when recording). A walk ends there.
-            Q_EMIT requestFailed(id, McpError::make(McpError::Kind::Cancelled,
-                                                    QStringLiteral("the recording holds no answer to this "
-                                                                   "request (it was not sent when recording)")));
+            Q_EMIT requestFailed(id,
+                                 McpError::make(McpError::Kind::Cancelled,
+                                                QStringLiteral("the recording holds no answer to this "
+                                                               "request (it was not sent when recording)")));
         });
         return;
     }
@@ -401,8 +410,9 @@ void ReplayTransport::deliver(const QByteArray &raw)
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(raw, &error);
     if (!doc.isObject()) {
-        Q_EMIT malformedMessage(raw, McpError::make(McpError::Kind::MalformedMessage,
-                                                    QStringLiteral("not a JSON object: %1").arg(error.errorString())));
+        Q_EMIT malformedMessage(
+            raw, McpError::make(McpError::Kind::MalformedMessage,
+                                QStringLiteral("not a JSON object: %1").arg(error.errorString())));
         return;
     }
     Q_EMIT messageReceived(doc.object(), raw);

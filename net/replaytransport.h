@@ -41,7 +41,8 @@ public:
     // At the recorded pace: 1 or 4 (any factor >= 1 works).
     int speed() const { return m_speed; }
     void setSpeed(int factor);
-    // At the recorded pace, time moves while playing and stops at the end of the recording.
+    // At the recorded pace, time moves while playing and stops at the end of the recording (once
+    // the work scheduled before it has run).
     bool isPlaying() const { return m_playing; }
     void play();
     void pause();
@@ -87,8 +88,8 @@ private:
     Pace m_paceBeforeSeek = Pace::Fast;
     bool m_idleOnce = false;
     std::multimap<qint64, Work> m_queue;
-    QTimer m_timer;     // the next due work at the recorded pace; fast steps at the fast pace
-    QTimer m_tick;      // advanced() while playing
+    QTimer m_timer; // the next due work at the recorded pace; fast steps at the fast pace
+    QTimer m_tick;  // advanced() while playing
 };
 
 // A recording as a replay walks through it: which recorded request each request sent now is, and
@@ -104,6 +105,8 @@ public:
 
     // The next recorded transport (its Start event's segment), or -1 when there is none.
     int takeSegment();
+    // What carried a segment when recording ("stdio", "streamable-http", "http+sse").
+    QString transportOf(int segment) const;
     // The events of a segment that come at their own recorded time: opening, closing,
     // notifications and requests from the server, stderr, messages answering no recorded request.
     QList<int> unsolicited(int segment) const;
@@ -119,14 +122,15 @@ private:
     struct Segment
     {
         int first = 0, last = -1; // event indexes
+        QString transport;
         QList<int> unsolicited;
     };
     std::shared_ptr<const SessionRecording> m_recording;
     QList<Segment> m_segments;
-    QHash<int, QList<int>> m_answers;              // send event -> its answers
-    QHash<QString, QList<int>> m_requests;         // key -> send events, in order
-    QHash<int, int> m_segmentOf;                   // send event -> its segment
-    QHash<int, bool> m_taken;                      // send events replayed
+    QHash<int, QList<int>> m_answers;      // send event -> its answers
+    QHash<QString, QList<int>> m_requests; // key -> send events, in order
+    QHash<int, int> m_segmentOf;           // send event -> its segment
+    QHash<int, bool> m_taken;              // send events replayed
     int m_nextSegment = 0;
 };
 

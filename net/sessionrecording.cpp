@@ -18,7 +18,7 @@ namespace {
 
 using Type = SessionRecording::Event::Type;
 
-constexpr Type allTypes[] = {Type::Start, Type::Open,  Type::Send,  Type::Receive,
+constexpr Type allTypes[] = {Type::Start,     Type::Open, Type::Send,  Type::Receive,
                              Type::Malformed, Type::Fail, Type::Close, Type::Diagnostic};
 
 bool isUtf8(const QByteArray &bytes)
@@ -126,7 +126,8 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
     const QJsonDocument headerDoc = QJsonDocument::fromJson(first, &parseError);
     const QJsonObject header = headerDoc.object();
     if (!headerDoc.isObject() || header.value(QStringLiteral("format")).toString() != formatName())
-        return fail(QStringLiteral("not a Folio session: its first line is not a \"%1\" header").arg(formatName()));
+        return fail(
+            QStringLiteral("not a Folio session: its first line is not a \"%1\" header").arg(formatName()));
     const int version = header.value(QStringLiteral("version")).toInt(-1);
     if (version > FormatVersion)
         return fail(QStringLiteral("made by a newer Folio (session format %1; this Folio reads up to %2)")
@@ -191,8 +192,9 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
         if (!known)
             return fail(QStringLiteral("line %1: unknown event \"%2\"").arg(lineNo).arg(type.left(40)));
         if (o.contains(QStringLiteral("base64"))) {
-            const auto decoded = QByteArray::fromBase64Encoding(
-                o.value(QStringLiteral("base64")).toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+            const auto decoded =
+                QByteArray::fromBase64Encoding(o.value(QStringLiteral("base64")).toString().toLatin1(),
+                                               QByteArray::AbortOnBase64DecodingErrors);
             if (!decoded)
                 return fail(QStringLiteral("line %1: \"base64\" is not base64").arg(lineNo));
             e.text = *decoded;
@@ -208,9 +210,10 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
         rec.events.append(e);
     }
     if (announced >= 0 && rec.events.size() != qint64(announced))
-        return fail(QStringLiteral("the file holds %1 of the %2 events its header announces: it was cut short")
-                        .arg(rec.events.size())
-                        .arg(qint64(announced)));
+        return fail(
+            QStringLiteral("the file holds %1 of the %2 events its header announces: it was cut short")
+                .arg(rec.events.size())
+                .arg(qint64(announced)));
     if (rec.events.isEmpty() || rec.events.constFirst().type != Type::Start)
         return fail(QStringLiteral("the session records no connection"));
     return rec;
@@ -373,10 +376,11 @@ void SessionRecorder::attach(Transport *transport)
         add(e);
     };
     connect(transport, &Transport::opened, this, [simple] { simple(Type::Open); });
-    connect(transport, &Transport::messageReceived, this, [this, simple](const QJsonObject &, const QByteArray &raw) {
-        if (!offered(raw))
-            simple(Type::Receive, raw); // not offered first (the legacy SSE transport)
-    });
+    connect(transport, &Transport::messageReceived, this,
+            [this, simple](const QJsonObject &, const QByteArray &raw) {
+                if (!offered(raw))
+                    simple(Type::Receive, raw); // not offered first (the legacy SSE transport)
+            });
     connect(transport, &Transport::malformedMessage, this,
             [this, simple](const QByteArray &raw, const McpError &error) {
                 if (SessionRecording::Event *e = offered(raw)) {

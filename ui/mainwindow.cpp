@@ -36,12 +36,12 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QMimeData>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPainter>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -318,7 +318,9 @@ void MainWindow::createActions()
         if (path.isEmpty())
             return;
         QSettings().setValue(QStringLiteral("session/dir"), QFileInfo(path).absolutePath());
-        openSession(path);
+        QString error;
+        if (openSession(path, &error) < 0)
+            QMessageBox::warning(this, tr("Open Session"), error);
     });
     m_saveSessionAction = file->addAction(tr("&Save Session…"), QKeySequence::Save, this, [this] {
         ServerSession *s = m_servers->session(currentServerRow());
@@ -694,8 +696,6 @@ int MainWindow::openSession(const QString &path, QString *error)
         if (error)
             *error = message;
         showStatus(message);
-        if (isVisible())
-            QMessageBox::warning(this, tr("Open Session"), message);
         return -1;
     }
     ServerConfig config = recording->replayConfig(path);
@@ -742,8 +742,10 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 void MainWindow::dropEvent(QDropEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls()) {
-        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".folio")))
-            openSession(url.toLocalFile());
+        QString error;
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".folio")) &&
+            openSession(url.toLocalFile(), &error) < 0)
+            QMessageBox::warning(this, tr("Open Session"), error);
     }
     event->acceptProposedAction();
 }

@@ -65,7 +65,8 @@ public:
 
     // File > Open Session (and folio FILE.folio, and a file dropped on the window): adds a replay
     // of the recorded session to the sidebar, selects it and starts it. A file that cannot be read
-    // is said in *error (and in a message box when shown) and adds nothing. Returns its row or -1.
+    // is said in *error and in the status bar (the menu and a drop say it in a message box too),
+    // and adds nothing. Returns its row or -1.
     int openSession(const QString &path, QString *error = nullptr);
     // File > Save Session: what the current server's connection carried since it connected.
     bool saveSession(const QString &path, QString *error = nullptr);

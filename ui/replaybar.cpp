@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QPainter>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
@@ -28,7 +29,6 @@ ReplayBar::ReplayBar(ServerSession *session, QWidget *parent)
 {
     setObjectName(QStringLiteral("replayBar"));
     setFrameShape(QFrame::NoFrame);
-    setAutoFillBackground(true);
     setAccessibleName(tr("Replay"));
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(8, 4, 8, 4);
@@ -57,7 +57,6 @@ ReplayBar::ReplayBar(ServerSession *session, QWidget *parent)
         m_play->setEnabled(false);
         m_fast->setEnabled(false);
         m_slider->setEnabled(false);
-        applyPalette();
         return;
     }
     const QString when =
@@ -67,7 +66,8 @@ ReplayBar::ReplayBar(ServerSession *session, QWidget *parent)
                      "the recorded time.")
                       .arg(session->config().replayFile);
     if (!rec->stripped.isEmpty())
-        tip += QStringLiteral("\n\n") + tr("Left out when recording: %1.").arg(rec->stripped.join(QStringLiteral("; ")));
+        tip += QStringLiteral("\n\n") +
+               tr("Left out when recording: %1.").arg(rec->stripped.join(QStringLiteral("; ")));
     if (rec->cut)
         tip += QStringLiteral("\n\n") + tr("The recording reached its size cap: later traffic is missing.");
     setToolTip(tip);
@@ -77,8 +77,9 @@ ReplayBar::ReplayBar(ServerSession *session, QWidget *parent)
     connect(m_play, &QToolButton::clicked, this, &ReplayBar::togglePlaying);
     connect(m_fast, &QToolButton::toggled, this, [clock](bool fast) { clock->setSpeed(fast ? 4 : 1); });
     connect(m_slider, &QSlider::sliderPressed, this, [this] { m_dragging = true; });
-    connect(m_slider, &QSlider::sliderMoved, this,
-            [this](int v) { m_time->setText(clockText(v) + QStringLiteral(" / ") + clockText(m_slider->maximum())); });
+    connect(m_slider, &QSlider::sliderMoved, this, [this](int v) {
+        m_time->setText(clockText(v) + QStringLiteral(" / ") + clockText(m_slider->maximum()));
+    });
     connect(m_slider, &QSlider::sliderReleased, this, [this] {
         m_dragging = false;
         seek(m_slider->value());
@@ -86,13 +87,13 @@ ReplayBar::ReplayBar(ServerSession *session, QWidget *parent)
     // Clicks on the groove and keys move the value without a drag.
     connect(m_slider, &QSlider::actionTriggered, this, [this](int action) {
         if (action != QAbstractSlider::SliderMove && !m_dragging)
-            QMetaObject::invokeMethod(this, [this] { seek(m_slider->value()); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this] { seek(m_slider->value()); }, Qt::QueuedConnection);
     });
     connect(clock.get(), &ReplayClock::advanced, this, &ReplayBar::refresh);
     connect(clock.get(), &ReplayClock::playingChanged, this, &ReplayBar::refresh);
     connect(clock.get(), &ReplayClock::reachedEnd, this, &ReplayBar::refresh);
     connect(clock.get(), &ReplayClock::seekFinished, this, &ReplayBar::refresh);
-    applyPalette();
     refresh();
 }
 
@@ -154,8 +155,8 @@ void ReplayBar::refresh()
     m_play->setIcon(style()->standardIcon(clock->isPlaying() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
     m_play->setText(clock->isPlaying() ? tr("Pause") : atEnd ? tr("Replay") : tr("Play"));
     m_play->setToolTip(clock->isPlaying() ? tr("Pause the replay: time stops, TTLs with it")
-                                          : atEnd ? tr("Replay the recording from the start")
-                                                  : tr("Go on replaying at the recorded pace"));
+                       : atEnd            ? tr("Replay the recording from the start")
+                                          : tr("Go on replaying at the recorded pace"));
     if (!m_dragging) {
         const QSignalBlocker blocker(m_slider);
         m_slider->setValue(int(now));
@@ -163,26 +164,19 @@ void ReplayBar::refresh()
     m_time->setText(clockText(now) + QStringLiteral(" / ") + clockText(clock->durationMs()));
 }
 
-void ReplayBar::applyPalette()
+void ReplayBar::paintEvent(QPaintEvent *event)
 {
-    // A tint of the highlight over the window colour: plainly not a live server, in light and dark.
-    QPalette p = palette();
-    const QColor base = p.color(QPalette::Window);
-    const QColor accent = p.color(QPalette::Highlight);
-    const qreal a = 0.18;
-    p.setColor(QPalette::Window, QColor::fromRgbF(base.redF() * (1 - a) + accent.redF() * a,
-                                                  base.greenF() * (1 - a) + accent.greenF() * a,
-                                                  base.blueF() * (1 - a) + accent.blueF() * a));
-    setPalette(p);
-}
-
-void ReplayBar::changeEvent(QEvent *event)
-{
-    QFrame::changeEvent(event);
-    if (event->type() == QEvent::StyleChange || event->type() == QEvent::ApplicationPaletteChange) {
-        setPalette(QPalette());
-        applyPalette();
-    }
+    // A tint of the highlight over the window colour, and a line of it below: plainly not a live
+    // server, in light and dark (computed from the palette as painted, so a theme change follows).
+    QPainter painter(this);
+    const QColor base = palette().color(QPalette::Window);
+    const QColor accent = palette().color(QPalette::Highlight);
+    const qreal a = 0.16;
+    painter.fillRect(rect(), QColor::fromRgbF(base.redF() * (1 - a) + accent.redF() * a,
+                                              base.greenF() * (1 - a) + accent.greenF() * a,
+                                              base.blueF() * (1 - a) + accent.blueF() * a));
+    painter.fillRect(QRect(0, height() - 1, width(), 1), accent);
+    QFrame::paintEvent(event);
 }
 
 } // namespace folio

@@ -33,11 +33,10 @@ public:
     static QString clockText(qint64 ms);
 
 protected:
-    void changeEvent(QEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
 
 private:
     void refresh();
-    void applyPalette();
 
     QPointer<ServerSession> m_session;
     QLabel *m_icon;

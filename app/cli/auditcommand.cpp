@@ -292,10 +292,12 @@ bool AuditCommand::saveRecording()
                  .arg(rec.events.size())
                  .arg(rec.durationMs / 1000.0, 0, 'f', 1)
                  .arg(m_options.recordPath,
-                      rec.stripped.isEmpty() ? QString()
-                                             : QStringLiteral("; left out: ") + rec.stripped.join(QStringLiteral("; "))));
+                      rec.stripped.isEmpty()
+                          ? QString()
+                          : QStringLiteral("; left out: ") + rec.stripped.join(QStringLiteral("; "))));
     if (rec.cut)
-        printErr(QStringLiteral("folio record: the recording reached its size cap; later traffic is missing\n"));
+        printErr(
+            QStringLiteral("folio record: the recording reached its size cap; later traffic is missing\n"));
     return true;
 }
 

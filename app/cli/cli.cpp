@@ -210,7 +210,8 @@ int runReplay(const QStringList &arguments)
     if (arguments.isEmpty() || arguments.constFirst() == QLatin1String("--help") ||
         arguments.constFirst() == QLatin1String("-h")) {
         if (arguments.isEmpty()) {
-            printErr(QStringLiteral("folio replay: give a session file and a command\nTry 'folio replay --help'.\n"));
+            printErr(QStringLiteral(
+                "folio replay: give a session file and a command\nTry 'folio replay --help'.\n"));
             return 2;
         }
         printOut(replayHelp());
@@ -220,8 +221,9 @@ int runReplay(const QStringList &arguments)
     const QString command = arguments.value(1);
     if (command != listWord && command != auditWord) {
         printErr(QStringLiteral("folio replay: %1\nTry 'folio replay --help'.\n")
-                     .arg(command.isEmpty() ? QStringLiteral("give a command after the file: list or audit")
-                                            : QStringLiteral("'%1' cannot be replayed: list or audit").arg(command)));
+                     .arg(command.isEmpty()
+                              ? QStringLiteral("give a command after the file: list or audit")
+                              : QStringLiteral("'%1' cannot be replayed: list or audit").arg(command)));
         return 2;
     }
     // First: a "--" the user gave must not swallow it as a stdio command's words.
@@ -233,8 +235,8 @@ int runReplay(const QStringList &arguments)
 bool isCliCommand(const QString &word)
 {
     return word == listWord || word == decodeWord || word == auditWord || word == recordWord ||
-           word == replayWord || word == helpWord ||
-           word == QLatin1String("--help") || word == QLatin1String("-h");
+           word == replayWord || word == helpWord || word == QLatin1String("--help") ||
+           word == QLatin1String("-h");
 }
 
 int runCli(const QString &command, const QStringList &arguments)

@@ -71,16 +71,17 @@ QJsonArray TargetOptions::savedServers()
 
 bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &stdioCommand, QString *error)
 {
-    const int targets = int(parser.isSet(m_url)) + int(parser.isSet(m_server)) + int(!stdioCommand.isEmpty()) +
-                        int(parser.isSet(m_replay));
+    const int targets = int(parser.isSet(m_url)) + int(parser.isSet(m_server)) +
+                        int(!stdioCommand.isEmpty()) + int(parser.isSet(m_replay));
     if (targets == 0) {
         *error = QStringLiteral("no server given: use --url URL, --server NAME or -- COMMAND ARGS...");
         return false;
     }
     if (targets > 1) {
-        *error = parser.isSet(m_replay) ? QStringLiteral("a replay has its server in the file: give no --url, "
-                                                         "--server or -- COMMAND")
-                                        : QStringLiteral("give exactly one of --url, --server and -- COMMAND");
+        *error = parser.isSet(m_replay)
+                     ? QStringLiteral("a replay has its server in the file: give no --url, "
+                                      "--server or -- COMMAND")
+                     : QStringLiteral("give exactly one of --url, --server and -- COMMAND");
         return false;
     }
 

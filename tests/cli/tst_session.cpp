@@ -53,7 +53,8 @@ public:
     explicit HttpDemo(const QString &scenario)
     {
         m_process.setProgram(demoServer);
-        m_process.setArguments({QStringLiteral("--scenario"), scenario, QStringLiteral("--http"), QStringLiteral("0")});
+        m_process.setArguments(
+            {QStringLiteral("--scenario"), scenario, QStringLiteral("--http"), QStringLiteral("0")});
         m_process.start();
         QByteArray err;
         static const QRegularExpression listening(QStringLiteral("listening on (http://\\S+)"));
@@ -134,13 +135,14 @@ private Q_SLOTS:
                                  QStringLiteral("tour")};
         const QString file = path(QStringLiteral("tour.folio"));
         if (!QFile::exists(file)) {
-            const Run record = folio(QStringList{QStringLiteral("record"), QStringLiteral("-o"), file} + target);
+            const Run record =
+                folio(QStringList{QStringLiteral("record"), QStringLiteral("-o"), file} + target);
             QVERIFY2(record.exitCode == 1, record.err.constData()); // the tour has errors on purpose
             QVERIFY2(record.err.contains("saved to"), record.err.constData());
         }
-        const Run live = folio(QStringList{QStringLiteral("list"), list, QStringLiteral("--format"),
-                                           QStringLiteral("json")} +
-                               target);
+        const Run live = folio(
+            QStringList{QStringLiteral("list"), list, QStringLiteral("--format"), QStringLiteral("json")} +
+            target);
         QCOMPARE(live.exitCode, exitCode);
         const Run replay = folio({QStringLiteral("replay"), file, QStringLiteral("list"), list,
                                   QStringLiteral("--format"), QStringLiteral("json")});
@@ -176,18 +178,20 @@ private Q_SLOTS:
         const QJsonObject header = QJsonDocument::fromJson(bytes.left(bytes.indexOf('\n'))).object();
         QCOMPARE(header.value(QStringLiteral("format")).toString(), QStringLiteral("folio-session"));
         QCOMPARE(header.value(QStringLiteral("version")).toInt(), 1);
-        const QString stripped = header.value(QStringLiteral("stripped")).toVariant().toStringList().join(u'|');
+        const QString stripped =
+            header.value(QStringLiteral("stripped")).toVariant().toStringList().join(u'|');
         QVERIFY2(stripped.contains(QStringLiteral("bearer token")), qPrintable(stripped));
         QVERIFY2(stripped.contains(QStringLiteral("HTTP headers")), qPrintable(stripped));
 
-        const Run replay = folio({QStringLiteral("replay"), file, QStringLiteral("list"), QStringLiteral("resources"),
-                                  QStringLiteral("--format"), QStringLiteral("json")});
+        const Run replay =
+            folio({QStringLiteral("replay"), file, QStringLiteral("list"), QStringLiteral("resources"),
+                   QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(replay.exitCode == 0, replay.err.constData());
         QCOMPARE(withoutTimes(QJsonDocument::fromJson(replay.out).object()),
                  withoutTimes(QJsonDocument::fromJson(live.out).object()));
         // The audit replays too, with the findings it had.
-        const Run audit = folio({QStringLiteral("replay"), file, QStringLiteral("audit"), QStringLiteral("--format"),
-                                 QStringLiteral("json")});
+        const Run audit = folio({QStringLiteral("replay"), file, QStringLiteral("audit"),
+                                 QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(audit.exitCode, record.exitCode);
     }
 
@@ -195,11 +199,12 @@ private Q_SLOTS:
     void replayOfWhatWasNotRecorded()
     {
         const QString file = path(QStringLiteral("tools-only.folio"));
-        const Run record = folio({QStringLiteral("record"), QStringLiteral("-o"), file, QStringLiteral("--list"),
-                                  QStringLiteral("tools"), QStringLiteral("--"), demoServer,
-                                  QStringLiteral("--scenario"), QStringLiteral("healthy")});
+        const Run record = folio({QStringLiteral("record"), QStringLiteral("-o"), file,
+                                  QStringLiteral("--list"), QStringLiteral("tools"), QStringLiteral("--"),
+                                  demoServer, QStringLiteral("--scenario"), QStringLiteral("healthy")});
         QVERIFY2(record.exitCode == 0, record.err.constData());
-        const Run replay = folio({QStringLiteral("replay"), file, QStringLiteral("list"), QStringLiteral("prompts")});
+        const Run replay =
+            folio({QStringLiteral("replay"), file, QStringLiteral("list"), QStringLiteral("prompts")});
         QVERIFY(replay.exitCode != 0);
         QVERIFY2((replay.out + replay.err).contains("the recording holds no answer"), replay.out.constData());
     }
@@ -211,16 +216,19 @@ private Q_SLOTS:
         QTest::newRow("empty") << QByteArray() << QStringLiteral("empty");
         QTest::newRow("foreign") << QByteArray("{\"log\":{\"version\":\"1.2\"}}\n")
                                  << QStringLiteral("not a Folio session");
-        QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0", 11) << QStringLiteral("not a Folio session");
+        QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0", 11)
+                                << QStringLiteral("not a Folio session");
         QTest::newRow("newer") << QByteArray("{\"format\":\"folio-session\",\"version\":99}\n")
                                << QStringLiteral("newer Folio");
         QTest::newRow("cut short")
-            << QByteArray("{\"format\":\"folio-session\",\"version\":1,\"server\":{\"name\":\"x\"},\"events\":3}\n"
-                          "{\"t\":0,\"e\":\"start\",\"text\":\"stdio\"}\n")
+            << QByteArray(
+                   "{\"format\":\"folio-session\",\"version\":1,\"server\":{\"name\":\"x\"},\"events\":3}\n"
+                   "{\"t\":0,\"e\":\"start\",\"text\":\"stdio\"}\n")
             << QStringLiteral("cut short");
         QTest::newRow("damaged line")
-            << QByteArray("{\"format\":\"folio-session\",\"version\":1,\"server\":{\"name\":\"x\"},\"events\":2}\n"
-                          "{\"t\":0,\"e\":\"start\",\"text\":\"stdio\"}\n{\"t\":1,\"e\":\"se")
+            << QByteArray(
+                   "{\"format\":\"folio-session\",\"version\":1,\"server\":{\"name\":\"x\"},\"events\":2}\n"
+                   "{\"t\":0,\"e\":\"start\",\"text\":\"stdio\"}\n{\"t\":1,\"e\":\"se")
             << QStringLiteral("line 3");
     }
     void damagedFiles()
@@ -232,7 +240,8 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write(content);
         f.close();
-        const Run run = folio({QStringLiteral("replay"), file, QStringLiteral("list"), QStringLiteral("tools")});
+        const Run run =
+            folio({QStringLiteral("replay"), file, QStringLiteral("list"), QStringLiteral("tools")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(QString::fromUtf8(run.err).contains(says), run.err.constData());
         QVERIFY(run.out.isEmpty());
@@ -246,8 +255,9 @@ private Q_SLOTS:
                                  QStringLiteral("decode-cursor"), QStringLiteral("x")});
         QCOMPARE(other.exitCode, 2);
         QVERIFY(other.err.contains("list or audit"));
-        const Run both = folio({QStringLiteral("replay"), path(QStringLiteral("tour.folio")), QStringLiteral("list"),
-                                QStringLiteral("tools"), QStringLiteral("--"), demoServer});
+        const Run both =
+            folio({QStringLiteral("replay"), path(QStringLiteral("tour.folio")), QStringLiteral("list"),
+                   QStringLiteral("tools"), QStringLiteral("--"), demoServer});
         QCOMPARE(both.exitCode, 2);
         QCOMPARE(folio({QStringLiteral("replay"), QStringLiteral("--help")}).exitCode, 0);
         QCOMPARE(folio({QStringLiteral("record"), QStringLiteral("--help")}).exitCode, 0);

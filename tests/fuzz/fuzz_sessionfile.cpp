@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(!error.isEmpty());
         return 0;
     }
-    FUZZ_CHECK(!rec->events.isEmpty() && rec->events.constFirst().type == SessionRecording::Event::Type::Start);
+    FUZZ_CHECK(!rec->events.isEmpty() &&
+               rec->events.constFirst().type == SessionRecording::Event::Type::Start);
     for (qsizetype i = 1; i < rec->events.size(); ++i)
         FUZZ_CHECK(rec->events.at(i - 1).t <= rec->events.at(i).t);
 

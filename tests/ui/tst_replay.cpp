@@ -1,0 +1,234 @@
+// A recorded session in the window: save the tour's session, stop its server, open the file, and
+// see the same lists, pages and findings, marked as a replay; its clock plays, pauses, runs ×4 and
+// scrubs; a damaged file opens nothing and says why. Offscreen, against the real demo server.
+
+#include "listview.h"
+#include "mainwindow.h"
+#include "pagedlistmodel.h"
+#include "pageledger.h"
+#include "replaybar.h"
+#include "replaytransport.h"
+#include "secretstore.h"
+#include "serverlistmodel.h"
+#include "serversession.h"
+#include "serverview.h"
+#include "sessionrecording.h"
+#include "ttlclock.h"
+
+#include <QFile>
+#include <QSettings>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+using namespace folio;
+
+namespace {
+
+struct PageFacts
+{
+    int index;
+    std::optional<QString> cursor;
+    QString next;
+    int items;
+    QStringList findings;
+    bool operator==(const PageFacts &o) const
+    {
+        return index == o.index && cursor == o.cursor && next == o.next && items == o.items &&
+               findings == o.findings;
+    }
+};
+
+// What a person compares between the live list and its replay: its pages as the ledger has them.
+QList<PageFacts> pagesOf(PagedListModel *model)
+{
+    QList<PageFacts> pages;
+    const PageLedger *ledger = model->walker()->ledger();
+    for (int row = 0; row < ledger->rowCount(); ++row) {
+        const PageRecord &p = ledger->page(row);
+        QStringList findings;
+        for (const Finding &f : p.findings)
+            findings << f.id;
+        pages.append({p.index, p.requestCursor, p.nextCursor, p.itemCount, findings});
+    }
+    return pages;
+}
+
+} // namespace
+
+class tst_Replay : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void savedSessionReplaysWithTheServerGone();
+    void replayClockPlaysPausesAndScrubs();
+    void damagedFileOpensNothing();
+
+private:
+    void openTour();
+    bool walked(ServerSession *session, const QStringList &lists);
+
+    QTemporaryDir m_dir;
+    TtlClock *m_clock = nullptr;
+    SecretStore *m_secrets = nullptr;
+    ServerListModel *m_servers = nullptr;
+    MainWindow *m_window = nullptr;
+};
+
+void tst_Replay::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_replay"));
+    QSettings().clear();
+    QSettings().setValue(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::Whole));
+    QVERIFY(m_dir.isValid());
+}
+
+void tst_Replay::cleanup()
+{
+    delete m_window;
+    m_window = nullptr;
+    delete m_servers;
+    m_servers = nullptr;
+    delete m_secrets;
+    m_secrets = nullptr;
+    delete m_clock;
+    m_clock = nullptr;
+}
+
+void tst_Replay::openTour()
+{
+    m_clock = new TtlClock;
+    m_secrets = new SecretStore;
+    m_servers = new ServerListModel(m_clock, m_secrets);
+    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
+                             {QStringLiteral("--scenario"), QStringLiteral("tour")});
+    m_window = new MainWindow(m_servers, m_secrets);
+    m_window->resize(1280, 800);
+    m_window->show();
+    m_window->selectServer(0);
+    m_window->connectCurrent();
+}
+
+bool tst_Replay::walked(ServerSession *session, const QStringList &lists)
+{
+    if (session->state() != McpClient::State::Connected)
+        return false;
+    for (const QString &id : lists) {
+        PagedListModel *m = session->existingModel(id);
+        if (!m || m->walker()->isLoading() || m->walker()->isFetchingAll() || m->walker()->pagesInWalk() == 0)
+            return false;
+    }
+    return true;
+}
+
+void tst_Replay::savedSessionReplaysWithTheServerGone()
+{
+    openTour();
+    ServerSession *live = m_servers->session(0);
+    const QStringList lists{QStringLiteral("tools"), QStringLiteral("prompts"), QStringLiteral("resources"),
+                            QStringLiteral("templates")};
+    QTRY_VERIFY_WITH_TIMEOUT(walked(live, lists), 20000);
+    QMap<QString, QList<PageFacts>> before;
+    for (const QString &id : lists)
+        before.insert(id, pagesOf(live->existingModel(id)));
+    const int findings = live->findingCount();
+    QVERIFY(findings > 0); // the tour's loop, at least
+
+    const QString file = m_dir.filePath(QStringLiteral("tour.folio"));
+    QString error;
+    QVERIFY2(m_window->saveSession(file, &error), qPrintable(error));
+    live->disconnectFromServer(); // the server is gone
+    QTRY_COMPARE(live->state(), McpClient::State::Disconnected);
+
+    const int row = m_window->openSession(file, &error);
+    QVERIFY2(row > 0, qPrintable(error));
+    ServerSession *replay = m_servers->session(row);
+    QVERIFY(replay->isReplay());
+    QCOMPARE(m_window->currentServerRow(), row);
+    ServerView *view = m_window->currentServerView();
+    QVERIFY(view->replayBar());
+    QVERIFY(view->replayBar()->bannerText().contains(QStringLiteral("Replay of demo (tour)")));
+    QVERIFY(view->replayBar()->bannerText().contains(QStringLiteral("no server is contacted")));
+    QTRY_VERIFY_WITH_TIMEOUT(walked(replay, lists), 20000);
+    for (const QString &id : lists)
+        QCOMPARE(pagesOf(replay->existingModel(id)), before.value(id));
+    QCOMPARE(replay->findingCount(), findings);
+    QCOMPARE(replay->client()->serverInfo(), live->client()->serverInfo());
+    QVERIFY(replay->stateText().contains(QStringLiteral("replay")));
+}
+
+void tst_Replay::replayClockPlaysPausesAndScrubs()
+{
+    // The tour's session, with time in it after the walk.
+    openTour();
+    ServerSession *live = m_servers->session(0);
+    QTRY_VERIFY_WITH_TIMEOUT(walked(live, {QStringLiteral("tools")}), 20000);
+    QTest::qWait(1500); // a recording with time in it after the walk
+    const QString file = m_dir.filePath(QStringLiteral("clock.folio"));
+    QVERIFY(m_window->saveSession(file));
+    live->disconnectFromServer();
+
+    const int row = m_window->openSession(file);
+    QVERIFY(row > 0);
+    ServerSession *replay = m_servers->session(row);
+    ReplayBar *bar = m_window->currentServerView()->replayBar();
+    const std::shared_ptr<ReplayClock> clock = replay->replayClock();
+    QVERIFY(clock);
+    QVERIFY(clock->durationMs() >= 1500);
+    QTRY_VERIFY(clock->isPlaying());
+    QCOMPARE(bar->playButton()->text(), QStringLiteral("Pause"));
+
+    // Pause: time stops, and so do the pages' TTLs.
+    bar->playButton()->click();
+    QVERIFY(!clock->isPlaying());
+    const qint64 paused = clock->nowMs();
+    QTest::qWait(300);
+    QCOMPARE(clock->nowMs(), paused);
+    QCOMPARE(replay->ttlClock()->nowMs(), paused);
+    QCOMPARE(bar->playButton()->text(), QStringLiteral("Play"));
+
+    // ×4, then play to the end: it stops there, and offers to replay.
+    bar->fastButton()->click();
+    QCOMPARE(clock->speed(), 4);
+    bar->playButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!clock->isPlaying(), 10000);
+    QVERIFY(clock->nowMs() >= clock->durationMs());
+    QCOMPARE(bar->playButton()->text(), QStringLiteral("Replay"));
+    QVERIFY(bar->timeText().endsWith(ReplayBar::clockText(clock->durationMs())));
+
+    // Scrub back to the start: the replay starts again, and the pages come again.
+    bar->seek(0);
+    QTRY_VERIFY_WITH_TIMEOUT(walked(replay, {QStringLiteral("tools")}), 20000);
+    QVERIFY(clock->nowMs() < clock->durationMs());
+    // Scrub forward: time jumps there.
+    const qint64 target = clock->durationMs() - 200;
+    bar->seek(target);
+    QTRY_VERIFY(!clock->isSeeking());
+    QVERIFY(clock->nowMs() >= target);
+}
+
+void tst_Replay::damagedFileOpensNothing()
+{
+    openTour();
+    const QString file = m_dir.filePath(QStringLiteral("damaged.folio"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(
+        "{\"format\":\"folio-session\",\"version\":1,\"server\":{\"name\":\"x\"},\"events\":2}\n{\"t\":0,");
+    f.close();
+    const int rows = m_servers->rowCount();
+    QString error;
+    QCOMPARE(m_window->openSession(file, &error), -1);
+    QVERIFY2(error.contains(QStringLiteral("line 2")), qPrintable(error));
+    QCOMPARE(m_servers->rowCount(), rows);
+}
+
+QTEST_MAIN(tst_Replay)
+#include "tst_replay.moc"
