@@ -1,10 +1,10 @@
-#include "auditdialog.h"
+#include "auditpanel.h"
 
-#include "auditor.h"
+#include "auditresult.h"
 #include "serversession.h"
 #include "statuscolors.h"
 
-#include <QDialogButtonBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
@@ -18,21 +18,15 @@ namespace {
 enum { ListIdRole = Qt::UserRole + 1, PageRole, JsonRole };
 }
 
-AuditDialog::AuditDialog(ServerSession *session, QWidget *parent)
-    : QDialog(parent)
-    , m_session(session)
+AuditPanel::AuditPanel(QWidget *parent)
+    : QWidget(parent)
     , m_status(new QLabel(this))
     , m_tree(new QTreeWidget(this))
+    , m_run(new QPushButton(tr("Run audit"), this))
+    , m_cancel(new QPushButton(tr("Cancel"), this))
 {
-    setWindowTitle(tr("Audit %1").arg(session->config().name));
-    auto *intro = new QLabel(
-        tr("Walks every list and read-only list tool to its end (a tool's required arguments filled "
-           "from its schema), then probes the cursors: a tampered or forged cursor, a cursor from "
-           "another list, \"\" sent back, a second walk. Polite: one request at a time, a handful of "
-           "probes per list."),
-        this);
-    intro->setWordWrap(true);
     m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_tree->setColumnCount(4);
     m_tree->setHeaderLabels({tr("List / finding"), tr("Severity"), tr("Page"), tr("What happened")});
     m_tree->header()->setStretchLastSection(true);
@@ -40,36 +34,53 @@ AuditDialog::AuditDialog(ServerSession *session, QWidget *parent)
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_copy =
         addRowCopyActions(m_tree, [](const QModelIndex &row) { return row.data(JsonRole).toJsonValue(); });
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    m_cancel = buttons->addButton(tr("Cancel audit"), QDialogButtonBox::ActionRole);
-    m_again = buttons->addButton(tr("Run again"), QDialogButtonBox::ActionRole);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_cancel, &QPushButton::clicked, this, [this] {
-        if (m_auditor)
-            m_auditor->cancel(tr("cancelled by the user"));
-    });
-    connect(m_again, &QPushButton::clicked, this, &AuditDialog::start);
+    m_run->setToolTip(tr("Audit the server's paging (Ctrl+Shift+A)"));
+    m_cancel->setEnabled(false);
+    connect(m_run, &QPushButton::clicked, this, &AuditPanel::start);
+    connect(m_cancel, &QPushButton::clicked, this, &AuditPanel::cancel);
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         const int page = item->data(0, PageRole).toInt();
         if (page >= 0 && !item->data(0, ListIdRole).toString().isEmpty())
             Q_EMIT pageRequested(item->data(0, ListIdRole).toString(), page);
     });
+    // A dock is short: the status and the buttons share one row above the tree.
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_status, 1);
+    top->addWidget(m_run, 0, Qt::AlignTop);
+    top->addWidget(m_cancel, 0, Qt::AlignTop);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addWidget(m_status);
+    layout->setContentsMargins(6, 4, 6, 0);
+    layout->addLayout(top);
     layout->addWidget(m_tree, 1);
-    layout->addWidget(buttons);
-    resize(900, 560);
+    showIdle();
 }
 
-AuditDialog::~AuditDialog() = default;
+AuditPanel::~AuditPanel() = default;
 
-bool AuditDialog::isRunning() const
+void AuditPanel::setSession(ServerSession *session)
 {
-    return m_auditor && m_auditor->isRunning();
+    if (m_session == session)
+        return;
+    if (m_session)
+        m_session->disconnect(this);
+    m_session = session;
+    if (session) {
+        connect(session, &ServerSession::auditStarted, this, &AuditPanel::showSessionState);
+        connect(session, &ServerSession::auditProgressed, m_status, &QLabel::setText);
+        connect(session, &ServerSession::auditResultChanged, this, &AuditPanel::showSessionState);
+        connect(session, &ServerSession::stateChanged, this, [this] {
+            m_run->setEnabled(!isRunning() && m_session->state() == McpClient::State::Connected);
+        });
+    }
+    showSessionState();
 }
 
-void AuditDialog::start()
+bool AuditPanel::isRunning() const
+{
+    return m_session && m_session->isAuditing();
+}
+
+void AuditPanel::start()
 {
     if (!m_session || isRunning())
         return;
@@ -77,33 +88,68 @@ void AuditDialog::start()
         m_status->setText(tr("Connect to the server first (Ctrl+Return)."));
         return;
     }
-    delete m_auditor;
+    m_session->startAudit();
+}
+
+void AuditPanel::cancel()
+{
+    if (m_session)
+        m_session->cancelAudit(tr("cancelled by the user"));
+}
+
+int AuditPanel::findingCount() const
+{
+    if (!m_session || !m_session->hasAuditResult())
+        return 0;
+    const AuditResult &r = m_session->auditResult();
+    return r.count(Finding::Severity::Error) + r.count(Finding::Severity::Warning) +
+           r.count(Finding::Severity::Info);
+}
+
+QString AuditPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void AuditPanel::showIdle()
+{
     m_tree->clear();
-    m_auditor = new Auditor(m_session->client(), AuditOptions(), this);
-    connect(m_auditor, &Auditor::progress, m_status, &QLabel::setText);
-    connect(m_auditor, &Auditor::finished, this, &AuditDialog::showAuditorResult);
-    m_cancel->setEnabled(true);
-    m_again->setEnabled(false);
-    m_auditor->start();
+    m_cancel->setEnabled(false);
+    m_run->setText(tr("Run audit"));
+    const bool connected = m_session && m_session->state() == McpClient::State::Connected;
+    m_run->setEnabled(connected);
+    m_status->setText(
+        tr("The audit walks every list and read-only list tool to its end (a tool's required arguments "
+           "filled from its schema), then probes the cursors: a tampered or forged cursor, a cursor from "
+           "another list, \"\" sent back, a second walk. Polite: one request at a time, a handful of "
+           "probes per list. Its findings join the Findings dock.%1")
+            .arg(connected ? QString() : tr(" Connect to the server first (Ctrl+Return).")));
 }
 
-int AuditDialog::findingCount() const
+void AuditPanel::showSessionState()
 {
-    return m_auditor ? m_auditor->result().count(Finding::Severity::Error) +
-                           m_auditor->result().count(Finding::Severity::Warning) +
-                           m_auditor->result().count(Finding::Severity::Info)
-                     : 0;
+    if (isRunning()) {
+        m_tree->clear();
+        m_run->setEnabled(false);
+        m_cancel->setEnabled(true);
+        m_status->setText(m_session->auditProgress().isEmpty()
+                              ? tr("Auditing %1…").arg(m_session->displayName())
+                              : m_session->auditProgress());
+        return;
+    }
+    if (m_session && m_session->hasAuditResult()) {
+        showResult(m_session->auditResult());
+        m_run->setEnabled(m_session->state() == McpClient::State::Connected);
+        return;
+    }
+    showIdle();
 }
 
-void AuditDialog::showAuditorResult()
-{
-    showResult(m_auditor->result());
-}
-
-void AuditDialog::showResult(const AuditResult &r)
+void AuditPanel::showResult(const AuditResult &r)
 {
     m_cancel->setEnabled(false);
-    m_again->setEnabled(true);
+    m_run->setText(tr("Run again"));
+    m_run->setEnabled(true);
     const StatusColors colors(palette());
     m_tree->clear();
     for (const AuditedList &list : r.lists) {
@@ -126,7 +172,8 @@ void AuditDialog::showResult(const AuditResult &r)
         if (!list.findings.isEmpty())
             top->setIcon(0,
                          colors.severityIcon(errors ? Finding::Severity::Error : Finding::Severity::Warning));
-        for (const Finding &f : list.findings) {
+        for (Finding f : list.findings) {
+            f.source = Finding::Source::Audit;
             auto *item = new QTreeWidgetItem(top);
             item->setText(0, f.id);
             item->setIcon(1, colors.severityIcon(f.severity));
@@ -161,12 +208,12 @@ void AuditDialog::showResult(const AuditResult &r)
     const int errors = r.count(Finding::Severity::Error);
     const int warnings = r.count(Finding::Severity::Warning);
     QString text = r.aborted.isEmpty() ? tr("Audit complete") : tr("Audit stopped: %1").arg(r.aborted);
-    text +=
-        tr(" — %1 error(s), %2 warning(s), %3 request(s) in %4 ms. Double-click a finding to see its page.")
-            .arg(errors)
-            .arg(warnings)
-            .arg(r.requests())
-            .arg(r.elapsedMs);
+    text += tr(" — %1 error(s), %2 warning(s), %3 request(s) in %4 ms; in the Findings dock too. "
+               "Double-click a finding to see its page.")
+                .arg(errors)
+                .arg(warnings)
+                .arg(r.requests())
+                .arg(r.elapsedMs);
     m_status->setText(text);
 }
 
