@@ -12,6 +12,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace folio {
 
 namespace {
@@ -152,7 +154,14 @@ void AuditPanel::showResult(const AuditResult &r)
     m_run->setEnabled(true);
     const StatusColors colors(palette());
     m_tree->clear();
-    for (const AuditedList &list : r.lists) {
+    // The lists with findings first: a dock is a few rows tall, and they are what it is for.
+    QList<const AuditedList *> lists;
+    for (const AuditedList &list : r.lists)
+        lists.append(&list);
+    std::stable_partition(lists.begin(), lists.end(),
+                          [](const AuditedList *l) { return !l->findings.isEmpty(); });
+    for (const AuditedList *listPtr : std::as_const(lists)) {
+        const AuditedList &list = *listPtr;
         auto *top = new QTreeWidgetItem(m_tree);
         top->setText(0, list.id);
         top->setData(0, ListIdRole, list.id);
@@ -208,13 +217,14 @@ void AuditPanel::showResult(const AuditResult &r)
     const int errors = r.count(Finding::Severity::Error);
     const int warnings = r.count(Finding::Severity::Warning);
     QString text = r.aborted.isEmpty() ? tr("Audit complete") : tr("Audit stopped: %1").arg(r.aborted);
-    text += tr(" — %1 error(s), %2 warning(s), %3 request(s) in %4 ms; in the Findings dock too. "
-               "Double-click a finding to see its page.")
+    text += tr(": %1 error(s), %2 warning(s) · %3 request(s) in %4 ms · double-click a finding for its page")
                 .arg(errors)
                 .arg(warnings)
                 .arg(r.requests())
                 .arg(r.elapsedMs);
     m_status->setText(text);
+    m_status->setToolTip(tr("The audit's findings are in the Findings dock too, marked \"audit\"; one the "
+                            "window's walk shows already is counted once there."));
 }
 
 } // namespace folio
