@@ -1,5 +1,6 @@
 #include "screenshots.h"
 
+#include "auditpanel.h"
 #include "findingspanel.h"
 #include "legendbar.h"
 #include "listview.h"
@@ -160,6 +161,46 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         return true;
     });
     shot(QStringLiteral("findings-light"), 3);
+    // The audit in its dock below the table, its findings in the Findings dock too, and the
+    // templates loop drawn as an arc in the strip above.
+    script.add(QStringLiteral("audit"), [&window] {
+        window.auditDock()->show();
+        window.auditDock()->raise();
+        window.auditPanel()->start();
+        return true;
+    });
+    script.add(
+        QStringLiteral("audited"), [&window] { return !window.auditPanel()->isRunning(); }, 90000);
+    script.add(QStringLiteral("the loop's page"), [list] {
+        if (ListView *l = list(QStringLiteral("templates"))) {
+            const QList<int> rows = l->model()->walker()->walkPageRows();
+            if (!rows.isEmpty())
+                l->selectPage(rows.last());
+        }
+        return true;
+    });
+    shot(QStringLiteral("audit-light"), 5);
+    script.add(QStringLiteral("the audit's findings"), [&window] {
+        window.findingsDock()->raise();
+        return true;
+    });
+    shot(QStringLiteral("audit-findings-light"), 5);
+    script.add(QStringLiteral("audit dark"), [&window] {
+        Theme::apply(Theme::Mode::Dark);
+        window.auditDock()->raise();
+        return true;
+    });
+    shot(QStringLiteral("audit-dark"), 3);
+    script.add(QStringLiteral("audit small"), [&window] {
+        window.resize(900, 600);
+        return true;
+    });
+    shot(QStringLiteral("audit-small-dark"), 5);
+    script.add(QStringLiteral("light for the rest"), [&window] {
+        window.resize(1480, 920);
+        Theme::apply(Theme::Mode::Light);
+        return true;
+    });
     // The same window at a small size: what a laptop beside a projector gives it.
     script.add(QStringLiteral("small"), [&window, list] {
         window.resize(900, 600);

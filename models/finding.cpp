@@ -43,12 +43,15 @@ QJsonObject Finding::toJson() const
     QJsonArray p;
     for (int i : pages)
         p.append(i + 1);
-    return {{QStringLiteral("id"), id},
-            {QStringLiteral("severity"), severityName(severity)},
-            {QStringLiteral("page"), pages.isEmpty() ? QJsonValue() : QJsonValue(pages.first() + 1)},
-            {QStringLiteral("pages"), p},
-            {QStringLiteral("message"), message},
-            {QStringLiteral("evidence"), evidence}};
+    QJsonObject json{{QStringLiteral("id"), id},
+                     {QStringLiteral("severity"), severityName(severity)},
+                     {QStringLiteral("page"), pages.isEmpty() ? QJsonValue() : QJsonValue(pages.first() + 1)},
+                     {QStringLiteral("pages"), p},
+                     {QStringLiteral("message"), message},
+                     {QStringLiteral("evidence"), evidence}};
+    if (source == Source::Audit)
+        json.insert(QStringLiteral("source"), QStringLiteral("audit"));
+    return json;
 }
 
 } // namespace folio

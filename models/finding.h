@@ -12,6 +12,9 @@ namespace folio {
 struct Finding
 {
     enum class Severity { Info, Warning, Error };
+    // Who found it: a walk of the window (or of the command line), or the window's last audit
+    // (ServerSession::auditFindings), which walks and probes on its own.
+    enum class Source { Walk, Audit };
 
     QString id; // e.g. "cursor-repeated"
     Severity severity = Severity::Info;
@@ -19,11 +22,13 @@ struct Finding
     QString message;  // one sentence a person reads
     // Exported as it is, so a page it names is numbered from 1 (firstSentForPage, firstPage, ...).
     QJsonObject evidence;
+    Source source = Source::Walk;
 
     static QString severityName(Severity s);
     static Severity defaultSeverity(const QString &id);
     static QStringList catalogue(); // every id Folio can emit
-    // {id, severity, page, pages, message, evidence}: page and pages numbered from 1.
+    // {id, severity, page, pages, message, evidence}: page and pages numbered from 1; with
+    // "source": "audit" when the audit found it.
     QJsonObject toJson() const;
 };
 

@@ -1,5 +1,6 @@
 #include "serversession.h"
 
+#include "auditor.h"
 #include "modelslogging.h"
 #include "pagedlistmodel.h"
 #include "replaytransport.h"
@@ -57,6 +58,7 @@ ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, Secret
 
 ServerSession::~ServerSession()
 {
+    delete m_auditor; // before the client it talks to
     // A replay's TTL clock is a child made after the client: the walkers unschedule their pages
     // from it as they go, so they go first.
     qDeleteAll(m_models);
@@ -163,10 +165,14 @@ void ServerSession::disconnectFromServer()
 
 void ServerSession::handleConnected()
 {
-    // Lists from an earlier connection belong to a session that is gone: start afresh.
+    // Lists from an earlier connection belong to a session that is gone: start afresh (its audit
+    // too).
     qDeleteAll(m_models);
     m_models.clear();
     m_lists.clear();
+    if (m_auditor)
+        cancelAudit(tr("the server reconnected"));
+    clearAuditResult();
     const QJsonObject caps = m_client->capabilities();
     const bool advertisesNone = !caps.contains(QStringLiteral("tools")) &&
                                 !caps.contains(QStringLiteral("prompts")) &&
@@ -221,16 +227,16 @@ void ServerSession::walkOnConnect(const QList<ListSource> &lists)
 int ServerSession::findingCount() const
 {
     int n = 0;
-    for (const PagedListModel *m : std::as_const(m_models))
-        n += int(m->walker()->findings().size());
+    for (const QString &id : findingListIds())
+        n += int(findings(id).size());
     return n;
 }
 
 Finding::Severity ServerSession::worstSeverity() const
 {
     Finding::Severity worst = Finding::Severity::Info;
-    for (const PagedListModel *m : std::as_const(m_models)) {
-        for (const Finding &f : m->walker()->findings()) {
+    for (const QString &id : findingListIds()) {
+        for (const Finding &f : findings(id)) {
             if (f.severity == Finding::Severity::Error)
                 return f.severity;
             if (f.severity == Finding::Severity::Warning)
@@ -238,6 +244,110 @@ Finding::Severity ServerSession::worstSeverity() const
         }
     }
     return worst;
+}
+
+QList<Finding> ServerSession::findings(const QString &listId) const
+{
+    QList<Finding> all;
+    if (const PagedListModel *m = m_models.value(listId))
+        all = m->walker()->findings();
+    all += auditFindings(listId);
+    return all;
+}
+
+QStringList ServerSession::findingListIds() const
+{
+    QStringList ids;
+    for (const ListSource &source : m_lists) {
+        if (m_models.contains(source.id()))
+            ids.append(source.id());
+    }
+    if (m_hasAuditResult) {
+        for (const AuditedList &l : m_auditResult.lists) {
+            if (!ids.contains(l.id) && !l.findings.isEmpty())
+                ids.append(l.id);
+        }
+    }
+    return ids;
+}
+
+QList<Finding> ServerSession::auditFindings(const QString &listId) const
+{
+    if (!m_hasAuditResult)
+        return {};
+    const auto list = std::find_if(m_auditResult.lists.cbegin(), m_auditResult.lists.cend(),
+                                   [&](const AuditedList &l) { return l.id == listId; });
+    if (list == m_auditResult.lists.cend() || list->findings.isEmpty())
+        return {};
+    QList<Finding> walked;
+    if (const PagedListModel *m = m_models.value(listId))
+        walked = m->walker()->findings();
+    QList<Finding> own;
+    for (Finding f : list->findings) {
+        const int page = f.pages.value(0, -1);
+        const bool shown = std::any_of(walked.cbegin(), walked.cend(), [&](const Finding &w) {
+            return w.id == f.id && w.pages.value(0, -1) == page;
+        });
+        if (shown)
+            continue;
+        f.source = Finding::Source::Audit;
+        own.append(f);
+    }
+    return own;
+}
+
+bool ServerSession::isAuditing() const
+{
+    return m_auditor && m_auditor->isRunning();
+}
+
+void ServerSession::startAudit()
+{
+    if (isAuditing() || m_client->state() != McpClient::State::Connected)
+        return;
+    delete m_auditor;
+    m_auditProgress.clear();
+    m_auditor = new Auditor(m_client, AuditOptions(), this);
+    connect(m_auditor, &Auditor::progress, this, [this](const QString &message) {
+        m_auditProgress = message;
+        Q_EMIT auditProgressed(message);
+    });
+    connect(m_auditor, &Auditor::finished, this, [this] {
+        Auditor *auditor = m_auditor;
+        m_auditor = nullptr;
+        m_auditProgress.clear();
+        setAuditResult(auditor->result());
+        // Not from inside its own signal: the auditor's walkers may still be unwinding.
+        auditor->deleteLater();
+        Q_EMIT auditFinished();
+    });
+    qCDebug(lcSession).noquote() << m_config.name + QLatin1Char(':') << "audit started";
+    m_auditor->start();
+    Q_EMIT auditStarted();
+}
+
+void ServerSession::cancelAudit(const QString &reason)
+{
+    if (m_auditor)
+        m_auditor->cancel(reason); // finished() follows, with what was audited so far
+}
+
+void ServerSession::setAuditResult(const AuditResult &result)
+{
+    m_auditResult = result;
+    m_hasAuditResult = true;
+    Q_EMIT auditResultChanged();
+    Q_EMIT findingsChanged();
+}
+
+void ServerSession::clearAuditResult()
+{
+    if (!m_hasAuditResult)
+        return;
+    m_hasAuditResult = false;
+    m_auditResult = {};
+    Q_EMIT auditResultChanged();
+    Q_EMIT findingsChanged();
 }
 
 void ServerSession::discoverListTools()

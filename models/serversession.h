@@ -1,5 +1,6 @@
 #pragma once
 
+#include "auditresult.h"
 #include "finding.h"
 #include "listsource.h"
 #include "mcpclient.h"
@@ -12,6 +13,7 @@
 
 namespace folio {
 
+class Auditor;
 class PagedListModel;
 class ReplayClock;
 class SecretStore;
@@ -72,15 +74,51 @@ public:
 
     WalkOnConnect walkOnConnect() const { return m_walkOnConnect; }
     void setWalkOnConnect(WalkOnConnect mode) { m_walkOnConnect = mode; }
-    // The findings of every list walked so far: how many, and the worst (Info when none).
+    // The findings of every list walked so far and of the last audit (audit findings a walk
+    // shows already counted once, see auditFindings()): how many, and the worst (Info when none).
     int findingCount() const;
     Finding::Severity worstSeverity() const;
+    // A list's findings: its current walk's, then the audit's own (auditFindings()).
+    QList<Finding> findings(const QString &listId) const;
+    // The lists that may have findings, in tab order: every list with a model, then the lists of
+    // the audit that are not among them (a list tool never opened, "server/discover").
+    QStringList findingListIds() const;
+
+    // The audit (the same as `folio audit`, with its default options) of this connection. The
+    // session runs it, so that its result outlives the view that asked and stays with the server
+    // the findings are about. Starting needs a connected client; a running audit is not restarted.
+    void startAudit();
+    void cancelAudit(const QString &reason);
+    bool isAuditing() const;
+    // What the running audit says it is doing ("" before it says anything).
+    QString auditProgress() const { return m_auditProgress; }
+    // The last audit's result on this connection; a new connection forgets it, as it forgets
+    // the walks.
+    bool hasAuditResult() const { return m_hasAuditResult; }
+    const AuditResult &auditResult() const { return m_auditResult; }
+    void setAuditResult(const AuditResult &result);
+    void clearAuditResult();
+    // The last audit's findings of a list, marked Finding::Source::Audit, except those the
+    // window's walk of the list shows already: a finding with the same id on the same page (the
+    // first of its pages, numbered within each walk) is one event seen twice, and the walk's copy
+    // stays (it lives on a page of the ledger). Page numbers are the audit's walk's; the window
+    // maps them to its own walk's pages by number.
+    QList<Finding> auditFindings(const QString &listId) const;
 
 Q_SIGNALS:
     void stateChanged();
     void listsChanged();
+    // A list's findings changed, or the audit's (a new result, or one forgotten).
     void findingsChanged();
     void error(const QString &message);
+    // The audit started; it says what it does with auditProgressed(), and auditFinished() comes
+    // once its result is auditResult() (after findingsChanged()).
+    void auditStarted();
+    void auditProgressed(const QString &message);
+    void auditFinished();
+    // auditResult() is a new one, or was forgotten (hasAuditResult() false); findingsChanged()
+    // follows.
+    void auditResultChanged();
 
 private:
     void handleConnected();
@@ -95,6 +133,10 @@ private:
     QList<ListSource> m_lists;
     QHash<QString, PagedListModel *> m_models;
     WalkOnConnect m_walkOnConnect = WalkOnConnect::Whole;
+    Auditor *m_auditor = nullptr; // while one runs
+    QString m_auditProgress;
+    AuditResult m_auditResult;
+    bool m_hasAuditResult = false;
 };
 
 } // namespace folio

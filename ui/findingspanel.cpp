@@ -10,10 +10,12 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace folio {
 
 namespace {
-enum { ListIdRole = Qt::UserRole + 1, LedgerRowRole, JsonRole };
+enum { ListIdRole = Qt::UserRole + 1, LedgerRowRole, PageIndexRole, JsonRole };
 }
 
 FindingsPanel::FindingsPanel(QWidget *parent)
@@ -34,8 +36,9 @@ void FindingsPanel::build()
     m_empty = new QLabel(tr("No findings. Folio judges each page as it arrives: loops, gaps, duplicates, "
                             "missing or invalid cache hints, cursor errors."),
                          this);
-    m_tree->setColumnCount(5);
-    m_tree->setHeaderLabels({tr("Severity"), tr("Finding"), tr("List"), tr("Page"), tr("What happened")});
+    m_tree->setColumnCount(ColumnCount);
+    m_tree->setHeaderLabels(
+        {tr("Severity"), tr("Finding"), tr("List"), tr("Page"), tr("Found by"), tr("What happened")});
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
@@ -51,7 +54,14 @@ void FindingsPanel::build()
     layout->addWidget(m_tree);
     layout->addWidget(m_empty);
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
-        Q_EMIT pageRequested(item->data(0, ListIdRole).toString(), item->data(0, LedgerRowRole).toInt());
+        const QString listId = item->data(0, ListIdRole).toString();
+        const int ledgerRow = item->data(0, LedgerRowRole).toInt();
+        const int pageIndex = item->data(0, PageIndexRole).toInt();
+        // An audit finding on a page the window's walk has not reached: the window goes there.
+        if (ledgerRow < 0 && pageIndex >= 0)
+            Q_EMIT pageIndexRequested(listId, pageIndex);
+        else
+            Q_EMIT pageRequested(listId, ledgerRow);
     });
 }
 
@@ -81,12 +91,7 @@ void FindingsPanel::setSession(ServerSession *session)
 
 int FindingsPanel::count() const
 {
-    int n = 0;
-    if (m_session) {
-        for (PagedListModel *model : m_session->openModels())
-            n += int(model->walker()->findings().size());
-    }
-    return n;
+    return m_session ? m_session->findingCount() : 0;
 }
 
 void FindingsPanel::rebuild()
@@ -99,27 +104,45 @@ void FindingsPanel::rebuild()
     m_tree->clear();
     const StatusColors colors(palette());
     if (m_session) {
-        for (PagedListModel *model : m_session->openModels()) {
-            const QList<int> rows = model->walker()->walkPageRows();
-            for (const Finding &f : model->walker()->findings()) {
+        const QList<ListSource> sources = m_session->lists();
+        for (const QString &listId : m_session->findingListIds()) {
+            const PagedListModel *model = m_session->existingModel(listId);
+            const QList<int> rows = model ? model->walker()->walkPageRows() : QList<int>();
+            const auto source = std::find_if(sources.cbegin(), sources.cend(),
+                                             [&](const ListSource &l) { return l.id() == listId; });
+            const QString listName = source != sources.cend() ? source->displayName() : listId;
+            for (const Finding &f : m_session->findings(listId)) {
+                const bool audit = f.source == Finding::Source::Audit;
                 auto *item = new QTreeWidgetItem(m_tree);
-                item->setIcon(0, colors.severityIcon(f.severity));
-                item->setText(0, Finding::severityName(f.severity));
-                item->setText(1, f.id);
-                item->setText(2, model->source().displayName());
+                item->setIcon(SeverityColumn, colors.severityIcon(f.severity));
+                item->setText(SeverityColumn, Finding::severityName(f.severity));
+                item->setText(IdColumn, f.id);
+                item->setText(ListColumn, listName);
                 const int page = f.pages.value(0, -1);
-                item->setText(3, page >= 0 ? QString::number(page + 1) : QString());
-                item->setText(4, f.message);
-                item->setToolTip(4, f.message);
-                item->setData(0, ListIdRole, model->source().id());
+                item->setText(PageColumn, page >= 0 ? QString::number(page + 1) : QString());
+                item->setText(SourceColumn, audit ? tr("audit") : tr("walk"));
+                item->setToolTip(SourceColumn,
+                                 audit
+                                     ? tr("Found by the audit (Server \u203a Audit Paging), which walks and "
+                                          "probes the list on its own; its page number is the audit's walk's")
+                                     : tr("Found by the window's walk of the list, on the page it names"));
+                if (audit)
+                    item->setForeground(SourceColumn, colors.mutedText());
+                item->setText(MessageColumn, f.message);
+                item->setToolTip(MessageColumn, f.message);
+                item->setData(0, ListIdRole, listId);
+                // The audit walked on its own: its page N is the window's page N, when the
+                // window's walk has it.
                 item->setData(0, LedgerRowRole, page >= 0 && page < rows.size() ? rows.at(page) : -1);
+                // One the window's walk has not reached (or a list not walked yet): by number.
+                item->setData(0, PageIndexRole, audit && source != sources.cend() ? page : -1);
                 QJsonObject json = f.toJson();
-                json.insert(QStringLiteral("list"), model->source().id());
+                json.insert(QStringLiteral("list"), listId);
                 item->setData(0, JsonRole, QJsonValue(json));
             }
         }
     }
-    for (int c = 0; c < 4; ++c)
+    for (int c = 0; c < MessageColumn; ++c)
         m_tree->resizeColumnToContents(c);
     m_tree->setVisible(m_tree->topLevelItemCount() > 0);
     m_empty->setVisible(m_tree->topLevelItemCount() == 0);

@@ -15,14 +15,25 @@ namespace folio {
 
 class ServerSession;
 
-// The findings of every open list of one server, in one place; activating one goes to its page.
+// The findings of every open list of one server and of its last audit (marked "audit"), in one
+// place; activating one goes to its page.
 class FindingsPanel : public QWidget
 {
     Q_OBJECT
 public:
+    enum Column {
+        SeverityColumn,
+        IdColumn,
+        ListColumn,
+        PageColumn,
+        SourceColumn,
+        MessageColumn,
+        ColumnCount
+    };
+
     explicit FindingsPanel(QWidget *parent = nullptr);
     void setSession(ServerSession *session);
-    int count() const; // the findings of the session's open lists, shown or not
+    int count() const; // the session's findings (ServerSession::findingCount()), shown or not
     // The tree is made and filled once the panel is on screen; its dock calls this when it comes
     // forward.
     void rebuildWhenOnScreen();
@@ -31,8 +42,11 @@ public:
     QTreeWidget *tree() const { return m_tree; }
 
 Q_SIGNALS:
-    // A finding was activated: show this page of this list.
+    // A finding was activated: show this page of this list (-1: the list, no page).
     void pageRequested(const QString &listId, int ledgerRow);
+    // An audit's finding was activated whose page (0-based, in the list's walk) the window's
+    // walk has not reached yet.
+    void pageIndexRequested(const QString &listId, int pageIndex);
 
 protected:
     void showEvent(QShowEvent *event) override;

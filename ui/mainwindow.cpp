@@ -1,6 +1,6 @@
 #include "mainwindow.h"
 
-#include "auditdialog.h"
+#include "auditpanel.h"
 #include "elidedlabel.h"
 #include "finding.h"
 #include "findingspanel.h"
@@ -142,6 +142,7 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     , m_traffic(new TrafficView(this))
     , m_findings(new FindingsPanel(this))
     , m_timeline(new TimelineView(this))
+    , m_audit(new AuditPanel(this))
     , m_message(new ElidedLabel(this))
     , m_permanentStatus(new ElidedLabel(this))
     , m_messageTimer(new QTimer(this))
@@ -211,6 +212,8 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     connect(m_serverList, &QListView::doubleClicked, this, &MainWindow::connectCurrent);
     connect(m_servers, &QAbstractItemModel::dataChanged, this, &MainWindow::updateActions);
     connect(m_findings, &FindingsPanel::pageRequested, this, &MainWindow::goToPage);
+    connect(m_findings, &FindingsPanel::pageIndexRequested, this, &MainWindow::goToPageIndex);
+    connect(m_audit, &AuditPanel::pageRequested, this, &MainWindow::goToPageIndex);
     connect(m_secrets, &SecretStore::failed, this,
             [this](const QString &, SecretStore::Failure, const QString &message) { showStatus(message); });
 
@@ -289,6 +292,11 @@ void MainWindow::createDocks()
     m_trafficDock = dock(tr("Traffic"), QStringLiteral("trafficDock"), m_traffic);
     tabifyDockWidget(m_timelineDock, m_findingsDock);
     tabifyDockWidget(m_findingsDock, m_trafficDock);
+    // The audit sits with them, below the table, so the page a finding opens is never behind it;
+    // hidden until an audit is run.
+    m_auditDock = dock(tr("Audit"), QStringLiteral("auditDock"), m_audit);
+    tabifyDockWidget(m_trafficDock, m_auditDock);
+    m_auditDock->hide();
     m_timelineDock->raise();
     // The docks behind the timeline fill their panels when they come forward.
     connect(m_findingsDock, &QDockWidget::visibilityChanged, m_findings, [this](bool visible) {
@@ -352,7 +360,7 @@ void MainWindow::createActions()
     m_editAction = server->addAction(tr("&Edit…"), QKeySequence(Qt::Key_F2), this, &MainWindow::editServer);
     m_removeAction = server->addAction(tr("&Remove"), QKeySequence::Delete, this, &MainWindow::removeServer);
     server->addSeparator();
-    m_auditAction = server->addAction(tr("&Audit Paging…"), QKeySequence(tr("Ctrl+Shift+A")), this,
+    m_auditAction = server->addAction(tr("&Audit Paging"), QKeySequence(tr("Ctrl+Shift+A")), this,
                                       &MainWindow::auditServer);
     m_removeAction->setShortcutContext(Qt::WidgetShortcut);
     m_serverList->addAction(m_connectAction);
@@ -411,6 +419,7 @@ void MainWindow::createActions()
     view->addAction(dockAction(m_trafficDock, QKeySequence(tr("Ctrl+T"))));
     view->addAction(dockAction(m_findingsDock, QKeySequence(tr("Ctrl+Shift+F"))));
     view->addAction(dockAction(m_timelineDock, QKeySequence(tr("Ctrl+Shift+T"))));
+    view->addAction(dockAction(m_auditDock, QKeySequence()));
     view->addSeparator();
     // Keyboard users reach each part of the window directly (Tab walks between them too).
     QMenu *go = view->addMenu(tr("&Go To"));
@@ -557,6 +566,7 @@ void MainWindow::handleServerSelected()
                             << (session ? session->config().name : QStringLiteral("(none)"));
     m_traffic->setLog(session ? session->client()->trafficLog() : nullptr);
     m_findings->setSession(session);
+    m_audit->setSession(session);
     handleCurrentListChanged();
     updateActions();
     updateFindingsTitle();
@@ -872,14 +882,12 @@ void MainWindow::goToPageIndex(const QString &listId, int pageIndex)
 
 void MainWindow::auditServer()
 {
-    ServerSession *s = m_servers->session(currentServerRow());
-    if (!s)
+    if (!m_servers->session(currentServerRow()))
         return;
-    auto *dialog = new AuditDialog(s, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &AuditDialog::pageRequested, this, &MainWindow::goToPageIndex);
-    dialog->show();
-    dialog->start();
+    // A dock below the table, not a window over it: a finding's page shows beside the audit.
+    m_auditDock->show();
+    m_auditDock->raise();
+    m_audit->start();
 }
 
 // Within the available area of the screen the window is on (a geometry saved on a larger screen, or
@@ -910,7 +918,7 @@ void MainWindow::resizeEvent(QResizeEvent *event)
     if (!event->oldSize().isValid() || event->size().height() >= event->oldSize().height())
         return;
     const int cap = height() / 4;
-    for (QDockWidget *dock : {m_timelineDock, m_findingsDock, m_trafficDock}) {
+    for (QDockWidget *dock : {m_timelineDock, m_findingsDock, m_trafficDock, m_auditDock}) {
         if (dock->isVisible() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea &&
             dock->height() > cap) {
             resizeDocks({dock}, {cap}, Qt::Vertical);

@@ -18,6 +18,7 @@ class QToolBar;
 
 namespace folio {
 
+class AuditPanel;
 class ElidedLabel;
 class FindingsPanel;
 class LegendBar;
@@ -30,7 +31,7 @@ class TimelineView;
 class TrafficView;
 
 // The Folio window: servers on the left, the selected server's lists on the right, and docks for
-// traffic, findings and the page timeline. It composes widgets; the models do the work.
+// traffic, findings, the page timeline and the audit. It composes widgets; the models do the work.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -48,6 +49,9 @@ public:
     TimelineView *timelineView() const { return m_timeline; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
     QDockWidget *findingsDock() const { return m_findingsDock; }
+    // Server > Audit Paging runs in this dock (hidden until the first audit), beside the table.
+    AuditPanel *auditPanel() const { return m_audit; }
+    QDockWidget *auditDock() const { return m_auditDock; }
     // The status bar's two texts: the last message (gone after a while) and the current server's
     // state. Each is one elided line; the whole text is in its tooltip and its Copy.
     QString statusMessage() const;
@@ -110,7 +114,9 @@ private:
     TrafficView *m_traffic;
     FindingsPanel *m_findings;
     TimelineView *m_timeline;
+    AuditPanel *m_audit;
     QDockWidget *m_trafficDock = nullptr;
+    QDockWidget *m_auditDock = nullptr;
     QDockWidget *m_findingsDock = nullptr;
     QDockWidget *m_timelineDock = nullptr;
     ElidedLabel *m_message;

@@ -1,5 +1,6 @@
 #include "pagestrip.h"
 
+#include "cursordecoder.h"
 #include "fonts.h"
 #include "pagedlistmodel.h"
 #include "pageledger.h"
@@ -7,14 +8,18 @@
 #include "ttlclock.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
 #include <QWheelEvent>
+#include <QtMath>
 
 #include "zoom.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace folio {
 
@@ -36,9 +41,26 @@ int SideMargin()
 {
     return zoomed(8);
 }
+// Room above the chips for the loop arcs, and below them for the duplicate links.
+int ArcBand()
+{
+    return zoomed(20);
+}
+int LinkBand()
+{
+    return zoomed(10);
+}
 int TopMargin()
 {
-    return zoomed(6);
+    return ArcBand();
+}
+int ArrowSize()
+{
+    return zoomed(5);
+}
+quint64 pageKey(int walk, int index)
+{
+    return (quint64(quint32(walk)) << 32) | quint32(index);
 }
 int Pad()
 {
@@ -86,17 +108,113 @@ PageStrip::PageStrip(QWidget *parent)
 
 void PageStrip::rowsReset()
 {
+    m_pageRows.clear();
+    m_arcs.clear();
+    m_duplicateLinks = 0;
+    notePageRows(0, rowCount() - 1);
+    updateArcs(0, rowCount() - 1);
     updateScrollRange();
 }
 
-void PageStrip::rowsAppended(int, int)
+void PageStrip::rowsAppended(int first, int last)
 {
+    notePageRows(first, last);
+    updateArcs(first, last);
     // New chips scroll into view while the strip shows the end.
     QScrollBar *bar = horizontalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum();
     updateScrollRange();
     if (atEnd)
         bar->setValue(bar->maximum());
+}
+
+void PageStrip::rowsChanged(int first, int last)
+{
+    LedgerView::rowsChanged(first, last);
+    updateArcs(first, last); // findings are added to a page after its answer
+}
+
+void PageStrip::notePageRows(int first, int last)
+{
+    if (!ledger())
+        return;
+    for (int row = first; row <= last; ++row) {
+        const PageRecord &p = ledger()->page(row);
+        m_pageRows.insert(pageKey(p.walk, p.index), row); // a retried page: its last attempt
+    }
+}
+
+QList<PageStrip::Arc> PageStrip::arcsOf(int ledgerRow) const
+{
+    QList<Arc> arcs;
+    const PageRecord &p = ledger()->page(ledgerRow);
+    for (const Finding &f : p.findings) {
+        const bool loop = f.id == FindingId::CursorRepeated;
+        if (!loop && f.id != FindingId::DuplicateItem)
+            continue;
+        // A loop names the page that was first asked with the cursor; a duplicate, every earlier
+        // page that held one of its items first.
+        for (int other : f.pages.mid(1)) {
+            const int to = m_pageRows.value(pageKey(p.walk, other), -1);
+            if (to < 0 || (!loop && to == ledgerRow))
+                continue;
+            Arc arc;
+            arc.kind = loop ? Arc::Kind::Loop : Arc::Kind::Duplicate;
+            arc.fromRow = ledgerRow;
+            arc.toRow = to;
+            arc.fromPage = p.index + 1;
+            arc.toPage = other + 1;
+            if (loop) {
+                arc.detail = f.evidence.value(QStringLiteral("cursor")).toString();
+            } else {
+                for (const QJsonValue &e : f.evidence.value(QStringLiteral("examples")).toArray()) {
+                    if (e.toObject().value(QStringLiteral("firstPage")).toInt() == other + 1) {
+                        arc.detail = e.toObject().value(QStringLiteral("identity")).toString();
+                        break;
+                    }
+                }
+            }
+            arcs.append(arc);
+        }
+    }
+    return arcs;
+}
+
+void PageStrip::updateArcs(int first, int last)
+{
+    if (!ledger())
+        return;
+    for (int row = first; row <= last; ++row) {
+        const auto it = m_arcs.constFind(row);
+        // Most pages have no findings and never had an arc: nothing to compute.
+        if (ledger()->page(row).findings.isEmpty() && it == m_arcs.constEnd())
+            continue;
+        const QList<Arc> now = arcsOf(row);
+        const QList<Arc> before = it == m_arcs.constEnd() ? QList<Arc>() : *it;
+        if (now == before)
+            continue;
+        // Only the areas of the arcs that came or went are repainted.
+        for (const Arc &arc : before) {
+            viewport()->update(arcRect(arc));
+            m_duplicateLinks -= arc.kind == Arc::Kind::Duplicate ? 1 : 0;
+        }
+        for (const Arc &arc : now) {
+            viewport()->update(arcRect(arc));
+            m_duplicateLinks += arc.kind == Arc::Kind::Duplicate ? 1 : 0;
+        }
+        if (now.isEmpty())
+            m_arcs.remove(row);
+        else
+            m_arcs.insert(row, now);
+    }
+}
+
+QList<PageStrip::Arc> PageStrip::arcs() const
+{
+    QList<Arc> all;
+    for (const QList<Arc> &list : m_arcs)
+        all += list;
+    return all;
 }
 
 bool PageStrip::drawsRoles(const QList<int> &roles) const
@@ -224,7 +342,7 @@ QSize PageStrip::sizeHint() const
 {
     const int scrollBar = horizontalScrollBar()->sizeHint().height();
     return QSize(SideMargin() * 2 + 8 * (ChipWidth() + Spacing()),
-                 TopMargin() * 2 + chipHeight() + scrollBar + 2);
+                 ArcBand() + chipHeight() + LinkBand() + scrollBar + 2);
 }
 
 QSize PageStrip::minimumSizeHint() const
@@ -333,6 +451,130 @@ void PageStrip::paint(QPainter *painter, const StatusColors &colors, const QRect
         notePainted(row);
         paintChip(painter, r, chipLook(row), colors, row == currentPage());
     }
+    paintArcs(painter, colors, exposed);
+}
+
+QRect PageStrip::arcRect(const Arc &arc) const
+{
+    const QRect from = chipRect(arc.fromRow);
+    const QRect to = chipRect(arc.toRow);
+    if (from.isEmpty() || to.isEmpty())
+        return {};
+    const int left = qMin(from.center().x(), to.center().x()) - ChipWidth() / 4 - 2;
+    const int right = qMax(from.center().x(), to.center().x()) + ChipWidth() / 4 + 2;
+    if (arc.kind == Arc::Kind::Loop)
+        return QRect(left, 0, right - left + 1, from.top() + 2);
+    return QRect(left, from.bottom() - 1, right - left + 1, LinkBand() + 2);
+}
+
+QPainterPath PageStrip::arcPath(const Arc &arc) const
+{
+    const QRectF from = chipRect(arc.fromRow);
+    const QRectF to = chipRect(arc.toRow);
+    QPainterPath path;
+    if (arc.kind == Arc::Kind::Loop) {
+        // Up from the page that returned the cursor and down into the page first asked with it; a
+        // cubic whose control points sit at k above the chips peaks at three quarters of k.
+        const qreal top = from.top();
+        const qreal k = (ArcBand() - 4) / 0.75;
+        if (arc.fromRow == arc.toRow) { // the cursor never advanced: a loop on the chip itself
+            const qreal cx = from.center().x(), w = ChipWidth() / 5.0;
+            path.moveTo(cx + w, top);
+            path.cubicTo(cx + 1.8 * w, top - k, cx - 1.8 * w, top - k, cx - w, top);
+            return path;
+        }
+        const qreal x0 = from.center().x() - ChipWidth() / 8.0; // two arcs at one chip stay apart
+        const qreal x1 = to.center().x() + ChipWidth() / 8.0;
+        path.moveTo(x0, top);
+        path.cubicTo(x0, top - k, x1, top - k, x1, top);
+        return path;
+    }
+    const qreal bottom = from.bottom() + 1;
+    const qreal k = (LinkBand() - 2) / 0.75;
+    const qreal x0 = from.center().x(), x1 = to.center().x();
+    path.moveTo(x0, bottom);
+    path.cubicTo(x0, bottom + k, x1, bottom + k, x1, bottom);
+    return path;
+}
+
+void PageStrip::paintArcs(QPainter *painter, const StatusColors &colors, const QRect &exposed)
+{
+    if (m_arcs.isEmpty())
+        return;
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setBrush(Qt::NoBrush);
+    const QPen loopPen(colors.loopArc(), qMax(1.5, 1.6 * uiZoom()), Qt::SolidLine, Qt::RoundCap);
+    QPen linkPen(colors.duplicateLink(), qMax(1.0, uiZoom()), Qt::DashLine, Qt::FlatCap);
+    int duplicates = 0;
+    for (const QList<Arc> &list : std::as_const(m_arcs)) {
+        for (const Arc &arc : list) {
+            const bool loop = arc.kind == Arc::Kind::Loop;
+            if (!loop && ++duplicates > MaxDuplicateLinks)
+                continue;
+            if (!exposed.intersects(arcRect(arc)))
+                continue;
+            const QPainterPath path = arcPath(arc);
+            painter->setPen(loop ? loopPen : linkPen);
+            painter->setBrush(Qt::NoBrush);
+            painter->drawPath(path);
+            if (!loop)
+                continue;
+            // The arrowhead, at the page first asked with the cursor, along the curve's last tangent.
+            const QPointF tip = path.pointAtPercent(1);
+            const qreal angle = qDegreesToRadians(path.angleAtPercent(1));
+            const QPointF dir(std::cos(angle), -std::sin(angle));
+            const QPointF normal(-dir.y(), dir.x());
+            const qreal a = ArrowSize();
+            QPolygonF head{tip, tip - dir * a * 1.6 + normal * a, tip - dir * a * 1.6 - normal * a};
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(colors.loopArc());
+            painter->drawPolygon(head);
+        }
+    }
+    painter->restore();
+}
+
+const PageStrip::Arc *PageStrip::arcAt(const QPoint &pos) const
+{
+    QPainterPathStroker stroker;
+    stroker.setWidth(zoomed(8));
+    int duplicates = 0;
+    for (const QList<Arc> &list : m_arcs) {
+        for (const Arc &arc : list) {
+            if (arc.kind == Arc::Kind::Duplicate && ++duplicates > MaxDuplicateLinks)
+                continue;
+            if (arcRect(arc).contains(pos) && stroker.createStroke(arcPath(arc)).contains(pos))
+                return &arc;
+        }
+    }
+    return nullptr;
+}
+
+QString PageStrip::arcToolTip(const Arc &arc) const
+{
+    const bool masked = ledger() && ledger()->maskCursors();
+    QString text;
+    if (arc.kind == Arc::Kind::Loop) {
+        text = arc.fromRow == arc.toRow
+                   ? tr("Page %1 returned the cursor it was asked with: the cursor never advances")
+                         .arg(arc.fromPage)
+                   : tr("Page %1 returned the cursor page %2 was asked with: a loop")
+                         .arg(arc.fromPage)
+                         .arg(arc.toPage);
+        const QString cursor = arc.detail.isEmpty() ? QStringLiteral("\"\"")
+                               : masked             ? maskCursor(arc.detail)
+                                                    : arc.detail;
+        text += QLatin1Char('\n') + tr("cursor %1 (cursor-repeated; the walk stopped)").arg(cursor);
+        return text;
+    }
+    text = tr("Page %1 holds items page %2 held already: duplicates").arg(arc.fromPage).arg(arc.toPage);
+    if (!arc.detail.isEmpty())
+        text += QLatin1Char('\n') + tr("e.g. %1 (duplicate-item)").arg(arc.detail);
+    if (m_duplicateLinks > MaxDuplicateLinks)
+        text += QLatin1Char('\n') +
+                tr("+%n more duplicate link(s), not drawn", nullptr, m_duplicateLinks - MaxDuplicateLinks);
+    return text;
 }
 
 void PageStrip::paintSeparator(QPainter *painter, int walkStartRow, const StatusColors &colors)
@@ -577,6 +819,10 @@ QString PageStrip::toolTipAt(const QPoint &pos, QRect *area) const
 {
     if (chipAt(pos) >= 0)
         return LedgerView::toolTipAt(pos, area);
+    if (const Arc *arc = arcAt(pos)) {
+        *area = arcRect(*arc);
+        return arcToolTip(*arc);
+    }
     if (const int start = separatorAt(pos); start >= 0)
         return separatorToolTip(start);
     return {};

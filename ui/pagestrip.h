@@ -4,13 +4,19 @@
 #include "pagerecord.h"
 
 #include <QFont>
+#include <QHash>
+#include <QMap>
+
+class QPainterPath;
 
 namespace folio {
 
 // Folio's signature view: one chip per page request, in order, so the health of a paged list
 // (counts, live TTLs, scope, errors, findings, earlier walks) reads at a glance. Geometry is
 // arithmetic and only visible chips are painted, so ten thousand pages cost what twenty do; one
-// timer animates the visible chips that count down, spin or refetch, and sleeps otherwise.
+// timer animates the visible chips that count down, spin or refetch, and sleeps otherwise. The
+// cursor chain is drawn too: an arc above the chips for each repeated cursor, so a loop reads as a
+// loop, and a dashed link below them between pages that hold the same items.
 class PageStrip : public LedgerView
 {
     Q_OBJECT
@@ -33,6 +39,25 @@ public:
         QList<Finding::Severity> badges;
     };
 
+    // A link between two chips of one walk, from the findings on their pages (computed when the
+    // ledger changes, drawn from this): a repeated cursor's arc from the page that returned it back
+    // to the page first asked with it (the same page when the cursor never advanced), and a
+    // duplicate's link from the page that held items again to a page that held them first.
+    struct Arc
+    {
+        enum class Kind { Loop, Duplicate };
+        Kind kind = Kind::Loop;
+        int fromRow = -1; // ledger rows
+        int toRow = -1;
+        int fromPage = 0; // numbered from 1, within the walk
+        int toPage = 0;
+        QString detail; // the repeated cursor (Loop); an identity both pages hold (Duplicate)
+        bool operator==(const Arc &) const = default;
+    };
+    // At most this many duplicate links are drawn (the first, in ledger order); the tooltip says
+    // how many more there are. Every loop is drawn.
+    static constexpr int MaxDuplicateLinks = 50;
+
     explicit PageStrip(QWidget *parent = nullptr);
     ~PageStrip() override;
 
@@ -43,6 +68,10 @@ public:
     // Geometry in viewport coordinates (for tests and for tooltips); empty when out of range.
     QRect chipRect(int ledgerRow) const;
     int chipAt(const QPoint &viewportPos) const; // -1 between chips
+    // Every link found so far, in ledger order of the page it starts from.
+    QList<Arc> arcs() const;
+    // The area an arc is drawn in, in viewport coordinates.
+    QRect arcRect(const Arc &arc) const;
     QRect rowRect(int ledgerRow) const override { return chipRect(ledgerRow); }
     int rowAt(const QPoint &viewportPos) const override { return chipAt(viewportPos); }
 
@@ -52,6 +81,7 @@ public:
 protected:
     void rowsReset() override;
     void rowsAppended(int first, int last) override;
+    void rowsChanged(int first, int last) override;
     bool drawsRoles(const QList<int> &roles) const override;
     QPair<int, int> visiblePositions() const override { return visibleRange(); }
     void scrollToRow(int ledgerRow) override { scrollToPage(ledgerRow); }
@@ -76,6 +106,14 @@ private:
                    bool current);
     void paintSeparator(QPainter *painter, int walkStartRow, const StatusColors &colors);
     void updateMetrics();
+    // Arcs: the pages of each walk by number, and the links from the findings of rows first..last.
+    void notePageRows(int first, int last);
+    void updateArcs(int first, int last);
+    QList<Arc> arcsOf(int ledgerRow) const;
+    QPainterPath arcPath(const Arc &arc) const;
+    void paintArcs(QPainter *painter, const StatusColors &colors, const QRect &exposed);
+    const Arc *arcAt(const QPoint &viewportPos) const;
+    QString arcToolTip(const Arc &arc) const;
     int chipHeight() const;
     QRect barRect(const QRect &chip) const;
     QRect countRect(const QRect &chip) const;
@@ -85,6 +123,9 @@ private:
     QFont m_codeFont;
     int m_smallHeight = 0;
     int m_countHeight = 0;
+    QHash<quint64, int> m_pageRows; // (walk << 32 | page index) -> ledger row (the last asked)
+    QMap<int, QList<Arc>> m_arcs;   // by the ledger row they start from
+    int m_duplicateLinks = 0;       // in m_arcs, drawn or not
 };
 
 } // namespace folio

@@ -234,16 +234,14 @@ void ServerView::updateTabTitle(const QString &listId)
     if (i < 0)
         return;
     // Only what changed: each setTabText()/setTabIcon() lays the whole tab bar out again, and this
-    // runs for every page a list receives. The list's findings, walked on connect or here, give the
-    // tab its worst severity's icon and their count.
+    // runs for every page a list receives. The list's findings, walked on connect or here, and the
+    // audit's, give the tab its worst severity's icon and their count.
     int count = 0;
     bool anyError = false, anyWarning = false;
-    if (const PagedListModel *model = m_session->existingModel(listId)) {
-        for (const Finding &f : model->walker()->findings()) {
-            ++count;
-            anyError = anyError || f.severity == Finding::Severity::Error;
-            anyWarning = anyWarning || f.severity == Finding::Severity::Warning;
-        }
+    for (const Finding &f : m_session->findings(listId)) { // the walk's and the audit's own
+        ++count;
+        anyError = anyError || f.severity == Finding::Severity::Error;
+        anyWarning = anyWarning || f.severity == Finding::Severity::Warning;
     }
     for (const ListSource &s : m_session->lists()) {
         if (s.id() != listId)

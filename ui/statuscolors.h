@@ -51,6 +51,10 @@ public:
     QColor chipBorder() const { return m_chipBorder; }
     QColor track() const { return m_track; }
     QColor highlight() const { return m_highlight; }
+    // The page strip's links: a repeated cursor's arc (a loop is an error) and the lighter link
+    // between pages that hold the same items (a warning).
+    QColor loopArc() const { return m_failed; }
+    QColor duplicateLink() const { return mix(m_stale, m_muted, 0.35); }
     // A faint version of an accent over the base colour, for fills behind text.
     QColor tint(const QColor &accent, qreal amount = 0.18) const;
 

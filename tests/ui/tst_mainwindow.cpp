@@ -1,4 +1,4 @@
-#include "auditdialog.h"
+#include "auditpanel.h"
 #include "elidedlabel.h"
 #include "findingspanel.h"
 #include "legendbar.h"
@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDeadlineTimer>
+#include <QDialog>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -509,20 +510,94 @@ void tst_MainWindow::trafficIsLogged()
 
 void tst_MainWindow::auditFromTheWindow()
 {
+    // Run the audit and see its findings in the dock: the tour's templates loop, found by the
+    // audit on a list the window never opened, joins the Findings dock marked as the audit's, and
+    // leads to its page; the audit runs in a dock that leaves the page in view.
     ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("tour")});
     QVERIFY(list);
+    ServerSession *session = m_window->currentServerView()->session();
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
+    QVERIFY(!session->existingModel(QStringLiteral("templates"))); // walked on demand only
+    const int before = session->findingCount();
     m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window));
     QTest::keyClick(m_window, Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
-    AuditDialog *dialog = m_window->findChild<AuditDialog *>();
-    QVERIFY(dialog);
-    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning(), 60000);
+    AuditPanel *audit = m_window->auditPanel();
+    QVERIFY(!m_window->findChild<QDialog *>()); // no window over the page
+    QTRY_VERIFY(m_window->auditDock()->isVisible() && !m_window->auditDock()->visibleRegion().isEmpty());
+    QVERIFY(audit->isRunning());
+    QVERIFY(!audit->runButton()->isEnabled());
+    QVERIFY(audit->cancelButton()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(!audit->isRunning(), 60000);
     // tour: the templates list loops and list_channels accepts a foreign cursor.
-    QVERIFY(dialog->findingCount() >= 2);
-    // A finding leads to its page in the window.
-    QSignalSpy requested(dialog, &AuditDialog::pageRequested);
-    Q_EMIT dialog->pageRequested(QStringLiteral("templates"), 0);
+    QVERIFY(audit->findingCount() >= 2);
+    QVERIFY(audit->tree()->topLevelItemCount() > 0);
+    QVERIFY(audit->runButton()->isEnabled());
+    QCOMPARE(audit->runButton()->text(), QStringLiteral("Run again"));
+
+    // The audit's findings are the session's: the dock's title, the sidebar and the tabs count them.
+    const int after = session->findingCount();
+    QVERIFY2(after > before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+    QCOMPARE(m_window->findingsDock()->windowTitle(), QStringLiteral("Findings (%1)").arg(after));
+    QCOMPARE(m_servers->index(0).data(ServerListModel::FindingCountRole).toInt(), after);
+    QCOMPARE(Finding::Severity(m_servers->index(0).data(ServerListModel::SeverityRole).toInt()),
+             Finding::Severity::Error);
+    auto *tabs = m_window->currentServerView()->findChild<QTabWidget *>();
+    const int templatesTab =
+        int(m_window->currentServerView()->listIds().indexOf(QStringLiteral("templates")));
+    QVERIFY(templatesTab >= 0);
+    QVERIFY(tabs->tabText(templatesTab).startsWith(QLatin1String("templates (")));
+    QVERIFY(!tabs->tabIcon(templatesTab).isNull());
+
+    // In the Findings dock, marked as from the audit.
+    m_window->findingsDock()->raise();
+    QTRY_VERIFY(m_window->findingsPanel()->tree() && m_window->findingsPanel()->tree()->isVisible());
+    QTreeWidget *tree = m_window->findingsPanel()->tree();
+    QTRY_COMPARE(tree->topLevelItemCount(), after);
+    QTreeWidgetItem *loop = nullptr;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = tree->topLevelItem(i);
+        if (item->text(FindingsPanel::IdColumn) == QLatin1String("cursor-repeated") &&
+            item->text(FindingsPanel::ListColumn) == QLatin1String("templates"))
+            loop = item;
+    }
+    QVERIFY(loop);
+    QCOMPARE(loop->text(FindingsPanel::SourceColumn), QStringLiteral("audit"));
+    const int loopPage = loop->text(FindingsPanel::PageColumn).toInt(); // numbered from 1
+    QVERIFY(loopPage >= 2);
+
+    // Activating it opens templates at that page (walked now), with the audit dock beside it.
+    Q_EMIT tree->itemActivated(loop, 0);
     QTRY_VERIFY_WITH_TIMEOUT(
         m_window->currentList() && m_window->currentList()->listId() == QLatin1String("templates"), 5000);
+    ListView *templates = m_window->currentList();
+    QTRY_VERIFY_WITH_TIMEOUT(templates->model()->walker()->pagesInWalk() >= loopPage &&
+                                 templates->strip()->currentPage() ==
+                                     templates->model()->walker()->walkPageRows().value(loopPage - 1),
+                             10000);
+    QVERIFY(templates->strip()->isVisible());
+    const QRect strip(templates->strip()->mapTo(m_window, QPoint(0, 0)), templates->strip()->size());
+    const QRect dock(m_window->auditDock()->mapTo(m_window, QPoint(0, 0)), m_window->auditDock()->size());
+    QVERIFY(!strip.intersects(dock));
+
+    // Once the window's walk has found the loop too, it is counted once: the walk's copy stays.
+    QTRY_VERIFY_WITH_TIMEOUT(templates->model()->walker()->isStopped(), 10000);
+    const QList<Finding> found = session->findings(QStringLiteral("templates"));
+    const auto loops = std::count_if(found.begin(), found.end(), [](const Finding &f) {
+        return f.id == QLatin1String("cursor-repeated");
+    });
+    QCOMPARE(loops, 1);
+    QCOMPARE(std::find_if(found.begin(), found.end(),
+                          [](const Finding &f) { return f.id == QLatin1String("cursor-repeated"); })
+                 ->source,
+             Finding::Source::Walk);
+    QCOMPARE(session->findingCount(), after);
+
+    // The audit's own tree still leads to a page.
+    QSignalSpy requested(audit, &AuditPanel::pageRequested);
+    Q_EMIT audit->pageRequested(QStringLiteral("tools"), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_window->currentList() && m_window->currentList()->listId() == QLatin1String("tools"), 5000);
 }
 
 void tst_MainWindow::removingAServerAsksFirst()

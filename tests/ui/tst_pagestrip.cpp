@@ -1,7 +1,12 @@
 #include "pagedfixture.h"
 #include "pageledger.h"
 #include "pagestrip.h"
+#include "serverconfig.h"
+#include "zoom.h"
 
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QHelpEvent>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
@@ -42,7 +47,41 @@ private Q_SLOTS:
     void discardedWalkStaysStruckThrough();
     void legacyPagesHaveNoHintsBar();
     void tenThousandChips();
+    void loopAndDuplicatesDrawArcs();
+    void tourTemplatesLoopDrawsAnArc();
+
+private:
+    // What the tooltip says at a point of the strip's viewport.
+    static QString toolTipAt(PageStrip &strip, const QPoint &pos);
+    // An arc's tooltip: its area scanned down the middle until a line of it is hit.
+    static QString arcToolTip(PageStrip &strip, const PageStrip::Arc &arc);
 };
+
+QString tst_PageStrip::toolTipAt(PageStrip &strip, const QPoint &pos)
+{
+    // A tooltip hides on a timer: gone before the next is asked, so an old text is never read.
+    QToolTip::hideText();
+    QDeadlineTimer deadline(2000);
+    while (QToolTip::isVisible() && !deadline.hasExpired())
+        QTest::qWait(10);
+    QHelpEvent help(QEvent::ToolTip, pos, strip.viewport()->mapToGlobal(pos));
+    QCoreApplication::sendEvent(strip.viewport(), &help);
+    return QToolTip::isVisible() ? QToolTip::text() : QString();
+}
+
+QString tst_PageStrip::arcToolTip(PageStrip &strip, const PageStrip::Arc &arc)
+{
+    const QRect area = strip.arcRect(arc);
+    const int x = (strip.chipRect(arc.fromRow).center().x() + strip.chipRect(arc.toRow).center().x()) / 2;
+    for (int y = area.top(); y <= area.bottom(); ++y) {
+        if (strip.chipAt(QPoint(x, y)) >= 0)
+            continue;
+        const QString text = toolTipAt(strip, QPoint(x, y));
+        if (!text.isEmpty() && !text.startsWith(QLatin1String("walk")))
+            return text;
+    }
+    return {};
+}
 
 void tst_PageStrip::emptyStrip()
 {
@@ -335,6 +374,113 @@ void tst_PageStrip::tenThousandChips()
     const QPair<int, int> painted = strip.lastPaintedRange();
     QVERIFY(painted.first <= 4321 && painted.second >= 4321);
     QVERIFY2(painted.second - painted.first < 15, "only the visible chips are painted");
+}
+
+void tst_PageStrip::loopAndDuplicatesDrawArcs()
+{
+    // Page 2 repeats an item of page 1; page 3 returns c1, the cursor page 2 was asked with.
+    PagedFixture f;
+    QJsonArray second = PagedFixture::tools(10, 9);
+    second.append(PagedFixture::tools(0, 1).first());
+    QVERIFY(f.connect(Script{
+        {NoCursor, PagedFixture::page(PagedFixture::tools(0, 10), QStringLiteral("c1"))},
+        {QStringLiteral("c1"), PagedFixture::page(second, QStringLiteral("c2"))},
+        {QStringLiteral("c2"), PagedFixture::page(PagedFixture::tools(20, 10), QStringLiteral("c1"))}}));
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    strip.resize(600, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(f.walkAll());
+    QTRY_COMPARE(strip.arcs().size(), 2);
+    const QList<PageStrip::Arc> arcs = strip.arcs(); // by the page they start from
+    const PageStrip::Arc duplicate = arcs.at(0);
+    QCOMPARE(duplicate.kind, PageStrip::Arc::Kind::Duplicate);
+    QCOMPARE(duplicate.fromPage, 2);
+    QCOMPARE(duplicate.toPage, 1);
+    QCOMPARE(duplicate.detail, QStringLiteral("name:tool_000")); // the identity, as the finding names it
+    const PageStrip::Arc loop = arcs.at(1);
+    QCOMPARE(loop.kind, PageStrip::Arc::Kind::Loop);
+    QCOMPARE(loop.fromRow, 2);
+    QCOMPARE(loop.toRow, 1);
+    QCOMPARE(loop.fromPage, 3);
+    QCOMPARE(loop.toPage, 2);
+    QCOMPARE(loop.detail, QStringLiteral("c1"));
+
+    // Above the chips the loop, below them the duplicate: both within the strip, clear of the chips.
+    const QRect chip = strip.chipRect(1);
+    QVERIFY(strip.arcRect(loop).top() >= 0);
+    QVERIFY(strip.arcRect(loop).bottom() <= chip.top() + 1);
+    QVERIFY(strip.arcRect(duplicate).top() >= chip.bottom() - 1);
+    QVERIFY(strip.arcRect(duplicate).bottom() < strip.viewport()->height());
+
+    // Each explains itself on hover.
+    QCOMPARE(arcToolTip(strip, loop).section(QLatin1Char('\n'), 0, 0),
+             QStringLiteral("Page 3 returned the cursor page 2 was asked with: a loop"));
+    QVERIFY(arcToolTip(strip, duplicate).startsWith(QLatin1String("Page 2 holds items page 1 held already")));
+
+    // A new walk keeps the old one's arcs (its pages stay in the history) and adds its own.
+    f.model->walker()->restart(QStringLiteral("by the test"));
+    QVERIFY(f.walkAll());
+    QTRY_COMPARE(strip.arcs().size(), 4);
+    QCOMPARE(strip.arcs().at(3).fromRow, 5);
+    QCOMPARE(strip.arcs().at(3).toRow, 4);
+
+    // At twice the size, the room for the arcs grows with the chips.
+    const int height = strip.sizeHint().height();
+    setUiZoom(2.0);
+    QVERIFY(strip.sizeHint().height() > height);
+    strip.resize(1200, strip.sizeHint().height());
+    QVERIFY(strip.arcRect(strip.arcs().at(1)).top() >= 0);
+    setUiZoom(1.0);
+}
+
+void tst_PageStrip::tourTemplatesLoopDrawsAnArc()
+{
+    // The demo server's tour: its templates list's cursor comes back around. The strip draws the
+    // loop as an arc from the page that returned the cursor back to the page first asked with it.
+    ServerConfig config;
+    config.name = QStringLiteral("demo");
+    config.command = QStringLiteral(FOLIO_DEMO_SERVER);
+    config.arguments = {QStringLiteral("--scenario"), QStringLiteral("tour")};
+    McpClient client;
+    client.setConfig(config);
+    QSignalSpy connected(&client, &McpClient::connected);
+    client.connectToServer();
+    QVERIFY(connected.wait(10000));
+    TtlClock clock;
+    PagedListModel model(&client, ListSource::protocol(ListKind::ResourceTemplates), &clock);
+    PageStrip strip;
+    strip.setListModel(&model);
+    strip.resize(900, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QSignalSpy finished(model.walker(), &PageWalker::walkFinished);
+    model.walker()->fetchAll();
+    QVERIFY(finished.wait(10000));
+    QVERIFY(model.walker()->isStopped());
+
+    const QList<PageStrip::Arc> arcs = strip.arcs();
+    const auto loop = std::find_if(arcs.begin(), arcs.end(), [](const PageStrip::Arc &a) {
+        return a.kind == PageStrip::Arc::Kind::Loop;
+    });
+    QVERIFY(loop != arcs.end());
+    QVERIFY2(loop->toPage < loop->fromPage,
+             qPrintable(QStringLiteral("%1 -> %2").arg(loop->fromPage).arg(loop->toPage)));
+    QCOMPARE(loop->fromRow, model.walker()->walkPageRows().last()); // the page the walk stopped on
+    QCOMPARE(strip.chipLook(loop->fromRow).pageNumber, loop->fromPage);
+    QCOMPARE(strip.chipLook(loop->toRow).pageNumber, loop->toPage);
+    QCOMPARE(arcToolTip(strip, *loop).section(QLatin1Char('\n'), 0, 0),
+             QStringLiteral("Page %1 returned the cursor page %2 was asked with: a loop")
+                 .arg(loop->fromPage)
+                 .arg(loop->toPage));
+
+    // A picture to look at: build-ci/tests/ui/pagestrip-tour-loop.png.
+    const QString png =
+        QDir(QStringLiteral(FOLIO_BINARY_DIR)).filePath(QStringLiteral("tests/ui/pagestrip-tour-loop.png"));
+    QVERIFY(strip.grab().save(png));
+    qInfo().noquote() << "page strip:" << png;
+    client.disconnectFromServer();
 }
 
 QTEST_MAIN(tst_PageStrip)

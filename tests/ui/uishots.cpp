@@ -1,8 +1,8 @@
 // Renders the page strip, the page inspector and the timeline in light and dark palettes to PNG,
 // on a scripted list that shows every look of the visual language at once, and the server dialog.
 //   QT_QPA_PLATFORM=offscreen folio-ui-shots [output directory, default /tmp/folio-shots]
-// writes {pagestrip,inspector,timeline,serverdialog}-{light,dark}.png (docs/screenshots holds the
-// committed copies).
+// writes {pagestrip,pagestrip-loop,inspector,timeline,serverdialog}-{light,dark}.png
+// (docs/screenshots holds the committed copies).
 #include "pagedfixture.h"
 #include "pageinspector.h"
 #include "pageledger.h"
@@ -113,6 +113,22 @@ void buildTour(PagedFixture &f)
     }
 }
 
+// A list whose cursor comes back around (page 4 returns the cursor page 3 was asked with) and
+// whose page 3 holds two items of page 2 again: the strip's arcs.
+void buildLoop(PagedFixture &f)
+{
+    auto page = [](int from, int count, const QJsonValue &next) {
+        return PagedFixture::page(PagedFixture::tools(from, count), next, 600000);
+    };
+    const PagedFixture::Script script{{PagedFixture::NoCursor, page(0, 20, cursorFor(20))},
+                                      {cursorFor(20), page(20, 20, cursorFor(40))},
+                                      {cursorFor(40), page(38, 20, cursorFor(60))},
+                                      {cursorFor(60), page(60, 20, cursorFor(40))}};
+    if (!f.connect(script))
+        qFatal("could not connect to the scripted server");
+    f.walkAll();
+}
+
 void save(QWidget *widget, const QString &dir, const QString &name)
 {
     widget->show();
@@ -136,6 +152,8 @@ int main(int argc, char **argv)
 
     PagedFixture f;
     buildTour(f);
+    PagedFixture loop;
+    buildLoop(loop);
     const QList<int> rows = f.model->walker()->walkPageRows();
 
     for (const bool dark : {false, true}) {
@@ -148,6 +166,12 @@ int main(int argc, char **argv)
         strip.setCurrentPage(rows.at(3));
         strip.horizontalScrollBar()->setValue(0);
         save(&strip, dir, QStringLiteral("pagestrip") + suffix);
+
+        PageStrip loopStrip;
+        loopStrip.setListModel(loop.model.get());
+        loopStrip.resize(560, loopStrip.sizeHint().height());
+        loopStrip.setCurrentPage(loop.model->walker()->walkPageRows().last());
+        save(&loopStrip, dir, QStringLiteral("pagestrip-loop") + suffix);
 
         PageInspector inspector;
         inspector.setPage(f.model.get(), rows.at(3));

@@ -1,0 +1,125 @@
+#include "auditpanel.h"
+#include "auditresult.h"
+#include "serverconfig.h"
+#include "serversession.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace folio;
+
+// The audit dock's tree: Copy and Copy as JSON on the selected rows (a list's report, a finding);
+// the session keeps the result, and its findings join the session's, marked as the audit's.
+class tst_AuditPanel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void copyRowsAndJson();
+    void sessionKeepsTheResult();
+
+private:
+    static AuditResult loopResult();
+};
+
+AuditResult tst_AuditPanel::loopResult()
+{
+    AuditResult result;
+    AuditedList list;
+    list.id = QStringLiteral("tools");
+    list.pages = 3;
+    list.complete = true;
+    Finding f;
+    f.id = FindingId::CursorRepeated;
+    f.severity = Finding::Severity::Error;
+    f.pages = {2, 1};
+    f.message = QStringLiteral("Page 3 returned the cursor already sent for page 2");
+    f.evidence = {{QStringLiteral("firstSentForPage"), 2}};
+    list.findings << f;
+    result.lists << list;
+    return result;
+}
+
+void tst_AuditPanel::copyRowsAndJson()
+{
+    ServerConfig config;
+    config.name = QStringLiteral("demo");
+    ServerSession session(config, nullptr, nullptr);
+    AuditPanel panel;
+    panel.setSession(&session);
+    panel.showResult(loopResult());
+
+    QTreeWidget *tree = panel.tree();
+    QVERIFY(tree->actions().contains(panel.copyActions().copy));
+    QVERIFY(tree->actions().contains(panel.copyActions().copyJson));
+    QTreeWidgetItem *top = tree->topLevelItem(0);
+    QTreeWidgetItem *finding = top->child(0);
+
+    tree->setCurrentItem(finding);
+    panel.copyActions().copy->trigger();
+    QCOMPARE(QGuiApplication::clipboard()->text(),
+             QStringLiteral("cursor-repeated\terror\t3\tPage 3 returned the cursor already sent for page 2"));
+    panel.copyActions().copyJson->trigger();
+    const QJsonObject json = QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object();
+    QCOMPARE(json.value(QStringLiteral("id")).toString(), QStringLiteral("cursor-repeated"));
+    QCOMPARE(json.value(QStringLiteral("list")).toString(), QStringLiteral("tools"));
+    QCOMPARE(json.value(QStringLiteral("page")).toInt(), 3); // numbered from 1, as the Page column
+    QCOMPARE(json.value(QStringLiteral("pages")).toArray(), (QJsonArray{3, 2}));
+    QCOMPARE(json.value(QStringLiteral("source")).toString(), QStringLiteral("audit"));
+
+    // The list and its finding together: an array, the list's report first.
+    tree->clearSelection();
+    top->setSelected(true);
+    finding->setSelected(true);
+    panel.copyActions().copyJson->trigger();
+    const QJsonArray both = QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).array();
+    QCOMPARE(both.size(), 2);
+    QCOMPARE(both.at(0).toObject().value(QStringLiteral("list")).toString(), QStringLiteral("tools"));
+    QCOMPARE(both.at(0).toObject().value(QStringLiteral("pages")).toInt(), 3);
+    QCOMPARE(both.at(1).toObject().value(QStringLiteral("id")).toString(), QStringLiteral("cursor-repeated"));
+    panel.copyActions().copy->trigger();
+    QCOMPARE(QGuiApplication::clipboard()->text().count(QLatin1Char('\n')), 1);
+}
+
+void tst_AuditPanel::sessionKeepsTheResult()
+{
+    ServerConfig config;
+    config.name = QStringLiteral("demo");
+    ServerSession session(config, nullptr, nullptr);
+    AuditPanel panel;
+    panel.setSession(&session);
+    QCOMPARE(panel.tree()->topLevelItemCount(), 0);
+    QVERIFY(!panel.runButton()->isEnabled()); // not connected
+    QVERIFY(panel.statusText().contains(QLatin1String("Connect to the server first")));
+
+    // No list of the session walked it: the audit's finding is the session's, marked as the audit's.
+    QSignalSpy findingsChanged(&session, &ServerSession::findingsChanged);
+    session.setAuditResult(loopResult());
+    QCOMPARE(findingsChanged.size(), 1);
+    QCOMPARE(session.findingCount(), 1);
+    QCOMPARE(session.worstSeverity(), Finding::Severity::Error);
+    QCOMPARE(session.findingListIds(), QStringList{QStringLiteral("tools")});
+    const QList<Finding> tools = session.findings(QStringLiteral("tools"));
+    QCOMPARE(tools.size(), 1);
+    QCOMPARE(tools.first().source, Finding::Source::Audit);
+    QCOMPARE(tools.first().pages, (QList<int>{2, 1}));
+
+    // The panel follows the session: its tree shows the result, and forgets it with the session.
+    QCOMPARE(panel.tree()->topLevelItemCount(), 1);
+    QCOMPARE(panel.findingCount(), 1);
+    QVERIFY(panel.statusText().startsWith(QLatin1String("Audit complete")));
+    session.clearAuditResult();
+    QCOMPARE(session.findingCount(), 0);
+    QCOMPARE(panel.tree()->topLevelItemCount(), 0);
+    QCOMPARE(panel.findingCount(), 0);
+}
+
+QTEST_MAIN(tst_AuditPanel)
+#include "tst_auditpanel.moc"
