@@ -2,6 +2,7 @@
 
 #include "mcpclient.h"
 #include "rpccall.h"
+#include "trafficlog.h"
 #include "ttlclock.h"
 
 #include <QDateTime>
@@ -142,7 +143,8 @@ void PageWalker::sendRequest(Job job, int ledgerRow, const std::optional<QString
 {
     RpcCall *call = m_source.requestPage(m_client, cursor, this);
     m_source.deferItems(call); // a protocol list's items are cut from the reply, not parsed
-    m_ledger->markSent(ledgerRow, job == Job::Refetch, QDateTime::currentMSecsSinceEpoch());
+    m_ledger->markSent(ledgerRow, job == Job::Refetch, QDateTime::currentMSecsSinceEpoch(),
+                       TrafficLog::idText(call->id()));
     const int walk = m_walk;
     connect(call, &RpcCall::finished, this,
             [this, call, job, ledgerRow, walk] { handleReply(call, job, ledgerRow, walk); });
