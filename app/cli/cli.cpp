@@ -7,6 +7,7 @@
 #include "command.h"
 #include "cursordecoder.h"
 #include "listcommand.h"
+#include "reportcommand.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -21,6 +22,7 @@ namespace {
 const QString listWord = QStringLiteral("list");
 const QString decodeWord = QStringLiteral("decode-cursor");
 const QString auditWord = QStringLiteral("audit");
+const QString reportWord = QStringLiteral("report");
 const QString helpWord = QStringLiteral("help");
 
 QString mainHelp()
@@ -37,6 +39,9 @@ QString mainHelp()
                "  list <list>            walk one list page by page and print items and pages\n"
                "  audit                  walk every list and list tool, probe the cursors, report\n"
                "                         the findings (for CI: JUnit XML, JSON, Markdown, text)\n"
+               "  report -o FILE         the audit, written as a bug report: every page with its raw\n"
+               "                         request and response, cursors, hints, findings, a timeline\n"
+               "                         (HTML that works offline, Markdown or JSON)\n"
                "  decode-cursor <cursor> show what a cursor holds (best effort, non-normative)\n"
                "  help [command]         this help, or a command's\n"
                "\n") +
@@ -183,8 +188,8 @@ int runCommand(std::unique_ptr<Command> command)
 
 bool isCliCommand(const QString &word)
 {
-    return word == listWord || word == decodeWord || word == auditWord || word == helpWord ||
-           word == QLatin1String("--help") || word == QLatin1String("-h");
+    return word == listWord || word == decodeWord || word == auditWord || word == reportWord ||
+           word == helpWord || word == QLatin1String("--help") || word == QLatin1String("-h");
 }
 
 int runCli(const QString &command, const QStringList &arguments)
@@ -215,6 +220,15 @@ int runCli(const QString &command, const QStringList &arguments)
         if (options.verbose)
             enableVerboseLogging();
         return runCommand(std::make_unique<AuditCommand>(options));
+    }
+    if (command == reportWord) {
+        ReportCommand::Options options;
+        const int parsed = ReportCommand::parse(arguments, &options);
+        if (parsed != ParseOk)
+            return parsed;
+        if (options.verbose)
+            enableVerboseLogging();
+        return runCommand(std::make_unique<ReportCommand>(options));
     }
     printErr(QStringLiteral("folio: unknown command '%1'\n").arg(command));
     return 2;
