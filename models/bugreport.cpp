@@ -1,8 +1,11 @@
 #include "bugreport.h"
 
+#include "mcpclient.h"
+#include "pagedlistmodel.h"
 #include "pageexport.h"
 #include "pagewalker.h"
 #include "serverconfig.h"
+#include "serversession.h"
 #include "trafficexport.h"
 
 #include <QCoreApplication>
@@ -200,6 +203,24 @@ List List::fromWalker(const PageWalker &walker)
     l.complete = walker.isComplete();
     l.stopReason = walker.stopReason();
     return l;
+}
+
+Input Input::fromSession(const ServerSession &session)
+{
+    const McpClient *client = session.client();
+    Input input;
+    input.server.displayName = session.displayName();
+    input.server.serverInfo = client->serverInfo();
+    input.server.transport = client->transportName();
+    input.server.revision = client->protocolVersion();
+    input.server.target = session.config().displayTarget();
+    input.server.instructions = client->instructions();
+    input.server.readDemo(session.config());
+    for (const PagedListModel *model : session.openModels())
+        input.lists.append(List::fromWalker(*model->walker()));
+    input.traffic = client->trafficLog()->entries();
+    input.redactor = client->trafficLog();
+    return input;
 }
 
 QJsonObject build(const Input &input)

@@ -15,6 +15,7 @@
 namespace folio {
 
 class PageWalker;
+class ServerSession;
 struct ServerConfig;
 
 // A bug report of one server in one file (docs/report-format.md): who the server is, every list's
@@ -77,6 +78,10 @@ struct Input
     QString generator;        // "Folio 0.4.0"
     qint64 generatedAtMs = 0; // wall clock; 0: now
     QString abortedReason;    // the report could not be completed (no connection, a cut-short audit)
+
+    // A session as the window has it: who the server is, the lists it has open (each walker's
+    // whole ledger) and its traffic log. No audit, cursors not masked: the caller says.
+    static Input fromSession(const ServerSession &session);
 };
 
 // The report as JSON (docs/report-format.md), masked.

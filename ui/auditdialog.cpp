@@ -98,6 +98,7 @@ int AuditDialog::findingCount() const
 void AuditDialog::showAuditorResult()
 {
     showResult(m_auditor->result());
+    Q_EMIT auditFinished(m_auditor->result());
 }
 
 void AuditDialog::showResult(const AuditResult &r)

@@ -36,6 +36,8 @@ public:
 Q_SIGNALS:
     // Show page pageIndex (0-based, in the list's current walk) of listId.
     void pageRequested(const QString &listId, int pageIndex);
+    // The audit ran to its end or was cancelled; result is what it found (for File > Export Report).
+    void auditFinished(const folio::AuditResult &result);
 
 private:
     void showAuditorResult();

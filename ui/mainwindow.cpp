@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "auditdialog.h"
+#include "bugreport.h"
 #include "elidedlabel.h"
 #include "finding.h"
 #include "findingspanel.h"
@@ -21,6 +22,7 @@
 #include "statuscolors.h"
 #include "theme.h"
 #include "timelineview.h"
+#include "trafficexport.h"
 #include "trafficview.h"
 #include "uilogging.h"
 #include "zoom.h"
@@ -29,7 +31,10 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
@@ -37,10 +42,12 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -300,6 +307,9 @@ void MainWindow::createActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Add Server…"), QKeySequence::New, this, &MainWindow::addServer);
     file->addAction(tr("&Import Servers…"), QKeySequence(tr("Ctrl+I")), this, &MainWindow::importServers);
+    file->addSeparator();
+    m_exportReportAction = file->addAction(tr("&Export Report…"), QKeySequence(tr("Ctrl+Shift+E")), this,
+                                           &MainWindow::exportReportAs);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -658,6 +668,7 @@ void MainWindow::updateActions()
         s && (state == McpClient::State::Connected || state == McpClient::State::Connecting));
     m_editAction->setEnabled(s && !m_servers->isDemo(row));
     m_auditAction->setEnabled(s && state == McpClient::State::Connected);
+    m_exportReportAction->setEnabled(s != nullptr);
     m_removeAction->setEnabled(s && !m_servers->isDemo(row));
     const bool hasList = currentList() != nullptr;
     m_loadAllAction->setEnabled(hasList);
@@ -774,8 +785,68 @@ void MainWindow::auditServer()
     auto *dialog = new AuditDialog(s, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &AuditDialog::pageRequested, this, &MainWindow::goToPageIndex);
+    connect(dialog, &AuditDialog::auditFinished, this,
+            [this, session = QPointer<ServerSession>(s)](const AuditResult &result) {
+                if (session)
+                    setReportAudit(session, result);
+            });
     dialog->show();
     dialog->start();
+}
+
+void MainWindow::setReportAudit(ServerSession *session, const AuditResult &result)
+{
+    if (!m_reportAudits.contains(session))
+        connect(session, &QObject::destroyed, this, [this, session] { m_reportAudits.remove(session); });
+    m_reportAudits.insert(session, {result, QDateTime::currentMSecsSinceEpoch()});
+}
+
+bool MainWindow::exportReport(const QString &fileName, QString *error)
+{
+    ServerSession *s = m_servers->session(currentServerRow());
+    if (!s) {
+        if (error)
+            *error = tr("No server is selected.");
+        return false;
+    }
+    BugReport::Input input = BugReport::Input::fromSession(*s);
+    if (const auto audit = m_reportAudits.constFind(s); audit != m_reportAudits.constEnd()) {
+        input.audit = audit->result;
+        input.auditFinishedAtMs = audit->finishedAtMs;
+    }
+    input.maskCursors = m_maskCursors;
+    const BugReport::Format format = BugReport::formatForFile(fileName).value_or(BugReport::Format::Html);
+    return TrafficExport::writeFile(fileName, BugReport::render(BugReport::build(input), format), error);
+}
+
+void MainWindow::exportReportAs()
+{
+    ServerSession *s = m_servers->session(currentServerRow());
+    if (!s)
+        return;
+    QString name = s->displayName().simplified();
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    const QString html = tr("HTML report (*.html *.htm)"), markdown = tr("Markdown report (*.md)"),
+                  json = tr("JSON report (*.json)");
+    QString filter = html;
+    QString fileName = QFileDialog::getSaveFileName(
+        this, tr("Export Report"),
+        QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+            .filePath(QStringLiteral("%1-report.html").arg(name.isEmpty() ? QStringLiteral("server") : name)),
+        QStringList{html, markdown, json}.join(QStringLiteral(";;")), &filter);
+    if (fileName.isEmpty())
+        return;
+    // A name without a known suffix takes the chosen filter's.
+    if (!BugReport::formatForFile(fileName))
+        fileName += filter == markdown ? QStringLiteral(".md")
+                    : filter == json   ? QStringLiteral(".json")
+                                       : QStringLiteral(".html");
+    QString error;
+    if (!exportReport(fileName, &error)) {
+        QMessageBox::warning(this, tr("Export Report"), tr("Could not write %1: %2").arg(fileName, error));
+        return;
+    }
+    showStatus(tr("Report written to %1").arg(QDir::toNativeSeparators(fileName)));
 }
 
 // Within the available area of the screen the window is on (a geometry saved on a larger screen, or

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "auditresult.h"
 #include "serverconfig.h"
 
 #include <QFont>
@@ -63,6 +64,12 @@ public:
     void connectCurrent();
     void disconnectCurrent();
 
+    // File > Export Report without its dialog: the current server's report (BugReport) written to
+    // fileName, in the format its suffix names (HTML otherwise). False with the reason in *error.
+    bool exportReport(const QString &fileName, QString *error = nullptr);
+    // The audit the report of session includes: the last one run in this window (AuditDialog).
+    void setReportAudit(ServerSession *session, const AuditResult &result);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override;
@@ -89,6 +96,7 @@ private:
     void goToPage(const QString &listId, int ledgerRow);
     void goToPageIndex(const QString &listId, int pageIndex);
     void auditServer();
+    void exportReportAs();
 
     ServerListModel *m_servers;
     SecretStore *m_secrets;
@@ -121,6 +129,13 @@ private:
     QAction *m_editAction = nullptr;
     QAction *m_removeAction = nullptr;
     QAction *m_auditAction = nullptr;
+    QAction *m_exportReportAction = nullptr;
+    struct ReportAudit
+    {
+        AuditResult result;
+        qint64 finishedAtMs = 0;
+    };
+    QHash<const ServerSession *, ReportAudit> m_reportAudits;
     QAction *m_loadAllAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_restartAction = nullptr;
