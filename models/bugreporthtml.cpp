@@ -554,11 +554,7 @@ QByteArray toHtml(const QJsonObject &report, qsizetype rawCapBytes)
         "<th>Items</th><th>Ended</th><th>Findings</th></tr>");
     for (int i = 0; i < lists.size(); ++i) {
         const QJsonObject l = lists.at(i).toObject();
-        const QString ended =
-            l.value(QStringLiteral("complete")).toBool() ? QStringLiteral("complete")
-            : l.value(QStringLiteral("stopReason")).toString().isEmpty()
-                ? QStringLiteral("not walked to its end")
-                : QStringLiteral("stopped: ") + l.value(QStringLiteral("stopReason")).toString();
+        const QString ended = endedText(l);
         h += QStringLiteral(
                  "<tr><td><a href=\"#l%1\">%2</a></td><td class=\"num\">%3</td><td class=\"num\">%4</td>"
                  "<td>%5</td><td>%6</td></tr>")
@@ -618,10 +614,7 @@ QByteArray toHtml(const QJsonObject &report, qsizetype rawCapBytes)
                       esc(plural(int(pages.size()), QStringLiteral("request"), QStringLiteral("requests"))),
                       esc(plural(l.value(QStringLiteral("items")).toInt(), QStringLiteral("item"),
                                  QStringLiteral("items"))),
-                      esc(l.value(QStringLiteral("complete")).toBool()
-                              ? QStringLiteral("complete")
-                              : QStringLiteral("stopped: ") +
-                                    l.value(QStringLiteral("stopReason")).toString()));
+                      esc(endedText(l)));
         h += QStringLiteral("</p>");
         if (l.contains(QStringLiteral("arguments")))
             h +=

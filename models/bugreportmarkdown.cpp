@@ -158,10 +158,7 @@ QByteArray toMarkdown(const QJsonObject &report, qsizetype rawCapBytes)
         "\n## Lists\n\n| List | Requests | Items | Ended | Findings |\n|---|--:|--:|---|---|\n");
     for (const QJsonValue &v : lists) {
         const QJsonObject l = v.toObject();
-        const QString ended =
-            l.value(QStringLiteral("complete")).toBool()
-                ? QStringLiteral("complete")
-                : QStringLiteral("stopped: ") + l.value(QStringLiteral("stopReason")).toString();
+        const QString ended = endedText(l);
         m += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n")
                  .arg(code(l.value(QStringLiteral("list")).toString()),
                       QString::number(l.value(QStringLiteral("requests")).toInt()),
@@ -231,10 +228,7 @@ QByteArray toMarkdown(const QJsonObject &report, qsizetype rawCapBytes)
                  .arg(plural(int(pages.size()), QStringLiteral("request"), QStringLiteral("requests")),
                       plural(l.value(QStringLiteral("items")).toInt(), QStringLiteral("item"),
                              QStringLiteral("items")),
-                      text(l.value(QStringLiteral("complete")).toBool()
-                               ? QStringLiteral("complete")
-                               : QStringLiteral("stopped: ") +
-                                     l.value(QStringLiteral("stopReason")).toString()));
+                      text(endedText(l)));
         if (l.contains(QStringLiteral("arguments")))
             m +=
                 QStringLiteral("Arguments: %1\n\n")

@@ -176,6 +176,14 @@ QString severityName(const QJsonObject &finding)
     return finding.value(QStringLiteral("severity")).toString();
 }
 
+QString endedText(const QJsonObject &list)
+{
+    if (list.value(QStringLiteral("complete")).toBool())
+        return QStringLiteral("complete");
+    const QString why = list.value(QStringLiteral("stopReason")).toString();
+    return why.isEmpty() ? QStringLiteral("not walked to its end") : QStringLiteral("stopped: ") + why;
+}
+
 QString countsText(const QJsonObject &counts)
 {
     QStringList parts;

@@ -32,6 +32,8 @@ QString rawCaption(const QJsonValue &entry, const QString &what, const QJsonValu
 // that number in the latest walk; -1 when none.
 int pageOfFinding(const QJsonArray &pages, const QJsonObject &finding);
 QString severityName(const QJsonObject &finding); // "error", "warning", "info"
+// How a list's walk ended: "complete", "stopped: <why>", or "not walked to its end".
+QString endedText(const QJsonObject &list);
 // "2 errors, 1 warning, no info".
 QString countsText(const QJsonObject &counts);
 QString plural(int n, const QString &one, const QString &many);
