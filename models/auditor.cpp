@@ -278,6 +278,7 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
     r.complete = s.first.complete;
     r.stopReason = s.first.complete ? QString() : s.first.stopReason;
     r.findings += s.first.findings;
+    Q_EMIT listWalked(r.id, walker);
 }
 
 bool Auditor::probeable(int state) const

@@ -72,6 +72,9 @@ Q_SIGNALS:
     void activity();
     // result().lists.at(index) is final.
     void listAudited(int index);
+    // An audited list's first walk ended (before its probes): the walker as it stands, its ledger
+    // and rows, for a report of its pages (`folio report`). The walker goes once the slots return.
+    void listWalked(const QString &listId, folio::PageWalker *walker);
     void finished();
 
 private:

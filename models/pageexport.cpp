@@ -7,9 +7,8 @@
 
 namespace folio::PageExport {
 
-QJsonObject pageJson(const PageWalker &walker, int ledgerRow, bool maskCursors)
+QJsonObject pageJson(const PageRecord &p, bool maskCursors)
 {
-    const PageRecord &p = walker.ledger()->page(ledgerRow);
     QJsonObject o = maskCursors ? p.toMaskedJson() : p.toJson();
     auto addDecoding = [maskCursors, &o](const QString &key, const QString &cursor) {
         if (maskCursors)
@@ -22,6 +21,13 @@ QJsonObject pageJson(const PageWalker &walker, int ledgerRow, bool maskCursors)
         addDecoding(QStringLiteral("cursorDecoded"), *p.requestCursor);
     if (p.next == ListSource::CursorPresence::String && !p.nextCursor.isEmpty())
         addDecoding(QStringLiteral("nextCursorDecoded"), p.nextCursor);
+    return o;
+}
+
+QJsonObject pageJson(const PageWalker &walker, int ledgerRow, bool maskCursors)
+{
+    const PageRecord &p = walker.ledger()->page(ledgerRow);
+    QJsonObject o = pageJson(p, maskCursors);
     int first = 0, count = 0;
     if (p.isSettled() && p.state != PageRecord::State::Failed &&
         walker.rows()->rowsOfPage(ledgerRow, &first, &count)) {

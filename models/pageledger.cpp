@@ -216,12 +216,13 @@ QJsonValue detached(const QJsonValue &v)
 const QList<int> displayRoles{Qt::DisplayRole, Qt::ToolTipRole};
 } // namespace
 
-void PageLedger::markSent(int row, bool refetch, qint64 sentAtMs)
+void PageLedger::markSent(int row, bool refetch, qint64 sentAtMs, const QString &requestId)
 {
     PageRecord &p = m_pages[row];
     PageRecord::Attempt attempt;
     attempt.sentAtMs = sentAtMs;
     attempt.refetch = refetch;
+    attempt.requestId = requestId;
     p.attempts.append(attempt);
     p.sentAtMs = sentAtMs;
     if (refetch)

@@ -91,8 +91,9 @@ public:
     // the roles it touched, so views hear of every change.
     // A page was asked for: appended, Loading. Returns its row.
     int appendRequest(const PageRecord &record);
-    // A request for the page left: a new attempt (Refetching when it is a refetch).
-    void markSent(int row, bool refetch, qint64 sentAtMs);
+    // A request for the page left: a new attempt (Refetching when it is a refetch), with the
+    // request's id as the traffic log writes it.
+    void markSent(int row, bool refetch, qint64 sentAtMs, const QString &requestId = {});
     // The page's answer was read: cursor, counts, hints; Fresh while its TTL runs, else Stale.
     void applyReply(int row, const Answer &answer);
     // A refetch's answer: applyReply() plus how its items differ from the copy it replaced.

@@ -26,6 +26,9 @@ struct PageRecord
         qint64 latencyMs = -1;
         bool failed = false;
         bool refetch = false;
+        // The request's JSON-RPC id as the traffic log writes it (TrafficLog::Entry::id): what
+        // finds the attempt's raw request and response there. Empty when it is not known.
+        QString requestId;
     };
 
     quint64 serial = 0; // unique for the model's lifetime (the TTL clock's key)

@@ -2,6 +2,7 @@
 
 #include "mcpclient.h"
 #include "rpccall.h"
+#include "trafficlog.h"
 #include "ttlclock.h"
 
 #include <QDateTime>
@@ -144,7 +145,8 @@ void PageWalker::sendRequest(Job job, int ledgerRow, const std::optional<QString
     m_source.deferItems(call); // a protocol list's items are cut from the reply, not parsed
     // The connection's clock: a replay's pages were sent when they were recorded.
     m_ledger->markSent(ledgerRow, job == Job::Refetch,
-                       call->sentAtMs() > 0 ? call->sentAtMs() : QDateTime::currentMSecsSinceEpoch());
+                       call->sentAtMs() > 0 ? call->sentAtMs() : QDateTime::currentMSecsSinceEpoch(),
+                       TrafficLog::idText(call->id()));
     const int walk = m_walk;
     connect(call, &RpcCall::finished, this,
             [this, call, job, ledgerRow, walk] { handleReply(call, job, ledgerRow, walk); });

@@ -7,6 +7,7 @@
 #include "schemaargs.h"
 #include "secretstore.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -336,6 +337,7 @@ void ServerSession::setAuditResult(const AuditResult &result)
 {
     m_auditResult = result;
     m_hasAuditResult = true;
+    m_auditFinishedAtMs = QDateTime::currentMSecsSinceEpoch();
     Q_EMIT auditResultChanged();
     Q_EMIT findingsChanged();
 }

@@ -96,6 +96,7 @@ public:
     // the walks.
     bool hasAuditResult() const { return m_hasAuditResult; }
     const AuditResult &auditResult() const { return m_auditResult; }
+    qint64 auditFinishedAtMs() const { return m_auditFinishedAtMs; } // wall clock
     void setAuditResult(const AuditResult &result);
     void clearAuditResult();
     // The last audit's findings of a list, marked Finding::Source::Audit, except those the
@@ -137,6 +138,7 @@ private:
     QString m_auditProgress;
     AuditResult m_auditResult;
     bool m_hasAuditResult = false;
+    qint64 m_auditFinishedAtMs = 0;
 };
 
 } // namespace folio

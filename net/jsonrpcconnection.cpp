@@ -15,11 +15,7 @@ namespace folio {
 namespace {
 QString idText(const QJsonValue &id)
 {
-    if (id.isString())
-        return id.toString();
-    if (id.isDouble())
-        return QString::number(id.toInteger());
-    return QString();
+    return TrafficLog::idText(id);
 }
 } // namespace
 

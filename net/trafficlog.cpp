@@ -12,6 +12,15 @@ TrafficLog::TrafficLog(QObject *parent)
     : QObject(parent)
 {}
 
+QString TrafficLog::idText(const QJsonValue &id)
+{
+    if (id.isString())
+        return id.toString();
+    if (id.isDouble())
+        return QString::number(id.toInteger());
+    return QString();
+}
+
 void TrafficLog::addSecret(const QString &value)
 {
     if (value.size() >= 4 && !m_secrets.contains(value))

@@ -23,7 +23,7 @@ public:
         qint64 timestampMs = 0; // wall clock, ms since epoch
         Direction direction = Direction::Outgoing;
         QString method; // request/notification method, or the answered request's method
-        QString id;     // JSON-RPC id as text, empty for notifications
+        QString id;     // JSON-RPC id as text (idText()), empty for notifications
         qint64 bytes = 0;
         qint64 latencyMs = -1; // responses only
         bool isError = false;
@@ -33,6 +33,9 @@ public:
     };
 
     explicit TrafficLog(QObject *parent = nullptr);
+
+    // A JSON-RPC id as Entry::id holds it: a string as it is, a number in decimal, else empty.
+    static QString idText(const QJsonValue &id);
 
     // Caps on what is kept: entries, and bytes of message text (a message's text is cut at
     // maxEntryBytes; the byte count in the entry stays the real size).

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "auditpanel.h"
+#include "bugreport.h"
 #include "elidedlabel.h"
 #include "finding.h"
 #include "findingspanel.h"
@@ -22,6 +23,7 @@
 #include "statuscolors.h"
 #include "theme.h"
 #include "timelineview.h"
+#include "trafficexport.h"
 #include "trafficview.h"
 #include "uilogging.h"
 #include "zoom.h"
@@ -30,6 +32,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -49,6 +52,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -348,6 +352,8 @@ void MainWindow::createActions()
             QMessageBox::warning(this, tr("Save Session"), error);
     });
     m_saveSessionAction->setToolTip(tr("Save what this server's connection carried, to replay it anywhere"));
+    m_exportReportAction = file->addAction(tr("&Export Report…"), QKeySequence(tr("Ctrl+Shift+E")), this,
+                                           &MainWindow::exportReportAs);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -772,6 +778,7 @@ void MainWindow::updateActions()
     m_editAction->setEnabled(s && !m_servers->isDemo(row) && !s->isReplay());
     m_saveSessionAction->setEnabled(s && !s->isReplay() && state != McpClient::State::Disconnected);
     m_auditAction->setEnabled(s && state == McpClient::State::Connected);
+    m_exportReportAction->setEnabled(s != nullptr);
     m_removeAction->setEnabled(s && !m_servers->isDemo(row));
     const bool hasList = currentList() != nullptr;
     m_loadAllAction->setEnabled(hasList);
@@ -888,6 +895,54 @@ void MainWindow::auditServer()
     m_auditDock->show();
     m_auditDock->raise();
     m_audit->start();
+}
+
+bool MainWindow::exportReport(const QString &fileName, QString *error)
+{
+    ServerSession *s = m_servers->session(currentServerRow());
+    if (!s) {
+        if (error)
+            *error = tr("No server is selected.");
+        return false;
+    }
+    BugReport::Input input = BugReport::Input::fromSession(*s);
+    if (s->hasAuditResult()) { // the last audit run in this window
+        input.audit = s->auditResult();
+        input.auditFinishedAtMs = s->auditFinishedAtMs();
+    }
+    input.maskCursors = m_maskCursors;
+    const BugReport::Format format = BugReport::formatForFile(fileName).value_or(BugReport::Format::Html);
+    return TrafficExport::writeFile(fileName, BugReport::render(BugReport::build(input), format), error);
+}
+
+void MainWindow::exportReportAs()
+{
+    ServerSession *s = m_servers->session(currentServerRow());
+    if (!s)
+        return;
+    QString name = s->displayName().simplified();
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    const QString html = tr("HTML report (*.html *.htm)"), markdown = tr("Markdown report (*.md)"),
+                  json = tr("JSON report (*.json)");
+    QString filter = html;
+    QString fileName = QFileDialog::getSaveFileName(
+        this, tr("Export Report"),
+        QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+            .filePath(QStringLiteral("%1-report.html").arg(name.isEmpty() ? QStringLiteral("server") : name)),
+        QStringList{html, markdown, json}.join(QStringLiteral(";;")), &filter);
+    if (fileName.isEmpty())
+        return;
+    // A name without a known suffix takes the chosen filter's.
+    if (!BugReport::formatForFile(fileName))
+        fileName += filter == markdown ? QStringLiteral(".md")
+                    : filter == json   ? QStringLiteral(".json")
+                                       : QStringLiteral(".html");
+    QString error;
+    if (!exportReport(fileName, &error)) {
+        QMessageBox::warning(this, tr("Export Report"), tr("Could not write %1: %2").arg(fileName, error));
+        return;
+    }
+    showStatus(tr("Report written to %1").arg(QDir::toNativeSeparators(fileName)));
 }
 
 // Within the available area of the screen the window is on (a geometry saved on a larger screen, or

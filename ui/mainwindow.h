@@ -1,5 +1,6 @@
 #pragma once
 
+#include "auditresult.h"
 #include "serverconfig.h"
 
 #include <QFont>
@@ -74,6 +75,9 @@ public:
     int openSession(const QString &path, QString *error = nullptr);
     // File > Save Session: what the current server's connection carried since it connected.
     bool saveSession(const QString &path, QString *error = nullptr);
+    // File > Export Report without its dialog: the current server's report (BugReport) written to
+    // fileName, in the format its suffix names (HTML otherwise). False with the reason in *error.
+    bool exportReport(const QString &fileName, QString *error = nullptr);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -103,6 +107,7 @@ private:
     void goToPage(const QString &listId, int ledgerRow);
     void goToPageIndex(const QString &listId, int pageIndex);
     void auditServer();
+    void exportReportAs();
 
     ServerListModel *m_servers;
     SecretStore *m_secrets;
@@ -138,6 +143,7 @@ private:
     QAction *m_editAction = nullptr;
     QAction *m_removeAction = nullptr;
     QAction *m_auditAction = nullptr;
+    QAction *m_exportReportAction = nullptr;
     QAction *m_loadAllAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_restartAction = nullptr;

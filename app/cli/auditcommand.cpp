@@ -49,17 +49,10 @@ QString AuditCommand::helpText()
                "page fails without arguments, or with the filled ones, is reported as skipped (give it\n"
                "arguments with --tool-args).\n"
                "\n"
-               "Options:\n"
-               "  --list L             audit only this list (repeatable): tools, prompts, resources,\n"
-               "                       templates or tool:<name>; default: every list the server offers\n"
-               "  --allow-tool NAME    also call this list tool although it is not annotated\n"
-               "                       readOnlyHint: true (repeatable)\n"
-               "  --tool-args NAME=JSON  the other arguments for list tool NAME, a JSON object "
-               "(repeatable);\n"
-               "                       they win over the values filled from the schema\n"
+               "Options:\n") +
+           AuditArguments::helpText() +
+           QStringLiteral(
                "  --format F           text (default), json, markdown or junit\n"
-               "  --page-cap N         pages per walk (default 1000; finding page-cap-reached)\n"
-               "  --recheck-pages N    pages of the second walk (default 20)\n"
                "  -v, --verbose        progress, the server's stderr, each request and transport events\n"
                "                       on stderr (every folio.* logging category; see 'folio --help')\n"
                "  -h, --help           show this help\n"
@@ -91,6 +84,77 @@ QString AuditCommand::helpText()
                "\n"
                "Example (CI):\n"
                "  folio audit --format junit -- ./my-server --stdio > folio-audit.xml\n");
+}
+
+AuditArguments::AuditArguments()
+    : m_list(QStringLiteral("list"), QStringLiteral("list"), QStringLiteral("L"))
+    , m_allowTool(QStringLiteral("allow-tool"), QStringLiteral("tool"), QStringLiteral("NAME"))
+    , m_toolArgs(QStringLiteral("tool-args"), QStringLiteral("args"), QStringLiteral("NAME=JSON"))
+    , m_pageCap(QStringLiteral("page-cap"), QStringLiteral("cap"), QStringLiteral("N"),
+                QStringLiteral("1000"))
+    , m_recheck(QStringLiteral("recheck-pages"), QStringLiteral("recheck"), QStringLiteral("N"),
+                QStringLiteral("20"))
+{}
+
+QString AuditArguments::helpText()
+{
+    return QStringLiteral(
+        "  --list L             audit only this list (repeatable): tools, prompts, resources,\n"
+        "                       templates or tool:<name>; default: every list the server offers\n"
+        "  --allow-tool NAME    also call this list tool although it is not annotated\n"
+        "                       readOnlyHint: true (repeatable)\n"
+        "  --tool-args NAME=JSON  the other arguments for list tool NAME, a JSON object (repeatable);\n"
+        "                       they win over the values filled from the schema\n"
+        "  --page-cap N         pages per walk (default 1000; finding page-cap-reached)\n"
+        "  --recheck-pages N    pages of the second walk (default 20)\n");
+}
+
+void AuditArguments::addTo(QCommandLineParser &parser) const
+{
+    parser.addOptions({m_list, m_allowTool, m_toolArgs, m_pageCap, m_recheck});
+}
+
+bool AuditArguments::read(const QCommandLineParser &parser, AuditOptions *options, QString *error) const
+{
+    for (const QString &l : parser.values(m_list)) {
+        if (l.startsWith(QLatin1String("tool:")) ? l.size() > 5 : listKindFromName(l).has_value()) {
+            const QString id = l.startsWith(QLatin1String("tool:")) ? l : listName(*listKindFromName(l));
+            if (!options->lists.contains(id))
+                options->lists << id;
+        } else {
+            *error = QStringLiteral("unknown list '%1': tools, prompts, resources, templates or tool:<name>")
+                         .arg(l);
+            return false;
+        }
+    }
+    options->allowedTools = parser.values(m_allowTool);
+    for (const QString &spec : parser.values(m_toolArgs)) {
+        const qsizetype eq = spec.indexOf(QLatin1Char('='));
+        QJsonParseError parseError;
+        const QJsonDocument doc =
+            eq > 0 ? QJsonDocument::fromJson(spec.mid(eq + 1).toUtf8(), &parseError) : QJsonDocument();
+        if (eq <= 0 || parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+            *error = QStringLiteral("--tool-args wants NAME=JSON with a JSON object, e.g. "
+                                    "search_posts='{\"channel\":\"general\"}'");
+            return false;
+        }
+        QString name = spec.left(eq);
+        if (name.startsWith(QLatin1String("tool:")))
+            name = name.mid(5);
+        options->toolArguments.insert(name, doc.object());
+    }
+    bool ok = false;
+    options->pageCap = parser.value(m_pageCap).toInt(&ok);
+    if (!ok || options->pageCap < 1) {
+        *error = QStringLiteral("--page-cap wants a number of at least 1");
+        return false;
+    }
+    options->recheckPages = parser.value(m_recheck).toInt(&ok);
+    if (!ok || options->recheckPages < 1) {
+        *error = QStringLiteral("--recheck-pages wants a number of at least 1");
+        return false;
+    }
+    return true;
 }
 
 QString AuditCommand::recordHelpText()
@@ -126,20 +190,13 @@ int AuditCommand::parse(const QStringList &arguments, Options *options, bool rec
     QCommandLineParser parser;
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
-    const QCommandLineOption list(QStringLiteral("list"), QStringLiteral("list"), QStringLiteral("L"));
-    const QCommandLineOption allowTool(QStringLiteral("allow-tool"), QStringLiteral("tool"),
-                                       QStringLiteral("NAME"));
-    const QCommandLineOption toolArgs(QStringLiteral("tool-args"), QStringLiteral("args"),
-                                      QStringLiteral("NAME=JSON"));
     const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
                                     QStringLiteral("text"));
-    const QCommandLineOption pageCap(QStringLiteral("page-cap"), QStringLiteral("cap"), QStringLiteral("N"),
-                                     QStringLiteral("1000"));
-    const QCommandLineOption recheck(QStringLiteral("recheck-pages"), QStringLiteral("recheck"),
-                                     QStringLiteral("N"), QStringLiteral("20"));
     const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
                                      QStringLiteral("verbose"));
-    parser.addOptions({help, list, allowTool, toolArgs, format, pageCap, recheck, verbose});
+    parser.addOptions({help, format, verbose});
+    const AuditArguments audit;
+    audit.addTo(parser);
     const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("output"),
                                     QStringLiteral("FILE"));
     if (record)
@@ -165,43 +222,13 @@ int AuditCommand::parse(const QStringList &arguments, Options *options, bool rec
     if (!parser.positionalArguments().isEmpty())
         return usage(QStringLiteral("unexpected '%1' (a stdio server's command goes after '--')")
                          .arg(parser.positionalArguments().constFirst()));
-    for (const QString &l : parser.values(list)) {
-        if (l.startsWith(QLatin1String("tool:")) ? l.size() > 5 : listKindFromName(l).has_value()) {
-            const QString id = l.startsWith(QLatin1String("tool:")) ? l : listName(*listKindFromName(l));
-            if (!options->audit.lists.contains(id))
-                options->audit.lists << id;
-        } else {
-            return usage(
-                QStringLiteral("unknown list '%1': tools, prompts, resources, templates or tool:<name>")
-                    .arg(l));
-        }
-    }
-    options->audit.allowedTools = parser.values(allowTool);
-    for (const QString &spec : parser.values(toolArgs)) {
-        const qsizetype eq = spec.indexOf(QLatin1Char('='));
-        QJsonParseError error;
-        const QJsonDocument doc =
-            eq > 0 ? QJsonDocument::fromJson(spec.mid(eq + 1).toUtf8(), &error) : QJsonDocument();
-        if (eq <= 0 || error.error != QJsonParseError::NoError || !doc.isObject())
-            return usage(QStringLiteral("--tool-args wants NAME=JSON with a JSON object, e.g. "
-                                        "search_posts='{\"channel\":\"general\"}'"));
-        QString name = spec.left(eq);
-        if (name.startsWith(QLatin1String("tool:")))
-            name = name.mid(5);
-        options->audit.toolArguments.insert(name, doc.object());
-    }
-    bool ok = false;
-    options->audit.pageCap = parser.value(pageCap).toInt(&ok);
-    if (!ok || options->audit.pageCap < 1)
-        return usage(QStringLiteral("--page-cap wants a number of at least 1"));
-    options->audit.recheckPages = parser.value(recheck).toInt(&ok);
-    if (!ok || options->audit.recheckPages < 1)
-        return usage(QStringLiteral("--recheck-pages wants a number of at least 1"));
+    QString error;
+    if (!audit.read(parser, &options->audit, &error))
+        return usage(error);
     if (!AuditReport::parseFormat(parser.value(format), &options->format))
         return usage(QStringLiteral("--format is text, json, markdown or junit"));
     options->verbose = parser.isSet(verbose);
 
-    QString error;
     if (!target.read(parser, stdioCommand, &error))
         return usage(error);
     options->server = target.config();

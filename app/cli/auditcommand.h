@@ -6,9 +6,32 @@
 #include "command.h"
 #include "serverconfig.h"
 
+#include <QCommandLineOption>
 #include <QPointer>
 
+class QCommandLineParser;
+
 namespace folio {
+
+// The options that say what the audit does (--list, --allow-tool, --tool-args, --page-cap,
+// --recheck-pages), for `folio audit` and `folio report` alike.
+class AuditArguments
+{
+public:
+    AuditArguments();
+    void addTo(QCommandLineParser &parser) const;
+    // On failure returns false and says why in *error (a usage error: exit code 2).
+    bool read(const QCommandLineParser &parser, AuditOptions *options, QString *error) const;
+    // Their lines of a command's help, under "Options:".
+    static QString helpText();
+
+private:
+    QCommandLineOption m_list;
+    QCommandLineOption m_allowTool;
+    QCommandLineOption m_toolArgs;
+    QCommandLineOption m_pageCap;
+    QCommandLineOption m_recheck;
+};
 
 // `folio audit`: connects, runs the Auditor, prints its report in the chosen format.
 class AuditCommand : public Command

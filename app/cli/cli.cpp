@@ -7,6 +7,7 @@
 #include "command.h"
 #include "cursordecoder.h"
 #include "listcommand.h"
+#include "reportcommand.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -23,6 +24,7 @@ const QString decodeWord = QStringLiteral("decode-cursor");
 const QString auditWord = QStringLiteral("audit");
 const QString recordWord = QStringLiteral("record");
 const QString replayWord = QStringLiteral("replay");
+const QString reportWord = QStringLiteral("report");
 const QString helpWord = QStringLiteral("help");
 
 QString mainHelp()
@@ -44,6 +46,9 @@ QString mainHelp()
                "  replay FILE.folio <command> [options]\n"
                "                         run list or audit on a recorded session: no server, no\n"
                "                         network (folio replay s.folio list tools --format json)\n"
+               "  report -o FILE         the audit, written as a bug report: every page with its raw\n"
+               "                         request and response, cursors, hints, findings, a timeline\n"
+               "                         (HTML that works offline, Markdown or JSON)\n"
                "  decode-cursor <cursor> show what a cursor holds (best effort, non-normative)\n"
                "  help [command]         this help, or a command's\n"
                "\n") +
@@ -219,11 +224,11 @@ int runReplay(const QStringList &arguments)
     }
     const QString file = arguments.at(0);
     const QString command = arguments.value(1);
-    if (command != listWord && command != auditWord) {
+    if (command != listWord && command != auditWord && command != reportWord) {
         printErr(QStringLiteral("folio replay: %1\nTry 'folio replay --help'.\n")
                      .arg(command.isEmpty()
                               ? QStringLiteral("give a command after the file: list or audit")
-                              : QStringLiteral("'%1' cannot be replayed: list or audit").arg(command)));
+                              : QStringLiteral("'%1' cannot be replayed: list, audit or report").arg(command)));
         return 2;
     }
     // First: a "--" the user gave must not swallow it as a stdio command's words.
@@ -235,7 +240,7 @@ int runReplay(const QStringList &arguments)
 bool isCliCommand(const QString &word)
 {
     return word == listWord || word == decodeWord || word == auditWord || word == recordWord ||
-           word == replayWord || word == helpWord || word == QLatin1String("--help") ||
+           word == replayWord || word == reportWord || word == helpWord || word == QLatin1String("--help") ||
            word == QLatin1String("-h");
 }
 
@@ -267,6 +272,15 @@ int runCli(const QString &command, const QStringList &arguments)
         if (options.verbose)
             enableVerboseLogging();
         return runCommand(std::make_unique<AuditCommand>(options));
+    }
+    if (command == reportWord) {
+        ReportCommand::Options options;
+        const int parsed = ReportCommand::parse(arguments, &options);
+        if (parsed != ParseOk)
+            return parsed;
+        if (options.verbose)
+            enableVerboseLogging();
+        return runCommand(std::make_unique<ReportCommand>(options));
     }
     if (command == recordWord) {
         AuditCommand::Options options;

