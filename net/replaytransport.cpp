@@ -368,11 +368,10 @@ void ReplayTransport::send(const QJsonObject &message, const QByteArray &encoded
     if (sent < 0) {
         qCInfo(lcMcp).noquote() << "replay: no recorded request" << method << "with these params";
         m_clock->callAt(m_clock->nowMs(), context, [this, id] {
-            // Cancelled, not failed: the server did nothing wrong; the recording just stops short of
-            // this (a list walked further, or another list, than when recording). A walk ends there.
-            Q_EMIT requestFailed(id,
-                                 McpError::make(McpError::Kind::Cancelled,
-                                                QStringLiteral("the recording holds no answer to this "
+            // A failed page that says why: the recording stops short of this (a list walked
+            // further, or another list, than when recording).
+            Q_EMIT requestFailed(id, McpError::make(McpError::Kind::Protocol,
+                                                    QStringLiteral("the recording holds no answer to this "
                                                                "request (it was not sent when recording)")));
         });
         return;
