@@ -39,6 +39,16 @@ bool looksSecret(QStringView name)
 
 const QString masked = QStringLiteral("[redacted]");
 
+// A header's millisecond count as received: any number, clamped to what a qint64 holds (a hostile
+// 1e25 or NaN must not reach a cast).
+qint64 millis(const QJsonValue &v)
+{
+    const double d = v.toDouble();
+    if (!(d > 0))
+        return 0;
+    return d >= 9.0e15 ? qint64(9.0e15) : qint64(d);
+}
+
 } // namespace
 
 QString SessionRecording::Event::typeName(Type type)
@@ -148,8 +158,8 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
     rec.capabilities = server.value(QStringLiteral("capabilities")).toObject();
     rec.instructions = server.value(QStringLiteral("instructions")).toString();
     rec.folioVersion = header.value(QStringLiteral("folio")).toString();
-    rec.recordedAtMs = qint64(header.value(QStringLiteral("recordedAtMs")).toDouble());
-    rec.durationMs = qMax<qint64>(0, qint64(header.value(QStringLiteral("durationMs")).toDouble()));
+    rec.recordedAtMs = millis(header.value(QStringLiteral("recordedAtMs")));
+    rec.durationMs = millis(header.value(QStringLiteral("durationMs")));
     for (const QJsonValue &v : header.value(QStringLiteral("stripped")).toArray())
         rec.stripped.append(v.toString());
     rec.cut = header.value(QStringLiteral("cut")).toBool();
@@ -209,7 +219,7 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
         e.byClient = o.value(QStringLiteral("byClient")).toBool();
         rec.events.append(e);
     }
-    if (announced >= 0 && rec.events.size() != qint64(announced))
+    if (announced >= 0 && (announced > 9.0e15 || rec.events.size() != qint64(announced)))
         return fail(
             QStringLiteral("the file holds %1 of the %2 events its header announces: it was cut short")
                 .arg(rec.events.size())
