@@ -1,11 +1,13 @@
 #pragma once
 
+#include "clientinput.h"
 #include "mcperror.h"
 #include "protocol.h"
 #include "serverconfig.h"
 
 #include <QJsonObject>
 #include <QObject>
+#include <QHash>
 #include <QPointer>
 #include <QStringList>
 #include <functional>
@@ -15,6 +17,7 @@
 namespace folio {
 
 class Handshake;
+class Invocation;
 class JsonRpcConnection;
 class ReplayClock;
 class ReplayScript;
@@ -81,7 +84,41 @@ public:
     RpcCall *readResource(const QString &uri, QObject *owner = nullptr);
     // Any request, wrapped in the era's form (the 2026 _meta envelope).
     RpcCall *request(const QString &method, const QJsonObject &params, QObject *owner = nullptr,
-                     int timeoutMs = -1);
+                     int timeoutMs = -1, const QList<QPair<QByteArray, QByteArray>> &headers = {});
+
+    // What a user asks of the server, followed to its end (progress, the 2026 multi-round-trip,
+    // cancel): see Invocation. Started at once; owned by `owner` (or the client).
+    Invocation *invoke(const QString &method, const QJsonObject &params, QObject *owner = nullptr);
+    // tools/call for a tool as listed. On Streamable HTTP (2026) the arguments its inputSchema
+    // marks with x-mcp-header also go in Mcp-Param-* headers; a tool whose x-mcp-header
+    // declarations are invalid is refused before anything is sent (toolHeaderProblem()).
+    Invocation *invokeTool(const QJsonObject &tool, const QJsonObject &arguments, QObject *owner = nullptr);
+    // prompts/get; argument values are strings, as the spec has them.
+    Invocation *getPrompt(const QString &name, const QJsonObject &arguments, QObject *owner = nullptr);
+    // resources/read, once; the result carries the 2026 ttlMs/cacheScope as received.
+    Invocation *read(const QString &uri, QObject *owner = nullptr);
+    // completion/complete. ref: {"type":"ref/prompt","name":…} or {"type":"ref/resource","uri":…}.
+    RpcCall *complete(const QJsonObject &ref, const QString &argument, const QString &value,
+                      const QJsonObject &contextArguments = {}, QObject *owner = nullptr);
+    bool offersCompletion() const { return m_capabilities.contains(QStringLiteral("completions")); }
+
+    // Why a tool's x-mcp-header declarations are invalid (SEP-2243: a property marked with it must
+    // be a primitive, the name a non-empty token, no two alike ignoring case); empty when they are
+    // fine or it has none. Such a tool is listed but never called.
+    static QString toolHeaderProblem(const QJsonObject &tool);
+    // The Mcp-Param-{name} headers for a call: one per marked argument that is present and not
+    // null; values that are not plain printable ASCII (or have edge spaces) as =?base64?…?=.
+    static QList<QPair<QByteArray, QByteArray>> toolParamHeaders(const QJsonObject &tool,
+                                                                 const QJsonObject &arguments);
+
+    // Who answers the server's elicitation, sampling and roots requests (not owned; set before
+    // connecting: the capabilities declared follow it). None: no such capability is declared.
+    void setInputResponder(InputResponder *responder) { m_responder = responder; }
+    InputResponder *inputResponder() const { return m_responder; }
+    // What this client declares: {"elicitation":{"form":{}},"sampling":{},"roots":{}} or a part.
+    QJsonObject clientCapabilities() const;
+    // Tells the server the roots changed (2025 era, when roots are declared).
+    void notifyRootsChanged();
 
     // List-change notifications: 2025 era routes notifications/*/list_changed; 2026 opens
     // subscriptions/listen for the lists the server advertises.
@@ -98,6 +135,8 @@ Q_SIGNALS:
     // The connection was lost or could not be made; error says why.
     void disconnected(const folio::McpError &error);
     void listChanged(folio::ListKind kind);
+    // An input the server asked for (either era), as it is handed to the responder.
+    void inputRequested(folio::InputReply *reply);
     void resourceUpdated(const QString &uri);
     void diagnostic(const QString &line);
     // A stdio server wrote a line on stdout that is not JSON-RPC while connecting (the line, elided).
@@ -114,7 +153,16 @@ private:
     // A handshake event for diagnostic() (the traffic log, the CLI) and for folio.net.mcp.
     void report(const QString &line);
 
+    friend class Invocation;
+    // Hands a request to the responder (or refuses it when there is none).
+    InputReply *askForInput(const InputRequest &request, QObject *parent);
+    void registerProgress(const QString &token, Invocation *invocation);
+    void installServerRequestHandlers();
+
     ServerConfig m_config;
+    InputResponder *m_responder = nullptr;
+    QHash<QString, QPointer<Invocation>> m_progress;
+    qint64 m_nextProgressToken = 1;
     std::function<Transport *(QObject *)> m_transportFactory;
     SessionRecorder *m_recorder = nullptr;
     QString m_replayFile;
