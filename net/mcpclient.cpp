@@ -205,6 +205,10 @@ void McpClient::handleHandshakeSucceeded()
     m_capabilities = m_handshake->capabilities();
     m_serverInfo = m_handshake->serverInfo();
     m_instructions = m_handshake->instructions();
+    // A 2025-era server may ask its questions (elicitation, sampling, roots) on the optional GET
+    // stream rather than on a request's own: a client that answers them listens there.
+    if (!isModern() && !clientCapabilities().isEmpty() && m_connection)
+        m_connection->transport()->openServerStream();
     setState(State::Connected);
     Q_EMIT connected();
 }
