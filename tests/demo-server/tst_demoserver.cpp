@@ -254,6 +254,12 @@ void TestDemoServer::initTestCase()
         QVERIFY2(instructions.startsWith(QStringLiteral("A cursor loop on templates")),
                  qPrintable(instructions));
         QVERIFY(instructions.contains(QStringLiteral("\nFolio's demo server")));
+        // A read whose TTL drains while the audience watches.
+        const QJsonObject read =
+            peer.call(QStringLiteral("resources/read"),
+                      {{QStringLiteral("uri"), QStringLiteral("chat://channels/town-square")}})
+                .result();
+        QCOMPARE(read.value(QStringLiteral("ttlMs")).toInt(), 12000);
         const Walk templates = walk(peer, QStringLiteral("resources/templates/list"), 5);
         QCOMPARE(templates.pages.first().result().value(QStringLiteral("ttlMs")).toInt(), 25000);
         QCOMPARE(templates.pages.size(), 5);
