@@ -239,11 +239,9 @@ std::optional<Answer> Content::callTool(const QString &name, const QJsonObject &
                           u"The file itself"_s)}));
     }
     if (name == u"snooze_reminder"_s) {
-        const QJsonValue minutesValue = arguments.value(u"minutes"_s);
         const auto minutes = optionalInt(arguments, u"minutes"_s, 10, 5, 60);
         if (!minutes || !QList<int>{5, 10, 30, 60}.contains(*minutes))
             return toolError(u"minutes must be one of 5, 10, 30, 60."_s);
-        Q_UNUSED(minutesValue)
         const QString at = QDateTime::currentDateTimeUtc().addSecs(60 * *minutes).toString(u"HH:mm"_s);
         return Answer::ok(Blocks::toolResult(
             {Blocks::text(u"Reminder %1 snoozed for %2 minutes; it rings again at %3 UTC."_s

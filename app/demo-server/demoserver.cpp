@@ -255,7 +255,7 @@ void DemoServer::callTool(const QJsonValue &id, const CallContext &context, Demo
         return;
     }
     if (Catalog::isConformanceFixture(toolName)) {
-        if (callFixture(id, toolName, context.clientCapabilities, exchange))
+        if (callFixture(id, toolName, context, exchange))
             return;
         if (const auto answer = m_fixtures.callTool(toolName, arguments.toObject(), context)) {
             sendAnswer(exchange, id, *answer, context);
@@ -294,12 +294,13 @@ void DemoServer::sendAnswer(DemoExchange *exchange, const QJsonValue &id, const 
     }
 }
 
-bool DemoServer::callFixture(const QJsonValue &id, const QString &name, const QJsonObject &clientCapabilities,
+bool DemoServer::callFixture(const QJsonValue &id, const QString &name, const CallContext &context,
                              DemoExchange *exchange)
 {
+    const QJsonObject &clientCapabilities = context.clientCapabilities;
     if (name == QStringLiteral("test_simple_text")) {
         sendResult(exchange, id, textResult(QStringLiteral("This is a simple text response for testing.")),
-                   true);
+                   context.modern);
     } else if (name == QStringLiteral("test_missing_capability")) {
         if (!clientCapabilities.contains(QStringLiteral("sampling"))) {
             sendError(exchange, id, missingCapability,
@@ -307,18 +308,21 @@ bool DemoServer::callFixture(const QJsonValue &id, const QString &name, const QJ
                       QJsonObject{{QStringLiteral("requiredCapabilities"),
                                    QJsonObject{{QStringLiteral("sampling"), QJsonObject{}}}}});
         } else {
-            sendResult(exchange, id, textResult(QStringLiteral("The client declared sampling.")), true);
+            sendResult(exchange, id, textResult(QStringLiteral("The client declared sampling.")),
+                       context.modern);
         }
     } else if (name == QStringLiteral("test_trigger_tool_change")) {
         notifyListChanged(QStringLiteral("tools"));
-        sendResult(exchange, id, textResult(QStringLiteral("Announced a tools list change.")), true);
+        sendResult(exchange, id, textResult(QStringLiteral("Announced a tools list change.")),
+                   context.modern);
     } else if (name == QStringLiteral("test_trigger_prompt_change")) {
         notifyListChanged(QStringLiteral("prompts"));
-        sendResult(exchange, id, textResult(QStringLiteral("Announced a prompts list change.")), true);
+        sendResult(exchange, id, textResult(QStringLiteral("Announced a prompts list change.")),
+                   context.modern);
     } else if (name == QStringLiteral("test_streaming_elicitation") ||
                name == QStringLiteral("test_logging_tool")) {
         sendResult(exchange, id, textResult(QStringLiteral("Done; nothing was sent besides this result.")),
-                   true);
+                   context.modern);
     } else {
         return false;
     }

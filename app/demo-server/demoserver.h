@@ -75,7 +75,7 @@ private:
     bool isModern(const QString &method, const QJsonObject &params, DemoExchange *exchange,
                   const HeaderMap &headers) const;
     void handleNotification(const QString &method, const QJsonObject &params);
-    bool callFixture(const QJsonValue &id, const QString &name, const QJsonObject &clientCapabilities,
+    bool callFixture(const QJsonValue &id, const QString &name, const CallContext &context,
                      DemoExchange *exchange);
     void sendOutcome(DemoExchange *exchange, const QJsonValue &id, const PageOutcome &outcome, bool modern);
     // Puts a content answer on the wire: a result, an error, or a ToolRun for a Progress answer.
