@@ -139,7 +139,7 @@ private Q_SLOTS:
     // Content (issue 15): calls, prompts, reads, completion, in both eras.
     void toolContent_data() { erasAndTransports(); }
     void toolContent();
-    void progressAndCancel_data() { transports(); }
+    void progressAndCancel_data() { erasAndTransports(); }
     void progressAndCancel();
     void prompts_data() { erasAndTransports(); }
     void prompts();
@@ -879,10 +879,20 @@ QJsonArray TestDemoServer::walkTools(DemoPeer &peer, bool legacy)
 void TestDemoServer::progressAndCancel()
 {
     QFETCH(int, transport);
+    QFETCH(bool, legacy);
     DemoPeer peer{DemoPeer::Transport(transport)};
     QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
-    auto runRequest = [](int id, int steps, int stepMs, bool withToken) {
-        QJsonObject meta = DemoPeer::meta();
+    if (legacy)
+        QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    // Legacy requests carry no protocol _meta, only the progress token, and the session's headers.
+    const DemoPeer::Headers legacyHeaders{{"MCP-Protocol-Version", "2025-11-25"}};
+    auto headersFor = [&](const QJsonObject &message) {
+        return legacy ? legacyHeaders
+                      : DemoPeer::modernHeaders(QStringLiteral("tools/call"),
+                                                message[QStringLiteral("params")].toObject());
+    };
+    auto runRequest = [legacy](int id, int steps, int stepMs, bool withToken) {
+        QJsonObject meta = legacy ? QJsonObject() : DemoPeer::meta();
         if (withToken)
             meta.insert(QStringLiteral("progressToken"), QStringLiteral("run-%1").arg(id));
         const QJsonObject params{
@@ -911,33 +921,31 @@ void TestDemoServer::progressAndCancel()
         return values;
     };
     const QJsonObject run = runRequest(1, 4, 10, true);
-    const PeerReply done = peer.send(
-        run, DemoPeer::modernHeaders(QStringLiteral("tools/call"), run[QStringLiteral("params")].toObject()));
+    const PeerReply done = peer.send(run, headersFor(run));
     QVERIFY(done.result()[QStringLiteral("content")][0][QStringLiteral("text")].toString().contains(
         QStringLiteral("4 steps")));
     QTRY_COMPARE(progressOf(QStringLiteral("run-1")), (QList<int>{0, 25, 50, 75, 100}));
+    QCOMPARE(done.result().contains(QStringLiteral("resultType")), !legacy); // the era it was asked in
 
     // Without a token: the same run, no notifications.
     const QJsonObject quiet = runRequest(2, 2, 10, false);
-    QVERIFY(peer.send(quiet, DemoPeer::modernHeaders(QStringLiteral("tools/call"),
-                                                     quiet[QStringLiteral("params")].toObject()))
-                .message.contains(QStringLiteral("result")));
+    QVERIFY(peer.send(quiet, headersFor(quiet)).message.contains(QStringLiteral("result")));
 
     // notifications/cancelled stops a run: no more progress, no answer.
     const QJsonObject slow = runRequest(3, 20, 100, true);
-    peer.sendAsync(slow, DemoPeer::modernHeaders(QStringLiteral("tools/call"),
-                                                 slow[QStringLiteral("params")].toObject()));
+    peer.sendAsync(slow, headersFor(slow));
     QTRY_VERIFY(!progressOf(QStringLiteral("run-3")).isEmpty());
-    peer.notify(QStringLiteral("notifications/cancelled"),
-                {{QStringLiteral("requestId"), 3}, {QStringLiteral("_meta"), DemoPeer::meta()}});
+    QJsonObject cancelled{{QStringLiteral("requestId"), 3}};
+    if (!legacy)
+        cancelled.insert(QStringLiteral("_meta"), DemoPeer::meta());
+    peer.notify(QStringLiteral("notifications/cancelled"), cancelled);
     const qsizetype seen = progressOf(QStringLiteral("run-3")).size();
     QVERIFY(!peer.waitForResponse(3, 400));
     QVERIFY(progressOf(QStringLiteral("run-3")).size() <= seen + 1); // one may have been on its way
     if (peer.transport() == DemoPeer::Transport::Http) {
         // On HTTP, closing the request's stream cancels too; the server carries on.
         const QJsonObject closed = runRequest(4, 20, 100, true);
-        peer.sendAsync(closed, DemoPeer::modernHeaders(QStringLiteral("tools/call"),
-                                                       closed[QStringLiteral("params")].toObject()));
+        peer.sendAsync(closed, headersFor(closed));
         QTRY_VERIFY(!progressOf(QStringLiteral("run-4")).isEmpty());
         peer.abortRequests();
     }
