@@ -1,9 +1,10 @@
 #!/bin/sh
-# Runs the official MCP conformance harness's 2026-07-28 server scenarios against
-# folio-demo-server (scenario "conformance" = healthy lists + the harness's fixture tools) over
-# HTTP on 127.0.0.1. The harness is only a client here, so no network namespace is needed.
+# Runs the official MCP conformance harness's server scenarios (2026-07-28 unless --spec-version
+# says otherwise) against folio-demo-server (scenario "conformance" = healthy lists + the harness's
+# fixtures) over HTTP on 127.0.0.1. The harness is only a client here, so no network namespace is needed.
 #
 # usage: run-server-scenarios.sh SERVER_BINARY PEERS_DIR [SCENARIO...]
+#        run-server-scenarios.sh SERVER_BINARY PEERS_DIR --spec-version REVISION [SCENARIO...]
 #        run-server-scenarios.sh SERVER_BINARY PEERS_DIR --requirements REVISION
 # The second form runs exactly what the revision requires (the harness's requirements/REVISION.yaml);
 # scenarios it marks not scored (the tasks extension) are run and reported but do not fail it.
@@ -14,10 +15,11 @@ server=$(realpath "${1:?server binary}")
 peers=$(realpath "${2:?tests/peers directory}")
 shift 2
 requirements=
-if [ "${1:-}" = "--requirements" ]; then
-    requirements=${2:?revision}
-    shift 2
-fi
+spec_version=2026-07-28
+case "${1:-}" in
+--requirements) requirements=${2:?revision}; shift 2 ;;
+--spec-version) spec_version=${2:?revision}; shift 2 ;;
+esac
 default_scenarios="server-stateless caching tools-list prompts-list resources-list
  http-header-validation http-custom-header-server-validation dns-rebinding-protection
  sep-2164-resource-not-found server-sse-multiple-streams completion-complete json-schema-2020-12
@@ -87,7 +89,7 @@ failed=0
 for scenario in $scenarios; do
     # The harness writes results under its working directory; keep them out of the tree.
     (cd "$work" && "$node" "$harness" server --url "$url" --scenario "$scenario" \
-        --spec-version 2026-07-28) >"$work/$scenario.log" 2>&1
+        --spec-version "$spec_version") >"$work/$scenario.log" 2>&1
     status=$?
     summary=$(grep -E 'Passed: [0-9]+/[0-9]+' "$work/$scenario.log" | tail -1 | sed 's/\x1b\[[0-9;]*m//g')
     if [ $status -eq 0 ]; then
