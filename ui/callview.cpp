@@ -174,7 +174,8 @@ CallView::CallView(McpClient *client, const QJsonObject &tool, QWidget *parent)
     connect(enterShortcut, &QShortcut::activated, this, &CallView::call);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_progress);
-    buttons->addWidget(m_progressText, 1);
+    buttons->addWidget(m_progressText);
+    buttons->addStretch(1);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_call);
 
@@ -413,9 +414,9 @@ void CallView::handleFinished()
     const bool toolError =
         result.value(QStringLiteral("isError")).toBool(false) || error.kind == McpError::Kind::ToolError;
     const int rounds = int(inv->rounds().size());
-    const QString timing = inv->totalMs() >= 0
-                               ? tr("%n round trip(s), %1 ms", nullptr, rounds).arg(inv->totalMs())
-                               : tr("%n round trip(s)", nullptr, rounds);
+    const QString trips = rounds == 1 ? tr("1 round trip") : tr("%1 round trips").arg(rounds);
+    const QString timing =
+        inv->totalMs() >= 0 ? tr("%1, %2 ms.").arg(trips).arg(inv->totalMs()) : trips + QLatin1Char('.');
     QColor statusColor = colors.text();
     if (inv->isCancelled()) {
         m_status->setText(tr("Cancelled: notifications/cancelled was sent. %1").arg(timing));
@@ -427,7 +428,7 @@ void CallView::handleFinished()
         m_status->setText(tr("tools/call failed: %1. %2").arg(error.describe(), timing));
         statusColor = colors.failed();
     } else {
-        m_status->setText(tr("Done. %1").arg(timing));
+        m_status->setText(tr("Done: %1").arg(timing));
         statusColor = colors.fresh();
     }
     QPalette p = palette();
@@ -436,9 +437,6 @@ void CallView::handleFinished()
 
     const QJsonArray content = result.value(QStringLiteral("content")).toArray();
     m_content->setBlocks(content);
-    m_content->setVisible(!content.isEmpty());
-    if (content.isEmpty() && !result.isEmpty())
-        m_content->setBlocks({}); // nothing; said by the structured part or the status
 
     // structuredContent, checked against outputSchema (never hidden when it does not match).
     const bool hasStructured = result.contains(QStringLiteral("structuredContent"));

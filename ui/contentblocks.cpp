@@ -57,12 +57,11 @@ ContentBlocks::ContentBlocks(QWidget *parent)
 {
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(8);
-    m_layout->addStretch();
 }
 
 void ContentBlocks::clear()
 {
-    while (m_layout->count() > 1) {
+    while (m_layout->count() > 0) {
         QLayoutItem *item = m_layout->takeAt(0);
         if (item->widget())
             item->widget()->deleteLater();
@@ -78,9 +77,11 @@ void ContentBlocks::setBlocks(const QJsonArray &blocks)
         QWidget *w = blockWidget(b.toObject());
         w->setObjectName(QStringLiteral("contentBlock"));
         w->setProperty("blockType", b.toObject().value(QStringLiteral("type")).toString());
-        m_layout->insertWidget(m_layout->count() - 1, w);
+        m_layout->addWidget(w);
         ++m_count;
     }
+    if (blocks.isEmpty())
+        m_layout->addWidget(caption(tr("No content blocks.")));
     applyColors();
 }
 

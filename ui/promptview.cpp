@@ -49,6 +49,7 @@ PromptView::PromptView(McpClient *client, const QJsonObject &prompt, QWidget *pa
     , m_resultStack(new QStackedWidget(this))
     , m_empty(new WrapLabel(this))
     , m_status(new WrapLabel(this))
+    , m_description(new WrapLabel(this))
     , m_messages(nullptr)
     , m_messagesHost(new QWidget)
     , m_rawToggle(new QToolButton(this))
@@ -201,6 +202,11 @@ PromptView::PromptView(McpClient *client, const QJsonObject &prompt, QWidget *pa
     resultLayout->setContentsMargins(0, 0, 6, 0);
     m_status->setParent(resultInner);
     resultLayout->addWidget(m_status);
+    m_description->setParent(resultInner);
+    m_description->setTextFormat(Qt::PlainText);
+    m_description->setObjectName(QStringLiteral("promptDescription"));
+    m_description->setVisible(false);
+    resultLayout->addWidget(m_description);
     m_messagesHost->setParent(resultInner);
     m_messages = new QVBoxLayout(m_messagesHost);
     m_messages->setContentsMargins(0, 0, 0, 0);
@@ -395,8 +401,10 @@ void PromptView::handleFinished()
     } else {
         const QJsonArray messages = result.value(QStringLiteral("messages")).toArray();
         const QString description = result.value(QStringLiteral("description")).toString();
-        m_status->setText(tr("%n message(s), %1 ms", nullptr, int(messages.size())).arg(inv->totalMs()) +
-                          (description.isEmpty() ? QString() : QStringLiteral(" — ") + description));
+        const QString count = messages.size() == 1 ? tr("1 message") : tr("%1 messages").arg(messages.size());
+        m_status->setText(tr("%1, %2 ms").arg(count).arg(inv->totalMs()));
+        m_description->setText(description);
+        m_description->setVisible(!description.isEmpty());
         QPalette muted = palette();
         muted.setColor(QPalette::WindowText, colors.mutedText());
         for (const QJsonValue &v : messages) {

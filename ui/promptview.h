@@ -87,6 +87,7 @@ private:
     QStackedWidget *m_resultStack;
     WrapLabel *m_empty;
     WrapLabel *m_status;
+    WrapLabel *m_description; // the result's description
     QVBoxLayout *m_messages;
     QWidget *m_messagesHost;
     QToolButton *m_rawToggle;

@@ -316,6 +316,16 @@ ListView *ServerView::listView(const QString &listId)
 
 CallView *ServerView::openCallView(const QJsonObject &tool)
 {
+    // One window per tool: asking again brings it back (with what was typed in it).
+    const QList<CallView *> open = findChildren<CallView *>(QString(), Qt::FindDirectChildrenOnly);
+    for (CallView *v : open) {
+        if (v->tool() == tool) {
+            v->showNormal();
+            v->raise();
+            v->activateWindow();
+            return v;
+        }
+    }
     auto *view = new CallView(m_session->client(), tool, this);
     view->setWindowFlag(Qt::Window);
     view->setAttribute(Qt::WA_DeleteOnClose);
@@ -324,11 +334,21 @@ CallView *ServerView::openCallView(const QJsonObject &tool)
     view->resize(1000, 640);
     connect(view, &CallView::statusMessage, this, &ServerView::statusMessage);
     view->show();
+    view->activateWindow();
     return view;
 }
 
 PromptView *ServerView::openPromptView(const QJsonObject &prompt)
 {
+    const QList<PromptView *> open = findChildren<PromptView *>(QString(), Qt::FindDirectChildrenOnly);
+    for (PromptView *v : open) {
+        if (v->prompt() == prompt) {
+            v->showNormal();
+            v->raise();
+            v->activateWindow();
+            return v;
+        }
+    }
     auto *view = new PromptView(m_session->client(), prompt, this);
     view->setWindowFlag(Qt::Window);
     view->setAttribute(Qt::WA_DeleteOnClose);
@@ -337,6 +357,7 @@ PromptView *ServerView::openPromptView(const QJsonObject &prompt)
     view->resize(900, 600);
     connect(view, &PromptView::statusMessage, this, &ServerView::statusMessage);
     view->show();
+    view->activateWindow();
     return view;
 }
 
