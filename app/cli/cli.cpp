@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "auditcommand.h"
+#include "callcommand.h"
 #include "clilogging.h"
 #include "clioutput.h"
 #include "clitarget.h"
@@ -25,6 +26,8 @@ const QString auditWord = QStringLiteral("audit");
 const QString recordWord = QStringLiteral("record");
 const QString replayWord = QStringLiteral("replay");
 const QString reportWord = QStringLiteral("report");
+const QString callWord = QStringLiteral("call");
+const QString getPromptWord = QStringLiteral("get-prompt");
 const QString helpWord = QStringLiteral("help");
 
 QString mainHelp()
@@ -39,6 +42,10 @@ QString mainHelp()
                "\n"
                "Commands:\n"
                "  list <list>            walk one list page by page and print items and pages\n"
+               "  call TOOL --args JSON  call one tool once and print its result (structuredContent\n"
+               "                         checked against the tool's outputSchema)\n"
+               "  get-prompt NAME --args JSON\n"
+               "                         get one prompt and print its messages\n"
                "  audit                  walk every list and list tool, probe the cursors, report\n"
                "                         the findings (for CI: JUnit XML, JSON, Markdown, text)\n"
                "  record -o FILE.folio   walk and audit every list as 'audit' does, and save the\n"
@@ -225,10 +232,11 @@ int runReplay(const QStringList &arguments)
     const QString file = arguments.at(0);
     const QString command = arguments.value(1);
     if (command != listWord && command != auditWord && command != reportWord) {
-        printErr(QStringLiteral("folio replay: %1\nTry 'folio replay --help'.\n")
-                     .arg(command.isEmpty()
-                              ? QStringLiteral("give a command after the file: list or audit")
-                              : QStringLiteral("'%1' cannot be replayed: list, audit or report").arg(command)));
+        printErr(
+            QStringLiteral("folio replay: %1\nTry 'folio replay --help'.\n")
+                .arg(command.isEmpty()
+                         ? QStringLiteral("give a command after the file: list or audit")
+                         : QStringLiteral("'%1' cannot be replayed: list, audit or report").arg(command)));
         return 2;
     }
     // First: a "--" the user gave must not swallow it as a stdio command's words.
@@ -239,9 +247,9 @@ int runReplay(const QStringList &arguments)
 
 bool isCliCommand(const QString &word)
 {
-    return word == listWord || word == decodeWord || word == auditWord || word == recordWord ||
-           word == replayWord || word == reportWord || word == helpWord || word == QLatin1String("--help") ||
-           word == QLatin1String("-h");
+    return word == listWord || word == callWord || word == getPromptWord || word == decodeWord ||
+           word == auditWord || word == recordWord || word == replayWord || word == reportWord ||
+           word == helpWord || word == QLatin1String("--help") || word == QLatin1String("-h");
 }
 
 int runCli(const QString &command, const QStringList &arguments)
@@ -263,6 +271,16 @@ int runCli(const QString &command, const QStringList &arguments)
         if (options.verbose)
             enableVerboseLogging();
         return runCommand(std::make_unique<ListCommand>(options));
+    }
+    if (command == callWord || command == getPromptWord) {
+        CallCommand::Options options;
+        const int parsed = CallCommand::parse(
+            command == callWord ? CallCommand::Kind::Tool : CallCommand::Kind::Prompt, arguments, &options);
+        if (parsed != ParseOk)
+            return parsed;
+        if (options.verbose)
+            enableVerboseLogging();
+        return runCommand(std::make_unique<CallCommand>(options));
     }
     if (command == auditWord) {
         AuditCommand::Options options;
