@@ -36,7 +36,9 @@ QString contentText(const QJsonValue &content)
         if (type == QLatin1String("text"))
             parts << block.value(QStringLiteral("text")).toString();
         else
-            parts << QObject::tr("[%1 %2]").arg(type, block.value(QStringLiteral("mimeType")).toString()).simplified();
+            parts << QObject::tr("[%1 %2]")
+                         .arg(type, block.value(QStringLiteral("mimeType")).toString())
+                         .simplified();
     }
     return parts.join(QLatin1Char('\n'));
 }
@@ -47,8 +49,7 @@ WindowInputResponder::WindowInputResponder(ServerSession *session, QWidget *dial
     : QObject(session)
     , m_session(session)
     , m_dialogParent(dialogParent)
-{
-}
+{}
 
 bool WindowInputResponder::answers(InputRequest::Kind) const
 {

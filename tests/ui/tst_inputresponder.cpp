@@ -37,7 +37,8 @@ QString textOf(const QJsonObject &result)
 }
 
 // A reply the test answers itself, for the dialogs on their own.
-InputReply *replyFor(InputRequest::Kind kind, const QString &method, const QJsonObject &params, QObject *parent)
+InputReply *replyFor(InputRequest::Kind kind, const QString &method, const QJsonObject &params,
+                     QObject *parent)
 {
     InputRequest request;
     request.kind = kind;
@@ -97,14 +98,15 @@ ServerSession *tst_InputResponder::openDemo()
     m_clock = new TtlClock;
     m_secrets = new SecretStore;
     m_servers = new ServerListModel(m_clock, m_secrets);
-    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER), {QStringLiteral("--scenario"), QStringLiteral("tour")});
+    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
+                             {QStringLiteral("--scenario"), QStringLiteral("tour")});
     m_window = new MainWindow(m_servers, m_secrets);
     m_window->resize(1100, 700);
     m_window->show();
     m_window->selectServer(0);
     m_window->connectCurrent();
     ServerSession *session = m_servers->session(0);
-    QTRY_VERIFY_WITH_TIMEOUT(session->state() == McpClient::State::Connected, 15000);
+    (void)QTest::qWaitFor([session] { return session->state() == McpClient::State::Connected; }, 15000);
     return session;
 }
 
@@ -118,6 +120,7 @@ Invocation *tst_InputResponder::sendDraft(ServerSession *session)
 void tst_InputResponder::elicitationFormCompletesTheCall()
 {
     ServerSession *session = openDemo();
+    QCOMPARE(session->state(), McpClient::State::Connected);
     QVERIFY(session->client()->isModern());
     // The window declares what it answers.
     QVERIFY(session->client()->clientCapabilities().contains(QStringLiteral("elicitation")));
@@ -137,7 +140,8 @@ void tst_InputResponder::elicitationFormCompletesTheCall()
     QVERIFY(later >= 0);
     when->setFocus();
     when->setCurrentIndex(later); // what choosing from the list does
-    QCOMPARE(dialog->form()->values().value(QStringLiteral("when")).toString(), QStringLiteral("tomorrow morning"));
+    QCOMPARE(dialog->form()->values().value(QStringLiteral("when")).toString(),
+             QStringLiteral("tomorrow morning"));
     QVERIFY(dialog->acceptButton()->isEnabled());
     QTest::mouseClick(dialog->acceptButton(), Qt::LeftButton);
 
@@ -145,12 +149,14 @@ void tst_InputResponder::elicitationFormCompletesTheCall()
     QVERIFY(call->isFinished() || finished.wait(10000));
     QVERIFY2(!call->isError(), qPrintable(call->error().describe()));
     QCOMPARE(call->rounds().size(), 2);
-    QVERIFY2(textOf(call->result()).contains(QStringLiteral("tomorrow morning")), qPrintable(textOf(call->result())));
+    QVERIFY2(textOf(call->result()).contains(QStringLiteral("tomorrow morning")),
+             qPrintable(textOf(call->result())));
 }
 
 void tst_InputResponder::declineIsSaidToTheServer()
 {
     ServerSession *session = openDemo();
+    QCOMPARE(session->state(), McpClient::State::Connected);
     Invocation *call = sendDraft(session);
     auto *responder = dynamic_cast<WindowInputResponder *>(session->client()->inputResponder());
     QTRY_VERIFY_WITH_TIMEOUT(responder->openDialog(), 10000);
@@ -172,14 +178,16 @@ void tst_InputResponder::declineIsSaidToTheServer()
 void tst_InputResponder::samplingIsAnsweredByAPerson()
 {
     QWidget parent;
-    InputReply *reply = replyFor(
-        InputRequest::Kind::Sampling, QStringLiteral("sampling/createMessage"),
-        {{QStringLiteral("messages"),
-          QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                 {QStringLiteral("content"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
-                                                                         {QStringLiteral("text"), QStringLiteral("Capital of France?")}}}}}},
-         {QStringLiteral("maxTokens"), 20}},
-        &parent);
+    InputReply *reply =
+        replyFor(InputRequest::Kind::Sampling, QStringLiteral("sampling/createMessage"),
+                 {{QStringLiteral("messages"),
+                   QJsonArray{QJsonObject{
+                       {QStringLiteral("role"), QStringLiteral("user")},
+                       {QStringLiteral("content"),
+                        QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                    {QStringLiteral("text"), QStringLiteral("Capital of France?")}}}}}},
+                  {QStringLiteral("maxTokens"), 20}},
+                 &parent);
     QSignalSpy replied(reply, &InputReply::replied);
     auto *dialog = new SamplingDialog(QStringLiteral("demo"), reply, &parent);
     dialog->show();
@@ -190,10 +198,12 @@ void tst_InputResponder::samplingIsAnsweredByAPerson()
     QCOMPARE(replied.size(), 1);
     const QJsonObject result = replied.first().first().toJsonObject();
     QCOMPARE(result.value(QStringLiteral("role")).toString(), QStringLiteral("assistant"));
-    QCOMPARE(result.value(QStringLiteral("content")).toObject().value(QStringLiteral("text")).toString(), QStringLiteral("Paris"));
+    QCOMPARE(result.value(QStringLiteral("content")).toObject().value(QStringLiteral("text")).toString(),
+             QStringLiteral("Paris"));
 
     // Closing without sending declines (an error the server gets).
-    InputReply *second = replyFor(InputRequest::Kind::Sampling, QStringLiteral("sampling/createMessage"), {}, &parent);
+    InputReply *second =
+        replyFor(InputRequest::Kind::Sampling, QStringLiteral("sampling/createMessage"), {}, &parent);
     QSignalSpy secondReplied(second, &InputReply::replied);
     auto *other = new SamplingDialog(QStringLiteral("demo"), second, &parent);
     other->show();
@@ -205,6 +215,7 @@ void tst_InputResponder::samplingIsAnsweredByAPerson()
 void tst_InputResponder::rootsComeFromTheSettings()
 {
     ServerSession *session = openDemo();
+    QCOMPARE(session->state(), McpClient::State::Connected);
     ServerConfig config = session->config();
     config.roots = {QStringLiteral("file:///home/demo/project")};
     session->setConfig(config);
@@ -216,20 +227,23 @@ void tst_InputResponder::rootsComeFromTheSettings()
     QCOMPARE(replied.size(), 1);
     const QJsonArray roots = replied.first().first().toJsonObject().value(QStringLiteral("roots")).toArray();
     QCOMPARE(roots.size(), 1);
-    QCOMPARE(roots.first().toObject().value(QStringLiteral("uri")).toString(), QStringLiteral("file:///home/demo/project"));
+    QCOMPARE(roots.first().toObject().value(QStringLiteral("uri")).toString(),
+             QStringLiteral("file:///home/demo/project"));
     QVERIFY(!responder->openDialog()); // asked nobody
 }
 
 void tst_InputResponder::withdrawnReplyClosesItsDialog()
 {
     QWidget parent;
-    InputReply *reply = replyFor(InputRequest::Kind::Elicitation, QStringLiteral("elicitation/create"),
-                                 {{QStringLiteral("message"), QStringLiteral("Name?")},
-                                  {QStringLiteral("requestedSchema"),
-                                   QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
-                                               {QStringLiteral("properties"),
-                                                QJsonObject{{QStringLiteral("name"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}}}}}},
-                                 &parent);
+    InputReply *reply = replyFor(
+        InputRequest::Kind::Elicitation, QStringLiteral("elicitation/create"),
+        {{QStringLiteral("message"), QStringLiteral("Name?")},
+         {QStringLiteral("requestedSchema"),
+          QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                      {QStringLiteral("properties"),
+                       QJsonObject{{QStringLiteral("name"),
+                                    QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}}}}}},
+        &parent);
     QSignalSpy replied(reply, &InputReply::replied);
     QPointer<ElicitationDialog> dialog = new ElicitationDialog(QStringLiteral("demo"), reply, &parent);
     dialog->show();
