@@ -399,6 +399,11 @@ void ListView::showTableMenu(const QPoint &pos)
         return;
     const QModelIndex at = m_table->indexAt(pos);
     QMenu menu(this);
+    // What the embedding view added to the table (Read, Call…) comes first.
+    if (!m_table->actions().isEmpty()) {
+        menu.addActions(m_table->actions());
+        menu.addSeparator();
+    }
     QAction *copyCell = menu.addAction(tr("Copy Cell"));
     copyCell->setEnabled(at.isValid());
     connect(copyCell, &QAction::triggered, this,
