@@ -7,6 +7,7 @@
 #include "command.h"
 #include "cursordecoder.h"
 #include "listcommand.h"
+#include "readcommand.h"
 #include "reportcommand.h"
 
 #include <QCommandLineParser>
@@ -20,6 +21,7 @@ namespace folio {
 namespace {
 
 const QString listWord = QStringLiteral("list");
+const QString readWord = QStringLiteral("read");
 const QString decodeWord = QStringLiteral("decode-cursor");
 const QString auditWord = QStringLiteral("audit");
 const QString recordWord = QStringLiteral("record");
@@ -39,6 +41,8 @@ QString mainHelp()
                "\n"
                "Commands:\n"
                "  list <list>            walk one list page by page and print items and pages\n"
+               "  read <uri>             read one resource: its contents, its cache hints as\n"
+               "                         received and their findings\n"
                "  audit                  walk every list and list tool, probe the cursors, report\n"
                "                         the findings (for CI: JUnit XML, JSON, Markdown, text)\n"
                "  record -o FILE.folio   walk and audit every list as 'audit' does, and save the\n"
@@ -225,10 +229,11 @@ int runReplay(const QStringList &arguments)
     const QString file = arguments.at(0);
     const QString command = arguments.value(1);
     if (command != listWord && command != auditWord && command != reportWord) {
-        printErr(QStringLiteral("folio replay: %1\nTry 'folio replay --help'.\n")
-                     .arg(command.isEmpty()
-                              ? QStringLiteral("give a command after the file: list or audit")
-                              : QStringLiteral("'%1' cannot be replayed: list, audit or report").arg(command)));
+        printErr(
+            QStringLiteral("folio replay: %1\nTry 'folio replay --help'.\n")
+                .arg(command.isEmpty()
+                         ? QStringLiteral("give a command after the file: list or audit")
+                         : QStringLiteral("'%1' cannot be replayed: list, audit or report").arg(command)));
         return 2;
     }
     // First: a "--" the user gave must not swallow it as a stdio command's words.
@@ -239,9 +244,9 @@ int runReplay(const QStringList &arguments)
 
 bool isCliCommand(const QString &word)
 {
-    return word == listWord || word == decodeWord || word == auditWord || word == recordWord ||
-           word == replayWord || word == reportWord || word == helpWord || word == QLatin1String("--help") ||
-           word == QLatin1String("-h");
+    return word == listWord || word == readWord || word == decodeWord || word == auditWord ||
+           word == recordWord || word == replayWord || word == reportWord || word == helpWord ||
+           word == QLatin1String("--help") || word == QLatin1String("-h");
 }
 
 int runCli(const QString &command, const QStringList &arguments)
@@ -263,6 +268,15 @@ int runCli(const QString &command, const QStringList &arguments)
         if (options.verbose)
             enableVerboseLogging();
         return runCommand(std::make_unique<ListCommand>(options));
+    }
+    if (command == readWord) {
+        ReadCommand::Options options;
+        const int parsed = ReadCommand::parse(arguments, &options);
+        if (parsed != ParseOk)
+            return parsed;
+        if (options.verbose)
+            enableVerboseLogging();
+        return runCommand(std::make_unique<ReadCommand>(options));
     }
     if (command == auditWord) {
         AuditCommand::Options options;
