@@ -165,7 +165,7 @@ QVariant ResourceReads::data(const QModelIndex &index, int role) const
     case UriRole:
         return r.uri;
     case Qt::ToolTipRole:
-        return r.hasContents() ? r.hintsLine() : QVariant();
+        return r.hasContents() ? r.uri + QLatin1Char('\n') + r.hintsLine() : r.uri;
     case StateRole:
         return int(r.state);
     case ExpiresAtRole:

@@ -64,9 +64,9 @@ public:
 
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
-        QSize s = QStyledItemDelegate::sizeHint(option, index);
-        s.setHeight(s.height() + 10);
-        return s;
+        // As wide as the list, whatever the URI: a long one is elided in the middle, never scrolled.
+        const QSize s = QStyledItemDelegate::sizeHint(option, index);
+        return QSize(40, s.height() + 10);
     }
 
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
@@ -442,6 +442,8 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     m_list->setModel(reads());
     m_list->setUniformItemSizes(true);
     m_list->setTextElideMode(Qt::ElideMiddle);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setResizeMode(QListView::Adjust);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &current) { showRead(current.row()); });
 
@@ -584,16 +586,17 @@ void ReadView::updateDetail()
     if (r.hasContents()) {
         QStringList facts;
         facts << (r.legacyEra ? r.hintsLine() : r.hintsLine() + tr(" (as received)"));
-        if (r.hintsExpected && r.effectiveTtlMs > 0)
-            facts << tr("effective TTL %1 ms").arg(r.effectiveTtlMs);
+        // What Folio counts down, when it is not what was sent (a fraction floored, an invalid value).
+        if (r.hintsExpected && r.cacheable &&
+            !(r.ttlMs.isDouble() && r.ttlMs.toDouble() == double(r.effectiveTtlMs)))
+            facts << tr("counted as %1 ms").arg(r.effectiveTtlMs);
         m_hints->setText(facts.join(QStringLiteral(" · ")));
         const QString when =
             QDateTime::fromMSecsSinceEpoch(r.receivedAtMs).toString(QStringLiteral("HH:mm:ss"));
         m_state->setText(
-            (r.answers == 1 ? tr("read once, at %1 in %2 ms") : tr("read %3 times, last at %1 in %2 ms"))
-                .arg(when)
-                .arg(r.latencyMs)
-                .arg(r.answers));
+            r.answers == 1
+                ? tr("read once, at %1 in %2 ms").arg(when).arg(r.latencyMs)
+                : tr("read %1 times, last at %2 in %3 ms").arg(r.answers).arg(when).arg(r.latencyMs));
     } else {
         m_hints->setText(r.isSettled() ? tr("no answer yet") : tr("waiting for the server…"));
         m_state->clear();
