@@ -7,6 +7,7 @@
 #include "pagedlistmodel.h"
 #include "readview.h"
 #include "resourcereads.h"
+#include "scriptedtransport.h"
 #include "secretstore.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
@@ -15,11 +16,17 @@
 #include "ttlclock.h"
 #include "wraplabel.h"
 
+#include <QAbstractItemModel>
 #include <QApplication>
+#include <QBuffer>
 #include <QCheckBox>
+#include <QCompleter>
 #include <QDeadlineTimer>
+#include <QImage>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -40,6 +47,8 @@ private Q_SLOTS:
     void unknownUriShowsItsError();
     void readsFromATemplate();
     void emptyStateUntilARead();
+    void imagesShownAndBlobsSummarised();
+    void templateFieldsAreCompleted();
 
 private:
     // The demo server with reads whose TTL is short enough to watch (ttlMs 1500).
@@ -47,6 +56,12 @@ private:
     ReadView *readView() { return m_window->currentServerView()->readView(); }
     // Waits for the rows of a list's first page.
     bool waitForRows(ListView *list);
+
+    // A session on a scripted 2026 server (no window): handler answers every request but the
+    // handshake.
+    std::unique_ptr<ServerSession> scriptedSession(ScriptedTransport::Handler handler,
+                                                   const QJsonObject &capabilities);
+    ScriptedTransport *m_transport = nullptr;
 
     TtlClock *m_clock = nullptr;
     SecretStore *m_secrets = nullptr;
@@ -256,6 +271,125 @@ void tst_ReadView::emptyStateUntilARead()
     QVERIFY(empty->isVisible());
     QVERIFY(empty->text().startsWith(QStringLiteral("No resource read yet.")));
     QVERIFY(!view->ttlBar()->isVisible());
+}
+
+std::unique_ptr<ServerSession> tst_ReadView::scriptedSession(ScriptedTransport::Handler handler,
+                                                             const QJsonObject &capabilities)
+{
+    m_clock = new TtlClock;
+    ServerConfig config;
+    config.name = QStringLiteral("scripted");
+    auto session = std::make_unique<ServerSession>(config, m_clock, nullptr);
+    session->client()->setTransportFactory([this, handler, capabilities](QObject *) {
+        m_transport = new ScriptedTransport(true, handler);
+        m_transport->capabilities = capabilities;
+        return m_transport;
+    });
+    QSignalSpy connected(session->client(), &McpClient::connected);
+    session->connectToServer();
+    if (!connected.wait(3000))
+        return nullptr;
+    return session;
+}
+
+void tst_ReadView::imagesShownAndBlobsSummarised()
+{
+    QImage image(640, 320, QImage::Format_RGB32);
+    image.fill(Qt::darkCyan);
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    const QByteArray zip = QByteArray(3000, 'z');
+    auto session = scriptedSession(
+        [png, zip](const QString &, const QJsonObject &params) {
+            const QString uri = params.value(QStringLiteral("uri")).toString();
+            return QJsonObject{
+                {QStringLiteral("contents"),
+                 QJsonArray{QJsonObject{{QStringLiteral("uri"), uri},
+                                        {QStringLiteral("mimeType"), QStringLiteral("image/png")},
+                                        {QStringLiteral("blob"), QString::fromLatin1(png.toBase64())}},
+                            QJsonObject{{QStringLiteral("uri"), uri + QStringLiteral(".zip")},
+                                        {QStringLiteral("mimeType"), QStringLiteral("application/zip")},
+                                        {QStringLiteral("blob"), QString::fromLatin1(zip.toBase64())}},
+                            QJsonObject{{QStringLiteral("uri"), uri + QStringLiteral(".txt")},
+                                        {QStringLiteral("text"), QStringLiteral("plain words")}}}},
+                {QStringLiteral("ttlMs"), 60000},
+                {QStringLiteral("cacheScope"), QStringLiteral("public")}};
+        },
+        {{QStringLiteral("resources"), QJsonObject{}}});
+    QVERIFY(session);
+    ReadView view(session.get());
+    view.resize(1000, 700);
+    view.show();
+    view.readUri(QStringLiteral("file:///logo"));
+    QTRY_VERIFY(session->reads()->count() == 1 && session->reads()->record(0).hasContents());
+    QLabel *picture = nullptr;
+    QTRY_VERIFY((picture = view.findChild<QLabel *>(QStringLiteral("readImage"))));
+    // Decoded and scaled to fit: 640×320 shown at 480×240.
+    QCOMPARE(picture->pixmap().size(), QSize(480, 240));
+    QCOMPARE(view.shownTexts(), QStringList{QStringLiteral("plain words")});
+    QStringList summaries;
+    for (const QLabel *l : view.findChildren<QLabel *>())
+        summaries << l->text();
+    QVERIFY2(summaries.contains(
+                 QStringLiteral("image/png · %1 · 640 × 320 px").arg(McpError::sizeText(png.size()))),
+             qPrintable(summaries.join(QLatin1Char('|'))));
+    QVERIFY(summaries.contains(QStringLiteral("application/zip · 2.9 KiB · file:///logo.zip")));
+    int saves = 0;
+    for (const QPushButton *b : view.findChildren<QPushButton *>())
+        saves += b->text() == QStringLiteral("Save…");
+    QCOMPARE(saves, 2); // each blob, not the text
+    QCOMPARE(view.hintsLabel()->text(), QStringLiteral("ttlMs 60000 · cacheScope public (as received)"));
+}
+
+void tst_ReadView::templateFieldsAreCompleted()
+{
+    const QString tmpl = QStringLiteral("chat://channels/{channel}/posts{?author}");
+    auto session = scriptedSession(
+        [](const QString &method, const QJsonObject &params) {
+            if (method != QLatin1String("completion/complete"))
+                return QJsonObject{{QStringLiteral("error"),
+                                    QJsonObject{{QStringLiteral("code"), -32601},
+                                                {QStringLiteral("message"), QStringLiteral("no")}}}};
+            const QString typed =
+                params.value(QStringLiteral("argument")).toObject().value(QStringLiteral("value")).toString();
+            QJsonArray values;
+            for (const QString &c :
+                 {QStringLiteral("general"), QStringLiteral("gems"), QStringLiteral("random")}) {
+                if (c.startsWith(typed))
+                    values.append(c);
+            }
+            return QJsonObject{
+                {QStringLiteral("completion"),
+                 QJsonObject{{QStringLiteral("values"), values}, {QStringLiteral("hasMore"), false}}}};
+        },
+        {{QStringLiteral("resources"), QJsonObject{}}, {QStringLiteral("completions"), QJsonObject{}}});
+    QVERIFY(session);
+    QVERIFY(session->client()->offersCompletion());
+    TemplateReadDialog dialog(session->client(),
+                              QJsonObject{{QStringLiteral("uriTemplate"), tmpl},
+                                          {QStringLiteral("name"), QStringLiteral("posts")}});
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QLineEdit *channel = dialog.field(QStringLiteral("channel"));
+    QVERIFY(channel && dialog.field(QStringLiteral("author")));
+    // Suggestions for the first field come before anything is typed; then as it is typed.
+    QTRY_COMPARE(dialog.completer(QStringLiteral("channel"))->model()->rowCount(), 3);
+    channel->setFocus();
+    QTest::keyClicks(channel, QStringLiteral("ge"));
+    QTRY_COMPARE(dialog.completer(QStringLiteral("channel"))->model()->rowCount(), 2);
+    const QJsonObject sent = m_transport->lastParams;
+    QCOMPARE(sent.value(QStringLiteral("ref")).toObject(),
+             (QJsonObject{{QStringLiteral("type"), QStringLiteral("ref/resource")},
+                          {QStringLiteral("uri"), tmpl}}));
+    QCOMPARE(sent.value(QStringLiteral("argument")).toObject(),
+             (QJsonObject{{QStringLiteral("name"), QStringLiteral("channel")},
+                          {QStringLiteral("value"), QStringLiteral("ge")}}));
+    QTest::keyClicks(channel, QStringLiteral("neral"));
+    QCOMPARE(dialog.uri(), QStringLiteral("chat://channels/general/posts"));
+    QTest::keyClicks(dialog.field(QStringLiteral("author")), QStringLiteral("ana b"));
+    QCOMPARE(dialog.uri(), QStringLiteral("chat://channels/general/posts?author=ana%20b"));
 }
 
 QTEST_MAIN(tst_ReadView)
