@@ -17,6 +17,7 @@
 #include "wraplabel.h"
 
 #include <QAbstractItemModel>
+#include <QAction>
 #include <QApplication>
 #include <QBuffer>
 #include <QCheckBox>
@@ -49,6 +50,7 @@ private Q_SLOTS:
     void emptyStateUntilARead();
     void imagesShownAndBlobsSummarised();
     void templateFieldsAreCompleted();
+    void readFindingsJoinTheSessions();
 
 private:
     // The demo server with reads whose TTL is short enough to watch (ttlMs 1500).
@@ -133,6 +135,9 @@ void tst_ReadView::readsAResourceAndItsTtlExpires()
     table->setCurrentIndex(table->model()->index(0, 0));
     const QString uri = table->currentIndex().data(PagedListModel::IdentityRole).toString().mid(4); // "uri:…"
     QVERIFY(!uri.isEmpty());
+    // Read is the table's own action: its context menu offers it first, Ctrl+R triggers it.
+    QCOMPARE(table->actions().size(), 1);
+    QCOMPARE(table->actions().first()->text(), QStringLiteral("Read"));
     QTest::keyClick(table, Qt::Key_R, Qt::ControlModifier);
 
     ReadView *view = readView();
@@ -390,6 +395,36 @@ void tst_ReadView::templateFieldsAreCompleted()
     QCOMPARE(dialog.uri(), QStringLiteral("chat://channels/general/posts"));
     QTest::keyClicks(dialog.field(QStringLiteral("author")), QStringLiteral("ana b"));
     QCOMPARE(dialog.uri(), QStringLiteral("chat://channels/general/posts?author=ana%20b"));
+}
+
+// A read's findings are the session's, under resources/read: the Findings dock, the tabs and the
+// server's dot count them as they count a list's.
+void tst_ReadView::readFindingsJoinTheSessions()
+{
+    auto session = scriptedSession(
+        [](const QString &method, const QJsonObject &) {
+            if (method != QLatin1String("resources/read"))
+                return QJsonObject{{QStringLiteral("error"),
+                                    QJsonObject{{QStringLiteral("code"), -32601},
+                                                {QStringLiteral("message"), QStringLiteral("no")}}}};
+            return QJsonObject{{QStringLiteral("contents"), QJsonArray{}}, {QStringLiteral("ttlMs"), -1}};
+        },
+        {{QStringLiteral("resources"), QJsonObject{}}});
+    QVERIFY(session);
+    ReadView view(session.get());
+    view.show();
+    QSignalSpy changed(session.get(), &ServerSession::findingsChanged);
+    view.readUri(QStringLiteral("chat://x"));
+    QTRY_VERIFY(session->reads()->count() == 1 && session->reads()->record(0).hasContents());
+    QVERIFY(!changed.isEmpty());
+    QVERIFY(session->findingListIds().contains(ServerSession::ReadsId));
+    QStringList ids;
+    for (const Finding &f : session->findings(ServerSession::ReadsId))
+        ids << f.id;
+    QCOMPARE(ids, (QStringList{QStringLiteral("cache-hints-missing"), QStringLiteral("ttl-invalid")}));
+    QVERIFY(session->findingCount() >= 2);
+    QCOMPARE(session->worstSeverity(), Finding::Severity::Error);
+    QVERIFY(view.hintsLabel()->text().startsWith(QStringLiteral("ttlMs -1 · missing cacheScope")));
 }
 
 QTEST_MAIN(tst_ReadView)
