@@ -252,6 +252,9 @@ void ResourceReads::send(int row)
     Invocation *invocation = m_client->read(r.uri, this);
     m_inFlight.insert(serial, invocation);
     connect(invocation, &Invocation::finished, this, [this, serial] { handleFinished(serial); });
+    // One that could not even be sent (no connection) may have finished already.
+    if (invocation->isFinished())
+        handleFinished(serial);
 }
 
 void ResourceReads::handleFinished(quint64 serial)
