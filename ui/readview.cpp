@@ -20,12 +20,12 @@
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QHeaderView>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListView>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPlainTextEdit>
@@ -36,6 +36,7 @@
 #include <QStackedWidget>
 #include <QStringListModel>
 #include <QStyledItemDelegate>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace folio {
@@ -406,7 +407,7 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     , m_session(session)
     , m_uriField(new QLineEdit(this))
     , m_readButton(new QPushButton(tr("Read"), this))
-    , m_list(new QListView(this))
+    , m_list(new QTreeView(this))
     , m_detailStack(new QStackedWidget(this))
     , m_empty(new WrapLabel(this))
     , m_detail(new QWidget(this))
@@ -440,10 +441,13 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     delegate->reads = reads();
     m_list->setItemDelegate(delegate);
     m_list->setModel(reads());
-    m_list->setUniformItemSizes(true);
+    m_list->setObjectName(QStringLiteral("readsList"));
+    m_list->setUniformRowHeights(true);
+    m_list->setRootIsDecorated(false);
+    m_list->setHeaderHidden(true);
+    m_list->header()->setStretchLastSection(true);
     m_list->setTextElideMode(Qt::ElideMiddle);
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_list->setResizeMode(QListView::Adjust);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &current) { showRead(current.row()); });
 

@@ -13,10 +13,10 @@ class QCheckBox;
 class QCompleter;
 class QLabel;
 class QLineEdit;
-class QListView;
 class QPushButton;
 class QStackedWidget;
 class QStringListModel;
+class QTreeView;
 class QVBoxLayout;
 
 namespace folio {
@@ -147,7 +147,7 @@ private:
     int m_contentsShownFor = -1; // the answer count the contents were built for
     QLineEdit *m_uriField;
     QPushButton *m_readButton;
-    QListView *m_list;
+    QTreeView *m_list; // a one-column tree: a list that fits its width
     QStackedWidget *m_detailStack;
     WrapLabel *m_empty;
     QWidget *m_detail;
