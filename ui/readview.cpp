@@ -602,9 +602,12 @@ void ReadView::updateDetail()
                 ? tr("read once, at %1 in %2 ms").arg(when).arg(r.latencyMs)
                 : tr("read %1 times, last at %2 in %3 ms").arg(r.answers).arg(when).arg(r.latencyMs));
     } else {
-        m_hints->setText(r.isSettled() ? tr("no answer yet") : tr("waiting for the server…"));
+        // A failed first read has no hints to show: its error says what happened.
+        m_hints->setText(r.isSettled() ? QString() : tr("waiting for the server…"));
         m_state->clear();
     }
+    m_hints->setVisible(!m_hints->text().isEmpty());
+    m_state->setVisible(!m_state->text().isEmpty());
     m_notCached->setText(r.notCachedReason().isEmpty() ? QString()
                                                        : tr("Not cached: %1.").arg(r.notCachedReason()));
     m_notCached->setVisible(!r.notCachedReason().isEmpty());
@@ -619,8 +622,8 @@ void ReadView::updateDetail()
     if (r.error.isError()) {
         QString code;
         if (r.error.kind == McpError::Kind::Rpc && (r.error.code == -32602 || r.error.code == -32002))
-            code = tr(" — the server does not know this URI (%1)")
-                       .arg(r.error.code == -32602 ? tr("-32602 in 2026") : tr("-32002, resource not found"));
+            code = r.error.code == -32602 ? tr(" — an unknown URI, as 2026-07-28 says it")
+                                          : tr(" — an unknown URI (resource not found, before 2026)");
         m_error->setText(QStringLiteral("<b style=\"color:%1\">%2</b> %3%4")
                              .arg(colors.failed().name(),
                                   r.hasContents() ? tr("The re-read failed:") : tr("The read failed:"),
