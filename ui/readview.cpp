@@ -74,10 +74,26 @@ public:
     {
         QStyleOptionViewItem top = option;
         top.rect.setBottom(option.rect.bottom() - 10);
-        QStyledItemDelegate::paint(painter, top, index);
-        if (!reads || index.row() >= reads->count())
+        if (!reads || index.row() >= reads->count()) {
+            QStyledItemDelegate::paint(painter, top, index);
             return;
+        }
         const ReadRecord &r = reads->record(index.row());
+        // A read with findings carries its worst severity's badge, as a page chip does.
+        bool anyFinding = false;
+        const Finding::Severity worst = r.worstSeverity(&anyFinding);
+        const int badge = top.rect.height() - 6;
+        if (anyFinding)
+            top.rect.setRight(top.rect.right() - badge - 4);
+        QStyledItemDelegate::paint(painter, top, index);
+        if (anyFinding) {
+            painter->save();
+            painter->setRenderHint(QPainter::Antialiasing);
+            StatusColors(option.palette)
+                .drawSeverityBadge(painter, QRectF(top.rect.right() + 2, top.rect.top() + 3, badge, badge),
+                                   worst);
+            painter->restore();
+        }
         const ReadTtlBar::Look look = ReadTtlBar::lookOf(r, reads->ttlClock()->nowMs());
         const QRectF bar(option.rect.left() + 6, option.rect.bottom() - 8, option.rect.width() - 12, 5);
         painter->save();
