@@ -2,24 +2,39 @@
 
 #include "applogging.h"
 #include "clilogging.h"
+#include "invocation.h"
 #include "mcpclient.h"
 #include "rpccall.h"
+#include "schemaargs.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTextStream>
 #include <QTimer>
+#include <QUrl>
+
+#include <functional>
 
 namespace folio {
 
 namespace {
 
-// Runs the scenario's steps one after another; each step is a request whose failure ends the run.
+void say(const QString &line)
+{
+    QTextStream(stderr) << "folio: " << line << Qt::endl;
+}
+
+// Drives Folio's real client through what a scenario needs: list, then call, read and get what was
+// listed, one request after another. Which requests a scenario needs is chosen here, by its name;
+// how each is made is McpClient's, the same code the window uses.
 class ConformanceRun : public QObject
 {
 public:
-    ConformanceRun(const QUrl &url, const QString &scenario)
+    ConformanceRun(const QUrl &url, const QString &scenario, const QJsonObject &context)
         : m_scenario(scenario)
+        , m_context(context)
     {
         ServerConfig config;
         config.name = QStringLiteral("conformance");
@@ -27,48 +42,183 @@ public:
         config.url = url;
         config.requestTimeoutMs = 15000;
         m_client.setConfig(config);
-        connect(&m_client, &McpClient::connected, this, &ConformanceRun::listTools);
+        // Elicitations accepted with their schema's defaults (SEP-1034), sampling answered with a
+        // fixed text, one root: the harness checks the protocol, not what a person would type.
+        m_responder.answerSampling = true;
+        m_responder.roots = {
+            QJsonObject{{QStringLiteral("uri"), QUrl::fromLocalFile(QDir::tempPath()).toString()},
+                        {QStringLiteral("name"), QStringLiteral("temp")}}};
+        m_client.setInputResponder(&m_responder);
+        connect(&m_client, &McpClient::connected, this, [this] {
+            say(QStringLiteral("connected, revision ") + m_client.protocolVersion());
+            plan();
+            next();
+        });
         connect(&m_client, &McpClient::disconnected, this, [this](const McpError &e) {
             if (e.isError())
                 finish(1, QStringLiteral("connection failed: ") + e.describe());
         });
-        connect(&m_client, &McpClient::diagnostic, this,
-                [](const QString &line) { QTextStream(stderr) << "folio: " << line << Qt::endl; });
+        connect(&m_client, &McpClient::diagnostic, this, [](const QString &line) { say(line); });
     }
 
     void start() { m_client.connectToServer(); }
 
 private:
-    void listTools()
+    using Step = std::function<void()>;
+
+    void plan()
     {
-        QTextStream(stderr) << "folio: connected, revision " << m_client.protocolVersion() << Qt::endl;
-        RpcCall *call = m_client.listPage(ListKind::Tools, std::nullopt, this);
-        connect(call, &RpcCall::finished, this, [this, call] {
-            if (call->isError()) {
-                finish(1, QStringLiteral("tools/list failed: ") + call->error().describe());
-                return;
+        m_steps << [this] {
+            listAll(QStringLiteral("tools/list"), QStringLiteral("tools"), [this] { planTools(); });
+        };
+        if (m_scenario == QLatin1String("http-standard-headers")) {
+            m_steps << [this] {
+                listAll(QStringLiteral("resources/list"), QStringLiteral("resources"), [this] {
+                    for (const QJsonValue &r : std::as_const(m_listed))
+                        m_steps.prepend([this, uri = r.toObject().value(QStringLiteral("uri")).toString()] {
+                            run(m_client.read(uri, this));
+                        });
+                });
+            };
+            m_steps << [this] {
+                listAll(QStringLiteral("prompts/list"), QStringLiteral("prompts"), [this] {
+                    for (const QJsonValue &p : std::as_const(m_listed)) {
+                        const QJsonObject prompt = p.toObject();
+                        QJsonObject arguments;
+                        for (const QJsonValue &a : prompt.value(QStringLiteral("arguments")).toArray()) {
+                            if (a.toObject().value(QStringLiteral("required")).toBool())
+                                arguments.insert(a.toObject().value(QStringLiteral("name")).toString(),
+                                                 QStringLiteral("example"));
+                        }
+                        m_steps.prepend([this, name = prompt.value(QStringLiteral("name")).toString(),
+                                         arguments] { run(m_client.getPrompt(name, arguments, this)); });
+                    }
+                });
+            };
+        }
+    }
+
+    // What to call once the tools are listed.
+    void planTools()
+    {
+        QHash<QString, QJsonObject> tools;
+        for (const QJsonValue &t : std::as_const(m_listed))
+            tools.insert(t.toObject().value(QStringLiteral("name")).toString(), t.toObject());
+        m_tools = tools;
+        QList<Step> calls;
+        const QJsonArray given = m_context.value(QStringLiteral("toolCalls")).toArray();
+        if (!given.isEmpty()) {
+            // The scenario names the calls (and their arguments) it wants.
+            for (const QJsonValue &c : given) {
+                const QJsonObject call = c.toObject();
+                const QString name = call.value(QStringLiteral("name")).toString();
+                calls << [this, name, arguments = call.value(QStringLiteral("arguments")).toObject()] {
+                    callTool(name, arguments);
+                };
             }
-            const QJsonArray tools = call->result().value(QStringLiteral("tools")).toArray();
-            for (const QJsonValue &t : tools) {
-                const QString name = t.toObject().value(QStringLiteral("name")).toString();
-                if (name == QLatin1String("add_numbers")) {
-                    callTool(name, {{QStringLiteral("a"), 2}, {QStringLiteral("b"), 3}});
-                    return;
+        } else {
+            for (const QJsonValue &t : std::as_const(m_listed)) {
+                const QJsonObject tool = t.toObject();
+                const QString name = tool.value(QStringLiteral("name")).toString();
+                const QString problem = McpClient::toolHeaderProblem(tool);
+                if (!problem.isEmpty()) {
+                    say(QStringLiteral("not calling %1: %2").arg(name, problem));
+                    continue;
+                }
+                calls << [this, tool, name] { callTool(name, argumentsFor(tool)); };
+            }
+        }
+        for (auto it = calls.rbegin(); it != calls.rend(); ++it)
+            m_steps.prepend(*it);
+    }
+
+    // Arguments a tool's schema asks for. A tool that takes a "schema" object is given another
+    // listed tool's inputSchema verbatim (the schema round trip of json-schema-2020-12-preservation).
+    QJsonObject argumentsFor(const QJsonObject &tool) const
+    {
+        QJsonObject given;
+        if (m_scenario == QLatin1String("tools_call") &&
+            tool.value(QStringLiteral("name")).toString() == QLatin1String("add_numbers"))
+            given = {{QStringLiteral("a"), 2}, {QStringLiteral("b"), 3}};
+        const QJsonObject properties = tool.value(QStringLiteral("inputSchema"))
+                                           .toObject()
+                                           .value(QStringLiteral("properties"))
+                                           .toObject();
+        if (properties.value(QStringLiteral("schema")).toObject().value(QStringLiteral("type")) ==
+            QLatin1String("object")) {
+            for (const QJsonObject &other : m_tools) {
+                if (other.value(QStringLiteral("name")) != tool.value(QStringLiteral("name"))) {
+                    given.insert(QStringLiteral("schema"), other.value(QStringLiteral("inputSchema")));
+                    break;
                 }
             }
-            finish(0, QStringLiteral("listed %1 tools").arg(tools.size()));
-        });
+        }
+        return SchemaArgs::fill(tool.value(QStringLiteral("inputSchema")).toObject(), given).arguments;
     }
 
     void callTool(const QString &name, const QJsonObject &arguments)
     {
-        RpcCall *call = m_client.callTool(name, arguments, this);
-        connect(call, &RpcCall::finished, this, [this, call, name] {
-            if (call->isError())
-                finish(1, QStringLiteral("tools/call %1 failed: %2").arg(name, call->error().describe()));
-            else
-                finish(0, QStringLiteral("called %1").arg(name));
+        const QJsonObject tool = m_tools.value(name, QJsonObject{{QStringLiteral("name"), name}});
+        run(m_client.invokeTool(tool, arguments, this));
+    }
+
+    void run(Invocation *invocation)
+    {
+        connect(invocation, &Invocation::finished, this, [this, invocation] {
+            invocation->deleteLater();
+            if (invocation->isError()) {
+                say(QStringLiteral("%1 failed: %2").arg(invocation->title(), invocation->error().describe()));
+                m_failures++;
+            } else {
+                say(QStringLiteral("%1: done in %2 round(s)%3")
+                        .arg(invocation->title())
+                        .arg(invocation->rounds().size())
+                        .arg(invocation->result().value(QStringLiteral("isError")).toBool()
+                                 ? QStringLiteral(" (the tool reported an error)")
+                                 : QString()));
+            }
+            next();
         });
+    }
+
+    // Every page of a list into m_listed, then then().
+    void listAll(const QString &method, const QString &key, std::function<void()> then,
+                 const std::optional<QString> &cursor = std::nullopt, int page = 0)
+    {
+        if (page == 0)
+            m_listed = {};
+        RpcCall *call = m_client.listPage(method, cursor, this);
+        connect(call, &RpcCall::finished, this, [this, call, method, key, then, page] {
+            call->deleteLater();
+            if (call->isError()) {
+                say(QStringLiteral("%1 failed: %2").arg(method, call->error().describe()));
+                m_failures++;
+                next();
+                return;
+            }
+            for (const QJsonValue &item : call->result().value(key).toArray())
+                m_listed.append(item);
+            const QJsonValue nextCursor = call->result().value(QStringLiteral("nextCursor"));
+            if (nextCursor.isString() && page < 64) {
+                listAll(method, key, then, nextCursor.toString(), page + 1);
+                return;
+            }
+            say(QStringLiteral("%1: %2 item(s)").arg(method).arg(m_listed.size()));
+            then();
+            next();
+        });
+    }
+
+    void next()
+    {
+        if (m_steps.isEmpty()) {
+            finish(m_failures == 0 ? 0 : 1, m_failures == 0
+                                                ? QStringLiteral("done")
+                                                : QStringLiteral("%1 request(s) failed").arg(m_failures));
+            return;
+        }
+        const Step step = m_steps.takeFirst();
+        step();
     }
 
     void finish(int code, const QString &message)
@@ -76,13 +226,19 @@ private:
         if (m_done)
             return;
         m_done = true;
-        QTextStream(stderr) << "folio: " << m_scenario << ": " << message << Qt::endl;
+        say(m_scenario + QStringLiteral(": ") + message);
         m_client.disconnectFromServer();
         QTimer::singleShot(100, qApp, [code] { QCoreApplication::exit(code); });
     }
 
     McpClient m_client;
+    DefaultInputResponder m_responder;
     QString m_scenario;
+    QJsonObject m_context;
+    QList<Step> m_steps;
+    QJsonArray m_listed;
+    QHash<QString, QJsonObject> m_tools;
+    int m_failures = 0;
     bool m_done = false;
 };
 
@@ -102,8 +258,10 @@ int runConformanceClient(const QStringList &options)
     }
     const QUrl url(arguments.constLast());
     const QString scenario = qEnvironmentVariable("MCP_CONFORMANCE_SCENARIO", QStringLiteral("(none)"));
+    const QJsonObject context =
+        QJsonDocument::fromJson(qEnvironmentVariable("MCP_CONFORMANCE_CONTEXT").toUtf8()).object();
     qCDebug(lcApp).noquote() << "conformance client: scenario" << scenario << "at" << url.toString();
-    ConformanceRun run(url, scenario);
+    ConformanceRun run(url, scenario, context);
     QTimer::singleShot(0, &run, &ConformanceRun::start);
     QTimer::singleShot(60000, qApp, [] {
         QTextStream(stderr) << "folio: conformance run timed out" << Qt::endl;

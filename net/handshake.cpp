@@ -34,10 +34,10 @@ QJsonObject Handshake::clientInfo()
             {QStringLiteral("version"), version.isEmpty() ? QStringLiteral("0.1.0") : version}};
 }
 
-QJsonObject Handshake::modernMeta()
+QJsonObject Handshake::modernMeta(const QJsonObject &clientCapabilities)
 {
     return {{metaVersion, QString::fromLatin1(Revision::Modern)},
-            {metaCapabilities, QJsonObject()},
+            {metaCapabilities, clientCapabilities},
             {metaClientInfo, clientInfo()}};
 }
 
@@ -100,8 +100,9 @@ void Handshake::probeDiscover()
                         : qMin(remainingMs(), qMin(m_config.requestTimeoutMs / 2, discoverProbeTimeoutMs)));
     qCDebug(lcMcp) << "handshake: server/discover for" << Revision::Modern << "within" << timeout << "ms";
     m_sent << QStringLiteral("server/discover");
-    RpcCall *call = m_connection->request(QStringLiteral("server/discover"),
-                                          {{QStringLiteral("_meta"), modernMeta()}}, timeout, this);
+    RpcCall *call =
+        m_connection->request(QStringLiteral("server/discover"),
+                              {{QStringLiteral("_meta"), modernMeta(m_clientCapabilities)}}, timeout, this);
     connect(call, &RpcCall::finished, this, [this, call] {
         call->deleteLater();
         handleDiscover(call);
@@ -191,7 +192,7 @@ void Handshake::sendInitialize(const QString &revision)
     m_connection->transport()->setProtocolVersion(QString());
     qCDebug(lcMcp).noquote() << "handshake: initialize offering" << revision;
     const QJsonObject params{{QStringLiteral("protocolVersion"), revision},
-                             {QStringLiteral("capabilities"), QJsonObject()},
+                             {QStringLiteral("capabilities"), m_clientCapabilities},
                              {QStringLiteral("clientInfo"), clientInfo()}};
     m_sent << QStringLiteral("initialize");
     RpcCall *call = m_connection->request(QStringLiteral("initialize"), params, qMax(1, remainingMs()), this);

@@ -39,8 +39,10 @@ public:
     QJsonObject result() const { return m_result; }
 
     static QJsonObject clientInfo();
-    // The _meta envelope a 2026-07-28 request carries.
-    static QJsonObject modernMeta();
+    // The _meta envelope a 2026-07-28 request carries, declaring these client capabilities.
+    static QJsonObject modernMeta(const QJsonObject &clientCapabilities = {});
+    // What initialize and server/discover declare (McpClient::clientCapabilities()).
+    void setClientCapabilities(const QJsonObject &capabilities) { m_clientCapabilities = capabilities; }
     // params with envelope's members added to its _meta, where the caller set none of its own.
     static QJsonObject withEnvelope(const QJsonObject &params, const QJsonObject &envelope);
 
@@ -70,6 +72,7 @@ private:
     QString m_protocolVersion;
     QJsonObject m_serverInfo;
     QJsonObject m_capabilities;
+    QJsonObject m_clientCapabilities;
     QString m_instructions;
     QJsonObject m_result;
     bool m_retriedDiscover = false;

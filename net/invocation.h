@@ -106,8 +106,8 @@ private:
     QList<Round> m_rounds;
     QPointer<RpcCall> m_call;
     QList<QPointer<InputReply>> m_pendingInputs;
-    QJsonObject m_collected;                 // inputResponses gathered for the next round
-    std::optional<QString> m_pendingState;   // requestState to echo in the next round
+    QJsonObject m_collected;               // inputResponses gathered for the next round
+    std::optional<QString> m_pendingState; // requestState to echo in the next round
     QList<QPair<QByteArray, QByteArray>> m_headers;
     QJsonObject m_result;
     McpError m_error;

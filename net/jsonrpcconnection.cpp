@@ -95,7 +95,7 @@ QString JsonRpcConnection::idKey(const QJsonValue &id)
 }
 
 RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &params, int timeoutMs,
-                                    QObject *owner)
+                                    QObject *owner, const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     const QJsonValue id = QJsonValue(qint64(m_nextId++));
     auto *call = new RpcCall(id, method, params, owner ? owner : this);
@@ -129,7 +129,7 @@ RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &pa
     }
     // If the owner deletes the call early, forget it.
     connect(call, &QObject::destroyed, this, [this, key = idKey(id)] { m_pending.remove(key); });
-    m_transport->transmit(message, encoded);
+    m_transport->transmit(message, encoded, headers);
     return call;
 }
 
@@ -170,6 +170,11 @@ void JsonRpcConnection::cancel(RpcCall *call, const QString &reason)
 void JsonRpcConnection::setRequestHandler(const QString &method, RequestHandler handler)
 {
     m_handlers.insert(method, std::move(handler));
+}
+
+void JsonRpcConnection::setAsyncRequestHandler(const QString &method, AsyncRequestHandler handler)
+{
+    m_asyncHandlers.insert(method, std::move(handler));
 }
 
 void JsonRpcConnection::onTimeout(RpcCall *call)
@@ -291,23 +296,43 @@ void JsonRpcConnection::handleMessage(const QJsonObject &message, const QByteArr
 void JsonRpcConnection::handleServerRequest(const QJsonObject &message)
 {
     const QString method = message.value(QStringLiteral("method")).toString();
-    QJsonObject reply{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                      {QStringLiteral("id"), message.value(QStringLiteral("id"))}};
+    const QJsonValue id = message.value(QStringLiteral("id"));
+    const QJsonObject params = message.value(QStringLiteral("params")).toObject();
+    const auto async = m_asyncHandlers.constFind(method);
+    if (async != m_asyncHandlers.constEnd()) {
+        QPointer<JsonRpcConnection> self(this);
+        auto answered = std::make_shared<bool>(false);
+        (*async)(params, [self, id, answered](const QJsonObject &result, const McpError &error) {
+            if (*answered || !self)
+                return;
+            *answered = true;
+            self->sendReply(id, result, error);
+        });
+        return;
+    }
     const auto handler = m_handlers.constFind(method);
     if (handler == m_handlers.constEnd()) {
-        reply[QStringLiteral("error")] = QJsonObject{
-            {QStringLiteral("code"), -32601},
-            {QStringLiteral("message"), QStringLiteral("Method not supported by Folio: ") + method}};
-    } else {
-        McpError error;
-        const QJsonObject result = (*handler)(message.value(QStringLiteral("params")).toObject(), &error);
-        if (error.isError())
-            reply[QStringLiteral("error")] =
-                QJsonObject{{QStringLiteral("code"), error.code}, {QStringLiteral("message"), error.message}};
-        else
-            reply[QStringLiteral("result")] = result;
+        sendReply(id, {}, McpError::rpc(-32601, QStringLiteral("Method not supported by Folio: ") + method));
+        return;
     }
-    sendMessage(reply);
+    McpError error;
+    const QJsonObject result = (*handler)(params, &error);
+    sendReply(id, result, error);
+}
+
+void JsonRpcConnection::sendReply(const QJsonValue &id, const QJsonObject &result, const McpError &error)
+{
+    QJsonObject reply{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id}};
+    if (error.isError()) {
+        QJsonObject e{{QStringLiteral("code"), error.code}, {QStringLiteral("message"), error.message}};
+        if (!error.data.isUndefined() && !error.data.isNull())
+            e[QStringLiteral("data")] = error.data;
+        reply[QStringLiteral("error")] = e;
+    } else {
+        reply[QStringLiteral("result")] = result;
+    }
+    if (m_transport->isOpen())
+        sendMessage(reply);
 }
 
 void JsonRpcConnection::handleRequestFailed(const QJsonValue &id, const McpError &error)

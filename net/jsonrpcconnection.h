@@ -29,8 +29,9 @@ public:
     Transport *transport() const { return m_transport; }
 
     // Sends a request; the returned call is parented to `owner` (or this) and finishes exactly once.
+    // headers: extra HTTP headers for this message (Mcp-Param-*); other transports ignore them.
     RpcCall *request(const QString &method, const QJsonObject &params, int timeoutMs,
-                     QObject *owner = nullptr);
+                     QObject *owner = nullptr, const QList<QPair<QByteArray, QByteArray>> &headers = {});
     void notify(const QString &method, const QJsonObject &params = {});
     // Sends notifications/cancelled for the call and finishes it with Kind::Cancelled.
     void cancel(RpcCall *call, const QString &reason = {});
@@ -38,6 +39,11 @@ public:
     // A handler for a server->client request; returns the result, or sets *error.
     using RequestHandler = std::function<QJsonObject(const QJsonObject &params, McpError *error)>;
     void setRequestHandler(const QString &method, RequestHandler handler);
+    // One that answers later (a dialog): it calls reply exactly once; a reply after the connection
+    // is gone is dropped.
+    using Reply = std::function<void(const QJsonObject &result, const McpError &error)>;
+    using AsyncRequestHandler = std::function<void(const QJsonObject &params, Reply reply)>;
+    void setAsyncRequestHandler(const QString &method, AsyncRequestHandler handler);
 
     int pendingCount() const { return int(m_pending.size()); }
 
@@ -56,6 +62,7 @@ private:
     void handleClosed(const McpError &error);
     void handleServerRequest(const QJsonObject &message);
     void sendMessage(const QJsonObject &message);
+    void sendReply(const QJsonValue &id, const QJsonObject &result, const McpError &error);
     void onTimeout(RpcCall *call);
     static QString idKey(const QJsonValue &id);
     void logEntry(TrafficLog::Direction direction, const QString &method, const QString &id,
@@ -66,6 +73,7 @@ private:
     qint64 m_nextId = 1;
     QHash<QString, QPointer<RpcCall>> m_pending;
     QHash<QString, RequestHandler> m_handlers;
+    QHash<QString, AsyncRequestHandler> m_asyncHandlers;
     // Kept across a walk's pages (it reuses its parser and buffers), dropped after a huge message so
     // that its buffers (about 7 bytes a byte read) do not stay that size.
     std::unique_ptr<PageDecoder> m_decoder;

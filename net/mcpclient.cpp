@@ -2,6 +2,8 @@
 
 #include "handshake.h"
 #include "httpendpoint.h"
+#include "httpsupport.h"
+#include "invocation.h"
 #include "jsonrpcconnection.h"
 #include "legacyssetransport.h"
 #include "netlogging.h"
@@ -83,8 +85,23 @@ QJsonObject McpClient::modernMeta() const
 {
     // The same on every request: built once (a walk sends thousands).
     if (m_modernMeta.isEmpty())
-        m_modernMeta = Handshake::modernMeta();
+        m_modernMeta = Handshake::modernMeta(clientCapabilities());
     return m_modernMeta;
+}
+
+QJsonObject McpClient::clientCapabilities() const
+{
+    QJsonObject caps;
+    if (!m_responder)
+        return caps;
+    if (m_responder->answers(InputRequest::Kind::Elicitation))
+        caps.insert(QStringLiteral("elicitation"), QJsonObject{{QStringLiteral("form"), QJsonObject()}});
+    if (m_responder->answers(InputRequest::Kind::Sampling))
+        caps.insert(QStringLiteral("sampling"), QJsonObject());
+    if (m_responder->answers(InputRequest::Kind::Roots))
+        caps.insert(QStringLiteral("roots"),
+                    isModern() ? QJsonObject() : QJsonObject{{QStringLiteral("listChanged"), true}});
+    return caps;
 }
 
 void McpClient::setState(State state)
@@ -164,7 +181,10 @@ void McpClient::startConnection(ServerConfig::HttpMode mode)
     connect(m_connection, &JsonRpcConnection::protocolWarning, this,
             [this](const McpError &e) { Q_EMIT diagnostic(e.describe()); });
     connect(transport, &Transport::diagnostic, this, &McpClient::diagnostic);
+    m_modernMeta = {}; // the capabilities follow the responder set now
+    installServerRequestHandlers();
     m_handshake = new Handshake(m_connection, m_config);
+    m_handshake->setClientCapabilities(clientCapabilities());
     connect(m_handshake, &Handshake::succeeded, this, &McpClient::handleHandshakeSucceeded);
     connect(m_handshake, &Handshake::failed, this, &McpClient::fail);
     connect(m_handshake, &Handshake::streamableHttpRefused, this, [this](const McpError &e) {
@@ -251,7 +271,8 @@ void McpClient::handleConnectionClosed(const McpError &error)
     Q_EMIT disconnected(error);
 }
 
-RpcCall *McpClient::request(const QString &method, const QJsonObject &params, QObject *owner, int timeoutMs)
+RpcCall *McpClient::request(const QString &method, const QJsonObject &params, QObject *owner, int timeoutMs,
+                            const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     if (!m_connection || m_state != State::Connected) {
         auto *call = new RpcCall(QJsonValue(), method, params, owner ? owner : this);
@@ -266,7 +287,207 @@ RpcCall *McpClient::request(const QString &method, const QJsonObject &params, QO
     }
     // The 2026 era carries the client's revision and identity on every request.
     const QJsonObject sent = isModern() ? Handshake::withEnvelope(params, modernMeta()) : params;
-    return m_connection->request(method, sent, timeoutMs < 0 ? m_config.requestTimeoutMs : timeoutMs, owner);
+    return m_connection->request(method, sent, timeoutMs < 0 ? m_config.requestTimeoutMs : timeoutMs, owner,
+                                 headers);
+}
+
+Invocation *McpClient::invoke(const QString &method, const QJsonObject &params, QObject *owner)
+{
+    auto *invocation = new Invocation(this, method, params, owner ? owner : this);
+    QMetaObject::invokeMethod(invocation, &Invocation::start, Qt::QueuedConnection);
+    return invocation;
+}
+
+Invocation *McpClient::invokeTool(const QJsonObject &tool, const QJsonObject &arguments, QObject *owner)
+{
+    const QString name = tool.value(QStringLiteral("name")).toString();
+    auto *invocation = new Invocation(
+        this, QStringLiteral("tools/call"),
+        {{QStringLiteral("name"), name}, {QStringLiteral("arguments"), arguments}}, owner ? owner : this);
+    const QString problem = toolHeaderProblem(tool);
+    if (!problem.isEmpty()) {
+        QMetaObject::invokeMethod(
+            invocation,
+            [invocation, name, problem] {
+                invocation->failNow(
+                    McpError::make(McpError::Kind::Protocol,
+                                   QStringLiteral("Folio does not call %1: %2").arg(name, problem)));
+            },
+            Qt::QueuedConnection);
+        return invocation;
+    }
+    if (isModern() && m_config.kind == ServerConfig::Kind::Http)
+        invocation->setHeaders(toolParamHeaders(tool, arguments));
+    QMetaObject::invokeMethod(invocation, &Invocation::start, Qt::QueuedConnection);
+    return invocation;
+}
+
+Invocation *McpClient::getPrompt(const QString &name, const QJsonObject &arguments, QObject *owner)
+{
+    QJsonObject params{{QStringLiteral("name"), name}};
+    if (!arguments.isEmpty())
+        params.insert(QStringLiteral("arguments"), arguments);
+    return invoke(QStringLiteral("prompts/get"), params, owner);
+}
+
+Invocation *McpClient::read(const QString &uri, QObject *owner)
+{
+    return invoke(QStringLiteral("resources/read"), {{QStringLiteral("uri"), uri}}, owner);
+}
+
+RpcCall *McpClient::complete(const QJsonObject &ref, const QString &argument, const QString &value,
+                             const QJsonObject &contextArguments, QObject *owner)
+{
+    QJsonObject params{{QStringLiteral("ref"), ref},
+                       {QStringLiteral("argument"),
+                        QJsonObject{{QStringLiteral("name"), argument}, {QStringLiteral("value"), value}}}};
+    if (!contextArguments.isEmpty())
+        params.insert(QStringLiteral("context"),
+                      QJsonObject{{QStringLiteral("arguments"), contextArguments}});
+    return request(QStringLiteral("completion/complete"), params, owner);
+}
+
+namespace {
+
+// RFC 9110 token characters: what a header name may hold.
+bool isTokenChar(QChar c)
+{
+    const char16_t u = c.unicode();
+    if (u <= 0x20 || u >= 0x7f)
+        return false;
+    return !QStringLiteral("\"(),/:;<=>?@[\\]{}").contains(c);
+}
+
+// The header-marked properties of a tool: property name → header suffix.
+QList<QPair<QString, QJsonValue>> headerMarks(const QJsonObject &tool)
+{
+    QList<QPair<QString, QJsonValue>> marks;
+    const QJsonObject properties =
+        tool.value(QStringLiteral("inputSchema")).toObject().value(QStringLiteral("properties")).toObject();
+    for (auto it = properties.begin(); it != properties.end(); ++it) {
+        const QJsonObject property = it.value().toObject();
+        if (property.contains(QStringLiteral("x-mcp-header")))
+            marks.append({it.key(), property.value(QStringLiteral("x-mcp-header"))});
+    }
+    return marks;
+}
+
+} // namespace
+
+QString McpClient::toolHeaderProblem(const QJsonObject &tool)
+{
+    const QJsonObject properties =
+        tool.value(QStringLiteral("inputSchema")).toObject().value(QStringLiteral("properties")).toObject();
+    QHash<QString, QString> seen; // lower-cased header name → property
+    for (const auto &[property, mark] : headerMarks(tool)) {
+        if (!mark.isString())
+            return QStringLiteral("the x-mcp-header of \"%1\" is not a string").arg(property);
+        const QString header = mark.toString();
+        if (header.isEmpty())
+            return QStringLiteral("the x-mcp-header of \"%1\" is empty").arg(property);
+        for (QChar c : header) {
+            if (!isTokenChar(c))
+                return QStringLiteral("the x-mcp-header \"%1\" of \"%2\" holds a character a header name "
+                                      "cannot (only ASCII letters, digits and !#$%&'*+-.^_`|~)")
+                    .arg(header, property);
+        }
+        const QJsonValue type = properties.value(property).toObject().value(QStringLiteral("type"));
+        const QString typeName = type.toString();
+        if (typeName != QLatin1String("string") && typeName != QLatin1String("integer") &&
+            typeName != QLatin1String("boolean"))
+            return QStringLiteral("\"%1\" has an x-mcp-header but its type is %2: only string, integer "
+                                  "and boolean values can go in a header")
+                .arg(property, type.isString() ? typeName : QStringLiteral("not a single primitive type"));
+        const QString lower = header.toLower();
+        if (seen.contains(lower))
+            return QStringLiteral("\"%1\" and \"%2\" both go in the header Mcp-Param-%3 (header names "
+                                  "ignore case)")
+                .arg(seen.value(lower), property, header);
+        seen.insert(lower, property);
+    }
+    return {};
+}
+
+QList<QPair<QByteArray, QByteArray>> McpClient::toolParamHeaders(const QJsonObject &tool,
+                                                                 const QJsonObject &arguments)
+{
+    QList<QPair<QByteArray, QByteArray>> headers;
+    if (!toolHeaderProblem(tool).isEmpty())
+        return headers;
+    for (const auto &[property, mark] : headerMarks(tool)) {
+        const QJsonValue value = arguments.value(property);
+        QString text;
+        if (value.isString())
+            text = value.toString();
+        else if (value.isBool())
+            text = value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        else if (value.isDouble())
+            text = QString::number(value.toDouble(), 'g', 17);
+        else
+            continue; // absent or null: no header
+        if (value.isDouble() && value.toDouble() == qint64(value.toDouble()))
+            text = QString::number(qint64(value.toDouble()));
+        headers.append({"Mcp-Param-" + mark.toString().toLatin1(), encodeHeaderValue(text)});
+    }
+    return headers;
+}
+
+InputReply *McpClient::askForInput(const InputRequest &request, QObject *parent)
+{
+    return new InputReply(request, parent);
+}
+
+void McpClient::handOver(InputReply *reply)
+{
+    const QPointer<InputReply> guard(reply);
+    report(QStringLiteral("the server asks for ") + reply->request().summary());
+    Q_EMIT inputRequested(reply);
+    if (!guard || !reply->isOpen())
+        return;
+    if (m_responder && m_responder->answers(reply->request().kind)) {
+        m_responder->respond(reply);
+        return;
+    }
+    reply->refuse(
+        McpError::rpc(-32601, QStringLiteral("Folio does not answer %1 here").arg(reply->request().method)));
+}
+
+void McpClient::installServerRequestHandlers()
+{
+    // 2025 era: the server asks in requests of its own. They go through the same responder as the
+    // 2026 inputRequests; the reply lives until answered or the connection goes.
+    for (const QString &method : {QStringLiteral("elicitation/create"),
+                                  QStringLiteral("sampling/createMessage"), QStringLiteral("roots/list")}) {
+        m_connection->setAsyncRequestHandler(
+            method, [this, method, conn = QPointer<JsonRpcConnection>(m_connection)](
+                        const QJsonObject &params, JsonRpcConnection::Reply done) {
+                InputRequest request;
+                request.kind = *InputRequest::kindOf(method);
+                request.method = method;
+                request.params = params;
+                InputReply *reply = askForInput(request, conn ? static_cast<QObject *>(conn) : this);
+                connect(reply, &InputReply::replied, reply,
+                        [reply, done](const QJsonObject &result, const McpError &error) {
+                            done(result, error);
+                            reply->deleteLater();
+                        });
+                if (conn)
+                    connect(conn, &QObject::destroyed, reply, &InputReply::withdraw);
+                handOver(reply);
+            });
+    }
+}
+
+void McpClient::registerProgress(const QString &token, Invocation *invocation)
+{
+    m_progress.insert(token, invocation);
+}
+
+void McpClient::notifyRootsChanged()
+{
+    if (m_connection && m_state == State::Connected && !isModern() &&
+        clientCapabilities().contains(QStringLiteral("roots")))
+        m_connection->notify(QStringLiteral("notifications/roots/list_changed"));
 }
 
 RpcCall *McpClient::listPage(ListKind kind, const std::optional<QString> &cursor, QObject *owner)
@@ -340,6 +561,11 @@ void McpClient::handleNotification(const QString &method, const QJsonObject &par
         Q_EMIT listChanged(ListKind::ResourceTemplates);
     } else if (method == QLatin1String("notifications/resources/updated")) {
         Q_EMIT resourceUpdated(params.value(QStringLiteral("uri")).toString());
+    } else if (method == QLatin1String("notifications/progress")) {
+        const QJsonValue token = params.value(QStringLiteral("progressToken"));
+        const QString key = token.isString() ? token.toString() : QString();
+        if (const QPointer<Invocation> invocation = m_progress.value(key))
+            invocation->handleProgress(params);
     } else if (method == QLatin1String("notifications/message")) {
         const QString line =
             QStringLiteral("server log: ") + params.value(QStringLiteral("data")).toVariant().toString();

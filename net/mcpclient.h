@@ -5,9 +5,9 @@
 #include "protocol.h"
 #include "serverconfig.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QObject>
-#include <QHash>
 #include <QPointer>
 #include <QStringList>
 #include <functional>
@@ -154,8 +154,10 @@ private:
     void report(const QString &line);
 
     friend class Invocation;
-    // Hands a request to the responder (or refuses it when there is none).
+    // A reply for the request, not yet handed to anyone; handOver() gives it to the responder (or
+    // refuses it when none answers its kind) after inputRequested().
     InputReply *askForInput(const InputRequest &request, QObject *parent);
+    void handOver(InputReply *reply);
     void registerProgress(const QString &token, Invocation *invocation);
     void installServerRequestHandlers();
 

@@ -69,6 +69,8 @@ void StreamableHttpTransport::send(const QJsonObject &message, const QByteArray 
             req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("name")).toString()));
         else if (method == QLatin1String("resources/read"))
             req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("uri")).toString()));
+        for (const auto &[name, value] : messageHeaders())
+            req.setRawHeader(name, value);
     } else if (!m_sessionId.isEmpty()) {
         req.setRawHeader("Mcp-Session-Id", m_sessionId);
     }
@@ -102,6 +104,41 @@ void StreamableHttpTransport::openServerStream()
     QNetworkReply *reply = m_nam->get(req);
     m_serverStream = reply;
     watch(reply, ex);
+}
+
+bool StreamableHttpTransport::resumeStream(const Exchange &ended)
+{
+    // 2026 has no resumption (a lost stream loses its request); a stream without event ids
+    // cannot be resumed; and a server that keeps ending streams is not followed for ever.
+    constexpr int maxResumes = 5;
+    if (!m_open || Revision::isModern(m_protocolVersion) || ended.lastEventId.isEmpty() ||
+        ended.resumes >= maxResumes)
+        return false;
+    const int retryMs = ended.sse.retryMs().value_or(1000);
+    report(QStringLiteral("The SSE stream of %1 ended before its response; resuming it after %2 ms with "
+                          "Last-Event-ID %3")
+               .arg(exchangeName(ended))
+               .arg(retryMs)
+               .arg(QString::fromLatin1(ended.lastEventId)));
+    QTimer::singleShot(retryMs, this, [this, ended] {
+        if (!m_open)
+            return;
+        QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
+        if (!m_protocolVersion.isEmpty())
+            req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
+        if (!m_sessionId.isEmpty())
+            req.setRawHeader("Mcp-Session-Id", m_sessionId);
+        req.setRawHeader("Last-Event-ID", ended.lastEventId);
+        Exchange ex;
+        ex.id = ended.id;
+        ex.method = ended.method;
+        ex.lastEventId = ended.lastEventId;
+        ex.resumes = ended.resumes + 1;
+        ex.http = HttpExchange::begin(req, "GET", {});
+        qCDebug(lcHttp).noquote() << "GET to resume" << exchangeName(ended);
+        watch(m_nam->get(req), ex);
+    });
+    return true;
 }
 
 void StreamableHttpTransport::watch(QNetworkReply *reply, Exchange ex)
@@ -197,8 +234,11 @@ void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
                 return;
             // Last-Event-ID resumes the stream the id came from, and only the GET stream is ever
             // resumed: an id from a POST's stream would make the server replay that stream instead.
-            if (!ev.id.isEmpty() && serverStream)
-                m_lastEventId = ev.id;
+            if (!ev.id.isEmpty()) {
+                cur->lastEventId = ev.id;
+                if (serverStream)
+                    m_lastEventId = ev.id;
+            }
             if (ev.event == "message")
                 deliver(ev.data, *cur);
         }
@@ -370,6 +410,8 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
     }
     if (ex.id.isNull() || ex.answered)
         return; // notifications and responses get 202; nothing waits on them
+    if (ex.isSse && status >= 200 && status < 300 && !netError && resumeStream(ex))
+        return;
     if (status >= 200 && status < 300 && !netError) {
         const QString why =
             ex.isSse ? QStringLiteral("The SSE stream ended before the response arrived")

@@ -43,7 +43,9 @@ private:
         bool decided = false;  // content type known
         bool answered = false; // the response for id arrived
         bool serverStream = false;
-        HttpExchange http; // for the traffic log's HAR
+        QByteArray lastEventId; // the last SSE event id this stream carried
+        int resumes = 0;        // GETs made so far to resume this request's stream
+        HttpExchange http;      // for the traffic log's HAR
     };
 
     void handleReadyRead(QNetworkReply *reply);
@@ -52,6 +54,9 @@ private:
     void deliver(const QByteArray &raw, Exchange &ex);
     void deliver(const QByteArray &raw, const QList<QJsonObject> &messages, Exchange &ex);
     void watch(QNetworkReply *reply, Exchange ex);
+    // 2025 era: a request's SSE stream ended before its response; a GET with Last-Event-ID
+    // resumes it (after the stream's retry: time), where the response then arrives.
+    bool resumeStream(const Exchange &ended);
     // Stops reading a reply for good: forgotten, aborted, deleted later.
     void drop(QNetworkReply *reply);
     // The exchange's answer is over the size limit: stop reading it and fail its request.

@@ -9,11 +9,13 @@ void Transport::setRecorder(SessionRecorder *recorder)
     m_recorder = recorder;
 }
 
-void Transport::transmit(const QJsonObject &message, const QByteArray &encoded)
+void Transport::transmit(const QJsonObject &message, const QByteArray &encoded, const HeaderList &headers)
 {
     if (auto *recorder = static_cast<SessionRecorder *>(m_recorder.data()))
         recorder->noteSent(encoded);
+    m_messageHeaders = headers;
     send(message, encoded);
+    m_messageHeaders.clear();
 }
 
 bool Transport::offerRaw(const QByteArray &raw, QJsonValue *answeredId)

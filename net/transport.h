@@ -30,8 +30,11 @@ public:
     virtual void open() = 0;
     // Sends one JSON-RPC message. HTTP transports map one request to one POST.
     virtual void send(const QJsonObject &message, const QByteArray &encoded) = 0;
-    // What the connection calls: records the message when recording, then send()s it.
-    void transmit(const QJsonObject &message, const QByteArray &encoded);
+    using HeaderList = QList<QPair<QByteArray, QByteArray>>;
+    // What the connection calls: records the message when recording, then send()s it. headers:
+    // extra HTTP headers for this one message (Mcp-Param-*), read by send() through
+    // messageHeaders(); transports that are not HTTP ignore them.
+    void transmit(const QJsonObject &message, const QByteArray &encoded, const HeaderList &headers = {});
     // Closes gracefully; emits closed() once done.
     virtual void close() = 0;
     virtual bool isOpen() const = 0;
@@ -86,6 +89,8 @@ Q_SIGNALS:
     void httpExchanged(const folio::HttpExchange &exchange);
 
 protected:
+    // The extra headers of the message being sent (valid during send() only).
+    const HeaderList &messageHeaders() const { return m_messageHeaders; }
     bool offerRaw(const QByteArray &raw, QJsonValue *answeredId);
 
     // "<what> is over the 64 MiB message-size limit": what every transport says when it stops
@@ -99,6 +104,7 @@ protected:
 
     QString m_protocolVersion;
     RawMessageHook m_rawHook;
+    HeaderList m_messageHeaders;
     std::shared_ptr<const Clock> m_clock = Clock::system();
     QPointer<QObject> m_recorder; // a SessionRecorder
     qint64 m_maxMessageBytes = DefaultMaxMessageBytes;
