@@ -278,6 +278,30 @@ private Q_SLOTS:
         QVERIFY(!m_clock->isScheduled(r.serial));
     }
 
+    // Through the client's Invocation: input_required (only state to carry back), then complete.
+    void multi_round_read_through_the_client()
+    {
+        m_answer = [this](const QString &) {
+            if (!m_transport->lastParams.contains(QStringLiteral("requestState")))
+                return QJsonObject{{QStringLiteral("resultType"), QStringLiteral("input_required")},
+                                   {QStringLiteral("requestState"), QStringLiteral("s1")}};
+            QJsonObject r = textResult(QStringLiteral("after a round"), hints(30000));
+            r.insert(QStringLiteral("resultType"), QStringLiteral("complete"));
+            return r;
+        };
+        QVERIFY(connectTo(true));
+        const ReadRecord &r = m_reads->record(readNow());
+        QCOMPARE(r.rounds, 2);
+        QVERIFY(!r.cacheable);
+        QCOMPARE(r.state, State::Stale);
+        QCOMPARE(r.effectiveTtlMs, 0);
+        QCOMPARE(r.contents().first().text, QStringLiteral("after a round"));
+        QCOMPARE(r.hintsLine(), QStringLiteral("ttlMs 30000 · cacheScope public"));
+        QVERIFY(!r.notCachedReason().isEmpty());
+        QCOMPARE(m_transport->lastParams.value(QStringLiteral("requestState")).toString(),
+                 QStringLiteral("s1"));
+    }
+
     void errors_shown_where_they_happened_data()
     {
         QTest::addColumn<bool>("modern");
