@@ -1,14 +1,17 @@
 #include "screenshots.h"
 
 #include "auditpanel.h"
+#include "callview.h"
 #include "findingspanel.h"
 #include "legendbar.h"
 #include "listview.h"
 #include "mainwindow.h"
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
+#include "promptview.h"
 #include "readview.h"
 #include "resourcereads.h"
+#include "schemaform.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
@@ -19,7 +22,9 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QLineEdit>
 #include <QPixmap>
+#include <QPointer>
 #include <QTextStream>
 #include <QTimer>
 
@@ -269,6 +274,102 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
     script.add(QStringLiteral("read done"), [&window] {
         window.resize(1480, 920);
         Theme::apply(Theme::Mode::Light);
+        return true;
+    });
+    // A tool called from the tools list: update_post (not read-only, so it asks first), its form
+    // filled in, confirmed, and its result; then a prompt got with its argument.
+    auto item = [list](const QString &listId, const QString &name) {
+        QJsonObject found;
+        if (ListView *l = list(listId)) {
+            for (int row = 0; row < l->model()->rowCount() && found.isEmpty(); ++row) {
+                if (l->model()->item(row).value(QStringLiteral("name")).toString() == name)
+                    found = l->model()->item(row);
+            }
+        }
+        return found;
+    };
+    auto callView = std::make_shared<QPointer<CallView>>();
+    auto promptView = std::make_shared<QPointer<PromptView>>();
+    auto saveWidget = [directory](QWidget *w, const QString &name) {
+        const QString path = QDir(directory).filePath(name + QStringLiteral(".png"));
+        w->grab().save(path);
+        QTextStream(stdout) << path << Qt::endl;
+    };
+    auto widgetShot = [&script, saveWidget](const std::function<QWidget *()> &widget, const QString &name,
+                                            int ticks) {
+        auto waited = std::make_shared<int>(0);
+        script.add(QStringLiteral("settle"), [waited, ticks] { return ++*waited > ticks; });
+        script.add(name, [saveWidget, widget, name] {
+            if (QWidget *w = widget())
+                saveWidget(w, name);
+            return true;
+        });
+    };
+    script.add(QStringLiteral("call view"), [&window, item, callView] {
+        Theme::apply(Theme::Mode::Light);
+        window.setZoom(1.0);
+        window.setLegendShown(false);
+        const QJsonObject tool = item(QStringLiteral("tools"), QStringLiteral("update_post"));
+        if (tool.isEmpty())
+            return false;
+        *callView = window.currentServerView()->openCallView(tool);
+        (*callView)->resize(1100, 680);
+        (*callView)->form()->setValues(
+            QJsonObject{{QStringLiteral("post_id"), QStringLiteral("post-0042")},
+                        {QStringLiteral("message"), QStringLiteral("Release notes are up.")}});
+        (*callView)->call(); // asks first
+        return true;
+    });
+    widgetShot([callView] { return callView->data(); }, QStringLiteral("call-confirm-light"), 3);
+    script.add(QStringLiteral("call confirmed"), [callView] {
+        if (*callView)
+            (*callView)->callNow();
+        return true;
+    });
+    script.add(QStringLiteral("call done"),
+               [callView] { return *callView && (*callView)->state() == CallView::State::Done; });
+    widgetShot([callView] { return callView->data(); }, QStringLiteral("call-light"), 3);
+    script.add(QStringLiteral("call dark"), [] {
+        Theme::apply(Theme::Mode::Dark);
+        return true;
+    });
+    widgetShot([callView] { return callView->data(); }, QStringLiteral("call-dark"), 3);
+    script.add(QStringLiteral("call small"), [callView] {
+        if (*callView)
+            (*callView)->resize(640, 480);
+        return true;
+    });
+    widgetShot([callView] { return callView->data(); }, QStringLiteral("call-small-dark"), 3);
+    script.add(QStringLiteral("prompt view"), [&window, item, callView, promptView] {
+        Theme::apply(Theme::Mode::Light);
+        if (*callView)
+            (*callView)->close();
+        window.currentServerView()->showList(QStringLiteral("prompts"));
+        if (ListView *l = window.currentServerView()->listView(QStringLiteral("prompts")))
+            l->loadAll();
+        const QJsonObject prompt = item(QStringLiteral("prompts"), QStringLiteral("summarize_channel"));
+        if (prompt.isEmpty())
+            return false;
+        *promptView = window.currentServerView()->openPromptView(prompt);
+        (*promptView)->resize(1000, 600);
+        if (QLineEdit *e = (*promptView)->argumentEdit(QStringLiteral("channel")))
+            e->setText(QStringLiteral("general"));
+        (*promptView)->get();
+        return true;
+    });
+    script.add(QStringLiteral("prompt done"), [promptView] {
+        return *promptView && (*promptView)->invocation() && (*promptView)->invocation()->isFinished();
+    });
+    widgetShot([promptView] { return promptView->data(); }, QStringLiteral("prompt-light"), 3);
+    script.add(QStringLiteral("prompt dark"), [] {
+        Theme::apply(Theme::Mode::Dark);
+        return true;
+    });
+    widgetShot([promptView] { return promptView->data(); }, QStringLiteral("prompt-dark"), 3);
+    script.add(QStringLiteral("views closed"), [promptView] {
+        Theme::apply(Theme::Mode::Light);
+        if (*promptView)
+            (*promptView)->close();
         return true;
     });
     // A replay: the tour saved as a session, its server stopped, the file opened and scrubbed to

@@ -444,6 +444,34 @@ QJsonValue ListSource::columnValue(const QJsonValue &item, const Column &column)
     return v;
 }
 
+QJsonValue ListSource::displayValue(const QJsonValue &item, const Column &column)
+{
+    const QJsonValue v = columnValue(item, column);
+    if (column.argumentNames && v.isArray())
+        return argumentNames(v);
+    return v;
+}
+
+QString ListSource::argumentNames(const QJsonValue &arguments)
+{
+    if (arguments.isUndefined() || arguments.isNull())
+        return {};
+    if (!arguments.isArray())
+        return QString::fromUtf8(QJsonDocument(QJsonArray{arguments}).toJson(QJsonDocument::Compact))
+            .mid(1)
+            .chopped(1);
+    QStringList names;
+    for (const QJsonValue &a : arguments.toArray()) {
+        const QJsonObject o = a.toObject();
+        const QJsonValue name = o.value(QStringLiteral("name"));
+        QString text = name.isString() && !name.toString().isEmpty() ? name.toString() : QStringLiteral("?");
+        if (o.value(QStringLiteral("required")).toBool(false))
+            text += QLatin1Char('*');
+        names << text;
+    }
+    return names.join(QStringLiteral(", "));
+}
+
 QList<ListSource::Column> ListSource::columns() const
 {
     auto col = [](const char *key, const char *header) {
@@ -460,7 +488,7 @@ QList<ListSource::Column> ListSource::columns() const
         return {col("name", "Name"), col("title", "Title"), col("description", "Description")};
     case ListKind::Prompts:
         return {col("name", "Name"), col("title", "Title"), col("description", "Description"),
-                col("arguments", "Arguments")};
+                Column{QStringLiteral("arguments"), QStringLiteral("Arguments"), true}};
     case ListKind::Resources:
         return {col("name", "Name"), col("uri", "URI"), col("mimeType", "MIME type"),
                 col("description", "Description")};

@@ -33,6 +33,8 @@ public:
     {
         QString key;    // top-level member of an item
         QString header; // what the view shows
+        // The member is a prompt's arguments: a person reads them as names (argumentNames()).
+        bool argumentNames = false;
     };
 
     // One page read from a result.
@@ -127,6 +129,13 @@ public:
     // What a column shows of an item: the member named by its key (the whole item for no key).
     // "title" is the spec's display name: title, else annotations.title (a tool's older place).
     static QJsonValue columnValue(const QJsonValue &item, const Column &column);
+    // What a table shows of an item in a column: columnValue(), with a prompt's arguments as
+    // names (argumentNames()). JSON and CSV exports keep columnValue() as received.
+    static QJsonValue displayValue(const QJsonValue &item, const Column &column);
+    // A prompt's arguments as a person reads them: "city*, units" (required marked with *); an
+    // argument without a name is "?"; a value that is not an array of arguments stays as compact
+    // JSON (a server's mistake is shown, not hidden); no arguments: "".
+    static QString argumentNames(const QJsonValue &arguments);
     // Fixed columns for protocol lists; for list tools, inferred from items (stable order).
     QList<Column> columns() const;
     static QList<Column> inferColumns(const QJsonArray &items);

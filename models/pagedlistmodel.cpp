@@ -200,7 +200,7 @@ const QStringList &PagedListModel::rowTexts(int row) const
     auto *texts = new QStringList;
     texts->reserve(m_columns.size());
     for (const ListSource::Column &c : m_columns)
-        texts->append(cellText(ListSource::columnValue(v, c)));
+        texts->append(cellText(ListSource::displayValue(v, c)));
     m_textCache.insert(row, texts);
     return *texts;
 }

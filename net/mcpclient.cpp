@@ -184,7 +184,6 @@ void McpClient::startConnection(ServerConfig::HttpMode mode)
     m_modernMeta = {}; // the capabilities follow the responder set now
     installServerRequestHandlers();
     m_handshake = new Handshake(m_connection, m_config);
-    m_handshake->setClientCapabilities(clientCapabilities());
     connect(m_handshake, &Handshake::succeeded, this, &McpClient::handleHandshakeSucceeded);
     connect(m_handshake, &Handshake::failed, this, &McpClient::fail);
     connect(m_handshake, &Handshake::streamableHttpRefused, this, [this](const McpError &e) {
@@ -193,8 +192,12 @@ void McpClient::startConnection(ServerConfig::HttpMode mode)
     });
     connect(m_handshake, &Handshake::diagnostic, this, &McpClient::diagnostic);
     connect(m_handshake, &Handshake::strayOutput, this, &McpClient::strayOutput);
-    connect(transport, &Transport::opened, m_handshake,
-            [handshake = m_handshake.data(), mode] { handshake->start(mode); });
+    // The capabilities are read as the handshake begins: the window sets its responder after a
+    // start-up connect was asked for, before the event loop runs.
+    connect(transport, &Transport::opened, m_handshake, [this, handshake = m_handshake.data(), mode] {
+        handshake->setClientCapabilities(clientCapabilities());
+        handshake->start(mode);
+    });
     transport->open();
 }
 
@@ -205,6 +208,10 @@ void McpClient::handleHandshakeSucceeded()
     m_capabilities = m_handshake->capabilities();
     m_serverInfo = m_handshake->serverInfo();
     m_instructions = m_handshake->instructions();
+    // A 2025-era server may ask its questions (elicitation, sampling, roots) on the optional GET
+    // stream rather than on a request's own: a client that answers them listens there.
+    if (!isModern() && !clientCapabilities().isEmpty() && m_connection)
+        m_connection->transport()->openServerStream();
     setState(State::Connected);
     Q_EMIT connected();
 }

@@ -46,6 +46,8 @@ QJsonObject ServerConfig::toJson() const
     }
     if (nameFromServer)
         o[QStringLiteral("nameFromServer")] = true; // Folio's own key; other clients ignore it
+    if (!roots.isEmpty())
+        o[QStringLiteral("roots")] = QJsonArray::fromStringList(roots);
     if (!pinnedRevision.isEmpty())
         o[QStringLiteral("revision")] = pinnedRevision;
     if (requestTimeoutMs != 30000)
@@ -92,6 +94,10 @@ ServerConfig ServerConfig::fromJson(const QJsonObject &o)
         c.workingDirectory = o.value(QStringLiteral("cwd")).toString();
     }
     c.pinnedRevision = o.value(QStringLiteral("revision")).toString();
+    for (const QJsonValue &root : o.value(QStringLiteral("roots")).toArray()) {
+        if (root.isString() && !root.toString().isEmpty())
+            c.roots.append(root.toString());
+    }
     c.requestTimeoutMs = o.value(QStringLiteral("timeoutMs")).toInt(30000);
     const qint64 maxBytes = o.value(QStringLiteral("maxMessageBytes")).toInteger(DefaultMaxMessageBytes);
     c.maxMessageBytes = maxBytes > 0 ? maxBytes : DefaultMaxMessageBytes;

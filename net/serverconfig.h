@@ -41,6 +41,9 @@ struct ServerConfig
     bool tokenInKeychain = false;                 // a bearer token is saved under secretKey()
 
     // Protocol
+    // The roots Folio names when the server asks (roots/list, 2026 inputRequests): file:// URIs.
+    // Saved as "roots" (Folio's own key).
+    QStringList roots;
     QString pinnedRevision; // empty: negotiate
     int requestTimeoutMs = 30000;
     // The largest message read (an HTTP body, an SSE event, a stdio line); over it the request

@@ -30,6 +30,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
+#include <QShortcut>
 #include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
@@ -120,6 +121,25 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     bar->addWidget(m_cancel);
     bar->addWidget(m_restart);
     bar->addWidget(m_autoRefetch);
+    const bool invokes = source.kind() == ListSource::Kind::Tool ||
+                         source.protocolKind() == ListKind::Tools ||
+                         source.protocolKind() == ListKind::Prompts;
+    if (invokes) {
+        if (source.kind() == ListSource::Kind::Tool)
+            m_invoke = toolButton(tr("Call once…"),
+                                  tr("Call this tool once with arguments of your choosing, "
+                                     "outside the walk"),
+                                  this);
+        else if (source.protocolKind() == ListKind::Tools)
+            m_invoke =
+                toolButton(tr("Call…"), tr("Call the selected tool (Ctrl+Return, or double-click it)"), this);
+        else
+            m_invoke =
+                toolButton(tr("Get…"), tr("Get the selected prompt (Ctrl+Return, or double-click it)"), this);
+        m_invoke->setObjectName(QStringLiteral("invokeButton"));
+        connect(m_invoke, &QToolButton::clicked, this, &ListView::requestInvoke);
+        bar->addWidget(m_invoke);
+    }
     bar->addSpacing(8);
     bar->addWidget(m_filter, 1);
     bar->addSpacing(8);
@@ -146,6 +166,15 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_table->setTabKeyNavigation(false);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QWidget::customContextMenuRequested, this, &ListView::showTableMenu);
+    if (invokes && source.kind() == ListSource::Kind::Protocol) {
+        connect(m_table, &QAbstractItemView::doubleClicked, this, &ListView::requestInvoke);
+        for (const QKeySequence &keys :
+             {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
+            auto *shortcut = new QShortcut(keys, m_table);
+            shortcut->setContext(Qt::WidgetShortcut);
+            connect(shortcut, &QShortcut::activated, this, &ListView::requestInvoke);
+        }
+    }
     // The selected row's item: a hint until a row is first selected, then its JSON as a tree
     // (made then: a tree view and its model cost a tenth of a list's set-up, for an empty pane).
     m_rowHint->setText(tr("Select a row to see its item"));
@@ -399,9 +428,20 @@ void ListView::showTableMenu(const QPoint &pos)
         return;
     const QModelIndex at = m_table->indexAt(pos);
     QMenu menu(this);
-    // What the embedding view added to the table (Read, Call…) comes first.
+    // What the embedding view added to the table (Read, Read from Template…) comes first.
     if (!m_table->actions().isEmpty()) {
         menu.addActions(m_table->actions());
+        menu.addSeparator();
+    }
+    if (m_invoke && m_source.kind() == ListSource::Kind::Protocol) {
+        QAction *invoke =
+            menu.addAction(m_source.protocolKind() == ListKind::Tools ? tr("Call Tool…") : tr("Get Prompt…"));
+        invoke->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+        invoke->setEnabled(at.isValid());
+        connect(invoke, &QAction::triggered, this, [this, at] {
+            m_table->setCurrentIndex(at);
+            requestInvoke();
+        });
         menu.addSeparator();
     }
     QAction *copyCell = menu.addAction(tr("Copy Cell"));
@@ -478,6 +518,27 @@ void ListView::setMaskCursors(bool mask)
         m_model->ledger()->setMaskCursors(mask);
     m_inspector->setCursorsMasked(mask);
     m_strip->viewport()->update();
+}
+
+void ListView::requestInvoke()
+{
+    if (!m_invoke)
+        return;
+    if (m_source.kind() == ListSource::Kind::Tool) {
+        Q_EMIT callToolRequested(m_source.toolDefinition());
+        return;
+    }
+    const QModelIndex current = m_table->currentIndex();
+    if (!m_model || !current.isValid()) {
+        Q_EMIT statusMessage(m_source.protocolKind() == ListKind::Tools ? tr("Select a tool to call")
+                                                                        : tr("Select a prompt to get"));
+        return;
+    }
+    const QJsonObject item = m_model->item(sourceIndex(current).row());
+    if (m_source.protocolKind() == ListKind::Tools)
+        Q_EMIT callToolRequested(item);
+    else
+        Q_EMIT getPromptRequested(item);
 }
 
 void ListView::applyToolArguments()

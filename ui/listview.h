@@ -66,9 +66,16 @@ public:
     void saveSettings(QSettings &settings) const;
     void restoreSettings(QSettings &settings);
 
+    // Asks for the selected tool's call view (the tools list), the selected prompt's (prompts), or
+    // the list tool's own (a list tool's tab: called once, outside its walk). Double-click, the
+    // context menu, the toolbar and Ctrl+Return in the table ask the same.
+    void requestInvoke();
+
 Q_SIGNALS:
     void statusMessage(const QString &message);
     void summaryChanged();
+    void callToolRequested(const QJsonObject &tool);
+    void getPromptRequested(const QJsonObject &prompt);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -116,6 +123,7 @@ private:
     QToolButton *m_cancel;
     QToolButton *m_restart;
     QToolButton *m_autoRefetch;
+    QToolButton *m_invoke = nullptr; // Call… / Get… / Call once…
     bool m_columnsSized = false;
 };
 

@@ -6,6 +6,7 @@
 #include "finding.h"
 #include "findingspanel.h"
 #include "fonts.h"
+#include "inputresponder.h"
 #include "framepacer.h"
 #include "importdialog.h"
 #include "legendbar.h"
@@ -166,6 +167,14 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     title->setFont(bold);
     side->addWidget(title);
     m_serverList->setModel(m_servers);
+    // Each server's questions (elicitation, sampling, roots) are answered here; set before the
+    // first handshake, which a start-up connect begins only once the event loop runs.
+    for (int row = 0; row < m_servers->rowCount(); ++row)
+        attachResponder(m_servers->session(row));
+    connect(m_servers, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &, int first, int last) {
+        for (int row = first; row <= last; ++row)
+            attachResponder(m_servers->session(row));
+    });
     m_serverList->setItemDelegate(new ServerItemDelegate(m_serverList));
     m_serverList->setSelectionMode(QAbstractItemView::SingleSelection);
     m_serverList->setContextMenuPolicy(Qt::ActionsContextMenu);
@@ -507,6 +516,12 @@ void MainWindow::selectServer(int row)
 int MainWindow::currentServerRow() const
 {
     return m_serverList->currentIndex().row();
+}
+
+void MainWindow::attachResponder(ServerSession *session)
+{
+    if (session && !session->client()->inputResponder())
+        session->client()->setInputResponder(new WindowInputResponder(session, this));
 }
 
 ServerView *MainWindow::serverView(int row)

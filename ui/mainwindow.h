@@ -87,6 +87,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void attachResponder(ServerSession *session);
     void createActions();
     QWidget *welcome();
     void createDocks();

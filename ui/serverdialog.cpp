@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -38,6 +39,7 @@ ServerDialog::ServerDialog(QWidget *parent)
     , m_arguments(new QLineEdit(this))
     , m_environment(new QPlainTextEdit(this))
     , m_workingDirectory(new QLineEdit(this))
+    , m_roots(new QPlainTextEdit(this))
     , m_url(new QLineEdit(this))
     , m_httpMode(new QComboBox(this))
     , m_headers(new QPlainTextEdit(this))
@@ -121,6 +123,11 @@ ServerDialog::ServerDialog(QWidget *parent)
     form->addRow(tr("Name"), m_name);
     form->addRow(tr("Kind"), m_kind);
     auto *more = new QFormLayout;
+    m_roots->setPlaceholderText(tr("One folder or file:// URI per line"));
+    m_roots->setMaximumHeight(64);
+    m_roots->setToolTip(tr("What Folio answers when the server asks for the client's roots "
+                           "(roots/list). Folders are sent as file:// URIs."));
+    more->addRow(tr("Roots"), m_roots);
     more->addRow(tr("Protocol revision"), m_revision);
     more->addRow(tr("Request timeout"), m_timeout);
     more->addRow(tr("Message size limit"), m_maxMessage);
@@ -228,6 +235,7 @@ void ServerDialog::setConfig(const ServerConfig &c)
         env << it.key() + QLatin1Char('=') + it.value();
     m_environment->setPlainText(env.join(QLatin1Char('\n')));
     m_workingDirectory->setText(c.workingDirectory);
+    m_roots->setPlainText(c.roots.join(QLatin1Char('\n')));
     m_url->setText(c.url.toString());
     m_httpMode->setCurrentIndex(int(c.httpMode));
     QStringList headers;
@@ -266,6 +274,14 @@ ServerConfig ServerDialog::config() const
             c.environment.insert(line.left(eq).trimmed(), line.mid(eq + 1));
     }
     c.workingDirectory = m_workingDirectory->text().trimmed();
+    for (const QString &line : m_roots->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QString root = line.trimmed();
+        if (root.isEmpty())
+            continue;
+        // A folder typed as a path is sent as the file:// URI the spec asks for.
+        const bool uri = root.contains(QStringLiteral("://"));
+        c.roots.append(uri ? root : QUrl::fromLocalFile(QDir::cleanPath(root)).toString());
+    }
     c.url = QUrl(m_url->text().trimmed());
     c.httpMode = ServerConfig::HttpMode(m_httpMode->currentIndex());
     for (const QString &line : m_headers->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {

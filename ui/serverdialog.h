@@ -50,6 +50,7 @@ private:
     QLineEdit *m_arguments;
     QPlainTextEdit *m_environment;
     QLineEdit *m_workingDirectory;
+    QPlainTextEdit *m_roots;
     QLineEdit *m_url;
     QComboBox *m_httpMode;
     QPlainTextEdit *m_headers;

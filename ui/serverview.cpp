@@ -1,10 +1,12 @@
 #include "serverview.h"
 
+#include "callview.h"
 #include "copyaction.h"
 #include "elidedlabel.h"
 #include "fonts.h"
 #include "listview.h"
 #include "pagedlistmodel.h"
+#include "promptview.h"
 #include "readview.h"
 #include "replaybar.h"
 #include "runslabel.h"
@@ -311,6 +313,8 @@ ListView *ServerView::listView(const QString &listId)
             it->page->layout()->addWidget(view);
             it->view = view;
             connect(view, &ListView::statusMessage, this, &ServerView::statusMessage);
+            connect(view, &ListView::callToolRequested, this, &ServerView::openCallView);
+            connect(view, &ListView::getPromptRequested, this, &ServerView::openPromptView);
             connect(view, &ListView::summaryChanged, this, [this, listId] { updateTabTitle(listId); });
             addReadActions(view, source);
             updateTabTitle(listId);
@@ -318,6 +322,53 @@ ListView *ServerView::listView(const QString &listId)
         }
     }
     return it->view;
+}
+
+CallView *ServerView::openCallView(const QJsonObject &tool)
+{
+    // One window per tool: asking again brings it back (with what was typed in it).
+    const QList<CallView *> open = findChildren<CallView *>(QString(), Qt::FindDirectChildrenOnly);
+    for (CallView *v : open) {
+        if (v->tool() == tool) {
+            v->showNormal();
+            v->raise();
+            v->activateWindow();
+            return v;
+        }
+    }
+    auto *view = new CallView(m_session->client(), tool, this);
+    view->setWindowFlag(Qt::Window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->setWindowTitle(
+        tr("Call %1 — %2").arg(tool.value(QStringLiteral("name")).toString(), m_session->displayName()));
+    view->resize(1000, 640);
+    connect(view, &CallView::statusMessage, this, &ServerView::statusMessage);
+    view->show();
+    view->activateWindow();
+    return view;
+}
+
+PromptView *ServerView::openPromptView(const QJsonObject &prompt)
+{
+    const QList<PromptView *> open = findChildren<PromptView *>(QString(), Qt::FindDirectChildrenOnly);
+    for (PromptView *v : open) {
+        if (v->prompt() == prompt) {
+            v->showNormal();
+            v->raise();
+            v->activateWindow();
+            return v;
+        }
+    }
+    auto *view = new PromptView(m_session->client(), prompt, this);
+    view->setWindowFlag(Qt::Window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->setWindowTitle(tr("Get prompt %1 — %2")
+                             .arg(prompt.value(QStringLiteral("name")).toString(), m_session->displayName()));
+    view->resize(900, 600);
+    connect(view, &PromptView::statusMessage, this, &ServerView::statusMessage);
+    view->show();
+    view->activateWindow();
+    return view;
 }
 
 void ServerView::showList(const QString &listId)

@@ -12,7 +12,9 @@ class QTabWidget;
 
 namespace folio {
 
+class CallView;
 class ElidedLabel;
+class PromptView;
 
 class ListView;
 class ListSource;
@@ -40,6 +42,9 @@ public:
     ListView *listView(const QString &listId);
     void showList(const QString &listId);
     void setMaskCursors(bool mask);
+    // A window calling one tool, or getting one prompt, of this server (owned by this view).
+    CallView *openCallView(const QJsonObject &tool);
+    PromptView *openPromptView(const QJsonObject &prompt);
     // A replayed session's bar (what it is, play, pause, scrub); nullptr for a live server.
     ReplayBar *replayBar() const { return m_replayBar; }
     // The Reads tab's view (after the lists), made now if there is none; showList(ServerSession::ReadsId)

@@ -3,14 +3,17 @@
 #include <QJsonObject>
 #include <QWidget>
 
-class QFormLayout;
+#include <optional>
+
 class QSpinBox;
 class QCheckBox;
 
 namespace folio {
 
-// A form built from a list tool's inputSchema: one field per argument other than the cursor and
-// the limit, plus the limit. Values that are empty are left out of the arguments.
+class SchemaForm;
+
+// A list tool's arguments for its walk: the SchemaForm of its inputSchema without the cursor and
+// the limit (the walk sends those), plus the page limit and the button that walks again.
 class ToolArgsForm : public QWidget
 {
     Q_OBJECT
@@ -20,22 +23,15 @@ public:
     void setTool(const QJsonObject &tool, const QString &cursorArg, const QString &limitArg);
     QJsonObject arguments() const;
     std::optional<int> limit() const;
+    SchemaForm *form() const { return m_form; }
 
 Q_SIGNALS:
     // The user asked to walk the list with these arguments.
     void applied();
 
 private:
-    QSpinBox *integerBox(const QJsonObject &property, bool required);
-
-    struct Field
-    {
-        QString name;
-        QString type;
-        QWidget *editor = nullptr;
-    };
-    QFormLayout *m_form;
-    QList<Field> m_fields;
+    SchemaForm *m_form;
+    QWidget *m_limitRow = nullptr;
     QSpinBox *m_limit = nullptr;
     QCheckBox *m_useLimit = nullptr;
 };

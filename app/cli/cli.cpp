@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "auditcommand.h"
+#include "callcommand.h"
 #include "clilogging.h"
 #include "clioutput.h"
 #include "clitarget.h"
@@ -27,6 +28,8 @@ const QString auditWord = QStringLiteral("audit");
 const QString recordWord = QStringLiteral("record");
 const QString replayWord = QStringLiteral("replay");
 const QString reportWord = QStringLiteral("report");
+const QString callWord = QStringLiteral("call");
+const QString getPromptWord = QStringLiteral("get-prompt");
 const QString helpWord = QStringLiteral("help");
 
 QString mainHelp()
@@ -43,6 +46,10 @@ QString mainHelp()
                "  list <list>            walk one list page by page and print items and pages\n"
                "  read <uri>             read one resource: its contents, its cache hints as\n"
                "                         received and their findings\n"
+               "  call TOOL --args JSON  call one tool once and print its result (structuredContent\n"
+               "                         checked against the tool's outputSchema)\n"
+               "  get-prompt NAME --args JSON\n"
+               "                         get one prompt and print its messages\n"
                "  audit                  walk every list and list tool, probe the cursors, report\n"
                "                         the findings (for CI: JUnit XML, JSON, Markdown, text)\n"
                "  record -o FILE.folio   walk and audit every list as 'audit' does, and save the\n"
@@ -244,9 +251,10 @@ int runReplay(const QStringList &arguments)
 
 bool isCliCommand(const QString &word)
 {
-    return word == listWord || word == readWord || word == decodeWord || word == auditWord ||
-           word == recordWord || word == replayWord || word == reportWord || word == helpWord ||
-           word == QLatin1String("--help") || word == QLatin1String("-h");
+    return word == listWord || word == readWord || word == callWord || word == getPromptWord ||
+           word == decodeWord || word == auditWord || word == recordWord || word == replayWord ||
+           word == reportWord || word == helpWord || word == QLatin1String("--help") ||
+           word == QLatin1String("-h");
 }
 
 int runCli(const QString &command, const QStringList &arguments)
@@ -277,6 +285,16 @@ int runCli(const QString &command, const QStringList &arguments)
         if (options.verbose)
             enableVerboseLogging();
         return runCommand(std::make_unique<ReadCommand>(options));
+    }
+    if (command == callWord || command == getPromptWord) {
+        CallCommand::Options options;
+        const int parsed = CallCommand::parse(
+            command == callWord ? CallCommand::Kind::Tool : CallCommand::Kind::Prompt, arguments, &options);
+        if (parsed != ParseOk)
+            return parsed;
+        if (options.verbose)
+            enableVerboseLogging();
+        return runCommand(std::make_unique<CallCommand>(options));
     }
     if (command == auditWord) {
         AuditCommand::Options options;

@@ -32,7 +32,14 @@ QString cellText(const QJsonValue &value)
     }
 }
 
+// A table cell: what a person reads (a prompt's arguments as names).
 QString cell(const QJsonValue &item, const ListSource::Column &column)
+{
+    return cellText(ListSource::displayValue(item, column));
+}
+
+// A CSV field: the value as received, nested values as compact JSON.
+QString csvCell(const QJsonValue &item, const ListSource::Column &column)
 {
     return cellText(ListSource::columnValue(item, column));
 }
@@ -181,7 +188,7 @@ QString ListOutput::toCsv() const
     for (qsizetype i = 0; i < items.size(); ++i) {
         QStringList row{QString::number(pages.at(itemPage.at(i)).index + 1)};
         for (const ListSource::Column &c : columns)
-            row << csvField(cell(items.at(i), c));
+            row << csvField(csvCell(items.at(i), c));
         out += row.join(QLatin1Char(',')) + QStringLiteral("\r\n");
     }
     return out;

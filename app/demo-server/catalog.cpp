@@ -39,15 +39,15 @@ private:
 
 // The tables in resources/demo/catalog.json. They are compiled in, so a missing or broken file is
 // a build mistake that no user could fix: stop at once rather than serve an empty catalog.
-QJsonObject loadContent()
+QJsonObject loadContent(const char *name = "catalog.json")
 {
-    QFile file(QStringLiteral(":/catalog.json"));
+    QFile file(QStringLiteral(":/") + QLatin1String(name));
     if (!file.open(QIODevice::ReadOnly))
-        qFatal("folio-demo-server: the compiled-in catalog.json is missing");
+        qFatal("folio-demo-server: the compiled-in %s is missing", name);
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
     if (!document.isObject())
-        qFatal("folio-demo-server: catalog.json is not a JSON object: %s", qPrintable(error.errorString()));
+        qFatal("folio-demo-server: %s is not a JSON object: %s", name, qPrintable(error.errorString()));
     return document.object();
 }
 
@@ -167,21 +167,36 @@ void Catalog::generateTools()
         add(special, titleOf(special), entity.value(QStringLiteral("specialAbout")).toString(),
             schema(QJsonObject{{idKey, idProperty}}, {idKey}), false, false);
     }
+
+    // The tools with content of their own (content.json): their fields replace the generated ones.
+    const QJsonObject details = loadContent("content.json").value(QStringLiteral("toolDetails")).toObject();
+    for (QJsonObject &tool : m_tools) {
+        const QJsonObject detail = details.value(tool.value(QStringLiteral("name")).toString()).toObject();
+        for (auto it = detail.begin(); it != detail.end(); ++it)
+            tool.insert(it.key(), it.value());
+    }
 }
 
 void Catalog::generatePrompts()
 {
+    const QJsonObject optional =
+        loadContent("content.json").value(QStringLiteral("promptArguments")).toObject();
     for (const QJsonObject &spec : objects(m_content.value(QStringLiteral("prompts")))) {
         const QString name = spec.value(QStringLiteral("name")).toString();
+        QJsonArray arguments{
+            QJsonObject{{QStringLiteral("name"), spec.value(QStringLiteral("argument"))},
+                        {QStringLiteral("description"), spec.value(QStringLiteral("argumentAbout"))},
+                        {QStringLiteral("required"), true}}};
+        for (const QJsonValue &extra : optional.value(name).toArray()) {
+            QJsonObject argument = extra.toObject();
+            argument.insert(QStringLiteral("required"), false);
+            arguments.append(argument);
+        }
         m_prompts.append(
             QJsonObject{{QStringLiteral("name"), name},
                         {QStringLiteral("title"), titleOf(name)},
                         {QStringLiteral("description"), spec.value(QStringLiteral("description"))},
-                        {QStringLiteral("arguments"),
-                         QJsonArray{QJsonObject{
-                             {QStringLiteral("name"), spec.value(QStringLiteral("argument"))},
-                             {QStringLiteral("description"), spec.value(QStringLiteral("argumentAbout"))},
-                             {QStringLiteral("required"), true}}}}});
+                        {QStringLiteral("arguments"), arguments}});
     }
 }
 
@@ -376,11 +391,16 @@ QJsonObject Catalog::addedItem(const QString &list, int revision) const
 void Catalog::addConformanceFixtures()
 {
     m_tools.append(objects(m_content.value(QStringLiteral("conformanceTools"))));
+    const QJsonObject more = loadContent("conformance.json");
+    m_tools.append(objects(more.value(QStringLiteral("tools"))));
+    m_prompts.append(objects(more.value(QStringLiteral("prompts"))));
+    m_templates.append(objects(more.value(QStringLiteral("templates"))));
 }
 
 bool Catalog::isConformanceFixture(const QString &toolName)
 {
-    return toolName.startsWith(QLatin1String("test_"));
+    return toolName.startsWith(QLatin1String("test_")) ||
+           toolName == QLatin1String("json_schema_2020_12_tool");
 }
 
 std::optional<QJsonObject> Catalog::tool(const QString &name) const

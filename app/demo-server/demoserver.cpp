@@ -2,6 +2,7 @@
 
 #include "demoexchange.h"
 #include "jsontext.h"
+#include "toolrun.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -51,6 +52,8 @@ DemoServer::DemoServer(Era era, const Scenario &scenario, quint32 seed, QObject 
     , m_catalog(seed)
     , m_pager(m_catalog, scenario)
     , m_listTools(m_catalog, scenario)
+    , m_content(m_catalog, scenario, m_inputRequests)
+    , m_fixtures(m_inputRequests)
     , m_modern(*this)
     , m_legacy(*this)
 {
@@ -83,7 +86,8 @@ QJsonObject DemoServer::capabilities()
     const QJsonObject listChanged{{QStringLiteral("listChanged"), true}};
     return QJsonObject{{QStringLiteral("tools"), listChanged},
                        {QStringLiteral("prompts"), listChanged},
-                       {QStringLiteral("resources"), listChanged}};
+                       {QStringLiteral("resources"), listChanged},
+                       {QStringLiteral("completions"), QJsonObject{}}};
 }
 
 QString DemoServer::instructions() const
@@ -171,8 +175,14 @@ bool DemoServer::isModern(const QString &method, const QJsonObject &params, Demo
 
 void DemoServer::handleNotification(const QString &method, const QJsonObject &params)
 {
-    if (method == QStringLiteral("notifications/cancelled"))
-        m_modern.cancel(params.value(QStringLiteral("requestId")));
+    if (method == QStringLiteral("notifications/cancelled")) {
+        const QJsonValue requestId = params.value(QStringLiteral("requestId"));
+        m_modern.cancel(requestId);
+        for (const QPointer<ToolRun> &run : std::as_const(m_runs)) {
+            if (run && run->requestId() == requestId)
+                run->cancel();
+        }
+    }
     // notifications/initialized and anything else need no action.
 }
 
@@ -185,54 +195,22 @@ void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJs
                     modern);
         return;
     }
+    const CallContext context{modern, params, clientCapabilities};
     if (method == QStringLiteral("tools/call")) {
-        const QJsonValue name = params.value(QStringLiteral("name"));
-        const QJsonValue arguments = params.value(QStringLiteral("arguments"));
-        if (!name.isString() || (!arguments.isUndefined() && !arguments.isObject())) {
-            sendError(
-                exchange, id, InvalidParams,
-                QStringLiteral("Invalid params: tools/call needs a string name and an object arguments"),
-                200);
-            return;
-        }
-        const QString toolName = name.toString();
-        if (ListTools::isListTool(toolName)) {
-            sendOutcome(exchange, id, m_listTools.call(toolName, arguments.toObject(), now()), modern);
-            return;
-        }
-        if (!m_catalog.tool(toolName)) {
-            sendError(exchange, id, InvalidParams, QStringLiteral("Unknown tool: %1").arg(toolName), 200);
-            return;
-        }
-        if (Catalog::isConformanceFixture(toolName) &&
-            callFixture(id, toolName, clientCapabilities, exchange))
-            return;
-        sendResult(exchange, id,
-                   textResult(QStringLiteral("Demo: %1 would run with %2. The demo server changes nothing.")
-                                  .arg(toolName, QString::fromUtf8(QJsonDocument(arguments.toObject())
-                                                                       .toJson(QJsonDocument::Compact)))),
-                   modern);
+        callTool(id, context, exchange);
         return;
     }
     if (method == QStringLiteral("resources/read")) {
         const QString uri = params.value(QStringLiteral("uri")).toString();
-        const auto text = m_catalog.readResource(uri);
-        if (!text) {
+        auto result = m_content.read(uri, modern);
+        if (!result && m_scenario.conformanceFixtures())
+            result = m_fixtures.read(uri, modern);
+        if (!result) {
             sendError(exchange, id, modern ? InvalidParams : legacyResourceNotFound,
                       QStringLiteral("Resource not found"), 200, QJsonObject{{QStringLiteral("uri"), uri}});
             return;
         }
-        QJsonObject result{
-            {QStringLiteral("contents"),
-             QJsonArray{QJsonObject{{QStringLiteral("uri"), uri},
-                                    {QStringLiteral("mimeType"), QStringLiteral("application/json")},
-                                    {QStringLiteral("text"), *text}}}}};
-        if (modern) {
-            const ListBehaviour b = m_scenario.behaviour(QStringLiteral("resources"));
-            result.insert(QStringLiteral("ttlMs"), b.ttlMs);
-            result.insert(QStringLiteral("cacheScope"), b.cacheScope);
-        }
-        sendResult(exchange, id, result, modern);
+        sendResult(exchange, id, *result, modern);
         return;
     }
     if (method == QStringLiteral("prompts/get")) {
@@ -243,39 +221,86 @@ void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJs
             return;
         }
         const QJsonObject arguments = params.value(QStringLiteral("arguments")).toObject();
-        const QJsonObject argument = prompt->value(QStringLiteral("arguments")).toArray().first().toObject();
-        const QString argumentName = argument.value(QStringLiteral("name")).toString();
-        if (!arguments.value(argumentName).isString()) {
-            sendError(
-                exchange, id, InvalidParams,
-                QStringLiteral("Invalid params: prompt %1 needs the argument %2").arg(name, argumentName),
-                200);
-            return;
-        }
-        const QString text = QStringLiteral("%1 (%2: %3)")
-                                 .arg(prompt->value(QStringLiteral("description")).toString(), argumentName,
-                                      arguments.value(argumentName).toString());
-        sendResult(
-            exchange, id,
-            QJsonObject{{QStringLiteral("description"), prompt->value(QStringLiteral("description"))},
-                        {QStringLiteral("messages"),
-                         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                {QStringLiteral("content"),
-                                                 QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
-                                                             {QStringLiteral("text"), text}}}}}}},
-            modern);
+        std::optional<Answer> answer;
+        if (m_scenario.conformanceFixtures())
+            answer = m_fixtures.getPrompt(name, arguments, context);
+        sendAnswer(exchange, id, answer ? *answer : m_content.getPrompt(*prompt, arguments), context);
+        return;
+    }
+    if (method == QStringLiteral("completion/complete")) {
+        sendAnswer(exchange, id, m_content.complete(params), context);
         return;
     }
     sendError(exchange, id, MethodNotFound, QStringLiteral("Method not found: %1").arg(method),
               modern ? 404 : 200);
 }
 
-bool DemoServer::callFixture(const QJsonValue &id, const QString &name, const QJsonObject &clientCapabilities,
+void DemoServer::callTool(const QJsonValue &id, const CallContext &context, DemoExchange *exchange)
+{
+    const QJsonValue name = context.params.value(QStringLiteral("name"));
+    const QJsonValue arguments = context.params.value(QStringLiteral("arguments"));
+    if (!name.isString() || (!arguments.isUndefined() && !arguments.isObject())) {
+        sendError(exchange, id, InvalidParams,
+                  QStringLiteral("Invalid params: tools/call needs a string name and an object arguments"),
+                  200);
+        return;
+    }
+    const QString toolName = name.toString();
+    if (ListTools::isListTool(toolName)) {
+        sendOutcome(exchange, id, m_listTools.call(toolName, arguments.toObject(), now()), context.modern);
+        return;
+    }
+    if (!m_catalog.tool(toolName)) {
+        sendError(exchange, id, InvalidParams, QStringLiteral("Unknown tool: %1").arg(toolName), 200);
+        return;
+    }
+    if (Catalog::isConformanceFixture(toolName)) {
+        if (callFixture(id, toolName, context, exchange))
+            return;
+        if (const auto answer = m_fixtures.callTool(toolName, arguments.toObject(), context)) {
+            sendAnswer(exchange, id, *answer, context);
+            return;
+        }
+    }
+    if (const auto answer = m_content.callTool(toolName, arguments.toObject(), context)) {
+        sendAnswer(exchange, id, *answer, context);
+        return;
+    }
+    sendResult(exchange, id,
+               textResult(QStringLiteral("Demo: %1 would run with %2. The demo server changes nothing.")
+                              .arg(toolName,
+                                   QString::fromUtf8(
+                                       QJsonDocument(arguments.toObject()).toJson(QJsonDocument::Compact)))),
+               context.modern);
+}
+
+void DemoServer::sendAnswer(DemoExchange *exchange, const QJsonValue &id, const Answer &answer,
+                            const CallContext &context)
+{
+    switch (answer.kind) {
+    case Answer::Kind::Result:
+        sendResult(exchange, id, answer.result, context.modern);
+        break;
+    case Answer::Kind::Error:
+        sendError(exchange, id, answer.errorCode, answer.errorMessage, answer.httpStatus, answer.errorData);
+        break;
+    case Answer::Kind::Progress: {
+        const QJsonValue token =
+            context.params.value(QStringLiteral("_meta"))[QStringLiteral("progressToken")];
+        m_runs.removeAll(nullptr);
+        m_runs.append(new ToolRun(*this, id, exchange, token, answer, context.modern));
+        break;
+    }
+    }
+}
+
+bool DemoServer::callFixture(const QJsonValue &id, const QString &name, const CallContext &context,
                              DemoExchange *exchange)
 {
+    const QJsonObject &clientCapabilities = context.clientCapabilities;
     if (name == QStringLiteral("test_simple_text")) {
         sendResult(exchange, id, textResult(QStringLiteral("This is a simple text response for testing.")),
-                   true);
+                   context.modern);
     } else if (name == QStringLiteral("test_missing_capability")) {
         if (!clientCapabilities.contains(QStringLiteral("sampling"))) {
             sendError(exchange, id, missingCapability,
@@ -283,18 +308,21 @@ bool DemoServer::callFixture(const QJsonValue &id, const QString &name, const QJ
                       QJsonObject{{QStringLiteral("requiredCapabilities"),
                                    QJsonObject{{QStringLiteral("sampling"), QJsonObject{}}}}});
         } else {
-            sendResult(exchange, id, textResult(QStringLiteral("The client declared sampling.")), true);
+            sendResult(exchange, id, textResult(QStringLiteral("The client declared sampling.")),
+                       context.modern);
         }
     } else if (name == QStringLiteral("test_trigger_tool_change")) {
         notifyListChanged(QStringLiteral("tools"));
-        sendResult(exchange, id, textResult(QStringLiteral("Announced a tools list change.")), true);
+        sendResult(exchange, id, textResult(QStringLiteral("Announced a tools list change.")),
+                   context.modern);
     } else if (name == QStringLiteral("test_trigger_prompt_change")) {
         notifyListChanged(QStringLiteral("prompts"));
-        sendResult(exchange, id, textResult(QStringLiteral("Announced a prompts list change.")), true);
+        sendResult(exchange, id, textResult(QStringLiteral("Announced a prompts list change.")),
+                   context.modern);
     } else if (name == QStringLiteral("test_streaming_elicitation") ||
                name == QStringLiteral("test_logging_tool")) {
         sendResult(exchange, id, textResult(QStringLiteral("Done; nothing was sent besides this result.")),
-                   true);
+                   context.modern);
     } else {
         return false;
     }

@@ -1,7 +1,11 @@
 #pragma once
 
+#include "answer.h"
 #include "catalog.h"
+#include "conformancefixtures.h"
+#include "content.h"
 #include "demoexchange.h"
+#include "inputrequests.h"
 #include "legacyera.h"
 #include "listpager.h"
 #include "listtools.h"
@@ -9,13 +13,20 @@
 #include "scenario.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QObject>
+#include <QPointer>
+
+#include <optional>
 
 namespace demo {
 
+class ToolRun;
+
 // The MCP side of the demo server, transport-neutral: takes one JSON-RPC message (and, on HTTP,
 // its headers), hands it to the era whose rules it follows, and answers the methods both eras
-// share (lists, tools/call, resources/read, prompts/get) through the message's DemoExchange.
+// share (lists, tools/call, resources/read, prompts/get, completion/complete) through the message's
+// DemoExchange. What the calls answer comes from Content (the chat) and ConformanceFixtures.
 class DemoServer : public QObject
 {
     Q_OBJECT
@@ -47,6 +58,8 @@ public:
     // What the eras share: who the server is, what it offers, and the methods both eras answer.
     static QJsonObject serverInfo();
     static QJsonObject capabilities();
+    // A tool of the catalog (for the x-mcp-header checks of 2026 HTTP).
+    std::optional<QJsonObject> tool(const QString &name) const { return m_catalog.tool(name); }
     // The scenario's caption (what to watch for), then what the server is.
     QString instructions() const;
     // Methods both eras share; modern adds resultType, serverInfo and (for lists) hints.
@@ -62,9 +75,13 @@ private:
     bool isModern(const QString &method, const QJsonObject &params, DemoExchange *exchange,
                   const HeaderMap &headers) const;
     void handleNotification(const QString &method, const QJsonObject &params);
-    bool callFixture(const QJsonValue &id, const QString &name, const QJsonObject &clientCapabilities,
+    bool callFixture(const QJsonValue &id, const QString &name, const CallContext &context,
                      DemoExchange *exchange);
     void sendOutcome(DemoExchange *exchange, const QJsonValue &id, const PageOutcome &outcome, bool modern);
+    // Puts a content answer on the wire: a result, an error, or a ToolRun for a Progress answer.
+    void sendAnswer(DemoExchange *exchange, const QJsonValue &id, const Answer &answer,
+                    const CallContext &context);
+    void callTool(const QJsonValue &id, const CallContext &context, DemoExchange *exchange);
     // Tells both eras' listeners; the conformance fixtures and the list-changed scenario call it.
     void notifyListChanged(const QString &list);
 
@@ -73,6 +90,10 @@ private:
     Catalog m_catalog;
     ListPager m_pager;
     ListTools m_listTools;
+    InputRequests m_inputRequests;
+    Content m_content;
+    ConformanceFixtures m_fixtures;
+    QList<QPointer<ToolRun>> m_runs;
     ModernEra m_modern;
     LegacyEra m_legacy;
 };

@@ -36,7 +36,8 @@ public:
     void startStream() override {}
     void push(const QJsonObject &message) override
     {
-        m_persistent = true; // a subscription: stays until cancelled
+        // A subscription never replies, so it stays until cancelled; a tool run's progress is
+        // followed by its reply, which ends it as usual.
         m_channel->writeMessage(message);
     }
 

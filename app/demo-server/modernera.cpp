@@ -3,6 +3,10 @@
 #include "demoserver.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cstring>
+#include <optional>
 
 namespace demo {
 
@@ -22,6 +26,43 @@ QString decodeHeader(const QByteArray &value)
         return QString::fromUtf8(QByteArray::fromBase64(inner));
     }
     return QString::fromUtf8(value);
+}
+
+// The strict form for Mcp-Param-* values: a =?base64?...?= value must be padded, canonical Base64
+// (SEP-2243's test table rejects "SGVsbG8" and "SGVs!!!bG8="); anything else is taken literally.
+std::optional<QString> decodeParamHeader(const QByteArray &value)
+{
+    if (!(value.startsWith("=?base64?") && value.endsWith("?=") && value.size() >= 11))
+        return QString::fromUtf8(value);
+    const QByteArray inner = value.mid(9, value.size() - 11);
+    static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    if (inner.size() % 4 != 0)
+        return std::nullopt;
+    const qsizetype padding = inner.endsWith("==") ? 2 : inner.endsWith('=') ? 1 : 0;
+    for (qsizetype i = 0; i < inner.size() - padding; ++i) {
+        if (!std::strchr(alphabet, inner.at(i)) || inner.at(i) == '\0')
+            return std::nullopt;
+    }
+    const auto decoded = QByteArray::fromBase64Encoding(inner, QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return std::nullopt;
+    return QString::fromUtf8(*decoded);
+}
+
+// An argument as its header carries it: strings as they are, numbers and booleans as JSON.
+QString headerForm(const QJsonValue &value)
+{
+    if (value.isString())
+        return value.toString();
+    if (value.isBool())
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (value.isDouble()) {
+        const double number = value.toDouble();
+        return number == double(qint64(number)) ? QString::number(qint64(number)) : QString::number(number);
+    }
+    return QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact))
+        .mid(1)
+        .chopped(1);
 }
 
 } // namespace
@@ -103,7 +144,7 @@ void ModernEra::handle(const QJsonValue &id, const QString &method, const QJsonO
 }
 
 QString ModernEra::headerMismatch(const QString &method, const QString &version, const QJsonObject &params,
-                                  const HeaderMap &headers)
+                                  const HeaderMap &headers) const
 {
     const QByteArray headerVersion = headers.value("mcp-protocol-version");
     if (headerVersion.isEmpty())
@@ -124,6 +165,40 @@ QString ModernEra::headerMismatch(const QString &method, const QString &version,
             return QStringLiteral("the Mcp-Name header is missing");
         if (decodeHeader(headers.value("mcp-name")) != params.value(key).toString())
             return QStringLiteral("Mcp-Name does not match params.%1").arg(key);
+    }
+    if (method == QStringLiteral("tools/call"))
+        return paramHeaderMismatch(params, headers);
+    return {};
+}
+
+QString ModernEra::paramHeaderMismatch(const QJsonObject &params, const HeaderMap &headers) const
+{
+    const auto tool = m_server.tool(params.value(QStringLiteral("name")).toString());
+    if (!tool)
+        return {};
+    const QJsonObject arguments = params.value(QStringLiteral("arguments")).toObject();
+    const QJsonObject properties =
+        tool->value(QStringLiteral("inputSchema"))[QStringLiteral("properties")].toObject();
+    for (auto it = properties.begin(); it != properties.end(); ++it) {
+        const QJsonValue marked = it.value()[QStringLiteral("x-mcp-header")];
+        if (!marked.isString())
+            continue;
+        const QString headerName = QStringLiteral("Mcp-Param-") + marked.toString();
+        const QByteArray key = headerName.toLatin1().toLower();
+        const QJsonValue argument = arguments.value(it.key());
+        const bool given = !argument.isUndefined() && !argument.isNull();
+        if (!headers.contains(key)) {
+            if (given)
+                return QStringLiteral("the %1 header is missing").arg(headerName);
+            continue;
+        }
+        if (!given)
+            return QStringLiteral("%1 is sent but arguments.%2 is not").arg(headerName, it.key());
+        const auto value = decodeParamHeader(headers.value(key));
+        if (!value)
+            return QStringLiteral("%1 is not valid Base64").arg(headerName);
+        if (*value != headerForm(argument))
+            return QStringLiteral("%1 does not match arguments.%2").arg(headerName, it.key());
     }
     return {};
 }

@@ -42,8 +42,10 @@ private:
     };
 
     // The header/body agreement rules of 2026-07-28 HTTP; empty when the request passes.
-    static QString headerMismatch(const QString &method, const QString &version, const QJsonObject &params,
-                                  const HeaderMap &headers);
+    QString headerMismatch(const QString &method, const QString &version, const QJsonObject &params,
+                           const HeaderMap &headers) const;
+    // Mcp-Param-* against the arguments a tool marks with x-mcp-header.
+    QString paramHeaderMismatch(const QJsonObject &params, const HeaderMap &headers) const;
     void listen(const QJsonValue &id, const QJsonObject &params, DemoExchange *exchange);
 
     DemoServer &m_server;

@@ -25,6 +25,7 @@ DemoPeer::DemoPeer(Transport transport, QObject *parent)
 
 DemoPeer::~DemoPeer()
 {
+    abortRequests();
     for (const QPointer<QNetworkReply> &stream : std::as_const(m_streams)) {
         if (stream)
             stream->abort();
@@ -178,9 +179,89 @@ PeerReply DemoPeer::sendRaw(const QByteArray &body, const QJsonValue &id, const 
     reply.contentType = networkReply->rawHeader("Content-Type");
     reply.sessionId = networkReply->rawHeader("Mcp-Session-Id");
     reply.answered = reply.status != 0;
-    reply.message = QJsonDocument::fromJson(reply.body).object();
+    if (reply.contentType.startsWith("text/event-stream")) {
+        // A response stream: notifications first, then the response.
+        for (const QJsonObject &message : sseMessages(reply.body)) {
+            if (message.value(QStringLiteral("id")) == id && !message.contains(QStringLiteral("method")))
+                reply.message = message;
+            else
+                m_notifications.append(message);
+        }
+    } else {
+        reply.message = QJsonDocument::fromJson(reply.body).object();
+    }
     networkReply->deleteLater();
     return reply;
+}
+
+QList<QJsonObject> DemoPeer::sseMessages(const QByteArray &body)
+{
+    QList<QJsonObject> messages;
+    for (const QByteArray &event : body.split('\n')) {
+        if (event.startsWith("data:"))
+            messages.append(QJsonDocument::fromJson(event.mid(5).trimmed()).object());
+    }
+    return messages;
+}
+
+void DemoPeer::sendAsync(const QJsonObject &message, const Headers &headers)
+{
+    const QByteArray body = QJsonDocument(message).toJson(QJsonDocument::Compact);
+    if (m_transport == Transport::Stdio) {
+        m_process.write(body + '\n');
+        return;
+    }
+    QNetworkRequest request(m_url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setRawHeader("Accept", "application/json, text/event-stream");
+    if (!m_sessionId.isEmpty())
+        request.setRawHeader("Mcp-Session-Id", m_sessionId);
+    for (const auto &[name, value] : headers)
+        request.setRawHeader(name, value);
+    QNetworkReply *reply = m_network.post(request, body);
+    m_requests.append(reply);
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] {
+        if (reply->rawHeader("Content-Type").startsWith("text/event-stream"))
+            readSse(reply);
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        if (!reply->rawHeader("Content-Type").startsWith("text/event-stream")) {
+            const QJsonObject message = QJsonDocument::fromJson(reply->readAll()).object();
+            if (!message.isEmpty())
+                handleStreamMessage(message);
+        }
+        reply->deleteLater();
+    });
+}
+
+std::optional<QJsonObject> DemoPeer::waitForResponse(const QJsonValue &id, int timeoutMs)
+{
+    const QString key = idKey(id);
+    QElapsedTimer timer;
+    timer.start();
+    QSignalSpy spy(this, &DemoPeer::messageArrived);
+    while (!m_responses.contains(key) && timer.elapsed() < timeoutMs)
+        spy.wait(int(qMax<qint64>(1, timeoutMs - timer.elapsed())));
+    if (!m_responses.contains(key))
+        return std::nullopt;
+    return m_responses.take(key);
+}
+
+void DemoPeer::abortRequests()
+{
+    for (const QPointer<QNetworkReply> &request : std::as_const(m_requests)) {
+        if (request)
+            request->abort();
+    }
+    m_requests.clear();
+}
+
+void DemoPeer::notify(const QString &method, const QJsonObject &params)
+{
+    const QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                              {QStringLiteral("method"), method},
+                              {QStringLiteral("params"), params}};
+    send(message, {{"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", method.toUtf8()}});
 }
 
 void DemoPeer::listen(const QJsonObject &filter, int id)

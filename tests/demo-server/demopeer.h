@@ -10,6 +10,8 @@
 #include <QProcess>
 #include <QUrl>
 
+#include <optional>
+
 class QNetworkReply;
 
 // What came back for one request: the JSON-RPC message (if any) and, on HTTP, the status.
@@ -55,6 +57,15 @@ public:
     PeerReply legacyCall(const QString &method, const QJsonObject &params = {}, int timeoutMs = 5000);
     PeerReply initialize(const QString &version = QStringLiteral("2025-11-25"));
 
+    // Sends a request without waiting for it: its notifications land in notifications(), its
+    // response in waitForResponse(). On HTTP the request's stream stays open until it ends or
+    // abortRequests() closes it (which is how an HTTP client cancels).
+    void sendAsync(const QJsonObject &message, const Headers &headers = {});
+    std::optional<QJsonObject> waitForResponse(const QJsonValue &id, int timeoutMs = 5000);
+    void abortRequests();
+    // A notification (no id): stdio line or HTTP POST (202).
+    void notify(const QString &method, const QJsonObject &params);
+
     // Opens subscriptions/listen (2026) with the given filter; messages land in notifications().
     void listen(const QJsonObject &filter, int id);
     // Opens the legacy GET stream of the session (HTTP); on stdio notifications just arrive.
@@ -72,6 +83,8 @@ Q_SIGNALS:
 private:
     void handleStdout();
     void readSse(QNetworkReply *reply);
+    // The messages of an SSE body, in order.
+    static QList<QJsonObject> sseMessages(const QByteArray &body);
     void handleStreamMessage(const QJsonObject &message);
 
     Transport m_transport;
@@ -83,6 +96,7 @@ private:
     QList<QJsonObject> m_notifications;
     QByteArray m_sessionId;
     QList<QPointer<QNetworkReply>> m_streams;
+    QList<QPointer<QNetworkReply>> m_requests;
     QHash<QNetworkReply *, QByteArray> m_sseBuffers;
     int m_nextId = 1000;
 };

@@ -80,6 +80,33 @@ QJsonObject structured(const PeerReply &reply)
     return reply.result().value(QStringLiteral("structuredContent")).toObject();
 }
 
+// A request in the era under test: 2026 with _meta, or legacy inside an initialized session.
+PeerReply request(DemoPeer &peer, bool legacy, const QString &method, const QJsonObject &params)
+{
+    return legacy ? peer.legacyCall(method, params) : peer.call(method, params);
+}
+
+PeerReply toolCall(DemoPeer &peer, bool legacy, const QString &name, const QJsonObject &arguments)
+{
+    return request(peer, legacy, QStringLiteral("tools/call"),
+                   {{QStringLiteral("name"), name}, {QStringLiteral("arguments"), arguments}});
+}
+
+QStringList contentTypes(const PeerReply &reply, const QString &key = QStringLiteral("content"))
+{
+    QStringList types;
+    for (const QJsonValue &block : reply.result().value(key).toArray())
+        types.append(block[QStringLiteral("type")].toString());
+    return types;
+}
+
+QJsonObject metaWith(const QJsonObject &capabilities)
+{
+    QJsonObject meta = DemoPeer::meta();
+    meta.insert(QStringLiteral("io.modelcontextprotocol/clientCapabilities"), capabilities);
+    return meta;
+}
+
 QStringList names(const QJsonArray &items)
 {
     QStringList result;
@@ -109,10 +136,27 @@ private Q_SLOTS:
     void legacyNotifications_data() { transports(); }
     void legacyNotifications();
     void stdinEofExits();
+    // Content (issue 15): calls, prompts, reads, completion, in both eras.
+    void toolContent_data() { erasAndTransports(); }
+    void toolContent();
+    void progressAndCancel_data() { erasAndTransports(); }
+    void progressAndCancel();
+    void prompts_data() { erasAndTransports(); }
+    void prompts();
+    void reads_data() { erasAndTransports(); }
+    void reads();
+    void readHintBugs();
+    void completion_data() { erasAndTransports(); }
+    void completion();
+    void inputRequired_data() { transports(); }
+    void inputRequired();
+    void paramHeaders();
 
 private:
     using Check = std::function<void(DemoPeer &)>;
     void transports();
+    void erasAndTransports();
+    static QJsonArray walkTools(DemoPeer &peer, bool legacy);
     void addScenario(const char *name, const QStringList &arguments, const Check &check);
 
     QHash<QString, Check> m_checks;
@@ -124,6 +168,16 @@ void TestDemoServer::transports()
     QTest::addColumn<int>("transport");
     QTest::newRow("stdio") << int(DemoPeer::Transport::Stdio);
     QTest::newRow("http") << int(DemoPeer::Transport::Http);
+}
+
+void TestDemoServer::erasAndTransports()
+{
+    QTest::addColumn<int>("transport");
+    QTest::addColumn<bool>("legacy");
+    QTest::newRow("modern/stdio") << int(DemoPeer::Transport::Stdio) << false;
+    QTest::newRow("modern/http") << int(DemoPeer::Transport::Http) << false;
+    QTest::newRow("legacy/stdio") << int(DemoPeer::Transport::Stdio) << true;
+    QTest::newRow("legacy/http") << int(DemoPeer::Transport::Http) << true;
 }
 
 void TestDemoServer::addScenario(const char *name, const QStringList &arguments, const Check &check)
@@ -164,10 +218,12 @@ void TestDemoServer::initTestCase()
         QCOMPARE(resources.result().value(QStringLiteral("ttlMs")).toInt(), 60000);
         const QString uri =
             resources.result()[QStringLiteral("resources")][0][QStringLiteral("uri")].toString();
+        // Reads carry the hints of their kind of resource, not the list's (a channel: 12 s, public).
+        QVERIFY(uri.startsWith(QStringLiteral("chat://channels/")));
         const PeerReply read =
             peer.call(QStringLiteral("resources/read"), QJsonObject{{QStringLiteral("uri"), uri}});
-        QCOMPARE(read.result().value(QStringLiteral("ttlMs")).toInt(), 60000);
-        QCOMPARE(read.result().value(QStringLiteral("cacheScope")).toString(), QStringLiteral("private"));
+        QCOMPARE(read.result().value(QStringLiteral("ttlMs")).toInt(), 12000);
+        QCOMPARE(read.result().value(QStringLiteral("cacheScope")).toString(), QStringLiteral("public"));
         const PeerReply discover = peer.call(QStringLiteral("server/discover"));
         QCOMPARE(discover.result().value(QStringLiteral("ttlMs")).toInt(), 3600000);
         QCOMPARE(discover.result().value(QStringLiteral("cacheScope")).toString(), QStringLiteral("public"));
@@ -198,6 +254,12 @@ void TestDemoServer::initTestCase()
         QVERIFY2(instructions.startsWith(QStringLiteral("A cursor loop on templates")),
                  qPrintable(instructions));
         QVERIFY(instructions.contains(QStringLiteral("\nFolio's demo server")));
+        // A read whose TTL drains while the audience watches.
+        const QJsonObject read =
+            peer.call(QStringLiteral("resources/read"),
+                      {{QStringLiteral("uri"), QStringLiteral("chat://channels/town-square")}})
+                .result();
+        QCOMPARE(read.value(QStringLiteral("ttlMs")).toInt(), 12000);
         const Walk templates = walk(peer, QStringLiteral("resources/templates/list"), 5);
         QCOMPARE(templates.pages.first().result().value(QStringLiteral("ttlMs")).toInt(), 25000);
         QCOMPARE(templates.pages.size(), 5);
@@ -211,7 +273,17 @@ void TestDemoServer::initTestCase()
     });
 
     addScenario("conformance", {}, [=](DemoPeer &peer) {
-        QVERIFY(walk(peer, tools).names.contains(QStringLiteral("test_missing_capability")));
+        // One page, because the harness reads only the first (json_schema_2020_12_tool, x-mcp-header).
+        const Walk all = walk(peer, tools);
+        QCOMPARE(all.pages.size(), 1);
+        QVERIFY(all.names.contains(QStringLiteral("json_schema_2020_12_tool")));
+        QVERIFY(all.names.contains(QStringLiteral("test_missing_capability")));
+        QCOMPARE(all.names.size(), toolCount + 21);
+        QCOMPARE(walk(peer, QStringLiteral("prompts/list")).names.size(), 35);
+        const PeerReply text = peer.call(QStringLiteral("resources/read"),
+                                         {{QStringLiteral("uri"), QStringLiteral("test://static-text")}});
+        QCOMPARE(text.result()[QStringLiteral("contents")][0][QStringLiteral("mimeType")].toString(),
+                 QStringLiteral("text/plain"));
         const PeerReply missing = callTool(peer, QStringLiteral("test_missing_capability"), {});
         QCOMPARE(missing.errorCode(), -32021);
         QVERIFY(missing
@@ -670,6 +742,512 @@ void TestDemoServer::stdinEofExits()
     QVERIFY(finished.wait(2000));
     QCOMPARE(peer.process().exitStatus(), QProcess::NormalExit);
     QCOMPARE(peer.process().exitCode(), 0);
+}
+
+void TestDemoServer::toolContent()
+{
+    QFETCH(int, transport);
+    QFETCH(bool, legacy);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    if (legacy)
+        QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+
+    QHash<QString, QJsonObject> tools;
+    for (const QJsonValue &tool : walkTools(peer, legacy))
+        tools.insert(tool[QStringLiteral("name")].toString(), tool.toObject());
+    QCOMPARE(tools.size(), toolCount);
+    QVERIFY(tools.value(QStringLiteral("get_user"))[QStringLiteral("outputSchema")].isObject());
+    QCOMPARE(tools.value(
+                 QStringLiteral("get_user"))[QStringLiteral("annotations")][QStringLiteral("readOnlyHint")],
+             QJsonValue(true));
+    QCOMPARE(tools.value(QStringLiteral(
+                 "delete_post"))[QStringLiteral("annotations")][QStringLiteral("destructiveHint")],
+             QJsonValue(true));
+    const QJsonObject form =
+        tools.value(QStringLiteral("execute_command"))[QStringLiteral("inputSchema")].toObject();
+    QVERIFY(form[QStringLiteral("$defs")][QStringLiteral("options")].isObject());
+    QCOMPARE(form[QStringLiteral("properties")][QStringLiteral("targets")][QStringLiteral("items")]
+                 [QStringLiteral("$ref")]
+                     .toString(),
+             QStringLiteral("#/$defs/target"));
+    QCOMPARE(
+        form[QStringLiteral("properties")][QStringLiteral("command")][QStringLiteral("default")].toString(),
+        QStringLiteral("/echo"));
+
+    const PeerReply user = toolCall(peer, legacy, QStringLiteral("get_user"),
+                                    {{QStringLiteral("user_id"), QStringLiteral("u0001")}});
+    QCOMPARE(structured(user).value(QStringLiteral("id")).toString(), QStringLiteral("u0001"));
+    QCOMPARE(QJsonDocument::fromJson(
+                 user.result()[QStringLiteral("content")][0][QStringLiteral("text")].toString().toUtf8())
+                 .object(),
+             structured(user));
+    QCOMPARE(user.result().contains(QStringLiteral("resultType")), !legacy);
+    QVERIFY(toolCall(peer, legacy, QStringLiteral("get_user"),
+                     {{QStringLiteral("user_id"), QStringLiteral("u9999")}})
+                .result()
+                .value(QStringLiteral("isError"))
+                .toBool());
+    // Off its outputSchema on purpose: score is a string, findings not an array.
+    const PeerReply audit = toolCall(peer, legacy, QStringLiteral("audit_role"),
+                                     {{QStringLiteral("role_id"), QStringLiteral("r1")}});
+    QVERIFY(structured(audit).value(QStringLiteral("score")).isString());
+    QVERIFY(!structured(audit).value(QStringLiteral("findings")).isArray());
+
+    const PeerReply preview = toolCall(peer, legacy, QStringLiteral("preview_file"),
+                                       {{QStringLiteral("file_id"), QStringLiteral("f1.png")}});
+    QCOMPARE(contentTypes(preview),
+             (QStringList{QStringLiteral("text"), QStringLiteral("image"), QStringLiteral("resource_link")}));
+    QVERIFY(QByteArray::fromBase64(
+                preview.result()[QStringLiteral("content")][1][QStringLiteral("data")].toString().toLatin1())
+                .startsWith("\x89PNG\r\n"));
+    const PeerReply chime =
+        toolCall(peer, legacy, QStringLiteral("snooze_reminder"),
+                 {{QStringLiteral("reminder_id"), QStringLiteral("r1")}, {QStringLiteral("minutes"), 5}});
+    QCOMPARE(contentTypes(chime), (QStringList{QStringLiteral("text"), QStringLiteral("audio")}));
+    QCOMPARE(chime.result()[QStringLiteral("content")][1][QStringLiteral("mimeType")].toString(),
+             QStringLiteral("audio/wav"));
+    QVERIFY(QByteArray::fromBase64(
+                chime.result()[QStringLiteral("content")][1][QStringLiteral("data")].toString().toLatin1())
+                .startsWith("RIFF"));
+    QVERIFY(toolCall(peer, legacy, QStringLiteral("snooze_reminder"),
+                     {{QStringLiteral("reminder_id"), QStringLiteral("r1")}, {QStringLiteral("minutes"), 7}})
+                .result()
+                .value(QStringLiteral("isError"))
+                .toBool());
+    const PeerReply thread = toolCall(peer, legacy, QStringLiteral("follow_thread"),
+                                      {{QStringLiteral("thread_id"), QStringLiteral("p00001")}});
+    QCOMPARE(contentTypes(thread), (QStringList{QStringLiteral("text"), QStringLiteral("resource")}));
+    QCOMPARE(thread.result()[QStringLiteral("content")][1][QStringLiteral("resource")][QStringLiteral("uri")]
+                 .toString(),
+             QStringLiteral("chat://posts/p00001"));
+    QCOMPARE(contentTypes(toolCall(peer, legacy, QStringLiteral("pin_post"),
+                                   {{QStringLiteral("post_id"), QStringLiteral("p00001")}})),
+             (QStringList{QStringLiteral("text"), QStringLiteral("resource_link")}));
+    const PeerReply mixed = toolCall(peer, legacy, QStringLiteral("summarize_reactions"),
+                                     {{QStringLiteral("reaction_id"), QStringLiteral("p00002")}});
+    QCOMPARE(contentTypes(mixed), (QStringList{QStringLiteral("text"), QStringLiteral("image"),
+                                               QStringLiteral("resource"), QStringLiteral("resource_link")}));
+    int sum = 0;
+    for (const QJsonValue &reaction : structured(mixed).value(QStringLiteral("reactions")).toArray())
+        sum += reaction[QStringLiteral("count")].toInt();
+    QCOMPARE(structured(mixed).value(QStringLiteral("total")).toInt(), sum);
+
+    const PeerReply unknownCommand = toolCall(peer, legacy, QStringLiteral("execute_command"),
+                                              {{QStringLiteral("command"), QStringLiteral("/rm")}});
+    QVERIFY(unknownCommand.result().value(QStringLiteral("isError")).toBool());
+    QVERIFY(toolCall(peer, legacy, QStringLiteral("execute_command"),
+                     {{QStringLiteral("command"), QStringLiteral("/remind")}})
+                .result()
+                .value(QStringLiteral("isError"))
+                .toBool());
+    const QJsonObject target{{QStringLiteral("kind"), QStringLiteral("channel")},
+                             {QStringLiteral("name"), QStringLiteral("town-square")}};
+    const PeerReply remind = toolCall(
+        peer, legacy, QStringLiteral("execute_command"),
+        {{QStringLiteral("command"), QStringLiteral("/remind")},
+         {QStringLiteral("targets"), QJsonArray{target}},
+         {QStringLiteral("options"), QJsonObject{{QStringLiteral("priority"), QStringLiteral("high")}}}});
+    QVERIFY(!remind.result().value(QStringLiteral("isError")).toBool());
+    QVERIFY(remind.result()[QStringLiteral("content")][0][QStringLiteral("text")].toString().contains(
+        QStringLiteral("~town-square")));
+    // The rest keep the generic answer.
+    QVERIFY(toolCall(peer, legacy, QStringLiteral("create_post"), {})
+                .result()[QStringLiteral("content")][0][QStringLiteral("text")]
+                .toString()
+                .startsWith(QStringLiteral("Demo: create_post would run")));
+}
+
+QJsonArray TestDemoServer::walkTools(DemoPeer &peer, bool legacy)
+{
+    QJsonArray all;
+    QJsonValue cursor;
+    for (int i = 0; i < 20; ++i) {
+        QJsonObject params;
+        if (cursor.isString())
+            params.insert(QStringLiteral("cursor"), cursor);
+        const PeerReply reply = request(peer, legacy, QStringLiteral("tools/list"), params);
+        for (const QJsonValue &tool : reply.result().value(QStringLiteral("tools")).toArray())
+            all.append(tool);
+        cursor = reply.result().value(QStringLiteral("nextCursor"));
+        if (!cursor.isString())
+            break;
+    }
+    return all;
+}
+
+void TestDemoServer::progressAndCancel()
+{
+    QFETCH(int, transport);
+    QFETCH(bool, legacy);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    if (legacy)
+        QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    // Legacy requests carry no protocol _meta, only the progress token, and the session's headers.
+    const DemoPeer::Headers legacyHeaders{{"MCP-Protocol-Version", "2025-11-25"}};
+    auto headersFor = [&](const QJsonObject &message) {
+        return legacy ? legacyHeaders
+                      : DemoPeer::modernHeaders(QStringLiteral("tools/call"),
+                                                message[QStringLiteral("params")].toObject());
+    };
+    auto runRequest = [legacy](int id, int steps, int stepMs, bool withToken) {
+        QJsonObject meta = legacy ? QJsonObject() : DemoPeer::meta();
+        if (withToken)
+            meta.insert(QStringLiteral("progressToken"), QStringLiteral("run-%1").arg(id));
+        const QJsonObject params{
+            {QStringLiteral("name"), QStringLiteral("run_playbook")},
+            {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("playbook_id"), QStringLiteral("pb1")},
+                                                      {QStringLiteral("steps"), steps},
+                                                      {QStringLiteral("stepMs"), stepMs}}},
+            {QStringLiteral("_meta"), meta}};
+        return QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                           {QStringLiteral("id"), id},
+                           {QStringLiteral("method"), QStringLiteral("tools/call")},
+                           {QStringLiteral("params"), params}};
+    };
+    auto progressOf = [&peer](const QString &token) {
+        QList<int> values;
+        for (const QJsonObject &n : peer.notifications()) {
+            const QJsonObject params = n.value(QStringLiteral("params")).toObject();
+            if (n.value(QStringLiteral("method")).toString() == QStringLiteral("notifications/progress") &&
+                params.value(QStringLiteral("progressToken")).toString() == token) {
+                // total is always 100; a wrong one shows as -1.
+                if (params.value(QStringLiteral("total")).toInt() != 100)
+                    values.append(-1);
+                values.append(params.value(QStringLiteral("progress")).toInt());
+            }
+        }
+        return values;
+    };
+    const QJsonObject run = runRequest(1, 4, 10, true);
+    const PeerReply done = peer.send(run, headersFor(run));
+    QVERIFY(done.result()[QStringLiteral("content")][0][QStringLiteral("text")].toString().contains(
+        QStringLiteral("4 steps")));
+    QTRY_COMPARE(progressOf(QStringLiteral("run-1")), (QList<int>{0, 25, 50, 75, 100}));
+    QCOMPARE(done.result().contains(QStringLiteral("resultType")), !legacy); // the era it was asked in
+
+    // Without a token: the same run, no notifications.
+    const QJsonObject quiet = runRequest(2, 2, 10, false);
+    QVERIFY(peer.send(quiet, headersFor(quiet)).message.contains(QStringLiteral("result")));
+
+    // notifications/cancelled stops a run: no more progress, no answer.
+    const QJsonObject slow = runRequest(3, 20, 100, true);
+    peer.sendAsync(slow, headersFor(slow));
+    QTRY_VERIFY(!progressOf(QStringLiteral("run-3")).isEmpty());
+    QJsonObject cancelled{{QStringLiteral("requestId"), 3}};
+    if (!legacy)
+        cancelled.insert(QStringLiteral("_meta"), DemoPeer::meta());
+    peer.notify(QStringLiteral("notifications/cancelled"), cancelled);
+    const qsizetype seen = progressOf(QStringLiteral("run-3")).size();
+    QVERIFY(!peer.waitForResponse(3, 400));
+    QVERIFY(progressOf(QStringLiteral("run-3")).size() <= seen + 1); // one may have been on its way
+    if (peer.transport() == DemoPeer::Transport::Http) {
+        // On HTTP, closing the request's stream cancels too; the server carries on.
+        const QJsonObject closed = runRequest(4, 20, 100, true);
+        peer.sendAsync(closed, headersFor(closed));
+        QTRY_VERIFY(!progressOf(QStringLiteral("run-4")).isEmpty());
+        peer.abortRequests();
+    }
+    QVERIFY(peer.call(QStringLiteral("tools/list")).message.contains(QStringLiteral("result")));
+}
+
+void TestDemoServer::prompts()
+{
+    QFETCH(int, transport);
+    QFETCH(bool, legacy);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    if (legacy)
+        QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    const QJsonObject first = request(peer, legacy, QStringLiteral("prompts/list"), {})
+                                  .result()[QStringLiteral("prompts")][0]
+                                  .toObject();
+    QCOMPARE(first.value(QStringLiteral("name")).toString(), QStringLiteral("summarize_channel"));
+    const QJsonArray arguments = first.value(QStringLiteral("arguments")).toArray();
+    QCOMPARE(arguments.size(), 3);
+    QCOMPARE(arguments.at(0)[QStringLiteral("required")], QJsonValue(true));
+    QCOMPARE(arguments.at(1)[QStringLiteral("required")], QJsonValue(false));
+
+    auto get = [&](const QString &name, const QJsonObject &args) {
+        return request(peer, legacy, QStringLiteral("prompts/get"),
+                       {{QStringLiteral("name"), name}, {QStringLiteral("arguments"), args}});
+    };
+    auto messageTypes = [](const PeerReply &reply) {
+        QStringList types;
+        for (const QJsonValue &m : reply.result().value(QStringLiteral("messages")).toArray())
+            types.append(m[QStringLiteral("role")].toString() + QLatin1Char(':') +
+                         m[QStringLiteral("content")][QStringLiteral("type")].toString());
+        return types;
+    };
+    const PeerReply summary =
+        get(QStringLiteral("summarize_channel"), {{QStringLiteral("channel"), QStringLiteral("town-square")},
+                                                  {QStringLiteral("style"), QStringLiteral("detailed")}});
+    QCOMPARE(messageTypes(summary),
+             (QStringList{QStringLiteral("user:text"), QStringLiteral("user:resource")}));
+    QVERIFY(summary.result()[QStringLiteral("messages")][0][QStringLiteral("content")][QStringLiteral("text")]
+                .toString()
+                .contains(QStringLiteral("detailed")));
+    QCOMPARE(summary
+                 .result()[QStringLiteral("messages")][1][QStringLiteral("content")]
+                          [QStringLiteral("resource")][QStringLiteral("uri")]
+                 .toString(),
+             QStringLiteral("chat://channels/town-square"));
+    QCOMPARE(get(QStringLiteral("summarize_channel"), {}).errorCode(), -32602);
+    QCOMPARE(get(QStringLiteral("summarize_channel"),
+                 {{QStringLiteral("channel"), QStringLiteral("town-square")}, {QStringLiteral("style"), 3}})
+                 .errorCode(),
+             -32602);
+    QCOMPARE(messageTypes(get(QStringLiteral("celebrate_win"),
+                              {{QStringLiteral("username"), QStringLiteral("someone")}})),
+             (QStringList{QStringLiteral("user:text"), QStringLiteral("user:image")}));
+    QCOMPARE(messageTypes(get(QStringLiteral("draft_announcement"),
+                              {{QStringLiteral("topic"), QStringLiteral("the release")}})),
+             (QStringList{QStringLiteral("user:text"), QStringLiteral("assistant:text")}));
+    QCOMPARE(get(QStringLiteral("weekly_digest"), {{QStringLiteral("team"), QStringLiteral("core")}})
+                 .result()[QStringLiteral("messages")][0][QStringLiteral("content")][QStringLiteral("text")]
+                 .toString(),
+             QStringLiteral("Write a weekly digest of the busiest channels in a team. (team: core)"));
+}
+
+void TestDemoServer::reads()
+{
+    QFETCH(int, transport);
+    QFETCH(bool, legacy);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    if (legacy)
+        QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    auto read = [&](const QString &uri) {
+        return request(peer, legacy, QStringLiteral("resources/read"), {{QStringLiteral("uri"), uri}});
+    };
+    auto contents = [](const PeerReply &reply) {
+        return reply.result()[QStringLiteral("contents")][0].toObject();
+    };
+    struct Case
+    {
+        QString uri;
+        int ttlMs;
+        QString scope;
+        QString mimeType;
+        bool binary;
+    };
+    const QString user =
+        QStringLiteral("chat://users/") +
+        peer.call(QStringLiteral("completion/complete"),
+                  {{QStringLiteral("ref"),
+                    QJsonObject{{QStringLiteral("type"), QStringLiteral("ref/resource")},
+                                {QStringLiteral("uri"), QStringLiteral("chat://users/{username}")}}},
+                   {QStringLiteral("argument"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("username")},
+                                {QStringLiteral("value"), QString()}}}})
+            .result()[QStringLiteral("completion")][QStringLiteral("values")][0]
+            .toString();
+    const QList<Case> cases{
+        {QStringLiteral("chat://channels/town-square"), 12000, QStringLiteral("public"),
+         QStringLiteral("application/json"), false},
+        {QStringLiteral("chat://channels/town-square/posts"), 15000, QStringLiteral("public"),
+         QStringLiteral("application/json"), false},
+        {user, 60000, QStringLiteral("private"), QStringLiteral("application/json"), false},
+        {user + QStringLiteral("/status"), 8000, QStringLiteral("private"),
+         QStringLiteral("application/json"), false},
+        {QStringLiteral("chat://posts/p00001"), 300000, QStringLiteral("public"),
+         QStringLiteral("application/json"), false},
+        {QStringLiteral("chat://emoji/tada"), 86400000, QStringLiteral("public"), QStringLiteral("image/png"),
+         true},
+        {QStringLiteral("chat://files/f7.wav"), 600000, QStringLiteral("private"),
+         QStringLiteral("audio/wav"), true},
+        {QStringLiteral("chat://search/posts?q=deploy"), 10000, QStringLiteral("private"),
+         QStringLiteral("application/json"), false},
+    };
+    for (const Case &c : cases) {
+        const PeerReply reply = read(c.uri);
+        QVERIFY2(reply.message.contains(QStringLiteral("result")), qPrintable(c.uri));
+        QCOMPARE(contents(reply).value(QStringLiteral("uri")).toString(), c.uri);
+        QCOMPARE(contents(reply).value(QStringLiteral("mimeType")).toString(), c.mimeType);
+        QCOMPARE(contents(reply).contains(QStringLiteral("blob")), c.binary);
+        QCOMPARE(contents(reply).contains(QStringLiteral("text")), !c.binary);
+        if (legacy) {
+            QVERIFY(!reply.result().contains(QStringLiteral("ttlMs")));
+            QVERIFY(!reply.result().contains(QStringLiteral("cacheScope")));
+        } else {
+            QCOMPARE(reply.result().value(QStringLiteral("ttlMs")).toInt(), c.ttlMs);
+            QCOMPARE(reply.result().value(QStringLiteral("cacheScope")).toString(), c.scope);
+        }
+    }
+    for (const QString &missing : {QStringLiteral("chat://channels/no-such-channel"),
+                                   QStringLiteral("chat://nope"), QStringLiteral("test://static-text")}) {
+        const PeerReply reply = read(missing);
+        QCOMPARE(reply.errorCode(), legacy ? -32002 : -32602);
+        QCOMPARE(reply.error()[QStringLiteral("data")][QStringLiteral("uri")].toString(), missing);
+    }
+}
+
+void TestDemoServer::readHintBugs()
+{
+    for (const QString &scenario : {QStringLiteral("hints-missing"), QStringLiteral("hints-invalid")}) {
+        DemoPeer peer{DemoPeer::Transport::Stdio};
+        QVERIFY(peer.start({QStringLiteral("--scenario"), scenario}));
+        const QJsonObject channel =
+            peer.call(QStringLiteral("resources/read"),
+                      {{QStringLiteral("uri"), QStringLiteral("chat://channels/town-square")}})
+                .result();
+        const QString username =
+            peer.call(QStringLiteral("tools/call"),
+                      {{QStringLiteral("name"), QStringLiteral("get_user")},
+                       {QStringLiteral("arguments"),
+                        QJsonObject{{QStringLiteral("user_id"), QStringLiteral("u0001")}}}})
+                .result()[QStringLiteral("structuredContent")][QStringLiteral("username")]
+                .toString();
+        const QJsonObject user =
+            peer.call(QStringLiteral("resources/read"),
+                      {{QStringLiteral("uri"), QStringLiteral("chat://users/") + username}})
+                .result();
+        const QJsonObject post = peer.call(QStringLiteral("resources/read"),
+                                           {{QStringLiteral("uri"), QStringLiteral("chat://posts/p00001")}})
+                                     .result();
+        QCOMPARE(post.value(QStringLiteral("ttlMs")).toInt(), 300000); // the rest stays healthy
+        if (scenario == QStringLiteral("hints-missing")) {
+            QVERIFY(!channel.contains(QStringLiteral("ttlMs")));
+            QCOMPARE(channel.value(QStringLiteral("cacheScope")).toString(), QStringLiteral("public"));
+            QCOMPARE(user.value(QStringLiteral("ttlMs")).toInt(), 60000);
+            QVERIFY(!user.contains(QStringLiteral("cacheScope")));
+        } else {
+            QCOMPARE(channel.value(QStringLiteral("ttlMs")).toInt(), -1000);
+            QCOMPARE(user.value(QStringLiteral("cacheScope")).toString(), QStringLiteral("shared"));
+        }
+    }
+}
+
+void TestDemoServer::completion()
+{
+    QFETCH(int, transport);
+    QFETCH(bool, legacy);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    const QJsonObject capabilities =
+        legacy ? peer.initialize().result().value(QStringLiteral("capabilities")).toObject()
+               : peer.call(QStringLiteral("server/discover"))
+                     .result()
+                     .value(QStringLiteral("capabilities"))
+                     .toObject();
+    QVERIFY(capabilities.value(QStringLiteral("completions")).isObject());
+    auto complete = [&](const QJsonObject &ref, const QString &name, const QString &value) {
+        return request(peer, legacy, QStringLiteral("completion/complete"),
+                       {{QStringLiteral("ref"), ref},
+                        {QStringLiteral("argument"),
+                         QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("value"), value}}}});
+    };
+    const QJsonObject prompt{{QStringLiteral("type"), QStringLiteral("ref/prompt")},
+                             {QStringLiteral("name"), QStringLiteral("summarize_channel")}};
+    const QJsonObject channels = complete(prompt, QStringLiteral("channel"), QStringLiteral("TOWN"))
+                                     .result()
+                                     .value(QStringLiteral("completion"))
+                                     .toObject();
+    QCOMPARE(channels.value(QStringLiteral("values")).toArray(), QJsonArray{QStringLiteral("town-square")});
+    QCOMPARE(channels.value(QStringLiteral("hasMore")), QJsonValue(false));
+    QCOMPARE(complete(prompt, QStringLiteral("style"), QString())
+                 .result()[QStringLiteral("completion")][QStringLiteral("values")]
+                 .toArray(),
+             (QJsonArray{QStringLiteral("brief"), QStringLiteral("detailed")}));
+    const QJsonObject users =
+        complete({{QStringLiteral("type"), QStringLiteral("ref/resource")},
+                  {QStringLiteral("uri"), QStringLiteral("chat://users/{username}/status")}},
+                 QStringLiteral("username"), QString())
+            .result()
+            .value(QStringLiteral("completion"))
+            .toObject();
+    QCOMPARE(users.value(QStringLiteral("values")).toArray().size(), 100);
+    QCOMPARE(users.value(QStringLiteral("total")).toInt(), 1500);
+    QCOMPARE(users.value(QStringLiteral("hasMore")), QJsonValue(true));
+    QCOMPARE(complete({{QStringLiteral("type"), QStringLiteral("ref/prompt")},
+                       {QStringLiteral("name"), QStringLiteral("nope")}},
+                      QStringLiteral("x"), QString())
+                 .errorCode(),
+             -32602);
+    QCOMPARE(complete(prompt, QStringLiteral("no_such_argument"), QString()).errorCode(), -32602);
+}
+
+void TestDemoServer::inputRequired()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    const QJsonObject draft{{QStringLiteral("draft_id"), QStringLiteral("d1")}};
+    QJsonObject params{{QStringLiteral("name"), QStringLiteral("send_draft")},
+                       {QStringLiteral("arguments"), draft}};
+    // Without the elicitation capability the tool says what it needs.
+    QVERIFY(
+        peer.call(QStringLiteral("tools/call"), params).result().value(QStringLiteral("isError")).toBool());
+
+    params.insert(QStringLiteral("_meta"), metaWith({{QStringLiteral("elicitation"), QJsonObject{}}}));
+    const QJsonObject ask = peer.call(QStringLiteral("tools/call"), params).result();
+    QCOMPARE(ask.value(QStringLiteral("resultType")).toString(), QStringLiteral("input_required"));
+    QCOMPARE(
+        ask[QStringLiteral("inputRequests")][QStringLiteral("confirm")][QStringLiteral("method")].toString(),
+        QStringLiteral("elicitation/create"));
+    QVERIFY(!ask.contains(QStringLiteral("ttlMs")));
+    const QString state = ask.value(QStringLiteral("requestState")).toString();
+    QVERIFY(!state.isEmpty());
+
+    QJsonObject retry = params;
+    retry.insert(QStringLiteral("requestState"), state);
+    retry.insert(QStringLiteral("inputResponses"),
+                 QJsonObject{{QStringLiteral("confirm"),
+                              QJsonObject{{QStringLiteral("action"), QStringLiteral("accept")},
+                                          {QStringLiteral("content"),
+                                           QJsonObject{{QStringLiteral("confirm"), true}}}}}});
+    const QJsonObject sent = peer.call(QStringLiteral("tools/call"), retry).result();
+    QCOMPARE(sent.value(QStringLiteral("resultType")).toString(), QStringLiteral("complete"));
+    QVERIFY(sent[QStringLiteral("content")][0][QStringLiteral("text")].toString().contains(
+        QStringLiteral("sent now")));
+
+    retry.insert(QStringLiteral("requestState"), state + QStringLiteral("x"));
+    QCOMPARE(peer.call(QStringLiteral("tools/call"), retry).errorCode(), -32602);
+    retry.insert(QStringLiteral("requestState"), state);
+    retry.insert(QStringLiteral("inputResponses"), QJsonValue::Null);
+    QCOMPARE(peer.call(QStringLiteral("tools/call"), retry).errorCode(), -32602);
+    retry.insert(QStringLiteral("inputResponses"), QJsonObject{{QStringLiteral("other"), 1}});
+    QCOMPARE(peer.call(QStringLiteral("tools/call"), retry)
+                 .result()
+                 .value(QStringLiteral("resultType"))
+                 .toString(),
+             QStringLiteral("input_required")); // asked again
+
+    // The legacy era has no input_required: the tool just answers.
+    QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    QVERIFY(toolCall(peer, true, QStringLiteral("send_draft"), draft)
+                .result()
+                .value(QStringLiteral("content"))
+                .isArray());
+}
+
+void TestDemoServer::paramHeaders()
+{
+    DemoPeer peer{DemoPeer::Transport::Http};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    const QJsonObject params{
+        {QStringLiteral("name"), QStringLiteral("join_team")},
+        {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("team_id"), QStringLiteral("Hello")}}},
+        {QStringLiteral("_meta"), DemoPeer::meta()}};
+    const QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                              {QStringLiteral("id"), 77},
+                              {QStringLiteral("method"), QStringLiteral("tools/call")},
+                              {QStringLiteral("params"), params}};
+    auto sendWith = [&](const QByteArray &value) {
+        DemoPeer::Headers headers = DemoPeer::modernHeaders(QStringLiteral("tools/call"), params);
+        if (!value.isNull())
+            headers.append({"Mcp-Param-Team", value});
+        return peer.send(message, headers);
+    };
+    QCOMPARE(sendWith("Hello").status, 200);
+    QCOMPARE(sendWith("=?base64?SGVsbG8=?=").status, 200);
+    for (const QByteArray &bad : {QByteArray(), QByteArray("Other"), QByteArray("=?base64?SGVsbG8?="),
+                                  QByteArray("=?base64?SGVs!!!bG8=?=")}) {
+        const PeerReply refused = sendWith(bad);
+        QCOMPARE(refused.status, 400);
+        QCOMPARE(refused.errorCode(), -32020);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDemoServer)

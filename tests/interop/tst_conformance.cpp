@@ -66,12 +66,19 @@ void tst_Conformance::initTestCase()
 void tst_Conformance::clientScenario_data()
 {
     QTest::addColumn<QString>("scenario");
-    QTest::addColumn<QString>("specVersion"); // empty: the harness's default (2025-11-25)
-    QTest::newRow("initialize") << QStringLiteral("initialize") << QString();
-    QTest::newRow("tools_call") << QStringLiteral("tools_call") << QString();
-    QTest::newRow("tools_call@2026-07-28") << QStringLiteral("tools_call") << QStringLiteral("2026-07-28");
-    QTest::newRow("request-metadata@2026-07-28")
-        << QStringLiteral("request-metadata") << QStringLiteral("2026-07-28");
+    QTest::addColumn<QString>("specVersion");
+    // Every scored client scenario of both revisions but the auth/* ones (the sign-in issue's).
+    const QString legacy = QStringLiteral("2025-11-25");
+    const QString modern = QStringLiteral("2026-07-28");
+    for (const char *name : {"initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry",
+                             "json-schema-2020-12-preservation"})
+        QTest::newRow(qPrintable(QLatin1String(name) + QLatin1Char('@') + legacy))
+            << QString::fromLatin1(name) << legacy;
+    for (const char *name : {"tools_call", "request-metadata", "sep-2322-client-request-state",
+                             "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers",
+                             "json-schema-ref-no-deref", "json-schema-2020-12-preservation"})
+        QTest::newRow(qPrintable(QLatin1String(name) + QLatin1Char('@') + modern))
+            << QString::fromLatin1(name) << modern;
 }
 
 void tst_Conformance::clientScenario()

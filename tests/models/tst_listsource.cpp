@@ -1,5 +1,6 @@
 #include "listsource.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
 
@@ -12,6 +13,34 @@ class tst_ListSource : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void promptArgumentsReadAsNames_data()
+    {
+        QTest::addColumn<QByteArray>("arguments");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("required_marked")
+            << QByteArray(R"([{"name":"city","required":true},{"name":"units"}])")
+            << QStringLiteral("city*, units");
+        QTest::newRow("none") << QByteArray("[]") << QString();
+        QTest::newRow("unnamed") << QByteArray(R"([{"description":"x"},{"name":"","required":true}])")
+                                 << QStringLiteral("?, ?*");
+        QTest::newRow("not_an_array_shown_as_sent")
+            << QByteArray(R"({"city":1})") << QStringLiteral(R"({"city":1})");
+    }
+    void promptArgumentsReadAsNames()
+    {
+        QFETCH(QByteArray, arguments);
+        QFETCH(QString, shown);
+        const QJsonValue args = QJsonDocument::fromJson("[" + arguments + "]").array().first();
+        QCOMPARE(ListSource::argumentNames(args), shown);
+        const QJsonObject prompt{{QStringLiteral("name"), QStringLiteral("p")},
+                                 {QStringLiteral("arguments"), args}};
+        const QList<ListSource::Column> columns = ListSource::protocol(ListKind::Prompts).columns();
+        QCOMPARE(columns.last().key, QStringLiteral("arguments"));
+        // The table shows names (for an array); the value as received stays what columnValue gives.
+        QCOMPARE(ListSource::columnValue(prompt, columns.last()), args);
+        if (args.isArray())
+            QCOMPARE(ListSource::displayValue(prompt, columns.last()).toString(), shown);
+    }
     void detection_data();
     void detection();
     void pagingStyles_data();

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "clisession.h"
+#include "command.h"
+#include "serverconfig.h"
+
+#include <QJsonObject>
+#include <QPointer>
+
+namespace folio {
+
+class Invocation;
+class PageWalker;
+class TtlClock;
+
+// `folio call TOOL` and `folio get-prompt NAME`: one tools/call or prompts/get, followed to its end
+// with the same Invocation the window uses (progress on stderr, the 2026 multi-round trip answered
+// by a DefaultInputResponder). A call first finds the tool in tools/list (every page) for its
+// schemas and annotations, refuses a tool whose x-mcp-header declarations are invalid, and checks
+// the result's structuredContent against its outputSchema.
+class CallCommand : public Command
+{
+    Q_OBJECT
+public:
+    enum class Kind { Tool, Prompt };
+    enum class Format { Text, Json };
+
+    struct Options
+    {
+        Kind kind = Kind::Tool;
+        QString name;
+        QJsonObject arguments;
+        Format format = Format::Text;
+        int pageCap = 1000;
+        bool verbose = false;
+        ServerConfig server;
+        CliSession::KeychainToken keychainToken = CliSession::KeychainToken::None;
+    };
+
+    // Parses the words after `folio call` or `folio get-prompt`. Returns ParseOk to go on, or an
+    // exit code (0 after --help, 2 for bad usage, having said why on stderr).
+    static int parse(Kind kind, const QStringList &arguments, Options *options);
+    static QString helpText(Kind kind);
+
+    explicit CallCommand(const Options &options, QObject *parent = nullptr);
+    ~CallCommand() override;
+    void start() override;
+
+private:
+    void findTool();
+    void handleToolsListed();
+    void invoke(const QJsonObject &tool);
+    void handleFinished();
+    void printText(const QJsonObject &result);
+    void fail(int exitCode, const QString &message);
+    void finish(int exitCode);
+    QString word() const;
+
+    Options m_options;
+    CliSession *m_session;
+    TtlClock *m_clock;
+    QPointer<PageWalker> m_finder;
+    QPointer<Invocation> m_invocation;
+    QJsonObject m_tool;
+    bool m_done = false;
+    int m_exitCode = 0;
+};
+
+} // namespace folio

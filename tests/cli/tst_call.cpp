@@ -1,0 +1,210 @@
+// folio call and folio get-prompt end to end: the real folio binary against the real demo server,
+// checking exit codes, what is printed and what is said on stderr.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
+const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out.toUtf8()).object(); }
+};
+
+QStringList demo(const QString &scenario = QStringLiteral("healthy"))
+{
+    return {QStringLiteral("--"), demoServer, QStringLiteral("--scenario"), scenario};
+}
+
+} // namespace
+
+class tst_Call : public QObject
+{
+    Q_OBJECT
+
+    Run folio(const QStringList &arguments)
+    {
+        QProcess p;
+        p.setProgram(folioBinary);
+        p.setArguments(arguments);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
+        env.remove(QStringLiteral("QT_LOGGING_RULES"));
+        p.setProcessEnvironment(env);
+        p.start();
+        Run run;
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished(5000);
+        }
+        run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        run.out = QString::fromUtf8(p.readAllStandardOutput());
+        run.err = QString::fromUtf8(p.readAllStandardError());
+        return run;
+    }
+
+    QTemporaryDir m_config;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(QFile::exists(folioBinary), qPrintable(folioBinary));
+        QVERIFY(m_config.isValid());
+    }
+
+    void help_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QStringList>("mentions");
+        QTest::newRow("folio --help") << QStringList{QStringLiteral("--help")}
+                                      << QStringList{QStringLiteral("call TOOL --args JSON"),
+                                                     QStringLiteral("get-prompt NAME --args JSON")};
+        QTest::newRow("call --help") << QStringList{QStringLiteral("call"), QStringLiteral("--help")}
+                                     << QStringList{QStringLiteral("Usage: folio call TOOL"),
+                                                    QStringLiteral("isError: true"),
+                                                    QStringLiteral("outputSchema"),
+                                                    QStringLiteral("x-mcp-header"),
+                                                    QStringLiteral("-- COMMAND ARGS")};
+        QTest::newRow("help get-prompt")
+            << QStringList{QStringLiteral("help"), QStringLiteral("get-prompt")}
+            << QStringList{QStringLiteral("Usage: folio get-prompt NAME"), QStringLiteral("Exit status")};
+    }
+
+    void help()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QStringList, mentions);
+        const Run run = folio(arguments);
+        QCOMPARE(run.exitCode, 0);
+        for (const QString &m : mentions)
+            QVERIFY2(run.out.contains(m), qPrintable(m));
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("no tool") << (QStringList{QStringLiteral("call")} + demo())
+                                 << QStringLiteral("which tool?");
+        QTest::newRow("args not an object")
+            << (QStringList{QStringLiteral("call"), QStringLiteral("get_post"), QStringLiteral("--args"),
+                            QStringLiteral("[1]")} +
+                demo())
+            << QStringLiteral("--args wants a JSON object");
+        QTest::newRow("prompt argument not a string")
+            << (QStringList{QStringLiteral("get-prompt"), QStringLiteral("summarize_channel"),
+                            QStringLiteral("--args"), QStringLiteral("{\"channel\":3}")} +
+                demo())
+            << QStringLiteral("a prompt's arguments are strings");
+        QTest::newRow("bad format") << (QStringList{QStringLiteral("call"), QStringLiteral("get_post"),
+                                                    QStringLiteral("--format"), QStringLiteral("csv")} +
+                                        demo())
+                                    << QStringLiteral("--format is text or json");
+        QTest::newRow("no target") << QStringList{QStringLiteral("call"), QStringLiteral("get_post")}
+                                   << QStringLiteral("folio call:");
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, says);
+        const Run run = folio(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(says), qPrintable(run.err));
+    }
+
+    void callPrintsTheText()
+    {
+        const Run run = folio(QStringList{QStringLiteral("call"), QStringLiteral("get_post"),
+                                          QStringLiteral("--args"), QStringLiteral("{\"post_id\":\"p-7\"}")} +
+                              demo());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains(QStringLiteral("p-7")), qPrintable(run.out));
+        QVERIFY(!run.out.trimmed().startsWith(QLatin1Char('{'))); // the text, not the JSON
+    }
+
+    void callJsonIsTheResult()
+    {
+        const Run run = folio(QStringList{QStringLiteral("call"), QStringLiteral("get_post"),
+                                          QStringLiteral("--args"), QStringLiteral("{\"post_id\":\"p-7\"}"),
+                                          QStringLiteral("--format"), QStringLiteral("json")} +
+                              demo());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonArray content = run.json().value(QStringLiteral("content")).toArray();
+        QCOMPARE(content.size(), 1);
+        QCOMPARE(content.first().toObject().value(QStringLiteral("type")).toString(), QStringLiteral("text"));
+    }
+
+    void callAListTool()
+    {
+        // A list tool is a tool too: called once, its structuredContent printed.
+        const Run run = folio(QStringList{QStringLiteral("call"), QStringLiteral("list_users"),
+                                          QStringLiteral("--args"), QStringLiteral("{\"limit\":2}"),
+                                          QStringLiteral("--format"), QStringLiteral("json")} +
+                              demo());
+        QVERIFY2(run.exitCode == 0 || run.exitCode == 1, qPrintable(run.err));
+        QVERIFY2(!run.json().isEmpty(), qPrintable(run.out));
+    }
+
+    void argumentsThatDoNotFitAreSaidAndSent()
+    {
+        const Run run = folio(QStringList{QStringLiteral("call"), QStringLiteral("get_post")} + demo());
+        QVERIFY2(
+            run.err.contains(QStringLiteral("do not fit the inputSchema at post_id: required, and missing")),
+            qPrintable(run.err));
+        // The server judges them: the demo server answers anyway, or refuses with -32602 (exit 1).
+        QVERIFY(run.exitCode == 0 || run.exitCode == 1);
+    }
+
+    void unknownToolIsNotOffered()
+    {
+        const Run run = folio(QStringList{QStringLiteral("call"), QStringLiteral("no_such_tool")} + demo());
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("the server has no tool named 'no_such_tool'")),
+                 qPrintable(run.err));
+    }
+
+    void getPromptPrintsTheMessages()
+    {
+        const Run run =
+            folio(QStringList{QStringLiteral("get-prompt"), QStringLiteral("summarize_channel"),
+                              QStringLiteral("--args"), QStringLiteral("{\"channel\":\"general\"}")} +
+                  demo());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains(QStringLiteral("── user ──")), qPrintable(run.out));
+        QVERIFY(run.out.contains(QStringLiteral("general")));
+    }
+
+    void getPromptJson()
+    {
+        const Run run =
+            folio(QStringList{QStringLiteral("get-prompt"), QStringLiteral("summarize_channel"),
+                              QStringLiteral("--args"), QStringLiteral("{\"channel\":\"general\"}"),
+                              QStringLiteral("--format"), QStringLiteral("json")} +
+                  demo());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(run.json().value(QStringLiteral("messages")).toArray().size(), 1);
+    }
+
+    void getPromptServerErrorExitsOne()
+    {
+        // The required argument missing: the server refuses (-32602), a failure at the server.
+        const Run run =
+            folio(QStringList{QStringLiteral("get-prompt"), QStringLiteral("summarize_channel")} + demo());
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("-32602")), qPrintable(run.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Call)
+#include "tst_call.moc"

@@ -1,0 +1,256 @@
+// Calling a tool and getting a prompt from the window, on the real demo server (offscreen, QTest
+// input): a read-only tool is called through its form and its result shown; a tool that may
+// delete things asks first, and declining sends nothing; a prompt is got with its argument and its
+// message shown.
+#include "callview.h"
+#include "contentblocks.h"
+#include "listview.h"
+#include "mainwindow.h"
+#include "pagedlistmodel.h"
+#include "promptview.h"
+#include "schemaform.h"
+#include "secretstore.h"
+#include "serverlistmodel.h"
+#include "serversession.h"
+#include "serverview.h"
+#include "trafficlog.h"
+#include "ttlclock.h"
+
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+#include <QToolButton>
+
+using namespace folio;
+
+class tst_CallView : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void callsAReadOnlyToolThroughItsForm();
+    void aDestructiveToolAsksFirst();
+    void getsAPromptWithItsArgument();
+    void aListToolIsCalledOnce();
+
+private:
+    ListView *openDemo(const QString &listId);
+    // Selects the row whose first column is name, once the list has it.
+    bool selectRow(ListView *list, const QString &name);
+    int sentCount(const QString &method) const;
+    ServerView *serverView() const { return m_window->currentServerView(); }
+
+    TtlClock *m_clock = nullptr;
+    SecretStore *m_secrets = nullptr;
+    ServerListModel *m_servers = nullptr;
+    MainWindow *m_window = nullptr;
+};
+
+void tst_CallView::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_callview"));
+    QSettings().clear();
+}
+
+void tst_CallView::cleanup()
+{
+    delete m_window;
+    m_window = nullptr;
+    delete m_servers;
+    m_servers = nullptr;
+    delete m_secrets;
+    m_secrets = nullptr;
+    delete m_clock;
+    m_clock = nullptr;
+}
+
+ListView *tst_CallView::openDemo(const QString &listId)
+{
+    QSettings().setValue(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::OnDemand));
+    m_clock = new TtlClock;
+    m_secrets = new SecretStore;
+    m_servers = new ServerListModel(m_clock, m_secrets);
+    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
+                             {QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    m_window = new MainWindow(m_servers, m_secrets);
+    m_window->resize(1280, 800);
+    m_window->show();
+    m_window->selectServer(0);
+    m_window->connectCurrent();
+    ServerView *view = m_window->currentServerView();
+    QDeadlineTimer deadline(10000);
+    while (view && !view->listView(listId) && !deadline.hasExpired())
+        QTest::qWait(20); // polling for readiness, not timing: the assertions below use QTRY
+    if (!view || !view->listView(listId))
+        return nullptr;
+    view->showList(listId);
+    return view->listView(listId);
+}
+
+bool tst_CallView::selectRow(ListView *list, const QString &name)
+{
+    QDeadlineTimer deadline(10000);
+    while (!deadline.hasExpired()) {
+        QAbstractItemModel *model = list->table()->model();
+        for (int row = 0; row < model->rowCount(); ++row) {
+            if (model->index(row, 0).data().toString() == name) {
+                list->table()->setFocus();
+                list->table()->setCurrentIndex(model->index(row, 0));
+                return true;
+            }
+        }
+        if (list->model()->canFetchMore({}))
+            list->model()->fetchMore({});
+        QTest::qWait(20);
+    }
+    return false;
+}
+
+int tst_CallView::sentCount(const QString &method) const
+{
+    int n = 0;
+    const QVector<TrafficLog::Entry> &entries = serverView()->session()->client()->trafficLog()->entries();
+    for (const TrafficLog::Entry &e : entries) {
+        if (e.method == method && e.direction == TrafficLog::Direction::Outgoing)
+            ++n;
+    }
+    return n;
+}
+
+void tst_CallView::callsAReadOnlyToolThroughItsForm()
+{
+    ListView *list = openDemo(QStringLiteral("tools"));
+    QVERIFY(list);
+    QVERIFY(selectRow(list, QStringLiteral("get_post")));
+    QTest::keyClick(list->table(), Qt::Key_Return, Qt::ControlModifier);
+    CallView *call = nullptr;
+    QTRY_VERIFY((call = serverView()->findChild<CallView *>()));
+    QVERIFY(QTest::qWaitForWindowExposed(call));
+    QCOMPARE(call->findChild<QLabel *>(QStringLiteral("callToolName"))->text(), QStringLiteral("get_post"));
+    QVERIFY(!call->asksFirst());
+    // The required id, typed into its field; Call sends at once (read-only).
+    auto *id = call->form()->findChild<QLineEdit *>(QStringLiteral("field:post_id"));
+    QVERIFY(id);
+    QVERIFY(!call->form()->problem().isEmpty()); // required, and empty
+    QTest::keyClicks(id, QStringLiteral("p-42"));
+    QCOMPARE(call->form()->problem(), QString());
+    QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("callButton")), Qt::LeftButton);
+    QTRY_COMPARE(call->state(), CallView::State::Done);
+    QVERIFY(call->invocation());
+    QCOMPARE(call->invocation()->params().value(QStringLiteral("arguments")).toObject(),
+             (QJsonObject{{QStringLiteral("post_id"), QStringLiteral("p-42")}}));
+    auto *status = call->findChild<QLabel *>(QStringLiteral("callStatus"));
+    QVERIFY2(status->text().startsWith(QLatin1String("Done:")), qPrintable(status->text()));
+    auto *blocks = call->findChild<ContentBlocks *>();
+    QCOMPARE(blocks->blockCount(), 1);
+    auto *text = blocks->findChild<QLabel *>(QStringLiteral("blockText"));
+    QVERIFY(text);
+    QVERIFY2(text->text().contains(QLatin1String("p-42")), qPrintable(text->text()));
+    // The round trip, raw.
+    QTest::mouseClick(call->findChild<QToolButton *>(QStringLiteral("rawToggle")), Qt::LeftButton);
+    QVERIFY(call->findChild<QWidget *>(QStringLiteral("callRaw"))->isVisible());
+}
+
+void tst_CallView::aDestructiveToolAsksFirst()
+{
+    ListView *list = openDemo(QStringLiteral("tools"));
+    QVERIFY(list);
+    QVERIFY(selectRow(list, QStringLiteral("delete_post")));
+    list->table()->scrollTo(list->table()->currentIndex());
+    const QPoint at = list->table()->visualRect(list->table()->currentIndex()).center();
+    // A double-click is a press and a release, then the double-click event.
+    QTest::mouseClick(list->table()->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(list->table()->viewport(), Qt::LeftButton, {}, at);
+    CallView *call = nullptr;
+    QTRY_VERIFY((call = serverView()->findChild<CallView *>()));
+    QCOMPARE(serverView()->findChildren<CallView *>().size(), 1); // one window per tool
+    QVERIFY(call->asksFirst());
+    // Its shortcuts are the active window's (offscreen, a new window is not activated for us; and
+    // the main window's own Ctrl+Return connects).
+    QApplication::setActiveWindow(call);
+    QTRY_COMPARE(QApplication::activeWindow(), call);
+    QVERIFY(CallView::riskText(call->tool()).contains(QLatin1String("change or delete")));
+    call->form()->findChild<QLineEdit *>(QStringLiteral("field:post_id"))->setText(QStringLiteral("p-1"));
+    const int before = sentCount(QStringLiteral("tools/call"));
+    QTest::keyClick(call->form()->findChild<QLineEdit *>(QStringLiteral("field:post_id")), Qt::Key_Return,
+                    Qt::ControlModifier);
+    QCOMPARE(call->state(), CallView::State::Confirming);
+    QVERIFY(call->findChild<QWidget *>(QStringLiteral("callConfirm"))->isVisible());
+    // Declining sends nothing.
+    QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("confirmCancel")), Qt::LeftButton);
+    QCOMPARE(call->state(), CallView::State::Idle);
+    QVERIFY(!call->invocation());
+    QTest::qWait(200); // nothing is to arrive: give a wrong send the time to show
+    QCOMPARE(sentCount(QStringLiteral("tools/call")), before);
+    // Confirming calls it.
+    QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("callButton")), Qt::LeftButton);
+    QCOMPARE(call->state(), CallView::State::Confirming);
+    QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("confirmCall")), Qt::LeftButton);
+    QTRY_COMPARE(call->state(), CallView::State::Done);
+    QCOMPARE(sentCount(QStringLiteral("tools/call")), before + 1);
+}
+
+void tst_CallView::getsAPromptWithItsArgument()
+{
+    ListView *list = openDemo(QStringLiteral("prompts"));
+    QVERIFY(list);
+    QVERIFY(selectRow(list, QStringLiteral("summarize_channel")));
+    // The arguments column reads as names, the required marked.
+    const QModelIndex current = list->table()->currentIndex();
+    QCOMPARE(current.siblingAtColumn(3).data().toString(), QStringLiteral("channel*"));
+    QTest::keyClick(list->table(), Qt::Key_Return, Qt::ControlModifier);
+    PromptView *prompt = nullptr;
+    QTRY_VERIFY((prompt = serverView()->findChild<PromptView *>()));
+    QLineEdit *channel = prompt->argumentEdit(QStringLiteral("channel"));
+    QVERIFY(channel);
+    QVERIFY(!prompt->problem().isEmpty());
+    QTest::keyClicks(channel, QStringLiteral("general"));
+    QCOMPARE(prompt->problem(), QString());
+    QTest::mouseClick(prompt->findChild<QPushButton *>(QStringLiteral("getPrompt")), Qt::LeftButton);
+    QTRY_VERIFY(prompt->invocation() && prompt->invocation()->isFinished());
+    QTRY_COMPARE(prompt->messageCount(), 1);
+    auto *role = prompt->findChild<QLabel *>(QStringLiteral("messageRole"));
+    QVERIFY(role);
+    QCOMPARE(role->text(), QStringLiteral("user"));
+    auto *text = prompt->findChild<QLabel *>(QStringLiteral("blockText"));
+    QVERIFY(text);
+    QVERIFY2(text->text().contains(QLatin1String("general")), qPrintable(text->text()));
+}
+
+void tst_CallView::aListToolIsCalledOnce()
+{
+    ListView *tools = openDemo(QStringLiteral("tools"));
+    QVERIFY(tools);
+    QDeadlineTimer deadline(10000);
+    while (!serverView()->listView(QStringLiteral("tool:list_users")) && !deadline.hasExpired()) {
+        if (tools->model()->canFetchMore({}))
+            tools->model()->fetchMore({});
+        QTest::qWait(20);
+    }
+    ListView *list = serverView()->listView(QStringLiteral("tool:list_users"));
+    QVERIFY(list);
+    auto *once = list->findChild<QToolButton *>(QStringLiteral("invokeButton"));
+    QVERIFY(once);
+    list->requestInvoke();
+    CallView *call = nullptr;
+    QTRY_VERIFY((call = serverView()->findChild<CallView *>()));
+    QCOMPARE(call->tool().value(QStringLiteral("name")).toString(), QStringLiteral("list_users"));
+    call->call();
+    if (call->state() == CallView::State::Confirming)
+        QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("confirmCall")), Qt::LeftButton);
+    QTRY_COMPARE(call->state(), CallView::State::Done);
+    QVERIFY(
+        call->findChild<QLabel *>(QStringLiteral("callStatus"))->text().startsWith(QLatin1String("Done:")));
+}
+
+QTEST_MAIN(tst_CallView)
+#include "tst_callview.moc"
