@@ -939,13 +939,13 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("server");
         QTest::addColumn<QString>("hints");
-        QTest::newRow("2026") << demo(QStringLiteral("healthy"),
-                                      {QStringLiteral("--list"),
-                                       QStringLiteral("resources=healthy,ttlMs=15000,cacheScope=public")})
-                              << "ttlMs 15000 · cacheScope public\n";
+        // The demo's hints vary by kind of resource: the line's shape is checked here, and its
+        // values against the result as received in readJson.
+        QTest::newRow("2026") << demo(QStringLiteral("healthy"))
+                              << "^ttlMs [0-9]+ · cacheScope (public|private)$";
         QTest::newRow("legacy") << demo(QStringLiteral("healthy"),
                                         {QStringLiteral("--era"), QStringLiteral("legacy")})
-                                << "no cache hints (legacy)\n";
+                                << "^no cache hints \\(legacy\\)$";
     }
     void readText()
     {
@@ -958,7 +958,8 @@ private Q_SLOTS:
         QVERIFY2(run.err.isEmpty(), run.err.constData());
         // The text as it is (the demo's resources are JSON documents), then the hints line last.
         QVERIFY2(run.out.startsWith("{"), run.out.constData());
-        QVERIFY2(run.out.endsWith(hints.toUtf8()), run.out.constData());
+        const QStringList lines = QString::fromUtf8(run.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(QRegularExpression(hints).match(lines.last()).hasMatch(), run.out.constData());
     }
 
     void readJson()
