@@ -9,6 +9,8 @@
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
 #include "promptview.h"
+#include "readview.h"
+#include "resourcereads.h"
 #include "schemaform.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
@@ -234,6 +236,46 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         return true;
     });
     shot(QStringLiteral("presentation-dark"), 3);
+    // The Reads tab: two resources read, the one shown with its text, its hints as received and
+    // its TTL draining, the other's bar beside it in the list.
+    script.add(QStringLiteral("reads"), [&window, list] {
+        Theme::apply(Theme::Mode::Light);
+        window.setZoom(1.0);
+        window.setLegendShown(false);
+        ListView *l = list(QStringLiteral("resources"));
+        if (!l || !l->model() || l->model()->rowCount() < 2) {
+            if (l && l->model() && l->model()->canFetchMore({}))
+                l->model()->fetchMore({});
+            return false;
+        }
+        ReadView *reads = window.currentServerView()->readView();
+        window.currentServerView()->showList(ServerSession::ReadsId);
+        reads->readUri(l->model()->item(1).value(QStringLiteral("uri")).toString());
+        reads->readUri(l->model()->item(0).value(QStringLiteral("uri")).toString());
+        return true;
+    });
+    script.add(QStringLiteral("read"), [&window] {
+        const ResourceReads *r = window.currentServerView()->readView()->reads();
+        return r->count() == 2 && r->record(0).isSettled() && r->record(1).isSettled();
+    });
+    auto drained = std::make_shared<int>(0);
+    script.add(QStringLiteral("let the read's TTL drain a little"), [drained] { return ++*drained > 40; });
+    shot(QStringLiteral("read-light"), 1);
+    script.add(QStringLiteral("read dark"), [] {
+        Theme::apply(Theme::Mode::Dark);
+        return true;
+    });
+    shot(QStringLiteral("read-dark"), 3);
+    script.add(QStringLiteral("read small"), [&window] {
+        window.resize(900, 600);
+        return true;
+    });
+    shot(QStringLiteral("read-small-dark"), 5);
+    script.add(QStringLiteral("read done"), [&window] {
+        window.resize(1480, 920);
+        Theme::apply(Theme::Mode::Light);
+        return true;
+    });
     // A tool called from the tools list: update_post (not read-only, so it asks first), its form
     // filled in, confirmed, and its result; then a prompt got with its argument.
     auto item = [list](const QString &listId, const QString &name) {

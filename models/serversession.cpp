@@ -4,6 +4,7 @@
 #include "modelslogging.h"
 #include "pagedlistmodel.h"
 #include "replaytransport.h"
+#include "resourcereads.h"
 #include "schemaargs.h"
 #include "secretstore.h"
 
@@ -49,6 +50,8 @@ ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, Secret
         // File > Save Session saves what the connection carried.
         m_client->setRecording(true);
     }
+    m_reads = new ResourceReads(m_client, m_clock, this);
+    connect(m_reads, &ResourceReads::findingsChanged, this, &ServerSession::findingsChanged);
     connect(m_client, &McpClient::stateChanged, this, &ServerSession::stateChanged);
     connect(m_client, &McpClient::connected, this, &ServerSession::handleConnected);
     connect(m_client, &McpClient::strayOutput, this, [this](const QString &line) {
@@ -64,6 +67,7 @@ ServerSession::~ServerSession()
     // from it as they go, so they go first.
     qDeleteAll(m_models);
     m_models.clear();
+    delete m_reads; // it unschedules its reads from the clock too
 }
 
 void ServerSession::setConfig(const ServerConfig &config)
@@ -171,6 +175,7 @@ void ServerSession::handleConnected()
     qDeleteAll(m_models);
     m_models.clear();
     m_lists.clear();
+    m_reads->clear();
     if (m_auditor)
         cancelAudit(tr("the server reconnected"));
     clearAuditResult();
@@ -250,6 +255,8 @@ Finding::Severity ServerSession::worstSeverity() const
 QList<Finding> ServerSession::findings(const QString &listId) const
 {
     QList<Finding> all;
+    if (listId == ReadsId)
+        return m_reads->findings();
     if (const PagedListModel *m = m_models.value(listId))
         all = m->walker()->findings();
     all += auditFindings(listId);
@@ -269,6 +276,8 @@ QStringList ServerSession::findingListIds() const
                 ids.append(l.id);
         }
     }
+    if (!m_reads->findings().isEmpty())
+        ids.append(ReadsId);
     return ids;
 }
 

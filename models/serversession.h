@@ -16,6 +16,7 @@ namespace folio {
 class Auditor;
 class PagedListModel;
 class ReplayClock;
+class ResourceReads;
 class SecretStore;
 struct SessionRecording;
 class TtlClock;
@@ -71,6 +72,10 @@ public:
     QList<PagedListModel *> openModels() const;
     // The model for a list id when it exists already (never made here).
     PagedListModel *existingModel(const QString &listId) const { return m_models.value(listId); }
+    // The resources read on this connection (resources/read), counting down on the lists' TTL clock.
+    // Their findings are findings(ReadsId); a new connection forgets them, as it forgets the walks.
+    ResourceReads *reads() const { return m_reads; }
+    static inline const QString ReadsId = QStringLiteral("resources/read");
 
     WalkOnConnect walkOnConnect() const { return m_walkOnConnect; }
     void setWalkOnConnect(WalkOnConnect mode) { m_walkOnConnect = mode; }
@@ -81,7 +86,8 @@ public:
     // A list's findings: its current walk's, then the audit's own (auditFindings()).
     QList<Finding> findings(const QString &listId) const;
     // The lists that may have findings, in tab order: every list with a model, then the lists of
-    // the audit that are not among them (a list tool never opened, "server/discover").
+    // the audit that are not among them (a list tool never opened, "server/discover"), then
+    // ReadsId when a read has findings.
     QStringList findingListIds() const;
 
     // The audit (the same as `folio audit`, with its default options) of this connection. The
@@ -133,6 +139,7 @@ private:
     McpClient *m_client;
     QList<ListSource> m_lists;
     QHash<QString, PagedListModel *> m_models;
+    ResourceReads *m_reads = nullptr;
     WalkOnConnect m_walkOnConnect = WalkOnConnect::Whole;
     Auditor *m_auditor = nullptr; // while one runs
     QString m_auditProgress;

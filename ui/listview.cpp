@@ -428,6 +428,11 @@ void ListView::showTableMenu(const QPoint &pos)
         return;
     const QModelIndex at = m_table->indexAt(pos);
     QMenu menu(this);
+    // What the embedding view added to the table (Read, Read from Template…) comes first.
+    if (!m_table->actions().isEmpty()) {
+        menu.addActions(m_table->actions());
+        menu.addSeparator();
+    }
     if (m_invoke && m_source.kind() == ListSource::Kind::Protocol) {
         QAction *invoke =
             menu.addAction(m_source.protocolKind() == ListKind::Tools ? tr("Call Tool…") : tr("Get Prompt…"));

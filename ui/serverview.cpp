@@ -7,19 +7,23 @@
 #include "listview.h"
 #include "pagedlistmodel.h"
 #include "promptview.h"
+#include "readview.h"
 #include "replaybar.h"
 #include "runslabel.h"
 #include "serversession.h"
 #include "statuscolors.h"
 #include "wraplabel.h"
 
+#include <QAction>
 #include <QEvent>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QScopedValueRollback>
 #include <QSettings>
 #include <QTabWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace folio {
@@ -212,6 +216,11 @@ void ServerView::rebuildTabs()
         updateTabTitle(source.id());
         ++index;
     }
+    // Reads come after the lists, once the server has resources to read.
+    for (const ListSource &source : m_session->lists()) {
+        if (source.kind() == ListSource::Kind::Protocol && source.protocolKind() == ListKind::Resources)
+            readView();
+    }
     if (!current.isEmpty() && m_pages.contains(current))
         showList(current);
 }
@@ -307,6 +316,7 @@ ListView *ServerView::listView(const QString &listId)
             connect(view, &ListView::callToolRequested, this, &ServerView::openCallView);
             connect(view, &ListView::getPromptRequested, this, &ServerView::openPromptView);
             connect(view, &ListView::summaryChanged, this, [this, listId] { updateTabTitle(listId); });
+            addReadActions(view, source);
             updateTabTitle(listId);
             break;
         }
@@ -363,6 +373,10 @@ PromptView *ServerView::openPromptView(const QJsonObject &prompt)
 
 void ServerView::showList(const QString &listId)
 {
+    if (listId == ServerSession::ReadsId) {
+        m_tabs->setCurrentWidget(readView()->parentWidget());
+        return;
+    }
     if (listView(listId))
         m_tabs->setCurrentWidget(m_pages.value(listId).page);
 }
@@ -374,6 +388,49 @@ void ServerView::setMaskCursors(bool mask)
         if (p.view)
             p.view->setMaskCursors(mask);
     }
+}
+
+ReadView *ServerView::readView()
+{
+    if (!m_readView) {
+        m_readsPage = new QWidget(m_tabs);
+        m_readsPage->setProperty("folioListId", ServerSession::ReadsId);
+        auto *layout = new QVBoxLayout(m_readsPage);
+        layout->setContentsMargins(0, 0, 0, 0);
+        m_readView = new ReadView(m_session, m_readsPage);
+        layout->addWidget(m_readView);
+        connect(m_readView, &ReadView::statusMessage, this, &ServerView::statusMessage);
+        m_tabs->addTab(m_readsPage, tr("Reads"));
+    }
+    return m_readView;
+}
+
+void ServerView::addReadActions(ListView *view, const ListSource &source)
+{
+    if (source.kind() != ListSource::Kind::Protocol)
+        return;
+    const ListKind kind = source.protocolKind();
+    if (kind != ListKind::Resources && kind != ListKind::ResourceTemplates)
+        return;
+    QTableView *table = view->table();
+    auto *read = new QAction(kind == ListKind::Resources ? tr("Read") : tr("Read from Template…"), table);
+    read->setShortcut(QKeySequence(tr("Ctrl+R")));
+    read->setShortcutContext(Qt::WidgetShortcut);
+    table->addAction(read); // ListView's context menu offers the table's own actions first
+    const auto readAt = [this, table, kind](const QModelIndex &index) {
+        if (!index.isValid())
+            return;
+        const QJsonObject item =
+            QJsonDocument::fromJson(index.data(PagedListModel::ItemJsonRole).toByteArray()).object();
+        ReadView *reads = readView();
+        m_tabs->setCurrentWidget(m_readsPage);
+        if (kind == ListKind::Resources)
+            reads->readUri(item.value(QStringLiteral("uri")).toString());
+        else
+            reads->readFromTemplate(item);
+    };
+    connect(read, &QAction::triggered, this, [table, readAt] { readAt(table->currentIndex()); });
+    connect(table, &QAbstractItemView::doubleClicked, this, readAt);
 }
 
 } // namespace folio

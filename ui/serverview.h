@@ -17,6 +17,8 @@ class ElidedLabel;
 class PromptView;
 
 class ListView;
+class ListSource;
+class ReadView;
 class ReplayBar;
 class RunsLabel;
 class ServerSession;
@@ -45,6 +47,9 @@ public:
     PromptView *openPromptView(const QJsonObject &prompt);
     // A replayed session's bar (what it is, play, pause, scrub); nullptr for a live server.
     ReplayBar *replayBar() const { return m_replayBar; }
+    // The Reads tab's view (after the lists), made now if there is none; showList(ServerSession::ReadsId)
+    // shows it.
+    ReadView *readView();
 
 Q_SIGNALS:
     void statusMessage(const QString &message);
@@ -60,6 +65,8 @@ private:
     void updateHeader();
     void updateTabTitle(const QString &listId);
     QString listIdAt(int index) const;
+    // Read (resources) and Read from Template… (templates): double-click, Ctrl+R, context menu.
+    void addReadActions(ListView *view, const ListSource &source);
 
     // A tab's icon: the worst severity among its list's findings (Stale: to be set again).
     enum class Badge { Stale, None, Warning, Error };
@@ -84,6 +91,8 @@ private:
     QHash<QString, TabPage> m_pages;
     bool m_maskCursors = false;
     ReplayBar *m_replayBar = nullptr;
+    QWidget *m_readsPage = nullptr;
+    ReadView *m_readView = nullptr;
 };
 
 } // namespace folio

@@ -8,6 +8,7 @@
 #include "command.h"
 #include "cursordecoder.h"
 #include "listcommand.h"
+#include "readcommand.h"
 #include "reportcommand.h"
 
 #include <QCommandLineParser>
@@ -21,6 +22,7 @@ namespace folio {
 namespace {
 
 const QString listWord = QStringLiteral("list");
+const QString readWord = QStringLiteral("read");
 const QString decodeWord = QStringLiteral("decode-cursor");
 const QString auditWord = QStringLiteral("audit");
 const QString recordWord = QStringLiteral("record");
@@ -42,6 +44,8 @@ QString mainHelp()
                "\n"
                "Commands:\n"
                "  list <list>            walk one list page by page and print items and pages\n"
+               "  read <uri>             read one resource: its contents, its cache hints as\n"
+               "                         received and their findings\n"
                "  call TOOL --args JSON  call one tool once and print its result (structuredContent\n"
                "                         checked against the tool's outputSchema)\n"
                "  get-prompt NAME --args JSON\n"
@@ -247,9 +251,10 @@ int runReplay(const QStringList &arguments)
 
 bool isCliCommand(const QString &word)
 {
-    return word == listWord || word == callWord || word == getPromptWord || word == decodeWord ||
-           word == auditWord || word == recordWord || word == replayWord || word == reportWord ||
-           word == helpWord || word == QLatin1String("--help") || word == QLatin1String("-h");
+    return word == listWord || word == readWord || word == callWord || word == getPromptWord ||
+           word == decodeWord || word == auditWord || word == recordWord || word == replayWord ||
+           word == reportWord || word == helpWord || word == QLatin1String("--help") ||
+           word == QLatin1String("-h");
 }
 
 int runCli(const QString &command, const QStringList &arguments)
@@ -271,6 +276,15 @@ int runCli(const QString &command, const QStringList &arguments)
         if (options.verbose)
             enableVerboseLogging();
         return runCommand(std::make_unique<ListCommand>(options));
+    }
+    if (command == readWord) {
+        ReadCommand::Options options;
+        const int parsed = ReadCommand::parse(arguments, &options);
+        if (parsed != ParseOk)
+            return parsed;
+        if (options.verbose)
+            enableVerboseLogging();
+        return runCommand(std::make_unique<ReadCommand>(options));
     }
     if (command == callWord || command == getPromptWord) {
         CallCommand::Options options;

@@ -285,6 +285,13 @@ private Q_SLOTS:
         QTest::newRow("decode-cursor --help")
             << QStringList{QStringLiteral("decode-cursor"), QStringLiteral("--help")}
             << QStringList{QStringLiteral("non-normative")};
+        QTest::newRow("read --help") << QStringList{QStringLiteral("read"), QStringLiteral("--help")}
+                                     << QStringList{QStringLiteral("Usage: folio read <uri>"),
+                                                    QStringLiteral("no cache hints (legacy)"),
+                                                    QStringLiteral("Exit status"), QStringLiteral("-32002"),
+                                                    QStringLiteral("-- COMMAND ARGS")};
+        QTest::newRow("folio --help names read")
+            << QStringList{QStringLiteral("--help")} << QStringList{QStringLiteral("read <uri>")};
         QTest::newRow("folio --help names report")
             << QStringList{QStringLiteral("--help")} << QStringList{QStringLiteral("report -o FILE")};
         QTest::newRow("report --help")
@@ -910,6 +917,101 @@ private Q_SLOTS:
                      QStringLiteral("other")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("saved: demo"));
+    }
+
+    // The URI of the demo server's first resource, as folio list reads it.
+    QString firstResourceUri(const QStringList &server)
+    {
+        const Run run =
+            folio(QStringList{QStringLiteral("list"), QStringLiteral("resources"), QStringLiteral("--pages"),
+                              QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("json")} +
+                  server);
+        return run.json()
+            .value(QStringLiteral("items"))
+            .toArray()
+            .first()
+            .toObject()
+            .value(QStringLiteral("uri"))
+            .toString();
+    }
+
+    void readText_data()
+    {
+        QTest::addColumn<QStringList>("server");
+        QTest::addColumn<QString>("hints");
+        // The demo's hints vary by kind of resource: the line's shape is checked here, and its
+        // values against the result as received in readJson.
+        QTest::newRow("2026") << demo(QStringLiteral("healthy"))
+                              << "^ttlMs [0-9]+ · cacheScope (public|private)$";
+        QTest::newRow("legacy") << demo(QStringLiteral("healthy"),
+                                        {QStringLiteral("--era"), QStringLiteral("legacy")})
+                                << "^no cache hints \\(legacy\\)$";
+    }
+    void readText()
+    {
+        QFETCH(QStringList, server);
+        QFETCH(QString, hints);
+        const QString uri = firstResourceUri(server);
+        QVERIFY(!uri.isEmpty());
+        const Run run = folio(QStringList{QStringLiteral("read"), uri} + server);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err.constData());
+        // The text as it is (the demo's resources are JSON documents), then the hints line last.
+        QVERIFY2(run.out.startsWith("{"), run.out.constData());
+        const QStringList lines = QString::fromUtf8(run.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(QRegularExpression(hints).match(lines.last()).hasMatch(), run.out.constData());
+    }
+
+    void readJson()
+    {
+        const QStringList server = demo(QStringLiteral("healthy"));
+        const QString uri = firstResourceUri(server);
+        const Run run = folio(
+            QStringList{QStringLiteral("read"), uri, QStringLiteral("--format"), QStringLiteral("json")} +
+            server);
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject result = run.json();
+        const QJsonArray contents = result.value(QStringLiteral("contents")).toArray();
+        QCOMPARE(contents.size(), 1);
+        QCOMPARE(contents.first().toObject().value(QStringLiteral("uri")).toString(), uri);
+        QVERIFY(contents.first().toObject().value(QStringLiteral("text")).isString());
+        QVERIFY(result.value(QStringLiteral("ttlMs")).isDouble());
+        QVERIFY(result.value(QStringLiteral("cacheScope")).isString());
+    }
+
+    void readFails_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("unknown_uri_2026")
+            << QStringList{QStringLiteral("read"), QStringLiteral("chat://nowhere")} +
+                   demo(QStringLiteral("healthy"))
+            << 1 << "-32602";
+        QTest::newRow("unknown_uri_legacy")
+            << QStringList{QStringLiteral("read"), QStringLiteral("chat://nowhere")} +
+                   demo(QStringLiteral("healthy"), {QStringLiteral("--era"), QStringLiteral("legacy")})
+            << 1 << "-32002";
+        QTest::newRow("no_uri") << QStringList{QStringLiteral("read")} + demo(QStringLiteral("healthy")) << 2
+                                << "which resource?";
+        QTest::newRow("bad_format") << QStringList{QStringLiteral("read"), QStringLiteral("chat://x"),
+                                                   QStringLiteral("--format"), QStringLiteral("csv")} +
+                                           demo(QStringLiteral("healthy"))
+                                    << 2 << "--format is text or json";
+        QTest::newRow("unreachable") << QStringList{QStringLiteral("read"), QStringLiteral("chat://x"),
+                                                    QStringLiteral("--url"),
+                                                    QStringLiteral("http://127.0.0.1:1/mcp")}
+                                     << 2 << "cannot connect";
+    }
+    void readFails()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, says);
+        const Run run = folio(arguments);
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2(run.err.contains(says.toUtf8()), run.err.constData());
+        QVERIFY(run.out.isEmpty());
     }
 
     // One row per demo-server scenario: the audit's findings, list by list, exactly.

@@ -48,7 +48,7 @@ public:
                 reply[QStringLiteral("result")] = QJsonObject{
                     {QStringLiteral("resultType"), QStringLiteral("complete")},
                     {QStringLiteral("supportedVersions"), QJsonArray{QStringLiteral("2026-07-28")}},
-                    {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("tools"), QJsonObject{}}}},
+                    {QStringLiteral("capabilities"), capabilities},
                     {QStringLiteral("ttlMs"), 0},
                     {QStringLiteral("cacheScope"), QStringLiteral("public")}};
             else
@@ -86,6 +86,8 @@ public:
 
     int requests = 0;
     QJsonObject lastParams;
+    // What server/discover advertises (2026); set before connecting.
+    QJsonObject capabilities{{QStringLiteral("tools"), QJsonObject{}}};
 
 private:
     bool m_modern;

@@ -1,0 +1,197 @@
+#include "readcommand.h"
+
+#include "clioutput.h"
+#include "clitarget.h"
+#include "command.h"
+#include "mcpclient.h"
+#include "resourcereads.h"
+#include "ttlclock.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+
+#include <cstdio>
+
+namespace folio {
+
+QString ReadCommand::helpText()
+{
+    return QStringLiteral("Usage: folio read <uri> [options] <target>\n"
+                          "\n"
+                          "Reads one resource (resources/read) and prints its contents and its cache hints\n"
+                          "(2026-07-28: ttlMs and cacheScope, exactly as received) with their findings.\n"
+                          "\n"
+                          "Options:\n"
+                          "  --format F       text (default) or json\n"
+                          "  -v, --verbose    log the server's stderr, each request and transport events on\n"
+                          "                   stderr (every folio.* logging category; see 'folio --help')\n"
+                          "  -h, --help       show this help\n"
+                          "\n") +
+           TargetOptions::helpText() +
+           QStringLiteral(
+               "\n"
+               "Formats:\n"
+               "  text    each content item: a text printed as it is, a blob summarised (its MIME type\n"
+               "          and decoded size); then one line of hints, 'ttlMs 15000 · cacheScope public'\n"
+               "          (values as received: 'ttlMs -5', 'cacheScope \"shared\"', 'missing ttlMs'),\n"
+               "          or 'no cache hints (legacy)' for a server of the 2025 era or earlier; then\n"
+               "          the findings about them (cache-hints-missing, ttl-invalid, scope-invalid,\n"
+               "          as for list pages: docs/findings.md), one a line\n"
+               "  json    the result exactly as received (contents, ttlMs, cacheScope, _meta, ...)\n"
+               "\n"
+               "Exit status:\n"
+               "  0  the resource was read (findings about its hints do not change this)\n"
+               "  1  the read failed: an error answer (an unknown URI: -32602 in 2026-07-28, -32002\n"
+               "     before), a timeout, the connection lost; the error is said on stderr\n"
+               "  2  bad usage, the server could not be reached, or it does not offer\n"
+               "     resources/read (-32601)\n"
+               "\n"
+               "Examples:\n"
+               "  folio read chat://channels/general -- folio-demo-server\n"
+               "  folio read file:///etc/hosts --format json -- npx -y "
+               "@modelcontextprotocol/server-everything\n");
+}
+
+int ReadCommand::parse(const QStringList &arguments, Options *options)
+{
+    QStringList words, stdioCommand;
+    TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
+
+    QCommandLineParser parser;
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
+                                    QStringLiteral("text"));
+    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
+                                     QStringLiteral("verbose"));
+    parser.addOptions({help, format, verbose});
+    TargetOptions target;
+    target.addTo(parser);
+
+    auto usage = [](const QString &message) {
+        printErr(QStringLiteral("folio read: %1\nTry 'folio read --help'.\n").arg(message));
+        return 2;
+    };
+    if (!parser.parse(QStringList{QStringLiteral("folio read")} + words))
+        return usage(parser.errorText());
+    if (parser.isSet(help)) {
+        printOut(helpText());
+        return 0;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty())
+        return usage(QStringLiteral("which resource? give its URI, e.g. chat://channels/general"));
+    if (positional.size() > 1)
+        return usage(QStringLiteral("one URI at a time (unexpected '%1'); a stdio server's command goes "
+                                    "after '--'")
+                         .arg(positional.at(1)));
+    options->uri = positional.constFirst();
+    const QString f = parser.value(format);
+    if (f == QLatin1String("text"))
+        options->format = Format::Text;
+    else if (f == QLatin1String("json"))
+        options->format = Format::Json;
+    else
+        return usage(QStringLiteral("--format is text or json"));
+    options->verbose = parser.isSet(verbose);
+
+    QString error;
+    if (!target.read(parser, stdioCommand, &error))
+        return usage(error);
+    options->server = target.config();
+    options->keychainToken = target.keychainToken();
+    return ParseOk;
+}
+
+ReadCommand::ReadCommand(const Options &options, QObject *parent)
+    : Command(parent)
+    , m_options(options)
+    , m_session(new CliSession(options.server, options.keychainToken, this))
+    , m_clock(new TtlClock(this))
+{
+    connect(m_session, &CliSession::failed, this, [this](const QString &message) {
+        fail(2, QStringLiteral("cannot connect to %1: %2").arg(m_options.server.displayTarget(), message));
+    });
+    connect(m_session, &CliSession::watchdogFired, this,
+            [this](const QString &message) { fail(1, message); });
+    connect(m_session, &CliSession::ready, this, [this] {
+        m_clock->followReplay(m_session->client());
+        m_reads = new ResourceReads(m_session->client(), m_clock, this);
+        connect(m_reads, &ResourceReads::readFinished, this, &ReadCommand::handleRead);
+        m_reads->read(m_options.uri);
+    });
+    connect(m_session, &CliSession::shutDown, this, [this] { Q_EMIT finished(m_exitCode); });
+}
+
+ReadCommand::~ReadCommand()
+{
+    delete m_reads; // unschedules its read from the clock, before the clock goes
+}
+
+void ReadCommand::start()
+{
+    m_session->start();
+}
+
+void ReadCommand::handleRead(int row)
+{
+    if (m_done)
+        return;
+    const ReadRecord &r = m_reads->record(row);
+    if (r.error.isError()) {
+        const bool notOffered = r.error.kind == McpError::Kind::Rpc && r.error.code == -32601;
+        fail(notOffered ? 2 : 1,
+             notOffered
+                 ? QStringLiteral("the server does not offer resources/read: %1").arg(r.error.describe())
+                 : QStringLiteral("reading %1 failed: %2").arg(r.uri, r.error.describe()));
+        return;
+    }
+    if (m_options.format == Format::Json) {
+        printOut(QString::fromUtf8(QJsonDocument(r.result).toJson(QJsonDocument::Indented)));
+        finish(0);
+        return;
+    }
+    QString out;
+    for (const ReadContent &c : r.contents()) {
+        if (c.kind == ReadContent::Kind::Text) {
+            out += c.text;
+            if (!c.text.endsWith(QLatin1Char('\n')))
+                out += QLatin1Char('\n');
+        } else {
+            const QString where =
+                c.uri.isEmpty() || c.uri == r.uri ? QString() : QStringLiteral(" · ") + c.uri;
+            out +=
+                QStringLiteral("[%1 %2%3]\n")
+                    .arg(c.kind == ReadContent::Kind::Blob ? QStringLiteral("blob") : QStringLiteral("item"),
+                         c.summary(), where);
+        }
+    }
+    if (r.contents().isEmpty())
+        out += QStringLiteral("(no contents)\n");
+    out += r.hintsLine() + QLatin1Char('\n');
+    if (!r.notCachedReason().isEmpty())
+        out += QStringLiteral("not cached: %1\n").arg(r.notCachedReason());
+    for (const Finding &f : r.findings)
+        out += QStringLiteral("%1 %2: %3\n").arg(Finding::severityName(f.severity), f.id, f.message);
+    printOut(out);
+    finish(0);
+}
+
+void ReadCommand::fail(int exitCode, const QString &message)
+{
+    if (m_done)
+        return;
+    printErr(QStringLiteral("folio read: %1\n").arg(message));
+    finish(exitCode);
+}
+
+void ReadCommand::finish(int exitCode)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_exitCode = exitCode;
+    m_session->shutdown();
+}
+
+} // namespace folio

@@ -1,0 +1,452 @@
+#include "resourcereads.h"
+
+#include "invocation.h"
+#include "mcpclient.h"
+#include "ttlclock.h"
+
+#include <QJsonDocument>
+
+namespace folio {
+
+namespace {
+
+QJsonValue detached(const QJsonValue &v)
+{
+    // A value from a parsed message holds on to the whole document; a record keeps only its own.
+    return QJsonValue::fromVariant(v.toVariant());
+}
+
+Finding make(const QString &id, const QString &uri, const QString &message, QJsonObject evidence)
+{
+    Finding f;
+    f.id = id;
+    f.severity = Finding::defaultSeverity(id);
+    f.message = message;
+    evidence.insert(QStringLiteral("uri"), uri); // the read it is about; a read is no page
+    f.evidence = evidence;
+    return f;
+}
+
+} // namespace
+
+QList<ReadContent> ReadContent::fromResult(const QJsonObject &result)
+{
+    QList<ReadContent> out;
+    for (const QJsonValue &v : result.value(QStringLiteral("contents")).toArray()) {
+        const QJsonObject o = v.toObject();
+        ReadContent c;
+        c.raw = o;
+        c.uri = o.value(QStringLiteral("uri")).toString();
+        c.mimeType = o.value(QStringLiteral("mimeType")).toString();
+        if (o.value(QStringLiteral("text")).isString()) {
+            c.kind = Kind::Text;
+            c.text = o.value(QStringLiteral("text")).toString();
+        } else if (o.value(QStringLiteral("blob")).isString()) {
+            c.kind = Kind::Blob;
+            const auto decoded =
+                QByteArray::fromBase64Encoding(o.value(QStringLiteral("blob")).toString().toLatin1(),
+                                               QByteArray::AbortOnBase64DecodingErrors);
+            c.blobValid = bool(decoded);
+            c.data = decoded.decoded;
+        }
+        out.append(c);
+    }
+    return out;
+}
+
+QString ReadContent::summary() const
+{
+    const QString mime = mimeType.isEmpty() ? QStringLiteral("no mimeType") : mimeType;
+    switch (kind) {
+    case Kind::Text:
+        return QStringLiteral("%1 · %2 characters").arg(mime).arg(text.size());
+    case Kind::Blob:
+        return blobValid ? QStringLiteral("%1 · %2").arg(mime, McpError::sizeText(data.size()))
+                         : QStringLiteral("%1 · blob is not valid base64").arg(mime);
+    case Kind::Unknown:
+        break;
+    }
+    return QStringLiteral("%1 · neither text nor blob").arg(mime);
+}
+
+qint64 ReadRecord::expiresAtMonoMs() const
+{
+    return effectiveTtlMs > 0 && receivedMonoMs >= 0 ? TtlClock::deadlineFor(receivedMonoMs, effectiveTtlMs)
+                                                     : -1;
+}
+
+Finding::Severity ReadRecord::worstSeverity(bool *any) const
+{
+    *any = !findings.isEmpty();
+    Finding::Severity worst = Finding::Severity::Info;
+    for (const Finding &f : findings)
+        worst = qMax(worst, f.severity);
+    return worst;
+}
+
+QString ReadRecord::hintsLine() const
+{
+    if (legacyEra)
+        return QStringLiteral("no cache hints (legacy)");
+    const auto part = [](const char *name, bool present, const QJsonValue &value) {
+        if (!present)
+            return QStringLiteral("missing %1").arg(QLatin1String(name));
+        // A valid scope reads as a word, as everywhere; anything else as it was sent.
+        const QString shown = value.isString() && (value.toString() == QLatin1String("public") ||
+                                                   value.toString() == QLatin1String("private"))
+                                  ? value.toString()
+                                  : PageRecord::describeValue(true, value);
+        return QStringLiteral("%1 %2").arg(QLatin1String(name), shown);
+    };
+    return part("ttlMs", hasTtl, ttlMs) + QStringLiteral(" · ") + part("cacheScope", hasScope, cacheScope);
+}
+
+QString ReadRecord::notCachedReason() const
+{
+    if (!hasContents() || cacheable || legacyEra)
+        return {};
+    return QStringLiteral("took %1 rounds (input_required): a retried request is never cached, so its ttlMs "
+                          "is not honoured")
+        .arg(rounds);
+}
+
+QJsonObject ReadRecord::toJson() const
+{
+    QJsonArray f;
+    for (const Finding &finding : findings)
+        f.append(finding.toJson());
+    QJsonObject json{{QStringLiteral("uri"), uri},
+                     {QStringLiteral("state"), PageRecord::stateName(state)},
+                     {QStringLiteral("ttlMs"), hasTtl ? ttlMs : QJsonValue()},
+                     {QStringLiteral("ttlMsPresent"), hasTtl},
+                     {QStringLiteral("cacheScope"), hasScope ? cacheScope : QJsonValue()},
+                     {QStringLiteral("cacheScopePresent"), hasScope},
+                     {QStringLiteral("effectiveTtlMs"), effectiveTtlMs},
+                     {QStringLiteral("legacy"), legacyEra},
+                     {QStringLiteral("cacheable"), cacheable},
+                     {QStringLiteral("rounds"), rounds},
+                     {QStringLiteral("latencyMs"), latencyMs},
+                     {QStringLiteral("error"), error.isError() ? QJsonValue(error.toJson()) : QJsonValue()},
+                     {QStringLiteral("findings"), f},
+                     {QStringLiteral("result"), result}};
+    if (!uriTemplate.isEmpty())
+        json.insert(QStringLiteral("uriTemplate"), uriTemplate);
+    return json;
+}
+
+ResourceReads::ResourceReads(McpClient *client, TtlClock *clock, QObject *parent)
+    : QAbstractListModel(parent)
+    , m_client(client)
+    , m_clock(clock)
+{
+    connect(m_clock, &TtlClock::expired, this, &ResourceReads::handleExpired);
+    if (m_client)
+        connect(m_client, &McpClient::resourceUpdated, this, &ResourceReads::markUpdated);
+}
+
+ResourceReads::~ResourceReads()
+{
+    for (const ReadRecord &r : std::as_const(m_reads))
+        m_clock->unschedule(r.serial);
+}
+
+int ResourceReads::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_reads.size());
+}
+
+QVariant ResourceReads::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const ReadRecord &r = m_reads.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+    case UriRole:
+        return r.uri;
+    case Qt::ToolTipRole:
+        return r.hasContents() ? r.uri + QLatin1Char('\n') + r.hintsLine() : r.uri;
+    case StateRole:
+        return int(r.state);
+    case ExpiresAtRole:
+        return r.expiresAtMonoMs();
+    case EffectiveTtlRole:
+        return r.effectiveTtlMs;
+    case ScopeRole:
+        return int(r.scope);
+    case LegacyRole:
+        return r.legacyEra;
+    case SeverityRole: {
+        bool any = false;
+        const Finding::Severity s = r.worstSeverity(&any);
+        return any ? int(s) : -1;
+    }
+    case RereadOnExpiryRole:
+        return r.rereadOnExpiry;
+    case SerialRole:
+        return r.serial;
+    default:
+        return {};
+    }
+}
+
+int ResourceReads::rowForUri(const QString &uri) const
+{
+    for (int i = 0; i < m_reads.size(); ++i) {
+        if (m_reads.at(i).uri == uri)
+            return i;
+    }
+    return -1;
+}
+
+int ResourceReads::rowForSerial(quint64 serial) const
+{
+    for (int i = 0; i < m_reads.size(); ++i) {
+        if (m_reads.at(i).serial == serial)
+            return i;
+    }
+    return -1;
+}
+
+int ResourceReads::read(const QString &uri, const QString &uriTemplate)
+{
+    int row = rowForUri(uri);
+    if (row >= 0) {
+        if (!uriTemplate.isEmpty())
+            m_reads[row].uriTemplate = uriTemplate;
+        reread(row);
+        return row;
+    }
+    ReadRecord r;
+    r.serial = m_clock->allocateKey();
+    r.uri = uri;
+    r.uriTemplate = uriTemplate;
+    row = int(m_reads.size());
+    beginInsertRows({}, row, row);
+    m_reads.append(r);
+    endInsertRows();
+    send(row);
+    return row;
+}
+
+bool ResourceReads::reread(int row)
+{
+    if (row < 0 || row >= m_reads.size() || m_inFlight.value(m_reads.at(row).serial))
+        return false;
+    send(row);
+    return true;
+}
+
+void ResourceReads::send(int row)
+{
+    ReadRecord &r = m_reads[row];
+    r.state = r.hasContents() ? ReadRecord::State::Refetching : ReadRecord::State::Loading;
+    changed(row);
+    if (!m_client) {
+        Answer a;
+        a.error = McpError::make(McpError::Kind::Closed, tr("no connection"));
+        applyAnswer(row, a);
+        return;
+    }
+    const quint64 serial = r.serial;
+    Invocation *invocation = m_client->read(r.uri, this);
+    m_inFlight.insert(serial, invocation);
+    connect(invocation, &Invocation::finished, this, [this, serial] { handleFinished(serial); });
+    // One that could not even be sent (no connection) may have finished already.
+    if (invocation->isFinished())
+        handleFinished(serial);
+}
+
+void ResourceReads::handleFinished(quint64 serial)
+{
+    const QPointer<Invocation> invocation = m_inFlight.take(serial);
+    if (!invocation)
+        return;
+    invocation->deleteLater();
+    const int row = rowForSerial(serial);
+    if (row < 0)
+        return;
+    applyAnswer(row, answerOf(invocation, m_client && !m_client->isModern()));
+}
+
+ResourceReads::Answer ResourceReads::answerOf(const Invocation *invocation, bool legacyEra)
+{
+    Answer a;
+    a.result = invocation->result();
+    a.raw = invocation->rawResponse();
+    a.error = invocation->error();
+    a.sentAtMs = invocation->sentAtMs();
+    a.receivedAtMs = invocation->receivedAtMs();
+    a.latencyMs = invocation->totalMs();
+    a.rounds = int(invocation->rounds().size());
+    a.cacheable = invocation->isCacheable();
+    a.legacyEra = legacyEra;
+    return a;
+}
+
+void ResourceReads::applyAnswer(int row, const Answer &a)
+{
+    ReadRecord &r = m_reads[row];
+    r.sentAtMs = a.sentAtMs;
+    r.latencyMs = a.latencyMs;
+    r.rounds = a.rounds;
+    m_clock->unschedule(r.serial);
+    const bool hadFindings = !r.findings.isEmpty();
+    if (a.error.isError()) {
+        // May serve stale while a re-read fails: the contents stay; the read says it is expired.
+        r.state = r.hasContents() ? ReadRecord::State::Expired : ReadRecord::State::Failed;
+        r.error = a.error;
+        r.receivedAtMs = a.receivedAtMs;
+        if (!r.hasContents())
+            r.raw = a.raw;
+        changed(row);
+        Q_EMIT readFinished(row);
+        return;
+    }
+    ++r.answers;
+    r.error = {};
+    r.staleReason.clear();
+    r.result = a.result;
+    r.raw = a.raw;
+    r.receivedAtMs = a.receivedAtMs;
+    r.receivedMonoMs = m_clock->nowMs();
+    r.cacheable = a.cacheable;
+    r.legacyEra = a.legacyEra;
+    r.hintsExpected = !a.legacyEra;
+    r.hasTtl = a.result.contains(QStringLiteral("ttlMs"));
+    r.ttlMs =
+        r.hasTtl ? detached(a.result.value(QStringLiteral("ttlMs"))) : QJsonValue(QJsonValue::Undefined);
+    r.hasScope = a.result.contains(QStringLiteral("cacheScope"));
+    r.cacheScope = r.hasScope ? detached(a.result.value(QStringLiteral("cacheScope")))
+                              : QJsonValue(QJsonValue::Undefined);
+    r.scope =
+        r.hintsExpected ? PageRecord::judgeScope(r.hasScope, r.cacheScope) : ReadRecord::Scope::NotApplicable;
+    // Legacy reads carry no hints: TTL 0. A retried (multi-round) read is never cached.
+    r.effectiveTtlMs =
+        r.hintsExpected && r.cacheable ? TtlClock::effectiveTtlMs(r.hasTtl ? r.ttlMs : QJsonValue()) : 0;
+    r.state = r.effectiveTtlMs > 0 ? ReadRecord::State::Fresh : ReadRecord::State::Stale;
+    r.findings = judgeHints(r);
+    scheduleExpiry(row);
+    changed(row);
+    if (hadFindings || !r.findings.isEmpty())
+        Q_EMIT findingsChanged();
+    Q_EMIT readFinished(row);
+}
+
+QList<Finding> ResourceReads::judgeHints(const ReadRecord &r)
+{
+    QList<Finding> findings;
+    if (!r.hintsExpected)
+        return findings;
+    if (!r.hasTtl || !r.hasScope) {
+        QStringList missing;
+        if (!r.hasTtl)
+            missing << QStringLiteral("ttlMs");
+        if (!r.hasScope)
+            missing << QStringLiteral("cacheScope");
+        findings.append(make(FindingId::CacheHintsMissing, r.uri,
+                             QStringLiteral("The read of %1 has no %2 (MUST under 2026-07-28)")
+                                 .arg(r.uri, missing.join(QStringLiteral(" or "))),
+                             {{QStringLiteral("missing"), QJsonArray::fromStringList(missing)}}));
+    }
+    if (r.hasTtl && !TtlClock::isValidTtl(r.ttlMs)) {
+        findings.append(
+            make(FindingId::TtlInvalid, r.uri,
+                 QStringLiteral("ttlMs in the read of %1 is %2: it must be an integer ≥ 0 (treated "
+                                "as %3 ms)")
+                     .arg(r.uri, PageRecord::describeValue(true, r.ttlMs))
+                     .arg(TtlClock::effectiveTtlMs(r.ttlMs)),
+                 {{QStringLiteral("ttlMs"), r.ttlMs}}));
+    }
+    if (r.hasScope && r.scope == ReadRecord::Scope::Invalid) {
+        findings.append(make(FindingId::ScopeInvalid, r.uri,
+                             QStringLiteral("cacheScope in the read of %1 is %2: it must be \"public\" or "
+                                            "\"private\"")
+                                 .arg(r.uri, PageRecord::describeValue(true, r.cacheScope)),
+                             {{QStringLiteral("cacheScope"), r.cacheScope}}));
+    }
+    return findings;
+}
+
+void ResourceReads::scheduleExpiry(int row)
+{
+    const ReadRecord &r = m_reads.at(row);
+    m_clock->unschedule(r.serial);
+    if (r.expiresAtMonoMs() >= 0)
+        m_clock->schedule(r.serial, r.expiresAtMonoMs());
+}
+
+void ResourceReads::handleExpired(const QList<quint64> &serials)
+{
+    for (quint64 serial : serials) {
+        const int row = rowForSerial(serial);
+        if (row < 0 || m_reads.at(row).state != ReadRecord::State::Fresh)
+            continue;
+        m_reads[row].state = ReadRecord::State::Expired;
+        changed(row);
+        Q_EMIT expired(row);
+        if (m_reads.at(row).rereadOnExpiry)
+            reread(row);
+    }
+}
+
+void ResourceReads::markUpdated(const QString &uri)
+{
+    const int row = rowForUri(uri);
+    if (row < 0 || !m_reads.at(row).isSettled() || !m_reads.at(row).hasContents())
+        return;
+    ReadRecord &r = m_reads[row];
+    m_clock->unschedule(r.serial);
+    r.state = ReadRecord::State::Stale;
+    r.staleReason = tr("the server sent notifications/resources/updated");
+    changed(row);
+    if (r.rereadOnExpiry)
+        reread(row);
+}
+
+void ResourceReads::setRereadOnExpiry(int row, bool on)
+{
+    if (row < 0 || row >= m_reads.size() || m_reads.at(row).rereadOnExpiry == on)
+        return;
+    m_reads[row].rereadOnExpiry = on;
+    changed(row);
+    // Asked when it has expired already: that is now.
+    if (on && m_reads.at(row).state == ReadRecord::State::Expired)
+        reread(row);
+}
+
+QList<Finding> ResourceReads::findings() const
+{
+    QList<Finding> all;
+    for (const ReadRecord &r : m_reads)
+        all += r.findings;
+    return all;
+}
+
+void ResourceReads::clear()
+{
+    for (auto it = m_inFlight.begin(); it != m_inFlight.end(); ++it) {
+        if (Invocation *invocation = it.value()) {
+            invocation->disconnect(this);
+            invocation->cancel();
+            invocation->deleteLater();
+        }
+    }
+    m_inFlight.clear();
+    const bool hadFindings = !findings().isEmpty();
+    beginResetModel();
+    for (const ReadRecord &r : std::as_const(m_reads))
+        m_clock->unschedule(r.serial);
+    m_reads.clear();
+    endResetModel();
+    if (hadFindings)
+        Q_EMIT findingsChanged();
+}
+
+void ResourceReads::changed(int row)
+{
+    const QModelIndex i = index(row);
+    Q_EMIT dataChanged(i, i);
+}
+
+} // namespace folio

@@ -1,0 +1,450 @@
+// Reading resources in the window, on the real demo server, driven as a person would (offscreen):
+// Ctrl+R on a resource shows its text and its cache hints as received; its short TTL runs out and
+// the bar repaints as expired; "Re-read when it expires" reads it again; an unknown URI shows its
+// error where it happened; a template's variables fill in the URI that is read.
+#include "listview.h"
+#include "mainwindow.h"
+#include "pagedlistmodel.h"
+#include "readview.h"
+#include "resourcereads.h"
+#include "scriptedtransport.h"
+#include "secretstore.h"
+#include "serverlistmodel.h"
+#include "serversession.h"
+#include "serverview.h"
+#include "statuscolors.h"
+#include "ttlclock.h"
+#include "wraplabel.h"
+
+#include <QAbstractItemModel>
+#include <QAction>
+#include <QApplication>
+#include <QBuffer>
+#include <QCheckBox>
+#include <QCompleter>
+#include <QDeadlineTimer>
+#include <QImage>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+
+using namespace folio;
+
+class tst_ReadView : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void readsAResourceAndItsTtlExpires();
+    void doubleClickReadsAndRereadsOnExpiry();
+    void unknownUriShowsItsError();
+    void readsFromATemplate();
+    void emptyStateUntilARead();
+    void imagesShownAndBlobsSummarised();
+    void templateFieldsAreCompleted();
+    void readFindingsJoinTheSessions();
+
+private:
+    // The demo server with reads whose TTL is short enough to watch (ttlMs 1500).
+    ListView *openDemo(const QString &listId, const QStringList &extra = {});
+    ReadView *readView() { return m_window->currentServerView()->readView(); }
+    // Waits for the rows of a list's first page.
+    bool waitForRows(ListView *list);
+
+    // A session on a scripted 2026 server (no window): handler answers every request but the
+    // handshake.
+    std::unique_ptr<ServerSession> scriptedSession(ScriptedTransport::Handler handler,
+                                                   const QJsonObject &capabilities);
+    ScriptedTransport *m_transport = nullptr;
+    qint64 m_now = 1000000;
+    // Moves the injected clock past a read's TTL and lets the clock fire.
+    void advance(qint64 ms)
+    {
+        m_now += ms;
+        m_clock->processDue();
+    }
+
+    TtlClock *m_clock = nullptr;
+    SecretStore *m_secrets = nullptr;
+    ServerListModel *m_servers = nullptr;
+    MainWindow *m_window = nullptr;
+};
+
+void tst_ReadView::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_readview"));
+    QSettings().clear();
+}
+
+void tst_ReadView::cleanup()
+{
+    delete m_window;
+    m_window = nullptr;
+    delete m_servers;
+    m_servers = nullptr;
+    delete m_secrets;
+    m_secrets = nullptr;
+    delete m_clock;
+    m_clock = nullptr;
+}
+
+ListView *tst_ReadView::openDemo(const QString &listId, const QStringList &extra)
+{
+    QSettings().setValue(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::OnDemand));
+    m_clock = new TtlClock;
+    // The TTLs count down on an injected time: expiry is asked for, not waited for, whatever TTL
+    // the demo server gives its reads.
+    m_clock->setTimeSource([this] { return m_now; });
+    m_secrets = new SecretStore;
+    m_servers = new ServerListModel(m_clock, m_secrets);
+    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
+                             QStringList{QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                                         QStringLiteral("--list"),
+                                         QStringLiteral("resources=healthy,ttlMs=1500")} +
+                                 extra);
+    m_window = new MainWindow(m_servers, m_secrets);
+    m_window->resize(1280, 800);
+    m_window->show();
+    m_window->selectServer(0);
+    m_window->connectCurrent();
+    ServerView *view = m_window->currentServerView();
+    QDeadlineTimer deadline(10000);
+    while (view && !view->listView(listId) && !deadline.hasExpired())
+        QTest::qWait(20); // polling for readiness, not timing: the assertions below use QTRY
+    if (!view || !view->listView(listId))
+        return nullptr;
+    view->showList(listId);
+    return view->listView(listId);
+}
+
+bool tst_ReadView::waitForRows(ListView *list)
+{
+    QDeadlineTimer deadline(10000);
+    while (list->table()->model()->rowCount() == 0 && !deadline.hasExpired())
+        QTest::qWait(20);
+    return list->table()->model()->rowCount() > 0;
+}
+
+void tst_ReadView::readsAResourceAndItsTtlExpires()
+{
+    ListView *list = openDemo(QStringLiteral("resources"));
+    QVERIFY(list);
+    QVERIFY(waitForRows(list));
+    QTableView *table = list->table();
+    table->setFocus();
+    table->setCurrentIndex(table->model()->index(0, 0));
+    const QString uri = table->currentIndex().data(PagedListModel::IdentityRole).toString().mid(4); // "uri:…"
+    QVERIFY(!uri.isEmpty());
+    // Read is the table's own action: its context menu offers it first, Ctrl+R triggers it.
+    QCOMPARE(table->actions().size(), 1);
+    QCOMPARE(table->actions().first()->text(), QStringLiteral("Read"));
+    QTest::keyClick(table, Qt::Key_R, Qt::ControlModifier);
+
+    ReadView *view = readView();
+    QTRY_VERIFY(view->isVisible()); // the Reads tab came to the front
+    QCOMPARE(view->currentRow(), 0);
+    ResourceReads *reads = view->reads();
+    QCOMPARE(reads->record(0).uri, uri);
+    QTRY_COMPARE_WITH_TIMEOUT(reads->record(0).state, PageRecord::State::Fresh, 5000);
+    QTRY_VERIFY(!view->shownTexts().isEmpty());
+    QVERIFY(view->shownTexts().first().contains(QStringLiteral("\"")));
+    const ReadRecord &r = reads->record(0);
+    const QString asReceived = QStringLiteral("ttlMs %1 · cacheScope %2 (as received)")
+                                   .arg(r.ttlMs.toInteger())
+                                   .arg(r.cacheScope.toString());
+    QCOMPARE(view->hintsLabel()->text(), asReceived);
+    QVERIFY(r.effectiveTtlMs > 0);
+    QCOMPARE(view->ttlBar()->look().bar, ReadTtlBar::Bar::Fresh);
+    QVERIFY(view->ttlBar()->look().text.startsWith(QStringLiteral("fresh · expires in")));
+
+    // Its TTL runs out on the session's clock: the bar repaints grey, as an expired chip's.
+    advance(r.effectiveTtlMs - 1);
+    QCOMPARE(view->ttlBar()->look().bar, ReadTtlBar::Bar::Fresh);
+    advance(1);
+    QTRY_COMPARE(view->ttlBar()->look().bar, ReadTtlBar::Bar::Expired);
+    QCOMPARE(reads->record(0).state, PageRecord::State::Expired);
+    const QImage shot = view->ttlBar()->grab().toImage();
+    const QRect bar = view->ttlBar()->barRect();
+    const QColor painted = shot.pixelColor(shot.width() * bar.center().x() / view->ttlBar()->width(),
+                                           shot.height() * bar.center().y() / view->ttlBar()->height());
+    const QColor expired = StatusColors(view->ttlBar()->palette()).expired();
+    QVERIFY2(qAbs(painted.red() - expired.red()) < 8 && qAbs(painted.green() - expired.green()) < 8 &&
+                 qAbs(painted.blue() - expired.blue()) < 8,
+             qPrintable(painted.name() + QStringLiteral(" vs ") + expired.name()));
+    QCOMPARE(reads->record(0).answers, 1); // not re-read unless asked
+    QVERIFY2(view->stateLabel()->text().startsWith(QStringLiteral("read once, at ")),
+             qPrintable(view->stateLabel()->text()));
+}
+
+void tst_ReadView::doubleClickReadsAndRereadsOnExpiry()
+{
+    ListView *list = openDemo(QStringLiteral("resources"));
+    QVERIFY(list);
+    QVERIFY(waitForRows(list));
+    QTableView *table = list->table();
+    const QRect cell = table->visualRect(table->model()->index(1, 0));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+    ReadView *view = readView();
+    QTRY_VERIFY(view->isVisible());
+    ResourceReads *reads = view->reads();
+    QTRY_COMPARE_WITH_TIMEOUT(reads->record(0).state, PageRecord::State::Fresh, 5000);
+    QTest::mouseClick(view->rereadOnExpiryBox(), Qt::LeftButton, {},
+                      QPoint(8, view->rereadOnExpiryBox()->height() / 2));
+    QVERIFY(reads->record(0).rereadOnExpiry);
+    // Expired, then read again: the contents replaced and the clock restarted.
+    advance(reads->record(0).effectiveTtlMs);
+    QTRY_COMPARE_WITH_TIMEOUT(reads->record(0).answers, 2, 5000);
+    QCOMPARE(reads->record(0).receivedMonoMs, m_now);
+    QTRY_COMPARE_WITH_TIMEOUT(view->ttlBar()->look().bar, ReadTtlBar::Bar::Fresh, 3000);
+    QVERIFY(view->stateLabel()->text().contains(QStringLiteral("read 2 times")));
+
+    // Re-read by hand.
+    reads->setRereadOnExpiry(0, false);
+    QTRY_VERIFY(view->rereadButton()->isEnabled());
+    QTest::mouseClick(view->rereadButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(reads->record(0).answers, 3, 5000);
+}
+
+void tst_ReadView::unknownUriShowsItsError()
+{
+    ListView *list = openDemo(QStringLiteral("resources"));
+    QVERIFY(list);
+    ServerView *server = m_window->currentServerView();
+    server->showList(ServerSession::ReadsId);
+    ReadView *view = readView();
+    QTRY_VERIFY(view->isVisible());
+    view->uriField()->setFocus();
+    QTest::keyClicks(view->uriField(), QStringLiteral("chat://nowhere/at-all"));
+    QTest::keyClick(view->uriField(), Qt::Key_Return);
+    QTRY_COMPARE_WITH_TIMEOUT(view->reads()->record(0).state, PageRecord::State::Failed, 5000);
+    QTRY_VERIFY(view->errorLabel()->isVisible());
+    QVERIFY2(view->errorLabel()->text().contains(QStringLiteral("-32602")),
+             qPrintable(view->errorLabel()->text()));
+    QVERIFY(view->errorLabel()->text().contains(QStringLiteral("Resource not found")));
+    QCOMPARE(view->ttlBar()->look().bar, ReadTtlBar::Bar::Failed);
+    QVERIFY(view->shownTexts().isEmpty());
+}
+
+void tst_ReadView::readsFromATemplate()
+{
+    // A channel the demo server has, from its resources list.
+    ListView *resources = openDemo(QStringLiteral("resources"));
+    QVERIFY(resources);
+    QVERIFY(waitForRows(resources));
+    QString channel;
+    for (int r = 0; r < resources->table()->model()->rowCount() && channel.isEmpty(); ++r) {
+        const QString id =
+            resources->table()->model()->index(r, 0).data(PagedListModel::IdentityRole).toString();
+        const QString prefix = QStringLiteral("uri:chat://channels/");
+        if (id.startsWith(prefix) && !id.mid(prefix.size()).contains(QLatin1Char('/')))
+            channel = id.mid(prefix.size());
+    }
+    QVERIFY(!channel.isEmpty());
+    m_window->currentServerView()->showList(QStringLiteral("templates"));
+    ListView *list = m_window->currentServerView()->listView(QStringLiteral("templates"));
+    QVERIFY(list);
+    QVERIFY(waitForRows(list));
+    QTableView *table = list->table();
+    int row = -1;
+    for (int r = 0; r < table->model()->rowCount(); ++r) {
+        if (table->model()->index(r, 0).data(PagedListModel::IdentityRole).toString() ==
+            QStringLiteral("uriTemplate:chat://channels/{channel}"))
+            row = r;
+    }
+    QVERIFY(row >= 0);
+    table->setFocus();
+    table->setCurrentIndex(table->model()->index(row, 0));
+    QTest::keyClick(table, Qt::Key_R, Qt::ControlModifier);
+    TemplateReadDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = m_window->findChild<TemplateReadDialog *>()) && dialog->isVisible());
+    QLineEdit *field = dialog->field(QStringLiteral("channel"));
+    QVERIFY(field);
+    QTest::keyClicks(field, channel);
+    const QString uri = QStringLiteral("chat://channels/") + channel;
+    QCOMPARE(dialog->uri(), uri);
+    QTest::keyClick(field, Qt::Key_Return);
+    ReadView *view = readView();
+    QTRY_VERIFY(view->isVisible());
+    QTRY_COMPARE_WITH_TIMEOUT(view->reads()->count(), 1, 3000);
+    QCOMPARE(view->reads()->record(0).uri, uri);
+    QCOMPARE(view->reads()->record(0).uriTemplate, QStringLiteral("chat://channels/{channel}"));
+    QTRY_VERIFY_WITH_TIMEOUT(view->reads()->record(0).hasContents(), 5000);
+    QTRY_VERIFY(!view->shownTexts().isEmpty());
+}
+
+void tst_ReadView::emptyStateUntilARead()
+{
+    ListView *list = openDemo(QStringLiteral("resources"));
+    QVERIFY(list);
+    m_window->currentServerView()->showList(ServerSession::ReadsId);
+    ReadView *view = readView();
+    QTRY_VERIFY(view->isVisible());
+    WrapLabel *empty = view->findChild<WrapLabel *>(QStringLiteral("emptyState"));
+    QVERIFY(empty);
+    QVERIFY(empty->isVisible());
+    QVERIFY(empty->text().startsWith(QStringLiteral("No resource read yet.")));
+    QVERIFY(!view->ttlBar()->isVisible());
+}
+
+std::unique_ptr<ServerSession> tst_ReadView::scriptedSession(ScriptedTransport::Handler handler,
+                                                             const QJsonObject &capabilities)
+{
+    m_clock = new TtlClock;
+    ServerConfig config;
+    config.name = QStringLiteral("scripted");
+    auto session = std::make_unique<ServerSession>(config, m_clock, nullptr);
+    session->client()->setTransportFactory([this, handler, capabilities](QObject *) {
+        m_transport = new ScriptedTransport(true, handler);
+        m_transport->capabilities = capabilities;
+        return m_transport;
+    });
+    QSignalSpy connected(session->client(), &McpClient::connected);
+    session->connectToServer();
+    if (!connected.wait(3000))
+        return nullptr;
+    return session;
+}
+
+void tst_ReadView::imagesShownAndBlobsSummarised()
+{
+    QImage image(640, 320, QImage::Format_RGB32);
+    image.fill(Qt::darkCyan);
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    const QByteArray zip = QByteArray(3000, 'z');
+    auto session = scriptedSession(
+        [png, zip](const QString &, const QJsonObject &params) {
+            const QString uri = params.value(QStringLiteral("uri")).toString();
+            return QJsonObject{
+                {QStringLiteral("contents"),
+                 QJsonArray{QJsonObject{{QStringLiteral("uri"), uri},
+                                        {QStringLiteral("mimeType"), QStringLiteral("image/png")},
+                                        {QStringLiteral("blob"), QString::fromLatin1(png.toBase64())}},
+                            QJsonObject{{QStringLiteral("uri"), uri + QStringLiteral(".zip")},
+                                        {QStringLiteral("mimeType"), QStringLiteral("application/zip")},
+                                        {QStringLiteral("blob"), QString::fromLatin1(zip.toBase64())}},
+                            QJsonObject{{QStringLiteral("uri"), uri + QStringLiteral(".txt")},
+                                        {QStringLiteral("text"), QStringLiteral("plain words")}}}},
+                {QStringLiteral("ttlMs"), 60000},
+                {QStringLiteral("cacheScope"), QStringLiteral("public")}};
+        },
+        {{QStringLiteral("resources"), QJsonObject{}}});
+    QVERIFY(session);
+    ReadView view(session.get());
+    view.resize(1000, 700);
+    view.show();
+    view.readUri(QStringLiteral("file:///logo"));
+    QTRY_VERIFY(session->reads()->count() == 1 && session->reads()->record(0).hasContents());
+    QLabel *picture = nullptr;
+    QTRY_VERIFY((picture = view.findChild<QLabel *>(QStringLiteral("readImage"))));
+    // Decoded and scaled to fit: 640×320 shown at 480×240.
+    QCOMPARE(picture->pixmap().size(), QSize(480, 240));
+    QCOMPARE(view.shownTexts(), QStringList{QStringLiteral("plain words")});
+    QStringList summaries;
+    for (const QLabel *l : view.findChildren<QLabel *>())
+        summaries << l->text();
+    QVERIFY2(summaries.contains(
+                 QStringLiteral("image/png · %1 · 640 × 320 px").arg(McpError::sizeText(png.size()))),
+             qPrintable(summaries.join(QLatin1Char('|'))));
+    QVERIFY(summaries.contains(QStringLiteral("application/zip · 2.9 KiB · file:///logo.zip")));
+    int saves = 0;
+    for (const QPushButton *b : view.findChildren<QPushButton *>())
+        saves += b->text() == QStringLiteral("Save…");
+    QCOMPARE(saves, 2); // each blob, not the text
+    QCOMPARE(view.hintsLabel()->text(), QStringLiteral("ttlMs 60000 · cacheScope public (as received)"));
+}
+
+void tst_ReadView::templateFieldsAreCompleted()
+{
+    const QString tmpl = QStringLiteral("chat://channels/{channel}/posts{?author}");
+    auto session = scriptedSession(
+        [](const QString &method, const QJsonObject &params) {
+            if (method != QLatin1String("completion/complete"))
+                return QJsonObject{{QStringLiteral("error"),
+                                    QJsonObject{{QStringLiteral("code"), -32601},
+                                                {QStringLiteral("message"), QStringLiteral("no")}}}};
+            const QString typed =
+                params.value(QStringLiteral("argument")).toObject().value(QStringLiteral("value")).toString();
+            QJsonArray values;
+            for (const QString &c :
+                 {QStringLiteral("general"), QStringLiteral("gems"), QStringLiteral("random")}) {
+                if (c.startsWith(typed))
+                    values.append(c);
+            }
+            return QJsonObject{
+                {QStringLiteral("completion"),
+                 QJsonObject{{QStringLiteral("values"), values}, {QStringLiteral("hasMore"), false}}}};
+        },
+        {{QStringLiteral("resources"), QJsonObject{}}, {QStringLiteral("completions"), QJsonObject{}}});
+    QVERIFY(session);
+    QVERIFY(session->client()->offersCompletion());
+    TemplateReadDialog dialog(session->client(),
+                              QJsonObject{{QStringLiteral("uriTemplate"), tmpl},
+                                          {QStringLiteral("name"), QStringLiteral("posts")}});
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QLineEdit *channel = dialog.field(QStringLiteral("channel"));
+    QVERIFY(channel && dialog.field(QStringLiteral("author")));
+    // Suggestions for the first field come before anything is typed; then as it is typed.
+    QTRY_COMPARE(dialog.completer(QStringLiteral("channel"))->model()->rowCount(), 3);
+    channel->setFocus();
+    QTest::keyClicks(channel, QStringLiteral("ge"));
+    QTRY_COMPARE(dialog.completer(QStringLiteral("channel"))->model()->rowCount(), 2);
+    const QJsonObject sent = m_transport->lastParams;
+    QCOMPARE(sent.value(QStringLiteral("ref")).toObject(),
+             (QJsonObject{{QStringLiteral("type"), QStringLiteral("ref/resource")},
+                          {QStringLiteral("uri"), tmpl}}));
+    QCOMPARE(sent.value(QStringLiteral("argument")).toObject(),
+             (QJsonObject{{QStringLiteral("name"), QStringLiteral("channel")},
+                          {QStringLiteral("value"), QStringLiteral("ge")}}));
+    QTest::keyClicks(channel, QStringLiteral("neral"));
+    QCOMPARE(dialog.uri(), QStringLiteral("chat://channels/general/posts"));
+    QTest::keyClicks(dialog.field(QStringLiteral("author")), QStringLiteral("ana b"));
+    QCOMPARE(dialog.uri(), QStringLiteral("chat://channels/general/posts?author=ana%20b"));
+}
+
+// A read's findings are the session's, under resources/read: the Findings dock, the tabs and the
+// server's dot count them as they count a list's.
+void tst_ReadView::readFindingsJoinTheSessions()
+{
+    auto session = scriptedSession(
+        [](const QString &method, const QJsonObject &) {
+            if (method != QLatin1String("resources/read"))
+                return QJsonObject{{QStringLiteral("error"),
+                                    QJsonObject{{QStringLiteral("code"), -32601},
+                                                {QStringLiteral("message"), QStringLiteral("no")}}}};
+            return QJsonObject{{QStringLiteral("contents"), QJsonArray{}}, {QStringLiteral("ttlMs"), -1}};
+        },
+        {{QStringLiteral("resources"), QJsonObject{}}});
+    QVERIFY(session);
+    ReadView view(session.get());
+    view.show();
+    QSignalSpy changed(session.get(), &ServerSession::findingsChanged);
+    view.readUri(QStringLiteral("chat://x"));
+    QTRY_VERIFY(session->reads()->count() == 1 && session->reads()->record(0).hasContents());
+    QVERIFY(!changed.isEmpty());
+    QVERIFY(session->findingListIds().contains(ServerSession::ReadsId));
+    QStringList ids;
+    for (const Finding &f : session->findings(ServerSession::ReadsId))
+        ids << f.id;
+    QCOMPARE(ids, (QStringList{QStringLiteral("cache-hints-missing"), QStringLiteral("ttl-invalid")}));
+    QVERIFY(session->findingCount() >= 2);
+    QCOMPARE(session->worstSeverity(), Finding::Severity::Error);
+    QVERIFY(view.hintsLabel()->text().startsWith(QStringLiteral("ttlMs -1 · missing cacheScope")));
+}
+
+QTEST_MAIN(tst_ReadView)
+#include "tst_readview.moc"
