@@ -22,6 +22,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QJsonArray>
 #include <QLineEdit>
 #include <QPixmap>
 #include <QPointer>
@@ -309,21 +310,35 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         Theme::apply(Theme::Mode::Light);
         window.setZoom(1.0);
         window.setLegendShown(false);
-        const QJsonObject tool = item(QStringLiteral("tools"), QStringLiteral("update_post"));
+        // The form showcase: an enum with a default, nested options by $ref, an array of targets.
+        const QJsonObject tool = item(QStringLiteral("tools"), QStringLiteral("execute_command"));
         if (tool.isEmpty())
             return false;
         *callView = window.currentServerView()->openCallView(tool);
-        (*callView)->resize(1100, 680);
+        (*callView)->resize(1100, 720);
         (*callView)->form()->setValues(
-            QJsonObject{{QStringLiteral("post_id"), QStringLiteral("post-0042")},
-                        {QStringLiteral("message"), QStringLiteral("Release notes are up.")}});
-        (*callView)->call(); // asks first
+            QJsonObject{{QStringLiteral("command"), QStringLiteral("/remind")},
+                        {QStringLiteral("text"), QStringLiteral("Stand-up in 5 minutes")},
+                        {QStringLiteral("targets"),
+                         QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("channel")},
+                                                {QStringLiteral("name"), QStringLiteral("town-square")}}}}});
+        (*callView)->call(); // asks first when it is not read-only
         return true;
     });
     widgetShot([callView] { return callView->data(); }, QStringLiteral("call-confirm-light"), 3);
-    script.add(QStringLiteral("call confirmed"), [callView] {
+    // A read-only tool with mixed content: text, an image, an embedded resource, a link, and a
+    // structuredContent checked against its outputSchema.
+    script.add(QStringLiteral("call mixed"), [&window, item, callView] {
         if (*callView)
-            (*callView)->callNow();
+            (*callView)->close();
+        const QJsonObject tool = item(QStringLiteral("tools"), QStringLiteral("summarize_reactions"));
+        if (tool.isEmpty())
+            return false;
+        *callView = window.currentServerView()->openCallView(tool);
+        (*callView)->resize(1100, 720);
+        (*callView)->form()->setValues(
+            QJsonObject{{QStringLiteral("reaction_id"), QStringLiteral("p00042")}});
+        (*callView)->call();
         return true;
     });
     script.add(QStringLiteral("call done"),
@@ -353,7 +368,7 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         *promptView = window.currentServerView()->openPromptView(prompt);
         (*promptView)->resize(1000, 600);
         if (QLineEdit *e = (*promptView)->argumentEdit(QStringLiteral("channel")))
-            e->setText(QStringLiteral("general"));
+            e->setText(QStringLiteral("help-android"));
         (*promptView)->get();
         return true;
     });

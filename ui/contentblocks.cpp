@@ -176,10 +176,16 @@ QWidget *ContentBlocks::blockWidget(const QJsonObject &block)
         if (!image.isNull()) {
             auto *picture = new QLabel;
             picture->setObjectName(QStringLiteral("blockImage"));
-            const QSize fit = image.size().boundedTo(QSize(maxImageWidth, maxImageHeight));
-            picture->setPixmap(QPixmap::fromImage(
-                image.size() == fit ? image
-                                    : image.scaled(fit, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+            // Large ones scaled down to fit; icon-sized ones (a badge, 16×16) up to be seen, pixel
+            // for pixel.
+            QImage shownImage = image;
+            if (image.width() > maxImageWidth || image.height() > maxImageHeight)
+                shownImage = image.scaled(QSize(maxImageWidth, maxImageHeight), Qt::KeepAspectRatio,
+                                          Qt::SmoothTransformation);
+            else if (image.width() < 48 && image.height() < 48)
+                shownImage = image.scaled(image.size() * (64 / qMax(image.width(), image.height())),
+                                          Qt::KeepAspectRatio, Qt::FastTransformation);
+            picture->setPixmap(QPixmap::fromImage(shownImage));
             picture->setAlignment(Qt::AlignLeft);
             v->addWidget(picture);
         }

@@ -22,6 +22,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
@@ -38,6 +39,7 @@ private Q_SLOTS:
     void callsAReadOnlyToolThroughItsForm();
     void aDestructiveToolAsksFirst();
     void getsAPromptWithItsArgument();
+    void aMismatchAndMixedContentAreShown();
     void aListToolIsCalledOnce();
 
 private:
@@ -141,20 +143,23 @@ void tst_CallView::callsAReadOnlyToolThroughItsForm()
     auto *id = call->form()->findChild<QLineEdit *>(QStringLiteral("field:post_id"));
     QVERIFY(id);
     QVERIFY(!call->form()->problem().isEmpty()); // required, and empty
-    QTest::keyClicks(id, QStringLiteral("p-42"));
+    QTest::keyClicks(id, QStringLiteral("p00042"));
     QCOMPARE(call->form()->problem(), QString());
     QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("callButton")), Qt::LeftButton);
     QTRY_COMPARE(call->state(), CallView::State::Done);
     QVERIFY(call->invocation());
     QCOMPARE(call->invocation()->params().value(QStringLiteral("arguments")).toObject(),
-             (QJsonObject{{QStringLiteral("post_id"), QStringLiteral("p-42")}}));
+             (QJsonObject{{QStringLiteral("post_id"), QStringLiteral("p00042")}}));
     auto *status = call->findChild<QLabel *>(QStringLiteral("callStatus"));
     QVERIFY2(status->text().startsWith(QLatin1String("Done:")), qPrintable(status->text()));
     auto *blocks = call->findChild<ContentBlocks *>();
     QCOMPARE(blocks->blockCount(), 1);
     auto *text = blocks->findChild<QLabel *>(QStringLiteral("blockText"));
     QVERIFY(text);
-    QVERIFY2(text->text().contains(QLatin1String("p-42")), qPrintable(text->text()));
+    QVERIFY2(text->text().contains(QLatin1String("p00042")), qPrintable(text->text()));
+    // Its structuredContent, checked against its outputSchema.
+    QCOMPARE(call->findChild<QLabel *>(QStringLiteral("callSchemaCheck"))->text(),
+             QStringLiteral("Matches the tool's outputSchema."));
     // The round trip, raw.
     QTest::mouseClick(call->findChild<QToolButton *>(QStringLiteral("rawToggle")), Qt::LeftButton);
     QVERIFY(call->findChild<QWidget *>(QStringLiteral("callRaw"))->isVisible());
@@ -179,7 +184,7 @@ void tst_CallView::aDestructiveToolAsksFirst()
     QApplication::setActiveWindow(call);
     QTRY_COMPARE(QApplication::activeWindow(), call);
     QVERIFY(CallView::riskText(call->tool()).contains(QLatin1String("change or delete")));
-    call->form()->findChild<QLineEdit *>(QStringLiteral("field:post_id"))->setText(QStringLiteral("p-1"));
+    call->form()->findChild<QLineEdit *>(QStringLiteral("field:post_id"))->setText(QStringLiteral("p00001"));
     const int before = sentCount(QStringLiteral("tools/call"));
     QTest::keyClick(call->form()->findChild<QLineEdit *>(QStringLiteral("field:post_id")), Qt::Key_Return,
                     Qt::ControlModifier);
@@ -206,24 +211,68 @@ void tst_CallView::getsAPromptWithItsArgument()
     QVERIFY(selectRow(list, QStringLiteral("summarize_channel")));
     // The arguments column reads as names, the required marked.
     const QModelIndex current = list->table()->currentIndex();
-    QCOMPARE(current.siblingAtColumn(3).data().toString(), QStringLiteral("channel*"));
+    QCOMPARE(current.siblingAtColumn(3).data().toString(), QStringLiteral("channel*, since, style"));
     QTest::keyClick(list->table(), Qt::Key_Return, Qt::ControlModifier);
     PromptView *prompt = nullptr;
     QTRY_VERIFY((prompt = serverView()->findChild<PromptView *>()));
     QLineEdit *channel = prompt->argumentEdit(QStringLiteral("channel"));
     QVERIFY(channel);
     QVERIFY(!prompt->problem().isEmpty());
-    QTest::keyClicks(channel, QStringLiteral("general"));
+    // Completed through completion/complete as it is typed.
+    QSignalSpy completed(prompt, &PromptView::completionsArrived);
+    QTest::keyClicks(channel, QStringLiteral("help-an"));
+    QVERIFY(completed.wait(5000));
+    QTRY_VERIFY(prompt->completions(QStringLiteral("channel")).contains(QStringLiteral("help-android")));
+    channel->setText(QStringLiteral("help-android"));
     QCOMPARE(prompt->problem(), QString());
     QTest::mouseClick(prompt->findChild<QPushButton *>(QStringLiteral("getPrompt")), Qt::LeftButton);
     QTRY_VERIFY(prompt->invocation() && prompt->invocation()->isFinished());
-    QTRY_COMPARE(prompt->messageCount(), 1);
+    QTRY_VERIFY(prompt->messageCount() >= 1);
     auto *role = prompt->findChild<QLabel *>(QStringLiteral("messageRole"));
     QVERIFY(role);
     QCOMPARE(role->text(), QStringLiteral("user"));
     auto *text = prompt->findChild<QLabel *>(QStringLiteral("blockText"));
     QVERIFY(text);
-    QVERIFY2(text->text().contains(QLatin1String("general")), qPrintable(text->text()));
+    QVERIFY2(text->text().contains(QLatin1String("help-android")), qPrintable(text->text()));
+}
+
+void tst_CallView::aMismatchAndMixedContentAreShown()
+{
+    ListView *list = openDemo(QStringLiteral("tools"));
+    QVERIFY(list);
+    QJsonObject auditRole, reactions;
+    QTRY_VERIFY(selectRow(list, QStringLiteral("summarize_reactions")));
+    for (int row = 0; row < list->model()->rowCount(); ++row) {
+        const QJsonObject tool = list->model()->item(row);
+        if (tool.value(QStringLiteral("name")) == QLatin1String("audit_role"))
+            auditRole = tool;
+        if (tool.value(QStringLiteral("name")) == QLatin1String("summarize_reactions"))
+            reactions = tool;
+    }
+    QVERIFY(!auditRole.isEmpty() && !reactions.isEmpty());
+    CallView *mismatch = serverView()->openCallView(auditRole);
+    mismatch->form()->setValues({{QStringLiteral("role_id"), QStringLiteral("r1")}});
+    mismatch->call(); // read-only: at once
+    QTRY_COMPARE(mismatch->state(), CallView::State::Done);
+    const QString check = mismatch->findChild<QLabel *>(QStringLiteral("callSchemaCheck"))->text();
+    QVERIFY2(check.startsWith(QLatin1String("Does not match the tool's outputSchema:")), qPrintable(check));
+    QVERIFY2(check.contains(QLatin1String("findings: expected an array, got a string")), qPrintable(check));
+    QVERIFY2(check.contains(QLatin1String("score: expected an integer, got a string")), qPrintable(check));
+
+    CallView *mixed = serverView()->openCallView(reactions);
+    mixed->form()->setValues({{QStringLiteral("reaction_id"), QStringLiteral("p00042")}});
+    mixed->call();
+    QTRY_COMPARE(mixed->state(), CallView::State::Done);
+    QStringList types;
+    const QList<QWidget *> blocks = mixed->findChildren<QWidget *>(QStringLiteral("contentBlock"));
+    for (QWidget *b : blocks)
+        types << b->property("blockType").toString();
+    QCOMPARE(types, (QStringList{QStringLiteral("text"), QStringLiteral("image"), QStringLiteral("resource"),
+                                 QStringLiteral("resource_link")}));
+    QLabel *image = mixed->findChild<QLabel *>(QStringLiteral("blockImage"));
+    QVERIFY(image && !image->pixmap().isNull());
+    QCOMPARE(mixed->findChild<QLabel *>(QStringLiteral("callSchemaCheck"))->text(),
+             QStringLiteral("Matches the tool's outputSchema."));
 }
 
 void tst_CallView::aListToolIsCalledOnce()
