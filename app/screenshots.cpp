@@ -3,6 +3,7 @@
 #include "auditpanel.h"
 #include "callview.h"
 #include "findingspanel.h"
+#include "inputresponder.h"
 #include "legendbar.h"
 #include "listview.h"
 #include "mainwindow.h"
@@ -385,6 +386,40 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
         Theme::apply(Theme::Mode::Light);
         if (*promptView)
             (*promptView)->close();
+        return true;
+    });
+    // A 2026 tool that asks first: send_draft's input_required elicitation, as its form.
+    auto askingCall = std::make_shared<QPointer<CallView>>();
+    auto responderOf = [servers] {
+        return dynamic_cast<WindowInputResponder *>(servers->session(0)->client()->inputResponder());
+    };
+    script.add(QStringLiteral("elicitation"), [&window, item, askingCall] {
+        const QJsonObject tool = item(QStringLiteral("tools"), QStringLiteral("send_draft"));
+        if (tool.isEmpty())
+            return false;
+        *askingCall = window.currentServerView()->openCallView(tool);
+        (*askingCall)
+            ->form()
+            ->setValues(QJsonObject{{QStringLiteral("draft_id"), QStringLiteral("draft-7")}});
+        (*askingCall)->callNow();
+        return true;
+    });
+    script.add(QStringLiteral("elicitation asked"),
+               [responderOf] { return responderOf() && responderOf()->openDialog(); });
+    widgetShot([responderOf] { return responderOf() ? responderOf()->openDialog() : nullptr; },
+               QStringLiteral("elicitation-light"), 3);
+    script.add(QStringLiteral("elicitation dark"), [] {
+        Theme::apply(Theme::Mode::Dark);
+        return true;
+    });
+    widgetShot([responderOf] { return responderOf() ? responderOf()->openDialog() : nullptr; },
+               QStringLiteral("elicitation-dark"), 3);
+    script.add(QStringLiteral("elicitation answered"), [responderOf, askingCall] {
+        Theme::apply(Theme::Mode::Light);
+        if (QDialog *d = responderOf() ? responderOf()->openDialog() : nullptr)
+            d->reject();
+        if (*askingCall)
+            (*askingCall)->close();
         return true;
     });
     // A replay: the tour saved as a session, its server stopped, the file opened and scrubbed to

@@ -24,12 +24,18 @@ Invocation::Invocation(McpClient *client, const QString &method, const QJsonObje
 
 Invocation::~Invocation()
 {
+    // Whoever owned it is going (a view closed): the server hears the cancel, nobody hears more of
+    // this Invocation, whose signals would reach an owner half destroyed.
+    m_finished = true;
     for (const QPointer<InputReply> &reply : std::as_const(m_pendingInputs)) {
         if (reply)
             reply->withdraw();
     }
-    if (m_call && !m_call->isFinished())
-        m_call->cancel();
+    if (m_call) {
+        m_call->disconnect(this);
+        if (!m_call->isFinished())
+            m_call->cancel();
+    }
 }
 
 QString Invocation::title() const

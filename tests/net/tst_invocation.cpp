@@ -166,6 +166,7 @@ private Q_SLOTS:
     void refusedInputFailsTheCall();
     void cancelWhileWaitingForInput();
     void progressAndCancel();
+    void deletingItCancelsQuietly();
     void capabilitiesFollowTheResponder();
     void legacyServerRequestsReachTheResponder();
     void toolHeaderProblems_data();
@@ -372,6 +373,23 @@ void tst_Invocation::progressAndCancel()
     QCOMPARE(last.value(QStringLiteral("method")).toString(), QStringLiteral("notifications/cancelled"));
     QCOMPARE(last.value(QStringLiteral("params")).toObject().value(QStringLiteral("requestId")),
              server->requests(QStringLiteral("tools/call")).first().value(QStringLiteral("id")));
+}
+
+void tst_Invocation::deletingItCancelsQuietly()
+{
+    McpClient client;
+    FakeServer *server = connect(client, true, [](FakeServer &, const QJsonObject &) {});
+    QVERIFY(server);
+    auto *owner = new QObject;
+    Invocation *call = client.invoke(QStringLiteral("tools/call"),
+                                     {{QStringLiteral("name"), QStringLiteral("slow")}}, owner);
+    QTRY_COMPARE(server->requests(QStringLiteral("tools/call")).size(), 1);
+    bool heard = false;
+    QObject::connect(call, &Invocation::finished, this, [&heard] { heard = true; });
+    delete owner; // a view closed while its call ran
+    QVERIFY(!heard);
+    QCOMPARE(server->sent.last().value(QStringLiteral("method")).toString(),
+             QStringLiteral("notifications/cancelled"));
 }
 
 void tst_Invocation::capabilitiesFollowTheResponder()
