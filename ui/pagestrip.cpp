@@ -81,7 +81,6 @@ int ScopeBadgeSize()
 constexpr int CountdownTickMs = 200;
 constexpr int SpinnerTickMs = 80;
 // The last fifth of a countdown blends from green to amber: a page about to go stale says so.
-constexpr qreal WarnFraction = 0.2;
 
 qint64 animationClockMs()
 {
@@ -674,54 +673,7 @@ void PageStrip::paintChip(QPainter *painter, const QRect &rect, const ChipLook &
 
     // Bottom: the TTL bar.
     const QRectF bar = barRect(rect);
-    const qreal radius = bar.height() / 2;
-    painter->setPen(Qt::NoPen);
-    switch (look.bar) {
-    case Bar::None:
-    case Bar::Loading:
-    case Bar::Failed:
-        painter->setBrush(colors.track());
-        painter->drawRoundedRect(bar, radius, radius);
-        break;
-    case Bar::Fresh: {
-        painter->setBrush(colors.tint(colors.fresh(), 0.22));
-        painter->drawRoundedRect(bar, radius, radius);
-        QColor color = colors.fresh();
-        if (look.remaining < WarnFraction)
-            color = StatusColors::mix(colors.stale(), colors.fresh(), look.remaining / WarnFraction);
-        painter->setBrush(color);
-        const qreal w = bar.width() * look.remaining;
-        if (w > 0.5)
-            painter->drawRoundedRect(QRectF(bar.left(), bar.top(), qMax(w, bar.height()), bar.height()),
-                                     radius, radius);
-        break;
-    }
-    case Bar::Stale:
-        painter->setBrush(colors.stale());
-        painter->drawRoundedRect(bar, radius, radius);
-        break;
-    case Bar::Expired:
-        painter->setBrush(colors.expired());
-        painter->drawRoundedRect(bar, radius, radius);
-        break;
-    case Bar::Refetching: {
-        QPainterPath clip;
-        clip.addRoundedRect(bar, radius, radius);
-        painter->save();
-        painter->setClipPath(clip, Qt::IntersectClip);
-        StatusColors::drawStripes(painter, bar, colors.fresh(), (animationClockMs() % 800) / 800.0);
-        painter->restore();
-        break;
-    }
-    case Bar::Legacy: {
-        // No hints by design: a quiet dotted track, not a warning.
-        QPen dotted(colors.legacy(), 1.2, Qt::DotLine, Qt::RoundCap);
-        painter->setPen(dotted);
-        painter->drawLine(QPointF(bar.left() + 1, bar.center().y()),
-                          QPointF(bar.right() - 1, bar.center().y()));
-        break;
-    }
-    }
+    colors.drawTtlBar(painter, bar, look.bar, look.remaining, (animationClockMs() % 800) / 800.0);
 
     if (look.struck) {
         painter->setOpacity(0.9);

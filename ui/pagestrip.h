@@ -1,5 +1,7 @@
 #pragma once
 
+#include "statuscolors.h"
+
 #include "ledgerview.h"
 #include "pagerecord.h"
 
@@ -23,7 +25,7 @@ class PageStrip : public LedgerView
 public:
     // What a chip shows, computed from the page record by the same code that paints it (tests and
     // accessibility read it; the paint event draws it).
-    enum class Bar { None, Loading, Fresh, Stale, Expired, Refetching, Failed, Legacy };
+    using Bar = StatusColors::TtlBar;
     struct ChipLook
     {
         int ledgerRow = -1;

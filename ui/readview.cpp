@@ -43,7 +43,6 @@ namespace folio {
 
 namespace {
 
-constexpr qreal WarnFraction = 0.2; // as the page strip: the bar turns towards amber below it
 constexpr int CountdownTickMs = 100;
 constexpr int StripeTickMs = 40;
 
@@ -197,57 +196,8 @@ ReadTtlBar::Look ReadTtlBar::look() const
 void ReadTtlBar::paintBar(QPainter *painter, const QRectF &bar, const Look &look, const StatusColors &colors,
                           qint64 animation)
 {
-    const qreal radius = bar.height() / 2;
-    painter->setPen(Qt::NoPen);
-    switch (look.bar) {
-    case Bar::None:
-    case Bar::Loading:
-        painter->setBrush(colors.track());
-        painter->drawRoundedRect(bar, radius, radius);
-        break;
-    case Bar::Failed:
-        painter->setBrush(colors.tint(colors.failed(), 0.10));
-        painter->setPen(QPen(colors.failed(), 1.5));
-        painter->drawRoundedRect(bar, radius, radius);
-        break;
-    case Bar::Fresh: {
-        painter->setBrush(colors.tint(colors.fresh(), 0.22));
-        painter->drawRoundedRect(bar, radius, radius);
-        QColor color = colors.fresh();
-        if (look.remaining < WarnFraction)
-            color = StatusColors::mix(colors.stale(), colors.fresh(), look.remaining / WarnFraction);
-        painter->setBrush(color);
-        const qreal w = bar.width() * look.remaining;
-        if (w > 0.5)
-            painter->drawRoundedRect(QRectF(bar.left(), bar.top(), qMax(w, bar.height()), bar.height()),
-                                     radius, radius);
-        break;
-    }
-    case Bar::Stale:
-        painter->setBrush(colors.stale());
-        painter->drawRoundedRect(bar, radius, radius);
-        break;
-    case Bar::Expired:
-        painter->setBrush(colors.expired());
-        painter->drawRoundedRect(bar, radius, radius);
-        break;
-    case Bar::Refetching: {
-        QPainterPath clip;
-        clip.addRoundedRect(bar, radius, radius);
-        painter->save();
-        painter->setClipPath(clip, Qt::IntersectClip);
-        StatusColors::drawStripes(painter, bar, colors.fresh(), (animation % 800) / 800.0);
-        painter->restore();
-        break;
-    }
-    case Bar::Legacy: {
-        // No hints by design: a quiet dotted track, not a warning.
-        painter->setPen(QPen(colors.legacy(), 1.2, Qt::DotLine, Qt::RoundCap));
-        painter->drawLine(QPointF(bar.left() + 1, bar.center().y()),
-                          QPointF(bar.right() - 1, bar.center().y()));
-        break;
-    }
-    }
+    colors.drawTtlBar(painter, bar, look.bar, look.remaining, (animation % 800) / 800.0,
+                      /*outlineFailed=*/true);
 }
 
 QSize ReadTtlBar::sizeHint() const

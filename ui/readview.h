@@ -1,5 +1,7 @@
 #pragma once
 
+#include "statuscolors.h"
+
 #include "pagerecord.h"
 
 #include <QDialog>
@@ -35,7 +37,7 @@ class ReadTtlBar : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Bar { None, Loading, Fresh, Stale, Expired, Refetching, Failed, Legacy };
+    using Bar = StatusColors::TtlBar;
     struct Look
     {
         Bar bar = Bar::None;

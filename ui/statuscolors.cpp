@@ -243,6 +243,66 @@ void StatusColors::drawSeverityBadge(QPainter *painter, const QRectF &rect, Find
     painter->restore();
 }
 
+void StatusColors::drawTtlBar(QPainter *painter, const QRectF &bar, TtlBar kind, qreal remaining, qreal phase,
+                              bool outlineFailed) const
+{
+    // Below this fraction of its TTL left, a fresh bar turns towards amber.
+    constexpr qreal warnFraction = 0.2;
+    const qreal radius = bar.height() / 2;
+    painter->save();
+    painter->setPen(Qt::NoPen);
+    switch (kind) {
+    case TtlBar::Failed:
+        if (outlineFailed) {
+            painter->setBrush(tint(failed(), 0.10));
+            painter->setPen(QPen(failed(), 1.5));
+            painter->drawRoundedRect(bar, radius, radius);
+            break;
+        }
+        [[fallthrough]];
+    case TtlBar::None:
+    case TtlBar::Loading:
+        painter->setBrush(track());
+        painter->drawRoundedRect(bar, radius, radius);
+        break;
+    case TtlBar::Fresh: {
+        painter->setBrush(tint(fresh(), 0.22));
+        painter->drawRoundedRect(bar, radius, radius);
+        QColor color = fresh();
+        if (remaining < warnFraction)
+            color = mix(stale(), fresh(), remaining / warnFraction);
+        painter->setBrush(color);
+        const qreal w = bar.width() * remaining;
+        if (w > 0.5)
+            painter->drawRoundedRect(QRectF(bar.left(), bar.top(), qMax(w, bar.height()), bar.height()),
+                                     radius, radius);
+        break;
+    }
+    case TtlBar::Stale:
+        painter->setBrush(stale());
+        painter->drawRoundedRect(bar, radius, radius);
+        break;
+    case TtlBar::Expired:
+        painter->setBrush(expired());
+        painter->drawRoundedRect(bar, radius, radius);
+        break;
+    case TtlBar::Refetching: {
+        QPainterPath clip;
+        clip.addRoundedRect(bar, radius, radius);
+        painter->setClipPath(clip, Qt::IntersectClip);
+        drawStripes(painter, bar, fresh(), phase);
+        break;
+    }
+    case TtlBar::Legacy:
+        // No hints by design: a quiet dotted track, not a warning.
+        painter->setPen(QPen(legacy(), 1.2, Qt::DotLine, Qt::RoundCap));
+        painter->drawLine(QPointF(bar.left() + 1, bar.center().y()),
+                          QPointF(bar.right() - 1, bar.center().y()));
+        break;
+    }
+    painter->restore();
+}
+
 void StatusColors::drawStripes(QPainter *painter, const QRectF &rect, const QColor &color, qreal phase)
 {
     painter->save();

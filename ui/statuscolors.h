@@ -70,6 +70,14 @@ public:
     // A spinner arc for requests in flight; phase 0..1 turns it.
     static void drawSpinner(QPainter *painter, const QRectF &rect, const QColor &color, qreal phase);
 
+    // A TTL bar, as a page's chip and a read draw it: green and draining while fresh (turning
+    // towards amber in its last fifth), amber when stale, grey once expired, striped while fetched
+    // again (phase 0..1 moves the stripes), a dotted "no hints" track for the legacy era, an empty
+    // track while loading. Failed: a red outline when outlineFailed, else an empty track.
+    enum class TtlBar { None, Loading, Fresh, Stale, Expired, Refetching, Failed, Legacy };
+    void drawTtlBar(QPainter *painter, const QRectF &bar, TtlBar kind, qreal remaining, qreal phase,
+                    bool outlineFailed = false) const;
+
     // The same shapes as icons (for item views and labels), at 16 px and its 2x.
     QIcon scopeIcon(PageRecord::Scope scope) const;
     QIcon severityIcon(Finding::Severity severity) const;
