@@ -6,9 +6,9 @@
 #include "finding.h"
 #include "findingspanel.h"
 #include "fonts.h"
-#include "inputresponder.h"
 #include "framepacer.h"
 #include "importdialog.h"
+#include "inputresponder.h"
 #include "legendbar.h"
 #include "listview.h"
 #include "mcpclient.h"
@@ -171,10 +171,11 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     // first handshake, which a start-up connect begins only once the event loop runs.
     for (int row = 0; row < m_servers->rowCount(); ++row)
         attachResponder(m_servers->session(row));
-    connect(m_servers, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &, int first, int last) {
-        for (int row = first; row <= last; ++row)
-            attachResponder(m_servers->session(row));
-    });
+    connect(m_servers, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex &, int first, int last) {
+                for (int row = first; row <= last; ++row)
+                    attachResponder(m_servers->session(row));
+            });
     m_serverList->setItemDelegate(new ServerItemDelegate(m_serverList));
     m_serverList->setSelectionMode(QAbstractItemView::SingleSelection);
     m_serverList->setContextMenuPolicy(Qt::ActionsContextMenu);
