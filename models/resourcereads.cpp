@@ -3,6 +3,7 @@
 #include "invocation.h"
 #include "mcpclient.h"
 #include "ttlclock.h"
+#include "walkjudge.h"
 
 #include <QJsonDocument>
 
@@ -14,17 +15,6 @@ QJsonValue detached(const QJsonValue &v)
 {
     // A value from a parsed message holds on to the whole document; a record keeps only its own.
     return QJsonValue::fromVariant(v.toVariant());
-}
-
-Finding make(const QString &id, const QString &uri, const QString &message, QJsonObject evidence)
-{
-    Finding f;
-    f.id = id;
-    f.severity = Finding::defaultSeverity(id);
-    f.message = message;
-    evidence.insert(QStringLiteral("uri"), uri); // the read it is about; a read is no page
-    f.evidence = evidence;
-    return f;
 }
 
 } // namespace
@@ -335,36 +325,13 @@ void ResourceReads::applyAnswer(int row, const Answer &a)
 
 QList<Finding> ResourceReads::judgeHints(const ReadRecord &r)
 {
-    QList<Finding> findings;
     if (!r.hintsExpected)
-        return findings;
-    if (!r.hasTtl || !r.hasScope) {
-        QStringList missing;
-        if (!r.hasTtl)
-            missing << QStringLiteral("ttlMs");
-        if (!r.hasScope)
-            missing << QStringLiteral("cacheScope");
-        findings.append(make(FindingId::CacheHintsMissing, r.uri,
-                             QStringLiteral("The read of %1 has no %2 (MUST under 2026-07-28)")
-                                 .arg(r.uri, missing.join(QStringLiteral(" or "))),
-                             {{QStringLiteral("missing"), QJsonArray::fromStringList(missing)}}));
-    }
-    if (r.hasTtl && !TtlClock::isValidTtl(r.ttlMs)) {
-        findings.append(
-            make(FindingId::TtlInvalid, r.uri,
-                 QStringLiteral("ttlMs in the read of %1 is %2: it must be an integer ≥ 0 (treated "
-                                "as %3 ms)")
-                     .arg(r.uri, PageRecord::describeValue(true, r.ttlMs))
-                     .arg(TtlClock::effectiveTtlMs(r.ttlMs)),
-                 {{QStringLiteral("ttlMs"), r.ttlMs}}));
-    }
-    if (r.hasScope && r.scope == ReadRecord::Scope::Invalid) {
-        findings.append(make(FindingId::ScopeInvalid, r.uri,
-                             QStringLiteral("cacheScope in the read of %1 is %2: it must be \"public\" or "
-                                            "\"private\"")
-                                 .arg(r.uri, PageRecord::describeValue(true, r.cacheScope)),
-                             {{QStringLiteral("cacheScope"), r.cacheScope}}));
-    }
+        return {};
+    QList<Finding> findings = WalkJudge::judgeHints(r.hasTtl, r.ttlMs, r.hasScope, r.cacheScope,
+                                                    QStringLiteral("The read of %1").arg(r.uri),
+                                                    QStringLiteral("in the read of %1").arg(r.uri));
+    for (Finding &f : findings)
+        f.evidence.insert(QStringLiteral("uri"), r.uri); // the read it is about; a read is no page
     return findings;
 }
 

@@ -4,6 +4,7 @@
 #include "ttlclock.h"
 
 #include <QCryptographicHash>
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace folio {
@@ -117,39 +118,15 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Ite
     }
 
     if (page.hintsExpected) {
-        if (!page.hasTtl || !page.hasScope) {
-            QStringList missing;
-            if (!page.hasTtl)
-                missing << QStringLiteral("ttlMs");
-            if (!page.hasScope)
-                missing << QStringLiteral("cacheScope");
-            findings.append(make(FindingId::CacheHintsMissing, idx,
-                                 QStringLiteral("Page %1 has no %2 (MUST under 2026-07-28)")
-                                     .arg(idx + 1)
-                                     .arg(missing.join(QStringLiteral(" or "))),
-                                 {{QStringLiteral("missing"), QJsonArray::fromStringList(missing)}}));
+        for (Finding f :
+             judgeHints(page.hasTtl, page.ttlMs, page.hasScope, page.cacheScope,
+                        QStringLiteral("Page %1").arg(idx + 1), QStringLiteral("on page %1").arg(idx + 1))) {
+            f.pages = {idx};
+            findings.append(f);
         }
-        if (page.hasTtl && !TtlClock::isValidTtl(page.ttlMs)) {
-            findings.append(
-                make(FindingId::TtlInvalid, idx,
-                     QStringLiteral("ttlMs on page %1 is %2: it must be an integer ≥ 0 (treated as %3 ms)")
-                         .arg(idx + 1)
-                         .arg(PageRecord::describeValue(true, page.ttlMs))
-                         .arg(page.effectiveTtlMs),
-                     {{QStringLiteral("ttlMs"), page.ttlMs}}));
-        }
-        if (page.hasScope) {
+        if (page.hasScope && isValidScope(page.cacheScope)) {
             const QString scope = page.cacheScope.toString();
-            const bool valid = page.cacheScope.isString() &&
-                               (scope == QLatin1String("public") || scope == QLatin1String("private"));
-            if (!valid) {
-                findings.append(
-                    make(FindingId::ScopeInvalid, idx,
-                         QStringLiteral("cacheScope on page %1 is %2: it must be \"public\" or \"private\"")
-                             .arg(idx + 1)
-                             .arg(PageRecord::describeValue(true, page.cacheScope)),
-                         {{QStringLiteral("cacheScope"), page.cacheScope}}));
-            } else if (m_firstScopePage < 0) {
+            if (m_firstScopePage < 0) {
                 m_firstScope = scope;
                 m_firstScopePage = idx;
             } else if (scope != m_firstScope) {
@@ -168,6 +145,49 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Ite
             }
         }
     }
+    return findings;
+}
+
+bool WalkJudge::isValidScope(const QJsonValue &cacheScope)
+{
+    return cacheScope == QLatin1String("public") || cacheScope == QLatin1String("private");
+}
+
+QList<Finding> WalkJudge::judgeHints(bool hasTtl, const QJsonValue &ttlMs, bool hasScope,
+                                     const QJsonValue &cacheScope, const QString &subject,
+                                     const QString &where)
+{
+    QList<Finding> findings;
+    auto add = [&findings](const QString &id, const QString &message, const QJsonObject &evidence) {
+        Finding f;
+        f.id = id;
+        f.severity = Finding::defaultSeverity(id);
+        f.message = message;
+        f.evidence = evidence;
+        findings.append(f);
+    };
+    if (!hasTtl || !hasScope) {
+        QStringList missing;
+        if (!hasTtl)
+            missing << QStringLiteral("ttlMs");
+        if (!hasScope)
+            missing << QStringLiteral("cacheScope");
+        add(FindingId::CacheHintsMissing,
+            QStringLiteral("%1 has no %2 (MUST under 2026-07-28)")
+                .arg(subject, missing.join(QStringLiteral(" or "))),
+            {{QStringLiteral("missing"), QJsonArray::fromStringList(missing)}});
+    }
+    if (hasTtl && !TtlClock::isValidTtl(ttlMs))
+        add(FindingId::TtlInvalid,
+            QStringLiteral("ttlMs %1 is %2: it must be an integer ≥ 0 (treated as %3 ms)")
+                .arg(where, PageRecord::describeValue(true, ttlMs))
+                .arg(TtlClock::effectiveTtlMs(ttlMs)),
+            {{QStringLiteral("ttlMs"), ttlMs}});
+    if (hasScope && !isValidScope(cacheScope))
+        add(FindingId::ScopeInvalid,
+            QStringLiteral("cacheScope %1 is %2: it must be \"public\" or \"private\"")
+                .arg(where, PageRecord::describeValue(true, cacheScope)),
+            {{QStringLiteral("cacheScope"), cacheScope}});
     return findings;
 }
 

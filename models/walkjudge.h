@@ -35,6 +35,16 @@ public:
 
     static QString describeError(const PageRecord &page);
 
+    // The cache-hint findings of one 2026-07-28 result, a page's or a read's: ttlMs or cacheScope
+    // missing, a ttlMs that is no integer >= 0, a cacheScope other than "public" or "private".
+    // subject names the result at a sentence's start ("Page 3", "The read of demo://x"), where
+    // after a field's name ("on page 3", "in the read of demo://x"). The findings name no page:
+    // the caller adds it (or, for a read, the uri).
+    static QList<Finding> judgeHints(bool hasTtl, const QJsonValue &ttlMs, bool hasScope,
+                                     const QJsonValue &cacheScope, const QString &subject,
+                                     const QString &where);
+    static bool isValidScope(const QJsonValue &cacheScope);
+
 private:
     QHash<QString, int> m_sentCursors; // cursor -> page index that sent it first
     QHash<quint64, int> m_identities;  // identity hash -> page index where first seen

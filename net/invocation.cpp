@@ -202,10 +202,10 @@ void Invocation::handleRound(RpcCall *call)
         round.inputs.append(request);
     }
     Q_EMIT roundFinished(index);
-    answerInputs(asked, requestState);
+    answerInputs(requestState);
 }
 
-void Invocation::answerInputs(const QJsonObject &inputRequests, const std::optional<QString> &requestState)
+void Invocation::answerInputs(const std::optional<QString> &requestState)
 {
     m_collected = {};
     m_pendingState = requestState;
@@ -216,10 +216,9 @@ void Invocation::answerInputs(const QJsonObject &inputRequests, const std::optio
         sendRound({}, requestState);
         return;
     }
-    Q_UNUSED(inputRequests)
     QList<InputReply *> replies;
     for (const InputRequest &request : inputs) {
-        InputReply *reply = m_client->askForInput(request, this);
+        auto *reply = new InputReply(request, this);
         m_pendingInputs.append(reply);
         replies.append(reply);
         connect(reply, &InputReply::replied, this,

@@ -95,7 +95,8 @@ private:
     void sendRound(const QJsonObject &inputResponses, const std::optional<QString> &requestState);
     void handleRound(RpcCall *call);
     void handleProgress(const QJsonObject &params);
-    void answerInputs(const QJsonObject &inputRequests, const std::optional<QString> &requestState);
+    // Hands the last round's inputs to the responder; the next round goes once all are answered.
+    void answerInputs(const std::optional<QString> &requestState);
     void inputReplied(InputReply *reply, const QJsonObject &result, const McpError &error);
     void finish(const QJsonObject &result, const McpError &error);
 

@@ -439,11 +439,6 @@ QList<QPair<QByteArray, QByteArray>> McpClient::toolParamHeaders(const QJsonObje
     return headers;
 }
 
-InputReply *McpClient::askForInput(const InputRequest &request, QObject *parent)
-{
-    return new InputReply(request, parent);
-}
-
 void McpClient::handOver(InputReply *reply)
 {
     const QPointer<InputReply> guard(reply);
@@ -472,7 +467,7 @@ void McpClient::installServerRequestHandlers()
                 request.kind = *InputRequest::kindOf(method);
                 request.method = method;
                 request.params = params;
-                InputReply *reply = askForInput(request, conn ? static_cast<QObject *>(conn) : this);
+                auto *reply = new InputReply(request, conn ? static_cast<QObject *>(conn) : this);
                 connect(reply, &InputReply::replied, reply,
                         [reply, done](const QJsonObject &result, const McpError &error) {
                             done(result, error);

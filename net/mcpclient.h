@@ -154,9 +154,8 @@ private:
     void report(const QString &line);
 
     friend class Invocation;
-    // A reply for the request, not yet handed to anyone; handOver() gives it to the responder (or
-    // refuses it when none answers its kind) after inputRequested().
-    InputReply *askForInput(const InputRequest &request, QObject *parent);
+    // Gives a reply to the responder (or refuses it when none answers its kind) after
+    // inputRequested().
     void handOver(InputReply *reply);
     void registerProgress(const QString &token, Invocation *invocation);
     void installServerRequestHandlers();
