@@ -1,9 +1,11 @@
 #include "conformanceclient.h"
 
 #include "applogging.h"
+#include "authorizer.h"
 #include "clilogging.h"
 #include "invocation.h"
 #include "mcpclient.h"
+#include "oauthflow.h"
 #include "rpccall.h"
 #include "schemaargs.h"
 
@@ -33,7 +35,8 @@ class ConformanceRun : public QObject
 {
 public:
     ConformanceRun(const QUrl &url, const QString &scenario, const QJsonObject &context)
-        : m_scenario(scenario)
+        : m_url(url)
+        , m_scenario(scenario)
         , m_context(context)
     {
         ServerConfig config;
@@ -49,6 +52,22 @@ public:
             QJsonObject{{QStringLiteral("uri"), QUrl::fromLocalFile(QDir::tempPath()).toString()},
                         {QStringLiteral("name"), QStringLiteral("temp")}}};
         m_client.setInputResponder(&m_responder);
+        // Sign-in as the window does it, but with no browser: the harness's authorization server
+        // redirects at once, and that redirect is followed to the loopback listener. The client ID
+        // metadata document URL is the one the harness hosts for Folio; pre-registered credentials
+        // come in the context.
+        OAuthClientSettings settings;
+        settings.metadataDocumentUrl = QStringLiteral("https://conformance-test.local/client-metadata.json");
+        settings.preRegisteredClientId = context.value(QStringLiteral("client_id")).toString();
+        settings.preRegisteredClientSecret = context.value(QStringLiteral("client_secret")).toString();
+        m_authorizer.setClientSettings(settings);
+        m_authorizer.setCallbackTimeoutMs(20000);
+        m_client.setAuthorizer(&m_authorizer);
+        connect(&m_authorizer, &Authorizer::flowFinished, this, [](OAuthFlow *flow) {
+            for (const QString &line :
+                 describeSteps(flow->steps(), false).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                say(QStringLiteral("auth: ") + line);
+        });
         connect(&m_client, &McpClient::connected, this, [this] {
             say(QStringLiteral("connected, revision ") + m_client.protocolVersion());
             plan();
@@ -234,8 +253,10 @@ private:
         QTimer::singleShot(100, qApp, [code] { QCoreApplication::exit(code); });
     }
 
+    QUrl m_url;
     McpClient m_client;
     DefaultInputResponder m_responder;
+    Authorizer m_authorizer{m_url};
     QString m_scenario;
     QJsonObject m_context;
     QList<Step> m_steps;

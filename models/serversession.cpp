@@ -7,6 +7,7 @@
 #include "resourcereads.h"
 #include "schemaargs.h"
 #include "secretstore.h"
+#include "signinstore.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -58,6 +59,21 @@ ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, Secret
         Q_EMIT error(tr("%1 wrote a line on stdout that is not JSON-RPC: \"%2\" (its logs belong on stderr)")
                          .arg(m_config.name, line));
     });
+    updateSignIn();
+}
+
+void ServerSession::updateSignIn()
+{
+    const bool wanted = m_config.kind == ServerConfig::Kind::Http && !m_config.isReplay();
+    if (m_signIn && (!wanted || m_signIn->serverUrl() != m_config.url)) {
+        m_client->setAuthorizer(nullptr);
+        delete m_signIn;
+        m_signIn = nullptr;
+    }
+    if (wanted && !m_signIn) {
+        m_signIn = new SignInStore(m_config.url, m_secrets, this);
+        m_client->setAuthorizer(m_signIn->authorizer());
+    }
 }
 
 ServerSession::~ServerSession()
@@ -73,6 +89,7 @@ ServerSession::~ServerSession()
 void ServerSession::setConfig(const ServerConfig &config)
 {
     m_config = config;
+    updateSignIn();
 }
 
 QString ServerSession::displayName() const
@@ -108,6 +125,16 @@ void ServerSession::connectToServer()
 {
     if (m_client->state() == McpClient::State::Connecting || m_client->state() == McpClient::State::Connected)
         return;
+    if (m_signIn && !m_signIn->isLoaded()) {
+        // The saved sign-in first: its token goes on the first request.
+        m_signIn->load([this] { connectWithSecrets(); });
+        return;
+    }
+    connectWithSecrets();
+}
+
+void ServerSession::connectWithSecrets()
+{
     ServerConfig config = m_config;
     if (config.kind == ServerConfig::Kind::Http && config.tokenInKeychain && m_secrets) {
         qCDebug(lcSession).noquote() << config.name + QLatin1Char(':')

@@ -18,6 +18,7 @@ class PagedListModel;
 class ReplayClock;
 class ResourceReads;
 class SecretStore;
+class SignInStore;
 struct SessionRecording;
 class TtlClock;
 
@@ -55,8 +56,12 @@ public:
     // runs fast to t.
     void replayFrom(qint64 t);
 
-    // Reads the bearer token from the keychain first when the config says one is saved.
+    // Reads the bearer token from the keychain first when the config says one is saved, and the
+    // saved sign-in of an HTTP server.
     void connectToServer();
+    // An HTTP server's sign-in (OAuth): its state, its flows and their steps; null for stdio and
+    // replays. Its browser is the window's to set.
+    SignInStore *signIn() const { return m_signIn; }
     void disconnectFromServer();
     McpClient::State state() const { return m_client->state(); }
     QString stateText() const;
@@ -137,6 +142,9 @@ private:
     bool m_replayPaused = false; // the user paused the replay: a reconnect does not play
     QPointer<SecretStore> m_secrets;
     McpClient *m_client;
+    SignInStore *m_signIn = nullptr;
+    void updateSignIn();
+    void connectWithSecrets();
     QList<ListSource> m_lists;
     QHash<QString, PagedListModel *> m_models;
     ResourceReads *m_reads = nullptr;

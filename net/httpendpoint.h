@@ -1,8 +1,11 @@
 #pragma once
 
+#include "authorizer.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QPair>
+#include <QPointer>
 #include <QString>
 #include <QUrl>
 
@@ -14,6 +17,8 @@ struct HttpEndpoint
     QUrl url;
     QList<QPair<QByteArray, QByteArray>> headers;
     QString bearerToken;
+    // Signs in (OAuth) and renews the token: its token, when it has one, replaces bearerToken.
+    QPointer<Authorizer> authorizer;
     int transferTimeoutMs = 0; // 0: none (long-lived streams)
 };
 

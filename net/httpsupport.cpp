@@ -1,5 +1,6 @@
 #include "httpsupport.h"
 
+#include "authorizer.h"
 #include "httpexchange.h"
 #include "wwwauthenticate.h"
 
@@ -69,8 +70,11 @@ QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, co
         req.setTransferTimeout(endpoint.transferTimeoutMs);
     for (const auto &[name, value] : endpoint.headers)
         req.setRawHeader(name, value);
-    if (!endpoint.bearerToken.isEmpty())
-        req.setRawHeader("Authorization", "Bearer " + endpoint.bearerToken.toUtf8());
+    const QString token = endpoint.authorizer && endpoint.authorizer->isSignedIn()
+                              ? endpoint.authorizer->accessToken()
+                              : endpoint.bearerToken;
+    if (!token.isEmpty())
+        req.setRawHeader("Authorization", "Bearer " + token.toUtf8());
     return req;
 }
 

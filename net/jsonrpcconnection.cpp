@@ -30,6 +30,16 @@ JsonRpcConnection::JsonRpcConnection(Transport *transport, TrafficLog *log, QObj
     connect(m_transport, &Transport::messageReceived, this, &JsonRpcConnection::handleMessage);
     connect(m_transport, &Transport::requestFailed, this, &JsonRpcConnection::handleRequestFailed);
     connect(m_transport, &Transport::closed, this, &JsonRpcConnection::handleClosed);
+    connect(m_transport, &Transport::requestHeld, this, [this](const QJsonValue &id, bool held) {
+        const QPointer<RpcCall> call = m_pending.value(idKey(id));
+        QTimer *timer = call ? call->findChild<QTimer *>(QString(), Qt::FindDirectChildrenOnly) : nullptr;
+        if (!timer || call->isFinished())
+            return;
+        if (held)
+            timer->stop();
+        else
+            timer->start(); // its whole timeout again, counted from the new send
+    });
     connect(
         m_transport, &Transport::malformedMessage, this, [this](const QByteArray &raw, const McpError &e) {
             // Info, not a warning: the server's mistake is shown in the traffic log and the

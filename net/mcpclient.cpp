@@ -1,5 +1,7 @@
 #include "mcpclient.h"
 
+#include "authorizer.h"
+
 #include "handshake.h"
 #include "httpendpoint.h"
 #include "httpsupport.h"
@@ -131,9 +133,33 @@ Transport *McpClient::createTransport(ServerConfig::HttpMode mode)
     endpoint.url = m_config.url;
     endpoint.headers = m_config.headers;
     endpoint.bearerToken = m_config.bearerToken;
+    endpoint.authorizer = m_authorizer;
     if (mode == ServerConfig::HttpMode::LegacySse)
         return new LegacySseTransport(endpoint);
     return new StreamableHttpTransport(endpoint);
+}
+
+Authorizer *McpClient::authorizer() const
+{
+    return m_authorizer;
+}
+
+void McpClient::setAuthorizer(Authorizer *authorizer)
+{
+    if (m_authorizer)
+        m_authorizer->disconnect(this);
+    m_authorizer = authorizer;
+    if (!authorizer)
+        return;
+    auto hideTokens = [this, authorizer] {
+        const OAuthTokens &tokens = authorizer->record().tokens;
+        for (const QString &secret : {tokens.accessToken, tokens.refreshToken}) {
+            if (!secret.isEmpty())
+                m_log->addSecret(secret);
+        }
+    };
+    hideTokens();
+    connect(authorizer, &Authorizer::recordChanged, this, hideTokens);
 }
 
 void McpClient::connectToServer()

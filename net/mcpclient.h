@@ -16,6 +16,7 @@
 
 namespace folio {
 
+class Authorizer;
 class Handshake;
 class Invocation;
 class JsonRpcConnection;
@@ -115,6 +116,10 @@ public:
     // connecting: the capabilities declared follow it). None: no such capability is declared.
     void setInputResponder(InputResponder *responder) { m_responder = responder; }
     InputResponder *inputResponder() const { return m_responder; }
+    // HTTP servers: signs in and renews the token (OAuth); its tokens never reach the traffic log.
+    // Not owned. Takes effect at the next connect.
+    void setAuthorizer(Authorizer *authorizer);
+    Authorizer *authorizer() const;
     // What this client declares: {"elicitation":{"form":{}},"sampling":{},"roots":{}} or a part.
     QJsonObject clientCapabilities() const;
     // Tells the server the roots changed (2025 era, when roots are declared).
@@ -162,6 +167,7 @@ private:
 
     ServerConfig m_config;
     InputResponder *m_responder = nullptr;
+    QPointer<Authorizer> m_authorizer;
     QHash<QString, QPointer<Invocation>> m_progress;
     qint64 m_nextProgressToken = 1;
     std::function<Transport *(QObject *)> m_transportFactory;

@@ -1,5 +1,6 @@
 #include "streamablehttptransport.h"
 
+#include "authorizer.h"
 #include "jsonrpcconnection.h"
 #include "netlogging.h"
 #include "protocol.h"
@@ -55,6 +56,13 @@ void StreamableHttpTransport::send(const QJsonObject &message, const QByteArray 
             id, McpError::make(McpError::Kind::Closed, QStringLiteral("The transport is closed")));
         return;
     }
+    post(message, encoded, messageHeaders(), 0);
+}
+
+void StreamableHttpTransport::post(const QJsonObject &message, const QByteArray &encoded,
+                                   const HeaderList &headers, int authRetries)
+{
+    const QJsonValue id = message.value(QStringLiteral("id"));
     QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream");
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     const bool modern = Revision::isModern(m_protocolVersion);
@@ -69,7 +77,7 @@ void StreamableHttpTransport::send(const QJsonObject &message, const QByteArray 
             req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("name")).toString()));
         else if (method == QLatin1String("resources/read"))
             req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("uri")).toString()));
-        for (const auto &[name, value] : messageHeaders())
+        for (const auto &[name, value] : headers)
             req.setRawHeader(name, value);
     } else if (!m_sessionId.isEmpty()) {
         req.setRawHeader("Mcp-Session-Id", m_sessionId);
@@ -81,6 +89,13 @@ void StreamableHttpTransport::send(const QJsonObject &message, const QByteArray 
     ex.id = isRequest ? id : QJsonValue();
     ex.method = method.toUtf8();
     ex.http = HttpExchange::begin(req, "POST", encoded);
+    if (m_endpoint.authorizer) {
+        ex.message = message;
+        ex.encoded = encoded;
+        ex.headers = headers;
+        ex.token = m_endpoint.authorizer->accessToken();
+        ex.authRetries = authRetries;
+    }
     qCDebug(lcHttp).noquote() << "POST" << exchangeName(ex) << encoded.size() << "bytes";
     watch(m_nam->post(req, encoded), ex);
 }
@@ -408,6 +423,8 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
             return;
         }
     }
+    if (ex.authRetries > 0 && m_endpoint.authorizer && !ex.id.isNull())
+        m_endpoint.authorizer->noteAuthorizedRequest(QString::fromUtf8(ex.method), status);
     if (ex.id.isNull() || ex.answered)
         return; // notifications and responses get 202; nothing waits on them
     if (ex.isSse && status >= 200 && status < 300 && !netError && resumeStream(ex))
@@ -419,10 +436,43 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
         Q_EMIT requestFailed(ex.id, McpError::make(McpError::Kind::Closed, why));
         return;
     }
+    if ((status == 401 || status == 403) && askAuthorizer(reply, ex, status))
+        return;
     McpError e = httpReplyError(reply, ex.body);
     if (status == 404 && !m_sessionId.isEmpty())
         e.message = QStringLiteral("The HTTP session expired (404); reconnect to start a new one");
     Q_EMIT requestFailed(ex.id, e);
+}
+
+bool StreamableHttpTransport::askAuthorizer(QNetworkReply *reply, const Exchange &ex, int status)
+{
+    Authorizer *authorizer = m_endpoint.authorizer;
+    if (!authorizer || !m_open || ex.message.isEmpty() || ex.authRetries >= maxAuthRetries)
+        return false;
+    const QByteArray challenge = reply->rawHeader("WWW-Authenticate");
+    const McpError refused = httpReplyError(reply, ex.body);
+    report(QStringLiteral("%1 was refused (HTTP %2): asking the authorization server for a token")
+               .arg(exchangeName(ex))
+               .arg(status));
+    // A sign-in can take as long as the user takes in the browser: the request's timeout waits.
+    Q_EMIT requestHeld(ex.id, true);
+    const QJsonValue id = ex.id;
+    authorizer->handleRefusal(status, challenge, ex.token, this,
+                              [this, id, message = ex.message, encoded = ex.encoded, headers = ex.headers,
+                               retries = ex.authRetries, refused](const McpError &error) {
+                                  Q_EMIT requestHeld(id, false);
+                                  if (!m_open)
+                                      return;
+                                  if (error.isError()) {
+                                      McpError e = error;
+                                      e.httpStatus = refused.httpStatus;
+                                      e.wwwAuthenticate = refused.wwwAuthenticate;
+                                      Q_EMIT requestFailed(id, e);
+                                      return;
+                                  }
+                                  post(message, encoded, headers, retries + 1);
+                              });
+    return true;
 }
 
 void StreamableHttpTransport::close()

@@ -46,7 +46,18 @@ private:
         QByteArray lastEventId; // the last SSE event id this stream carried
         int resumes = 0;        // GETs made so far to resume this request's stream
         HttpExchange http;      // for the traffic log's HAR
+        // To send a request again after a sign-in or a refresh (Authorizer).
+        QJsonObject message;
+        QByteArray encoded;
+        HeaderList headers;
+        QString token;       // the access token it carried
+        int authRetries = 0; // times it was sent again for a new token (at most maxAuthRetries)
     };
+    static constexpr int maxAuthRetries = 3;
+    void post(const QJsonObject &message, const QByteArray &encoded, const HeaderList &headers,
+              int authRetries);
+    // A 401/403 the authorizer may answer with a new token: true when the request waits for it.
+    bool askAuthorizer(QNetworkReply *reply, const Exchange &ex, int status);
 
     void handleReadyRead(QNetworkReply *reply);
     void handleFinished(QNetworkReply *reply);

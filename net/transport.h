@@ -87,6 +87,9 @@ Q_SIGNALS:
     // HTTP transports: one request and its answer ended (or failed, or was given up), as sent and
     // received, unmasked (the traffic log masks it), for the HAR export.
     void httpExchanged(const folio::HttpExchange &exchange);
+    // The request with this id waits for something other than the server (a sign-in in the
+    // browser) while held: its timeout does not run.
+    void requestHeld(const QJsonValue &id, bool held);
 
 protected:
     // The extra headers of the message being sent (valid during send() only).

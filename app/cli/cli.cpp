@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "auditcommand.h"
+#include "authcommand.h"
 #include "callcommand.h"
 #include "clilogging.h"
 #include "clioutput.h"
@@ -31,6 +32,7 @@ const QString reportWord = QStringLiteral("report");
 const QString callWord = QStringLiteral("call");
 const QString getPromptWord = QStringLiteral("get-prompt");
 const QString helpWord = QStringLiteral("help");
+const QString authWord = QStringLiteral("auth");
 
 QString mainHelp()
 {
@@ -50,6 +52,8 @@ QString mainHelp()
                "                         checked against the tool's outputSchema)\n"
                "  get-prompt NAME --args JSON\n"
                "                         get one prompt and print its messages\n"
+               "  auth login|status|logout --url URL\n"
+               "                         sign in to an HTTP server (OAuth), show or forget it\n"
                "  audit                  walk every list and list tool, probe the cursors, report\n"
                "                         the findings (for CI: JUnit XML, JSON, Markdown, text)\n"
                "  record -o FILE.folio   walk and audit every list as 'audit' does, and save the\n"
@@ -253,7 +257,7 @@ bool isCliCommand(const QString &word)
 {
     return word == listWord || word == readWord || word == callWord || word == getPromptWord ||
            word == decodeWord || word == auditWord || word == recordWord || word == replayWord ||
-           word == reportWord || word == helpWord || word == QLatin1String("--help") ||
+           word == reportWord || word == authWord || word == helpWord || word == QLatin1String("--help") ||
            word == QLatin1String("-h");
 }
 
@@ -304,6 +308,15 @@ int runCli(const QString &command, const QStringList &arguments)
         if (options.verbose)
             enableVerboseLogging();
         return runCommand(std::make_unique<AuditCommand>(options));
+    }
+    if (command == authWord) {
+        AuthCommand::Options options;
+        const int parsed = AuthCommand::parse(arguments, &options);
+        if (parsed != ParseOk)
+            return parsed;
+        if (options.verbose)
+            enableVerboseLogging();
+        return runCommand(std::make_unique<AuthCommand>(options));
     }
     if (command == reportWord) {
         ReportCommand::Options options;

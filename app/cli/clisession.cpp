@@ -5,6 +5,7 @@
 #include "jsonrpcconnection.h"
 #include "mcpclient.h"
 #include "secretstore.h"
+#include "signinstore.h"
 #include "trafficlog.h"
 #include "transport.h"
 
@@ -64,14 +65,39 @@ void CliSession::kick()
         m_watchdog.start();
 }
 
+void CliSession::setInteractiveSignIn(std::function<void(const QUrl &)> browser)
+{
+    m_interactive = true;
+    m_browser = std::move(browser);
+}
+
 void CliSession::start()
 {
     kick();
+    const ServerConfig &config = m_client->config();
+    if (!m_signIn && config.kind == ServerConfig::Kind::Http && !config.isReplay() &&
+        config.bearerToken.isEmpty()) {
+        if (!m_secrets)
+            m_secrets = new SecretStore(QStringLiteral("Folio"), this);
+        m_signIn = new SignInStore(config.url, m_secrets, this);
+        Authorizer *authorizer = m_signIn->authorizer();
+        authorizer->setInteractive(m_interactive);
+        authorizer->setBrowser(m_browser);
+        authorizer->setSignInHint(QStringLiteral("folio auth login --url ") +
+                                  config.url.toString(QUrl::RemoveUserInfo));
+        m_client->setAuthorizer(authorizer);
+        // A sign-in in the browser is the user's time: the watchdog does not count it.
+        connect(authorizer, &Authorizer::flowStarted, this, [this] { m_watchdog.stop(); });
+        connect(authorizer, &Authorizer::flowFinished, this, [this] { kick(); });
+        m_signIn->load([this] { start(); });
+        return;
+    }
     if (m_keychain == KeychainToken::None) {
         connectNow();
         return;
     }
-    m_secrets = new SecretStore(QStringLiteral("Folio"), this);
+    if (!m_secrets)
+        m_secrets = new SecretStore(QStringLiteral("Folio"), this);
     const QString key = m_client->config().secretKey();
     qCDebug(lcCli).noquote() << "the token for" << key << "comes from the keychain"
                              << (m_keychain == KeychainToken::Required ? "(required)" : "(if saved)");

@@ -5,11 +5,15 @@
 
 #include <QObject>
 #include <QTimer>
+#include <QUrl>
+
+#include <functional>
 
 namespace folio {
 
 class McpClient;
 class SecretStore;
+class SignInStore;
 
 // One command's connection to its server: fetches a saved server's token from the keychain,
 // connects, and keeps a watchdog that fires when nothing at all has happened for longer than the
@@ -29,6 +33,11 @@ public:
     ~CliSession() override;
 
     McpClient *client() const { return m_client; }
+    // An HTTP server's saved sign-in (OAuth), used and refreshed but never started here (that is
+    // `folio auth login`): null for stdio, replays and --token-env. Made by start().
+    SignInStore *signIn() const { return m_signIn; }
+    // Sign-ins may be started when the server asks (folio auth login); not by default.
+    void setInteractiveSignIn(std::function<void(const QUrl &)> browser);
 
     void start();
     // Something happened: the watchdog starts counting again.
@@ -53,6 +62,9 @@ private:
 
     McpClient *m_client;
     SecretStore *m_secrets = nullptr;
+    SignInStore *m_signIn = nullptr;
+    bool m_interactive = false;
+    std::function<void(const QUrl &)> m_browser;
     QTimer m_watchdog;
     KeychainToken m_keychain;
     bool m_connected = false;

@@ -1,0 +1,255 @@
+#include "authcommand.h"
+
+#include "clioutput.h"
+#include "clitarget.h"
+#include "mcpclient.h"
+#include "oauthflow.h"
+#include "secretstore.h"
+#include "signinstore.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QProcess>
+#include <QTimer>
+
+namespace folio {
+
+QString AuthCommand::helpText()
+{
+    return QStringLiteral(
+        "Usage: folio auth login|status|logout --url URL [options]\n"
+        "\n"
+        "Signs in to an HTTP MCP server by OAuth 2.1, as the MCP authorization spec asks, and keeps\n"
+        "the tokens in the keychain, where `folio list`, `folio audit` and the window find them.\n"
+        "\n"
+        "  login     connect; when the server asks for sign-in, discover its authorization server,\n"
+        "            register (client ID metadata document, pre-registration or dynamic\n"
+        "            registration), open the browser on the authorization page and wait for its\n"
+        "            redirect to 127.0.0.1; every step is printed as it ends\n"
+        "  status    what is saved for the server: who, where, scopes, expiry\n"
+        "  logout    forget the server's tokens (here and in the keychain)\n"
+        "\n"
+        "Options:\n"
+        "  --no-browser    print the authorization URL instead of opening a browser, and wait\n"
+        "                  for the redirect (open the URL on this machine, or forward the port)\n"
+        "  -v, --verbose   also print each step's HTTP requests and answers (secrets masked)\n"
+        "  --url URL, --server NAME, --header 'Name: value', --timeout MS  as for folio list\n"
+        "\n"
+        "Exit status: 0 signed in (login, status) or signed out (logout); 1 the sign-in failed or\n"
+        "status finds none; 2 bad usage or the keychain could not be used.\n"
+        "\n"
+        "Examples:\n"
+        "  folio auth login --url https://mcp.example.com/mcp\n"
+        "  folio auth status --url https://mcp.example.com/mcp\n");
+}
+
+int AuthCommand::parse(const QStringList &arguments, Options *options)
+{
+    QStringList words, stdioCommand;
+    TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
+    QCommandLineParser parser;
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
+    const QCommandLineOption noBrowser(QStringLiteral("no-browser"), QStringLiteral("no browser"));
+    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
+                                     QStringLiteral("verbose"));
+    parser.addOptions({help, noBrowser, verbose});
+    TargetOptions target;
+    target.addTo(parser);
+    auto usage = [](const QString &message) {
+        printErr(QStringLiteral("folio auth: %1\nTry 'folio auth --help'.\n").arg(message));
+        return 2;
+    };
+    if (!parser.parse(QStringList{QStringLiteral("folio auth")} + words))
+        return usage(parser.errorText());
+    if (parser.isSet(help)) {
+        printOut(helpText());
+        return 0;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return usage(QStringLiteral("say login, status or logout"));
+    const QString action = positional.constFirst();
+    if (action == QLatin1String("login"))
+        options->action = Action::Login;
+    else if (action == QLatin1String("status"))
+        options->action = Action::Status;
+    else if (action == QLatin1String("logout"))
+        options->action = Action::Logout;
+    else
+        return usage(QStringLiteral("'%1' is not login, status or logout").arg(action));
+    options->noBrowser = parser.isSet(noBrowser);
+    options->verbose = parser.isSet(verbose);
+    QString error;
+    if (!target.read(parser, stdioCommand, &error))
+        return usage(error);
+    options->server = target.config();
+    if (options->server.kind != ServerConfig::Kind::Http || options->server.isReplay())
+        return usage(QStringLiteral("sign-in is for HTTP servers: give --url URL (a stdio server reads its "
+                                    "credentials from its environment)"));
+    return ParseOk;
+}
+
+AuthCommand::AuthCommand(const Options &options, QObject *parent)
+    : Command(parent)
+    , m_options(options)
+{}
+
+void AuthCommand::start()
+{
+    switch (m_options.action) {
+    case Action::Login:
+        login();
+        return;
+    case Action::Status:
+    case Action::Logout:
+        m_secrets = new SecretStore(QStringLiteral("Folio"), this);
+        m_store = new SignInStore(m_options.server.url, m_secrets, this);
+        m_store->load([this] { m_options.action == Action::Status ? status() : logout(); });
+        return;
+    }
+}
+
+void AuthCommand::printSteps(OAuthFlow *flow)
+{
+    // Each step once, as it ends (a step that waits for the browser is printed when it is done).
+    const QList<AuthStep> &steps = flow->steps();
+    while (m_printedSteps < steps.size()) {
+        const AuthStep &step = steps.at(m_printedSteps);
+        if (step.state == AuthStep::State::Running || step.state == AuthStep::State::Waiting)
+            return;
+        QString text = describeSteps({step}, m_options.verbose);
+        text.replace(0, text.indexOf(QLatin1Char('.')), QString::number(m_printedSteps + 1));
+        printErr(text);
+        ++m_printedSteps;
+    }
+}
+
+void AuthCommand::login()
+{
+    ServerConfig config = m_options.server;
+    m_session = new CliSession(config, CliSession::KeychainToken::None, this);
+    const bool noBrowser = m_options.noBrowser;
+    m_session->setInteractiveSignIn([noBrowser](const QUrl &url) {
+        const QString text = url.toString(QUrl::FullyEncoded);
+        if (noBrowser) {
+            printErr(QStringLiteral("Open this URL in a browser on this machine to sign in:\n\n  %1\n\n"
+                                    "Waiting for the redirect to 127.0.0.1 …\n")
+                         .arg(text));
+            return;
+        }
+        printErr(QStringLiteral("Opening the browser to sign in. If none opens, open this URL:\n\n  %1\n\n")
+                     .arg(text));
+        QProcess::startDetached(QStringLiteral("xdg-open"), {text});
+    });
+    connect(m_session, &CliSession::failed, this, [this](const QString &message) {
+        printErr(QStringLiteral("folio auth: %1\n").arg(message));
+        finish(1);
+    });
+    connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
+        printErr(QStringLiteral("folio auth: %1\n").arg(message));
+        finish(1);
+    });
+    connect(m_session, &CliSession::shutDown, this,
+            [this] { Q_EMIT finished(m_done ? property("code").toInt() : 1); });
+    connect(m_session, &CliSession::ready, this, [this] {
+        SignInStore *store = m_session->signIn();
+        OAuthFlow *flow = store ? store->authorizer()->flow() : nullptr;
+        if (flow)
+            printSteps(flow);
+        if (!flow) {
+            printErr(
+                store && store->authorizer()->isSignedIn()
+                    ? QStringLiteral("The saved sign-in still works: %1\n")
+                          .arg(store->statusText(QDateTime::currentMSecsSinceEpoch()))
+                    : QStringLiteral("%1 did not ask for sign-in.\n").arg(m_options.server.displayTarget()));
+            finish(0);
+            return;
+        }
+        // The tokens are in the keychain once it answered (or said it could not).
+        auto done = [this, store] {
+            printOut(store->statusText(QDateTime::currentMSecsSinceEpoch()) + QLatin1Char('\n'));
+            if (!store->keychainProblem().isEmpty())
+                printErr(QStringLiteral("folio auth: %1\n").arg(store->keychainProblem()));
+            finish(0);
+        };
+        if (store->isSaving())
+            connect(store, &SignInStore::saved, this, done);
+        else
+            done();
+    });
+    m_session->start();
+    // start() made the sign-in store: print the steps of each flow as they end.
+    SignInStore *store = m_session->signIn();
+    connect(store->authorizer(), &Authorizer::flowStarted, this, [this](OAuthFlow *flow) {
+        m_printedSteps = 0;
+        connect(flow, &OAuthFlow::stepChanged, this, [this, flow] { printSteps(flow); });
+        connect(flow, &OAuthFlow::stepAdded, this, [this, flow] { printSteps(flow); });
+        connect(flow, &OAuthFlow::finished, this, [this, flow] {
+            printSteps(flow);
+            if (!flow->succeeded())
+                printErr(QStringLiteral("folio auth: %1\n").arg(flow->error().describe()));
+        });
+    });
+}
+
+void AuthCommand::status()
+{
+    const Authorizer *a = m_store->authorizer();
+    if (!m_store->keychainProblem().isEmpty()) {
+        printErr(QStringLiteral("folio auth: %1\n").arg(m_store->keychainProblem()));
+        finish(2);
+        return;
+    }
+    const AuthRecord &r = a->record();
+    printOut(m_options.server.displayTarget() + QStringLiteral(": ") +
+             m_store->statusText(QDateTime::currentMSecsSinceEpoch()) + QLatin1Char('\n'));
+    if (r.isSignedIn()) {
+        const OAuthClient client = r.clientFor(r.issuer);
+        printOut(QStringLiteral("  client:   %1 (%2)\n")
+                     .arg(client.clientId, OAuthClient::sourceName(client.source)));
+        printOut(QStringLiteral("  refresh:  %1\n")
+                     .arg(r.tokens.refreshToken.isEmpty() ? QStringLiteral("no refresh token was issued")
+                                                          : QStringLiteral("a refresh token is kept")));
+    }
+    finish(r.isSignedIn() ? 0 : 1);
+}
+
+void AuthCommand::logout()
+{
+    const bool was = m_store->authorizer()->isSignedIn();
+    connect(m_secrets, &SecretStore::stored, this, [this](const QString &) {
+        printOut(QStringLiteral("Signed out of %1.\n").arg(m_options.server.displayTarget()));
+        finish(0);
+    });
+    connect(m_secrets, &SecretStore::removed, this, [this](const QString &) {
+        printOut(QStringLiteral("Signed out of %1.\n").arg(m_options.server.displayTarget()));
+        finish(0);
+    });
+    connect(m_secrets, &SecretStore::failed, this,
+            [this](const QString &, SecretStore::Failure, const QString &message) {
+                printErr(QStringLiteral("folio auth: %1\n").arg(message));
+                finish(2);
+            });
+    if (!was) {
+        printOut(QStringLiteral("Not signed in to %1.\n").arg(m_options.server.displayTarget()));
+        finish(0);
+        return;
+    }
+    m_store->signOut();
+}
+
+void AuthCommand::finish(int exitCode)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    setProperty("code", exitCode);
+    if (m_session) {
+        m_session->shutdown();
+        return;
+    }
+    QTimer::singleShot(0, this, [this, exitCode] { Q_EMIT finished(exitCode); });
+}
+
+} // namespace folio

@@ -1,0 +1,192 @@
+#include "authorizer.h"
+
+#include "netlogging.h"
+#include "oauthflow.h"
+#include "wwwauthenticate.h"
+
+#include <QDateTime>
+
+namespace folio {
+
+Authorizer::Authorizer(const QUrl &serverUrl, QObject *parent)
+    : QObject(parent)
+    , m_serverUrl(serverUrl)
+{}
+
+Authorizer::~Authorizer()
+{
+    m_waiters.clear();
+}
+
+void Authorizer::setRecord(const AuthRecord &record)
+{
+    m_record = record;
+}
+
+bool Authorizer::isBusy() const
+{
+    return m_flowRunning;
+}
+
+void Authorizer::handleRefusal(int status, const QByteArray &challenge, const QString &usedToken,
+                               QObject *context, Done done)
+{
+    // Renewed since that request left (another request's refusal did it): just send it again.
+    if (!m_flowRunning && !accessToken().isEmpty() && usedToken != accessToken()) {
+        done({});
+        return;
+    }
+    m_waiters.append({context, std::move(done)});
+    if (m_flowRunning)
+        return;
+
+    AuthChallenge bearer;
+    for (const AuthChallenge &c : parseWwwAuthenticate(challenge)) {
+        if (c.isScheme(u"Bearer")) {
+            bearer = c;
+            break;
+        }
+    }
+    if (status == 403) {
+        if (bearer.param(u"error") != QLatin1String("insufficient_scope")) {
+            settle(McpError::make(McpError::Kind::InsufficientScope,
+                                  QStringLiteral("The server forbids this request (HTTP 403%1)")
+                                      .arg(challenge.isEmpty() ? QString()
+                                                               : QStringLiteral(", WWW-Authenticate: ") +
+                                                                     QString::fromLatin1(challenge))));
+            return;
+        }
+        if (!m_interactive) {
+            settle(McpError::make(
+                McpError::Kind::InsufficientScope,
+                QStringLiteral("The server wants more scopes (%1): sign in again to grant them%2")
+                    .arg(bearer.param(u"scope"),
+                         m_hint.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_hint))));
+            return;
+        }
+        startFlow(status, challenge, false);
+        return;
+    }
+    // 401: refresh once, where a refresh token was issued.
+    if (!m_record.tokens.refreshToken.isEmpty() && usedToken == accessToken() && !usedToken.isEmpty() &&
+        m_refreshedFrom != usedToken) {
+        startFlow(status, challenge, true);
+        return;
+    }
+    if (!m_interactive) {
+        settle(
+            McpError::make(McpError::Kind::AuthRequired,
+                           m_record.isSignedIn()
+                               ? QStringLiteral("The server refused the saved sign-in and it could not be "
+                                                "refreshed: sign in again")
+                               : QStringLiteral("The server needs sign-in") +
+                                     (m_hint.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_hint))));
+        return;
+    }
+    startFlow(status, challenge, false);
+}
+
+void Authorizer::signIn()
+{
+    if (m_flowRunning)
+        return;
+    startFlow(0, {}, false);
+}
+
+void Authorizer::signOut()
+{
+    cancel();
+    m_record.tokens = {};
+    m_refreshedFrom.clear();
+    Q_EMIT recordChanged();
+}
+
+void Authorizer::cancel()
+{
+    if (m_flow && m_flowRunning)
+        m_flow->cancel();
+}
+
+void Authorizer::startFlow(int status, const QByteArray &challenge, bool refreshOnly)
+{
+    OAuthFlow::Options options;
+    options.serverUrl = m_serverUrl;
+    options.challenge = challenge;
+    options.challengeStatus = status;
+    options.client = m_settings;
+    options.record = m_record;
+    options.refreshOnly = refreshOnly;
+    options.openBrowser = m_browser;
+    options.stepped = m_stepped && !refreshOnly;
+    options.callbackTimeoutMs = m_callbackTimeoutMs;
+    if (status == 403 && m_record.isSignedIn())
+        options.heldScopes = m_record.tokens.scope.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    m_refreshing = refreshOnly;
+    m_challengeStatus = status;
+    m_challenge = challenge;
+    if (refreshOnly)
+        m_refreshedFrom = accessToken();
+    if (m_flow && !m_flowRunning)
+        m_flow->deleteLater();
+    m_flow = new OAuthFlow(options, this);
+    m_flowRunning = true;
+    connect(m_flow, &OAuthFlow::finished, this, &Authorizer::handleFlowFinished);
+    qCDebug(lcHttp).noquote() << (refreshOnly ? "refreshing the access token for" : "signing in to")
+                              << m_serverUrl.toString(QUrl::RemoveUserInfo);
+    Q_EMIT flowStarted(m_flow);
+    m_flow->start();
+}
+
+void Authorizer::handleFlowFinished()
+{
+    OAuthFlow *flow = m_flow;
+    m_flowRunning = false;
+    if (flow->succeeded()) {
+        m_record = flow->record();
+        Q_EMIT recordChanged();
+        Q_EMIT flowFinished(flow);
+        settle({});
+        return;
+    }
+    Q_EMIT flowFinished(flow);
+    if (m_refreshing && flow->error().kind != McpError::Kind::Cancelled) {
+        // The refresh token was refused (expired, revoked, rotated away): sign in again.
+        m_record.tokens.refreshToken.clear();
+        Q_EMIT recordChanged();
+        if (m_interactive) {
+            startFlow(m_challengeStatus, m_challenge, false);
+            return;
+        }
+    }
+    settle(flow->error());
+}
+
+void Authorizer::settle(const McpError &error)
+{
+    const QList<Waiter> waiters = std::exchange(m_waiters, {});
+    for (const Waiter &w : waiters) {
+        if (w.context)
+            w.done(error);
+    }
+}
+
+void Authorizer::noteAuthorizedRequest(const QString &what, int status)
+{
+    if (!m_flow || m_flowRunning || !m_flow->succeeded())
+        return;
+    for (const AuthStep &s : m_flow->steps()) {
+        if (s.kind == AuthStep::Kind::AuthorizedRequest)
+            return; // the first one tells; later requests are the traffic view's
+    }
+    AuthStep step;
+    step.kind = AuthStep::Kind::AuthorizedRequest;
+    step.title = AuthStep::kindName(step.kind);
+    step.state = status >= 200 && status < 300 ? AuthStep::State::Done : AuthStep::State::Failed;
+    step.summary = QStringLiteral("%1 sent again with the token: HTTP %2").arg(what).arg(status);
+    step.verdicts.append(
+        {QStringLiteral("Authorization header on the request"), true, QStringLiteral("Bearer")});
+    step.startedMs = step.finishedMs = QDateTime::currentMSecsSinceEpoch();
+    m_flow->appendStep(step);
+}
+
+} // namespace folio

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "mcperror.h"
+#include "oauth.h"
+#include "oauthflow.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QUrl>
+
+#include <functional>
+
+namespace folio {
+
+// The sign-in state of one HTTP server for its connection: the token its requests carry, and what
+// to do when the server refuses one. The HTTP transport asks it (handleRefusal) on a 401 or a 403
+// and sends the request again once it has a new token:
+// - a 401 with a refresh token in hand: one refresh-token grant;
+// - a 401 otherwise (or a failed refresh): a sign-in (OAuthFlow), where interactive;
+// - a 403 insufficient_scope: a sign-in for the challenge's scopes and the ones held (step-up).
+// Requests refused while a flow runs wait for that flow. The record (tokens and client identities)
+// is the owner's to keep: recordChanged() says when it should be saved.
+class Authorizer : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Authorizer(const QUrl &serverUrl, QObject *parent = nullptr);
+    ~Authorizer() override;
+
+    QUrl serverUrl() const { return m_serverUrl; }
+    void setRecord(const AuthRecord &record);
+    const AuthRecord &record() const { return m_record; }
+    void setClientSettings(const OAuthClientSettings &settings) { m_settings = settings; }
+    // How the authorization URL reaches the user. Without one, the URL is fetched and its
+    // redirect followed (authorization servers that answer at once: the conformance harness).
+    void setBrowser(std::function<void(const QUrl &)> browser) { m_browser = std::move(browser); }
+    // Not interactive: a refusal is answered by a refresh at most (the command line without
+    // `folio auth login`); a sign-in is then the user's to start.
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+    bool isInteractive() const { return m_interactive; }
+    // How the user starts a sign-in where this authorizer may not ("folio auth login --url …"):
+    // said in the error of a refusal it cannot answer.
+    void setSignInHint(const QString &hint) { m_hint = hint; }
+    // Sign-ins pause after every step until OAuthFlow::continueFlow().
+    void setStepped(bool stepped) { m_stepped = stepped; }
+    bool isStepped() const { return m_stepped; }
+    void setCallbackTimeoutMs(int ms) { m_callbackTimeoutMs = ms; }
+
+    QString accessToken() const { return m_record.tokens.accessToken; }
+    bool isSignedIn() const { return m_record.isSignedIn(); }
+
+    using Done = std::function<void(const McpError &error)>;
+    // The server refused a request that carried usedToken (empty: none) with status and its
+    // WWW-Authenticate. done() is called once, in context's thread and only while context lives:
+    // with no error when a new token is ready (send again), else with why not.
+    void handleRefusal(int status, const QByteArray &challenge, const QString &usedToken, QObject *context,
+                       Done done);
+    // A sign-in now, without a refusal first (the Sign in button, `folio auth login`).
+    void signIn();
+    // Forgets the tokens (the client identities stay: they are not secrets of the user's).
+    void signOut();
+    void cancel();
+
+    // The flow running or the last one, with its steps; null before any.
+    OAuthFlow *flow() const { return m_flow; }
+    bool isBusy() const;
+    // The request retried after a sign-in or refresh was answered: shown as the flow's last step.
+    void noteAuthorizedRequest(const QString &what, int status);
+
+Q_SIGNALS:
+    void flowStarted(folio::OAuthFlow *flow);
+    void flowFinished(folio::OAuthFlow *flow);
+    // The record changed (new tokens, a new client identity, signed out): save it.
+    void recordChanged();
+
+private:
+    struct Waiter
+    {
+        QPointer<QObject> context;
+        Done done;
+    };
+    void startFlow(int status, const QByteArray &challenge, bool refreshOnly);
+    void handleFlowFinished();
+    void settle(const McpError &error);
+
+    QUrl m_serverUrl;
+    AuthRecord m_record;
+    OAuthClientSettings m_settings;
+    std::function<void(const QUrl &)> m_browser;
+    bool m_interactive = true;
+    QString m_hint;
+    bool m_stepped = false;
+    int m_callbackTimeoutMs = 5 * 60 * 1000;
+    QPointer<OAuthFlow> m_flow;
+    bool m_flowRunning = false;
+    // What the running flow was for: a refresh falls back to a sign-in when it fails.
+    bool m_refreshing = false;
+    int m_challengeStatus = 0;
+    QByteArray m_challenge;
+    QString m_refreshedFrom; // the access token a refresh replaced: refreshed once, not again
+    QList<Waiter> m_waiters;
+};
+
+} // namespace folio

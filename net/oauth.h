@@ -1,0 +1,135 @@
+#pragma once
+
+#include "httpexchange.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+namespace folio {
+
+// What Folio knows about signing in to one HTTP server, as plain data: what the sign-in flow
+// (OAuthFlow) produces, the Authorizer uses, and the keychain keeps (one JSON secret per server,
+// under keychainKey()). Never in QSettings, a log, an export or a report.
+
+// A client identity at one authorization server: how Folio is known there.
+struct OAuthClient
+{
+    enum class Source { None, MetadataDocument, PreRegistered, Dynamic };
+    Source source = Source::None;
+    QString clientId;
+    QString clientSecret;            // confidential clients only (pre-registered, some DCR answers)
+    QString tokenEndpointAuthMethod; // "client_secret_basic", "client_secret_post" or "none"
+
+    bool isValid() const { return !clientId.isEmpty(); }
+    static QString sourceName(Source source);
+    QJsonObject toJson() const;
+    static OAuthClient fromJson(const QJsonObject &object);
+};
+
+// The tokens of one sign-in.
+struct OAuthTokens
+{
+    QString accessToken;
+    QString refreshToken; // empty: none was issued (never assumed)
+    QString tokenType;
+    QString scope;          // as granted (or as asked when the answer does not say)
+    qint64 expiresAtMs = 0; // wall clock; 0: the server did not say
+    qint64 issuedAtMs = 0;
+    QUrl tokenEndpoint; // where to refresh them
+
+    bool isValid() const { return !accessToken.isEmpty(); }
+    bool isExpiredAt(qint64 nowMs) const { return expiresAtMs > 0 && nowMs >= expiresAtMs; }
+    QJsonObject toJson() const;
+    static OAuthTokens fromJson(const QJsonObject &object);
+};
+
+// Everything kept for one server: its client identity at each authorization server it used
+// (credentials are per issuer and never reused at another), the issuer in force and its tokens.
+struct AuthRecord
+{
+    QString resource;                   // the server's canonical URI
+    QString issuer;                     // the authorization server in force
+    QMap<QString, OAuthClient> clients; // by issuer
+    OAuthTokens tokens;                 // issued by issuer
+
+    bool isSignedIn() const { return tokens.isValid(); }
+    OAuthClient clientFor(const QString &issuer) const { return clients.value(issuer); }
+    QByteArray toJson() const;
+    static AuthRecord fromJson(const QByteArray &json);
+    // Where a server's record lives in the keychain.
+    static QString keychainKey(const QUrl &serverUrl);
+};
+
+// How Folio presents itself to authorization servers.
+struct OAuthClientSettings
+{
+    QString clientName = QStringLiteral("Folio");
+    // A client ID metadata document URL (HTTPS, with a path): used where the authorization server
+    // says client_id_metadata_document_supported. Empty: none.
+    QString metadataDocumentUrl;
+    // Credentials registered by hand with an authorization server (RFC 6749 §2): used for that
+    // issuer (or any, when preRegisteredIssuer is empty).
+    QString preRegisteredClientId;
+    QString preRegisteredClientSecret;
+    QString preRegisteredIssuer;
+};
+
+// One rule checked during sign-in, and what came of it.
+struct AuthVerdict
+{
+    QString rule; // "issuer matches", "S256 advertised", ...
+    bool passed = false;
+    QString detail; // what was compared, in words
+};
+
+// One step of a sign-in, as the Auth view and `folio auth` show it.
+struct AuthStep
+{
+    enum class Kind {
+        Challenge,         // the 401/403 that started it
+        ResourceMetadata,  // RFC 9728
+        ServerMetadata,    // RFC 8414 / OpenID Connect discovery
+        Registration,      // client ID metadata document, pre-registration or RFC 7591
+        Authorization,     // the browser
+        Callback,          // the redirect to the loopback listener
+        Token,             // code for tokens
+        Refresh,           // refresh token for tokens
+        AuthorizedRequest, // the request retried with the token
+    };
+    enum class State { Running, Done, Failed, Skipped, Waiting };
+
+    Kind kind = Kind::Challenge;
+    State state = State::Running;
+    QString title;                 // "Protected resource metadata"
+    QString summary;               // one line: what it found
+    QString error;                 // when Failed: what went wrong, and the rule it broke
+    QList<HttpExchange> exchanges; // as sent and received, unmasked: views mask (maskExchange)
+    QList<AuthVerdict> verdicts;
+    QJsonObject details;   // what the step found (metadata read, parameters sent), secrets masked
+    QJsonObject jwtClaims; // the access token's claims when it is a JWT (Token, Refresh)
+    qint64 startedMs = 0;
+    qint64 finishedMs = 0;
+
+    static QString kindName(Kind kind);
+    static QString stateName(State state);
+};
+
+// The claims of a JWT (its payload, not verified), or an empty object when token is no JWT.
+QJsonObject decodeJwtClaims(const QString &token);
+
+// A secret as shown: the first 4 characters and a count, never the whole ("eyJh… (812 chars)").
+QString maskSecret(const QString &secret);
+
+// An exchange with its secrets masked: Authorization and cookie headers, and the token, secret,
+// code and verifier fields of form and JSON bodies and of the URL's query.
+HttpExchange maskExchange(const HttpExchange &exchange);
+
+// The steps as text, for `folio auth` and a bug report: one block per step with its verdicts, and
+// with reveal false every secret masked.
+QString describeSteps(const QList<AuthStep> &steps, bool withExchanges);
+
+} // namespace folio
