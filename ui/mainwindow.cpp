@@ -21,6 +21,7 @@
 #include "serversession.h"
 #include "serverview.h"
 #include "sessionrecording.h"
+#include "signinstore.h"
 #include "statuscolors.h"
 #include "theme.h"
 #include "timelineview.h"
@@ -34,6 +35,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -521,8 +523,12 @@ int MainWindow::currentServerRow() const
 
 void MainWindow::attachResponder(ServerSession *session)
 {
-    if (session && !session->client()->inputResponder())
+    if (session && !session->client()->inputResponder()) {
         session->client()->setInputResponder(new WindowInputResponder(session, this));
+        // A sign-in's authorization page opens in the desktop's browser.
+        if (SignInStore *signIn = session->signIn())
+            signIn->authorizer()->setBrowser([](const QUrl &url) { QDesktopServices::openUrl(url); });
+    }
 }
 
 ServerView *MainWindow::serverView(int row)
