@@ -9,7 +9,6 @@
 namespace folio {
 
 namespace {
-constexpr qsizetype maxRequestBytes = 16 * 1024; // a callback URL is far shorter
 const char callbackPath[] = "/callback";
 } // namespace
 
@@ -80,37 +79,62 @@ void LoopbackListener::handleConnection()
     }
 }
 
-void LoopbackListener::handleData(QTcpSocket *socket)
+LoopbackListener::Request LoopbackListener::readRequest(const QByteArray &received)
 {
-    QByteArray buffer = socket->property("buffer").toByteArray() + socket->readAll();
-    if (buffer.size() > maxRequestBytes) {
-        answer(socket, 431, "Request Header Fields Too Large", "Too large.");
-        return;
+    Request r;
+    if (received.size() > maxRequestBytes) {
+        r.kind = Request::Kind::Refused;
+        r.status = 431;
+        return r;
     }
-    const qsizetype end = buffer.indexOf("\r\n\r\n");
-    if (end < 0) {
-        socket->setProperty("buffer", buffer);
-        return;
-    }
-    const QList<QByteArray> requestLine = buffer.left(buffer.indexOf("\r\n")).split(' ');
+    if (!received.contains("\r\n\r\n"))
+        return r;
+    r.kind = Request::Kind::Refused;
+    const QList<QByteArray> requestLine = received.left(received.indexOf("\r\n")).split(' ');
     if (requestLine.size() != 3 || requestLine.at(0) != "GET") {
-        answer(socket, 405, "Method Not Allowed", "Folio's sign-in listener takes one GET.");
-        return;
+        r.status = 405;
+        return r;
     }
     const QUrl target(QString::fromLatin1(requestLine.at(1)));
-    if (target.path() != QLatin1String(callbackPath) || m_done) {
-        answer(socket, 404, "Not Found", "Nothing here.");
+    if (target.path() != QLatin1String(callbackPath)) {
+        r.status = 404;
+        return r;
+    }
+    r.kind = Request::Kind::Callback;
+    r.query = QUrlQuery(target);
+    return r;
+}
+
+void LoopbackListener::handleData(QTcpSocket *socket)
+{
+    const QByteArray buffer = socket->property("buffer").toByteArray() + socket->readAll();
+    const Request request = readRequest(buffer);
+    switch (request.kind) {
+    case Request::Kind::Incomplete:
+        socket->setProperty("buffer", buffer);
+        return;
+    case Request::Kind::Refused:
+        answer(socket, request.status,
+               request.status == 431   ? "Request Header Fields Too Large"
+               : request.status == 405 ? "Method Not Allowed"
+                                       : "Not Found",
+               request.status == 405 ? "Folio's sign-in listener takes one GET." : "Nothing here.");
+        return;
+    case Request::Kind::Callback:
+        break;
+    }
+    if (m_done) {
+        answer(socket, 404, "Not Found", "Nothing here."); // one callback only
         return;
     }
     m_done = true;
-    const QUrlQuery query(target);
-    const bool failed = query.hasQueryItem(QStringLiteral("error"));
+    const bool failed = request.query.hasQueryItem(QStringLiteral("error"));
     answer(socket, 200, "OK",
            failed ? "<h1>Sign-in did not complete</h1><p>Folio shows what the authorization server said. "
                     "You can close this tab.</p>"
                   : "<h1>Signed in</h1><p>Folio has the answer. You can close this tab.</p>");
     close();
-    Q_EMIT callbackReceived(query);
+    Q_EMIT callbackReceived(request.query);
 }
 
 void LoopbackListener::answer(QTcpSocket *socket, int status, const QByteArray &reason,

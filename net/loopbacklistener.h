@@ -32,6 +32,19 @@ public:
     QString errorString() const { return m_error; }
     void close();
 
+    // What the bytes a client sent so far ask of the listener: not a whole request head yet, one
+    // it refuses (with the status it answers), or the callback with its query. More than
+    // maxRequestBytes is refused.
+    struct Request
+    {
+        enum class Kind { Incomplete, Refused, Callback };
+        Kind kind = Kind::Incomplete;
+        int status = 0;  // Refused: 405, 404 or 431
+        QUrlQuery query; // Callback
+    };
+    static constexpr qsizetype maxRequestBytes = 16 * 1024; // a callback URL is far shorter
+    static Request readRequest(const QByteArray &received);
+
 Q_SIGNALS:
     // The browser came back: the query of its request (code, state, iss, or error...).
     void callbackReceived(const QUrlQuery &query);

@@ -251,8 +251,6 @@ QString AuthStep::stateName(State state)
         return QStringLiteral("done");
     case State::Failed:
         return QStringLiteral("failed");
-    case State::Skipped:
-        return QStringLiteral("skipped");
     case State::Waiting:
         return QStringLiteral("waiting");
     }
@@ -290,8 +288,10 @@ HttpExchange maskExchange(const HttpExchange &exchange)
         for (auto &[name, value] : *headers) {
             if (!isSecretHeaderName(name))
                 continue;
-            const qsizetype space = value.indexOf(' ');
-            // Keep the scheme ("Bearer", "Basic"): it says what kind of secret went.
+            // Keep the scheme ("Bearer", "Basic"): it says what kind of secret went. Cookies have
+            // none: their first value would show whole.
+            const bool hasScheme = name.toLower().endsWith("authorization");
+            const qsizetype space = hasScheme ? value.indexOf(' ') : -1;
             value = space > 0
                         ? value.left(space + 1) + maskSecret(QString::fromUtf8(value.mid(space + 1))).toUtf8()
                         : maskSecret(QString::fromUtf8(value)).toUtf8();
@@ -306,10 +306,10 @@ HttpExchange maskExchange(const HttpExchange &exchange)
     return m;
 }
 
-QString describeSteps(const QList<AuthStep> &steps, bool withExchanges)
+QString describeSteps(const QList<AuthStep> &steps, bool withExchanges, int firstNumber)
 {
     QString out;
-    int n = 0;
+    int n = firstNumber - 1;
     for (const AuthStep &step : steps) {
         out += QStringLiteral("%1. %2 [%3]").arg(++n).arg(step.title, AuthStep::stateName(step.state));
         if (!step.summary.isEmpty())

@@ -100,7 +100,7 @@ struct AuthStep
         Refresh,           // refresh token for tokens
         AuthorizedRequest, // the request retried with the token
     };
-    enum class State { Running, Done, Failed, Skipped, Waiting };
+    enum class State { Running, Done, Failed, Waiting };
 
     Kind kind = Kind::Challenge;
     State state = State::Running;
@@ -128,8 +128,8 @@ QString maskSecret(const QString &secret);
 // code and verifier fields of form and JSON bodies and of the URL's query.
 HttpExchange maskExchange(const HttpExchange &exchange);
 
-// The steps as text, for `folio auth` and a bug report: one block per step with its verdicts, and
-// with reveal false every secret masked.
-QString describeSteps(const QList<AuthStep> &steps, bool withExchanges);
+// The steps as text, for `folio auth`: one block per step with its verdicts, numbered from
+// firstNumber; withExchanges adds each step's HTTP exchanges, masked (maskExchange()).
+QString describeSteps(const QList<AuthStep> &steps, bool withExchanges, int firstNumber = 1);
 
 } // namespace folio

@@ -92,9 +92,7 @@ OAuthFlow::OAuthFlow(Options options, QObject *parent)
     , m_options(std::move(options))
     , m_record(m_options.record)
     , m_nam(new QNetworkAccessManager(this))
-{
-    m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-}
+{}
 
 OAuthFlow::~OAuthFlow()
 {
@@ -141,11 +139,6 @@ void OAuthFlow::continueFlow()
     m_next = nullptr;
     if (next)
         next();
-}
-
-QUrl OAuthFlow::redirectUri() const
-{
-    return m_listener ? m_listener->redirectUri() : QUrl();
 }
 
 void OAuthFlow::appendStep(const AuthStep &step)
@@ -223,13 +216,12 @@ void OAuthFlow::finish()
 
 QNetworkRequest OAuthFlow::makeRequest(const QUrl &url, const QByteArray &accept) const
 {
-    QNetworkRequest req(url);
-    req.setRawHeader("Accept", accept);
-    req.setHeader(QNetworkRequest::UserAgentHeader, userAgent());
-    req.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    HttpEndpoint endpoint; // no MCP headers and no token: these go to the authorization server
+    endpoint.transferTimeoutMs = m_options.requestTimeoutMs;
+    QNetworkRequest req = folio::makeRequest(endpoint, url, accept);
+    // Redirects are read, not followed: the authorization endpoint's carries the code, and is
+    // followed by hand only to this flow's listener (followAuthorization).
     req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    if (m_options.requestTimeoutMs > 0)
-        req.setTransferTimeout(m_options.requestTimeoutMs);
     return req;
 }
 
@@ -237,6 +229,9 @@ void OAuthFlow::request(const QNetworkRequest &req, const QByteArray &verb, cons
                         Handler handler)
 {
     HttpExchange exchange = HttpExchange::begin(req, verb, body);
+    // The exchange belongs to the step that sent it, even when it ends after the next began (the
+    // redirect followed to the listener ends after the callback's step).
+    const int at = int(m_steps.size()) - 1;
     QNetworkReply *reply = verb == "GET"    ? m_nam->get(req)
                            : verb == "POST" ? m_nam->post(req, body)
                                             : m_nam->sendCustomRequest(req, verb, body);
@@ -247,7 +242,7 @@ void OAuthFlow::request(const QNetworkRequest &req, const QByteArray &verb, cons
         if (collected->size() > maxBodyBytes)
             reply->abort();
     });
-    connect(reply, &QNetworkReply::finished, this, [this, reply, exchange, collected, handler]() mutable {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, exchange, collected, handler, at]() mutable {
         reply->deleteLater();
         if (m_reply == reply)
             m_reply = nullptr;
@@ -257,8 +252,8 @@ void OAuthFlow::request(const QNetworkRequest &req, const QByteArray &verb, cons
         exchange.finish(reply);
         if (collected->size() > maxBodyBytes)
             exchange.error = QStringLiteral("The answer is over the 1 MiB limit for sign-in answers");
-        current().exchanges.append(exchange);
-        changed();
+        m_steps[at].exchanges.append(exchange);
+        Q_EMIT stepChanged(at);
         if (m_finished)
             return;
         if (exchange.status == 0) {
@@ -358,30 +353,18 @@ bool OAuthFlow::resourceCovers(const QString &resource, const QUrl &serverUrl)
     return serverPath == resourcePath || serverPath.startsWith(resourcePath + QLatin1Char('/'));
 }
 
-void OAuthFlow::fetchResourceMetadata(QList<QUrl> candidates)
+void OAuthFlow::fetchFirstJson(QList<QUrl> candidates, FoundHandler found, std::function<void()> exhausted)
 {
-    if (m_steps.last().kind != AuthStep::Kind::ResourceMetadata)
-        beginStep(AuthStep::Kind::ResourceMetadata, AuthStep::kindName(AuthStep::Kind::ResourceMetadata));
     if (candidates.isEmpty()) {
-        // No protected resource metadata: the 2025-03-26 rule, the MCP server's origin is its
-        // authorization server.
-        QUrl origin = m_options.serverUrl.adjusted(QUrl::RemovePath | QUrl::RemoveQuery |
-                                                   QUrl::RemoveFragment | QUrl::RemoveUserInfo);
-        m_issuer = urlText(origin);
-        m_resource = urlText(m_options.serverUrl.adjusted(QUrl::RemoveQuery | QUrl::RemoveFragment));
-        verdict(QStringLiteral("protected resource metadata found"), false,
-                QStringLiteral("none at any well-known URL; trying the server's origin as its "
-                               "authorization server (2025-03-26)"));
-        stepDone(QStringLiteral("None found; the server's origin is taken as the authorization server"),
-                 [this] { fetchServerMetadata(serverMetadataUrls(m_issuer)); });
+        exhausted();
         return;
     }
     const QUrl url = candidates.takeFirst();
     request(makeRequest(url, "application/json"), "GET", {},
-            [this, url, candidates](const HttpExchange &ex, const QByteArray &body) {
+            [this, url, candidates, found, exhausted](const HttpExchange &ex, const QByteArray &body) {
                 if (ex.status != 200) {
                     current().details.insert(urlText(url), QStringLiteral("HTTP %1").arg(ex.status));
-                    fetchResourceMetadata(candidates);
+                    fetchFirstJson(candidates, found, exhausted);
                     return;
                 }
                 QString why;
@@ -391,8 +374,29 @@ void OAuthFlow::fetchResourceMetadata(QList<QUrl> candidates)
                          McpError::Kind::MalformedMessage);
                     return;
                 }
-                useResourceMetadata(metadata, url);
+                found(metadata, url);
             });
+}
+
+void OAuthFlow::fetchResourceMetadata(const QList<QUrl> &candidates)
+{
+    beginStep(AuthStep::Kind::ResourceMetadata, AuthStep::kindName(AuthStep::Kind::ResourceMetadata));
+    fetchFirstJson(
+        candidates,
+        [this](const QJsonObject &metadata, const QUrl &from) { useResourceMetadata(metadata, from); },
+        [this] {
+            // No protected resource metadata: the 2025-03-26 rule, the MCP server's origin is its
+            // authorization server.
+            const QUrl origin = m_options.serverUrl.adjusted(QUrl::RemovePath | QUrl::RemoveQuery |
+                                                             QUrl::RemoveFragment | QUrl::RemoveUserInfo);
+            m_issuer = urlText(origin);
+            m_resource = urlText(m_options.serverUrl.adjusted(QUrl::RemoveQuery | QUrl::RemoveFragment));
+            verdict(QStringLiteral("protected resource metadata found"), false,
+                    QStringLiteral("none at any well-known URL; trying the server's origin as its "
+                                   "authorization server (2025-03-26)"));
+            stepDone(QStringLiteral("None found; the server's origin is taken as the authorization server"),
+                     [this] { fetchServerMetadata(); });
+        });
 }
 
 void OAuthFlow::useResourceMetadata(const QJsonObject &metadata, const QUrl &from)
@@ -427,7 +431,7 @@ void OAuthFlow::useResourceMetadata(const QJsonObject &metadata, const QUrl &fro
                 QStringLiteral("it moved from %1 to %2: Folio registers again there")
                     .arg(m_record.issuer, m_issuer));
     stepDone(QStringLiteral("Resource %1, authorization server %2").arg(quoted(m_resource), quoted(m_issuer)),
-             [this] { fetchServerMetadata(serverMetadataUrls(m_issuer)); });
+             [this] { fetchServerMetadata(); });
 }
 
 // --- Authorization server metadata (RFC 8414, OpenID Connect Discovery) ---------------------
@@ -465,39 +469,24 @@ bool OAuthFlow::isSecureEndpoint(const QUrl &url)
     return !address.isNull() && address.isLoopback();
 }
 
-void OAuthFlow::fetchServerMetadata(QList<QUrl> candidates)
+void OAuthFlow::fetchServerMetadata()
 {
-    if (m_steps.last().kind != AuthStep::Kind::ServerMetadata)
-        beginStep(AuthStep::Kind::ServerMetadata, AuthStep::kindName(AuthStep::Kind::ServerMetadata));
-    if (candidates.isEmpty()) {
-        fail(QStringLiteral("No authorization server metadata at any well-known URL of %1 (RFC 8414, "
-                            "OpenID Connect discovery)")
-                 .arg(quoted(m_issuer)));
-        return;
-    }
-    const QUrl url = candidates.takeFirst();
-    if (!isSecureEndpoint(url)) {
-        verdict(QStringLiteral("HTTPS"), false, urlText(url));
+    beginStep(AuthStep::Kind::ServerMetadata, AuthStep::kindName(AuthStep::Kind::ServerMetadata));
+    // Every well-known URL is on the issuer's own scheme and host.
+    if (!isSecureEndpoint(QUrl(m_issuer))) {
+        verdict(QStringLiteral("HTTPS"), false, m_issuer);
         fail(QStringLiteral("The authorization server %1 is not HTTPS (only loopback may use http)")
                  .arg(quoted(m_issuer)));
         return;
     }
-    request(makeRequest(url, "application/json"), "GET", {},
-            [this, url, candidates](const HttpExchange &ex, const QByteArray &body) {
-                if (ex.status != 200) {
-                    current().details.insert(urlText(url), QStringLiteral("HTTP %1").arg(ex.status));
-                    fetchServerMetadata(candidates);
-                    return;
-                }
-                QString why;
-                const QJsonObject metadata = jsonObject(body, &why);
-                if (metadata.isEmpty()) {
-                    fail(QStringLiteral("%1 answered, but not with a JSON object: %2").arg(urlText(url), why),
-                         McpError::Kind::MalformedMessage);
-                    return;
-                }
-                useServerMetadata(metadata, url);
-            });
+    fetchFirstJson(
+        serverMetadataUrls(m_issuer),
+        [this](const QJsonObject &metadata, const QUrl &from) { useServerMetadata(metadata, from); },
+        [this] {
+            fail(QStringLiteral("No authorization server metadata at any well-known URL of %1 (RFC 8414, "
+                                "OpenID Connect discovery)")
+                     .arg(quoted(m_issuer)));
+        });
 }
 
 void OAuthFlow::useServerMetadata(const QJsonObject &metadata, const QUrl &from)
@@ -897,7 +886,11 @@ void OAuthFlow::exchangeCode(const QString &code)
     QUrlQuery form;
     form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("authorization_code"));
     form.addQueryItem(QStringLiteral("code"), code);
-    form.addQueryItem(QStringLiteral("redirect_uri"), m_listener->redirectUri().toString());
+    // The authorization request's redirect_uri, identical (RFC 6749 §4.1.3): the listener closed
+    // on the callback, and its port with it.
+    const QUrlQuery sent(m_authorizationUrl);
+    form.addQueryItem(QStringLiteral("redirect_uri"),
+                      sent.queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
     form.addQueryItem(QStringLiteral("code_verifier"), QString::fromLatin1(m_verifier));
     form.addQueryItem(QStringLiteral("resource"), m_resource);
     tokenRequest(form, false);
@@ -936,7 +929,7 @@ void OAuthFlow::tokenRequest(QUrlQuery form, bool isRefresh)
     QByteArray body = form.toString(QUrl::FullyEncoded).toUtf8();
     body.replace('+', "%2B");
     verdict(QStringLiteral("resource parameter"), true, m_resource);
-    request(req, "POST", body, [this, isRefresh, endpoint](const HttpExchange &ex, const QByteArray &answer) {
+    request(req, "POST", body, [this, isRefresh](const HttpExchange &ex, const QByteArray &answer) {
         readTokenAnswer(ex, answer, isRefresh);
     });
 }

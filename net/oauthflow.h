@@ -76,9 +76,6 @@ public:
     const AuthRecord &record() const { return m_record; }
     // Set once the authorization request is built (for --no-browser and the Auth view).
     QUrl authorizationUrl() const { return m_authorizationUrl; }
-    // The listener's redirect URI while it listens.
-    QUrl redirectUri() const;
-
     // A step the flow's owner adds after the flow (the authorized request that followed).
     void appendStep(const AuthStep &step);
 
@@ -118,9 +115,13 @@ private:
     QNetworkRequest makeRequest(const QUrl &url, const QByteArray &accept) const;
 
     void readChallenge();
-    void fetchResourceMetadata(QList<QUrl> candidates);
+    using FoundHandler = std::function<void(const QJsonObject &document, const QUrl &from)>;
+    // GETs each URL in turn until one answers 200, whose body must be a JSON object (found);
+    // exhausted() when none did. Each miss is noted in the current step.
+    void fetchFirstJson(QList<QUrl> candidates, FoundHandler found, std::function<void()> exhausted);
+    void fetchResourceMetadata(const QList<QUrl> &candidates);
     void useResourceMetadata(const QJsonObject &metadata, const QUrl &from);
-    void fetchServerMetadata(QList<QUrl> candidates);
+    void fetchServerMetadata();
     void useServerMetadata(const QJsonObject &metadata, const QUrl &from);
     void chooseClient();
     void registerDynamically(const QUrl &endpoint);

@@ -32,10 +32,7 @@ void SignInStore::load(std::function<void()> done)
             [this, finish](const QString &key, const QString &secret) {
                 if (key != m_key)
                     return;
-                AuthRecord record = AuthRecord::fromJson(secret.toUtf8());
-                // Only ever this server's: a record saved for another URL is not used here.
-                if (!record.resource.isEmpty() || record.isSignedIn())
-                    m_authorizer->setRecord(record);
+                m_authorizer->setRecord(AuthRecord::fromJson(secret.toUtf8()));
                 finish();
             });
     connect(m_secrets, &SecretStore::failed, ctx,

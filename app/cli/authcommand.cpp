@@ -118,9 +118,7 @@ void AuthCommand::printSteps(OAuthFlow *flow)
         const AuthStep &step = steps.at(m_printedSteps);
         if (step.state == AuthStep::State::Running || step.state == AuthStep::State::Waiting)
             return;
-        QString text = describeSteps({step}, m_options.verbose);
-        text.replace(0, text.indexOf(QLatin1Char('.')), QString::number(m_printedSteps + 1));
-        printErr(text);
+        printErr(describeSteps({step}, m_options.verbose, m_printedSteps + 1));
         ++m_printedSteps;
     }
 }
@@ -150,8 +148,7 @@ void AuthCommand::login()
         printErr(QStringLiteral("folio auth: %1\n").arg(message));
         finish(1);
     });
-    connect(m_session, &CliSession::shutDown, this,
-            [this] { Q_EMIT finished(m_done ? property("code").toInt() : 1); });
+    connect(m_session, &CliSession::shutDown, this, [this] { Q_EMIT finished(m_done ? m_exitCode : 1); });
     connect(m_session, &CliSession::ready, this, [this] {
         SignInStore *store = m_session->signIn();
         OAuthFlow *flow = store ? store->authorizer()->flow() : nullptr;
@@ -195,13 +192,12 @@ void AuthCommand::login()
 
 void AuthCommand::status()
 {
-    const Authorizer *a = m_store->authorizer();
     if (!m_store->keychainProblem().isEmpty()) {
         printErr(QStringLiteral("folio auth: %1\n").arg(m_store->keychainProblem()));
         finish(2);
         return;
     }
-    const AuthRecord &r = a->record();
+    const AuthRecord &r = m_store->authorizer()->record();
     printOut(m_options.server.displayTarget() + QStringLiteral(": ") +
              m_store->statusText(QDateTime::currentMSecsSinceEpoch()) + QLatin1Char('\n'));
     if (r.isSignedIn()) {
@@ -244,12 +240,12 @@ void AuthCommand::finish(int exitCode)
     if (m_done)
         return;
     m_done = true;
-    setProperty("code", exitCode);
+    m_exitCode = exitCode;
     if (m_session) {
         m_session->shutdown();
         return;
     }
-    QTimer::singleShot(0, this, [this, exitCode] { Q_EMIT finished(exitCode); });
+    QTimer::singleShot(0, this, [this] { Q_EMIT finished(m_exitCode); });
 }
 
 } // namespace folio

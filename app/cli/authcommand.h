@@ -46,6 +46,7 @@ private:
     CliSession *m_session = nullptr;
     int m_printedSteps = 0;
     bool m_done = false;
+    int m_exitCode = 0;
 };
 
 } // namespace folio
