@@ -1,5 +1,6 @@
 #include "httpconnection.h"
 
+#include "authserver.h"
 #include "httpexchange.h"
 
 #include <QJsonDocument>
@@ -18,10 +19,16 @@ QByteArray reason(int status)
     switch (status) {
     case 200:
         return "OK";
+    case 201:
+        return "Created";
     case 202:
         return "Accepted";
+    case 302:
+        return "Found";
     case 400:
         return "Bad Request";
+    case 401:
+        return "Unauthorized";
     case 403:
         return "Forbidden";
     case 404:
@@ -60,10 +67,11 @@ bool isLoopbackAuthority(const QByteArray &value, bool isOrigin)
 
 } // namespace
 
-HttpConnection::HttpConnection(QTcpSocket *socket, DemoServer *server, QObject *parent)
+HttpConnection::HttpConnection(QTcpSocket *socket, DemoServer *server, AuthServer *auth, QObject *parent)
     : QObject(parent)
     , m_socket(socket)
     , m_server(server)
+    , m_auth(auth)
 {
     socket->setParent(this);
     // Head and body go out as separate writes: without TCP_NODELAY, Nagle and the peer's delayed
@@ -169,7 +177,9 @@ void HttpConnection::processBuffer()
         m_buffer.remove(0, headEnd + 4 + length);
 
         const QByteArray method = requestLine.at(0);
-        const QByteArray path = requestLine.at(1).split('?').value(0);
+        const QByteArray target = requestLine.at(1);
+        const QByteArray path = target.split('?').value(0);
+        const bool authPath = m_auth && m_auth->handles(path);
         const QByteArray connection = headers.value("connection").toLower();
         m_keepAlive = requestLine.at(2) == "HTTP/1.1" ? !connection.contains("close")
                                                       : connection.contains("keep-alive");
@@ -177,7 +187,7 @@ void HttpConnection::processBuffer()
         m_busy = true;
         auto exchange = new HttpExchange(this);
         m_exchange = exchange;
-        if (path != "/mcp") {
+        if (path != "/mcp" && !authPath) {
             exchange->refuse(404, "Not found: the MCP endpoint is /mcp.\n");
         } else if ((headers.contains("host") && !isLoopbackAuthority(headers.value("host"), false)) ||
                    (headers.contains("origin") && !isLoopbackAuthority(headers.value("origin"), true))) {
@@ -189,6 +199,10 @@ void HttpConnection::processBuffer()
                              {QStringLiteral("message"),
                               QStringLiteral("Forbidden: Host and Origin must be loopback")}}}};
             exchange->reply(error, 403);
+        } else if (authPath) {
+            m_auth->handle(method, target, headers, body, exchange);
+        } else if (m_auth && !m_auth->admit(headers, exchange)) {
+            // answered: 401 (or 403 insufficient_scope) with the Bearer challenge
         } else if (method == "POST") {
             m_server->handleMessage(body, exchange, headers);
         } else if (method == "GET") {

@@ -41,10 +41,15 @@ void HttpExchange::accept()
 
 void HttpExchange::refuse(int httpStatus, const QByteArray &text)
 {
+    respond(httpStatus, "text/plain; charset=utf-8", text);
+}
+
+void HttpExchange::respond(int httpStatus, const QByteArray &contentType, const QByteArray &body)
+{
     if (m_finished)
         return;
-    m_connection->writeHead(httpStatus, "text/plain; charset=utf-8", m_headers, text.size());
-    m_connection->writeRaw(text);
+    m_connection->writeHead(httpStatus, contentType, m_headers, body.size());
+    m_connection->writeRaw(body);
     finish();
 }
 

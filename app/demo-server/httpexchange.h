@@ -25,6 +25,8 @@ public:
     void refuse(int httpStatus, const QByteArray &text) override;
     void startStream() override;
     void push(const QJsonObject &message) override;
+    // Ends the exchange with any status and body (the authorization server's redirects).
+    void respond(int httpStatus, const QByteArray &contentType, const QByteArray &body);
 
     void connectionLost();
 

@@ -32,7 +32,7 @@ quint16 HttpServer::port() const
 void HttpServer::handleNewConnection()
 {
     while (QTcpSocket *socket = m_tcpServer->nextPendingConnection())
-        new HttpConnection(socket, m_server, this);
+        new HttpConnection(socket, m_server, m_auth, this);
 }
 
 } // namespace demo

@@ -1,3 +1,4 @@
+#include "authserver.h"
 #include "demoserver.h"
 #include "demostdiochannel.h"
 #include "httpserver.h"
@@ -6,6 +7,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTextStream>
+#include <QUrl>
 
 #include <csignal>
 #include <cstdio>
@@ -45,6 +47,22 @@ QString scenarioHelp()
         text +=
             QStringLiteral("  %1%2\n").arg(name.leftJustified(25), demo::Scenario::builtinDescription(name));
     return text;
+}
+
+// --oauth takes its SPEC optionally (--oauth, --oauth=SPEC or --oauth SPEC), which
+// QCommandLineParser cannot say: a bare --oauth becomes --oauth= before parsing.
+QStringList withOAuthValue(QStringList arguments)
+{
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        if (arguments.at(i) != QLatin1String("--oauth"))
+            continue;
+        if (i + 1 < arguments.size() && !arguments.at(i + 1).startsWith(QLatin1Char('-'))) {
+            arguments[i] += QLatin1Char('=') + arguments.takeAt(i + 1);
+        } else {
+            arguments[i] += QLatin1Char('=');
+        }
+    }
+    return arguments;
 }
 
 } // namespace
@@ -99,16 +117,25 @@ int main(int argc, char **argv)
             "Length of the resources list (default 10000); more adds chat://archive/aNNNNNNN copies "
             "of the posts. For benchmarks."),
         QStringLiteral("N"));
+    const QCommandLineOption oauthOption(
+        QStringLiteral("oauth"),
+        QStringLiteral("With --http: /mcp needs a bearer token, and the same port serves an auto-approving "
+                       "OAuth 2.1 authorization server. SPEC (optional): comma list of key=value and flags, "
+                       "e.g. token-ttl-ms=1500,rotate,fault=wrong-state (see OAuth below)."),
+        QStringLiteral("SPEC"));
     parser.addOptions({helpOption, versionOption, httpOption, eraOption, scenarioOption, scenarioFileOption,
-                       listOption, seedOption, pageSizeOption, resourcesOption});
+                       listOption, seedOption, pageSizeOption, resourcesOption, oauthOption});
 
     QTextStream err(stderr);
-    if (!parser.parse(QCoreApplication::arguments())) {
+    if (!parser.parse(withOAuthValue(QCoreApplication::arguments()))) {
         err << parser.errorText() << "\n";
         return 2;
     }
     if (parser.isSet(helpOption)) {
-        QTextStream(stdout) << parser.helpText() << "\n" << scenarioHelp() << "\n" << behaviourHelp();
+        QTextStream(stdout) << parser.helpText() << "\n"
+                            << scenarioHelp() << "\n"
+                            << behaviourHelp() << "\n"
+                            << demo::AuthServer::help();
         return 0;
     }
     if (parser.isSet(versionOption)) {
@@ -166,6 +193,18 @@ int main(int argc, char **argv)
         }
     }
 
+    demo::AuthSettings oauth;
+    if (parser.isSet(oauthOption)) {
+        if (!parser.isSet(httpOption)) {
+            err << "--oauth needs --http (stdio servers take no bearer token)\n";
+            return 2;
+        }
+        if (!oauth.parse(parser.value(oauthOption), &error)) {
+            err << "folio-demo-server: " << error << "\n";
+            return 2;
+        }
+    }
+
     demo::DemoServer server(era, scenario, seed);
     if (resourceCount >= 0)
         server.setResourceCount(resourceCount);
@@ -179,6 +218,11 @@ int main(int argc, char **argv)
         if (!http->listen(quint16(port), &error)) {
             err << "folio-demo-server: cannot listen on 127.0.0.1:" << port << ": " << error << "\n";
             return 1;
+        }
+        if (parser.isSet(oauthOption)) {
+            auto auth = new demo::AuthServer(oauth, &app);
+            auth->setOrigin(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(http->port())));
+            http->setAuthServer(auth);
         }
         err << "folio-demo-server listening on http://127.0.0.1:" << http->port() << "/mcp\n";
         err.flush();

@@ -1,0 +1,139 @@
+#pragma once
+
+#include "demoexchange.h"
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+namespace demo {
+
+class HttpExchange;
+
+// What `--oauth[=SPEC]` asks of the authorization server: SPEC is a comma list of key=value
+// settings and flags, as `--list` takes them (docs/demo-server.md, "OAuth").
+struct AuthSettings
+{
+    qint64 tokenTtlMs = 3600000;
+    qint64 codeTtlMs = 60000;
+    qint64 refreshTtlMs = 0; // 0: refresh tokens do not expire
+    QStringList scopes{QStringLiteral("chat:read"), QStringLiteral("chat:write")};
+    QStringList challengeScopes; // scope="..." in the 401 challenge; none by default
+    QString stepUpScope;         // a token without it gets 403 insufficient_scope on /mcp
+    bool rotate = false;         // each refresh issues a new refresh token; the old one is refused
+    bool jwt = false;            // access tokens look like unsigned JWTs (claims to decode)
+    bool noRefresh = false;      // no refresh token is issued
+    QString fault;               // one of faultNames(), or empty
+
+    static QStringList faultNames();
+    bool parse(const QString &spec, QString *error);
+    bool hasFault(const char *name) const { return fault == QLatin1String(name); }
+};
+
+// The demo server's own OAuth 2.1 authorization server and the protection of /mcp, on the same
+// 127.0.0.1 port: protected resource metadata (RFC 9728), authorization server metadata
+// (RFC 8414), dynamic client registration (RFC 7591), an authorization endpoint that approves at
+// once with a redirect (no login page: PKCE S256 and the RFC 8707 resource are checked, RFC 9207
+// iss is sent), and a token endpoint for the authorization_code and refresh_token grants. Faults
+// (AuthSettings::fault) break one rule on purpose, for the client to catch. Everything is kept in
+// memory and bounded (maxEntries per table, oldest dropped first).
+class AuthServer : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr int maxEntries = 1000;
+    static constexpr qsizetype maxBodyBytes = 64 * 1024; // forms and registrations are small
+
+    explicit AuthServer(const AuthSettings &settings, QObject *parent = nullptr);
+
+    // Where the server listens (http://127.0.0.1:PORT): the issuer, and the origin of /mcp.
+    void setOrigin(const QUrl &origin);
+    QString issuer() const;
+    QString resource() const;
+    QString resourceMetadataUrl() const;
+
+    // The paths it answers itself (metadata, /register, /authorize, /token).
+    bool handles(const QByteArray &path) const;
+    // Answers one request to such a path. target is the request line's, query included.
+    void handle(const QByteArray &method, const QByteArray &target, const HeaderMap &headers,
+                const QByteArray &body, HttpExchange *exchange);
+    // A request to /mcp: true when its bearer token is good (the request goes on); otherwise it
+    // has been answered 401 (or 403 insufficient_scope).
+    bool admit(const HeaderMap &headers, HttpExchange *exchange);
+
+    // The --help section: keys, flags and faults.
+    static QString help();
+
+private:
+    struct Client
+    {
+        QStringList redirectUris;
+        QString authMethod; // none, client_secret_post, client_secret_basic
+        QString secret;
+        bool refreshGrant = false; // registered the refresh_token grant
+    };
+    struct Code
+    {
+        QString clientId;
+        QString redirectUri;
+        QString challenge;
+        QString resource;
+        QStringList scopes;
+        qint64 expiresAt = 0;
+    };
+    struct Access
+    {
+        QStringList scopes;
+        qint64 expiresAt = 0;
+    };
+    struct Refresh
+    {
+        QString clientId;
+        QString resource;
+        QStringList scopes;
+        qint64 expiresAt = 0; // 0: never
+    };
+    // A table that keeps at most maxEntries, forgetting the oldest first.
+    template<typename T> struct Table
+    {
+        QHash<QString, T> items;
+        QList<QString> order;
+        void insert(const QString &key, const T &value);
+        void remove(const QString &key);
+        const T *find(const QString &key) const;
+    };
+
+    qint64 now() const { return m_clock.elapsed(); }
+    QByteArray challenge(const QString &error, const QString &description) const;
+
+    void serveResourceMetadata(HttpExchange *exchange);
+    void serveServerMetadata(HttpExchange *exchange);
+    void registerClient(const QByteArray &body, HttpExchange *exchange);
+    void authorize(const QByteArray &target, HttpExchange *exchange);
+    void token(const HeaderMap &headers, const QByteArray &body, HttpExchange *exchange);
+    void grantCode(const QString &clientId, const QHash<QString, QString> &form, HttpExchange *exchange);
+    void grantRefresh(const QString &clientId, const QHash<QString, QString> &form, HttpExchange *exchange);
+    void issueTokens(const QString &clientId, const QString &resource, const QStringList &scopes,
+                     const QString &keptRefresh, HttpExchange *exchange);
+    QString newAccessToken(const QString &clientId, const QString &resource, const QStringList &scopes);
+
+    void oauthError(HttpExchange *exchange, int status, const QString &error, const QString &description);
+
+    AuthSettings m_settings;
+    QUrl m_origin;
+    QElapsedTimer m_clock;
+    Table<Client> m_clients;
+    Table<Code> m_codes;
+    Table<Access> m_access;
+    Table<Refresh> m_refresh;
+};
+
+} // namespace demo
