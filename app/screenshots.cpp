@@ -8,6 +8,7 @@
 #include "listview.h"
 #include "mainwindow.h"
 #include "mcpclient.h"
+#include "oauthflow.h"
 #include "pagedlistmodel.h"
 #include "promptview.h"
 #include "readview.h"
@@ -16,6 +17,8 @@
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
+#include "signinpanel.h"
+#include "signinstore.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -25,10 +28,15 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QLineEdit>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QPixmap>
 #include <QPointer>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTextStream>
 #include <QTimer>
+#include <QTreeWidget>
 
 #include <functional>
 #include <memory>
@@ -84,6 +92,96 @@ private:
     int m_index = 0;
     QTimer m_timer;
     QDeadlineTimer m_deadline;
+};
+
+// The demo server on HTTP with its authorization server, added to the window (not saved) for the
+// sign-in pictures; the browser an HTTP GET of the authorization URL.
+class SignInShots
+{
+public:
+    SignInShots(ServerListModel *servers, const QString &program)
+        : m_servers(servers)
+        , m_program(program)
+    {}
+    ~SignInShots() { stop(); }
+    // Starts the server (first call), then adds it and connects once it listens: true when done.
+    bool open(MainWindow *window, const QString &oauth)
+    {
+        if (!m_process) {
+            m_process = std::make_unique<QProcess>();
+            m_process->start(m_program, {QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                                         QStringLiteral("--http"), QStringLiteral("0"),
+                                         QStringLiteral("--oauth=") + oauth});
+        }
+        m_err += m_process->readAllStandardError();
+        static const QRegularExpression listening(QStringLiteral("listening on (http://\\S+)"));
+        const QRegularExpressionMatch m = listening.match(QString::fromUtf8(m_err));
+        if (!m.hasMatch())
+            return false;
+        ServerConfig config;
+        config.name = QStringLiteral("hosted (OAuth)");
+        config.kind = ServerConfig::Kind::Http;
+        config.url = QUrl(m.captured(1));
+        int row = rowOf(m_session);
+        if (row < 0) {
+            row = m_servers->addServer(config, false);
+            m_session = m_servers->session(row);
+            m_session->setSignInBrowser([this](const QUrl &url) {
+                QNetworkReply *reply = m_browser.get(QNetworkRequest(url));
+                QObject::connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+            });
+        } else {
+            m_servers->updateServer(row, config); // another URL: a sign-in of its own
+        }
+        window->selectServer(row);
+        window->connectCurrent();
+        return true;
+    }
+    // The sign-in ended: signed in and connected (succeed), or its flow failed.
+    bool settled(bool succeed) const
+    {
+        if (!m_session || !m_session->signIn())
+            return false;
+        const OAuthFlow *flow = m_session->signIn()->authorizer()->flow();
+        if (!flow || !flow->isFinished())
+            return false;
+        return succeed ? flow->succeeded() && m_session->state() == McpClient::State::Connected
+                       : !flow->succeeded();
+    }
+    // The server stops; its row stays (the window owns its view) with nothing in the keychain.
+    void close()
+    {
+        if (m_session) {
+            m_session->disconnectFromServer();
+            m_session->signIn()->forget();
+        }
+        stop();
+    }
+
+private:
+    int rowOf(const ServerSession *session) const
+    {
+        for (int row = 0; session && row < m_servers->rowCount(); ++row) {
+            if (m_servers->session(row) == session)
+                return row;
+        }
+        return -1;
+    }
+    void stop()
+    {
+        if (m_process) {
+            m_process->kill();
+            m_process->waitForFinished(3000);
+            m_process.reset();
+        }
+        m_err.clear();
+    }
+    ServerListModel *m_servers;
+    QString m_program;
+    std::unique_ptr<QProcess> m_process;
+    QByteArray m_err;
+    QNetworkAccessManager m_browser;
+    QPointer<ServerSession> m_session;
 };
 
 } // namespace
@@ -420,6 +518,62 @@ int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QStrin
             d->reject();
         if (*askingCall)
             (*askingCall)->close();
+        return true;
+    });
+    // Signing in: the demo server on HTTP with its own authorization server (--oauth), the browser
+    // an HTTP GET that follows the authorization server's redirect to Folio's listener; the Sign-in
+    // dock with the token step selected. Then one whose token endpoint refuses the code: the
+    // failure at its step. Neither server is saved.
+    auto signIn = std::make_shared<SignInShots>(servers, servers->session(0)->config().command);
+    auto signInStep = [&window, signIn](const QString &oauth) {
+        return [&window, signIn, oauth] { return signIn->open(&window, oauth); };
+    };
+    auto signInSettled = [signIn](bool succeed) {
+        return [signIn, succeed] { return signIn->settled(succeed); };
+    };
+    auto selectStep = [&window](const QString &title) {
+        return [&window, title] {
+            window.signInDock()->show();
+            window.signInDock()->raise();
+            QTreeWidget *tree = window.signInPanel()->steps();
+            for (int f = 0; f < tree->topLevelItemCount(); ++f) {
+                QTreeWidgetItem *flow = tree->topLevelItem(f);
+                for (int i = 0; i < flow->childCount(); ++i) {
+                    if (flow->child(i)->text(0) == title)
+                        tree->setCurrentItem(flow->child(i));
+                }
+            }
+            return true;
+        };
+    };
+    script.add(QStringLiteral("sign-in server"), signInStep(QStringLiteral("jwt")));
+    script.add(QStringLiteral("signed in"), signInSettled(true), 30000);
+    script.add(QStringLiteral("the token step"), selectStep(QStringLiteral("Token")));
+    shot(QStringLiteral("signin-light"), 5);
+    script.add(QStringLiteral("sign-in dark"), [] {
+        Theme::apply(Theme::Mode::Dark);
+        return true;
+    });
+    shot(QStringLiteral("signin-dark"), 3);
+    script.add(QStringLiteral("sign-in small"), [&window] {
+        window.resize(900, 600);
+        return true;
+    });
+    shot(QStringLiteral("signin-small-dark"), 5);
+    script.add(QStringLiteral("sign-in server stopped"), [&window, signIn] {
+        window.resize(1480, 920);
+        Theme::apply(Theme::Mode::Light);
+        signIn->close();
+        return true;
+    });
+    script.add(QStringLiteral("refused server"), signInStep(QStringLiteral("fault=token-400")));
+    script.add(QStringLiteral("refused"), signInSettled(false), 30000);
+    script.add(QStringLiteral("the failed step"), selectStep(QStringLiteral("Token")));
+    shot(QStringLiteral("signin-failed-light"), 5);
+    script.add(QStringLiteral("sign-in done"), [&window, signIn] {
+        signIn->close();
+        window.selectServer(0);
+        window.signInDock()->hide();
         return true;
     });
     // A replay: the tour saved as a session, its server stopped, the file opened and scrubbed to

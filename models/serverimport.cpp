@@ -1,5 +1,7 @@
 #include "serverimport.h"
 
+#include "oauth.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -62,6 +64,26 @@ ServerImport ServerImport::parse(const QByteArray &json)
         } else if (!o.contains(QStringLiteral("command"))) {
             e.warning = QObject::tr("No command and no URL: skipped");
         }
+        if (e.config.kind == ServerConfig::Kind::Http) {
+            // The token of an Authorization header is the server's bearer token, for the keychain;
+            // a reference another client fills in ("Bearer ${input:token}") is no secret and stays.
+            for (qsizetype i = 0; i < e.config.headers.size(); ++i) {
+                const auto &[name, value] = e.config.headers.at(i);
+                const QByteArray trimmed = value.trimmed();
+                if (name.compare("Authorization", Qt::CaseInsensitive) != 0 || trimmed.size() <= 7 ||
+                    trimmed.left(7).compare("Bearer ", Qt::CaseInsensitive) != 0 || trimmed.contains("${"))
+                    continue;
+                e.config.bearerToken = QString::fromLatin1(trimmed.mid(7).trimmed());
+                e.config.tokenInKeychain = false;
+                e.config.headers.removeAt(i);
+                break;
+            }
+        } else {
+            for (auto env = e.config.environment.cbegin(); env != e.config.environment.cend(); ++env) {
+                if (ServerConfig::isSecretValue(env.key(), env.value()))
+                    e.config.envHeld.append(env.key());
+            }
+        }
         QStringList unresolved;
         for (auto env = e.config.environment.cbegin(); env != e.config.environment.cend(); ++env) {
             if (env.value().contains(QStringLiteral("${")))
@@ -84,8 +106,15 @@ QString ServerImport::describe(const ServerConfig &config)
     if (config.kind == ServerConfig::Kind::Http)
         return config.url.toString();
     QStringList parts;
-    for (auto it = config.environment.cbegin(); it != config.environment.cend(); ++it)
-        parts.append(it.key() + QLatin1Char('=') + quoteArg(it.value()));
+    for (auto it = config.environment.cbegin(); it != config.environment.cend(); ++it) {
+        const bool secret =
+            config.envHeld.contains(it.key()) || ServerConfig::isSecretValue(it.key(), it.value());
+        parts.append(it.key() + QLatin1Char('=') + quoteArg(secret ? maskSecret(it.value()) : it.value()));
+    }
+    for (const QString &name : config.envInKeychain) {
+        if (!config.environment.contains(name))
+            parts.append(name + QLatin1Char('=') + quoteArg(QObject::tr("(in the keychain)")));
+    }
     parts.append(quoteArg(config.command));
     for (const QString &a : config.arguments)
         parts.append(quoteArg(a));
@@ -93,6 +122,21 @@ QString ServerImport::describe(const ServerConfig &config)
     if (!config.workingDirectory.isEmpty())
         line = QStringLiteral("(cd %1 && %2)").arg(quoteArg(config.workingDirectory), line);
     return line;
+}
+
+QStringList ServerImport::describeSecrets(const ServerConfig &config)
+{
+    QStringList secrets;
+    if (config.kind == ServerConfig::Kind::Http) {
+        if (!config.bearerToken.isEmpty())
+            secrets << QObject::tr("bearer token %1").arg(maskSecret(config.bearerToken));
+        return secrets;
+    }
+    for (auto it = config.environment.cbegin(); it != config.environment.cend(); ++it) {
+        if (config.envHeld.contains(it.key()) || ServerConfig::isSecretValue(it.key(), it.value()))
+            secrets << it.key() + QLatin1Char(' ') + maskSecret(it.value());
+    }
+    return secrets;
 }
 
 } // namespace folio

@@ -65,6 +65,7 @@ ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, Secret
 void ServerSession::updateSignIn()
 {
     const bool wanted = m_config.kind == ServerConfig::Kind::Http && !m_config.isReplay();
+    SignInStore *before = m_signIn;
     if (m_signIn && (!wanted || m_signIn->serverUrl() != m_config.url)) {
         m_client->setAuthorizer(nullptr);
         delete m_signIn;
@@ -72,7 +73,13 @@ void ServerSession::updateSignIn()
     }
     if (wanted && !m_signIn) {
         m_signIn = new SignInStore(m_config.url, m_secrets, this);
+        m_signIn->authorizer()->setBrowser(m_signInBrowser);
         m_client->setAuthorizer(m_signIn->authorizer());
+        connect(m_signIn, &SignInStore::changed, this, &ServerSession::signInStateChanged);
+    }
+    if (m_signIn != before) {
+        Q_EMIT signInChanged();
+        Q_EMIT signInStateChanged();
     }
 }
 
@@ -84,6 +91,13 @@ ServerSession::~ServerSession()
     qDeleteAll(m_models);
     m_models.clear();
     delete m_reads; // it unschedules its reads from the clock too
+}
+
+void ServerSession::setSignInBrowser(std::function<void(const QUrl &)> browser)
+{
+    m_signInBrowser = std::move(browser);
+    if (m_signIn)
+        m_signIn->authorizer()->setBrowser(m_signInBrowser);
 }
 
 void ServerSession::setConfig(const ServerConfig &config)
@@ -135,39 +149,18 @@ void ServerSession::connectToServer()
 
 void ServerSession::connectWithSecrets()
 {
-    ServerConfig config = m_config;
-    if (config.kind == ServerConfig::Kind::Http && config.tokenInKeychain && m_secrets) {
-        qCDebug(lcSession).noquote() << config.name + QLatin1Char(':')
-                                     << "reading the token from the keychain first";
-        // The token comes from the keychain at connect time only; it is never kept in the config.
-        auto *ctx = new QObject(this);
-        connect(m_secrets, &SecretStore::restored, ctx,
-                [this, ctx, config](const QString &key, const QString &secret) mutable {
-                    if (key != config.secretKey())
-                        return;
-                    ctx->deleteLater();
-                    config.bearerToken = secret;
-                    m_client->setConfig(config);
-                    m_client->connectToServer();
-                });
-        connect(m_secrets, &SecretStore::failed, ctx,
-                [this, ctx, config](const QString &key, SecretStore::Failure, const QString &message) {
-                    if (key != config.secretKey())
-                        return;
-                    ctx->deleteLater();
-                    qCInfo(lcSession).noquote()
-                        << config.name + QLatin1Char(':') << "connecting without a token:" << message;
-                    Q_EMIT error(message);
-                    m_client->setConfig(config); // try without a token: the server will say what it needs
-                    m_client->connectToServer();
-                });
-        m_secrets->read(config.secretKey());
-        return;
-    }
-    m_client->setConfig(config);
-    m_client->connectToServer();
-    if (const auto replay = m_client->replayClock(); replay && !m_replayPaused)
-        replay->play();
+    // The keychain's secrets (the token, secret environment values) are read at connect time only
+    // and never kept in m_config; those the keychain refused are held there for this session.
+    fillSecrets(m_secrets, m_config, this, [this](const ServerConfig &config, const QStringList &problems) {
+        for (const QString &problem : problems) {
+            qCInfo(lcSession).noquote() << config.name + QLatin1Char(':') << "connecting without:" << problem;
+            Q_EMIT error(problem);
+        }
+        m_client->setConfig(config);
+        m_client->connectToServer();
+        if (const auto replay = m_client->replayClock(); replay && !m_replayPaused)
+            replay->play();
+    });
 }
 
 std::shared_ptr<ReplayClock> ServerSession::replayClock() const

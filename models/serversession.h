@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 
 namespace folio {
@@ -62,6 +63,10 @@ public:
     // An HTTP server's sign-in (OAuth): its state, its flows and their steps; null for stdio and
     // replays. Its browser is the window's to set.
     SignInStore *signIn() const { return m_signIn; }
+    // How a sign-in shows the authorization page (the window: the desktop's browser); without
+    // one the page's redirect is followed with no browser. Kept when the URL changes and the
+    // sign-in is made anew.
+    void setSignInBrowser(std::function<void(const QUrl &)> browser);
     void disconnectFromServer();
     McpClient::State state() const { return m_client->state(); }
     QString stateText() const;
@@ -131,6 +136,10 @@ Q_SIGNALS:
     // auditResult() is a new one, or was forgotten (hasAuditResult() false); findingsChanged()
     // follows.
     void auditResultChanged();
+    // signIn() is another (the URL was edited) or none.
+    void signInChanged();
+    // Signed in or out, refreshed, or the keychain said something about it (SignInStore::changed).
+    void signInStateChanged();
 
 private:
     void handleConnected();
@@ -143,6 +152,7 @@ private:
     QPointer<SecretStore> m_secrets;
     McpClient *m_client;
     SignInStore *m_signIn = nullptr;
+    std::function<void(const QUrl &)> m_signInBrowser;
     void updateSignIn();
     void connectWithSecrets();
     QList<ListSource> m_lists;

@@ -13,19 +13,9 @@ Authorizer::Authorizer(const QUrl &serverUrl, QObject *parent)
     , m_serverUrl(serverUrl)
 {}
 
-Authorizer::~Authorizer()
-{
-    m_waiters.clear();
-}
-
 void Authorizer::setRecord(const AuthRecord &record)
 {
     m_record = record;
-}
-
-bool Authorizer::isBusy() const
-{
-    return m_flowRunning;
 }
 
 void Authorizer::handleRefusal(int status, const QByteArray &challenge, const QString &usedToken,
@@ -98,7 +88,20 @@ void Authorizer::signOut()
     cancel();
     m_record.tokens = {};
     m_refreshedFrom.clear();
+    m_pastFlows.clear();
+    if (m_flow) {
+        m_flow->deleteLater();
+        m_flow = nullptr;
+    }
+    Q_EMIT flowsCleared();
     Q_EMIT recordChanged();
+}
+
+QString Authorizer::flowTitle(const OAuthFlow *flow)
+{
+    if (flow->options().refreshOnly)
+        return tr("Refresh");
+    return flow->options().challengeStatus == 403 ? tr("Step-up") : tr("Sign-in");
 }
 
 void Authorizer::cancel()
@@ -126,8 +129,13 @@ void Authorizer::startFlow(int status, const QByteArray &challenge, bool refresh
     m_challenge = challenge;
     if (refreshOnly)
         m_refreshedFrom = accessToken();
-    if (m_flow && !m_flowRunning)
+    if (m_flow && !m_flowRunning) {
+        m_pastFlows.append(
+            {flowTitle(m_flow), m_flow->succeeded(), m_flow->error().message, m_flow->steps()});
+        if (m_pastFlows.size() > maxPastFlows)
+            m_pastFlows.removeFirst();
         m_flow->deleteLater();
+    }
     m_flow = new OAuthFlow(options, this);
     m_flowRunning = true;
     connect(m_flow, &OAuthFlow::finished, this, &Authorizer::handleFlowFinished);

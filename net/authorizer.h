@@ -25,7 +25,6 @@ class Authorizer : public QObject
     Q_OBJECT
 public:
     explicit Authorizer(const QUrl &serverUrl, QObject *parent = nullptr);
-    ~Authorizer() override;
 
     QUrl serverUrl() const { return m_serverUrl; }
     void setRecord(const AuthRecord &record);
@@ -57,19 +56,34 @@ public:
                        Done done);
     // A sign-in now, without a refusal first (the Sign in button, `folio auth login`).
     void signIn();
-    // Forgets the tokens (the client identities stay: they are not secrets of the user's).
+    // Forgets the tokens (the client identities stay: they are not secrets of the user's), and the
+    // flows that carried them.
     void signOut();
     void cancel();
 
     // The flow running or the last one, with its steps; null before any.
     OAuthFlow *flow() const { return m_flow; }
-    bool isBusy() const;
+    // What a flow was for, in a word: "Sign-in", "Refresh" or "Step-up".
+    static QString flowTitle(const OAuthFlow *flow);
+    // The flows before flow(), oldest first, at most maxPastFlows: what the Auth view lists above the
+    // current one (later refreshes and step-ups). Cleared by signOut(): their exchanges hold tokens.
+    struct PastFlow
+    {
+        QString title;
+        bool succeeded = false;
+        QString error;
+        QList<AuthStep> steps;
+    };
+    static constexpr int maxPastFlows = 20;
+    const QList<PastFlow> &pastFlows() const { return m_pastFlows; }
     // The request retried after a sign-in or refresh was answered: shown as the flow's last step.
     void noteAuthorizedRequest(const QString &what, int status);
 
 Q_SIGNALS:
     void flowStarted(folio::OAuthFlow *flow);
     void flowFinished(folio::OAuthFlow *flow);
+    // Signed out: flow() and pastFlows() are gone.
+    void flowsCleared();
     // The record changed (new tokens, a new client identity, signed out): save it.
     void recordChanged();
 
@@ -99,6 +113,7 @@ private:
     QByteArray m_challenge;
     QString m_refreshedFrom; // the access token a refresh replaced: refreshed once, not again
     QList<Waiter> m_waiters;
+    QList<PastFlow> m_pastFlows;
 };
 
 } // namespace folio

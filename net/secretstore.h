@@ -28,9 +28,11 @@ public:
 
     QString service() const { return m_service; }
 
-    void store(const QString &key, const QString &secret);
-    void read(const QString &key);
-    void remove(const QString &key);
+    // Virtual for one reason: unit tests put a keychain of their own in its place (one that
+    // refuses, say), which the process-wide D-Bus session cannot be made to do per test.
+    virtual void store(const QString &key, const QString &secret);
+    virtual void read(const QString &key);
+    virtual void remove(const QString &key);
 
     // Plain words for a person. key names what the secret belongs to; detail is the backend's own
     // explanation, added where it helps.

@@ -1,7 +1,13 @@
 #include "serverconfig.h"
 
+#include "secretstore.h"
+
+#include <QCoreApplication>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
+
+#include <memory>
 
 namespace folio {
 
@@ -26,10 +32,15 @@ QJsonObject ServerConfig::toJson() const
         o[QStringLiteral("command")] = command;
         o[QStringLiteral("args")] = QJsonArray::fromStringList(arguments);
         QJsonObject env;
-        for (auto it = environment.cbegin(); it != environment.cend(); ++it)
-            env[it.key()] = it.value();
+        for (auto it = environment.cbegin(); it != environment.cend(); ++it) {
+            if (!envInKeychain.contains(it.key()) && !envHeld.contains(it.key()))
+                env[it.key()] = it.value();
+        }
         if (!env.isEmpty())
             o[QStringLiteral("env")] = env;
+        // Folio's own key: the names only, their values are in the keychain.
+        if (!envInKeychain.isEmpty())
+            o[QStringLiteral("envInKeychain")] = QJsonArray::fromStringList(envInKeychain);
         if (!workingDirectory.isEmpty())
             o[QStringLiteral("cwd")] = workingDirectory;
     } else {
@@ -55,6 +66,21 @@ QJsonObject ServerConfig::toJson() const
     if (maxMessageBytes != DefaultMaxMessageBytes)
         o[QStringLiteral("maxMessageBytes")] = maxMessageBytes;
     return o;
+}
+
+bool ServerConfig::isSecretName(const QString &variable)
+{
+    for (const QLatin1StringView mark : {QLatin1StringView("TOKEN"), QLatin1StringView("KEY"),
+                                         QLatin1StringView("SECRET"), QLatin1StringView("PASSWORD")}) {
+        if (variable.contains(mark, Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}
+
+bool ServerConfig::isSecretValue(const QString &variable, const QString &value)
+{
+    return isSecretName(variable) && !value.isEmpty() && !value.contains(QLatin1StringView("${"));
 }
 
 QString ServerConfig::fallbackName() const
@@ -91,6 +117,10 @@ ServerConfig ServerConfig::fromJson(const QJsonObject &o)
         const QJsonObject env = o.value(QStringLiteral("env")).toObject();
         for (auto it = env.begin(); it != env.end(); ++it)
             c.environment.insert(it.key(), it.value().toString());
+        for (const QJsonValue &name : o.value(QStringLiteral("envInKeychain")).toArray()) {
+            if (name.isString() && !name.toString().isEmpty() && !c.envInKeychain.contains(name.toString()))
+                c.envInKeychain.append(name.toString());
+        }
         c.workingDirectory = o.value(QStringLiteral("cwd")).toString();
     }
     c.pinnedRevision = o.value(QStringLiteral("revision")).toString();
@@ -102,6 +132,83 @@ ServerConfig ServerConfig::fromJson(const QJsonObject &o)
     const qint64 maxBytes = o.value(QStringLiteral("maxMessageBytes")).toInteger(DefaultMaxMessageBytes);
     c.maxMessageBytes = maxBytes > 0 ? maxBytes : DefaultMaxMessageBytes;
     return c;
+}
+
+void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *context,
+                 std::function<void(const ServerConfig &filled, const QStringList &problems)> done)
+{
+    // key -> the variable it fills; the token's key maps to an empty name.
+    QHash<QString, QString> wanted;
+    if (config.kind == ServerConfig::Kind::Http && config.tokenInKeychain)
+        wanted.insert(config.secretKey(), QString());
+    if (config.kind == ServerConfig::Kind::Stdio) {
+        for (const QString &name : config.envInKeychain)
+            wanted.insert(config.envSecretKey(name), name);
+    }
+    if (wanted.isEmpty()) {
+        done(config, {});
+        return;
+    }
+    if (!store) {
+        QStringList problems;
+        for (const QString &name : std::as_const(wanted)) {
+            problems << QCoreApplication::translate("folio::ServerConfig",
+                                                    "%1: no keychain to read %2 from; connecting without it.")
+                            .arg(config.name, name.isEmpty() ? QStringLiteral("the token") : name);
+        }
+        done(config, problems);
+        return;
+    }
+
+    struct Wait
+    {
+        ServerConfig config;
+        QHash<QString, QString> pending;
+        QStringList problems;
+        std::function<void(const ServerConfig &, const QStringList &)> done;
+    };
+    auto wait = std::make_shared<Wait>(Wait{config, wanted, {}, std::move(done)});
+    auto *ctx = new QObject(context); // gone with the context, or once every answer is in
+    const auto answered = [wait, ctx] {
+        if (!wait->pending.isEmpty())
+            return;
+        ctx->deleteLater();
+        wait->done(wait->config, wait->problems);
+    };
+    QObject::connect(store, &SecretStore::restored, ctx,
+                     [wait, answered](const QString &key, const QString &secret) {
+                         if (!wait->pending.contains(key))
+                             return;
+                         const QString name = wait->pending.take(key);
+                         if (name.isEmpty())
+                             wait->config.bearerToken = secret;
+                         else
+                             wait->config.environment.insert(name, secret);
+                         answered();
+                     });
+    QObject::connect(
+        store, &SecretStore::failed, ctx,
+        [wait, answered](const QString &key, SecretStore::Failure failure, const QString &message) {
+            if (!wait->pending.contains(key))
+                return;
+            const QString name = wait->pending.take(key);
+            // The token's message is the keychain's own, as it always was.
+            if (name.isEmpty())
+                wait->problems << message;
+            else if (failure == SecretStore::Failure::NotFound)
+                wait->problems << QCoreApplication::translate(
+                                      "folio::ServerConfig",
+                                      "%1 for %2 is not in the keychain: the server starts without it.")
+                                      .arg(name, wait->config.name);
+            else
+                wait->problems << QCoreApplication::translate(
+                                      "folio::ServerConfig",
+                                      "%1 for %2 is not filled in, the server starts without it: %3")
+                                      .arg(name, wait->config.name, message);
+            answered();
+        });
+    for (auto it = wanted.cbegin(); it != wanted.cend(); ++it)
+        store->read(it.key());
 }
 
 } // namespace folio

@@ -11,10 +11,18 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <functional>
+
+class QObject;
+
 namespace folio {
 
+class SecretStore;
+
 // How to reach one MCP server. Saved servers are stored as this, without any secret: the bearer
-// token lives in the keychain under secretKey() and is filled into bearerToken only at connect.
+// token lives in the keychain under secretKey(), a secret environment value under envSecretKey(),
+// and both are filled in only at connect (fillSecrets()). A secret the keychain refused is held
+// here, in memory, for this session only, and never serialised.
 struct ServerConfig
 {
     enum class Kind { Stdio, Http };
@@ -30,15 +38,26 @@ struct ServerConfig
     // stdio
     QString command;
     QStringList arguments;
-    QMap<QString, QString> environment; // added to the inherited environment
+    // Added to the inherited environment. No secret's value reaches a config file: the values of
+    // envInKeychain are in the keychain and put here only at connect; those of envHeld are here, in
+    // memory, because the keychain has not taken them (yet, or at all).
+    QMap<QString, QString> environment;
+    QStringList envInKeychain; // names whose values are saved under envSecretKey(); saved as names
+    QStringList envHeld;       // runtime only, never serialised
     QString workingDirectory;
 
     // HTTP
     QUrl url;
     HttpMode httpMode = HttpMode::Auto;
     QList<QPair<QByteArray, QByteArray>> headers; // extra headers (not secret)
-    QString bearerToken;                          // runtime only, never serialised
-    bool tokenInKeychain = false;                 // a bearer token is saved under secretKey()
+    // Runtime only, never serialised: filled in at connect from the keychain, or, while
+    // tokenInKeychain is false, held here for this session only (tokenHeld()).
+    QString bearerToken;
+    bool tokenInKeychain = false; // a bearer token is saved under secretKey()
+
+    // Runtime only: why the keychain refused the secrets held here (tokenHeld(), envHeld), which
+    // are then gone when Folio quits. Empty while nothing was refused.
+    QString keychainRefusal;
 
     // Protocol
     // The roots Folio names when the server asks (roots/list, 2026 inputRequests): file:// URIs.
@@ -59,11 +78,34 @@ struct ServerConfig
     // The name a server gets when the user gives none: its program's file name, or its host.
     QString fallbackName() const;
     QString secretKey() const { return QStringLiteral("server:") + name; }
+    // The keychain key of a secret environment value: the variable's name last (it has no colon).
+    QString envSecretKey(const QString &variable) const
+    {
+        return QStringLiteral("server-env:%1:%2").arg(name, variable);
+    }
+    // A token not in the keychain: held in memory, for this session only.
+    bool tokenHeld() const { return !bearerToken.isEmpty() && !tokenInKeychain; }
     QString displayTarget() const;
 
-    // Without bearerToken: secrets never reach a config file.
+    // Whether a variable's name says that its value is a secret: TOKEN, KEY, SECRET or PASSWORD in
+    // it, in any case.
+    static bool isSecretName(const QString &variable);
+    // A value that belongs in the keychain: under a secret name, not empty, and not a reference to
+    // something another client fills in ("${input:key}"), which is no secret itself.
+    static bool isSecretValue(const QString &variable, const QString &value);
+
+    // Without bearerToken and without the values of envInKeychain and envHeld: secrets never reach
+    // a config file.
     QJsonObject toJson() const;
     static ServerConfig fromJson(const QJsonObject &object);
 };
+
+// Reads the secrets config keeps in the keychain (its bearer token when tokenInKeychain, the values
+// of envInKeychain) and calls done once, with them filled in and one message for each secret that
+// could not be read: the connect goes on without it, and the server says what it misses. Secrets
+// held in config (tokenHeld(), envHeld) are already there. With nothing to read, done is called
+// at once; without a store, at once too, with a message per secret. context ends the wait.
+void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *context,
+                 std::function<void(const ServerConfig &filled, const QStringList &problems)> done);
 
 } // namespace folio

@@ -339,6 +339,10 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
     else if (ex.isSse)
         qCDebug(lcHttp).noquote() << "SSE stream closed for" << exchangeName(ex);
 
+    // The first request sent again with a new token: the sign-in's last step says how it went.
+    if (ex.authRetries > 0 && m_endpoint.authorizer && !ex.id.isNull() && !netError)
+        m_endpoint.authorizer->noteAuthorizedRequest(QString::fromUtf8(ex.method), status);
+
     if (ex.serverStream) {
         if (status == 405 || status == 404)
             report(QStringLiteral("The server offers no GET stream (HTTP %1)").arg(status));
@@ -423,8 +427,6 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
             return;
         }
     }
-    if (ex.authRetries > 0 && m_endpoint.authorizer && !ex.id.isNull())
-        m_endpoint.authorizer->noteAuthorizedRequest(QString::fromUtf8(ex.method), status);
     if (ex.id.isNull() || ex.answered)
         return; // notifications and responses get 202; nothing waits on them
     if (ex.isSse && status >= 200 && status < 300 && !netError && resumeStream(ex))

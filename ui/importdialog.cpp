@@ -27,12 +27,19 @@ ImportDialog::ImportDialog(QWidget *parent)
                       "<code>servers</code>. Nothing is started: check what each server would run."),
                    this);
     intro->setWordWrap(true);
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->setWordWrap(true); // a keychain sentence after the count
+    m_preview->setObjectName(QStringLiteral("preview"));
     m_source->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_source->setPlaceholderText(
         QStringLiteral("{\n  \"mcpServers\": {\n    \"everything\": { \"command\": \"npx\", "
                        "\"args\": [\"-y\", \"@modelcontextprotocol/server-everything\"] }\n  }\n}"));
-    m_preview->setColumnCount(4);
-    m_preview->setHeaderLabels({tr("Import"), tr("Kind"), tr("Would run"), tr("Note")});
+    m_preview->setColumnCount(ColumnCount);
+    m_preview->setHeaderLabels(
+        {tr("Import"), tr("Kind"), tr("Would run"), tr("To the keychain"), tr("Note")});
+    m_preview->headerItem()->setToolTip(SecretsColumn, tr("Tokens and secret environment values are saved "
+                                                          "in the system keychain, never in Folio's "
+                                                          "settings, and shown here masked."));
     m_preview->setRootIsDecorated(false);
     m_preview->header()->setStretchLastSection(true);
     auto *open = new QPushButton(tr("Open file…"), this);
@@ -88,19 +95,30 @@ void ImportDialog::parse()
         m_import->setEnabled(false);
         return;
     }
+    int withSecrets = 0;
     for (const ServerImport::Entry &e : std::as_const(m_result.entries)) {
         auto *item = new QTreeWidgetItem(m_preview);
-        item->setText(0, e.config.name);
-        item->setCheckState(0, e.warning.contains(tr("skipped")) ? Qt::Unchecked : Qt::Checked);
-        item->setText(1, e.config.kind == ServerConfig::Kind::Http ? tr("HTTP") : tr("stdio"));
-        item->setText(2, ServerImport::describe(e.config));
-        item->setToolTip(2, ServerImport::describe(e.config));
-        item->setText(3, e.warning);
+        item->setText(NameColumn, e.config.name);
+        item->setCheckState(NameColumn, e.warning.contains(tr("skipped")) ? Qt::Unchecked : Qt::Checked);
+        item->setText(KindColumn, e.config.kind == ServerConfig::Kind::Http ? tr("HTTP") : tr("stdio"));
+        item->setText(RunsColumn, ServerImport::describe(e.config));
+        item->setToolTip(RunsColumn, ServerImport::describe(e.config));
+        const QStringList secrets = ServerImport::describeSecrets(e.config);
+        item->setText(SecretsColumn, secrets.join(QStringLiteral("; ")));
+        item->setToolTip(SecretsColumn, secrets.join(QLatin1Char('\n')));
+        item->setText(NoteColumn, e.warning);
+        item->setToolTip(NoteColumn, e.warning);
+        withSecrets += secrets.isEmpty() ? 0 : 1;
     }
-    for (int c = 0; c < 3; ++c)
+    for (int c = 0; c < NoteColumn; ++c)
         m_preview->resizeColumnToContents(c);
-    m_status->setText(tr("%n server(s) found in \"%1\".", nullptr, int(m_result.entries.size()))
-                          .arg(m_result.entries.isEmpty() ? QString() : m_result.entries.first().source));
+    QString status = tr("%n server(s) found in \"%1\".", nullptr, int(m_result.entries.size()))
+                         .arg(m_result.entries.isEmpty() ? QString() : m_result.entries.first().source);
+    if (withSecrets > 0)
+        status += QLatin1Char(' ') + tr("Their secrets go to the system keychain, not to Folio's settings; "
+                                        "if the keychain refuses one, Folio keeps it for this session only "
+                                        "and says so.");
+    m_status->setText(status);
     m_import->setEnabled(!m_result.entries.isEmpty());
 }
 
@@ -108,7 +126,7 @@ QList<ServerConfig> ImportDialog::selected() const
 {
     QList<ServerConfig> out;
     for (int i = 0; i < m_preview->topLevelItemCount() && i < m_result.entries.size(); ++i) {
-        if (m_preview->topLevelItem(i)->checkState(0) == Qt::Checked)
+        if (m_preview->topLevelItem(i)->checkState(NameColumn) == Qt::Checked)
             out.append(m_result.entries.at(i).config);
     }
     return out;

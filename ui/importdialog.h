@@ -12,14 +12,18 @@ class QTreeWidget;
 namespace folio {
 
 // Imports servers from another client's JSON (Claude Desktop, Cursor, .mcp.json, VS Code) and
-// shows exactly what each would run before anything is saved or started.
+// shows exactly what each would run before anything is saved or started, its secrets masked.
 class ImportDialog : public QDialog
 {
     Q_OBJECT
 public:
+    enum Columns { NameColumn, KindColumn, RunsColumn, SecretsColumn, NoteColumn, ColumnCount };
+
     explicit ImportDialog(QWidget *parent = nullptr);
 
     void setJson(const QByteArray &json);
+    // The checked servers, their secrets still in them (bearerToken, envHeld) for ServerListModel
+    // to save in the keychain.
     QList<ServerConfig> selected() const;
 
 private:

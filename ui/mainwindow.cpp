@@ -21,6 +21,7 @@
 #include "serversession.h"
 #include "serverview.h"
 #include "sessionrecording.h"
+#include "signinpanel.h"
 #include "signinstore.h"
 #include "statuscolors.h"
 #include "theme.h"
@@ -130,6 +131,15 @@ public:
             n > 0 && state == McpClient::State::Connected)
             sub = (n == 1 ? MainWindow::tr("1 finding") : MainWindow::tr("%1 findings").arg(n)) +
                   QStringLiteral(" · ") + sub;
+        // Signed in, it says so first (who, scopes and expiry are in the tooltip and the Sign-in dock).
+        if (!index.data(ServerListModel::SignInRole).toString().isEmpty())
+            sub = MainWindow::tr("signed in") + QStringLiteral(" · ") + sub;
+        // A secret the keychain refused is the line's news: kept for this session only.
+        if (const QString note = index.data(ServerListModel::SecretNoteRole).toString(); !note.isEmpty()) {
+            sub = note;
+            if (!selected)
+                p->setPen(colors.stale());
+        }
         const QRect subRect(r.left() + 16, r.top() + line + 2, r.width() - 16, line);
         p->drawText(subRect, Qt::AlignLeft | Qt::AlignVCenter,
                     QFontMetrics(small).elidedText(sub, Qt::ElideMiddle, subRect.width()));
@@ -150,6 +160,7 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     , m_findings(new FindingsPanel(this))
     , m_timeline(new TimelineView(this))
     , m_audit(new AuditPanel(this))
+    , m_signIn(new SignInPanel(this))
     , m_message(new ElidedLabel(this))
     , m_permanentStatus(new ElidedLabel(this))
     , m_messageTimer(new QTimer(this))
@@ -231,7 +242,13 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     connect(m_findings, &FindingsPanel::pageIndexRequested, this, &MainWindow::goToPageIndex);
     connect(m_audit, &AuditPanel::pageRequested, this, &MainWindow::goToPageIndex);
     connect(m_secrets, &SecretStore::failed, this,
-            [this](const QString &, SecretStore::Failure, const QString &message) { showStatus(message); });
+            [this](const QString &, SecretStore::Failure failure, const QString &message) {
+                if (failure != SecretStore::Failure::NotFound) // nothing saved yet is no news
+                    showStatus(message);
+            });
+    // Said after the keychain's own words, so that it is the message left showing.
+    connect(m_servers, &ServerListModel::keychainRefused, this,
+            [this](int, const QString &message) { showStatus(message); });
 
     restoreSettings();
     updateActions();
@@ -313,6 +330,11 @@ void MainWindow::createDocks()
     m_auditDock = dock(tr("Audit"), QStringLiteral("auditDock"), m_audit);
     tabifyDockWidget(m_trafficDock, m_auditDock);
     m_auditDock->hide();
+    // The sign-in's steps, with them too; it comes forward when a sign-in starts.
+    m_signInDock = dock(tr("Sign-in"), QStringLiteral("signInDock"), m_signIn);
+    tabifyDockWidget(m_auditDock, m_signInDock);
+    m_signInDock->hide();
+    connect(m_signIn, &SignInPanel::flowStarted, this, [this] { showSignIn(); });
     m_timelineDock->raise();
     // The docks behind the timeline fill their panels when they come forward.
     connect(m_findingsDock, &QDockWidget::visibilityChanged, m_findings, [this](bool visible) {
@@ -327,6 +349,16 @@ void MainWindow::createDocks()
         if (ListView *list = currentList())
             list->selectPage(ledgerRow);
     });
+}
+
+void MainWindow::showSignIn()
+{
+    m_signInDock->show();
+    m_signInDock->raise();
+    // Its steps and their exchanges want room: two fifths of the window's height when the dock is
+    // squeezed below a quarter (a size the user chose above that stays).
+    if (!m_signInDock->isFloating() && m_signInDock->height() < height() / 4)
+        resizeDocks({m_signInDock}, {height() * 2 / 5}, Qt::Vertical);
 }
 
 void MainWindow::createActions()
@@ -380,6 +412,12 @@ void MainWindow::createActions()
     server->addSeparator();
     m_auditAction = server->addAction(tr("&Audit Paging"), QKeySequence(tr("Ctrl+Shift+A")), this,
                                       &MainWindow::auditServer);
+    server->addSeparator();
+    m_signInAction = server->addAction(tr("Sign &In"), this, [this] {
+        showSignIn();
+        m_signIn->signIn();
+    });
+    m_signOutAction = server->addAction(tr("Sign &Out…"), this, [this] { m_signIn->signOut(); });
     m_removeAction->setShortcutContext(Qt::WidgetShortcut);
     m_serverList->addAction(m_connectAction);
     m_serverList->addAction(m_disconnectAction);
@@ -438,6 +476,7 @@ void MainWindow::createActions()
     view->addAction(dockAction(m_findingsDock, QKeySequence(tr("Ctrl+Shift+F"))));
     view->addAction(dockAction(m_timelineDock, QKeySequence(tr("Ctrl+Shift+T"))));
     view->addAction(dockAction(m_auditDock, QKeySequence()));
+    view->addAction(dockAction(m_signInDock, QKeySequence()));
     view->addSeparator();
     // Keyboard users reach each part of the window directly (Tab walks between them too).
     QMenu *go = view->addMenu(tr("&Go To"));
@@ -526,8 +565,7 @@ void MainWindow::attachResponder(ServerSession *session)
     if (session && !session->client()->inputResponder()) {
         session->client()->setInputResponder(new WindowInputResponder(session, this));
         // A sign-in's authorization page opens in the desktop's browser.
-        if (SignInStore *signIn = session->signIn())
-            signIn->authorizer()->setBrowser([](const QUrl &url) { QDesktopServices::openUrl(url); });
+        session->setSignInBrowser([](const QUrl &url) { QDesktopServices::openUrl(url); });
     }
 }
 
@@ -595,6 +633,7 @@ void MainWindow::handleServerSelected()
     m_traffic->setLog(session ? session->client()->trafficLog() : nullptr);
     m_findings->setSession(session);
     m_audit->setSession(session);
+    m_signIn->setSession(session);
     handleCurrentListChanged();
     updateActions();
     updateFindingsTitle();
@@ -636,16 +675,6 @@ void MainWindow::disconnectCurrent()
     }
 }
 
-void MainWindow::saveToken(const ServerConfig &config, const QString &token, bool edited)
-{
-    if (!edited || config.kind != ServerConfig::Kind::Http)
-        return;
-    if (token.isEmpty())
-        m_secrets->remove(config.secretKey());
-    else
-        m_secrets->store(config.secretKey(), token);
-}
-
 void MainWindow::addServer()
 {
     ServerDialog dialog(this);
@@ -656,8 +685,7 @@ void MainWindow::addServer()
         return;
     ServerConfig config = dialog.config();
     config.name = m_servers->uniqueName(config.name);
-    saveToken(config, dialog.token(), dialog.tokenEdited());
-    const int row = m_servers->addServer(config);
+    const int row = m_servers->addServer(config); // it saves the token to the keychain
     selectServer(row);
     showStatus(tr("Added %1. Connect with Ctrl+Return.").arg(config.name));
 }
@@ -677,8 +705,7 @@ void MainWindow::editServer()
         config.name = s->config().name; // still unnamed: the keychain token stays under its key
     else if (config.name != s->config().name)
         config.name = m_servers->uniqueName(config.name);
-    saveToken(config, dialog.token(), dialog.tokenEdited());
-    m_servers->updateServer(row, config);
+    m_servers->updateServer(row, config); // it saves or removes the token in the keychain
     showStatus(tr("Saved %1; the change applies at the next connect.").arg(config.name));
 }
 
@@ -692,17 +719,19 @@ void MainWindow::removeServer()
     // Nothing else in the window destroys what the user made: this asks first, Cancel the default.
     QMessageBox ask(QMessageBox::Question, tr("Remove Server"), tr("Remove %1 from the list?").arg(name),
                     QMessageBox::Cancel, this);
-    ask.setInformativeText(s->config().tokenInKeychain
-                               ? tr("Its settings and the token saved in the keychain are deleted.")
-                               : tr("Its settings are deleted."));
+    ask.setInformativeText(
+        s->config().tokenInKeychain ? tr("Its settings and the token saved in the keychain are deleted.")
+        : s->signIn() ? tr("Its settings and its sign-in (tokens and client registrations, in the "
+                           "keychain) are deleted.")
+                      : tr("Its settings are deleted."));
     QPushButton *remove = ask.addButton(tr("Remove"), QMessageBox::DestructiveRole);
     ask.setDefaultButton(QMessageBox::Cancel);
     ask.setObjectName(QStringLiteral("confirmRemove"));
     ask.exec();
     if (ask.clickedButton() != remove)
         return;
-    if (s->config().tokenInKeychain)
-        m_secrets->remove(s->config().secretKey());
+    if (SignInStore *signIn = s->signIn()) // the model removes the token and env secrets
+        signIn->forget();
     if (ServerView *v = m_views.take(s))
         v->deleteLater();
     m_servers->removeServer(row);
@@ -800,6 +829,9 @@ void MainWindow::updateActions()
     m_editAction->setEnabled(s && !m_servers->isDemo(row) && !s->isReplay());
     m_saveSessionAction->setEnabled(s && !s->isReplay() && state != McpClient::State::Disconnected);
     m_auditAction->setEnabled(s && state == McpClient::State::Connected);
+    SignInStore *signIn = s ? s->signIn() : nullptr;
+    m_signInAction->setEnabled(signIn != nullptr);
+    m_signOutAction->setEnabled(signIn && signIn->authorizer()->isSignedIn());
     m_exportReportAction->setEnabled(s != nullptr);
     m_removeAction->setEnabled(s && !m_servers->isDemo(row));
     const bool hasList = currentList() != nullptr;

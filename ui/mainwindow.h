@@ -28,6 +28,7 @@ class SecretStore;
 class ServerListModel;
 class ServerSession;
 class ServerView;
+class SignInPanel;
 class TimelineView;
 class TrafficView;
 
@@ -53,6 +54,8 @@ public:
     // Server > Audit Paging runs in this dock (hidden until the first audit), beside the table.
     AuditPanel *auditPanel() const { return m_audit; }
     QDockWidget *auditDock() const { return m_auditDock; }
+    QDockWidget *signInDock() const { return m_signInDock; }
+    SignInPanel *signInPanel() const { return m_signIn; }
     // The status bar's two texts: the last message (gone after a while) and the current server's
     // state. Each is one elided line; the whole text is in its tooltip and its Copy.
     QString statusMessage() const;
@@ -91,6 +94,8 @@ private:
     void createActions();
     QWidget *welcome();
     void createDocks();
+    // The Sign-in dock forward, with room for its steps.
+    void showSignIn();
     QAction *dockAction(QDockWidget *dock, const QKeySequence &keys);
     void handleServerSelected();
     void handleCurrentListChanged();
@@ -98,7 +103,6 @@ private:
     void editServer();
     void removeServer();
     void importServers();
-    void saveToken(const ServerConfig &config, const QString &token, bool edited);
     void updateActions();
     void updateFindingsTitle();
     void showStatus(const QString &message);
@@ -121,8 +125,10 @@ private:
     FindingsPanel *m_findings;
     TimelineView *m_timeline;
     AuditPanel *m_audit;
+    SignInPanel *m_signIn;
     QDockWidget *m_trafficDock = nullptr;
     QDockWidget *m_auditDock = nullptr;
+    QDockWidget *m_signInDock = nullptr;
     QDockWidget *m_findingsDock = nullptr;
     QDockWidget *m_timelineDock = nullptr;
     ElidedLabel *m_message;
@@ -144,6 +150,8 @@ private:
     QAction *m_editAction = nullptr;
     QAction *m_removeAction = nullptr;
     QAction *m_auditAction = nullptr;
+    QAction *m_signInAction = nullptr;
+    QAction *m_signOutAction = nullptr;
     QAction *m_exportReportAction = nullptr;
     QAction *m_loadAllAction = nullptr;
     QAction *m_cancelAction = nullptr;

@@ -1,6 +1,7 @@
 #include "serverdialog.h"
 
 #include "mcpclient.h"
+#include "oauth.h"
 #include "statuscolors.h"
 
 #include <QComboBox>
@@ -44,6 +45,8 @@ ServerDialog::ServerDialog(QWidget *parent)
     , m_httpMode(new QComboBox(this))
     , m_headers(new QPlainTextEdit(this))
     , m_token(new QLineEdit(this))
+    , m_tokenNote(new QLabel(this))
+    , m_envNote(new QLabel(this))
     , m_revision(new QComboBox(this))
     , m_timeout(new QSpinBox(this))
     , m_maxMessage(new QSpinBox(this))
@@ -54,6 +57,8 @@ ServerDialog::ServerDialog(QWidget *parent)
     m_name->setPlaceholderText(tr("(what the server calls itself, once connected)"));
     m_command->setObjectName(QStringLiteral("command"));
     m_arguments->setObjectName(QStringLiteral("arguments"));
+    m_kind->setObjectName(QStringLiteral("kind"));
+    m_url->setObjectName(QStringLiteral("url"));
     m_problem->setObjectName(QStringLiteral("problem"));
     m_kind->addItems({tr("stdio (a local process)"), tr("HTTP")});
 
@@ -80,12 +85,22 @@ ServerDialog::ServerDialog(QWidget *parent)
     });
     connect(m_command, &QLineEdit::editingFinished, this, &ServerDialog::splitCommandLine);
     m_arguments->setPlaceholderText(QStringLiteral("-y @modelcontextprotocol/server-everything stdio"));
+    m_environment->setObjectName(QStringLiteral("environment"));
     m_environment->setPlaceholderText(tr("One NAME=value per line"));
+    m_environment->setToolTip(tr("The value of a variable with TOKEN, KEY, SECRET or PASSWORD in its name is "
+                                 "saved in the system keychain, never in Folio's settings, and shown "
+                                 "here masked. A line left as shown keeps its value."));
     m_environment->setMaximumHeight(80);
+    // Long keychain reasons wrap; the note is there only while there are secret values to place.
+    m_envNote->setObjectName(QStringLiteral("envNote"));
+    m_envNote->setWordWrap(true);
+    m_envNote->setTextFormat(Qt::PlainText);
+    m_envNote->setVisible(false);
     m_workingDirectory->setPlaceholderText(tr("(Folio's own)"));
     stdioForm->addRow(tr("Command"), commandRow);
     stdioForm->addRow(tr("Arguments"), m_arguments);
     stdioForm->addRow(tr("Environment"), m_environment);
+    stdioForm->addRow(QString(), m_envNote);
     stdioForm->addRow(tr("Working directory"), m_workingDirectory);
 
     auto *httpPage = new QWidget;
@@ -95,13 +110,21 @@ ServerDialog::ServerDialog(QWidget *parent)
                           tr("HTTP+SSE (2024-11-05)")});
     m_headers->setPlaceholderText(tr("One Name: value per line"));
     m_headers->setMaximumHeight(80);
+    m_token->setObjectName(QStringLiteral("token"));
     m_token->setEchoMode(QLineEdit::Password);
     m_token->setPlaceholderText(tr("Kept in the system keychain"));
-    connect(m_token, &QLineEdit::textEdited, this, [this] { m_tokenEdited = true; });
+    connect(m_token, &QLineEdit::textEdited, this, [this] {
+        m_tokenEdited = true;
+        updateTokenNote();
+    });
+    m_tokenNote->setObjectName(QStringLiteral("tokenNote"));
+    m_tokenNote->setWordWrap(true); // the keychain's reason can be long
+    m_tokenNote->setTextFormat(Qt::PlainText);
     httpForm->addRow(tr("URL"), m_url);
     httpForm->addRow(tr("Transport"), m_httpMode);
     httpForm->addRow(tr("Headers"), m_headers);
     httpForm->addRow(tr("Bearer token"), m_token);
+    httpForm->addRow(QString(), m_tokenNote);
 
     m_pages->addWidget(stdioPage);
     m_pages->addWidget(httpPage);
@@ -155,7 +178,47 @@ ServerDialog::ServerDialog(QWidget *parent)
     m_saveButton = buttons->button(QDialogButtonBox::Save);
     updateKind();
     validate();
+    updateTokenNote();
     resize(560, sizeHint().height());
+}
+
+QString ServerDialog::keychainMark()
+{
+    return tr("(in the keychain)");
+}
+
+void ServerDialog::updateTokenNote()
+{
+    QString note;
+    if (m_tokenEdited && !m_token->text().isEmpty())
+        note = tr("Saved in the system keychain when you save.");
+    else if (m_tokenEdited && (m_hadToken || !m_heldToken.isEmpty()))
+        note = tr("No token: the one it had is forgotten when you save.");
+    else if (!m_heldToken.isEmpty() && !m_keychainRefusal.isEmpty())
+        note = tr("Kept for this session only (%1): the keychain refused it, Save tries again. %2")
+                   .arg(maskSecret(m_heldToken), m_keychainRefusal);
+    else if (!m_heldToken.isEmpty())
+        note = tr("Kept for this session only (%1), not in the keychain.").arg(maskSecret(m_heldToken));
+    else if (m_hadToken)
+        note = tr("Saved in the system keychain.");
+    else
+        note = tr("No token saved.");
+    m_tokenNote->setText(note);
+    m_tokenNote->setToolTip(note);
+    fitHeight();
+}
+
+void ServerDialog::fitHeight()
+{
+    // A top-level window does not grow by itself for wrapped text: a long keychain reason would be
+    // cut off. Taller, never narrower, and only when the text needs it.
+    if (!layout())
+        return;
+    layout()->activate();
+    const int needed = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width())
+                                                     : layout()->totalSizeHint().height();
+    if (needed > height())
+        resize(width(), needed);
 }
 
 void ServerDialog::updateKind()
@@ -230,10 +293,42 @@ void ServerDialog::setConfig(const ServerConfig &c)
     m_command->setText(c.command);
     m_commandLength = int(c.command.size());
     m_arguments->setText(joinArguments(c.arguments));
+    // A secret's line shows where it is, never its value: masked when held, a mark when saved.
+    m_shownSecrets.clear();
+    m_heldValues.clear();
+    QMap<QString, QString> lines;
+    QStringList held;
+    for (auto it = c.environment.cbegin(); it != c.environment.cend(); ++it) {
+        if (c.envHeld.contains(it.key())) {
+            m_shownSecrets.insert(it.key(), maskSecret(it.value()));
+            m_heldValues.insert(it.key(), it.value());
+            held << it.key();
+        } else if (c.envInKeychain.contains(it.key())) {
+            m_shownSecrets.insert(it.key(), keychainMark()); // filled in for a connect: still saved
+        }
+        lines.insert(it.key(), m_shownSecrets.value(it.key(), it.value()));
+    }
+    for (const QString &name : c.envInKeychain) {
+        m_shownSecrets.insert(name, keychainMark());
+        lines.insert(name, keychainMark());
+    }
     QStringList env;
-    for (auto it = c.environment.cbegin(); it != c.environment.cend(); ++it)
+    for (auto it = lines.cbegin(); it != lines.cend(); ++it)
         env << it.key() + QLatin1Char('=') + it.value();
     m_environment->setPlainText(env.join(QLatin1Char('\n')));
+    QStringList envNotes;
+    if (!c.envInKeychain.isEmpty())
+        envNotes << tr("In the system keychain: %1.").arg(c.envInKeychain.join(QStringLiteral(", ")));
+    if (!held.isEmpty())
+        envNotes << (c.keychainRefusal.isEmpty()
+                         ? tr("Kept for this session only, not in the keychain: %1.")
+                               .arg(held.join(QStringLiteral(", ")))
+                         : tr("Kept for this session only: %1. The keychain refused %2: %3")
+                               .arg(held.join(QStringLiteral(", ")), held.size() == 1 ? tr("it") : tr("them"),
+                                    c.keychainRefusal));
+    m_envNote->setText(envNotes.join(QLatin1Char(' ')));
+    m_envNote->setToolTip(m_envNote->text());
+    m_envNote->setVisible(!envNotes.isEmpty());
     m_workingDirectory->setText(c.workingDirectory);
     m_roots->setPlainText(c.roots.join(QLatin1Char('\n')));
     m_url->setText(c.url.toString());
@@ -242,11 +337,16 @@ void ServerDialog::setConfig(const ServerConfig &c)
     for (const auto &[k, v] : c.headers)
         headers << QString::fromLatin1(k) + QStringLiteral(": ") + QString::fromLatin1(v);
     m_headers->setPlainText(headers.join(QLatin1Char('\n')));
-    m_hadToken = c.tokenInKeychain;
+    m_hadToken = c.kind == ServerConfig::Kind::Http && c.tokenInKeychain;
+    m_heldToken = c.kind == ServerConfig::Kind::Http && c.tokenHeld() ? c.bearerToken : QString();
+    m_keychainRefusal = c.keychainRefusal;
+    m_tokenEdited = false;
     m_token->clear();
-    m_token->setPlaceholderText(c.tokenInKeychain
-                                    ? tr("A token is saved in the keychain (type to replace, clear to keep)")
+    m_token->setPlaceholderText(m_hadToken ? tr("A token is saved in the keychain (type to replace it)")
+                                : !m_heldToken.isEmpty()
+                                    ? tr("A token is kept for this session only (type to replace it)")
                                     : tr("Kept in the system keychain"));
+    updateTokenNote();
     m_revision->setCurrentIndex(qMax(0, m_revision->findData(c.pinnedRevision)));
     m_timeout->setValue(c.requestTimeoutMs);
     m_loadedMaxMessageBytes = c.maxMessageBytes;
@@ -270,8 +370,19 @@ ServerConfig ServerDialog::config() const
     }
     for (const QString &line : m_environment->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         const qsizetype eq = line.indexOf(QLatin1Char('='));
-        if (eq > 0)
-            c.environment.insert(line.left(eq).trimmed(), line.mid(eq + 1));
+        if (eq <= 0)
+            continue;
+        const QString name = line.left(eq).trimmed();
+        const QString value = line.mid(eq + 1);
+        const auto shown = m_shownSecrets.constFind(name);
+        if (shown == m_shownSecrets.cend() || *shown != value) {
+            c.environment.insert(name, value); // new: ServerListModel decides whether it is a secret
+        } else if (m_heldValues.contains(name)) {
+            c.environment.insert(name, m_heldValues.value(name));
+            c.envHeld.append(name);
+        } else {
+            c.envInKeychain.append(name);
+        }
     }
     c.workingDirectory = m_workingDirectory->text().trimmed();
     for (const QString &line : m_roots->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
@@ -290,8 +401,10 @@ ServerConfig ServerDialog::config() const
             c.headers.append(
                 {line.left(colon).trimmed().toLatin1(), line.mid(colon + 1).trimmed().toLatin1()});
     }
-    c.tokenInKeychain =
-        c.kind == ServerConfig::Kind::Http && (m_tokenEdited ? !m_token->text().isEmpty() : m_hadToken);
+    if (c.kind == ServerConfig::Kind::Http) {
+        c.bearerToken = m_tokenEdited ? m_token->text() : m_heldToken;
+        c.tokenInKeychain = !m_tokenEdited && m_hadToken;
+    }
     c.pinnedRevision = m_revision->currentData().toString();
     if (c.name.isEmpty()) {
         c.nameFromServer = true;

@@ -11,6 +11,7 @@
 #include "replaybar.h"
 #include "runslabel.h"
 #include "serversession.h"
+#include "signinstore.h"
 #include "statuscolors.h"
 #include "wraplabel.h"
 
@@ -151,7 +152,13 @@ void ServerView::updateHeader()
             break;
         case McpError::Kind::AuthRequired:
         case McpError::Kind::InsufficientScope:
-            hint = tr("Add a bearer token in Edit Server (F2). The server said: %1").arg(e.wwwAuthenticate);
+            // An HTTP server signs in by OAuth: the Sign-in dock shows the step that failed.
+            hint = m_session->signIn()
+                       ? tr("The Sign-in dock (View → Sign-in) shows each step of the sign-in and where it "
+                            "failed; Try again signs in again. A server without OAuth takes a bearer token "
+                            "in Edit Server (F2).")
+                       : tr("Add a bearer token in Edit Server (F2). The server said: %1")
+                             .arg(e.wwwAuthenticate);
             break;
         case McpError::Kind::ConnectionFailed:
             hint = tr("Is the server running at this address?");

@@ -5,9 +5,12 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -15,6 +18,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QXmlStreamReader>
 
 #include <functional>
@@ -251,6 +255,82 @@ private:
     QTemporaryDir m_config;
 
 private Q_SLOTS:
+    // folio auth against the demo server's own authorization server (--oauth): login with
+    // --no-browser prints the URL and waits; a GET of it (as a browser would follow the
+    // authorization server's redirect to the loopback listener) completes it. Then status, a list
+    // with the saved tokens, logout. No token is printed whole, on stdout or stderr, even with -v.
+    void authLoginStatusLogout()
+    {
+        HttpDemo server(QStringLiteral("healthy"), {QStringLiteral("--oauth=jwt")});
+        QVERIFY(!server.url().isEmpty());
+        QProcess login;
+        login.setProgram(folioBinary);
+        login.setArguments({QStringLiteral("auth"), QStringLiteral("login"), QStringLiteral("--url"),
+                            server.url(), QStringLiteral("--no-browser"), QStringLiteral("-v")});
+        login.setProcessEnvironment(isolatedEnvironment(m_config.path()));
+        login.start();
+        QByteArray out, loginErr;
+        QUrl authorize;
+        static const QRegularExpression urlLine(
+            QStringLiteral("(http://127\\.0\\.0\\.1:\\d+/authorize\\?\\S+)"));
+        QElapsedTimer timer;
+        timer.start();
+        while (!authorize.isValid() && timer.elapsed() < 20000 && login.state() != QProcess::NotRunning) {
+            login.waitForReadyRead(200);
+            out += login.readAllStandardOutput();
+            loginErr += login.readAllStandardError(); // where the URL is printed
+            if (const QRegularExpressionMatch m = urlLine.match(QString::fromUtf8(loginErr)); m.hasMatch())
+                authorize = QUrl(m.captured(1));
+        }
+        QVERIFY2(authorize.isValid(), loginErr.constData());
+        {
+            QNetworkAccessManager browser;
+            QNetworkReply *reply = browser.get(QNetworkRequest(authorize));
+            QEventLoop loop;
+            connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+            QTimer::singleShot(20000, &loop, &QEventLoop::quit);
+            loop.exec();
+            QVERIFY2(reply->isFinished(), "the listener answered the browser");
+            QVERIFY(reply->readAll().contains("close"));
+            delete reply;
+        }
+        QVERIFY(login.waitForFinished(30000));
+        out += login.readAllStandardOutput();
+        loginErr += login.readAllStandardError();
+        QCOMPARE(login.exitCode(), 0);
+        for (const char *step : {"Protected resource metadata", "Authorization server metadata",
+                                 "Client registration", "Callback", "Token"})
+            QVERIFY2(loginErr.contains(step), loginErr.constData()); // the steps go with the log, on stderr
+        QVERIFY(loginErr.contains("S256 advertised"));
+        QVERIFY2(out.contains("Signed in"), out.constData());
+
+        const Run status =
+            folio({QStringLiteral("auth"), QStringLiteral("status"), QStringLiteral("--url"), server.url()});
+        QCOMPARE(status.exitCode, 0);
+        QVERIFY2(status.out.contains("Signed in"), status.out.constData());
+        const Run list = folio({QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--url"),
+                                server.url(), QStringLiteral("-v")});
+        QVERIFY2(list.exitCode == 0, list.err.constData());
+        QVERIFY(list.out.contains("search_posts"));
+        // A JWT whole is header.payload.signature, both base64url JSON ("eyJ…"); masked it is
+        // "eyJh… (N chars)". (The demo's cursors are base64 JSON too, but have no dots.)
+        static const QRegularExpression wholeJwt(QStringLiteral("eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\."));
+        for (const QByteArray &printed : {out, loginErr, status.out, status.err, list.out, list.err})
+            QVERIFY2(!wholeJwt.match(QString::fromUtf8(printed)).hasMatch(), printed.constData());
+
+        const Run logout =
+            folio({QStringLiteral("auth"), QStringLiteral("logout"), QStringLiteral("--url"), server.url()});
+        QCOMPARE(logout.exitCode, 0);
+        const Run after =
+            folio({QStringLiteral("auth"), QStringLiteral("status"), QStringLiteral("--url"), server.url()});
+        QVERIFY2(after.out.contains("Not signed in"), after.out.constData());
+        // Without a sign-in, list says how to get one instead of opening a browser.
+        const Run refused =
+            folio({QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--url"), server.url()});
+        QVERIFY(refused.exitCode != 0);
+        QVERIFY2(refused.err.contains("folio auth login --url"), refused.err.constData());
+    }
+
     void initTestCase()
     {
         QVERIFY2(QFile::exists(folioBinary), qPrintable(folioBinary));

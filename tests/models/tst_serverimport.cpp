@@ -1,5 +1,6 @@
 #include "serverimport.h"
 
+#include <QJsonDocument>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
@@ -16,6 +17,9 @@ private Q_SLOTS:
     void formats();
     void describeQuotesWhatItWouldRun();
     void unresolvedVariablesAreFlagged();
+    void bearerHeaderBecomesTheToken_data();
+    void bearerHeaderBecomesTheToken();
+    void secretEnvironmentIsHeldAndMasked();
     void notJson();
 };
 
@@ -70,8 +74,9 @@ void tst_ServerImport::describeQuotesWhatItWouldRun()
 {
     const ServerImport r = ServerImport::parse(
         R"({"mcpServers":{"x":{"command":"npx","args":["-y","pkg","--name","two words","it's"],"env":{"TOKEN":"a b"}}}})");
+    // TOKEN is a secret's name: what it would run shows it masked.
     QCOMPARE(ServerImport::describe(r.entries.first().config),
-             QStringLiteral("TOKEN='a b' npx -y pkg --name 'two words' 'it'\\''s'"));
+             QStringLiteral("TOKEN='•••• (3 chars)' npx -y pkg --name 'two words' 'it'\\''s'"));
 }
 
 void tst_ServerImport::unresolvedVariablesAreFlagged()
@@ -79,6 +84,74 @@ void tst_ServerImport::unresolvedVariablesAreFlagged()
     const ServerImport r =
         ServerImport::parse(R"({"servers":{"x":{"command":"srv","env":{"KEY":"${input:key}"}}}})");
     QVERIFY(r.entries.first().warning.contains(QStringLiteral("KEY")));
+}
+
+void tst_ServerImport::bearerHeaderBecomesTheToken_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("token");
+    QTest::addColumn<int>("headersLeft");
+    QTest::addRow("bearer_header_to_token")
+        << QByteArray(
+               R"({"mcpServers":{"r":{"url":"https://x.test/mcp","headers":{"Authorization":"Bearer tst-b-0123456789","X-Team":"a"}}}})")
+        << "tst-b-0123456789" << 1;
+    QTest::addRow("any_case")
+        << QByteArray(
+               R"({"servers":{"r":{"type":"http","url":"https://x.test/mcp","headers":{"authorization":"bearer  tst-b-0123456789 "}}}})")
+        << "tst-b-0123456789" << 0;
+    QTest::addRow("reference_is_no_secret")
+        << QByteArray(
+               R"({"servers":{"r":{"type":"http","url":"https://x.test/mcp","headers":{"Authorization":"Bearer ${input:token}"}}}})")
+        << QString() << 1;
+    QTest::addRow("basic_is_not_bearer")
+        << QByteArray(
+               R"({"mcpServers":{"r":{"url":"https://x.test/mcp","headers":{"Authorization":"Basic dXNlcjpwdw=="}}}})")
+        << QString() << 1;
+}
+
+void tst_ServerImport::bearerHeaderBecomesTheToken()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, token);
+    QFETCH(int, headersLeft);
+    const ServerImport r = ServerImport::parse(json);
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    const ServerConfig &c = r.entries.first().config;
+    QCOMPARE(c.bearerToken, token);
+    QVERIFY(!c.tokenInKeychain); // not saved yet: ServerListModel saves it
+    QCOMPARE(c.headers.size(), headersLeft);
+    // Shown masked, and never in a config file.
+    const QString secrets = ServerImport::describeSecrets(c).join(QLatin1Char(' '));
+    if (!token.isEmpty()) {
+        QCOMPARE(secrets, QStringLiteral("bearer token tst-… (16 chars)"));
+        QVERIFY(!QJsonDocument(c.toJson()).toJson().contains(token.toUtf8()));
+    } else {
+        QVERIFY(secrets.isEmpty());
+    }
+}
+
+void tst_ServerImport::secretEnvironmentIsHeldAndMasked()
+{
+    const ServerImport r = ServerImport::parse(R"({"mcpServers":{"x":{"command":"srv","env":{
+        "GITHUB_TOKEN":"tst-ghp-0123456789","api_key":"tst-key-0123456789","MY_PASSWORD":"tst-pw-0123456789",
+        "AWS_SECRET":"short","MONKEY_REF":"${env:K}","DEBUG":"1"}}}})");
+    const ServerConfig &c = r.entries.first().config;
+    QStringList held = c.envHeld;
+    held.sort();
+    QCOMPARE(held, (QStringList{QStringLiteral("AWS_SECRET"), QStringLiteral("GITHUB_TOKEN"),
+                                QStringLiteral("MY_PASSWORD"), QStringLiteral("api_key")}));
+    const QString runs = ServerImport::describe(c);
+    QVERIFY2(!runs.contains(QStringLiteral("0123456789")) && !runs.contains(QStringLiteral("short")),
+             qPrintable(runs));
+    QVERIFY2(runs.contains(QStringLiteral("GITHUB_TOKEN='tst-… (18 chars)'")), qPrintable(runs));
+    QVERIFY2(runs.contains(QStringLiteral("AWS_SECRET='•••• (5 chars)'")), qPrintable(runs));
+    QVERIFY2(runs.contains(QStringLiteral("DEBUG=1")), qPrintable(runs));
+    QVERIFY2(runs.contains(QStringLiteral("MONKEY_REF='${env:K}'")), qPrintable(runs));
+    QCOMPARE(ServerImport::describeSecrets(c).size(), 4);
+    // Held values never reach a config file, not even their names.
+    const QByteArray json = QJsonDocument(c.toJson()).toJson();
+    QVERIFY2(!json.contains("tst-") && !json.contains("GITHUB_TOKEN"), json.constData());
+    QVERIFY(json.contains("DEBUG"));
 }
 
 void tst_ServerImport::notJson()

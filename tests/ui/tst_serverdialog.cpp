@@ -1,13 +1,24 @@
 // The server dialog's message-size limit: shown in whole MiB, and a saved limit that is not a
-// whole MiB is kept unless the user changes it.
+// whole MiB is kept unless the user changes it. Where its secrets are: in the keychain, kept for
+// this session only (and why), or none, shown only masked.
+#include "fakesecretstore.h"
 #include "serverdialog.h"
+#include "serverlistmodel.h"
+#include "serversession.h"
+#include "ttlclock.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTest>
 
 using namespace folio;
@@ -37,7 +48,32 @@ private:
         return c;
     }
 
+    static ServerConfig httpServer()
+    {
+        ServerConfig c;
+        c.name = QStringLiteral("remote");
+        c.kind = ServerConfig::Kind::Http;
+        c.url = QUrl(QStringLiteral("https://example.test/mcp"));
+        return c;
+    }
+
+    static QString tokenNote(ServerDialog &dialog)
+    {
+        return dialog.findChild<QLabel *>(QStringLiteral("tokenNote"))->text();
+    }
+
+    // The label shows all of its text at the width it has: wrapped, not cut off.
+    static bool fits(const QLabel *label) { return label->height() >= label->heightForWidth(label->width()); }
+
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_serverdialog"));
+        QSettings().clear();
+    }
+
     void newServerHasTheDefault()
     {
         ServerDialog dialog;
@@ -168,6 +204,174 @@ private Q_SLOTS:
             QVERIFY2(qAbs(text.lightness() - window.lightness()) > 60,
                      qPrintable(QStringLiteral("%1 on %2").arg(text.name(), window.name())));
         }
+    }
+
+    void tokenPlaceIsTold_data()
+    {
+        QTest::addColumn<bool>("inKeychain");
+        QTest::addColumn<QString>("held");
+        QTest::addColumn<QString>("refusal");
+        QTest::addColumn<QStringList>("says");
+        QTest::addRow("saved_in_keychain")
+            << true << QString() << QString() << QStringList{QStringLiteral("Saved in the system keychain.")};
+        QTest::addRow("session_only_refused")
+            << false << QStringLiteral("tst-token-held-0123456789")
+            << QStringLiteral("No keychain is available.")
+            << QStringList{
+                   QStringLiteral("Kept for this session only (tst-… (25 chars))"),
+                   QStringLiteral("the keychain refused it, Save tries again. No keychain is available.")};
+        QTest::addRow("none") << false << QString() << QString()
+                              << QStringList{QStringLiteral("No token saved.")};
+    }
+
+    void tokenPlaceIsTold()
+    {
+        QFETCH(bool, inKeychain);
+        QFETCH(QString, held);
+        QFETCH(QString, refusal);
+        QFETCH(QStringList, says);
+        ServerConfig c = httpServer();
+        c.tokenInKeychain = inKeychain;
+        c.bearerToken = held;
+        c.keychainRefusal = refusal;
+        ServerDialog dialog;
+        dialog.setConfig(c);
+        const QString note = tokenNote(dialog);
+        for (const QString &said : std::as_const(says))
+            QVERIFY2(note.contains(said), qPrintable(note));
+        if (!held.isEmpty())
+            QVERIFY2(!note.contains(held), "the note shows the whole token");
+        auto *token = dialog.findChild<QLineEdit *>(QStringLiteral("token"));
+        QVERIFY(token->text().isEmpty()); // never filled in, not even as dots
+        // Untouched, the token stays where it is.
+        const ServerConfig out = dialog.config();
+        QCOMPARE(out.tokenInKeychain, inKeychain);
+        QCOMPARE(out.bearerToken, held);
+    }
+
+    void typedTokenIsNotClaimedSaved()
+    {
+        ServerConfig c = httpServer();
+        c.tokenInKeychain = true;
+        ServerDialog dialog;
+        dialog.setConfig(c);
+        auto *token = dialog.findChild<QLineEdit *>(QStringLiteral("token"));
+        QTest::keyClicks(token, QStringLiteral("tst-token-new"));
+        ServerConfig out = dialog.config();
+        QCOMPARE(out.bearerToken, QStringLiteral("tst-token-new"));
+        QVERIFY(!out.tokenInKeychain); // not yet: ServerListModel saves it, or says it could not
+        QCOMPARE(tokenNote(dialog), QStringLiteral("Saved in the system keychain when you save."));
+        token->selectAll();
+        QTest::keyClick(token, Qt::Key_Delete);
+        out = dialog.config();
+        QVERIFY(out.bearerToken.isEmpty());
+        QVERIFY(!out.tokenInKeychain);
+        QVERIFY(tokenNote(dialog).contains(QStringLiteral("forgotten")));
+    }
+
+    void secretEnvironmentIsMasked()
+    {
+        ServerConfig c = stdioServer(ServerConfig::DefaultMaxMessageBytes);
+        c.environment = {{QStringLiteral("DEBUG"), QStringLiteral("1")},
+                         {QStringLiteral("GITHUB_TOKEN"), QStringLiteral("tst-secret-held-0123456789")}};
+        c.envHeld = {QStringLiteral("GITHUB_TOKEN")};
+        c.envInKeychain = {QStringLiteral("API_KEY")};
+        c.keychainRefusal = QStringLiteral("Access to the keychain was denied.");
+        ServerDialog dialog;
+        dialog.setConfig(c);
+        const QString text = dialog.findChild<QPlainTextEdit *>(QStringLiteral("environment"))->toPlainText();
+        QVERIFY2(!text.contains(QStringLiteral("tst-secret")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("GITHUB_TOKEN=tst-… (26 chars)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("API_KEY=") + ServerDialog::keychainMark()), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("DEBUG=1")), qPrintable(text));
+        auto *envNote = dialog.findChild<QLabel *>(QStringLiteral("envNote"));
+        QVERIFY(!envNote->isHidden());
+        QVERIFY2(envNote->text().contains(QStringLiteral("In the system keychain: API_KEY.")),
+                 qPrintable(envNote->text()));
+        QVERIFY2(
+            envNote->text().contains(QStringLiteral("Kept for this session only: GITHUB_TOKEN. The keychain "
+                                                    "refused it: Access to the keychain was denied.")),
+            qPrintable(envNote->text()));
+
+        // Left as shown, each stays where it is.
+        const ServerConfig out = dialog.config();
+        QCOMPARE(out.envInKeychain, QStringList{QStringLiteral("API_KEY")});
+        QVERIFY(!out.environment.contains(QStringLiteral("API_KEY")));
+        QCOMPARE(out.envHeld, QStringList{QStringLiteral("GITHUB_TOKEN")});
+        QCOMPARE(out.environment.value(QStringLiteral("GITHUB_TOKEN")),
+                 QStringLiteral("tst-secret-held-0123456789"));
+
+        // Without secrets the note is not there.
+        ServerDialog plain;
+        plain.setConfig(stdioServer(ServerConfig::DefaultMaxMessageBytes));
+        QVERIFY(plain.findChild<QLabel *>(QStringLiteral("envNote"))->isHidden());
+    }
+
+    // Saved as a new user would, with a keychain that refuses: said in the list and the dialog,
+    // kept for this session only, still used at connect, and not in the settings file.
+    void refusedKeychainIsToldAndTheTokenKept()
+    {
+        QSettings().clear();
+        TtlClock clock;
+        FakeSecretStore keychain(QStringLiteral("Folio-test"));
+        keychain.refuse = SecretStore::Failure::NoBackend;
+        ServerListModel servers(&clock, &keychain);
+        QSignalSpy refused(&servers, &ServerListModel::keychainRefused);
+
+        ServerDialog add;
+        ServerConfig fresh;
+        fresh.nameFromServer = true;
+        add.setConfig(fresh);
+        add.findChild<QLineEdit *>(QStringLiteral("name"))->setText(QStringLiteral("remote"));
+        add.findChild<QComboBox *>(QStringLiteral("kind"))->setCurrentIndex(1); // HTTP
+        add.findChild<QLineEdit *>(QStringLiteral("url"))
+            ->setText(QStringLiteral("https://example.test/mcp"));
+        const QString token = QStringLiteral("tst-token-refused-0123456789");
+        QTest::keyClicks(add.findChild<QLineEdit *>(QStringLiteral("token")), token);
+        const int row = servers.addServer(add.config());
+
+        QVERIFY(refused.wait());
+        const QString message = refused.first().at(1).toString();
+        QVERIFY2(message.startsWith(QStringLiteral("remote: token kept for this session only — the keychain "
+                                                   "refused it: No keychain is available")),
+                 qPrintable(message));
+        QVERIFY(servers.index(row)
+                    .data(ServerListModel::SecretNoteRole)
+                    .toString()
+                    .contains(QStringLiteral("this session only")));
+        QCOMPARE(servers.session(row)->config().bearerToken, token); // what its connect sends
+        QVERIFY(!servers.session(row)->config().tokenInKeychain);
+        QSettings settings;
+        settings.sync();
+        QFile file(settings.fileName());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        QVERIFY(bytes.contains("remote"));
+        QVERIFY(!bytes.contains(token.toUtf8()));
+
+        // The edit dialog tells the truth, in full, at its width.
+        ServerDialog edit;
+        edit.setConfig(servers.session(row)->config());
+        edit.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&edit));
+        auto *note = edit.findChild<QLabel *>(QStringLiteral("tokenNote"));
+        QVERIFY2(note->text().startsWith(
+                     QStringLiteral("Kept for this session only (tst-… (28 chars)): the "
+                                    "keychain refused it, Save tries again. No keychain is available")),
+                 qPrintable(note->text()));
+        QVERIFY(!note->text().contains(token));
+        QVERIFY2(fits(note), qPrintable(QStringLiteral("%1 px for %2 px of text")
+                                            .arg(note->height())
+                                            .arg(note->heightForWidth(note->width()))));
+        QVERIFY(edit.findChild<QLineEdit *>(QStringLiteral("token"))
+                    ->placeholderText()
+                    .contains(QStringLiteral("this session only")));
+        // Saved again untouched, the token is still held (and the keychain tried again).
+        const int storesBefore = keychain.stores;
+        servers.updateServer(row, edit.config());
+        QCOMPARE(keychain.stores, storesBefore + 1);
+        QVERIFY(refused.wait());
+        QCOMPARE(servers.session(row)->config().bearerToken, token);
     }
 };
 

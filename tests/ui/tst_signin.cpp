@@ -1,0 +1,360 @@
+#include "authorizer.h"
+#include "mainwindow.h"
+#include "oauthflow.h"
+#include "secretstore.h"
+#include "serverlistmodel.h"
+#include "serversession.h"
+#include "signinpanel.h"
+#include "signinstore.h"
+#include "trafficexport.h"
+#include "trafficlog.h"
+#include "ttlclock.h"
+
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QMessageBox>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QTreeWidget>
+
+using namespace folio;
+
+namespace {
+
+// Every message the process logged (the window's and the library's categories, debug included):
+// what would reach stderr.
+QStringList g_messages;
+QtMessageHandler g_previous = nullptr;
+void collect(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    g_messages.append(message);
+    if (g_previous && type != QtDebugMsg)
+        g_previous(type, context, message);
+}
+
+} // namespace
+
+// Signing in through the window, against the demo server's own authorization server (--oauth):
+// the browser is replaced by an HTTP GET of the authorization URL, which the demo's authorization
+// server answers at once with the redirect to Folio's loopback listener, as a browser would follow
+// it. The Sign-in dock shows every step; no token reaches the settings file, the traffic log, a
+// report or the log.
+class tst_SignIn : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void signsInThroughTheWindowAndShowsTheSteps();
+    void stepsThroughWithContinue();
+    void signOutAsksAndForgetsTheTokens();
+    void noTokenLeaksIntoFilesOrLogs();
+    void stdioServerNeedsNoSignIn();
+
+private:
+    // Starts the demo server on HTTP with its authorization server; false when it did not listen.
+    bool startServer(const QStringList &oauth = {});
+    // The window on it, the browser an HTTP GET; connects.
+    void openWindow();
+    Authorizer *authorizer() const;
+    bool signedIn() const;
+
+    QProcess m_server;
+    QString m_url;
+    QNetworkAccessManager m_browser;
+    int m_browserOpened = 0;
+    TtlClock *m_clock = nullptr;
+    SecretStore *m_secrets = nullptr;
+    ServerListModel *m_servers = nullptr;
+    MainWindow *m_window = nullptr;
+};
+
+void tst_SignIn::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_signin"));
+    QSettings().clear();
+    QLoggingCategory::setFilterRules(QStringLiteral("folio.*=true"));
+    g_previous = qInstallMessageHandler(collect);
+}
+
+void tst_SignIn::init()
+{
+    m_browserOpened = 0;
+}
+
+void tst_SignIn::cleanup()
+{
+    if (m_servers) {
+        // Nothing of this run stays in the test keychain.
+        for (int row = 0; row < m_servers->rowCount(); ++row) {
+            m_servers->session(row)->disconnectFromServer();
+            if (SignInStore *s = m_servers->session(row)->signIn())
+                s->forget();
+        }
+        QTest::qWait(200);
+    }
+    delete m_window;
+    m_window = nullptr;
+    delete m_servers;
+    m_servers = nullptr;
+    delete m_secrets;
+    m_secrets = nullptr;
+    delete m_clock;
+    m_clock = nullptr;
+    m_server.kill();
+    m_server.waitForFinished(5000);
+    m_url.clear();
+    QSettings().clear();
+}
+
+bool tst_SignIn::startServer(const QStringList &oauth)
+{
+    m_server.setProgram(QStringLiteral(FOLIO_DEMO_SERVER));
+    m_server.setArguments(
+        {QStringLiteral("--scenario"), QStringLiteral("healthy"), QStringLiteral("--http"),
+         QStringLiteral("0"),
+         QStringLiteral("--oauth=") + (oauth.isEmpty() ? QStringLiteral("jwt") : oauth.join(u','))});
+    m_server.start();
+    QByteArray err;
+    static const QRegularExpression listening(QStringLiteral("listening on (http://\\S+)"));
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < 10000 && m_url.isEmpty() && m_server.state() != QProcess::NotRunning) {
+        m_server.waitForReadyRead(200);
+        err += m_server.readAllStandardError();
+        const QRegularExpressionMatch m = listening.match(QString::fromUtf8(err));
+        if (m.hasMatch())
+            m_url = m.captured(1);
+    }
+    return !m_url.isEmpty();
+}
+
+void tst_SignIn::openWindow()
+{
+    m_clock = new TtlClock;
+    m_secrets = new SecretStore;
+    m_servers = new ServerListModel(m_clock, m_secrets);
+    ServerConfig config;
+    config.name = QStringLiteral("hosted");
+    config.kind = ServerConfig::Kind::Http;
+    config.url = QUrl(m_url);
+    m_servers->addServer(config);
+    m_window = new MainWindow(m_servers, m_secrets);
+    m_window->resize(1280, 800);
+    m_window->show();
+    m_window->selectServer(0);
+    // The browser: the authorization URL fetched, its redirect followed to the loopback listener.
+    m_servers->session(0)->setSignInBrowser([this](const QUrl &url) {
+        ++m_browserOpened;
+        QNetworkReply *reply = m_browser.get(QNetworkRequest(url));
+        connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+    });
+    m_window->connectCurrent();
+}
+
+Authorizer *tst_SignIn::authorizer() const
+{
+    SignInStore *store = m_servers ? m_servers->session(0)->signIn() : nullptr;
+    return store ? store->authorizer() : nullptr;
+}
+
+bool tst_SignIn::signedIn() const
+{
+    return m_servers->session(0)->state() == McpClient::State::Connected && authorizer()->isSignedIn();
+}
+
+void tst_SignIn::signsInThroughTheWindowAndShowsTheSteps()
+{
+    QVERIFY(startServer());
+    openWindow();
+    QVERIFY(authorizer());
+    QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
+    QCOMPARE(m_browserOpened, 1);
+    // The dock came forward when the sign-in started.
+    QVERIFY(m_window->signInDock()->isVisible());
+    SignInPanel *panel = m_window->signInPanel();
+    QTreeWidget *tree = panel->steps();
+    QCOMPARE(tree->topLevelItemCount(), 1);
+    QTreeWidgetItem *flow = tree->topLevelItem(0);
+    QCOMPARE(flow->text(0), QStringLiteral("Sign-in"));
+    QTRY_COMPARE(flow->text(1), QStringLiteral("signed in"));
+    auto titles = [flow] {
+        QStringList t;
+        for (int i = 0; i < flow->childCount(); ++i)
+            t.append(flow->child(i)->text(0));
+        return t.join(u'|');
+    };
+    const QStringList expected{QStringLiteral("Challenge"),
+                               QStringLiteral("Protected resource metadata"),
+                               QStringLiteral("Authorization server metadata"),
+                               QStringLiteral("Client registration"),
+                               QStringLiteral("Authorization"),
+                               QStringLiteral("Callback"),
+                               QStringLiteral("Token"),
+                               QStringLiteral("Authorized request")};
+    // Every one done.
+    QTRY_VERIFY2(flow->childCount() == expected.size(), qPrintable(titles()));
+    for (int i = 0; i < expected.size(); ++i) {
+        QCOMPARE(flow->child(i)->text(0), expected.at(i));
+        QCOMPARE(flow->child(i)->data(0, SignInPanel::StateRole).toInt(), int(AuthStep::State::Done));
+    }
+
+    // The token step: its rules, its exchange, the JWT's claims, the token masked until asked.
+    tree->setCurrentItem(flow->child(6));
+    const QString token = authorizer()->accessToken();
+    QVERIFY(token.size() > 12);
+    QString detail = panel->detail()->toPlainText();
+    QVERIFY2(detail.contains(QStringLiteral("POST ")), qPrintable(detail));
+    QVERIFY(detail.contains(QStringLiteral("grant_type = authorization_code")));
+    QVERIFY(detail.contains(QStringLiteral("Access token claims")));
+    QVERIFY(detail.contains(QStringLiteral("code_verifier")));
+    QVERIFY2(!detail.contains(token), "the token shows masked");
+    QVERIFY(panel->revealBox()->isEnabled());
+    panel->revealBox()->setChecked(true);
+    QVERIFY(panel->detail()->toPlainText().contains(token));
+    // Another step selected: masked again.
+    tree->setCurrentItem(flow->child(2));
+    QVERIFY(!panel->revealBox()->isChecked());
+    detail = panel->detail()->toPlainText();
+    QVERIFY2(detail.contains(QStringLiteral("S256 advertised")), qPrintable(detail));
+    QVERIFY(panel->statusText().startsWith(QStringLiteral("Signed in")));
+    QVERIFY(panel->statusText().contains(QStringLiteral("expires in")));
+}
+
+void tst_SignIn::stepsThroughWithContinue()
+{
+    QVERIFY(startServer());
+    openWindow();
+    QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
+    SignInPanel *panel = m_window->signInPanel();
+    panel->signOut(false);
+    QTRY_VERIFY(!authorizer()->isSignedIn());
+    QCOMPARE(panel->steps()->topLevelItemCount(), 0);
+    panel->steppedBox()->setChecked(true);
+    QVERIFY(authorizer()->isStepped());
+    panel->signIn();
+    // Paused after the first step: Continue goes on, one step each.
+    int continues = 0;
+    QElapsedTimer timer;
+    timer.start();
+    while (!authorizer()->isSignedIn() && timer.elapsed() < 30000) {
+        QTRY_VERIFY_WITH_TIMEOUT(panel->continueButton()->isEnabled() || authorizer()->isSignedIn(), 10000);
+        if (authorizer()->isSignedIn())
+            break;
+        QVERIFY(panel->statusText().startsWith(QStringLiteral("Paused")));
+        QTest::mouseClick(panel->continueButton(), Qt::LeftButton);
+        ++continues;
+    }
+    QVERIFY(authorizer()->isSignedIn());
+    QVERIFY2(continues >= 5, qPrintable(QString::number(continues)));
+    QCOMPARE(panel->steps()->topLevelItem(0)->text(1), QStringLiteral("signed in"));
+}
+
+void tst_SignIn::signOutAsksAndForgetsTheTokens()
+{
+    QVERIFY(startServer());
+    openWindow();
+    QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
+    SignInPanel *panel = m_window->signInPanel();
+    // Cancel keeps everything.
+    QTimer::singleShot(0, this, [] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        QVERIFY(box);
+        QCOMPARE(box->objectName(), QStringLiteral("confirmSignOut"));
+        box->button(QMessageBox::Cancel)->click();
+    });
+    panel->signOut();
+    QVERIFY(authorizer()->isSignedIn());
+    // Sign Out forgets the tokens and the steps that carried them.
+    QTimer::singleShot(0, this, [] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        QVERIFY(box);
+        for (QAbstractButton *b : box->buttons()) {
+            if (box->buttonRole(b) == QMessageBox::DestructiveRole)
+                b->click();
+        }
+    });
+    panel->signOut();
+    QVERIFY(!authorizer()->isSignedIn());
+    QCOMPARE(panel->steps()->topLevelItemCount(), 0);
+    QTRY_VERIFY(!m_servers->session(0)->signIn()->isSaving());
+    QVERIFY(panel->statusText().startsWith(QStringLiteral("Not signed in")));
+}
+
+void tst_SignIn::noTokenLeaksIntoFilesOrLogs()
+{
+    g_messages.clear();
+    QVERIFY(startServer({QStringLiteral("jwt"), QStringLiteral("token-ttl-ms=60000")}));
+    openWindow();
+    QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
+    ServerSession *session = m_servers->session(0);
+    const AuthRecord record = authorizer()->record();
+    QStringList secrets{record.tokens.accessToken};
+    if (!record.tokens.refreshToken.isEmpty())
+        secrets.append(record.tokens.refreshToken);
+    QVERIFY(!secrets.first().isEmpty());
+
+    QTemporaryDir dir;
+    // The settings file.
+    QSettings().sync();
+    QFile settings(QSettings().fileName());
+    QByteArray written;
+    if (settings.open(QIODevice::ReadOnly))
+        written += settings.readAll();
+    // The traffic log, as exported (JSON Lines and HAR).
+    const TrafficLog *log = session->client()->trafficLog();
+    QVERIFY(!log->entries().isEmpty());
+    written += TrafficExport::toJsonLines(log->entries());
+    written += QJsonDocument(TrafficExport::toHar(log->httpExchanges(), QStringLiteral("test"))).toJson();
+    QString error;
+    // A report of the server.
+    const QString report = dir.filePath(QStringLiteral("report.json"));
+    QVERIFY2(m_window->exportReport(report, &error), qPrintable(error));
+    QFile f(report);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    QVERIFY(bytes.contains("\"server\""));
+    written += bytes;
+    // What the process logged.
+    const QByteArray logged = g_messages.join(u'\n').toUtf8();
+    QVERIFY(!logged.isEmpty());
+    for (const QString &secret : secrets) {
+        QVERIFY2(!written.contains(secret.toUtf8()), "a token reached a file");
+        QVERIFY2(!logged.contains(secret.toUtf8()), "a token reached the log");
+        // Nor any long piece of it (a token cut short is still a token).
+        QVERIFY(!written.contains(secret.left(16).toUtf8()));
+    }
+}
+
+void tst_SignIn::stdioServerNeedsNoSignIn()
+{
+    m_clock = new TtlClock;
+    m_secrets = new SecretStore;
+    m_servers = new ServerListModel(m_clock, m_secrets);
+    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER), {});
+    m_window = new MainWindow(m_servers, m_secrets);
+    m_window->show();
+    m_window->selectServer(0);
+    SignInPanel *panel = m_window->signInPanel();
+    QVERIFY(panel->statusText().contains(QStringLiteral("local process")));
+    QVERIFY(!panel->signInButton()->isEnabled());
+}
+
+QTEST_MAIN(tst_SignIn)
+#include "tst_signin.moc"

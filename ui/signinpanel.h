@@ -1,0 +1,93 @@
+#pragma once
+
+#include <QPointer>
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+class QTimer;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace folio {
+
+class Authorizer;
+class OAuthFlow;
+class ServerSession;
+class SignInStore;
+struct AuthStep;
+
+// The Auth view: an HTTP server's sign-in as a sequence of steps (challenge, resource metadata,
+// authorization server metadata, registration, authorization, callback, token, the first
+// authorized request), one group per flow with the later refreshes and step-ups under their own;
+// the selected step shows each rule it checked, its error at the step where it happened, what it
+// found, the access token's JWT claims and its raw HTTP exchanges, secrets masked unless the user
+// asks to see them. Sign in, sign out, step through with Continue, cancel. The session's
+// SignInStore runs everything; this panel only shows it and passes the user's clicks on.
+class SignInPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SignInPanel(QWidget *parent = nullptr);
+    ~SignInPanel() override;
+
+    void setSession(ServerSession *session);
+    // On a step's row: its AuthStep::State, as int.
+    static const int StateRole;
+
+    // The buttons' work, for the window's actions and the tests.
+    void signIn();
+    // Asks first (unless confirm is false): the tokens go from the keychain.
+    void signOut(bool confirm = true);
+    void continueFlow();
+    void cancel();
+
+    QString statusText() const;
+    QTreeWidget *steps() const { return m_steps; }
+    QTextBrowser *detail() const { return m_detail; }
+    QCheckBox *steppedBox() const { return m_stepped; }
+    QCheckBox *revealBox() const { return m_reveal; }
+    QPushButton *signInButton() const { return m_signInButton; }
+    QPushButton *continueButton() const { return m_continue; }
+
+Q_SIGNALS:
+    // A sign-in flow started for the session shown (the window brings the panel forward).
+    void flowStarted();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    Authorizer *authorizer() const;
+    void attachFlow(OAuthFlow *flow);
+    void rebuild();
+    void updateFlowItem();
+    void updateStatus();
+    void showDetail();
+    QTreeWidgetItem *addFlowItem(const QString &title, bool succeeded, const QString &error, bool running);
+    void fillStepItem(QTreeWidgetItem *item, const AuthStep &step) const;
+
+    QPointer<ServerSession> m_session;
+    QPointer<SignInStore> m_store;
+    QPointer<OAuthFlow> m_flow;
+    QTreeWidgetItem *m_flowItem = nullptr; // the current flow's group
+    bool m_connectAfter = false;           // connect once the user's sign-in succeeds
+    QLabel *m_status;
+    QPushButton *m_signInButton;
+    QPushButton *m_signOut;
+    QCheckBox *m_stepped;
+    QPushButton *m_continue;
+    QPushButton *m_cancel;
+    QTreeWidget *m_steps;
+    QCheckBox *m_reveal;
+    QTextBrowser *m_detail;
+    QTimer *m_tick;
+};
+
+// One step as the panel's detail shows it (HTML): state, summary, error, the rules checked, what it
+// found, the JWT claims and the HTTP exchanges, masked unless reveal. Colours from palette.
+QString authStepHtml(const AuthStep &step, bool reveal, const QPalette &palette);
+
+} // namespace folio
