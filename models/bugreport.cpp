@@ -17,6 +17,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <limits>
 
 namespace folio::BugReport {
 
@@ -71,9 +72,16 @@ public:
         *request = *response = -1;
         if (id.isEmpty())
             return;
+        // The request with this id logged nearest the attempt's time: ids repeat across
+        // connections, and the log stamps a message as it is written, which under load can be a
+        // millisecond or more after the attempt noted it was sent.
+        qint64 nearest = std::numeric_limits<qint64>::max();
         for (qsizetype i : m_requests.value(id)) {
-            if (m_entries.at(i).timestampMs <= sentAtMs)
+            const qint64 distance = qAbs(m_entries.at(i).timestampMs - sentAtMs);
+            if (distance < nearest) {
+                nearest = distance;
                 *request = i;
+            }
         }
         if (*request < 0)
             return;

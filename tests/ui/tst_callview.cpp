@@ -241,6 +241,8 @@ void tst_CallView::aMismatchAndMixedContentAreShown()
     ListView *list = openDemo(QStringLiteral("tools"));
     QVERIFY(list);
     QJsonObject auditRole, reactions;
+    // Both rows loaded, wherever their pages are (the walk may still be on its way).
+    QTRY_VERIFY(selectRow(list, QStringLiteral("audit_role")));
     QTRY_VERIFY(selectRow(list, QStringLiteral("summarize_reactions")));
     for (int row = 0; row < list->model()->rowCount(); ++row) {
         const QJsonObject tool = list->model()->item(row);
