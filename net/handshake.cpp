@@ -143,6 +143,12 @@ void Handshake::handleDiscover(RpcCall *call)
         return;
     }
     const McpError e = call->error();
+    // Refused by HTTP 401/403 and the sign-in that followed failed, timed out or was cancelled:
+    // initialize would be refused the same way and start a second sign-in.
+    if (e.httpStatus == 401 || e.httpStatus == 403) {
+        fail(e);
+        return;
+    }
     switch (e.kind) {
     case McpError::Kind::AuthRequired:
     case McpError::Kind::InsufficientScope:

@@ -10,6 +10,7 @@
 using namespace folio;
 
 Q_DECLARE_METATYPE(folio::ServerConfig::HttpMode)
+Q_DECLARE_METATYPE(folio::McpError::Kind)
 
 namespace {
 
@@ -62,6 +63,8 @@ private Q_SLOTS:
     void wrongVersionRetriesDiscoverOnce();
     void discoverErrorFallsBackToInitialize();
     void discoverWithoutModernFallsBackToInitialize();
+    void failedSignInDoesNotFallBack_data();
+    void failedSignInDoesNotFallBack();
     void noSharedRevisionFails();
     void pinnedLegacySkipsDiscover();
     void unknownInitializeRevisionFails();
@@ -161,6 +164,29 @@ void tst_Handshake::discoverErrorFallsBackToInitialize()
     QCOMPARE(m_handshake->serverInfo().value(QStringLiteral("name")).toString(), QStringLiteral("legacy"));
     QCOMPARE(lastMethod(), QStringLiteral("notifications/initialized"));
     QCOMPARE(m_transport->protocolVersion(), revision >= QLatin1String("2025-06-18") ? revision : QString());
+}
+
+void tst_Handshake::failedSignInDoesNotFallBack_data()
+{
+    QTest::addColumn<McpError::Kind>("kind");
+    QTest::addColumn<int>("status");
+    QTest::addRow("cancelled") << McpError::Kind::Cancelled << 401;
+    QTest::addRow("browser timed out") << McpError::Kind::Timeout << 401;
+    QTest::addRow("step-up refused") << McpError::Kind::Timeout << 403;
+}
+
+void tst_Handshake::failedSignInDoesNotFallBack()
+{
+    QFETCH(McpError::Kind, kind);
+    QFETCH(int, status);
+    start();
+    QCOMPARE(lastMethod(), QStringLiteral("server/discover"));
+    const int sent = int(m_transport->sent.size());
+    McpError e = McpError::make(kind, QStringLiteral("Sign-in failed at \"Authorization\": cancelled"));
+    e.httpStatus = status; // what the HTTP transport sets when the sign-in after a refusal fails
+    Q_EMIT m_transport->requestFailed(lastId(), e);
+    QCOMPARE(m_failed->count(), 1);
+    QCOMPARE(int(m_transport->sent.size()), sent); // no initialize
 }
 
 void tst_Handshake::discoverWithoutModernFallsBackToInitialize()
