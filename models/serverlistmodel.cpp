@@ -45,12 +45,8 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
             tip += QLatin1Char('\n') + signIn->statusText(QDateTime::currentMSecsSinceEpoch());
         return tip;
     }
-    case SignInRole: {
-        const SignInStore *signIn = s->signIn();
-        return signIn && signIn->authorizer()->isSignedIn()
-                   ? signIn->statusText(QDateTime::currentMSecsSinceEpoch())
-                   : QString();
-    }
+    case SignedInRole:
+        return s->signIn() && s->signIn()->authorizer()->isSignedIn();
     case StateRole:
         return int(s->state());
     case StateTextRole:
@@ -89,7 +85,7 @@ ServerSession *ServerListModel::makeSession(const ServerConfig &config)
     connect(s, &ServerSession::signInStateChanged, this, [this, s] {
         const int row = rowOf(s);
         if (row >= 0)
-            Q_EMIT dataChanged(index(row), index(row), {SignInRole, Qt::ToolTipRole});
+            Q_EMIT dataChanged(index(row), index(row), {SignedInRole, Qt::ToolTipRole});
     });
     return s;
 }

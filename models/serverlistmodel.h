@@ -32,9 +32,9 @@ public:
         // Where its secrets are when not all of them are in the keychain, in words ("token kept
         // for this session only — the keychain refused it: …"); empty when they are, or it has none.
         SecretNoteRole,
-        // An HTTP server's sign-in, in words ("Signed in as … (scope …), expires in 52 min"); empty
-        // when it is not signed in (or cannot be: stdio, replays).
-        SignInRole,
+        // bool: an HTTP server holds a sign-in (who, scopes and expiry are in the tooltip, computed
+        // when asked: painting a row must not decode a token).
+        SignedInRole,
     };
 
     ServerListModel(TtlClock *clock, SecretStore *secrets, QObject *parent = nullptr);

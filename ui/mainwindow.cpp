@@ -132,7 +132,7 @@ public:
             sub = (n == 1 ? MainWindow::tr("1 finding") : MainWindow::tr("%1 findings").arg(n)) +
                   QStringLiteral(" · ") + sub;
         // Signed in, it says so first (who, scopes and expiry are in the tooltip and the Sign-in dock).
-        if (!index.data(ServerListModel::SignInRole).toString().isEmpty())
+        if (index.data(ServerListModel::SignedInRole).toBool())
             sub = MainWindow::tr("signed in") + QStringLiteral(" · ") + sub;
         // A secret the keychain refused is the line's news: kept for this session only.
         if (const QString note = index.data(ServerListModel::SecretNoteRole).toString(); !note.isEmpty()) {

@@ -314,7 +314,8 @@ private Q_SLOTS:
         QVERIFY(list.out.contains("search_posts"));
         // A JWT whole is header.payload.signature, both base64url JSON ("eyJ…"); masked it is
         // "eyJh… (N chars)". (The demo's cursors are base64 JSON too, but have no dots.)
-        static const QRegularExpression wholeJwt(QStringLiteral("eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\."));
+        static const QRegularExpression wholeJwt(
+            QStringLiteral("eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\."));
         for (const QByteArray &printed : {out, loginErr, status.out, status.err, list.out, list.err})
             QVERIFY2(!wholeJwt.match(QString::fromUtf8(printed)).hasMatch(), printed.constData());
 
