@@ -1,5 +1,7 @@
 #include "jsonrpcconnection.h"
 
+#include "jsonslice.h"
+
 #include "netlogging.h"
 
 #include "rpccall.h"
@@ -54,7 +56,15 @@ JsonRpcConnection::JsonRpcConnection(Transport *transport, TrafficLog *log, QObj
                 const QPointer<RpcCall> call = m_pending.take(m_pending.constBegin().key());
                 if (call)
                     call->finishWithError(e);
+                return;
             }
+            // A message that is not JSON (nested past the parser's depth, a number out of range,
+            // bytes that are not UTF-8) still names, as a rule, the request it answers: that
+            // request fails now, with the reason, rather than at its timeout.
+            const QJsonValue id = answeredId(raw);
+            const QPointer<RpcCall> call = id.isUndefined() ? nullptr : m_pending.take(idKey(id));
+            if (call)
+                call->finishWithError(e);
         });
     if (m_log)
         m_log->setTransportName(m_transport->kindName());
@@ -97,6 +107,19 @@ void JsonRpcConnection::logEntry(TrafficLog::Direction direction, const QString 
     entry.latencyMs = latencyMs;
     entry.timestampMs = m_transport->clock()->wallMs();
     m_log->append(entry);
+}
+
+QJsonValue JsonRpcConnection::answeredId(const QByteArray &raw)
+{
+    // Only the top level is read, member by member, its values skipped by their brackets and
+    // quotes: what made the message invalid inside them does not stop it (JsonSlice, fuzzed).
+    const QByteArrayView names[] = {"id", "method"};
+    QByteArrayView values[2];
+    if (!JsonSlice::pickMembers(QByteArrayView(raw).trimmed(), names, values, 2) || !values[1].isNull() ||
+        values[0].isEmpty() || values[0].size() > 1024)
+        return QJsonValue(QJsonValue::Undefined);
+    const QJsonValue id = QJsonDocument::fromJson("[" + values[0].toByteArray() + "]").array().at(0);
+    return id.isDouble() || id.isString() ? id : QJsonValue(QJsonValue::Undefined);
 }
 
 QString JsonRpcConnection::idKey(const QJsonValue &id)

@@ -65,6 +65,9 @@ private:
     void sendReply(const QJsonValue &id, const QJsonObject &result, const McpError &error);
     void onTimeout(RpcCall *call);
     static QString idKey(const QJsonValue &id);
+    // The top-level "id" of a message that is not valid JSON, when it has one and no "method"
+    // (it answers a request); undefined otherwise.
+    static QJsonValue answeredId(const QByteArray &raw);
     void logEntry(TrafficLog::Direction direction, const QString &method, const QString &id,
                   const QByteArray &text, bool isError = false, qint64 latencyMs = -1, qint64 bytes = -1);
 

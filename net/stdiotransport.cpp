@@ -276,18 +276,7 @@ void StdioTransport::handleStdout()
                                     ? jsonErrorText(err)
                                     : QStringLiteral("Not a JSON-RPC message object");
             const McpError e = McpError::make(McpError::Kind::MalformedMessage, why);
-            Q_EMIT malformedMessage(line, e);
-            if (err.error == QJsonParseError::IllegalUTF8String) {
-                // An answer but for its bytes: read with the bad bytes replaced, it tells which
-                // request it answers, which fails now rather than at its timeout.
-                const QJsonObject repaired =
-                    QJsonDocument::fromJson(QString::fromUtf8(line).toUtf8()).object();
-                const QJsonValue id = repaired.value(QStringLiteral("id"));
-                if (!repaired.contains(QStringLiteral("method")) && (id.isDouble() || id.isString()))
-                    Q_EMIT requestFailed(
-                        id, McpError::make(McpError::Kind::MalformedMessage,
-                                           QStringLiteral("The answer is not valid UTF-8: ") + why));
-            }
+            Q_EMIT malformedMessage(line, e); // the connection fails the request it answers
             continue;
         }
         Q_EMIT messageReceived(doc.object(), line);

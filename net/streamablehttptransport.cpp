@@ -408,7 +408,8 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
                     return;
             }
         } else if (status < 300) {
-            Q_EMIT malformedMessage(ex.body, McpError::make(McpError::Kind::MalformedMessage, why));
+            // The request fails with what came instead before the connection hears of the
+            // malformed body (which would fail it with the parser's words alone).
             if (!ex.id.isNull()) {
                 // The content type and the start of the body say what came instead: a login
                 // page, a proxy's error page.
@@ -424,6 +425,7 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
                                               .arg(status)
                                               .arg(describeBody(type, ex.body, 120), why)));
             }
+            Q_EMIT malformedMessage(ex.body, McpError::make(McpError::Kind::MalformedMessage, why));
             return;
         }
     }

@@ -220,6 +220,12 @@ void tst_Faults::secondPageFaults_data()
         << true << "html-page" << none << McpError::kindName(McpError::Kind::MalformedMessage)
         << "answered text/html, not JSON \\(HTTP 200\\): an HTML page titled \"Sign in - Example Portal\""
         << dflt << false;
+    QTest::addRow("http_nested_100000_deep")
+        << true << "deep-nesting" << none << McpError::kindName(McpError::Kind::MalformedMessage)
+        << "not JSON.*deep" << dflt << false;
+    QTest::addRow("http_number_1e400")
+        << true << "huge-number" << none << McpError::kindName(McpError::Kind::MalformedMessage)
+        << "not JSON.*number" << dflt << false;
     QTest::addRow("http_redirect_loop")
         << true << "redirect-loop" << none << McpError::kindName(McpError::Kind::HttpStatus)
         << "Too many redirects|redirects to .*/mcp/loop|HTTP 307" << dflt << false;
@@ -234,6 +240,13 @@ void tst_Faults::secondPageFaults_data()
     QTest::addRow("stdio_invalid_utf8")
         << false << "invalid-utf8" << none << McpError::kindName(McpError::Kind::MalformedMessage) << "UTF-8"
         << dflt << false;
+    // Not JSON, but naming the request it answers: that request fails at once, not at its timeout.
+    QTest::addRow("stdio_nested_100000_deep")
+        << false << "deep-nesting" << none << McpError::kindName(McpError::Kind::MalformedMessage)
+        << "Not JSON: .*deep" << dflt << false;
+    QTest::addRow("stdio_number_1e400")
+        << false << "huge-number" << none << McpError::kindName(McpError::Kind::MalformedMessage)
+        << "Not JSON: .*number" << dflt << false;
     QTest::addRow("stdio_server_stops_reading_stdin")
         << false << "stop-reading" << none << McpError::kindName(McpError::Kind::Timeout)
         << "within the timeout" << dflt << true;
