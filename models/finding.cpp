@@ -20,7 +20,8 @@ QString Finding::severityName(Severity s)
 Finding::Severity Finding::defaultSeverity(const QString &id)
 {
     if (id == FindingId::PageCapReached || id == FindingId::DuplicateItem ||
-        id == FindingId::InvalidCursorWrongCode || id == FindingId::UnstableOrder)
+        id == FindingId::InvalidCursorWrongCode || id == FindingId::UnstableOrder ||
+        id == FindingId::WalkSizeCapReached || id == FindingId::RestartCapReached)
         return Severity::Warning;
     if (id == FindingId::PageOverLimit || id == FindingId::TransparentPaging)
         return Severity::Info;
@@ -34,7 +35,8 @@ QStringList Finding::catalogue()
         FindingId::PageOverLimit,         FindingId::CacheHintsMissing,     FindingId::TtlInvalid,
         FindingId::ScopeInvalid,          FindingId::ScopeMismatch,         FindingId::PageError,
         FindingId::EmptyCursorRejected,   FindingId::InvalidCursorAccepted, FindingId::InvalidCursorWrongCode,
-        FindingId::ForeignCursorAccepted, FindingId::UnstableOrder,         FindingId::TransparentPaging};
+        FindingId::ForeignCursorAccepted, FindingId::UnstableOrder,         FindingId::TransparentPaging,
+        FindingId::WalkSizeCapReached,    FindingId::RestartCapReached};
 }
 
 QJsonObject Finding::toJson() const

@@ -48,6 +48,8 @@ inline const QString InvalidCursorWrongCode = QStringLiteral("invalid-cursor-wro
 inline const QString ForeignCursorAccepted = QStringLiteral("foreign-cursor-accepted");
 inline const QString UnstableOrder = QStringLiteral("unstable-order");
 inline const QString TransparentPaging = QStringLiteral("transparent-paging");
+inline const QString WalkSizeCapReached = QStringLiteral("walk-size-cap-reached");
+inline const QString RestartCapReached = QStringLiteral("restart-cap-reached");
 } // namespace FindingId
 
 } // namespace folio

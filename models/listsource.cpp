@@ -129,7 +129,10 @@ bool findItems(const QJsonObject &obj, QJsonArray *items)
 
 void setCursor(ListSource::Page &page, const QJsonValue &v, bool present)
 {
-    page.nextRaw = v;
+    // A string cursor is kept once, in nextCursor: a walk keeps every page's, and a server's
+    // cursor may be long. nextRaw keeps the values that are not strings.
+    if (!v.isString())
+        page.nextRaw = v;
     if (!present)
         page.next = ListSource::CursorPresence::Absent;
     else if (v.isNull())

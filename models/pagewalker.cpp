@@ -32,6 +32,7 @@ PageWalker::PageWalker(McpClient *client, const ListSource &source, TtlClock *cl
     , m_clock(clock)
     , m_ledger(new PageLedger(this))
     , m_rows(new RowStore(this))
+    , m_sizeCap(client->config().maxWalkBytes)
     , m_nextCursor(source.startCursor()) // a cursor given among the arguments: the walk starts there
 {
     qRegisterMetaType<folio::PageWalker::End>();
@@ -126,6 +127,17 @@ void PageWalker::requestNextPage()
         stop(tr("the page cap (%1) was reached").arg(m_pageCap));
         return;
     }
+    if (m_keptBytes >= m_sizeCap) {
+        const int last = m_rows->lastPageLedgerRow();
+        if (last >= 0) {
+            m_ledger->addFindings(
+                last, WalkJudge::judgeSizeCapReached(m_ledger->page(last), m_keptBytes, m_sizeCap));
+            Q_EMIT findingsChanged();
+        }
+        stop(tr("the walk keeps %1 of items and cursors, its size cap (%2)")
+                 .arg(McpError::sizeText(m_keptBytes), McpError::sizeText(m_sizeCap)));
+        return;
+    }
     PageRecord rec;
     rec.serial = m_clock->allocateKey(); // unique across every walker sharing the clock
     rec.walk = m_walk;
@@ -183,7 +195,7 @@ void PageWalker::handleReply(RpcCall *call, Job job, int ledgerRow, int walk)
         failPage(ledgerRow, call->error(), call);
         if (job == Job::Refetch && call->error().kind == McpError::Kind::Rpc &&
             call->error().code == -32602) {
-            restart(tr("page %1's cursor was refused on refetch (-32602)").arg(pageNumber));
+            restartForServer(tr("page %1's cursor was refused on refetch (-32602)").arg(pageNumber));
             return;
         }
         pumpQueue();
@@ -269,6 +281,12 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
         cursorFindings += WalkJudge::judgePaging(m_ledger->page(ledgerRow), m_source);
     m_ledger->addFindings(ledgerRow, cursorFindings);
 
+    RowStore::Items items = itemsOf(page);
+    // What the walk keeps of this page: its items and its next cursor (UTF-16), which a list whose
+    // cursor grows page by page makes count.
+    m_keptBytes += items.text.size() + items.offsets.size() * qint64(sizeof(quint32)) +
+                   page.nextCursor.size() * qint64(sizeof(QChar));
+
     // Settle the walk's state before the rows go in: views react to rowsInserted by asking
     // canFetchNext()/fetchNext() at once, and must see the new cursor.
     const bool stopped = !keepWalking;
@@ -287,12 +305,11 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
 
     // Fetching all: ask for the next page now, before judging this page's items and storing it,
     // so that the server works on it meanwhile (the cursor is judged; the request leaves at once).
-    // At the cap the walk stops instead: that waits for pumpQueue(), after this page's rows are in.
-    if (m_nextPageWanted && m_inFlight.isNull() && pagesInWalk() < m_pageCap) {
+    // At a cap the walk stops instead: that waits for pumpQueue(), after this page's rows are in.
+    if (m_nextPageWanted && m_inFlight.isNull() && pagesInWalk() < m_pageCap && m_keptBytes < m_sizeCap) {
         m_nextPageWanted = false;
         requestNextPage(); // appends to the ledger: no reference into it is kept across this
     }
-    RowStore::Items items = itemsOf(page);
     const QList<Finding> itemFindings =
         m_judge.judgeItems(m_ledger->page(ledgerRow), items,
                            m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
@@ -311,8 +328,10 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
     if (hasFindings)
         Q_EMIT findingsChanged();
     Q_EMIT progress(pagesRead(), m_rows->rowCount());
-    if (m_complete)
+    if (m_complete) {
+        m_serverRestarts = 0;
         Q_EMIT walkFinished(End::Complete);
+    }
 }
 
 void PageWalker::acceptRefetch(int ledgerRow, const ListSource::Page &page, RpcCall *call)
@@ -344,6 +363,8 @@ void PageWalker::acceptRefetch(int ledgerRow, const ListSource::Page &page, RpcC
 
     PageLedger::Answer answer = answerOf(page, call);
     answer.requestBytes = 0; // the page's first request stays the one recorded
+    m_keptBytes += fresh.text.size() - old->text.size() +
+                   (fresh.offsets.size() - old->offsets.size()) * qint64(sizeof(quint32));
     m_ledger->applyRefetch(ledgerRow, answer, added, removed, changed);
     scheduleExpiry(ledgerRow);
     m_inserting = true; // views may ask for more while rows move: that waits (see acceptPage)
@@ -425,14 +446,53 @@ void PageWalker::retryFailedPage()
 
 void PageWalker::restart(const QString &reason)
 {
-    ++m_walk;
-    if (m_inFlight) {
-        RpcCall *call = m_inFlight;
-        call->disconnect(this);
-        setInFlight(nullptr);
-        call->cancel();
-        call->deleteLater();
+    m_serverRestarts = 0;
+    startNewWalk(reason);
+}
+
+void PageWalker::restartForServer(const QString &reason)
+{
+    if (m_serverRestarts > m_restartCap)
+        return; // stopped at the cap already; the user's restart() walks again
+    if (m_serverRestarts < m_restartCap) {
+        ++m_serverRestarts;
+        startNewWalk(reason);
+        return;
     }
+    ++m_serverRestarts;
+    // A server that changes its list faster than it can be walked (or refuses every cursor it is
+    // asked again) would have the walk start over for ever: keep what this walk read, and stop.
+    const int asked = m_rows->lastPageLedgerRow();
+    if (asked >= 0 && m_ledger->page(asked).state == PageRecord::State::Loading) {
+        dropInFlight();
+        m_ledger->markCancelled(asked, McpError::make(McpError::Kind::Cancelled, reason), m_clock->nowMs());
+        m_rows->dropLastPage();
+    }
+    const int last = m_rows->lastPageLedgerRow();
+    if (last >= 0) {
+        m_ledger->addFindings(last,
+                              WalkJudge::judgeRestartCapReached(m_ledger->page(last), m_restartCap, reason));
+        Q_EMIT findingsChanged();
+    }
+    stop(tr("%1, after %2 restarts in a row: the restart cap was reached")
+             .arg(reason, QString::number(m_restartCap)));
+}
+
+void PageWalker::dropInFlight()
+{
+    if (!m_inFlight)
+        return;
+    RpcCall *call = m_inFlight;
+    call->disconnect(this);
+    setInFlight(nullptr);
+    call->cancel();
+    call->deleteLater();
+}
+
+void PageWalker::startNewWalk(const QString &reason)
+{
+    ++m_walk;
+    dropInFlight();
     const QList<int> rows = walkPageRows();
     for (int row : rows)
         m_clock->unschedule(m_ledger->page(row).serial);
@@ -446,6 +506,7 @@ void PageWalker::restart(const QString &reason)
     m_stopReason.clear();
     m_nextCursor = m_source.startCursor();
     m_largestPage = 0;
+    m_keptBytes = 0;
     const bool wasStarted = m_started;
     Q_EMIT walkRestarted(reason);
     Q_EMIT findingsChanged();
@@ -469,8 +530,9 @@ void PageWalker::handleListChanged(ListKind kind)
 {
     if (m_source.kind() != ListSource::Kind::Protocol || kind != m_source.protocolKind() || !m_started)
         return;
-    restart(tr("the server sent notifications/%1/list_changed")
-                .arg(kind == ListKind::ResourceTemplates ? QStringLiteral("resources") : listName(kind)));
+    restartForServer(
+        tr("the server sent notifications/%1/list_changed")
+            .arg(kind == ListKind::ResourceTemplates ? QStringLiteral("resources") : listName(kind)));
 }
 
 int PageWalker::pagesRead() const

@@ -35,6 +35,9 @@ public:
     Q_ENUM(End)
 
     static constexpr int DefaultPageCap = 1000;
+    // Restarts the server causes (list_changed, a refetch's cursor refused) in a row, without a
+    // walk reaching its end in between, before the walk stops instead (restart-cap-reached).
+    static constexpr int DefaultRestartCap = 10;
 
     PageWalker(McpClient *client, const ListSource &source, TtlClock *clock, QObject *parent = nullptr);
     ~PageWalker() override;
@@ -48,6 +51,13 @@ public:
 
     void setPageCap(int cap) { m_pageCap = qMax(1, cap); }
     int pageCap() const { return m_pageCap; }
+    void setRestartCap(int cap) { m_restartCap = qMax(0, cap); }
+    int restartCap() const { return m_restartCap; }
+    // The most the current walk keeps, its items' text and cursors: the walk stops with
+    // walk-size-cap-reached once it keeps that much (the client's ServerConfig::maxWalkBytes).
+    void setSizeCap(qint64 bytes) { m_sizeCap = qMax<qint64>(1, bytes); }
+    qint64 sizeCap() const { return m_sizeCap; }
+    qint64 keptBytes() const { return m_keptBytes; }
     // Refetch each page of the walk as it expires.
     void setAutoRefetch(bool on);
     bool autoRefetch() const { return m_autoRefetch; }
@@ -66,7 +76,7 @@ public:
     // Stops fetching all and cancels the request in flight; the pages read stay.
     void cancel();
     // Discards every page of the current walk (kept in the ledger, marked with the reason) and
-    // starts again from the first page.
+    // starts again from the first page. Asked for by the user: the restart cap counts afresh.
     void restart(const QString &reason);
     // Asks for one page again with its own cursor; compares the new copy with the old.
     void refetchPage(int ledgerRow);
@@ -115,6 +125,10 @@ private:
     void scheduleExpiry(int ledgerRow);
     void handleExpired(const QList<quint64> &serials);
     void handleListChanged(ListKind kind);
+    // A restart the server caused: within the restart cap a restart, beyond it the walk stops.
+    void restartForServer(const QString &reason);
+    void startNewWalk(const QString &reason);
+    void dropInFlight();
     void stop(const QString &reason);
     void setInFlight(RpcCall *call);
     void pumpQueue();
@@ -134,6 +148,10 @@ private:
     bool m_nextPageWanted = false;
     int m_walk = 0;
     int m_pageCap = DefaultPageCap;
+    int m_restartCap = DefaultRestartCap;
+    int m_serverRestarts = 0; // restarts the server caused since a walk last reached its end
+    qint64 m_sizeCap;
+    qint64 m_keptBytes = 0; // the current walk's items and cursors
     bool m_fetchingAll = false;
     bool m_autoRefetch = false;
     bool m_started = false;

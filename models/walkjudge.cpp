@@ -251,4 +251,27 @@ QList<Finding> WalkJudge::judgeCapReached(const PageRecord &lastPage, int cap)
              {{QStringLiteral("cap"), cap}, {QStringLiteral("nextCursor"), lastPage.nextCursor}})};
 }
 
+QList<Finding> WalkJudge::judgeSizeCapReached(const PageRecord &lastPage, qint64 kept, qint64 cap)
+{
+    return QList<Finding>{make(
+        FindingId::WalkSizeCapReached, lastPage.index,
+        QStringLiteral("The walk stopped after %1 pages, which keep %2 of items and cursors: the cap is %3; "
+                       "the list goes on")
+            .arg(QString::number(lastPage.index + 1), McpError::sizeText(kept), McpError::sizeText(cap)),
+        {{QStringLiteral("bytes"), kept},
+         {QStringLiteral("cap"), cap},
+         {QStringLiteral("nextCursor"), lastPage.nextCursor}})};
+}
+
+QList<Finding> WalkJudge::judgeRestartCapReached(const PageRecord &lastPage, int restarts,
+                                                 const QString &reason)
+{
+    return QList<Finding>{make(
+        FindingId::RestartCapReached, lastPage.index,
+        QStringLiteral("The walk started again %1 times without reaching the end (the last time because %2); "
+                       "Folio stopped walking instead of starting once more")
+            .arg(QString::number(restarts), reason),
+        {{QStringLiteral("restarts"), restarts}, {QStringLiteral("reason"), reason}})};
+}
+
 } // namespace folio

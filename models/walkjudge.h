@@ -30,6 +30,12 @@ public:
     static QList<Finding> judgeFailure(const PageRecord &page);
     // The walk stopped at the cap with a cursor still to follow.
     static QList<Finding> judgeCapReached(const PageRecord &lastPage, int cap);
+    // The walk stopped with a cursor still to follow because it keeps cap bytes already.
+    static QList<Finding> judgeSizeCapReached(const PageRecord &lastPage, qint64 kept, qint64 cap);
+    // The list changed (or refused a refetch's cursor) restarts times in a row during the walk, and
+    // the walk stopped instead of starting once more.
+    static QList<Finding> judgeRestartCapReached(const PageRecord &lastPage, int restarts,
+                                                 const QString &reason);
     // On a walk's first page: transparent-paging for a list that pages by offset or page number.
     static QList<Finding> judgePaging(const PageRecord &firstPage, const ListSource &source);
 

@@ -26,5 +26,9 @@ std::optional<ListKind> listKindFromName(const QString &name);
 // The largest message read (an HTTP body, an SSE event, a stdio line) unless a server's settings
 // say otherwise (ServerConfig::maxMessageBytes).
 inline constexpr qint64 DefaultMaxMessageBytes = 64 * 1024 * 1024;
+// The most one walk of a list keeps (its pages' items and cursors): past it the walk stops with
+// walk-size-cap-reached (ServerConfig::maxWalkBytes). With the page cap, what bounds a walk's memory
+// whatever a server sends: pages of the message limit times the page cap would be tens of GB.
+inline constexpr qint64 DefaultMaxWalkBytes = 256 * 1024 * 1024;
 
 } // namespace folio

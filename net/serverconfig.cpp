@@ -65,6 +65,8 @@ QJsonObject ServerConfig::toJson() const
         o[QStringLiteral("timeoutMs")] = requestTimeoutMs;
     if (maxMessageBytes != DefaultMaxMessageBytes)
         o[QStringLiteral("maxMessageBytes")] = maxMessageBytes;
+    if (maxWalkBytes != DefaultMaxWalkBytes)
+        o[QStringLiteral("maxWalkBytes")] = maxWalkBytes;
     return o;
 }
 
@@ -131,6 +133,8 @@ ServerConfig ServerConfig::fromJson(const QJsonObject &o)
     c.requestTimeoutMs = o.value(QStringLiteral("timeoutMs")).toInt(30000);
     const qint64 maxBytes = o.value(QStringLiteral("maxMessageBytes")).toInteger(DefaultMaxMessageBytes);
     c.maxMessageBytes = maxBytes > 0 ? maxBytes : DefaultMaxMessageBytes;
+    const qint64 walkBytes = o.value(QStringLiteral("maxWalkBytes")).toInteger(DefaultMaxWalkBytes);
+    c.maxWalkBytes = walkBytes > 0 ? walkBytes : DefaultMaxWalkBytes;
     return c;
 }
 

@@ -69,6 +69,9 @@ struct ServerConfig
     // fails with Kind::MessageTooLarge and reading stops. Saved as "maxMessageBytes".
     static constexpr qint64 DefaultMaxMessageBytes = folio::DefaultMaxMessageBytes;
     qint64 maxMessageBytes = DefaultMaxMessageBytes;
+    // The most one walk of a list keeps, items and cursors (PageWalker); saved as "maxWalkBytes".
+    static constexpr qint64 DefaultMaxWalkBytes = folio::DefaultMaxWalkBytes;
+    qint64 maxWalkBytes = DefaultMaxWalkBytes;
 
     // Not empty: a replay of the recorded session in this file (SessionRecording), with no server
     // and no network; kind, command and url then only say what was recorded. Never saved.

@@ -24,10 +24,19 @@
 namespace folio {
 
 namespace {
-// The limit as the spin box shows it: whole MiB, within its range.
+constexpr int MaxShownMiB = 65536;
+
+// A size limit as its spin box shows it: whole MiB, within the range.
 int shownMiB(qint64 bytes)
 {
-    return int(qBound(qint64(1), bytes / (1024 * 1024), qint64(4096)));
+    return int(qBound(qint64(1), bytes / (1024 * 1024), qint64(MaxShownMiB)));
+}
+
+// What a size limit's spin box says: the value loaded when it was not edited (a limit set in the
+// file need not be whole MiB), else its MiB.
+qint64 editedBytes(const QSpinBox *box, qint64 loaded)
+{
+    return box->value() == shownMiB(loaded) ? loaded : qint64(box->value()) * 1024 * 1024;
 }
 } // namespace
 
@@ -50,6 +59,7 @@ ServerDialog::ServerDialog(QWidget *parent)
     , m_revision(new QComboBox(this))
     , m_timeout(new QSpinBox(this))
     , m_maxMessage(new QSpinBox(this))
+    , m_maxWalk(new QSpinBox(this))
     , m_problem(new QLabel(this))
 {
     setWindowTitle(tr("Server"));
@@ -136,11 +146,17 @@ ServerDialog::ServerDialog(QWidget *parent)
     m_timeout->setSingleStep(1000);
     m_timeout->setSuffix(tr(" ms"));
     m_timeout->setValue(30000);
-    m_maxMessage->setRange(1, 4096);
+    m_maxMessage->setRange(1, MaxShownMiB);
     m_maxMessage->setSuffix(tr(" MiB"));
     m_maxMessage->setValue(shownMiB(m_loadedMaxMessageBytes));
     m_maxMessage->setToolTip(tr("The largest message read from the server. A larger one fails its "
                                 "request, and Folio stops reading it."));
+    m_maxWalk->setObjectName(QStringLiteral("maxWalk"));
+    m_maxWalk->setRange(1, MaxShownMiB);
+    m_maxWalk->setSuffix(tr(" MiB"));
+    m_maxWalk->setValue(shownMiB(m_loadedMaxWalkBytes));
+    m_maxWalk->setToolTip(tr("The most one walk of a list keeps, its items and cursors. The walk stops "
+                             "there, with the finding walk-size-cap-reached."));
 
     auto *form = new QFormLayout;
     form->addRow(tr("Name"), m_name);
@@ -154,6 +170,7 @@ ServerDialog::ServerDialog(QWidget *parent)
     more->addRow(tr("Protocol revision"), m_revision);
     more->addRow(tr("Request timeout"), m_timeout);
     more->addRow(tr("Message size limit"), m_maxMessage);
+    more->addRow(tr("Walk size limit"), m_maxWalk);
 
     // One line always laid out, so that the dialog keeps its size while a problem comes and goes.
     m_problem->setWordWrap(false);
@@ -351,6 +368,8 @@ void ServerDialog::setConfig(const ServerConfig &c)
     m_timeout->setValue(c.requestTimeoutMs);
     m_loadedMaxMessageBytes = c.maxMessageBytes;
     m_maxMessage->setValue(shownMiB(c.maxMessageBytes));
+    m_loadedMaxWalkBytes = c.maxWalkBytes;
+    m_maxWalk->setValue(shownMiB(c.maxWalkBytes));
     validate();
 }
 
@@ -411,10 +430,8 @@ ServerConfig ServerDialog::config() const
         c.name = c.fallbackName(); // the caller makes it unique among the saved ones
     }
     c.requestTimeoutMs = m_timeout->value();
-    // In whole MiB; a saved limit that is not (set in the file) stays as it was unless edited.
-    c.maxMessageBytes = m_maxMessage->value() == shownMiB(m_loadedMaxMessageBytes)
-                            ? m_loadedMaxMessageBytes
-                            : qint64(m_maxMessage->value()) * 1024 * 1024;
+    c.maxMessageBytes = editedBytes(m_maxMessage, m_loadedMaxMessageBytes);
+    c.maxWalkBytes = editedBytes(m_maxWalk, m_loadedMaxWalkBytes);
     return c;
 }
 

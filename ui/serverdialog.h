@@ -72,6 +72,7 @@ private:
     QComboBox *m_revision;
     QSpinBox *m_timeout;
     QSpinBox *m_maxMessage;
+    QSpinBox *m_maxWalk;
     QLabel *m_problem; // always laid out, empty when all is well: the dialog never reflows
     QPushButton *m_saveButton = nullptr;
     bool m_tokenEdited = false;
@@ -83,6 +84,7 @@ private:
     int m_commandLength = 0;               // the Command field's length before the last edit
     // The limit setConfig() was given: kept while the spin box shows it (in whole MiB).
     qint64 m_loadedMaxMessageBytes = ServerConfig::DefaultMaxMessageBytes;
+    qint64 m_loadedMaxWalkBytes = ServerConfig::DefaultMaxWalkBytes;
 };
 
 } // namespace folio

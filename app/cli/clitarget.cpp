@@ -35,6 +35,10 @@ TargetOptions::TargetOptions()
                                   "saved server's). A larger one fails its request, and Folio stops reading "
                                   "it."),
                    QStringLiteral("N"))
+    , m_maxWalk(QStringLiteral("max-walk-mb"),
+                QStringLiteral("The most one walk of a list keeps (its items and cursors), in MiB (default "
+                               "256, or the saved server's). The walk stops there (walk-size-cap-reached)."),
+                QStringLiteral("N"))
     , m_replay(QStringLiteral("replay"), QStringLiteral("(folio replay FILE ...) A recorded session."),
                QStringLiteral("FILE"))
 {
@@ -43,7 +47,7 @@ TargetOptions::TargetOptions()
 
 void TargetOptions::addTo(QCommandLineParser &parser) const
 {
-    parser.addOptions({m_url, m_header, m_tokenEnv, m_server, m_timeout, m_maxMessage, m_replay});
+    parser.addOptions({m_url, m_header, m_tokenEnv, m_server, m_timeout, m_maxMessage, m_maxWalk, m_replay});
 }
 
 void TargetOptions::splitStdioCommand(const QStringList &arguments, QStringList *options,
@@ -91,14 +95,20 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
         *error = QStringLiteral("--timeout-ms wants a positive number of milliseconds");
         return false;
     }
-    qint64 maxMessageMb = 0;
-    if (parser.isSet(m_maxMessage)) {
-        maxMessageMb = parser.value(m_maxMessage).toLongLong(&ok);
-        if (!ok || maxMessageMb < 1 || maxMessageMb > 1024 * 1024) {
-            *error = QStringLiteral("--max-message-mb wants a positive number of MiB");
-            return false;
-        }
-    }
+    // A size option in MiB: 0 when not given.
+    const auto mebibytes = [&](const QCommandLineOption &option, qint64 *mib) {
+        *mib = 0;
+        if (!parser.isSet(option))
+            return true;
+        *mib = parser.value(option).toLongLong(&ok);
+        if (ok && *mib >= 1 && *mib <= 1024 * 1024)
+            return true;
+        *error = QStringLiteral("--%1 wants a positive number of MiB").arg(option.names().constFirst());
+        return false;
+    };
+    qint64 maxMessageMb = 0, maxWalkMb = 0;
+    if (!mebibytes(m_maxMessage, &maxMessageMb) || !mebibytes(m_maxWalk, &maxWalkMb))
+        return false;
 
     ServerConfig config;
     if (parser.isSet(m_replay)) {
@@ -193,6 +203,8 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
     config.requestTimeoutMs = timeout;
     if (maxMessageMb > 0)
         config.maxMessageBytes = maxMessageMb * 1024 * 1024;
+    if (maxWalkMb > 0)
+        config.maxWalkBytes = maxWalkMb * 1024 * 1024;
     m_config = config;
     return true;
 }
@@ -207,7 +219,9 @@ QString TargetOptions::helpText()
         "  -- COMMAND ARGS... a stdio server started by folio (everything after '--')\n"
         "  --timeout-ms MS    per-request timeout (default 30000); nothing waits longer\n"
         "  --max-message-mb N the largest message read, in MiB (default 64); a larger one\n"
-        "                     fails its request with the size, and is not read further\n");
+        "                     fails its request with the size, and is not read further\n"
+        "  --max-walk-mb N    the most one walk of a list keeps, items and cursors, in MiB\n"
+        "                     (default 256); the walk stops there (walk-size-cap-reached)\n");
 }
 
 } // namespace folio

@@ -51,6 +51,7 @@ private:
     QCommandLineOption m_server;
     QCommandLineOption m_timeout;
     QCommandLineOption m_maxMessage;
+    QCommandLineOption m_maxWalk;
     QCommandLineOption m_replay;
     ServerConfig m_config;
     CliSession::KeychainToken m_keychain = CliSession::KeychainToken::None;

@@ -342,6 +342,11 @@ void ListCommand::evaluate()
         }
     }
     if (!m_walker->isFetchingAll()) {
+        // A walk that started again after it had reached its end (list_changed) goes on to its end.
+        if (m_options.pages == 0 && m_walker->canFetchNext()) {
+            m_walker->fetchAll();
+            return;
+        }
         // Nothing in flight and nothing more to ask (the cap of a --pages walk).
         printResult(false, QStringLiteral("the page cap (%1) was reached").arg(m_walker->pageCap()));
         finish(1);

@@ -36,6 +36,9 @@ private Q_SLOTS:
     void expiry();
     void listChanged_data();
     void listChanged();
+    void restartCapStopsAListThatNeverHoldsStill();
+    void completedWalkResetsTheRestartCap();
+    void sizeCapStopsAWalkThatKeepsTooMuch();
     void manualStart_data();
     void manualStart();
     void legacyPagesCarryNoHintsByDesign();
@@ -567,6 +570,102 @@ void tst_PageWalker::listChanged()
     QCOMPARE(walker->ledger()->page(0).state, PageRecord::State::Discarded);
     QCOMPARE(walker->ledger()->rowCount(), 2); // walk 1 asks for its first page at once
     QCOMPARE(walker->ledger()->page(1).walk, 1);
+}
+
+// A server that says list_changed after every page: the walk starts again DefaultRestartCap
+// times, then stops with what the last walk read and says why, instead of walking for ever.
+void tst_PageWalker::restartCapStopsAListThatNeverHoldsStill()
+{
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
+                                    {QStringLiteral("c1"), page(tools(5, 5), QJsonValue::Undefined)}}));
+    PageWalker *walker = makeWalker();
+    walker->setRestartCap(3);
+    QSignalSpy restarted(walker, &PageWalker::walkRestarted);
+    QSignalSpy finished(walker, &PageWalker::walkFinished);
+    QSignalSpy accepted(walker, &PageWalker::pageAccepted);
+    connect(walker, &PageWalker::pageAccepted, this, [this, walker](int row) {
+        if (walker->ledger()->page(row).index == 0) // the second page is in flight
+            m_server.transport->notify(QStringLiteral("notifications/tools/list_changed"));
+    });
+    walker->fetchAll();
+    QTRY_VERIFY(walker->isStopped());
+    QCOMPARE(restarted.size(), 3);
+    QCOMPARE(walker->currentWalk(), 3);
+    QVERIFY(!walker->isComplete());
+    QVERIFY(walker->stopReason().contains(QStringLiteral("restart cap")));
+    QVERIFY(walker->stopReason().contains(QStringLiteral("tools/list_changed")));
+    // The last walk keeps its first page; the page that was in flight is cancelled, not waited for.
+    QCOMPARE(walker->pagesInWalk(), 1);
+    QCOMPARE(walker->rows()->rowCount(), 5);
+    const QList<Finding> findings = walker->findings();
+    QCOMPARE(findings.size(), 1);
+    QCOMPARE(findings.first().id, FindingId::RestartCapReached);
+    QCOMPARE(findings.first().severity, Finding::Severity::Warning);
+    QCOMPARE(findings.first().evidence.value(QStringLiteral("restarts")).toInt(), 3);
+    QCOMPARE(finished.last().at(0).value<PageWalker::End>(), PageWalker::End::Stopped);
+    QVERIFY(!walker->isLoading());
+
+    // More notifications change nothing now; the user's restart walks again.
+    const int requests = m_server.transport->requests;
+    m_server.transport->notify(QStringLiteral("notifications/tools/list_changed"));
+    QCOMPARE(restarted.size(), 3);
+    QCOMPARE(m_server.transport->requests, requests);
+    walker->disconnect(this);
+    walker->restart(QStringLiteral("restarted by the user"));
+    walker->fetchAll();
+    QTRY_VERIFY(walker->isComplete());
+    QCOMPARE(walker->rows()->rowCount(), 10);
+}
+
+// A list that changes now and then, between walks that reach their end, is walked again each time.
+void tst_PageWalker::completedWalkResetsTheRestartCap()
+{
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QJsonValue::Undefined)}}));
+    PageWalker *walker = makeWalker();
+    walker->setRestartCap(2);
+    QVERIFY(walkAll(walker));
+    for (int i = 0; i < 5; ++i) {
+        m_server.transport->notify(QStringLiteral("notifications/tools/list_changed"));
+        walker->fetchAll();
+        QTRY_VERIFY(walker->isComplete());
+    }
+    QCOMPARE(walker->currentWalk(), 5);
+    QVERIFY(!walker->isStopped());
+    QVERIFY(walker->findings().isEmpty());
+}
+
+// Pages without end: the walk stops once it keeps its size cap, with the finding on the last page.
+void tst_PageWalker::sizeCapStopsAWalkThatKeepsTooMuch()
+{
+    Script script;
+    for (int p = 0; p < 50; ++p)
+        script.insert(p == 0 ? NoCursor : QStringLiteral("c%1").arg(p),
+                      page(tools(p * 10, 10), QStringLiteral("c%1").arg(p + 1)));
+    QVERIFY(m_server.connect(script));
+    PageWalker *walker = makeWalker();
+    QCOMPARE(walker->sizeCap(), DefaultMaxWalkBytes); // the client's config: its default
+    const qint64 onePage = [] {
+        qint64 n = 0;
+        for (const QJsonValue &v : tools(0, 10))
+            n += QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).size() + 4;
+        return n;
+    }();
+    walker->setSizeCap(onePage * 7 / 2); // three pages fit under it, the fourth passes it
+    QVERIFY(walkAll(walker));
+    QVERIFY(walker->isStopped());
+    QCOMPARE(walker->pagesInWalk(), 4);
+    QVERIFY(walker->keptBytes() >= walker->sizeCap());
+    QVERIFY(walker->stopReason().contains(QStringLiteral("size cap")));
+    const QList<Finding> findings = walker->findings();
+    QCOMPARE(findings.size(), 1);
+    QCOMPARE(findings.first().id, FindingId::WalkSizeCapReached);
+    QCOMPARE(findings.first().pages, QList<int>{3});
+    QCOMPARE(findings.first().evidence.value(QStringLiteral("nextCursor")).toString(), QStringLiteral("c4"));
+    QCOMPARE(m_server.transport->requests, 4);
+
+    // A restart starts counting again.
+    walker->restart(QStringLiteral("restarted by the user"));
+    QCOMPARE(walker->keptBytes(), qint64(0));
 }
 
 void tst_PageWalker::manualStart_data()

@@ -99,6 +99,20 @@ private Q_SLOTS:
         QCOMPARE(dialog.config().maxMessageBytes, uneven);
     }
 
+    void walkLimitHasTheDefaultAndIsSaved()
+    {
+        ServerDialog dialog;
+        dialog.setConfig(stdioServer(ServerConfig::DefaultMaxMessageBytes));
+        auto *box = dialog.findChild<QSpinBox *>(QStringLiteral("maxWalk"));
+        QVERIFY(box);
+        QCOMPARE(box->value(), 256);
+        QCOMPARE(dialog.config().maxWalkBytes, ServerConfig::DefaultMaxWalkBytes);
+        box->setValue(1024);
+        const ServerConfig edited = dialog.config();
+        QCOMPARE(edited.maxWalkBytes, qint64(1024) * 1024 * 1024);
+        QCOMPARE(ServerConfig::fromJson(edited.toJson()).maxWalkBytes, edited.maxWalkBytes);
+    }
+
     void argumentsRoundTrip_data()
     {
         QTest::addColumn<QStringList>("arguments");
