@@ -219,11 +219,11 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
         e.byClient = o.value(QStringLiteral("byClient")).toBool();
         rec.events.append(e);
     }
-    if (announced >= 0 && (announced > 9.0e15 || rec.events.size() != qint64(announced)))
+    // Compared as doubles: a hostile count (1e308) must not reach a cast to an integer.
+    if (announced >= 0 && double(rec.events.size()) != announced)
         return fail(
             QStringLiteral("the file holds %1 of the %2 events its header announces: it was cut short")
-                .arg(rec.events.size())
-                .arg(qint64(announced)));
+                .arg(QString::number(rec.events.size()), QString::number(announced, 'g', 17)));
     if (rec.events.isEmpty() || rec.events.constFirst().type != Type::Start)
         return fail(QStringLiteral("the session records no connection"));
     return rec;
@@ -254,13 +254,23 @@ std::optional<SessionRecording> SessionRecording::load(const QString &path, QStr
             *error = file.errorString();
         return std::nullopt;
     }
-    if (file.size() > MaxFileBytes) {
+    // The read is bounded, not only the size a file says it has: a pipe or a device (/dev/zero)
+    // says 0 and never ends. The header line comes first, so such a file is refused at once.
+    QByteArray data = file.readLine(MaxHeaderBytes + 1);
+    if (!data.endsWith('\n') && data.size() >= MaxHeaderBytes) {
         if (error)
-            *error = QStringLiteral("the file is %1, over the %2 a session may be")
-                         .arg(McpError::sizeText(file.size()), McpError::sizeText(MaxFileBytes));
+            *error = QStringLiteral("not a Folio session: its first line is not a \"%1\" header")
+                         .arg(formatName());
         return std::nullopt;
     }
-    return fromJsonLines(file.readAll(), error);
+    data += file.read(MaxFileBytes + 1 - data.size());
+    if (data.size() > MaxFileBytes || file.size() > MaxFileBytes) {
+        if (error)
+            *error = QStringLiteral("the file is over the %1 a session may be")
+                         .arg(McpError::sizeText(MaxFileBytes));
+        return std::nullopt;
+    }
+    return fromJsonLines(data, error);
 }
 
 ServerConfig SessionRecording::replayConfig(const QString &path) const

@@ -26,6 +26,7 @@ struct SessionRecording
     static QString formatName() { return QStringLiteral("folio-session"); }
     // Files larger than this are refused before they are read.
     static constexpr qint64 MaxFileBytes = 2LL * 1024 * 1024 * 1024;
+    static constexpr qint64 MaxHeaderBytes = 16LL * 1024 * 1024; // the first line, server info included
 
     struct Event
     {

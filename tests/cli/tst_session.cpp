@@ -225,6 +225,11 @@ private Q_SLOTS:
                    "{\"format\":\"folio-session\",\"version\":1,\"server\":{\"name\":\"x\"},\"events\":3}\n"
                    "{\"t\":0,\"e\":\"start\",\"text\":\"stdio\"}\n")
             << QStringLiteral("cut short");
+        QTest::newRow("events_1e308")
+            << QByteArray("{\"format\":\"folio-session\",\"version\":1,\"server\":{\"name\":\"x\"},"
+                          "\"events\":1e308}\n"
+                          "{\"t\":0,\"e\":\"start\",\"text\":\"stdio\"}\n")
+            << QStringLiteral("the file holds 1 of the 1e+308 events its header announces");
         QTest::newRow("damaged line")
             << QByteArray(
                    "{\"format\":\"folio-session\",\"version\":1,\"server\":{\"name\":\"x\"},\"events\":2}\n"
@@ -245,6 +250,19 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(QString::fromUtf8(run.err).contains(says), run.err.constData());
         QVERIFY(run.out.isEmpty());
+    }
+
+    // A device or a pipe says it is empty and never ends: the read is bounded, and a first line
+    // that is no header is refused at once.
+    void endlessFile()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        const Run run = folio({QStringLiteral("replay"), QStringLiteral("/dev/zero"), QStringLiteral("list"),
+                               QStringLiteral("tools")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("not a Folio session"), run.err.constData());
+        QVERIFY2(timer.elapsed() < 10000, QByteArray::number(timer.elapsed()));
     }
 
     void usage()
