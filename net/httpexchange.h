@@ -29,7 +29,8 @@ struct HttpExchange
     Headers responseHeaders;
     QByteArray responseBody;  // as read, SSE framing included; cut at maxBodyBytes
     qint64 responseBytes = 0; // the real size read
-    QString error;            // the network error, when the request failed below HTTP
+    QString error;            // the network error, when the request failed below HTTP, or why its
+                              // redirect was not followed
 
     static constexpr qint64 maxBodyBytes = 1024 * 1024;
 

@@ -2,6 +2,7 @@
 
 #include "authorizer.h"
 #include "httpexchange.h"
+#include "netlogging.h"
 #include "wwwauthenticate.h"
 
 #include <QCoreApplication>
@@ -25,6 +26,9 @@ QString oneLine(QString text)
     }
     return text;
 }
+
+// Where guardRedirects() keeps its refusal on the reply, for whoever reads the reply's end.
+constexpr char redirectRefusalProperty[] = "folioRedirectRefusal";
 
 } // namespace
 
@@ -64,7 +68,9 @@ QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, co
     QNetworkRequest req(target);
     req.setRawHeader("Accept", accept);
     req.setHeader(QNetworkRequest::UserAgentHeader, userAgent());
-    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+    // Qt would follow a redirect anywhere, the Authorization header and every configured header
+    // with it: guardRedirects() decides instead, before anything is sent.
+    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::UserVerifiedRedirectPolicy);
     req.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     if (endpoint.transferTimeoutMs > 0)
         req.setTransferTimeout(endpoint.transferTimeoutMs);
@@ -76,6 +82,76 @@ QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, co
     if (!token.isEmpty())
         req.setRawHeader("Authorization", "Bearer " + token.toUtf8());
     return req;
+}
+
+bool isSameOrigin(const QUrl &a, const QUrl &b)
+{
+    const auto port = [](const QUrl &url) {
+        const QString scheme = url.scheme().toLower();
+        return url.port(scheme == QLatin1String("https") ? 443 : scheme == QLatin1String("http") ? 80 : -1);
+    };
+    return a.isValid() && b.isValid() && !a.host().isEmpty() &&
+           a.scheme().compare(b.scheme(), Qt::CaseInsensitive) == 0 &&
+           a.host().compare(b.host(), Qt::CaseInsensitive) == 0 && port(a) == port(b);
+}
+
+QString originText(const QUrl &url)
+{
+    return url.adjusted(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment)
+        .toString();
+}
+
+void guardRedirects(QNetworkReply *reply, std::function<void(const QString &line)> report)
+{
+    // Read before the first redirect: Qt changes the reply's URL and operation to the ones it
+    // would send next (GET after a 302 of a POST). The request stays the one first sent.
+    const QUrl first = reply->request().url();
+    const QByteArray method = operationName(reply);
+    QObject::connect(
+        reply, &QNetworkReply::redirected, reply,
+        [reply, first, method, report = std::move(report), hops = 0](const QUrl &target) mutable {
+            ++hops;
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            const QString from = QStringLiteral("%1 %2").arg(QString::fromLatin1(method),
+                                                             first.toString(QUrl::RemoveUserInfo));
+            const QString to = target.toString(QUrl::RemoveUserInfo);
+            QString why;
+            if (!isSameOrigin(target, first)) {
+                why = QStringLiteral("The server redirected %1 to %2, another origin; Folio did not follow "
+                                     "it, so the token and headers stay with %3 (to use that server, "
+                                     "connect to its URL)")
+                          .arg(from, to, originText(first));
+            } else if ((status == 301 || status == 302 || status == 303) && method != "GET" &&
+                       method != "HEAD") {
+                why = QStringLiteral("The server redirected %1 to %2, which would turn the %3 into a GET; "
+                                     "Folio did not follow it (a 307 or 308 keeps the method)")
+                          .arg(from, to, QString::fromLatin1(method));
+            } else if (hops > 1) {
+                // Qt 6.4 sends the request of a second verified redirect twice and then answers
+                // with garbage (status 100): one redirect is as far as it follows correctly.
+                why = QStringLiteral("Too many redirects: the server redirected %1 again, to %2; Folio "
+                                     "follows one redirect a request")
+                          .arg(from, to);
+            }
+            if (why.isEmpty()) {
+                qCDebug(lcHttp).noquote() << "HTTP" << status << "for" << from << "followed to" << to;
+                Q_EMIT reply->redirectAllowed();
+                return;
+            }
+            McpError refusal;
+            refusal.kind = McpError::Kind::HttpStatus;
+            refusal.httpStatus = status;
+            refusal.message = why;
+            reply->setProperty(redirectRefusalProperty, QVariant::fromValue(refusal));
+            if (report)
+                report(refusal.describe());
+            reply->abort();
+        });
+}
+
+McpError redirectRefusal(const QNetworkReply *reply)
+{
+    return reply->property(redirectRefusalProperty).value<McpError>();
 }
 
 QByteArray operationName(const QNetworkReply *reply)
@@ -96,6 +172,8 @@ QByteArray operationName(const QNetworkReply *reply)
 
 McpError httpReplyError(QNetworkReply *reply, const QByteArray &body)
 {
+    if (const McpError refusal = redirectRefusal(reply); refusal.isError())
+        return refusal;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QString bodyHint =
         body.trimmed().isEmpty()
@@ -274,7 +352,9 @@ void HttpExchange::finish(const QNetworkReply *reply)
     finishedMs = QDateTime::currentMSecsSinceEpoch();
     if (firstByteMs < 0)
         firstByteMs = finishedMs;
-    if (reply->error() != QNetworkReply::NoError && status == 0)
+    if (const McpError refusal = redirectRefusal(reply); refusal.isError())
+        error = refusal.message;
+    else if (reply->error() != QNetworkReply::NoError && status == 0)
         error = reply->errorString();
 }
 

@@ -8,13 +8,30 @@
 #include <QList>
 #include <QNetworkReply>
 
+#include <functional>
+
 class QNetworkRequest;
 struct QJsonParseError;
 
 namespace folio {
 
-// A request to target with the endpoint's headers, bearer token and transfer timeout.
+// A request to target with the endpoint's headers, bearer token and transfer timeout. Send it,
+// then guardRedirects() on the reply.
 QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, const QByteArray &accept);
+
+// The rule for every redirect of a request made by makeRequest() (docs/reliability.md, "Credentials
+// and origins"): a request's token and headers were given for its origin, so a redirect is followed
+// only when it stays on that origin and keeps the method (a 301, 302 or 303 turns a POST or DELETE
+// into a GET), and only one a request. Any other is refused before anything is sent: the reply is
+// aborted, report() is told why in one line, and httpReplyError() (and HttpExchange::finish()) say
+// the same.
+void guardRedirects(QNetworkReply *reply, std::function<void(const QString &line)> report);
+// Why guardRedirects() refused a redirect of reply; no error when it did not.
+McpError redirectRefusal(const QNetworkReply *reply);
+// One origin (RFC 6454): the same scheme, host and port, default ports filled in.
+bool isSameOrigin(const QUrl &a, const QUrl &b);
+// "http://127.0.0.1:8080": an origin as people read it.
+QString originText(const QUrl &url);
 
 // What a body that is not the JSON asked for is, in a few words: an HTML page by its title (a
 // login page, a proxy's error page), else its first characters, at most width of them.
@@ -24,8 +41,8 @@ QByteArray operationName(const QNetworkReply *reply);
 // The User-Agent of every HTTP request: folio/VERSION.
 QString userAgent();
 
-// The error a failed HTTP reply stands for: 401/403 with their WWW-Authenticate details,
-// other statuses, TLS and network errors, in words a person understands.
+// The error a failed HTTP reply stands for: a redirect guardRedirects() refused, 401/403 with their
+// WWW-Authenticate details, other statuses, TLS and network errors, in words a person understands.
 McpError httpReplyError(QNetworkReply *reply, const QByteArray &body);
 
 // What is left to read of a reply: nothing once it was aborted, by us or by Qt (a transfer

@@ -31,6 +31,7 @@ void LegacySseTransport::open()
                               << m_endpoint.url.toString(QUrl::RemoveUserInfo);
     m_streamHttp = HttpExchange::begin(req, "GET", {});
     m_stream = m_nam->get(req);
+    guardRedirects(m_stream, [this](const QString &line) { report(line); });
     connect(m_stream, &QNetworkReply::readyRead, this, &LegacySseTransport::handleStreamData);
     connect(m_stream, &QNetworkReply::finished, this, &LegacySseTransport::handleStreamFinished);
     QTimer::singleShot(m_endpointTimeoutMs, this, [this] {
@@ -61,12 +62,23 @@ void LegacySseTransport::handleStreamData()
         if (!self || m_finished)
             return;
         if (ev.event == "endpoint") {
-            m_postUrl = m_endpoint.url.resolved(QUrl(QString::fromUtf8(ev.data.trimmed())));
+            const QUrl endpoint = m_endpoint.url.resolved(QUrl(QString::fromUtf8(ev.data.trimmed())));
+            // Every message is posted there with the token and headers given for the stream's
+            // origin: another origin would receive them (at the start or any time later).
+            if (!isSameOrigin(endpoint, m_endpoint.url)) {
+                const McpError refusal = McpError::make(
+                    McpError::Kind::Protocol,
+                    QStringLiteral("The SSE stream's endpoint event names %1, another origin; Folio does "
+                                   "not post there, so the token and headers stay with %2")
+                        .arg(endpoint.toString(QUrl::RemoveUserInfo), originText(m_endpoint.url)));
+                report(refusal.message);
+                finish(refusal);
+                return;
+            }
+            m_postUrl = endpoint;
             if (!m_open) {
                 m_open = true;
-                const QString line = QStringLiteral("SSE endpoint: %1").arg(m_postUrl.toString());
-                qCInfo(lcHttp).noquote() << line;
-                Q_EMIT diagnostic(line);
+                report(QStringLiteral("SSE endpoint: %1").arg(m_postUrl.toString(QUrl::RemoveUserInfo)));
                 Q_EMIT opened();
             }
             continue;
@@ -128,6 +140,7 @@ void LegacySseTransport::send(const QJsonObject &message, const QByteArray &enco
                               << (method.isEmpty() ? QStringLiteral("(a response)") : method)
                               << encoded.size() << "bytes";
     QNetworkReply *reply = m_nam->post(req, encoded);
+    guardRedirects(reply, [this](const QString &line) { report(line); });
     HttpExchange http = HttpExchange::begin(req, "POST", encoded);
     connect(reply, &QNetworkReply::finished, this, [this, reply, id, method, http]() mutable {
         reply->deleteLater();
@@ -160,6 +173,12 @@ void LegacySseTransport::close()
     }
     m_open = false;
     QTimer::singleShot(0, this, [this] { finish({}); });
+}
+
+void LegacySseTransport::report(const QString &line)
+{
+    qCInfo(lcHttp).noquote() << line;
+    Q_EMIT diagnostic(line);
 }
 
 void LegacySseTransport::finish(const McpError &error)

@@ -34,6 +34,8 @@ private:
     void handleStreamData();
     void handleStreamFinished();
     void finish(const McpError &error);
+    // A transport event for the traffic log (diagnostic()) and for folio.net.http.
+    void report(const QString &line);
 
     QNetworkAccessManager *m_nam;
     HttpEndpoint m_endpoint;

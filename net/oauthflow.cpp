@@ -54,6 +54,19 @@ QString urlText(const QUrl &url)
     return url.toString(QUrl::RemoveUserInfo);
 }
 
+// "HTTP 400"; for a redirect, where to as well. The flow follows no redirect of its own (its requests
+// use ManualRedirectPolicy): a metadata, registration or token request never takes the client's
+// credentials to a URL it was not given, and the user sees where it was sent instead.
+QString statusText(const HttpExchange &ex, const QUrl &url)
+{
+    QString text = QStringLiteral("HTTP %1").arg(ex.status);
+    const QByteArray location = ex.header(ex.responseHeaders, "Location");
+    if (ex.status >= 300 && ex.status < 400 && !location.isEmpty())
+        text += QStringLiteral(", a redirect to %1 that Folio does not follow")
+                    .arg(urlText(url.resolved(QUrl(QString::fromUtf8(location)))));
+    return text;
+}
+
 // The OAuth error of a token or registration answer (RFC 6749 §5.2), in a line.
 QString oauthError(const QJsonObject &body)
 {
@@ -338,11 +351,7 @@ QList<QUrl> OAuthFlow::resourceMetadataUrls(const QUrl &serverUrl)
 bool OAuthFlow::resourceCovers(const QString &resource, const QUrl &serverUrl)
 {
     const QUrl r(resource);
-    if (!r.isValid() || r.scheme().compare(serverUrl.scheme(), Qt::CaseInsensitive) != 0 ||
-        r.host().compare(serverUrl.host(), Qt::CaseInsensitive) != 0 ||
-        r.port(r.scheme() == QLatin1String("https") ? 443 : 80) !=
-            serverUrl.port(serverUrl.scheme() == QLatin1String("https") ? 443 : 80) ||
-        r.hasFragment())
+    if (!isSameOrigin(r, serverUrl) || r.hasFragment())
         return false;
     QString resourcePath = r.path();
     if (resourcePath.endsWith(QLatin1Char('/')))
@@ -363,7 +372,7 @@ void OAuthFlow::fetchFirstJson(QList<QUrl> candidates, FoundHandler found, std::
     request(makeRequest(url, "application/json"), "GET", {},
             [this, url, candidates, found, exhausted](const HttpExchange &ex, const QByteArray &body) {
                 if (ex.status != 200) {
-                    current().details.insert(urlText(url), QStringLiteral("HTTP %1").arg(ex.status));
+                    current().details.insert(urlText(url), statusText(ex, url));
                     fetchFirstJson(candidates, found, exhausted);
                     return;
                 }
@@ -643,14 +652,14 @@ void OAuthFlow::registerDynamically(const QUrl &endpoint)
     QNetworkRequest req = makeRequest(endpoint, "application/json");
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     request(req, "POST", QJsonDocument(body).toJson(QJsonDocument::Compact),
-            [this](const HttpExchange &ex, const QByteArray &answer) {
+            [this, endpoint](const HttpExchange &ex, const QByteArray &answer) {
                 QString why;
                 const QJsonObject reply = jsonObject(answer, &why);
                 if (ex.status != 200 && ex.status != 201) {
                     const QString error = oauthError(reply);
-                    fail(QStringLiteral("Dynamic registration was refused (HTTP %1)%2")
-                             .arg(ex.status)
-                             .arg(error.isEmpty() ? QString() : QStringLiteral(": ") + error));
+                    fail(QStringLiteral("Dynamic registration was refused (%1)%2")
+                             .arg(statusText(ex, endpoint),
+                                  error.isEmpty() ? QString() : QStringLiteral(": ") + error));
                     return;
                 }
                 const QString clientId = reply.value(QStringLiteral("client_id")).toString();
@@ -940,9 +949,9 @@ void OAuthFlow::readTokenAnswer(const HttpExchange &ex, const QByteArray &body, 
     const QJsonObject answer = jsonObject(body, &why);
     if (ex.status != 200) {
         const QString error = oauthError(answer);
-        fail(QStringLiteral("The token endpoint answered HTTP %1%2")
-                 .arg(ex.status)
-                 .arg(error.isEmpty()
+        fail(QStringLiteral("The token endpoint answered %1%2")
+                 .arg(statusText(ex, QUrl(ex.url)),
+                      error.isEmpty()
                           ? (body.isEmpty() ? QString() : QStringLiteral(": ") + describeBody({}, body, 200))
                           : QStringLiteral(" with OAuth error ") + error));
         return;

@@ -159,6 +159,7 @@ bool StreamableHttpTransport::resumeStream(const Exchange &ended)
 void StreamableHttpTransport::watch(QNetworkReply *reply, Exchange ex)
 {
     m_exchanges.insert(reply, ex);
+    guardRedirects(reply, [this](const QString &line) { report(line); });
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { handleReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { handleFinished(reply); });
 }
@@ -349,7 +350,7 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
         else if (m_open && status < 300 && !netError)
             QTimer::singleShot(ex.sse.retryMs().value_or(1000), this,
                                &StreamableHttpTransport::openServerStream);
-        else if (m_open)
+        else if (m_open && !redirectRefusal(reply).isError()) // a refusal was said as it happened
             report(QStringLiteral("The GET stream ended: %1").arg(httpReplyError(reply, ex.body).describe()));
         return;
     }
@@ -504,6 +505,7 @@ void StreamableHttpTransport::close()
         req.setTransferTimeout(2000);
         qCDebug(lcHttp) << "DELETE to end the HTTP session";
         QNetworkReply *del = m_nam->deleteResource(req);
+        guardRedirects(del, [this](const QString &line) { report(line); });
         // Closed only once the DELETE is done: whoever owns us deletes us on closed(), and the
         // request would die with our QNetworkAccessManager before it left (the transfer timeout
         // bounds the wait).
