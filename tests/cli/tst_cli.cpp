@@ -16,6 +16,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -975,6 +976,56 @@ private Q_SLOTS:
         QCOMPARE(run.json().value(QStringLiteral("items")).toArray().size(), 30);
         QVERIFY(!run.out.contains("not-a-real-token"));
         QVERIFY(!run.err.contains("not-a-real-token"));
+    }
+
+    // A server that redirects a page to another origin (a second loopback address): the page fails
+    // with the refusal on its line, and nothing reaches the other origin, neither the token nor the
+    // header (docs/reliability.md, "Credentials and origins").
+    void listRefusesCrossOriginRedirect()
+    {
+        QTcpServer elsewhere;
+        if (!elsewhere.listen(QHostAddress(QStringLiteral("127.0.0.2")), 0))
+            QSKIP(qPrintable(QStringLiteral("Cannot listen on 127.0.0.2: ") + elsewhere.errorString()));
+        const QString second = QStringLiteral("http://127.0.0.2:%1").arg(elsewhere.serverPort());
+        QProcess fixture;
+        fixture.start(QStringLiteral(FOLIO_FIXTURE_SERVER),
+                      {QStringLiteral("--mode"), QStringLiteral("redirect-cross-origin"),
+                       QStringLiteral("--http"), QStringLiteral("0"), QStringLiteral("--redirect-to"),
+                       second});
+        QByteArray said;
+        static const QRegularExpression listening(
+            QStringLiteral("listening on (http://127\\.0\\.0\\.1:(\\d+)/mcp)"));
+        QRegularExpressionMatch m;
+        for (int i = 0; i < 100 && !m.hasMatch() && fixture.state() != QProcess::NotRunning; ++i) {
+            fixture.waitForReadyRead(100);
+            said += fixture.readAllStandardError();
+            m = listening.match(QString::fromUtf8(said));
+        }
+        QVERIFY2(m.hasMatch(), said.constData());
+        const QString url = m.captured(1);
+        QProcessEnvironment env = isolatedEnvironment(m_config.path());
+        env.insert(QStringLiteral("FOLIO_TEST_TOKEN"), QStringLiteral("token-for-the-first-origin"));
+        const Run run =
+            folio({QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--url"), url,
+                   QStringLiteral("--header"), QStringLiteral("X-Api-Key: key-for-the-first-origin"),
+                   QStringLiteral("--token-env"), QStringLiteral("FOLIO_TEST_TOKEN")},
+                  env);
+        fixture.kill();
+        fixture.waitForFinished(5000);
+        QCOMPARE(run.exitCode, 1);
+        const QString refusal =
+            QStringLiteral(
+                "HTTP 307: The server redirected POST %1 to %2/mcp, another origin; Folio did not follow "
+                "it, so the token and headers stay with http://127.0.0.1:%3 (to use that server, "
+                "connect to its URL)")
+                .arg(url, second, m.captured(2));
+        // The table's line of the failed page, and its summary.
+        QVERIFY2(run.out.contains("page 2 · FAILED: " + refusal.toUtf8()), run.out.constData());
+        QVERIFY2(run.out.contains("incomplete: page 2 failed: " + refusal.toUtf8()), run.out.constData());
+        QVERIFY(!run.out.contains("token-for-the-first-origin"));
+        QVERIFY(!run.err.contains("token-for-the-first-origin"));
+        // Nothing connected there while folio ran (the kernel queues a connection for accept()).
+        QVERIFY(!elsewhere.waitForNewConnection(200));
     }
 
     void savedServer()
