@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QSet>
 
+#include <utility>
+
 namespace folio {
 
 namespace {
@@ -111,7 +113,7 @@ void PageWalker::cancel()
 void PageWalker::requestNextPage()
 {
     m_started = true;
-    if (m_complete || m_stopped)
+    if (m_complete || m_stopped || !m_restartCapReason.isEmpty())
         return;
     if (m_inFlight || m_inserting) {
         m_nextPageWanted = true;
@@ -329,7 +331,8 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
         Q_EMIT findingsChanged();
     Q_EMIT progress(pagesRead(), m_rows->rowCount());
     if (m_complete) {
-        m_serverRestarts = 0;
+        m_serverRestarts = 0; // the whole list was read: no restart cap to stop at
+        m_restartCapReason.clear();
         Q_EMIT walkFinished(End::Complete);
     }
 }
@@ -399,6 +402,10 @@ void PageWalker::pumpQueue()
 {
     if (m_inFlight)
         return;
+    if (!m_restartCapReason.isEmpty()) {
+        stopAtRestartCap(); // the page that was in flight at the cap has arrived
+        return;
+    }
     while (!m_refetchQueue.isEmpty()) {
         const int row = m_refetchQueue.takeFirst();
         if (!m_rows->containsPage(row))
@@ -447,6 +454,7 @@ void PageWalker::retryFailedPage()
 void PageWalker::restart(const QString &reason)
 {
     m_serverRestarts = 0;
+    m_restartCapReason.clear();
     startNewWalk(reason);
 }
 
@@ -461,21 +469,27 @@ void PageWalker::restartForServer(const QString &reason)
     }
     ++m_serverRestarts;
     // A server that changes its list faster than it can be walked (or refuses every cursor it is
-    // asked again) would have the walk start over for ever: keep what this walk read, and stop.
-    const int asked = m_rows->lastPageLedgerRow();
-    if (asked >= 0 && m_ledger->page(asked).state == PageRecord::State::Loading) {
-        dropInFlight();
-        m_ledger->markCancelled(asked, McpError::make(McpError::Kind::Cancelled, reason), m_clock->nowMs());
-        m_rows->dropLastPage();
-    }
+    // asked again) would have the walk start over for ever: this walk stops once the page in
+    // flight, if any, has arrived (pumpQueue()), and keeps what it read.
+    m_restartCapReason = reason;
+    m_fetchingAll = false;
+    m_nextPageWanted = false;
+    if (m_inFlight.isNull())
+        stopAtRestartCap();
+}
+
+void PageWalker::stopAtRestartCap()
+{
+    const QString reason = std::exchange(m_restartCapReason, QString());
     const int last = m_rows->lastPageLedgerRow();
     if (last >= 0) {
         m_ledger->addFindings(last,
                               WalkJudge::judgeRestartCapReached(m_ledger->page(last), m_restartCap, reason));
         Q_EMIT findingsChanged();
     }
-    stop(tr("%1, after %2 restarts in a row: the restart cap was reached")
-             .arg(reason, QString::number(m_restartCap)));
+    if (!m_stopped) // a page that failed has stopped it already, with its own reason
+        stop(tr("%1, after %2 restarts in a row: the restart cap was reached")
+                 .arg(reason, QString::number(m_restartCap)));
 }
 
 void PageWalker::dropInFlight()

@@ -128,6 +128,7 @@ private:
     // A restart the server caused: within the restart cap a restart, beyond it the walk stops.
     void restartForServer(const QString &reason);
     void startNewWalk(const QString &reason);
+    void stopAtRestartCap();
     void dropInFlight();
     void stop(const QString &reason);
     void setInFlight(RpcCall *call);
@@ -149,7 +150,8 @@ private:
     int m_walk = 0;
     int m_pageCap = DefaultPageCap;
     int m_restartCap = DefaultRestartCap;
-    int m_serverRestarts = 0; // restarts the server caused since a walk last reached its end
+    int m_serverRestarts = 0;   // restarts the server caused since a walk last reached its end
+    QString m_restartCapReason; // set at the restart cap while the page in flight is awaited
     qint64 m_sizeCap;
     qint64 m_keptBytes = 0; // the current walk's items and cursors
     bool m_fetchingAll = false;

@@ -577,7 +577,8 @@ void tst_PageWalker::listChanged()
 void tst_PageWalker::restartCapStopsAListThatNeverHoldsStill()
 {
     QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
-                                    {QStringLiteral("c1"), page(tools(5, 5), QJsonValue::Undefined)}}));
+                                    {QStringLiteral("c1"), page(tools(5, 5), QStringLiteral("c2"))},
+                                    {QStringLiteral("c2"), page(tools(10, 5), QJsonValue::Undefined)}}));
     PageWalker *walker = makeWalker();
     walker->setRestartCap(3);
     QSignalSpy restarted(walker, &PageWalker::walkRestarted);
@@ -594,14 +595,15 @@ void tst_PageWalker::restartCapStopsAListThatNeverHoldsStill()
     QVERIFY(!walker->isComplete());
     QVERIFY(walker->stopReason().contains(QStringLiteral("restart cap")));
     QVERIFY(walker->stopReason().contains(QStringLiteral("tools/list_changed")));
-    // The last walk keeps its first page; the page that was in flight is cancelled, not waited for.
-    QCOMPARE(walker->pagesInWalk(), 1);
-    QCOMPARE(walker->rows()->rowCount(), 5);
+    // The last walk keeps what it read: its first page, and the one in flight at the cap.
+    QCOMPARE(walker->pagesInWalk(), 2);
+    QCOMPARE(walker->rows()->rowCount(), 10);
     const QList<Finding> findings = walker->findings();
     QCOMPARE(findings.size(), 1);
     QCOMPARE(findings.first().id, FindingId::RestartCapReached);
     QCOMPARE(findings.first().severity, Finding::Severity::Warning);
     QCOMPARE(findings.first().evidence.value(QStringLiteral("restarts")).toInt(), 3);
+    QCOMPARE(findings.first().pages, QList<int>{1});
     QCOMPARE(finished.last().at(0).value<PageWalker::End>(), PageWalker::End::Stopped);
     QVERIFY(!walker->isLoading());
 
@@ -614,7 +616,7 @@ void tst_PageWalker::restartCapStopsAListThatNeverHoldsStill()
     walker->restart(QStringLiteral("restarted by the user"));
     walker->fetchAll();
     QTRY_VERIFY(walker->isComplete());
-    QCOMPARE(walker->rows()->rowCount(), 10);
+    QCOMPARE(walker->rows()->rowCount(), 15);
 }
 
 // A list that changes now and then, between walks that reach their end, is walked again each time.

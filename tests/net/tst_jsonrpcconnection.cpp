@@ -328,8 +328,11 @@ void tst_JsonRpcConnection::deferredItemsFallBackWhenNotPlain()
     m_transport->receiveRaw(raw);
     QVERIFY(m_transport->lastTakenId.isUndefined() || m_transport->lastTakenId.isNull());
     if (malformed) {
-        // The usual path reports it; the call waits (and would time out), nothing is half-read.
-        QCOMPARE(finished.size(), 0);
+        // The usual path reports it, and the call it names fails at once with the parser's
+        // reason (it used to wait for its timeout); nothing is half-read.
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(call->isError());
+        QCOMPARE(call->error().kind, McpError::Kind::MalformedMessage);
         QCOMPARE(warnings.size(), 1);
     } else {
         QCOMPARE(finished.size(), 1);

@@ -73,6 +73,7 @@ private Q_SLOTS:
     void filteringMatchesRowsAsTheyArrive();
     void ttlExpiresAndTheChipRepaints();
     void cursorErrorShowsOnItsPage();
+    void aListThatNeverHoldsStillStops();
     void exportsAReport();
     void trafficIsLogged();
     void auditFromTheWindow();
@@ -495,6 +496,31 @@ void tst_MainWindow::cursorErrorShowsOnItsPage()
     list->selectPage(pages.at(2));
     QCOMPARE(list->strip()->currentPage(), pages.at(2));
     QCOMPARE(list->model()->rowCount(), 40); // the pages already read stay
+}
+
+// A list that changes every millisecond and says so, walked one tool a page: the walk starts over
+// up to the restart cap, then stops with the last walk's pages and restart-cap-reached, which the
+// Findings dock lists; it does not restart for ever.
+void tst_MainWindow::aListThatNeverHoldsStillStops()
+{
+    ListView *list = openDemo({QStringLiteral("--era"), QStringLiteral("legacy"),
+                               QStringLiteral("--page-size"), QStringLiteral("1"), QStringLiteral("--list"),
+                               QStringLiteral("tools=list-changed,intervalMs=1")});
+    QVERIFY(list);
+    list->loadAll();
+    PageWalker *walker = list->model()->walker();
+    QTRY_VERIFY_WITH_TIMEOUT(walker->isStopped(), 30000);
+    QCOMPARE(walker->currentWalk(), PageWalker::DefaultRestartCap);
+    QVERIFY(walker->stopReason().contains(QStringLiteral("restart cap")));
+    bool found = false;
+    for (const Finding &f : walker->findings())
+        found = found || f.id == FindingId::RestartCapReached;
+    QVERIFY(found);
+    QVERIFY(list->model()->rowCount() > 0); // the last walk's pages stay
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->findingsPanel()->count() >= 1, 5000);
+    // The notifications go on; the walk stays stopped.
+    QSignalSpy restarted(walker, &PageWalker::walkRestarted);
+    QVERIFY(!restarted.wait(500));
 }
 
 // File > Export Report: the pages numbered from 1, and the raw request of the page that failed.
