@@ -61,6 +61,12 @@ void walk(const QJsonValue &value, const QString &pointer, int depth,
     }
 }
 
+// The cursor as the server sent it: a string is kept once, in nextCursor; anything else in nextRaw.
+QJsonValue received(const ListSource::Page &page)
+{
+    return page.next == ListSource::CursorPresence::String ? QJsonValue(page.nextCursor) : page.nextRaw;
+}
+
 void checkCursor(const ListSource::Page &page)
 {
     switch (page.next) {
@@ -70,7 +76,7 @@ void checkCursor(const ListSource::Page &page)
         FUZZ_CHECK(page.nextRaw.isNull());
         break;
     case ListSource::CursorPresence::String:
-        FUZZ_CHECK(page.nextRaw.isString() && page.nextCursor == page.nextRaw.toString());
+        FUZZ_CHECK(page.nextRaw.isUndefined()); // not kept twice
         break;
     case ListSource::CursorPresence::WrongType:
         FUZZ_CHECK(!page.nextRaw.isString() && !page.nextRaw.isNull() && !page.nextRaw.isUndefined());
@@ -220,7 +226,7 @@ void asToolResult(const QJsonObject &result)
     if (candidates.isEmpty())
         FUZZ_CHECK(page.next == ListSource::CursorPresence::Absent);
     else
-        FUZZ_CHECK(page.next != ListSource::CursorPresence::Absent && page.nextRaw == candidates.first());
+        FUZZ_CHECK(page.next != ListSource::CursorPresence::Absent && received(page) == candidates.first());
 }
 
 void withPointers(const QJsonObject &result)
@@ -253,7 +259,7 @@ void withPointers(const QJsonObject &result)
         FUZZ_CHECK(value.isArray() ? page.items == value.toArray() && page.extractionError.isEmpty()
                                    : !page.extractionError.isEmpty());
         checkCursor(page);
-        FUZZ_CHECK(page.next != ListSource::CursorPresence::Absent && page.nextRaw == value);
+        FUZZ_CHECK(page.next != ListSource::CursorPresence::Absent && received(page) == value);
     }
     bool found = true;
     (void)ListSource::resolvePointer(result, QStringLiteral("/no/such/member"), &found);
