@@ -3,6 +3,7 @@
 #include "applogging.h"
 #include "authorizer.h"
 #include "clilogging.h"
+#include "clioutput.h"
 #include "invocation.h"
 #include "mcpclient.h"
 #include "oauthflow.h"
@@ -25,7 +26,7 @@ namespace {
 
 void say(const QString &line)
 {
-    QTextStream(stderr) << "folio: " << line << Qt::endl;
+    printErr(QStringLiteral("folio: ") + line + QLatin1Char('\n'));
 }
 
 // Drives Folio's real client through what a scenario needs: list, then call, read and get what was
@@ -193,9 +194,8 @@ private:
                     m_failures++;
             } else {
                 say(QStringLiteral("%1: done in %2 round(s)%3")
-                        .arg(invocation->title())
-                        .arg(invocation->rounds().size())
-                        .arg(invocation->result().value(QStringLiteral("isError")).toBool()
+                        .arg(invocation->title(), QString::number(invocation->rounds().size()),
+                             invocation->result().value(QStringLiteral("isError")).toBool()
                                  ? QStringLiteral(" (the tool reported an error)")
                                  : QString()));
             }
@@ -225,7 +225,7 @@ private:
                 listAll(method, key, then, nextCursor.toString(), page + 1);
                 return;
             }
-            say(QStringLiteral("%1: %2 item(s)").arg(method).arg(m_listed.size()));
+            say(QStringLiteral("%1: %2 item(s)").arg(method, QString::number(m_listed.size())));
             then();
             next();
         });

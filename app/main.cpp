@@ -61,6 +61,7 @@ int printVersion()
 
 int main(int argc, char **argv)
 {
+    folio::installMessageHandler();
     QCoreApplication::setOrganizationName(QStringLiteral("Folio"));
     QCoreApplication::setApplicationName(QStringLiteral("Folio"));
     QCoreApplication::setApplicationVersion(QStringLiteral(FOLIO_VERSION));

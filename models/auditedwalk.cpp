@@ -89,9 +89,9 @@ CheckOutcome AuditedWalk::compareOrder(const AuditedWalk &first, const AuditedWa
                 auditFinding(FindingId::UnstableOrder, {i},
                              QStringLiteral("A second walk with the same arguments gave other items on page "
                                             "%1: first %2, then %3")
-                                 .arg(i + 1)
-                                 .arg(shortText(before.mid(0, 3).join(QStringLiteral(", "))))
-                                 .arg(shortText(after.mid(0, 3).join(QStringLiteral(", ")))),
+                                 .arg(QString::number(i + 1),
+                                      shortText(before.mid(0, 3).join(QStringLiteral(", "))),
+                                      shortText(after.mid(0, 3).join(QStringLiteral(", ")))),
                              {{QStringLiteral("probe"), QStringLiteral("second-walk")},
                               {QStringLiteral("page"), i + 1},
                               {QStringLiteral("firstWalk"), firstIdentities(before)},

@@ -450,7 +450,8 @@ void Auditor::walkSecond(int state)
     }
     const ListState &s = m_states.at(state);
     const int cap = qMin(int(s.first.pages.size()), m_options.recheckPages);
-    Q_EMIT progress(QStringLiteral("%1: walking again (%2 page(s)) to compare").arg(s.source.id()).arg(cap));
+    Q_EMIT progress(
+        QStringLiteral("%1: walking again (%2 page(s)) to compare").arg(s.source.id(), QString::number(cap)));
     runWalk(state, s.source, cap, [this, state, cap](PageWalker *walker) {
         compareWalks(state, AuditedWalk::record(*walker), cap);
         finishList(state);
@@ -536,9 +537,9 @@ void Auditor::runWalk(int state, const ListSource &source, int cap, std::functio
     timer.start();
     connect(walker, &PageWalker::pageAccepted, this, [this, walker](int row) {
         Q_EMIT activity();
-        Q_EMIT progress(QStringLiteral("%1: page %2")
-                            .arg(walker->source().id())
-                            .arg(walker->ledger()->page(row).index + 1));
+        Q_EMIT progress(
+            QStringLiteral("%1: page %2")
+                .arg(walker->source().id(), QString::number(walker->ledger()->page(row).index + 1)));
     });
     connect(walker, &PageWalker::pageFailed, this, &Auditor::activity);
     connect(

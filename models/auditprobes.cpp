@@ -159,8 +159,7 @@ CheckOutcome judgeForged(const Answer &answer, const QString &forged, bool onlyE
         return {auditFinding(FindingId::InvalidCursorAccepted, {},
                              QStringLiteral("%1, yet a forged cursor (%2) was answered with a page of %3 "
                                             "item(s) instead of an error -32602")
-                                 .arg(list, shortText(forged))
-                                 .arg(answer.itemCount),
+                                 .arg(list, shortText(forged), QString::number(answer.itemCount)),
                              evidence),
                 {}};
     case Answer::Kind::RpcError:
@@ -168,9 +167,7 @@ CheckOutcome judgeForged(const Answer &answer, const QString &forged, bool onlyE
             return {auditFinding(FindingId::InvalidCursorWrongCode, {},
                                  QStringLiteral("%1; a forged cursor was refused with %2 (%3), not -32602 "
                                                 "(invalid params)")
-                                     .arg(list)
-                                     .arg(answer.code)
-                                     .arg(shortText(answer.message)),
+                                     .arg(list, QString::number(answer.code), shortText(answer.message)),
                                  evidence),
                     {}};
         return {};
@@ -192,8 +189,7 @@ CheckOutcome judgeForeignList(const Answer &answer, const QString &from, const Q
         return {auditFinding(
                     FindingId::ForeignCursorAccepted, {},
                     QStringLiteral("A cursor issued by %1 was accepted: answered with a page of %2 item(s)")
-                        .arg(from)
-                        .arg(answer.itemCount),
+                        .arg(from, QString::number(answer.itemCount)),
                     evidence),
                 {}};
     }
@@ -217,9 +213,9 @@ CheckOutcome judgeOtherArguments(const Answer &answer, const QString &cursor,
                     FindingId::ForeignCursorAccepted, {page},
                     QStringLiteral("Page %1's cursor was accepted with other arguments (%2): answered with a "
                                    "page of %3 item(s)")
-                        .arg(page + 1)
-                        .arg(QString::fromUtf8(QJsonDocument(probeArguments).toJson(QJsonDocument::Compact)))
-                        .arg(answer.itemCount),
+                        .arg(QString::number(page + 1),
+                             QString::fromUtf8(QJsonDocument(probeArguments).toJson(QJsonDocument::Compact)),
+                             QString::number(answer.itemCount)),
                     evidence),
                 {}};
     }

@@ -137,7 +137,8 @@ std::optional<QString> bytesToText(const QByteArray &bytes, const QString &what,
 {
     const QString problem = checkPrintableUtf8(bytes);
     if (!problem.isEmpty()) {
-        *error = QStringLiteral("%1 decoded to %2 bytes %3").arg(what).arg(bytes.size()).arg(problem);
+        *error =
+            QStringLiteral("%1 decoded to %2 bytes %3").arg(what, QString::number(bytes.size()), problem);
         return std::nullopt;
     }
     return QString::fromUtf8(bytes);

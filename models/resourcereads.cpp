@@ -49,7 +49,7 @@ QString ReadContent::summary() const
     const QString mime = mimeType.isEmpty() ? QStringLiteral("no mimeType") : mimeType;
     switch (kind) {
     case Kind::Text:
-        return QStringLiteral("%1 · %2 characters").arg(mime).arg(text.size());
+        return QStringLiteral("%1 · %2 characters").arg(mime, QString::number(text.size()));
     case Kind::Blob:
         return blobValid ? QStringLiteral("%1 · %2").arg(mime, McpError::sizeText(data.size()))
                          : QStringLiteral("%1 · blob is not valid base64").arg(mime);

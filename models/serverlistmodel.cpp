@@ -472,7 +472,7 @@ QString ServerListModel::uniqueName(const QString &wish) const
     const QString base = wish.trimmed().isEmpty() ? tr("server") : wish.trimmed();
     QString name = base;
     for (int n = 2; findByName(name) >= 0; ++n)
-        name = QStringLiteral("%1 %2").arg(base).arg(n);
+        name = QStringLiteral("%1 %2").arg(base, QString::number(n));
     return name;
 }
 

@@ -51,9 +51,9 @@ QList<Finding> WalkJudge::judgeCursor(const PageRecord &page, bool *keepWalking)
             FindingId::CursorRepeated, idx,
             QStringLiteral("Page %1 returned the cursor %2 already sent for page %3: the "
                            "list loops, so the walk stopped")
-                .arg(idx + 1)
-                .arg(shown.size() > 48 ? shown.left(45) + QStringLiteral("…") : shown)
-                .arg(first + 1),
+                .arg(QString::number(idx + 1),
+                     shown.size() > 48 ? shown.left(45) + QStringLiteral("…") : shown,
+                     QString::number(first + 1)),
             {{QStringLiteral("cursor"), page.nextCursor}, {QStringLiteral("firstSentForPage"), first + 1}}));
         findings.last().pages.append(first);
         *keepWalking = false;
@@ -109,10 +109,8 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Ite
     if (!toolLimitArg.isEmpty() && page.requestedLimit && page.itemCount > *page.requestedLimit) {
         findings.append(make(FindingId::PageOverLimit, idx,
                              QStringLiteral("Page %1 holds %2 items; %3 = %4 was asked")
-                                 .arg(idx + 1)
-                                 .arg(page.itemCount)
-                                 .arg(toolLimitArg)
-                                 .arg(*page.requestedLimit),
+                                 .arg(QString::number(idx + 1), QString::number(page.itemCount), toolLimitArg,
+                                      QString::number(*page.requestedLimit)),
                              {{QStringLiteral("itemCount"), page.itemCount},
                               {QStringLiteral("limit"), *page.requestedLimit}}));
     }
@@ -133,10 +131,8 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Ite
                 Finding f = make(FindingId::ScopeMismatch, idx,
                                  QStringLiteral("Page %1 is %2 but page %3 was %4: every page of a list must "
                                                 "carry the same cacheScope")
-                                     .arg(idx + 1)
-                                     .arg(scope)
-                                     .arg(m_firstScopePage + 1)
-                                     .arg(m_firstScope),
+                                     .arg(QString::number(idx + 1), scope,
+                                          QString::number(m_firstScopePage + 1), m_firstScope),
                                  {{QStringLiteral("cacheScope"), scope},
                                   {QStringLiteral("firstScope"), m_firstScope},
                                   {QStringLiteral("firstScopePage"), m_firstScopePage + 1}});

@@ -79,8 +79,9 @@ QString McpError::describe() const
         return QString();
     case Kind::Rpc: {
         const QString name = rpcCodeName(code);
-        return name.isEmpty() ? QStringLiteral("%1 (%2)").arg(message).arg(code)
-                              : QStringLiteral("%1 (%2 %3)").arg(message).arg(code).arg(name);
+        // One arg() call each: a "%1" in the server's message is text, not a placeholder.
+        return name.isEmpty() ? QStringLiteral("%1 (%2)").arg(message, QString::number(code))
+                              : QStringLiteral("%1 (%2 %3)").arg(message, QString::number(code), name);
     }
     case Kind::HttpStatus:
     case Kind::AuthRequired:

@@ -132,9 +132,7 @@ bool StreamableHttpTransport::resumeStream(const Exchange &ended)
     const int retryMs = ended.sse.retryMs().value_or(1000);
     report(QStringLiteral("The SSE stream of %1 ended before its response; resuming it after %2 ms with "
                           "Last-Event-ID %3")
-               .arg(exchangeName(ended))
-               .arg(retryMs)
-               .arg(QString::fromLatin1(ended.lastEventId)));
+               .arg(exchangeName(ended), QString::number(retryMs), QString::fromLatin1(ended.lastEventId)));
     QTimer::singleShot(retryMs, this, [this, ended] {
         if (!m_open)
             return;
@@ -419,12 +417,12 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
                                              ? QStringLiteral("no Content-Type")
                                              : QString::fromLatin1(type.split(';').first().trimmed());
                 Q_EMIT requestFailed(
-                    ex.id, McpError::make(McpError::Kind::MalformedMessage,
-                                          QStringLiteral("%1 %2 answered %3, not JSON (HTTP %4): %5 (%6)")
-                                              .arg(QString::fromLatin1(operationName(reply)),
-                                                   reply->url().toString(QUrl::RemoveUserInfo), typeName)
-                                              .arg(status)
-                                              .arg(describeBody(type, ex.body, 120), why)));
+                    ex.id,
+                    McpError::make(McpError::Kind::MalformedMessage,
+                                   QStringLiteral("%1 %2 answered %3, not JSON (HTTP %4): %5 (%6)")
+                                       .arg(QString::fromLatin1(operationName(reply)),
+                                            reply->url().toString(QUrl::RemoveUserInfo), typeName,
+                                            QString::number(status), describeBody(type, ex.body, 120), why)));
             }
             Q_EMIT malformedMessage(ex.body, McpError::make(McpError::Kind::MalformedMessage, why));
             return;

@@ -104,8 +104,8 @@ QString ContentBlocks::summarize(const QJsonObject &block)
                 .arg(r.value(QStringLiteral("uri")).toString(), mime,
                      McpError::sizeText(decoded(r, "blob").size()));
         return QStringLiteral("resource %1: %2, %3 characters")
-            .arg(r.value(QStringLiteral("uri")).toString(), mime)
-            .arg(r.value(QStringLiteral("text")).toString().size());
+            .arg(r.value(QStringLiteral("uri")).toString(), mime,
+                 QString::number(r.value(QStringLiteral("text")).toString().size()));
     }
     if (type == QLatin1String("resource_link"))
         return QStringLiteral("link %1 (%2)%3")

@@ -233,10 +233,9 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
         connect(m_model->walker(), &PageWalker::walkFinished, this, &ListView::updateSummary);
         connect(m_model->walker(), &PageWalker::findingsChanged, this, &ListView::updateSummary);
         connect(m_model->walker(), &PageWalker::pageFailed, this, [this](int row, const McpError &e) {
-            Q_EMIT statusMessage(tr("%1: page %2 failed: %3")
-                                     .arg(m_listId)
-                                     .arg(m_model->ledger()->page(row).index + 1)
-                                     .arg(e.describe()));
+            Q_EMIT statusMessage(
+                tr("%1: page %2 failed: %3")
+                    .arg(m_listId, QString::number(m_model->ledger()->page(row).index + 1), e.describe()));
         });
         connect(m_model->walker(), &PageWalker::walkRestarted, this, [this](const QString &reason) {
             Q_EMIT statusMessage(

@@ -264,7 +264,8 @@ void ServerView::updateTabTitle(const QString &listId)
     for (const ListSource &s : m_session->lists()) {
         if (s.id() != listId)
             continue;
-        const QString text = count > 0 ? tr("%1 (%2)").arg(s.displayName()).arg(count) : s.displayName();
+        const QString text =
+            count > 0 ? tr("%1 (%2)").arg(s.displayName(), QString::number(count)) : s.displayName();
         if (m_tabs->tabText(i) != text)
             m_tabs->setTabText(i, text);
     }

@@ -12,6 +12,20 @@
 
 namespace folio {
 
+namespace {
+
+// The report on stdout: JSON exact (jsonTerminalSafe), the other formats as terminal-safe text.
+void printReport(const AuditResult &result, AuditReport::Format format)
+{
+    const QString report = AuditReport::render(result, format);
+    if (format == AuditReport::Format::Json)
+        printJson(report.toUtf8());
+    else
+        printOut(report);
+}
+
+} // namespace
+
 QString AuditCommand::helpText()
 {
     return QStringLiteral(
@@ -272,7 +286,7 @@ AuditCommand::AuditCommand(const Options &options, QObject *parent)
             const AuditResult &result = m_auditor->result();
             if (!result.usageError.isEmpty())
                 printErr(QStringLiteral("folio audit: %1\n").arg(result.usageError));
-            printOut(AuditReport::render(result, m_options.format));
+            printReport(result, m_options.format);
             if (!m_options.recordPath.isEmpty() && !saveRecording()) {
                 finish(2);
                 return;
@@ -304,7 +318,7 @@ void AuditCommand::printUnreached(const QString &reason)
                                                        ? QStringLiteral("stdio")
                                                        : QStringLiteral("http")}};
     result.aborted = reason;
-    printOut(AuditReport::render(result, m_options.format));
+    printReport(result, m_options.format);
 }
 
 bool AuditCommand::saveRecording()

@@ -1,6 +1,7 @@
 #include "auditreport.h"
 
 #include "clioutput.h"
+#include "terminaltext.h"
 
 #include <QDateTime>
 #include <QXmlStreamWriter>
@@ -290,7 +291,9 @@ QString toJunit(const AuditResult &result)
     w.writeEndElement(); // testsuite
     w.writeEndElement(); // testsuites
     w.writeEndDocument();
-    return QString::fromUtf8(xml);
+    // Server text in attributes and elements, shown as terminalSafe() shows it (a C0 control is no
+    // XML character anyway): the report reads the same on a terminal, in a file and in CI.
+    return markupTerminalSafe(QString::fromUtf8(xml));
 }
 
 } // namespace AuditReport

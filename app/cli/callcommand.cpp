@@ -326,7 +326,7 @@ void CallCommand::handleFinished()
                           {QStringLiteral("kind"), McpError::kindName(error.kind)}};
             if (!error.data.isUndefined())
                 e.insert(QStringLiteral("data"), error.data);
-            printOut(toJsonText(QJsonObject{{QStringLiteral("error"), e}}));
+            printJson(toJsonText(QJsonObject{{QStringLiteral("error"), e}}).toUtf8());
         }
         fail(error.kind == McpError::Kind::Closed || error.kind == McpError::Kind::Timeout ||
                      error.kind == McpError::Kind::Rpc || error.kind == McpError::Kind::Cancelled
@@ -336,7 +336,7 @@ void CallCommand::handleFinished()
         return;
     }
     if (m_options.format == Format::Json)
-        printOut(toJsonText(result));
+        printJson(toJsonText(result).toUtf8());
     else
         printText(result);
 

@@ -166,7 +166,7 @@ int runDecodeCursor(const QStringList &arguments)
     qCDebug(lcCli) << "decoding a cursor of" << cursor.size() << "characters";
     const CursorDecoding decoding = decodeCursor(cursor);
     if (fmt == QLatin1String("json")) {
-        printOut(toJsonText(cursorDecodingToJson(decoding)));
+        printJson(toJsonText(cursorDecodingToJson(decoding)).toUtf8());
     } else {
         QString out;
         switch (decoding.verdict) {

@@ -1,5 +1,7 @@
 #include "clioutput.h"
 
+#include "terminaltext.h"
+
 #include <QJsonDocument>
 
 #include <cstdio>
@@ -7,9 +9,8 @@
 namespace folio {
 
 namespace {
-void write(FILE *stream, const QString &text)
+void write(FILE *stream, const QByteArray &bytes)
 {
-    const QByteArray bytes = text.toUtf8();
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
     std::fflush(stream);
 }
@@ -17,12 +18,17 @@ void write(FILE *stream, const QString &text)
 
 void printOut(const QString &text)
 {
-    write(stdout, text);
+    write(stdout, terminalSafe(text).toUtf8());
 }
 
 void printErr(const QString &text)
 {
-    write(stderr, text);
+    write(stderr, terminalSafe(text).toUtf8());
+}
+
+void printJson(const QByteArray &json)
+{
+    write(stdout, jsonTerminalSafe(json));
 }
 
 QString toJsonText(const QJsonObject &object, bool indented)
@@ -46,11 +52,7 @@ QString toJsonLine(const QJsonValue &value)
 
 QString elide(const QString &text, int width)
 {
-    QString s = text;
-    for (QChar &c : s) {
-        if (c.unicode() < 0x20)
-            c = QLatin1Char(' ');
-    }
+    const QString s = oneLineSafe(text);
     if (width <= 0 || s.size() <= width)
         return s;
     qsizetype cut = qMax(0, width - 1);
@@ -59,8 +61,9 @@ QString elide(const QString &text, int width)
     return s.left(cut) + QChar(0x2026);
 }
 
-QString shortCursor(const QString &cursor, int width)
+QString shortCursor(const QString &text, int width)
 {
+    const QString cursor = oneLineSafe(text);
     if (cursor.isEmpty())
         return QStringLiteral("\"\"");
     if (cursor.size() <= width)

@@ -7,13 +7,19 @@
 namespace folio {
 
 // Writing for people and scripts: UTF-8 to stdout/stderr, flushed at once (a command's output must
-// be complete even when it ends on a watchdog).
+// be complete even when it ends on a watchdog). Text passes terminalSafe() (net/terminaltext.h): a
+// server's escape sequences, C1 controls, DEL, bidi and zero-width characters are shown as
+// <U+XXXX>, never acted on by the terminal.
 void printOut(const QString &text);
 void printErr(const QString &text);
+// JSON (UTF-8, as QJsonDocument writes it) to stdout, exact but terminal-safe: jsonTerminalSafe()
+// escapes inside strings what QJsonDocument leaves raw, so the output parses to the same value.
+void printJson(const QByteArray &json);
 QString toJsonText(const QJsonObject &object, bool indented = true); // ends with a newline
 QString toJsonLine(const QJsonValue &value);                         // compact, no newline
 
-// Text cut to width characters with an ellipsis; control characters become spaces.
+// One line cut to width characters with an ellipsis; hidden characters (and line breaks, tabs) are
+// shown as oneLineSafe() shows them.
 QString elide(const QString &text, int width);
 // A cursor as a table shows it: whole, "" visible; one longer than width cut in the middle, with
 // its length (the full text is in --format json).

@@ -411,8 +411,7 @@ void ListCommand::writePage(int ledgerRow)
             out += '\n';
         }
     }
-    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
-    std::fflush(stdout); // the page is out now, not when a buffer fills
+    printJson(out); // the page is out now, not when a buffer fills
 }
 
 void ListCommand::handleWalkRestarted(const QString &reason)
@@ -424,8 +423,7 @@ void ListCommand::handleWalkRestarted(const QString &reason)
     m_walker->cancel();
     printResult(written, false,
                 QStringLiteral("%1 after %2 page(s) were printed; run again for the list as it is now")
-                    .arg(reason)
-                    .arg(written.size()),
+                    .arg(reason, QString::number(written.size())),
                 false);
     finish(1);
 }
@@ -467,8 +465,7 @@ void ListCommand::printResult(const QList<int> &pageRows, bool complete, const Q
     case ListOutput::Format::Json: {
         const QByteArray rest = (m_jsonOpen ? QByteArray() : out.jsonHead()) + out.jsonTail();
         m_jsonOpen = true;
-        std::fwrite(rest.constData(), 1, size_t(rest.size()), stdout);
-        std::fflush(stdout);
+        printJson(rest);
         return;
     }
     case ListOutput::Format::Ndjson:
@@ -479,8 +476,7 @@ void ListCommand::printResult(const QList<int> &pageRows, bool complete, const Q
     }
     if (!complete && !stoppedAsAsked)
         printErr(QStringLiteral("folio list: incomplete after %1 page(s): %2\n")
-                     .arg(out.pages.size())
-                     .arg(stopReason));
+                     .arg(QString::number(out.pages.size()), stopReason));
 }
 
 void ListCommand::fail(int exitCode, const QString &message)

@@ -3,6 +3,7 @@
 #include "clioutput.h"
 #include "indentedjson.h"
 #include "rowstore.h"
+#include "terminaltext.h"
 #include "walkjudge.h"
 
 #include <QJsonDocument>
@@ -90,14 +91,21 @@ QString pageLine(const PageRecord &page, const PageRecord *previous, bool protoc
     return QStringLiteral("── ") + parts.join(QStringLiteral(" · ")) + QStringLiteral(" ──");
 }
 
-QString csvField(const QString &text)
+// A CSV field as spreadsheets read it safely. Text that starts with '=', '+', '-', '@', a tab or a
+// CR is a formula to Excel, LibreOffice and Sheets (a server's "=cmd|' /c calc'!A1" would run):
+// such text gets a leading "'", as OWASP's CSV-injection advice and the spreadsheets themselves
+// do. Numbers are written as numbers (a negative one is no formula to guard against).
+QString csvField(const QString &text, bool isText = true)
 {
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-        !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
-        return text;
-    QString quoted = text;
-    quoted.replace(QStringLiteral("\""), QStringLiteral("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
+    static const QString formulaStart = QStringLiteral("=+-@\t\r");
+    QString field = text;
+    if (isText && !field.isEmpty() && formulaStart.contains(field.front()))
+        field.prepend(QLatin1Char('\''));
+    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"')) &&
+        !field.contains(QLatin1Char('\n')) && !field.contains(QLatin1Char('\r')))
+        return field;
+    field.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+    return QLatin1Char('"') + field + QLatin1Char('"');
 }
 
 } // namespace
@@ -188,7 +196,8 @@ QString ListOutput::toCsv() const
     for (qsizetype i = 0; i < items.size(); ++i) {
         QStringList row{QString::number(pages.at(itemPage.at(i)).index + 1)};
         for (const ListSource::Column &c : columns)
-            row << csvField(csvCell(items.at(i), c));
+            row << csvField(csvCell(items.at(i), c),
+                            ListSource::columnValue(items.at(i), c).type() != QJsonValue::Double);
         out += row.join(QLatin1Char(',')) + QStringLiteral("\r\n");
     }
     return out;
@@ -229,13 +238,14 @@ QString ListOutput::toTable(int width) const
     };
 
     const QString who = server.value(QStringLiteral("name")).toString();
-    QString out = QStringLiteral("%1 · %2 %3 · %4\n")
-                      .arg(list, who.isEmpty() ? QStringLiteral("(unnamed server)") : who,
-                           server.value(QStringLiteral("version")).toString(),
-                           server.value(QStringLiteral("revision")).toString());
+    QString out =
+        QStringLiteral("%1 · %2 %3 · %4\n")
+            .arg(oneLineSafe(list), who.isEmpty() ? QStringLiteral("(unnamed server)") : oneLineSafe(who),
+                 oneLineSafe(server.value(QStringLiteral("version")).toString()),
+                 oneLineSafe(server.value(QStringLiteral("revision")).toString()));
     QStringList headers;
     for (const ListSource::Column &c : columns)
-        headers << c.header.toUpper();
+        headers << oneLineSafe(c.header.toUpper());
     if (!columns.isEmpty())
         out += row(headers);
 
@@ -244,7 +254,8 @@ QString ListOutput::toTable(int width) const
         const PageRecord &page = pages.at(p);
         out += pageLine(page, p > 0 ? &pages.at(p - 1) : nullptr, protocolList) + QLatin1Char('\n');
         for (const Finding &f : page.findings)
-            out += QStringLiteral("   %1 %2: %3\n").arg(Finding::severityName(f.severity), f.id, f.message);
+            out += QStringLiteral("   %1 %2: %3\n")
+                       .arg(Finding::severityName(f.severity), f.id, oneLineSafe(f.message));
         while (next < items.size() && itemPage.at(next) == p) {
             QStringList cells;
             for (const ListSource::Column &c : columns)
@@ -253,13 +264,12 @@ QString ListOutput::toTable(int width) const
             ++next;
         }
     }
+    // One multi-argument arg(): the stop reason may quote a server, and a "%1" in it must stay text.
     out += QStringLiteral("(%1 item%2 in %3 page%4; %5)\n")
-               .arg(items.size())
-               .arg(plural(items.size()))
-               .arg(pages.size())
-               .arg(plural(pages.size()))
-               .arg(complete ? QStringLiteral("the list is complete")
-                             : QStringLiteral("incomplete: ") + stopReason);
+               .arg(QString::number(items.size()), plural(items.size()), QString::number(pages.size()),
+                    plural(pages.size()),
+                    complete ? QStringLiteral("the list is complete")
+                             : QStringLiteral("incomplete: ") + oneLineSafe(stopReason));
     return out;
 }
 

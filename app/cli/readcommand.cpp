@@ -147,7 +147,7 @@ void ReadCommand::handleRead(int row)
         return;
     }
     if (m_options.format == Format::Json) {
-        printOut(QString::fromUtf8(QJsonDocument(r.result).toJson(QJsonDocument::Indented)));
+        printJson(QJsonDocument(r.result).toJson(QJsonDocument::Indented));
         finish(0);
         return;
     }

@@ -6,6 +6,7 @@
 #include "clitarget.h"
 #include "mcpclient.h"
 #include "pagewalker.h"
+#include "terminaltext.h"
 #include "trafficexport.h"
 
 #include <QCommandLineParser>
@@ -216,7 +217,13 @@ bool ReportCommand::write(const BugReport::Input &input)
 {
     const QByteArray data = BugReport::render(BugReport::build(input), m_options.format);
     if (m_options.output == QLatin1String("-")) {
-        printOut(QString::fromUtf8(data));
+        // JSON stays exact (escaped where a terminal would act); HTML stays well-formed.
+        if (m_options.format == BugReport::Format::Json)
+            printJson(data);
+        else if (m_options.format == BugReport::Format::Html)
+            printOut(markupTerminalSafe(QString::fromUtf8(data)));
+        else
+            printOut(QString::fromUtf8(data));
         return true;
     }
     QString error;

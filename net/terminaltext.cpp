@@ -1,0 +1,187 @@
+#include "terminaltext.h"
+
+#include <cstdio>
+
+namespace folio {
+
+namespace {
+
+QString codePoint(char32_t c)
+{
+    return QStringLiteral("U+%1").arg(uint(c), 4, 16, QLatin1Char('0')).toUpper();
+}
+
+QString visible(char32_t c)
+{
+    return QLatin1Char('<') + codePoint(c) + QLatin1Char('>');
+}
+
+enum class Form { MultiLine, OneLine, Markup };
+
+QString filtered(QStringView text, Form form)
+{
+    QString out;
+    out.reserve(text.size());
+    qsizetype plainFrom = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        char32_t c = text.at(i).unicode();
+        qsizetype units = 1;
+        if (QChar::isHighSurrogate(c) && i + 1 < text.size() && text.at(i + 1).isLowSurrogate()) {
+            c = QChar::surrogateToUcs4(text.at(i), text.at(i + 1));
+            units = 2;
+        }
+        // A CR right before an LF ends a line as CRLF (CSV's rows): it moves nothing on the screen.
+        const bool crlf = c == u'\r' && i + 1 < text.size() && text.at(i + 1) == u'\n';
+        const bool kept = form != Form::OneLine && (c == u'\n' || c == u'\t' || crlf);
+        if (kept || !isHiddenCharacter(c)) {
+            i += units - 1;
+            continue;
+        }
+        out += text.sliced(plainFrom, i - plainFrom);
+        out += form == Form::Markup ? QStringLiteral("&lt;") + codePoint(c) + QStringLiteral("&gt;")
+                                    : visible(c);
+        plainFrom = i + units;
+        i += units - 1;
+    }
+    if (plainFrom == 0)
+        return text.toString();
+    out += text.sliced(plainFrom);
+    return out;
+}
+
+void appendEscape(QByteArray *out, char32_t c)
+{
+    // JSON escapes UTF-16 units: a character outside the BMP (a tag character) is a pair.
+    char buffer[16];
+    int length = 0;
+    if (c > 0xffff)
+        length = std::snprintf(buffer, sizeof buffer, "\\u%04x\\u%04x", uint(QChar::highSurrogate(c)),
+                               uint(QChar::lowSurrogate(c)));
+    else
+        length = std::snprintf(buffer, sizeof buffer, "\\u%04x", uint(c));
+    out->append(buffer, length);
+}
+
+} // namespace
+
+bool isHiddenCharacter(char32_t c)
+{
+    if (c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f))
+        return true; // C0, DEL, C1 (U+009B is CSI to many terminals)
+    switch (c) {
+    case 0x00ad: // soft hyphen
+    case 0x061c: // Arabic letter mark
+    case 0x180e: // Mongolian vowel separator
+    case 0x2028: // line separator
+    case 0x2029: // paragraph separator
+    case 0xfeff: // zero-width no-break space (BOM)
+        return true;
+    default:
+        break;
+    }
+    return (c >= 0x200b && c <= 0x200f)       // zero-width space, ZWNJ, ZWJ, LRM, RLM
+           || (c >= 0x202a && c <= 0x202e)    // LRE, RLE, PDF, LRO, RLO
+           || (c >= 0x2060 && c <= 0x2064)    // word joiner, invisible operators
+           || (c >= 0x2066 && c <= 0x2069)    // LRI, RLI, FSI, PDI
+           || (c >= 0xfff9 && c <= 0xfffb)    // interlinear annotation
+           || (c >= 0xe0000 && c <= 0xe007f); // tag characters (text hidden from the reader)
+}
+
+QString terminalSafe(QStringView text)
+{
+    return filtered(text, Form::MultiLine);
+}
+
+QString oneLineSafe(QStringView text)
+{
+    return filtered(text, Form::OneLine);
+}
+
+QString markupTerminalSafe(QStringView text)
+{
+    return filtered(text, Form::Markup);
+}
+
+QByteArray jsonTerminalSafe(const QByteArray &json)
+{
+    QByteArray out;
+    out.reserve(json.size());
+    const auto *p = reinterpret_cast<const uchar *>(json.constData());
+    const qsizetype n = json.size();
+    qsizetype i = 0;
+    while (i < n) {
+        const uchar b = p[i];
+        if (b < 0x80) {
+            if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7f)
+                appendEscape(&out, b);
+            else
+                out.append(char(b));
+            ++i;
+            continue;
+        }
+        // One UTF-8 sequence, checked as QString::fromUtf8 would (no overlong form, no surrogate).
+        int length = 0;
+        char32_t c = 0, min = 0;
+        if (b >= 0xc2 && b <= 0xdf) {
+            length = 2, c = b & 0x1f, min = 0x80;
+        } else if (b >= 0xe0 && b <= 0xef) {
+            length = 3, c = b & 0x0f, min = 0x800;
+        } else if (b >= 0xf0 && b <= 0xf4) {
+            length = 4, c = b & 0x07, min = 0x10000;
+        }
+        bool valid = length > 0 && i + length <= n;
+        for (int k = 1; valid && k < length; ++k) {
+            valid = (p[i + k] & 0xc0) == 0x80;
+            c = (c << 6) | (p[i + k] & 0x3f);
+        }
+        valid = valid && c >= min && c <= 0x10ffff && (c < 0xd800 || c > 0xdfff);
+        if (!valid) {
+            out.append("\xef\xbf\xbd"); // U+FFFD, as QString::fromUtf8 reads it
+            ++i;
+            continue;
+        }
+        if (isHiddenCharacter(c))
+            appendEscape(&out, c);
+        else
+            out.append(json.constData() + i, length);
+        i += length;
+    }
+    return out;
+}
+
+QList<char32_t> hiddenCharacters(QStringView text)
+{
+    QList<char32_t> found;
+    for (char32_t c : text.toUcs4()) {
+        if (isHiddenCharacter(c) && !found.contains(c))
+            found.append(c);
+    }
+    return found;
+}
+
+QList<char32_t> lookAlikeCharacters(QStringView name)
+{
+    bool asciiLetter = false;
+    QList<char32_t> found;
+    for (char32_t c : name.toUcs4()) {
+        if (c < 0x80) {
+            asciiLetter = asciiLetter || (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z');
+            continue;
+        }
+        if (isHiddenCharacter(c))
+            continue; // said by hiddenCharacters()
+        if (!found.contains(c))
+            found.append(c);
+    }
+    return asciiLetter ? found : QList<char32_t>();
+}
+
+QString describeCodePoints(const QList<char32_t> &codePoints)
+{
+    QStringList parts;
+    for (char32_t c : codePoints)
+        parts << codePoint(c);
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace folio
