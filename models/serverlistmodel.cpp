@@ -1,20 +1,14 @@
 #include "serverlistmodel.h"
 
 #include "modelslogging.h"
+#include "savedservers.h"
 #include "secretstore.h"
 #include "serversession.h"
 #include "signinstore.h"
 
 #include <QDateTime>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QSettings>
 
 namespace folio {
-
-namespace {
-const QString settingsKey = QStringLiteral("servers");
-}
 
 ServerListModel::ServerListModel(TtlClock *clock, SecretStore *secrets, QObject *parent)
     : QAbstractListModel(parent)
@@ -123,20 +117,9 @@ void ServerListModel::setDemoServer(const QString &program, const QStringList &a
     endInsertRows();
 }
 
-QList<ServerConfig> ServerListModel::loadSaved()
-{
-    QSettings settings;
-    QList<ServerConfig> configs;
-    const QJsonArray array = QJsonDocument::fromJson(settings.value(settingsKey).toByteArray()).array();
-    for (const QJsonValue &v : array)
-        configs.append(ServerConfig::fromJson(v.toObject()));
-    qCDebug(lcServers).noquote() << configs.size() << "saved servers in" << settings.fileName();
-    return configs;
-}
-
 void ServerListModel::load()
 {
-    const QList<ServerConfig> configs = loadSaved();
+    const QList<ServerConfig> configs = SavedServers::load();
     if (configs.isEmpty())
         return;
     const int first = int(m_sessions.size());
@@ -148,14 +131,12 @@ void ServerListModel::load()
 
 void ServerListModel::save() const
 {
-    QJsonArray array;
+    QList<ServerConfig> configs;
     for (int row = m_hasDemo ? 1 : 0; row < m_sessions.size(); ++row) {
         if (!m_transient.contains(m_sessions.at(row)))
-            array.append(m_sessions.at(row)->config().toJson());
+            configs.append(m_sessions.at(row)->config());
     }
-    QSettings settings;
-    settings.setValue(settingsKey, QJsonDocument(array).toJson(QJsonDocument::Compact));
-    qCDebug(lcServers).noquote() << "saved" << array.size() << "servers to" << settings.fileName();
+    SavedServers::save(configs);
 }
 
 int ServerListModel::addServer(const ServerConfig &config, bool persist)

@@ -151,10 +151,11 @@ void ServerSession::connectWithSecrets()
 {
     // The keychain's secrets (the token, secret environment values) are read at connect time only
     // and never kept in m_config; those the keychain refused are held there for this session.
-    fillSecrets(m_secrets, m_config, this, [this](const ServerConfig &config, const QStringList &problems) {
-        for (const QString &problem : problems) {
-            qCInfo(lcSession).noquote() << config.name + QLatin1Char(':') << "connecting without:" << problem;
-            Q_EMIT error(problem);
+    fillSecrets(m_secrets, m_config, this, [this](const ServerConfig &config, const QList<SecretGap> &gaps) {
+        for (const SecretGap &gap : gaps) {
+            qCInfo(lcSession).noquote()
+                << config.name + QLatin1Char(':') << "connecting without:" << gap.message;
+            Q_EMIT error(gap.message);
         }
         m_client->setConfig(config);
         m_client->connectToServer();

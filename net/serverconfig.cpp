@@ -139,7 +139,7 @@ ServerConfig ServerConfig::fromJson(const QJsonObject &o)
 }
 
 void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *context,
-                 std::function<void(const ServerConfig &filled, const QStringList &problems)> done)
+                 std::function<void(const ServerConfig &filled, const QList<SecretGap> &gaps)> done)
 {
     // key -> the variable it fills; the token's key maps to an empty name.
     QHash<QString, QString> wanted;
@@ -154,13 +154,14 @@ void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *contex
         return;
     }
     if (!store) {
-        QStringList problems;
+        QList<SecretGap> gaps;
         for (const QString &name : std::as_const(wanted)) {
-            problems << QCoreApplication::translate("folio::ServerConfig",
-                                                    "%1: no keychain to read %2 from; connecting without it.")
-                            .arg(config.name, name.isEmpty() ? QStringLiteral("the token") : name);
+            gaps.append({name, false,
+                         QCoreApplication::translate(
+                             "folio::ServerConfig", "%1: no keychain to read %2 from; connecting without it.")
+                             .arg(config.name, name.isEmpty() ? QStringLiteral("the token") : name)});
         }
-        done(config, problems);
+        done(config, gaps);
         return;
     }
 
@@ -168,8 +169,8 @@ void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *contex
     {
         ServerConfig config;
         QHash<QString, QString> pending;
-        QStringList problems;
-        std::function<void(const ServerConfig &, const QStringList &)> done;
+        QList<SecretGap> gaps;
+        std::function<void(const ServerConfig &, const QList<SecretGap> &)> done;
     };
     auto wait = std::make_shared<Wait>(Wait{config, wanted, {}, std::move(done)});
     auto *ctx = new QObject(context); // gone with the context, or once every answer is in
@@ -177,7 +178,7 @@ void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *contex
         if (!wait->pending.isEmpty())
             return;
         ctx->deleteLater();
-        wait->done(wait->config, wait->problems);
+        wait->done(wait->config, wait->gaps);
     };
     QObject::connect(store, &SecretStore::restored, ctx,
                      [wait, answered](const QString &key, const QString &secret) {
@@ -196,19 +197,22 @@ void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *contex
             if (!wait->pending.contains(key))
                 return;
             const QString name = wait->pending.take(key);
+            const bool notFound = failure == SecretStore::Failure::NotFound;
             // The token's message is the keychain's own, as it always was.
             if (name.isEmpty())
-                wait->problems << message;
-            else if (failure == SecretStore::Failure::NotFound)
-                wait->problems << QCoreApplication::translate(
-                                      "folio::ServerConfig",
-                                      "%1 for %2 is not in the keychain: the server starts without it.")
-                                      .arg(name, wait->config.name);
+                wait->gaps.append({name, notFound, message});
+            else if (notFound)
+                wait->gaps.append({name, notFound,
+                                   QCoreApplication::translate(
+                                       "folio::ServerConfig",
+                                       "%1 for %2 is not in the keychain: the server starts without it.")
+                                       .arg(name, wait->config.name)});
             else
-                wait->problems << QCoreApplication::translate(
-                                      "folio::ServerConfig",
-                                      "%1 for %2 is not filled in, the server starts without it: %3")
-                                      .arg(name, wait->config.name, message);
+                wait->gaps.append({name, notFound,
+                                   QCoreApplication::translate(
+                                       "folio::ServerConfig",
+                                       "%1 for %2 is not filled in, the server starts without it: %3")
+                                       .arg(name, wait->config.name, message)});
             answered();
         });
     for (auto it = wanted.cbegin(); it != wanted.cend(); ++it)

@@ -103,12 +103,21 @@ struct ServerConfig
     static ServerConfig fromJson(const QJsonObject &object);
 };
 
+// A secret of a config that the keychain did not give.
+struct SecretGap
+{
+    QString variable;      // the environment variable it fills; empty for the bearer token
+    bool notFound = false; // the keychain has nothing under its key (else it could not be read)
+    QString message;       // for the user: which secret, and why
+};
+
 // Reads the secrets config keeps in the keychain (its bearer token when tokenInKeychain, the values
-// of envInKeychain) and calls done once, with them filled in and one message for each secret that
-// could not be read: the connect goes on without it, and the server says what it misses. Secrets
-// held in config (tokenHeld(), envHeld) are already there. With nothing to read, done is called
-// at once; without a store, at once too, with a message per secret. context ends the wait.
+// of envInKeychain) and calls done once, with them filled in and a gap for each secret that could
+// not be read: the connect goes on without it, and the server says what it misses. Secrets held in
+// config (tokenHeld(), envHeld) are already there. With nothing to read, done is called at once;
+// without a store, at once too, with a gap per secret. context ends the wait. The one place that
+// fills a saved server's secrets, for the window (ServerSession) and the command line (CliSession).
 void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *context,
-                 std::function<void(const ServerConfig &filled, const QStringList &problems)> done);
+                 std::function<void(const ServerConfig &filled, const QList<SecretGap> &gaps)> done);
 
 } // namespace folio

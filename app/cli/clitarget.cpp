@@ -1,11 +1,11 @@
 #include "clitarget.h"
 
+#include "savedservers.h"
 #include "sessionrecording.h"
 
 #include <QCommandLineParser>
-#include <QJsonDocument>
+#include <QJsonArray>
 #include <QJsonObject>
-#include <QSettings>
 
 namespace folio {
 
@@ -61,16 +61,6 @@ void TargetOptions::splitStdioCommand(const QStringList &arguments, QStringList 
     }
     *options = arguments.mid(0, dashes);
     *command = arguments.mid(dashes + 1);
-}
-
-QJsonArray TargetOptions::savedServers()
-{
-    QSettings settings(QStringLiteral("Folio"), QStringLiteral("Folio"));
-    const QVariant value = settings.value(QStringLiteral("servers"));
-    if (value.metaType().id() == QMetaType::QVariantList)
-        return QJsonArray::fromVariantList(value.toList());
-    // The window stores the array as compact JSON text.
-    return QJsonDocument::fromJson(value.toByteArray()).array();
 }
 
 bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &stdioCommand, QString *error)
@@ -148,7 +138,7 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
         config.url = url;
     } else {
         const QString name = parser.value(m_server);
-        const QJsonArray saved = savedServers();
+        const QJsonArray saved = SavedServers::entries();
         QStringList names;
         bool found = false;
         for (const QJsonValue &v : saved) {
@@ -159,11 +149,14 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
             config = ServerConfig::fromJson(o);
             found = true;
             // A token is in the keychain when the window said so, or (entries without "auth") may be.
+            // Secret environment values (envInKeychain) are read as the window reads them.
             const QString auth = o.value(QStringLiteral("auth")).toString();
             if (config.kind == ServerConfig::Kind::Http && auth == QLatin1String("keychain"))
                 m_keychain = CliSession::KeychainToken::Required;
-            else if (config.kind == ServerConfig::Kind::Http && auth.isEmpty())
+            else if (config.kind == ServerConfig::Kind::Http && auth.isEmpty()) {
                 m_keychain = CliSession::KeychainToken::Optional;
+                config.tokenInKeychain = true;
+            }
             break;
         }
         if (!found) {
@@ -198,7 +191,9 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
             return false;
         }
         config.bearerToken = QString::fromUtf8(token);
-        m_keychain = CliSession::KeychainToken::None; // the environment wins over the keychain
+        // The environment wins over the keychain.
+        config.tokenInKeychain = false;
+        m_keychain = CliSession::KeychainToken::None;
     }
     config.requestTimeoutMs = timeout;
     if (maxMessageMb > 0)
@@ -215,7 +210,7 @@ QString TargetOptions::helpText()
         "Target (exactly one):\n"
         "  --url URL [--header 'Name: value']... [--token-env VAR]\n"
         "                     an HTTP server; the bearer token is read from $VAR\n"
-        "  --server NAME      a server saved in the Folio window (HTTP tokens from the keychain)\n"
+        "  --server NAME      a server saved in the Folio window (its secrets from the keychain)\n"
         "  -- COMMAND ARGS... a stdio server started by folio (everything after '--')\n"
         "  --timeout-ms MS    per-request timeout (default 30000); nothing waits longer\n"
         "  --max-message-mb N the largest message read, in MiB (default 64); a larger one\n"
