@@ -8,6 +8,7 @@
 #include "schemaargs.h"
 #include "secretstore.h"
 #include "signinstore.h"
+#include "toolcatalog.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -387,13 +388,7 @@ void ServerSession::discoverListTools()
     // List tools are found in the tools list: walk it (within its page cap) and look at schemas.
     PagedListModel *tools = listModel(QStringLiteral("tools"));
     auto scan = [this, tools] {
-        QList<ListSource> found;
-        for (int row = 0; row < tools->rowCount(); ++row) {
-            if (!ListSource::mayBeListTool(tools->itemBytes(row)))
-                continue; // most tools: no need to parse them
-            if (auto s = ListSource::fromTool(tools->item(row)))
-                found.append(*s);
-        }
+        const QList<ListSource> found = ToolCatalog::listToolsIn(*tools->walker()->rows());
         QList<ListSource> protocolLists;
         for (const ListSource &l : std::as_const(m_lists)) {
             if (l.kind() == ListSource::Kind::Protocol)
