@@ -21,17 +21,7 @@ class tst_ToolCatalog : public QObject
 private:
     McpClient *connectedClient(QPointer<ScriptedServer> *server)
     {
-        auto *client = new McpClient(this);
-        client->setTransportFactory([server](QObject *parent) {
-            auto *t = new ScriptedServer(parent);
-            *server = t;
-            return t;
-        });
-        QSignalSpy connected(client, &McpClient::connected);
-        client->connectToServer();
-        if (!connected.wait(5000))
-            return nullptr;
-        return client;
+        return connectedToScriptedServer(this, server);
     }
 
 private Q_SLOTS:
