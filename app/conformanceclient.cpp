@@ -42,10 +42,8 @@ public:
         , m_scenario(scenario)
         , m_context(context)
     {
-        ServerConfig config;
+        ServerConfig config = ServerConfig::remote(url);
         config.name = QStringLiteral("conformance");
-        config.kind = ServerConfig::Kind::Http;
-        config.url = url;
         config.requestTimeoutMs = 15000;
         m_client.setConfig(config);
         // Elicitations accepted with their schema's defaults (SEP-1034), sampling answered with a

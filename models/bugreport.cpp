@@ -179,7 +179,7 @@ void Server::readDemo(const ServerConfig &config)
 {
     if (serverInfo.value(QStringLiteral("name")).toString() != DemoServerName)
         return;
-    if (config.kind == ServerConfig::Kind::Stdio) {
+    if (config.startsProcess()) {
         demoScenario = QStringLiteral("tour"); // the demo server's default
         const QStringList &args = config.arguments;
         for (qsizetype i = 0; i < args.size(); ++i) {

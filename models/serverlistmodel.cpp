@@ -108,9 +108,9 @@ void ServerListModel::setDemoServer(const QString &program, const QStringList &a
                                  ? arguments.at(scenarioAt + 1)
                                  : QStringLiteral("tour");
     demo.name = tr("demo (%1)").arg(scenario);
-    demo.kind = ServerConfig::Kind::Stdio;
-    demo.command = program;
-    demo.arguments = arguments;
+    const QString name = demo.name;
+    demo = ServerConfig::process(program, arguments);
+    demo.name = name;
     beginInsertRows({}, 0, 0);
     m_sessions.prepend(makeSession(demo));
     m_hasDemo = true;
@@ -194,7 +194,7 @@ ServerConfig ServerListModel::holdSecrets(ServerConfig c)
 {
     c.keychainRefusal.clear();
     // Only what the kind saves: an HTTP server has no environment, a stdio server no token.
-    if (c.kind == ServerConfig::Kind::Http) {
+    if (!c.startsProcess()) {
         c.envInKeychain.clear();
         c.envHeld.clear();
         return c;

@@ -65,7 +65,7 @@ ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, Secret
 
 void ServerSession::updateSignIn()
 {
-    const bool wanted = m_config.kind == ServerConfig::Kind::Http && !m_config.isReplay();
+    const bool wanted = m_config.canSignIn();
     SignInStore *before = m_signIn;
     if (m_signIn && (!wanted || m_signIn->serverUrl() != m_config.url)) {
         m_client->setAuthorizer(nullptr);

@@ -11,6 +11,23 @@
 
 namespace folio {
 
+ServerConfig ServerConfig::process(const QString &command, const QStringList &arguments)
+{
+    ServerConfig c;
+    c.kind = Kind::Stdio;
+    c.command = command;
+    c.arguments = arguments;
+    return c;
+}
+
+ServerConfig ServerConfig::remote(const QUrl &url)
+{
+    ServerConfig c;
+    c.kind = Kind::Http;
+    c.url = url;
+    return c;
+}
+
 QString ServerConfig::displayTarget() const
 {
     if (isReplay())
@@ -98,15 +115,15 @@ ServerConfig ServerConfig::fromJson(const QJsonObject &o)
     c.nameFromServer = o.value(QStringLiteral("nameFromServer")).toBool();
     const QString type = o.value(QStringLiteral("type")).toString();
     const bool hasUrl = o.contains(QStringLiteral("url"));
+    // A URL makes a remote server whatever the type says (clients spell it "streamableHttp",
+    // "remote", ...), as an import has always read it.
     if (type == QLatin1String("http") || type == QLatin1String("sse") ||
-        type == QLatin1String("streamable-http") || (type.isEmpty() && hasUrl)) {
+        type == QLatin1String("streamable-http") || hasUrl) {
         c.kind = Kind::Http;
         c.url = QUrl(o.value(QStringLiteral("url")).toString());
-        c.httpMode = type == QLatin1String("sse") ? HttpMode::LegacySse
-                     : type.isEmpty()             ? HttpMode::Auto
-                                                  : HttpMode::Streamable;
-        if (type == QLatin1String("http"))
-            c.httpMode = HttpMode::Auto;
+        c.httpMode = type == QLatin1String("sse")               ? HttpMode::LegacySse
+                     : type == QLatin1String("streamable-http") ? HttpMode::Streamable
+                                                                : HttpMode::Auto;
         const QJsonObject h = o.value(QStringLiteral("headers")).toObject();
         for (auto it = h.begin(); it != h.end(); ++it)
             c.headers.append({it.key().toLatin1(), it.value().toString().toLatin1()});

@@ -78,6 +78,27 @@ struct ServerConfig
     QString replayFile;
     bool isReplay() const { return !replayFile.isEmpty(); }
 
+    // A server started as a process (stdio), and one reached at a URL (Streamable HTTP or the
+    // legacy HTTP+SSE transport). Everything outside net/ asks what a config can do, below, not
+    // which Kind it is: a new transport is one class and one row (McpClient's transport factory).
+    static ServerConfig process(const QString &command, const QStringList &arguments = {});
+    static ServerConfig remote(const QUrl &url);
+    // Started by Folio as a process: a command, arguments, an environment, a working directory.
+    bool startsProcess() const { return kind == Kind::Stdio; }
+    // Reached at url: extra headers, a bearer token, a sign-in (OAuth).
+    bool hasUrl() const { return kind == Kind::Http; }
+    bool takesHeaders() const { return hasUrl(); }
+    bool takesBearerToken() const { return hasUrl(); }
+    // A sign-in (OAuth) can be made for it: reached at a URL, and not a replay.
+    bool canSignIn() const { return hasUrl() && !isReplay(); }
+    // Secrets saved in the keychain to be filled in at connect (fillSecrets()).
+    bool hasKeychainSecrets() const
+    {
+        return (takesBearerToken() && tokenInKeychain) || (startsProcess() && !envInKeychain.isEmpty());
+    }
+    // "stdio" or "http", as reports and recordings name the transport.
+    QString transportWord() const { return hasUrl() ? QStringLiteral("http") : QStringLiteral("stdio"); }
+
     // The name a server gets when the user gives none: its program's file name, or its host.
     QString fallbackName() const;
     QString secretKey() const { return QStringLiteral("server:") + name; }

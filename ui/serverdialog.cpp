@@ -246,9 +246,9 @@ void ServerDialog::updateKind()
 void ServerDialog::validate()
 {
     QString problem;
-    if (m_kind->currentIndex() == 0 && m_command->text().trimmed().isEmpty())
+    if (m_kind->currentIndex() == ProcessKind && m_command->text().trimmed().isEmpty())
         problem = tr("Say which program to start.");
-    else if (m_kind->currentIndex() == 1) {
+    else if (m_kind->currentIndex() == RemoteKind) {
         const QUrl url(m_url->text().trimmed());
         if (!url.isValid() ||
             (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
@@ -306,7 +306,7 @@ void ServerDialog::setConfig(const ServerConfig &c)
 {
     // A server named by what it says it is shows an empty Name: typing one names it for good.
     m_name->setText(c.nameFromServer ? QString() : c.name);
-    m_kind->setCurrentIndex(c.kind == ServerConfig::Kind::Http ? 1 : 0);
+    m_kind->setCurrentIndex(c.hasUrl() ? RemoteKind : ProcessKind);
     m_command->setText(c.command);
     m_commandLength = int(c.command.size());
     m_arguments->setText(joinArguments(c.arguments));
@@ -354,8 +354,8 @@ void ServerDialog::setConfig(const ServerConfig &c)
     for (const auto &[k, v] : c.headers)
         headers << QString::fromLatin1(k) + QStringLiteral(": ") + QString::fromLatin1(v);
     m_headers->setPlainText(headers.join(QLatin1Char('\n')));
-    m_hadToken = c.kind == ServerConfig::Kind::Http && c.tokenInKeychain;
-    m_heldToken = c.kind == ServerConfig::Kind::Http && c.tokenHeld() ? c.bearerToken : QString();
+    m_hadToken = c.takesBearerToken() && c.tokenInKeychain;
+    m_heldToken = c.takesBearerToken() && c.tokenHeld() ? c.bearerToken : QString();
     m_keychainRefusal = c.keychainRefusal;
     m_tokenEdited = false;
     m_token->clear();
@@ -375,9 +375,10 @@ void ServerDialog::setConfig(const ServerConfig &c)
 
 ServerConfig ServerDialog::config() const
 {
-    ServerConfig c;
+    // Both kinds' fields are read, as before: the kind chosen says which of them are used.
+    ServerConfig c =
+        m_kind->currentIndex() == RemoteKind ? ServerConfig::remote({}) : ServerConfig::process({});
     c.name = m_name->text().trimmed();
-    c.kind = m_kind->currentIndex() == 1 ? ServerConfig::Kind::Http : ServerConfig::Kind::Stdio;
     c.command = m_command->text().trimmed();
     c.arguments = QProcess::splitCommand(m_arguments->text());
     if (!c.command.isEmpty() && !QFileInfo::exists(c.command)) {
@@ -420,7 +421,7 @@ ServerConfig ServerDialog::config() const
             c.headers.append(
                 {line.left(colon).trimmed().toLatin1(), line.mid(colon + 1).trimmed().toLatin1()});
     }
-    if (c.kind == ServerConfig::Kind::Http) {
+    if (c.takesBearerToken()) {
         c.bearerToken = m_tokenEdited ? m_token->text() : m_heldToken;
         c.tokenInKeychain = !m_tokenEdited && m_hadToken;
     }

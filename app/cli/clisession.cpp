@@ -75,8 +75,7 @@ void CliSession::start()
 {
     kick();
     const ServerConfig &config = m_client->config();
-    if (!m_signIn && config.kind == ServerConfig::Kind::Http && !config.isReplay() &&
-        config.bearerToken.isEmpty()) {
+    if (!m_signIn && config.canSignIn() && config.bearerToken.isEmpty()) {
         if (!m_secrets)
             m_secrets = new SecretStore(QStringLiteral("Folio"), this);
         m_signIn = new SignInStore(config.url, m_secrets, this);
@@ -98,9 +97,7 @@ void CliSession::start()
     ServerConfig wanted = config;
     if (m_keychain == KeychainToken::None)
         wanted.tokenInKeychain = false;
-    const bool wantsKeychain = (wanted.kind == ServerConfig::Kind::Http && wanted.tokenInKeychain) ||
-                               (wanted.kind == ServerConfig::Kind::Stdio && !wanted.envInKeychain.isEmpty());
-    if (!wantsKeychain || wanted.isReplay()) {
+    if (!wanted.hasKeychainSecrets() || wanted.isReplay()) {
         connectNow();
         return;
     }

@@ -121,10 +121,8 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
                                     "its credentials from the environment");
             return false;
         }
-        config.kind = ServerConfig::Kind::Stdio;
+        config = ServerConfig::process(stdioCommand.constFirst(), stdioCommand.mid(1));
         config.name = stdioCommand.constFirst();
-        config.command = stdioCommand.constFirst();
-        config.arguments = stdioCommand.mid(1);
     } else if (parser.isSet(m_url)) {
         const QUrl url(parser.value(m_url), QUrl::StrictMode);
         if (!url.isValid() ||
@@ -133,9 +131,8 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
                 QStringLiteral("--url wants an http:// or https:// URL, not '%1'").arg(parser.value(m_url));
             return false;
         }
-        config.kind = ServerConfig::Kind::Http;
+        config = ServerConfig::remote(url);
         config.name = url.host();
-        config.url = url;
     } else {
         const QString name = parser.value(m_server);
         const QJsonArray saved = SavedServers::entries();
@@ -151,9 +148,9 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
             // A token is in the keychain when the window said so, or (entries without "auth") may be.
             // Secret environment values (envInKeychain) are read as the window reads them.
             const QString auth = o.value(QStringLiteral("auth")).toString();
-            if (config.kind == ServerConfig::Kind::Http && auth == QLatin1String("keychain"))
+            if (config.takesBearerToken() && auth == QLatin1String("keychain"))
                 m_keychain = CliSession::KeychainToken::Required;
-            else if (config.kind == ServerConfig::Kind::Http && auth.isEmpty()) {
+            else if (config.takesBearerToken() && auth.isEmpty()) {
                 m_keychain = CliSession::KeychainToken::Optional;
                 config.tokenInKeychain = true;
             }
@@ -167,7 +164,7 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
                                            .arg(name, names.join(QStringLiteral(", ")));
             return false;
         }
-        if (config.kind != ServerConfig::Kind::Http && (parser.isSet(m_header) || parser.isSet(m_tokenEnv))) {
+        if (!config.takesHeaders() && (parser.isSet(m_header) || parser.isSet(m_tokenEnv))) {
             *error = QStringLiteral("--header and --token-env are for HTTP servers; '%1' is a stdio server")
                          .arg(name);
             return false;

@@ -193,7 +193,7 @@ BugReport::Server ReportCommand::serverFacts() const
     // Named after its command line or host ("-- COMMAND", --url): by what it says it is, as the
     // window shows a server added without a name. A saved server (--server NAME) keeps its name.
     const bool unnamed = config.nameFromServer || config.name == config.command ||
-                         (config.kind == ServerConfig::Kind::Http && config.name == config.url.host());
+                         (config.hasUrl() && config.name == config.url.host());
     if (unnamed) {
         s.displayName = config.fallbackName();
         for (const char *key : {"title", "name"}) {
@@ -239,8 +239,7 @@ void ReportCommand::writeUnreached(const QString &reason)
     BugReport::Input input;
     input.server.displayName = m_options.server.name;
     input.server.target = m_options.server.displayTarget();
-    input.server.transport =
-        m_options.server.kind == ServerConfig::Kind::Stdio ? QStringLiteral("stdio") : QStringLiteral("http");
+    input.server.transport = m_options.server.transportWord();
     input.lists = m_lists;
     input.traffic = m_session->client()->trafficLog()->entries();
     input.redactor = m_session->client()->trafficLog();
