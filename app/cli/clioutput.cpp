@@ -1,5 +1,7 @@
 #include "clioutput.h"
 
+#include "secretmask.h"
+
 #include <QJsonDocument>
 
 #include <cstdio>
@@ -17,12 +19,12 @@ void write(FILE *stream, const QString &text)
 
 void printOut(const QString &text)
 {
-    write(stdout, text);
+    write(stdout, SecretMask::maskOutput(text));
 }
 
 void printErr(const QString &text)
 {
-    write(stderr, text);
+    write(stderr, SecretMask::maskOutput(text));
 }
 
 QString toJsonText(const QJsonObject &object, bool indented)

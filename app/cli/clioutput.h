@@ -7,7 +7,8 @@
 namespace folio {
 
 // Writing for people and scripts: UTF-8 to stdout/stderr, flushed at once (a command's output must
-// be complete even when it ends on a watchdog).
+// be complete even when it ends on a watchdog), with every secret this process knows masked
+// (SecretMask::maskOutput()).
 void printOut(const QString &text);
 void printErr(const QString &text);
 QString toJsonText(const QJsonObject &object, bool indented = true); // ends with a newline

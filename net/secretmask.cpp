@@ -1,0 +1,634 @@
+#include "secretmask.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QReadWriteLock>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace folio {
+
+namespace SecretMask {
+
+namespace {
+
+const QString masked = QStringLiteral("[redacted]");
+
+// A name's words, lower case: split at '-', '_', '.', ' ' and where lower case turns upper
+// (accessToken: access, token).
+QStringList wordsOf(QStringView name)
+{
+    QStringList words;
+    QString word;
+    QChar previous;
+    for (const QChar c : name) {
+        const bool separator =
+            c == QLatin1Char('-') || c == QLatin1Char('_') || c == QLatin1Char('.') || c == QLatin1Char(' ');
+        if (separator || (c.isUpper() && previous.isLower())) {
+            if (!word.isEmpty())
+                words << word;
+            word.clear();
+        }
+        if (!separator)
+            word += c.toLower();
+        previous = c;
+    }
+    if (!word.isEmpty())
+        words << word;
+    return words;
+}
+
+bool isSecretWord(const QString &word)
+{
+    static const QSet<QString> secretWords{
+        QStringLiteral("token"),       QStringLiteral("tokens"),        QStringLiteral("key"),
+        QStringLiteral("apikey"),      QStringLiteral("secret"),        QStringLiteral("secrets"),
+        QStringLiteral("password"),    QStringLiteral("passwd"),        QStringLiteral("passphrase"),
+        QStringLiteral("pat"),         QStringLiteral("auth"),          QStringLiteral("bearer"),
+        QStringLiteral("credential"),  QStringLiteral("credentials"),   QStringLiteral("cookie"),
+        QStringLiteral("accesstoken"), QStringLiteral("authorization"), QStringLiteral("sig"),
+        QStringLiteral("signature")};
+    return secretWords.contains(word);
+}
+
+// A flag's name, its dashes off; empty when word is no flag.
+QStringView flagName(QStringView word)
+{
+    if (word.size() < 2 || word.at(0) != QLatin1Char('-'))
+        return {};
+    return word.at(1) == QLatin1Char('-') ? word.mid(2) : word.mid(1);
+}
+
+// NAME of a NAME=value assignment (a shell variable name), or empty.
+QStringView assignedName(QStringView word)
+{
+    const qsizetype eq = word.indexOf(QLatin1Char('='));
+    if (eq <= 0)
+        return {};
+    const QStringView name = word.left(eq);
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const QChar c = name.at(i);
+        const bool ok = c == QLatin1Char('_') || (c.unicode() < 0x80 && c.isLetter()) ||
+                        (i > 0 && c.unicode() < 0x80 && c.isDigit());
+        if (!ok)
+            return {};
+    }
+    return name;
+}
+
+// The value of a "Name: value" header argument with a secret name (-H 'Authorization: Bearer x'),
+// from where it starts; -1 when word is none.
+qsizetype headerValueStart(QStringView word)
+{
+    const qsizetype colon = word.indexOf(QLatin1Char(':'));
+    if (colon <= 0 || word.startsWith(QLatin1Char('-')))
+        return -1;
+    const QStringView name = word.left(colon);
+    for (const QChar c : name) {
+        if (!(c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('_')) || c.unicode() >= 0x80)
+            return -1;
+    }
+    if (!isSecretHeader(name.toLatin1()))
+        return -1;
+    qsizetype v = colon + 1;
+    while (v < word.size() && word.at(v).isSpace())
+        ++v;
+    // Keep the scheme ("Bearer", "Basic"): it says what kind of secret it is.
+    const qsizetype space = word.indexOf(QLatin1Char(' '), v);
+    if (space > v && name.compare(QLatin1StringView("authorization"), Qt::CaseInsensitive) == 0)
+        v = space + 1;
+    return v < word.size() ? v : -1;
+}
+
+// One pass over a command line: the words masked, and (when secrets is given) the values masked.
+QStringList walkCommandLine(const QStringList &words, QStringList *secrets)
+{
+    QStringList out;
+    out.reserve(words.size());
+    bool valueNext = false;
+    for (const QString &word : words) {
+        if (valueNext) {
+            valueNext = false;
+            if (!word.startsWith(QLatin1String("--"))) {
+                if (secrets && word != masked)
+                    *secrets << word;
+                out << masked;
+                continue;
+            }
+        }
+        const QStringView flag = flagName(word);
+        if (!flag.isEmpty()) {
+            const qsizetype eq = flag.indexOf(QLatin1Char('='));
+            if (eq < 0) {
+                valueNext = isSecretFlag(word);
+                out << word;
+                continue;
+            }
+            const QString name = word.left(word.size() - flag.size() + eq);
+            if (isSecretFlag(name) && eq + 1 < flag.size()) {
+                const QString value = flag.mid(eq + 1).toString();
+                if (secrets && value != masked)
+                    *secrets << value;
+                out << name + QLatin1Char('=') + masked;
+                continue;
+            }
+            out << word;
+            continue;
+        }
+        const QStringView name = assignedName(word);
+        if (!name.isEmpty()) {
+            const QString value = word.mid(name.size() + 1);
+            if (isSecretVariable(name) && !value.isEmpty()) {
+                if (secrets && value != masked)
+                    *secrets << value;
+                out << name.toString() + QLatin1Char('=') + masked;
+            } else {
+                out << word;
+            }
+            continue;
+        }
+        if (const qsizetype v = headerValueStart(word); v >= 0) {
+            if (secrets && word.mid(v) != masked)
+                *secrets << word.mid(v);
+            out << word.left(v) + masked;
+            continue;
+        }
+        if (word.contains(QLatin1Char(' ')) || word.contains(QLatin1Char('\t')) ||
+            word.contains(QLatin1Char('\n'))) {
+            // sh -c 'server --token X': a command line of its own. Split at white space, keeping it.
+            static const QRegularExpression space(QStringLiteral("(\\s+)"));
+            QStringList inner, gaps;
+            qsizetype at = 0;
+            for (auto it = space.globalMatch(word); it.hasNext();) {
+                const auto m = it.next();
+                inner << word.mid(at, m.capturedStart() - at);
+                gaps << m.captured();
+                at = m.capturedEnd();
+            }
+            inner << word.mid(at);
+            const QStringList maskedInner = walkCommandLine(inner, secrets);
+            QString joined;
+            for (qsizetype i = 0; i < maskedInner.size(); ++i)
+                joined += maskedInner.at(i) + (i < gaps.size() ? gaps.at(i) : QString());
+            out << joined;
+            continue;
+        }
+        out << word;
+    }
+    return out;
+}
+
+// The items of a query or fragment ("a=1&b=2") with the values of secret items masked.
+QString maskItems(QStringView items, QStringList *secrets)
+{
+    QString out;
+    const auto parts = items.split(QLatin1Char('&'));
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const QStringView part = parts.at(i);
+        if (i > 0)
+            out += QLatin1Char('&');
+        const qsizetype eq = part.indexOf(QLatin1Char('='));
+        const QString name = eq < 0 ? QString()
+                                    : QUrl::fromPercentEncoding(part.left(eq).toUtf8())
+                                          .replace(QLatin1Char('+'), QLatin1Char(' '));
+        if (eq > 0 && eq + 1 < part.size() && isSecretQueryItem(name)) {
+            const QStringView value = part.mid(eq + 1);
+            if (secrets && value != masked) {
+                *secrets << value.toString();
+                const QString decoded = QUrl::fromPercentEncoding(value.toUtf8());
+                if (decoded != value)
+                    *secrets << decoded;
+            }
+            out += part.left(eq + 1);
+            out += masked;
+        } else {
+            out += part;
+        }
+    }
+    return out;
+}
+
+QString walkUrl(const QString &url, QStringList *secrets)
+{
+    const qsizetype scheme = url.indexOf(QLatin1String("://"));
+    qsizetype authorityStart = scheme < 0 ? 0 : scheme + 3;
+    QString out;
+    qsizetype at = 0;
+    if (scheme >= 0) {
+        qsizetype authorityEnd = authorityStart;
+        while (authorityEnd < url.size() && url.at(authorityEnd) != QLatin1Char('/') &&
+               url.at(authorityEnd) != QLatin1Char('?') && url.at(authorityEnd) != QLatin1Char('#'))
+            ++authorityEnd;
+        const qsizetype atSign = url.lastIndexOf(QLatin1Char('@'), authorityEnd - 1);
+        if (atSign >= authorityStart) {
+            const QStringView userInfo = QStringView(url).mid(authorityStart, atSign - authorityStart);
+            const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
+            // user:password@ keeps the user; a bare user@ is a token as often as a name (git).
+            const qsizetype secretStart = colon < 0 ? 0 : colon + 1;
+            const QStringView secret = userInfo.mid(secretStart);
+            out += url.left(authorityStart);
+            out += userInfo.left(secretStart);
+            if (!secret.isEmpty() && secret != masked) {
+                if (secrets) {
+                    *secrets << secret.toString();
+                    const QString decoded = QUrl::fromPercentEncoding(secret.toUtf8());
+                    if (decoded != secret)
+                        *secrets << decoded;
+                }
+                out += masked;
+            } else {
+                out += secret;
+            }
+            at = atSign;
+        }
+    }
+    const qsizetype query = url.indexOf(QLatin1Char('?'), at);
+    const qsizetype fragment = url.indexOf(QLatin1Char('#'), at);
+    const qsizetype queryEnd = fragment >= 0 && fragment > query ? fragment : url.size();
+    if (query >= 0 && (fragment < 0 || query < fragment)) {
+        out += QStringView(url).mid(at, query + 1 - at);
+        out += maskItems(QStringView(url).mid(query + 1, queryEnd - query - 1), secrets);
+        at = queryEnd;
+    }
+    if (fragment >= 0) {
+        out += QStringView(url).mid(at, fragment + 1 - at);
+        out += maskItems(QStringView(url).mid(fragment + 1), secrets);
+    } else {
+        out += QStringView(url).mid(at);
+    }
+    return out;
+}
+
+// The forms a known secret is looked for in: as it is, percent-encoded, JSON-escaped. Without the
+// ones too short to mask or part of the mask itself.
+QStringList searchForms(const QStringList &secrets)
+{
+    QStringList forms;
+    for (const QString &secret : secrets) {
+        if (secret.size() < MinSecretLength || masked.contains(secret))
+            continue;
+        const QString percent = QString::fromLatin1(QUrl::toPercentEncoding(secret));
+        QString json = QString::fromUtf8(QJsonDocument(QJsonArray{secret}).toJson(QJsonDocument::Compact));
+        json = json.mid(2, json.size() - 4);
+        for (const QString &form : {secret, percent, json}) {
+            if (!forms.contains(form))
+                forms << form;
+        }
+    }
+    return forms;
+}
+
+// Every occurrence of each form covered, the covered spans merged, each replaced by the mask.
+template<typename Text> Text maskSpans(const Text &text, const QList<Text> &forms, const Text &mask)
+{
+    QList<std::pair<qsizetype, qsizetype>> spans;
+    for (const Text &form : forms) {
+        for (qsizetype at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1))
+            spans.append({at, at + form.size()});
+    }
+    if (spans.isEmpty())
+        return text;
+    std::sort(spans.begin(), spans.end());
+    Text out;
+    qsizetype copied = 0;
+    for (qsizetype i = 0; i < spans.size();) {
+        qsizetype start = spans.at(i).first, end = spans.at(i).second;
+        for (++i; i < spans.size() && spans.at(i).first <= end; ++i)
+            end = std::max(end, spans.at(i).second);
+        out += text.mid(copied, start - copied);
+        out += mask;
+        copied = end;
+    }
+    out += text.mid(copied);
+    return out;
+}
+
+// maskSpans() again while a form still shows (one made by a mask next to the text: a secret
+// holding "[" or "]"), a few times at most.
+template<typename Text> Text maskAll(const Text &text, const QList<Text> &forms, const Text &mask)
+{
+    Text out = text;
+    for (int pass = 0; pass < 4; ++pass) {
+        const Text next = maskSpans(out, forms, mask);
+        if (next == out)
+            break;
+        out = next;
+    }
+    return out;
+}
+
+QReadWriteLock knownLock;
+QStringList knownSecrets;
+
+} // namespace
+
+QString maskedText()
+{
+    return masked;
+}
+
+bool isSecretFlag(QStringView flag)
+{
+    if (flag == QLatin1StringView("-t"))
+        return true;
+    const QStringView name = flagName(flag);
+    if (name.isEmpty() || !flag.startsWith(QLatin1StringView("--")))
+        return false;
+    const QStringList words = wordsOf(name);
+    return !words.isEmpty() && isSecretWord(words.constLast());
+}
+
+bool isSecretVariable(QStringView name)
+{
+    // SESSION too (a session cookie's value); PWD is no password but the working directory.
+    const QStringList words = wordsOf(name);
+    return std::any_of(words.cbegin(), words.cend(),
+                       [](const QString &w) { return isSecretWord(w) || w == QLatin1String("session"); });
+}
+
+bool isSecretQueryItem(QStringView name)
+{
+    static const QSet<QString> names{QStringLiteral("code"),
+                                     QStringLiteral("key"),
+                                     QStringLiteral("sig"),
+                                     QStringLiteral("signature"),
+                                     QStringLiteral("x-amz-signature"),
+                                     QStringLiteral("x-amz-credential"),
+                                     QStringLiteral("x-amz-security-token"),
+                                     QStringLiteral("code_verifier")};
+    if (names.contains(name.toString().toLower()))
+        return true;
+    const QStringList words = wordsOf(name);
+    return !words.isEmpty() && isSecretWord(words.constLast());
+}
+
+bool isSecretHeader(QByteArrayView name)
+{
+    for (const char *secret : {"authorization", "proxy-authorization", "cookie", "set-cookie"}) {
+        if (name.compare(QByteArrayView(secret), Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    const QByteArray lower = name.toByteArray().toLower();
+    return lower.contains("token") || lower.contains("secret") || lower.contains("key");
+}
+
+QStringList maskCommandLine(const QStringList &words)
+{
+    return walkCommandLine(words, nullptr);
+}
+
+QStringList secretsInCommandLine(const QStringList &words)
+{
+    QStringList secrets;
+    walkCommandLine(words, &secrets);
+    return secrets;
+}
+
+QString maskUrl(const QString &url)
+{
+    return walkUrl(url, nullptr);
+}
+
+QString maskUrl(const QUrl &url)
+{
+    return walkUrl(url.toString(), nullptr);
+}
+
+QStringList secretsInUrl(const QUrl &url)
+{
+    QStringList secrets;
+    walkUrl(url.toString(), &secrets);
+    walkUrl(url.toString(QUrl::FullyEncoded), &secrets);
+    secrets.removeDuplicates();
+    return secrets;
+}
+
+QString maskUrlsIn(const QString &text)
+{
+    static const QRegularExpression url(QStringLiteral(R"((?i)\bhttps?://[^\s"'<>`]+)"));
+    if (!text.contains(QLatin1String("://")))
+        return text;
+    QString out;
+    qsizetype at = 0;
+    for (auto it = url.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        out += QStringView(text).mid(at, m.capturedStart() - at);
+        out += maskUrl(m.captured());
+        at = m.capturedEnd();
+    }
+    out += QStringView(text).mid(at);
+    return out;
+}
+
+HttpExchange::Headers maskHeaders(const HttpExchange::Headers &headers, const QStringList &known)
+{
+    HttpExchange::Headers out = headers;
+    for (auto &[name, value] : out)
+        value = isSecretHeader(name) ? masked.toUtf8() : maskKnown(value, known);
+    return out;
+}
+
+QString maskKnown(const QString &text, const QStringList &secrets)
+{
+    if (secrets.isEmpty() || text.isEmpty())
+        return text;
+    return maskAll<QString>(text, searchForms(secrets), masked);
+}
+
+QByteArray maskKnown(const QByteArray &text, const QStringList &secrets)
+{
+    if (secrets.isEmpty() || text.isEmpty())
+        return text;
+    QList<QByteArray> forms;
+    for (const QString &form : searchForms(secrets))
+        forms << form.toUtf8();
+    return maskAll<QByteArray>(text, forms, masked.toUtf8());
+}
+
+QJsonValue maskKnown(const QJsonValue &value, const QStringList &secrets)
+{
+    if (secrets.isEmpty())
+        return value;
+    if (value.isString())
+        return maskKnown(value.toString(), secrets);
+    if (value.isArray()) {
+        QJsonArray a = value.toArray();
+        for (auto it = a.begin(); it != a.end(); ++it)
+            *it = maskKnown(QJsonValue(*it), secrets);
+        return a;
+    }
+    if (value.isObject()) {
+        const QJsonObject o = value.toObject();
+        QJsonObject out;
+        for (auto it = o.constBegin(); it != o.constEnd(); ++it)
+            out.insert(maskKnown(it.key(), secrets), maskKnown(it.value(), secrets));
+        return out;
+    }
+    return value;
+}
+
+bool mayCarryCredentials(const QByteArray &text)
+{
+    // Each word is looked for only where its anchor, a letter rare in prose, occurs, and counts
+    // only in the places the patterns in maskCredentials() look for it: as a header name at the
+    // start of a line (or after "proxy-", "set-", "x-") followed by a colon, as a JSON member name
+    // in quotes, or as "bearer" after a non-word character and before white space. So a tool
+    // named regenerate_webhook_token, or prose about tokens, is not a reason to run them.
+    enum Where : uchar { Header = 1, Member = 2, Bearer = 4 };
+    struct Word
+    {
+        char anchor;
+        qsizetype offset; // of the anchor in the word
+        std::string_view word;
+        uchar where;
+    };
+    static constexpr Word words[] = {
+        {'z', 7, "authorization", Header | Member},
+        {'k', 3, "cookie", Header},
+        {'k', 4, "api-key", Header},
+        {'k', 4, "api_key", Member},
+        {'k', 3, "apikey", Member},
+        {'k', 2, "token", Member},
+        {'k', 9, "access_token", Member},
+        {'k', 10, "refresh_token", Member},
+        {'k', 5, "id_token", Member},
+        {'_', 6, "client_secret", Member},
+        {'w', 4, "password", Member},
+        {'b', 0, "bearer", Bearer},
+    };
+    enum : uchar { Plain, Anchor, NonAscii };
+    static const auto kinds = [] {
+        std::array<uchar, 256> k{};
+        for (int c = 0x80; c < 0x100; ++c)
+            k[c] = NonAscii;
+        for (const Word &w : words) {
+            k[uchar(w.anchor)] = Anchor;
+            k[uchar(QChar::toUpper(char16_t(w.anchor)))] = Anchor;
+        }
+        return k;
+    }();
+    const auto lower = [](uchar c) { return c >= 'A' && c <= 'Z' ? uchar(c + ('a' - 'A')) : c; };
+    const auto isSpace = [](uchar c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+    const auto isWordChar = [](uchar c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    };
+    const auto *data = reinterpret_cast<const uchar *>(text.constData());
+    const qsizetype size = text.size();
+    const auto at = [&](qsizetype i) -> int { return i >= 0 && i < size ? data[i] : -1; };
+    const auto inPlace = [&](const Word &w, qsizetype start) {
+        const qsizetype end = start + qsizetype(w.word.size());
+        const int before = at(start - 1);
+        if ((w.where & Member) && before == '"' && at(end) == '"')
+            return true;
+        if ((w.where & Header) && (before == -1 || before == '\n' || before == '\r' || before == '-')) {
+            qsizetype i = end;
+            while (i < size && isSpace(data[i]))
+                ++i;
+            if (at(i) == ':')
+                return true;
+        }
+        return (w.where & Bearer) && (before == -1 || !isWordChar(uchar(before))) && end < size &&
+               isSpace(data[end]);
+    };
+    for (qsizetype i = 0; i < size; ++i) {
+        const uchar kind = kinds[data[i]];
+        if (kind == Plain)
+            continue;
+        if (kind == NonAscii) {
+            // Caseless matching folds two non-ASCII letters onto letters of the words: the Kelvin
+            // sign (U+212A) onto k, the long s (U+017F) onto s. Text with either takes the full path.
+            if ((data[i] == 0xE2 && at(i + 1) == 0x84 && at(i + 2) == 0xAA) ||
+                (data[i] == 0xC5 && at(i + 1) == 0xBF))
+                return true;
+            continue;
+        }
+        const uchar anchor = lower(data[i]);
+        for (const Word &w : words) {
+            const qsizetype start = i - w.offset;
+            if (uchar(w.anchor) != anchor || start < 0 || start + qsizetype(w.word.size()) > size)
+                continue;
+            qsizetype k = 0;
+            while (k < qsizetype(w.word.size()) && lower(data[start + k]) == uchar(w.word[k]))
+                ++k;
+            if (k == qsizetype(w.word.size()) && inPlace(w, start))
+                return true;
+        }
+    }
+    return false;
+}
+
+QByteArray maskCredentials(const QByteArray &text)
+{
+    // Header lines and JSON members that carry credentials, whatever their value.
+    static const QRegularExpression header(
+        QStringLiteral(R"((?im)^((?:proxy-)?authorization|cookie|set-cookie|x-api-key|api-key)\s*:\s*.*$)"));
+    static const QRegularExpression bearer(QStringLiteral(R"((?i)\bbearer\s+[A-Za-z0-9._~+/=-]+)"));
+    static const QRegularExpression jsonMember(QStringLiteral(
+        R"re((?i)("(?:authorization|access_token|refresh_token|id_token|client_secret|password|api_?key|token)"\s*:\s*)"(?:[^"\\]|\\.)*")re"));
+    QString s = QString::fromUtf8(text);
+    const QString before = s;
+    s.replace(header, QStringLiteral("\\1: [redacted]"));
+    s.replace(bearer, QStringLiteral("Bearer [redacted]"));
+    s.replace(jsonMember, QStringLiteral("\\1\"[redacted]\""));
+    return s == before ? text : s.toUtf8();
+}
+
+QByteArray maskMessage(const QByteArray &text, const QStringList &secrets)
+{
+    const QByteArray out = maskKnown(text, secrets);
+    return mayCarryCredentials(out) ? maskCredentials(out) : out;
+}
+
+QJsonValue maskMessage(const QJsonValue &value, const QStringList &secrets)
+{
+    const QJsonValue known = maskKnown(value, secrets);
+    if (!known.isObject() && !known.isArray())
+        return known.isString() ? QJsonValue(QString::fromUtf8(maskMessage(known.toString().toUtf8(), {})))
+                                : known;
+    const QByteArray text = known.isObject() ? QJsonDocument(known.toObject()).toJson(QJsonDocument::Compact)
+                                             : QJsonDocument(known.toArray()).toJson(QJsonDocument::Compact);
+    if (!mayCarryCredentials(text))
+        return known;
+    const QJsonDocument doc = QJsonDocument::fromJson(maskCredentials(text));
+    return doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+}
+
+void remember(const QString &secret)
+{
+    if (secret.size() < MinSecretLength || masked.contains(secret))
+        return;
+    QWriteLocker lock(&knownLock);
+    if (!knownSecrets.contains(secret))
+        knownSecrets << secret;
+}
+
+void remember(const QStringList &secrets)
+{
+    for (const QString &secret : secrets)
+        remember(secret);
+}
+
+QStringList known()
+{
+    QReadLocker lock(&knownLock);
+    return knownSecrets;
+}
+
+QString maskOutput(const QString &text)
+{
+    return maskKnown(text, known());
+}
+
+QString maskLogLine(const QString &text)
+{
+    return maskUrlsIn(maskOutput(text));
+}
+
+} // namespace SecretMask
+
+} // namespace folio
