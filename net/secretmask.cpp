@@ -336,8 +336,9 @@ bool isSecretFlag(QStringView flag)
 {
     if (flag == QLatin1StringView("-t"))
         return true;
+    // One letter is too little to tell (-k, -p); a single dash before a word is Go's --.
     const QStringView name = flagName(flag);
-    if (name.isEmpty() || !flag.startsWith(QLatin1StringView("--")))
+    if (name.size() < 2)
         return false;
     const QStringList words = wordsOf(name);
     return !words.isEmpty() && isSecretWord(words.constLast());

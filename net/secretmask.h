@@ -37,7 +37,8 @@ QString maskedText();
 // that --tokenizer-threads, PATH and KEYBOARD are not secrets but --api-key, GITHUB_TOKEN and
 // accessToken are. A flag's value is secret when its last word is (--token-file names a file);
 // an environment variable's when any word is.
-bool isSecretFlag(QStringView flag); // "--token", "-t", "--api-key", "--client-secret", ...
+// "--token", "-token" (Go), "-t", "--api-key", "--client-secret", ...; no other one-letter flag.
+bool isSecretFlag(QStringView flag);
 bool isSecretVariable(QStringView name);
 bool isSecretQueryItem(QStringView name);
 // Authorization, Proxy-Authorization, Cookie, Set-Cookie, and any name holding "token", "secret"
