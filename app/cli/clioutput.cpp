@@ -27,6 +27,13 @@ void printErr(const QString &text)
     write(stderr, SecretMask::maskOutput(text));
 }
 
+void printOutUtf8(const QByteArray &text)
+{
+    const QByteArray bytes = SecretMask::maskKnown(text, SecretMask::known());
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
 QString toJsonText(const QJsonObject &object, bool indented)
 {
     QString text = QString::fromUtf8(

@@ -11,6 +11,9 @@ namespace folio {
 // (SecretMask::maskOutput()).
 void printOut(const QString &text);
 void printErr(const QString &text);
+// printOut() for text that is UTF-8 already (the list's streamed JSON pages), without a copy to
+// UTF-16 and back; masked the same way.
+void printOutUtf8(const QByteArray &text);
 QString toJsonText(const QJsonObject &object, bool indented = true); // ends with a newline
 QString toJsonLine(const QJsonValue &value);                         // compact, no newline
 
