@@ -108,60 +108,44 @@ qsizetype headerValueStart(QStringView word)
 // One pass over a command line: the words masked, and (when secrets is given) the values masked.
 QStringList walkCommandLine(const QStringList &words, QStringList *secrets)
 {
+    static const QRegularExpression space(QStringLiteral("\\s+"));
     QStringList out;
     out.reserve(words.size());
     bool valueNext = false;
+    auto maskValue = [&](const QString &kept, const QString &value) {
+        if (secrets && value != masked)
+            *secrets << value;
+        out << kept + masked;
+    };
     for (const QString &word : words) {
         if (valueNext) {
             valueNext = false;
             if (!word.startsWith(QLatin1String("--"))) {
-                if (secrets && word != masked)
-                    *secrets << word;
-                out << masked;
+                maskValue(QString(), word);
                 continue;
             }
         }
+        // --flag=value and NAME=value, whatever the value holds.
         const QStringView flag = flagName(word);
-        if (!flag.isEmpty()) {
-            const qsizetype eq = flag.indexOf(QLatin1Char('='));
-            if (eq < 0) {
-                valueNext = isSecretFlag(word);
-                out << word;
-                continue;
-            }
+        const qsizetype eq = flag.indexOf(QLatin1Char('='));
+        if (!flag.isEmpty() && eq >= 0) {
             const QString name = word.left(word.size() - flag.size() + eq);
             if (isSecretFlag(name) && eq + 1 < flag.size()) {
-                const QString value = flag.mid(eq + 1).toString();
-                if (secrets && value != masked)
-                    *secrets << value;
-                out << name + QLatin1Char('=') + masked;
+                maskValue(name + QLatin1Char('='), flag.mid(eq + 1).toString());
                 continue;
             }
-            out << word;
-            continue;
         }
-        const QStringView name = assignedName(word);
-        if (!name.isEmpty()) {
-            const QString value = word.mid(name.size() + 1);
-            if (isSecretVariable(name) && !value.isEmpty()) {
-                if (secrets && value != masked)
-                    *secrets << value;
-                out << name.toString() + QLatin1Char('=') + masked;
-            } else {
-                out << word;
-            }
+        const QStringView variable = assignedName(word);
+        if (!variable.isEmpty() && isSecretVariable(variable) && word.size() > variable.size() + 1) {
+            maskValue(variable.toString() + QLatin1Char('='), word.mid(variable.size() + 1));
             continue;
         }
         if (const qsizetype v = headerValueStart(word); v >= 0) {
-            if (secrets && word.mid(v) != masked)
-                *secrets << word.mid(v);
-            out << word.left(v) + masked;
+            maskValue(word.left(v), word.mid(v));
             continue;
         }
-        if (word.contains(QLatin1Char(' ')) || word.contains(QLatin1Char('\t')) ||
-            word.contains(QLatin1Char('\n'))) {
+        if (word.contains(space)) {
             // sh -c 'server --token X': a command line of its own. Split at white space, keeping it.
-            static const QRegularExpression space(QStringLiteral("(\\s+)"));
             QStringList inner, gaps;
             qsizetype at = 0;
             for (auto it = space.globalMatch(word); it.hasNext();) {
@@ -178,6 +162,8 @@ QStringList walkCommandLine(const QStringList &words, QStringList *secrets)
             out << joined;
             continue;
         }
+        if (!flag.isEmpty() && eq < 0)
+            valueNext = isSecretFlag(word);
         out << word;
     }
     return out;
@@ -582,21 +568,34 @@ QByteArray maskCredentials(const QByteArray &text)
 QByteArray maskMessage(const QByteArray &text, const QStringList &secrets)
 {
     const QByteArray out = maskKnown(text, secrets);
-    return mayCarryCredentials(out) ? maskCredentials(out) : out;
+    if (!mayCarryCredentials(out))
+        return out;
+    // Known values again: what maskCredentials() writes ("Bearer [redacted]") could spell one.
+    const QByteArray credentials = maskCredentials(out);
+    return credentials == out ? out : maskKnown(credentials, secrets);
 }
 
 QJsonValue maskMessage(const QJsonValue &value, const QStringList &secrets)
 {
     const QJsonValue known = maskKnown(value, secrets);
+    if (known.isString()) {
+        const QByteArray text = known.toString().toUtf8();
+        const QByteArray out = maskMessage(text, secrets);
+        return out == text ? known : QJsonValue(QString::fromUtf8(out));
+    }
     if (!known.isObject() && !known.isArray())
-        return known.isString() ? QJsonValue(QString::fromUtf8(maskMessage(known.toString().toUtf8(), {})))
-                                : known;
+        return known;
     const QByteArray text = known.isObject() ? QJsonDocument(known.toObject()).toJson(QJsonDocument::Compact)
                                              : QJsonDocument(known.toArray()).toJson(QJsonDocument::Compact);
     if (!mayCarryCredentials(text))
         return known;
-    const QJsonDocument doc = QJsonDocument::fromJson(maskCredentials(text));
-    return doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+    const QByteArray credentials = maskCredentials(text);
+    if (credentials == text)
+        return known;
+    // The credentials' masks keep the JSON whole (they replace string contents only); known
+    // values are masked again as JSON, not as text that could cut through its syntax.
+    const QJsonDocument doc = QJsonDocument::fromJson(credentials);
+    return maskKnown(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array()), secrets);
 }
 
 void remember(const QString &secret)
