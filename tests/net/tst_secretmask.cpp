@@ -97,6 +97,12 @@ void tst_SecretMask::commandLine_data()
         << l("srv|-H|X-Api-Key: k-77") << l("srv|-H|X-Api-Key: [redacted]") << l("k-77");
     QTest::addRow("shell_string") << l("sh|-c|exec srv --token abc123 --port 80")
                                   << l("sh|-c|exec srv --token [redacted] --port 80") << l("abc123");
+    QTest::addRow("shell_string_flag_first")
+        << l("srv|--foo --token abc123") << l("srv|--foo --token [redacted]") << l("abc123");
+    QTest::addRow("shell_string_assignment_first")
+        << l("sh|-c|A=1 TOKEN=abc123 srv") << l("sh|-c|A=1 TOKEN=[redacted] srv") << l("abc123");
+    QTest::addRow("token_equals_spaces")
+        << l("srv|--token=a b c") << l("srv|--token=[redacted]") << l("a b c");
     // No false positives.
     QTest::addRow("tokenizer_threads")
         << l("srv|--tokenizer-threads|4") << l("srv|--tokenizer-threads|4") << l("");
