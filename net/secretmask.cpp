@@ -6,6 +6,7 @@
 #include <QReadWriteLock>
 #include <QRegularExpression>
 #include <QSet>
+#include <QUrlQuery>
 
 #include <algorithm>
 #include <array>
@@ -308,6 +309,81 @@ template<typename Text> Text maskAll(const Text &text, const QList<Text> &forms,
     return out;
 }
 
+// The abbreviations (abbreviate(), abbreviateExchange()): an OAuth exchange's form, JSON and URL.
+QByteArray abbreviateForm(const QByteArray &body)
+{
+    QUrlQuery query(QString::fromUtf8(body));
+    bool changed = false;
+    auto items = query.queryItems(QUrl::FullyDecoded);
+    for (auto &[name, value] : items) {
+        if (isSecretQueryItem(name)) {
+            value = abbreviate(value);
+            changed = true;
+        }
+    }
+    if (!changed)
+        return body;
+    QUrlQuery masked;
+    masked.setQueryItems(items);
+    return masked.toString(QUrl::FullyEncoded).toUtf8();
+}
+
+QJsonValue abbreviateJson(const QJsonValue &value)
+{
+    if (value.isObject()) {
+        QJsonObject o = value.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (isSecretQueryItem(it.key()) && it.value().isString())
+                it.value() = abbreviate(it.value().toString());
+            else
+                it.value() = abbreviateJson(it.value());
+        }
+        return o;
+    }
+    if (value.isArray()) {
+        QJsonArray a = value.toArray();
+        for (auto it = a.begin(); it != a.end(); ++it)
+            *it = abbreviateJson(*it);
+        return a;
+    }
+    return value;
+}
+
+QByteArray abbreviateBody(const QByteArray &body)
+{
+    if (body.isEmpty())
+        return body;
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
+    if (error.error == QJsonParseError::NoError && doc.isObject())
+        return QJsonDocument(abbreviateJson(doc.object()).toObject()).toJson(QJsonDocument::Compact);
+    if (body.contains('=') && !body.contains('{'))
+        return abbreviateForm(body);
+    return body;
+}
+
+QString abbreviateUrl(const QString &url)
+{
+    QUrl u(url);
+    if (!u.hasQuery())
+        return url;
+    QUrlQuery query(u);
+    auto items = query.queryItems(QUrl::FullyDecoded);
+    bool changed = false;
+    for (auto &[name, value] : items) {
+        if (isSecretQueryItem(name)) {
+            value = abbreviate(value);
+            changed = true;
+        }
+    }
+    if (!changed)
+        return url;
+    QUrlQuery masked;
+    masked.setQueryItems(items);
+    u.setQuery(masked);
+    return u.toString();
+}
+
 QReadWriteLock knownLock;
 QStringList knownSecrets;
 
@@ -596,6 +672,41 @@ QJsonValue maskMessage(const QJsonValue &value, const QStringList &secrets)
     // values are masked again as JSON, not as text that could cut through its syntax.
     const QJsonDocument doc = QJsonDocument::fromJson(credentials);
     return maskKnown(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array()), secrets);
+}
+
+QString abbreviate(const QString &secret)
+{
+    if (secret.isEmpty())
+        return secret;
+    if (secret.size() <= 8)
+        return QStringLiteral("•••• (%1 chars)").arg(secret.size());
+    return secret.left(4) + QStringLiteral("… (%1 chars)").arg(secret.size());
+}
+
+HttpExchange abbreviateExchange(const HttpExchange &exchange)
+{
+    HttpExchange m = exchange;
+    m.url = abbreviateUrl(m.url);
+    for (auto *headers : {&m.requestHeaders, &m.responseHeaders}) {
+        for (auto &[name, value] : *headers) {
+            if (!isSecretHeader(name))
+                continue;
+            // Keep the scheme ("Bearer", "Basic"): it says what kind of secret went. Cookies have
+            // none: their first value would show whole.
+            const bool hasScheme = name.toLower().endsWith("authorization");
+            const qsizetype space = hasScheme ? value.indexOf(' ') : -1;
+            value = space > 0
+                        ? value.left(space + 1) + abbreviate(QString::fromUtf8(value.mid(space + 1))).toUtf8()
+                        : abbreviate(QString::fromUtf8(value)).toUtf8();
+        }
+    }
+    for (auto &[name, value] : m.responseHeaders) {
+        if (name.compare("Location", Qt::CaseInsensitive) == 0)
+            value = abbreviateUrl(QString::fromUtf8(value)).toUtf8();
+    }
+    m.requestBody = abbreviateBody(m.requestBody);
+    m.responseBody = abbreviateBody(m.responseBody);
+    return m;
 }
 
 void remember(const QString &secret)

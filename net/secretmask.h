@@ -83,6 +83,16 @@ bool mayCarryCredentials(const QByteArray &text);
 QByteArray maskMessage(const QByteArray &text, const QStringList &secrets);
 QJsonValue maskMessage(const QJsonValue &value, const QStringList &secrets);
 
+// A secret abbreviated for a person who must tell two apart, in the window's own views of the
+// user's own secrets (the server dialog, an import, the sign-in panel) and `folio auth -v`: its
+// first 4 characters and its length ("eyJh… (812 chars)"), or "•••• (N chars)" up to 8
+// characters. Not for what leaves the process as data: that reads maskedText().
+QString abbreviate(const QString &secret);
+// An OAuth exchange as the sign-in panel and `folio auth -v` show it: secret headers' values
+// abbreviated (the scheme of Authorization kept), and the secret fields (isSecretQueryItem()) of
+// form and JSON bodies, of the URL's query and of a Location header.
+HttpExchange abbreviateExchange(const HttpExchange &exchange);
+
 // The secrets known to this process: every secret a client was configured with or signed in with
 // (McpClient adds them). Output that is not tied to one client — the command line's stdout and
 // stderr, log lines, the clipboard — is masked with these. The process's stdout, its log and
