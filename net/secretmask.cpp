@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string_view>
 
 namespace folio {
@@ -271,7 +272,8 @@ QStringList searchForms(const QStringList &secrets)
 }
 
 // Every occurrence of each form covered, the covered spans merged, each replaced by the mask.
-template<typename Text> Text maskSpans(const Text &text, const QList<Text> &forms, const Text &mask)
+template<typename Text>
+std::optional<Text> maskSpans(const Text &text, const QList<Text> &forms, const Text &mask)
 {
     QList<std::pair<qsizetype, qsizetype>> spans;
     for (const Text &form : forms) {
@@ -279,7 +281,7 @@ template<typename Text> Text maskSpans(const Text &text, const QList<Text> &form
             spans.append({at, at + form.size()});
     }
     if (spans.isEmpty())
-        return text;
+        return std::nullopt; // the usual case: no copy, no comparison
     std::sort(spans.begin(), spans.end());
     Text out;
     qsizetype copied = 0;
@@ -301,10 +303,10 @@ template<typename Text> Text maskAll(const Text &text, const QList<Text> &forms,
 {
     Text out = text;
     for (int pass = 0; pass < 4; ++pass) {
-        const Text next = maskSpans(out, forms, mask);
-        if (next == out)
+        std::optional<Text> next = maskSpans(out, forms, mask);
+        if (!next)
             break;
-        out = next;
+        out = std::move(*next);
     }
     return out;
 }
