@@ -31,7 +31,8 @@ QStringList checkableSecrets(const QStringList &secrets)
 void checkNoSecret(const QString &text, const QStringList &secrets, const char *where)
 {
     for (const QString &s : secrets)
-        FUZZ_CHECK(!text.contains(s), QStringLiteral("%1 keeps %2 in: %3").arg(QString::fromUtf8(where), s, text));
+        FUZZ_CHECK(!text.contains(s),
+                   QStringLiteral("%1 keeps %2 in: %3").arg(QString::fromUtf8(where), s, text));
 }
 
 } // namespace
