@@ -64,6 +64,7 @@ int main(int argc, char **argv)
     QCoreApplication::setOrganizationName(QStringLiteral("Folio"));
     QCoreApplication::setApplicationName(QStringLiteral("Folio"));
     QCoreApplication::setApplicationVersion(QStringLiteral(FOLIO_VERSION));
+    folio::installMaskingMessageHandler();
 
     // -v is --verbose (the subcommands' meaning of it too); the version is --version only.
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();

@@ -1,6 +1,6 @@
 #include "serverimport.h"
 
-#include "oauth.h"
+#include "secretmask.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -105,7 +105,8 @@ QString ServerImport::describe(const ServerConfig &config)
     for (auto it = config.environment.cbegin(); it != config.environment.cend(); ++it) {
         const bool secret =
             config.envHeld.contains(it.key()) || ServerConfig::isSecretValue(it.key(), it.value());
-        parts.append(it.key() + QLatin1Char('=') + quoteArg(secret ? maskSecret(it.value()) : it.value()));
+        parts.append(it.key() + QLatin1Char('=') +
+                     quoteArg(secret ? SecretMask::abbreviate(it.value()) : it.value()));
     }
     for (const QString &name : config.envInKeychain) {
         if (!config.environment.contains(name))
@@ -125,12 +126,12 @@ QStringList ServerImport::describeSecrets(const ServerConfig &config)
     QStringList secrets;
     if (config.takesBearerToken()) {
         if (!config.bearerToken.isEmpty())
-            secrets << QObject::tr("bearer token %1").arg(maskSecret(config.bearerToken));
+            secrets << QObject::tr("bearer token %1").arg(SecretMask::abbreviate(config.bearerToken));
         return secrets;
     }
     for (auto it = config.environment.cbegin(); it != config.environment.cend(); ++it) {
         if (config.envHeld.contains(it.key()) || ServerConfig::isSecretValue(it.key(), it.value()))
-            secrets << it.key() + QLatin1Char(' ') + maskSecret(it.value());
+            secrets << it.key() + QLatin1Char(' ') + SecretMask::abbreviate(it.value());
     }
     return secrets;
 }

@@ -1,5 +1,6 @@
 #include "serverconfig.h"
 
+#include "secretmask.h"
 #include "secretstore.h"
 
 #include <QCoreApplication>
@@ -30,14 +31,45 @@ ServerConfig ServerConfig::remote(const QUrl &url)
 
 QString ServerConfig::displayTarget() const
 {
-    if (isReplay())
-        return QStringLiteral("%1 (replayed from %2)")
-            .arg(kind == Kind::Http ? url.toString(QUrl::RemoveUserInfo) : command, replayFile);
-    if (kind == Kind::Http)
-        return url.toString(QUrl::RemoveUserInfo);
-    QStringList parts{command};
-    parts += arguments;
-    return parts.join(QLatin1Char(' '));
+    const QString target =
+        kind == Kind::Http
+            ? SecretMask::maskUrl(url.toString(QUrl::RemoveUserInfo))
+            : SecretMask::maskCommandLine(QStringList{command} + arguments).join(QLatin1Char(' '));
+    const QString shown = SecretMask::maskKnown(target, secrets());
+    return isReplay() ? QStringLiteral("%1 (replayed from %2)").arg(shown, replayFile) : shown;
+}
+
+bool ServerConfig::targetHasSecrets() const
+{
+    return kind == Kind::Http ? !url.userInfo().isEmpty() || !SecretMask::secretsInUrl(url).isEmpty()
+                              : !SecretMask::secretsInCommandLine(QStringList{command} + arguments).isEmpty();
+}
+
+QStringList ServerConfig::secrets() const
+{
+    QStringList all;
+    if (!bearerToken.isEmpty())
+        all << bearerToken;
+    for (auto it = environment.cbegin(); it != environment.cend(); ++it) {
+        if (isSecretName(it.key()) || SecretMask::isSecretVariable(it.key()) ||
+            envInKeychain.contains(it.key()) || envHeld.contains(it.key()))
+            all << it.value();
+    }
+    for (const auto &[name, value] : headers) {
+        if (SecretMask::isSecretHeader(name) || name.toLower().contains("auth"))
+            all << QString::fromUtf8(value);
+    }
+    if (kind == Kind::Http) {
+        all += SecretMask::secretsInUrl(url);
+        const QString password = url.password(QUrl::FullyDecoded);
+        if (!password.isEmpty())
+            all << password;
+    } else {
+        all += SecretMask::secretsInCommandLine(QStringList{command} + arguments);
+    }
+    all.removeAll(QString());
+    all.removeDuplicates();
+    return all;
 }
 
 QJsonObject ServerConfig::toJson() const

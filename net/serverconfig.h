@@ -109,7 +109,15 @@ struct ServerConfig
     }
     // A token not in the keychain: held in memory, for this session only.
     bool tokenHeld() const { return !bearerToken.isEmpty() && !tokenInKeychain; }
+    // The command line or URL as shown anywhere (window, reports, recordings, logs), masked by
+    // SecretMask: secret flags' and variables' values, secret query items, the user info, and any
+    // of secrets() in it.
     QString displayTarget() const;
+    // Whether the command line or URL holds anything displayTarget() masks by its shape.
+    bool targetHasSecrets() const;
+    // The secret values this config holds, for SecretMask::maskKnown(): the bearer token, secret
+    // environment values, secret header values, and the secrets in the command line or URL.
+    QStringList secrets() const;
 
     // Whether a variable's name says that its value is a secret: TOKEN, KEY, SECRET or PASSWORD in
     // it, in any case.

@@ -1,7 +1,7 @@
 #include "serverdialog.h"
 
 #include "mcpclient.h"
-#include "oauth.h"
+#include "secretmask.h"
 #include "statuscolors.h"
 
 #include <QComboBox>
@@ -213,9 +213,10 @@ void ServerDialog::updateTokenNote()
         note = tr("No token: the one it had is forgotten when you save.");
     else if (!m_heldToken.isEmpty() && !m_keychainRefusal.isEmpty())
         note = tr("Kept for this session only (%1): the keychain refused it, Save tries again. %2")
-                   .arg(maskSecret(m_heldToken), m_keychainRefusal);
+                   .arg(SecretMask::abbreviate(m_heldToken), m_keychainRefusal);
     else if (!m_heldToken.isEmpty())
-        note = tr("Kept for this session only (%1), not in the keychain.").arg(maskSecret(m_heldToken));
+        note = tr("Kept for this session only (%1), not in the keychain.")
+                   .arg(SecretMask::abbreviate(m_heldToken));
     else if (m_hadToken)
         note = tr("Saved in the system keychain.");
     else
@@ -317,7 +318,7 @@ void ServerDialog::setConfig(const ServerConfig &c)
     QStringList held;
     for (auto it = c.environment.cbegin(); it != c.environment.cend(); ++it) {
         if (c.envHeld.contains(it.key())) {
-            m_shownSecrets.insert(it.key(), maskSecret(it.value()));
+            m_shownSecrets.insert(it.key(), SecretMask::abbreviate(it.value()));
             m_heldValues.insert(it.key(), it.value());
             held << it.key();
         } else if (c.envInKeychain.contains(it.key())) {

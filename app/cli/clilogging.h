@@ -12,4 +12,9 @@ Q_DECLARE_LOGGING_CATEGORY(lcCli)
 // wins (QT_LOGGING_RULES="folio.net.rpc.debug=false" quiets one category of a verbose run).
 void enableVerboseLogging();
 
+// Masks every log line before Qt's handler writes it (SecretMask::maskLogLine(): the secrets this
+// process knows, and secret items of the URLs in it), for the window and every subcommand. Call
+// once, first thing in main().
+void installMaskingMessageHandler();
+
 } // namespace folio

@@ -1,5 +1,7 @@
 #include "clioutput.h"
 
+#include "secretmask.h"
+
 #include <QJsonDocument>
 
 #include <cstdio>
@@ -17,12 +19,19 @@ void write(FILE *stream, const QString &text)
 
 void printOut(const QString &text)
 {
-    write(stdout, text);
+    write(stdout, SecretMask::maskOutput(text));
 }
 
 void printErr(const QString &text)
 {
-    write(stderr, text);
+    write(stderr, SecretMask::maskOutput(text));
+}
+
+void printOutUtf8(const QByteArray &text)
+{
+    const QByteArray bytes = SecretMask::maskKnown(text, SecretMask::known());
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fflush(stdout);
 }
 
 QString toJsonText(const QJsonObject &object, bool indented)

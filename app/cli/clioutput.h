@@ -7,9 +7,13 @@
 namespace folio {
 
 // Writing for people and scripts: UTF-8 to stdout/stderr, flushed at once (a command's output must
-// be complete even when it ends on a watchdog).
+// be complete even when it ends on a watchdog), with every secret this process knows masked
+// (SecretMask::maskOutput()).
 void printOut(const QString &text);
 void printErr(const QString &text);
+// printOut() for text that is UTF-8 already (the list's streamed JSON pages), without a copy to
+// UTF-16 and back; masked the same way.
+void printOutUtf8(const QByteArray &text);
 QString toJsonText(const QJsonObject &object, bool indented = true); // ends with a newline
 QString toJsonLine(const QJsonValue &value);                         // compact, no newline
 

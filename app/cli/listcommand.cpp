@@ -402,8 +402,7 @@ void ListCommand::writePage(int ledgerRow)
             out += '\n';
         }
     }
-    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
-    std::fflush(stdout); // the page is out now, not when a buffer fills
+    printOutUtf8(out); // the page is out now, not when a buffer fills
 }
 
 void ListCommand::handleWalkRestarted(const QString &reason)
@@ -458,8 +457,7 @@ void ListCommand::printResult(const QList<int> &pageRows, bool complete, const Q
     case ListOutput::Format::Json: {
         const QByteArray rest = (m_jsonOpen ? QByteArray() : out.jsonHead()) + out.jsonTail();
         m_jsonOpen = true;
-        std::fwrite(rest.constData(), 1, size_t(rest.size()), stdout);
-        std::fflush(stdout);
+        printOutUtf8(rest);
         return;
     }
     case ListOutput::Format::Ndjson:
