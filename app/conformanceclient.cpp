@@ -7,8 +7,11 @@
 #include "invocation.h"
 #include "mcpclient.h"
 #include "oauthflow.h"
+#include "pagewalker.h"
 #include "rpccall.h"
 #include "schemaargs.h"
+#include "toolcatalog.h"
+#include "ttlclock.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -40,10 +43,8 @@ public:
         , m_scenario(scenario)
         , m_context(context)
     {
-        ServerConfig config;
+        ServerConfig config = ServerConfig::remote(url);
         config.name = QStringLiteral("conformance");
-        config.kind = ServerConfig::Kind::Http;
-        config.url = url;
         config.requestTimeoutMs = 15000;
         m_client.setConfig(config);
         // Elicitations accepted with their schema's defaults (SEP-1034), sampling answered with a
@@ -81,6 +82,13 @@ public:
         connect(&m_client, &McpClient::diagnostic, this, [](const QString &line) { say(line); });
     }
 
+    ~ConformanceRun() override
+    {
+        // Walks unschedule their pages from m_clock as they go: before it.
+        qDeleteAll(findChildren<ToolCatalog *>(Qt::FindDirectChildrenOnly));
+        qDeleteAll(findChildren<PageWalker *>(Qt::FindDirectChildrenOnly));
+    }
+
     void start() { m_client.connectToServer(); }
 
 private:
@@ -88,12 +96,10 @@ private:
 
     void plan()
     {
-        m_steps << [this] {
-            listAll(QStringLiteral("tools/list"), QStringLiteral("tools"), [this] { planTools(); });
-        };
+        m_steps << [this] { listAll(ListKind::Tools, [this] { planTools(); }); };
         if (m_scenario == QLatin1String("http-standard-headers")) {
             m_steps << [this] {
-                listAll(QStringLiteral("resources/list"), QStringLiteral("resources"), [this] {
+                listAll(ListKind::Resources, [this] {
                     for (const QJsonValue &r : std::as_const(m_listed))
                         m_steps.prepend([this, uri = r.toObject().value(QStringLiteral("uri")).toString()] {
                             run(m_client.read(uri, this));
@@ -101,7 +107,7 @@ private:
                 });
             };
             m_steps << [this] {
-                listAll(QStringLiteral("prompts/list"), QStringLiteral("prompts"), [this] {
+                listAll(ListKind::Prompts, [this] {
                     for (const QJsonValue &p : std::as_const(m_listed)) {
                         const QJsonObject prompt = p.toObject();
                         QJsonObject arguments;
@@ -203,32 +209,53 @@ private:
         });
     }
 
-    // Every page of a list into m_listed, then then().
-    void listAll(const QString &method, const QString &key, std::function<void()> then,
-                 const std::optional<QString> &cursor = std::nullopt, int page = 0)
+    // Every item of a list into m_listed, then then(): walked by a PageWalker, as Folio walks every
+    // list; the tools through the ToolCatalog, as every command finds them.
+    void listAll(ListKind kind, std::function<void()> then)
     {
-        if (page == 0)
-            m_listed = {};
-        RpcCall *call = m_client.listPage(method, cursor, this);
-        connect(call, &RpcCall::finished, this, [this, call, method, key, then, page] {
-            call->deleteLater();
-            if (call->isError()) {
-                say(QStringLiteral("%1 failed: %2").arg(method, call->error().describe()));
-                m_failures++;
-                next();
-                return;
-            }
-            for (const QJsonValue &item : call->result().value(key).toArray())
-                m_listed.append(item);
-            const QJsonValue nextCursor = call->result().value(QStringLiteral("nextCursor"));
-            if (nextCursor.isString() && page < 64) {
-                listAll(method, key, then, nextCursor.toString(), page + 1);
-                return;
-            }
-            say(QStringLiteral("%1: %2 item(s)").arg(method, QString::number(m_listed.size())));
-            then();
+        if (kind == ListKind::Tools) {
+            auto *catalog = new ToolCatalog(&m_client, &m_clock, this);
+            catalog->setPageCap(pageCap);
+            connect(catalog, &ToolCatalog::found, this, [this, catalog, then] {
+                listed(*catalog->walker(), catalog->tools(), then);
+                catalog->deleteLater();
+            });
+            catalog->find();
+            return;
+        }
+        auto *walker = new PageWalker(&m_client, ListSource::protocol(kind), &m_clock, this);
+        walker->setPageCap(pageCap);
+        connect(
+            walker, &PageWalker::walkFinished, this,
+            [this, walker, then] {
+                if (walker->isLoading() || walker->property("listed").toBool())
+                    return; // a cancelled page: the walk goes on
+                walker->setProperty("listed", true);
+                QList<QJsonObject> items;
+                for (int row = 0; row < walker->rows()->rowCount(); ++row)
+                    items.append(walker->rows()->item(row));
+                listed(*walker, items, then);
+                walker->deleteLater();
+            },
+            Qt::QueuedConnection);
+        walker->fetchAll();
+    }
+
+    void listed(const PageWalker &walker, const QList<QJsonObject> &items, const std::function<void()> &then)
+    {
+        const QString method = listMethod(walker.source().protocolKind());
+        if (!walker.isComplete() && walker.pagesInWalk() < pageCap) {
+            say(QStringLiteral("%1 failed: %2").arg(method, walker.stopReason()));
+            m_failures++;
             next();
-        });
+            return;
+        }
+        m_listed = {};
+        for (const QJsonObject &item : items)
+            m_listed.append(item);
+        say(QStringLiteral("%1: %2 item(s)").arg(method, QString::number(m_listed.size())));
+        then();
+        next();
     }
 
     void next()
@@ -253,7 +280,10 @@ private:
         QTimer::singleShot(100, qApp, [code] { QCoreApplication::exit(code); });
     }
 
+    // Pages as the window walks them, 64 at most (the harness's lists are short).
+    static constexpr int pageCap = 64;
     QUrl m_url;
+    TtlClock m_clock;
     McpClient m_client;
     DefaultInputResponder m_responder;
     Authorizer m_authorizer{m_url};

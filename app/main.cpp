@@ -165,17 +165,10 @@ int main(int argc, char **argv)
 
     int startRow = servers.isDemo(0) ? 0 : -1;
     if (parser.isSet(QStringLiteral("url")) || !stdioCommand.isEmpty()) {
-        folio::ServerConfig config;
-        if (!stdioCommand.isEmpty()) {
-            config.kind = folio::ServerConfig::Kind::Stdio;
-            config.command = stdioCommand.first();
-            config.arguments = stdioCommand.mid(1);
-            config.name = servers.uniqueName(config.fallbackName());
-        } else {
-            config.kind = folio::ServerConfig::Kind::Http;
-            config.url = QUrl(parser.value(QStringLiteral("url")));
-            config.name = servers.uniqueName(config.fallbackName());
-        }
+        folio::ServerConfig config =
+            !stdioCommand.isEmpty() ? folio::ServerConfig::process(stdioCommand.first(), stdioCommand.mid(1))
+                                    : folio::ServerConfig::remote(QUrl(parser.value(QStringLiteral("url"))));
+        config.name = servers.uniqueName(config.fallbackName());
         config.nameFromServer = true; // "node", "python", a host: the server's own name says more
         startRow = servers.addServer(config, /*persist=*/false);
     }

@@ -118,10 +118,8 @@ public:
         const QRegularExpressionMatch m = listening.match(QString::fromUtf8(m_err));
         if (!m.hasMatch())
             return false;
-        ServerConfig config;
+        ServerConfig config = ServerConfig::remote(QUrl(m.captured(1)));
         config.name = QStringLiteral("hosted (OAuth)");
-        config.kind = ServerConfig::Kind::Http;
-        config.url = QUrl(m.captured(1));
         int row = rowOf(m_session);
         if (row < 0) {
             row = m_servers->addServer(config, false);

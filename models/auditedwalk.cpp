@@ -1,18 +1,11 @@
 #include "auditedwalk.h"
 
+#include "itemdiff.h"
 #include "pagewalker.h"
-
-#include <QJsonDocument>
 
 #include <algorithm>
 
 namespace folio {
-
-QString AuditedWalk::identity(const QJsonObject &item)
-{
-    const QString id = ListSource::identity(item);
-    return id.isEmpty() ? QString::fromUtf8(QJsonDocument(item).toJson(QJsonDocument::Compact)) : id;
-}
 
 AuditedWalk AuditedWalk::record(const PageWalker &walker)
 {
@@ -24,7 +17,7 @@ AuditedWalk AuditedWalk::record(const PageWalker &walker)
         int first = 0, count = 0;
         if (walker.rows()->rowsOfPage(row, &first, &count)) {
             for (int r = first; r < first + count; ++r)
-                ids.append(identity(walker.rows()->item(r)));
+                ids.append(ItemDiff::identity(walker.rows()->item(r)));
         }
         w.identities.append(ids);
         if (rec.requestCursor && rec.requestCursor->isEmpty())
@@ -84,7 +77,7 @@ CheckOutcome AuditedWalk::compareOrder(const AuditedWalk &first, const AuditedWa
         }
         const QStringList &before = first.identities.at(i);
         const QStringList &after = second.identities.at(i);
-        if (after != before) {
+        if (!ItemDiff::compare(before, after).isSame()) {
             return {
                 auditFinding(FindingId::UnstableOrder, {i},
                              QStringLiteral("A second walk with the same arguments gave other items on page "

@@ -16,7 +16,7 @@ class PageWalker;
 struct AuditedWalk
 {
     QList<PageRecord> pages;
-    QList<QStringList> identities; // per page
+    QList<QStringList> identities; // per page (ItemDiff::identity)
     QStringList issuedCursors;     // non-empty nextCursors, in order
     QList<int> issuedOnPage;       // the page that issued each of them
     bool issuedEmpty = false;
@@ -28,8 +28,6 @@ struct AuditedWalk
 
     // The walker's current walk.
     static AuditedWalk record(const PageWalker &walker);
-    // How the audit tells items apart: the list's identity, else the item's compact JSON.
-    static QString identity(const QJsonObject &item);
 
     // The second walk's cache-hint findings the known ones lack ("hints on every 2026 page": its
     // pages are judged too), one per id, marked as the second walk's.

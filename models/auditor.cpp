@@ -4,6 +4,7 @@
 #include "pagewalker.h"
 #include "rpccall.h"
 #include "schemaargs.h"
+#include "toolcatalog.h"
 #include "ttlclock.h"
 
 #include <QTimer>
@@ -165,32 +166,30 @@ void Auditor::planAfterTools()
     // The list tools, in tools/list order, from the first walk of tools/list.
     QStringList found;
     QList<Step> walks;
-    for (const QJsonObject &tool : std::as_const(m_toolDefinitions)) {
-        std::optional<ListSource> source = ListSource::fromTool(tool);
-        if (!source)
-            continue;
-        const QString id = source->id();
+    for (ListSource source : std::as_const(m_listTools)) {
+        const QJsonObject tool = source.toolDefinition();
+        const QString id = source.id();
         found << id;
         if (!wanted(id))
             continue;
-        if (!source->isReadOnly() && !m_options.allowedTools.contains(source->toolName())) {
+        if (!source.isReadOnly() && !m_options.allowedTools.contains(source.toolName())) {
             addReport(id,
                       QStringLiteral("not annotated readOnlyHint: true; the audit calls it only when named "
                                      "with --allow-tool %1")
-                          .arg(source->toolName()));
+                          .arg(source.toolName()));
             continue;
         }
         // The arguments given win; the required ones they lack are filled from the schema, except
         // the cursor (or position) and the page size, which the walk sends itself.
         const SchemaArgs arguments =
             SchemaArgs::fill(tool.value(QStringLiteral("inputSchema")).toObject(),
-                             m_options.toolArguments.value(source->toolName()), source->pagingArguments());
-        source->setArguments(arguments.arguments);
+                             m_options.toolArguments.value(source.toolName()), source.pagingArguments());
+        source.setArguments(arguments.arguments);
         ListState s;
         s.filledFromSchema = arguments.describe();
-        s.source = *source;
+        s.source = source;
         s.report = addReport(id);
-        m_result.lists[s.report].arguments = source->arguments();
+        m_result.lists[s.report].arguments = source.arguments();
         m_states.append(s);
         const int state = int(m_states.size()) - 1;
         walks << [this, state] { walkFirst(state); };
@@ -234,9 +233,8 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
     ListState &s = m_states[state];
     s.first = AuditedWalk::record(*walker);
     if (state == m_toolsState) {
-        m_toolDefinitions.clear();
-        for (int row = 0; row < walker->rows()->rowCount(); ++row)
-            m_toolDefinitions.append(walker->rows()->item(row));
+        m_toolDefinitions = ToolCatalog::toolsIn(*walker->rows());
+        m_listTools = ToolCatalog::listToolsIn(*walker->rows());
         m_toolsComplete = walker->isComplete(); // a tool not listed is known to be missing only then
     }
     if (s.report < 0)

@@ -123,6 +123,7 @@ private:
     AuditResult m_result;
     QList<ListState> m_states;
     QList<QJsonObject> m_toolDefinitions; // what tools/list listed
+    QList<ListSource> m_listTools;        // the list tools among them (ToolCatalog)
     bool m_toolsComplete = false;         // ... to its end
     QList<Step> m_steps;
     QPointer<PageWalker> m_walker;

@@ -1,6 +1,7 @@
 #include "auditprobes.h"
 
 #include "auditedwalk.h"
+#include "itemdiff.h"
 #include "rpccall.h"
 
 #include <QJsonArray>
@@ -33,7 +34,7 @@ Answer Answer::read(const ListSource &source, const RpcCall &call)
         a.kind = Kind::Page;
         a.itemCount = int(page.items.size());
         for (const QJsonValue &item : page.items)
-            a.identities.append(AuditedWalk::identity(item.toObject()));
+            a.identities.append(ItemDiff::identity(item.toObject()));
     }
     return a;
 }

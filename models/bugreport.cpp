@@ -4,6 +4,7 @@
 #include "pagedlistmodel.h"
 #include "pageexport.h"
 #include "pagewalker.h"
+#include "secretmask.h"
 #include "serverconfig.h"
 #include "serversession.h"
 #include "trafficexport.h"
@@ -179,7 +180,7 @@ void Server::readDemo(const ServerConfig &config)
 {
     if (serverInfo.value(QStringLiteral("name")).toString() != DemoServerName)
         return;
-    if (config.kind == ServerConfig::Kind::Stdio) {
+    if (config.startsProcess()) {
         demoScenario = QStringLiteral("tour"); // the demo server's default
         const QStringList &args = config.arguments;
         for (qsizetype i = 0; i < args.size(); ++i) {
@@ -366,7 +367,7 @@ QJsonObject build(const Input &input)
     if (input.maskCursors)
         masked = PageRecord::maskCursorsIn(masked, cursorsToMask(input.lists));
     QByteArray text = QJsonDocument(masked.toObject()).toJson(QJsonDocument::Compact);
-    text = input.redactor ? input.redactor->redact(text) : redactSecrets(text, {});
+    text = input.redactor ? input.redactor->redact(text) : SecretMask::maskMessage(text, {});
     return QJsonDocument::fromJson(text).object();
 }
 

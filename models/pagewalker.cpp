@@ -1,5 +1,6 @@
 #include "pagewalker.h"
 
+#include "itemdiff.h"
 #include "mcpclient.h"
 #include "rpccall.h"
 #include "trafficlog.h"
@@ -7,7 +8,6 @@
 
 #include <QDateTime>
 #include <QJsonDocument>
-#include <QSet>
 
 #include <utility>
 
@@ -344,31 +344,21 @@ void PageWalker::acceptRefetch(int ledgerRow, const ListSource::Page &page, RpcC
         return;
     RowStore::Items fresh = itemsOf(page);
 
-    // Diff the new copy against the old by identity.
-    QHash<QString, QByteArrayView> before;
-    for (int i = 0; i < old->count(); ++i)
-        before.insert(ListSource::identity(old->at(i)), old->at(i));
-    int added = 0, changed = 0;
-    QSet<QString> seen;
-    for (int i = 0; i < fresh.count(); ++i) {
-        const QString id = ListSource::identity(fresh.at(i));
-        seen.insert(id);
-        const auto it = before.constFind(id);
-        if (it == before.constEnd())
-            ++added;
-        else if (*it != fresh.at(i))
-            ++changed;
-    }
-    int removed = 0;
-    for (auto it = before.constBegin(); it != before.constEnd(); ++it)
-        removed += seen.contains(it.key()) ? 0 : 1;
-    before.clear(); // views into the old items, which replacePage() frees
+    // The new copy against the old, by identity.
+    const auto itemsFor = [](const RowStore::Items &items) {
+        QList<ItemDiff::Item> out;
+        out.reserve(items.count());
+        for (int i = 0; i < items.count(); ++i)
+            out.append({ItemDiff::identity(items.at(i)), items.at(i)});
+        return out;
+    };
+    const ItemDiff diff = ItemDiff::compare(itemsFor(*old), itemsFor(fresh));
 
     PageLedger::Answer answer = answerOf(page, call);
     answer.requestBytes = 0; // the page's first request stays the one recorded
     m_keptBytes += fresh.text.size() - old->text.size() +
                    (fresh.offsets.size() - old->offsets.size()) * qint64(sizeof(quint32));
-    m_ledger->applyRefetch(ledgerRow, answer, added, removed, changed);
+    m_ledger->applyRefetch(ledgerRow, answer, diff.added, diff.removed, diff.changed);
     scheduleExpiry(ledgerRow);
     m_inserting = true; // views may ask for more while rows move: that waits (see acceptPage)
     m_rows->replacePage(ledgerRow, std::move(fresh));

@@ -1,6 +1,6 @@
 #include "serverimport.h"
 
-#include "oauth.h"
+#include "secretmask.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -54,17 +54,13 @@ ServerImport ServerImport::parse(const QByteArray &json)
         e.source = source;
         e.config = ServerConfig::fromJson(o);
         e.config.name = it.key();
-        const QString type = o.value(QStringLiteral("type")).toString();
-        if (o.contains(QStringLiteral("url")) || type == QLatin1String("http") ||
-            type == QLatin1String("sse")) {
-            e.config.kind = ServerConfig::Kind::Http;
-            e.config.url = QUrl(o.value(QStringLiteral("url")).toString());
+        if (e.config.hasUrl()) {
             if (!e.config.url.isValid() || e.config.url.scheme().isEmpty())
                 e.warning = QObject::tr("The URL is not valid");
         } else if (!o.contains(QStringLiteral("command"))) {
             e.warning = QObject::tr("No command and no URL: skipped");
         }
-        if (e.config.kind == ServerConfig::Kind::Http) {
+        if (e.config.takesHeaders()) {
             // The token of an Authorization header is the server's bearer token, for the keychain;
             // a reference another client fills in ("Bearer ${input:token}") is no secret and stays.
             for (qsizetype i = 0; i < e.config.headers.size(); ++i) {
@@ -103,13 +99,14 @@ ServerImport ServerImport::parse(const QByteArray &json)
 
 QString ServerImport::describe(const ServerConfig &config)
 {
-    if (config.kind == ServerConfig::Kind::Http)
+    if (config.hasUrl())
         return config.url.toString();
     QStringList parts;
     for (auto it = config.environment.cbegin(); it != config.environment.cend(); ++it) {
         const bool secret =
             config.envHeld.contains(it.key()) || ServerConfig::isSecretValue(it.key(), it.value());
-        parts.append(it.key() + QLatin1Char('=') + quoteArg(secret ? maskSecret(it.value()) : it.value()));
+        parts.append(it.key() + QLatin1Char('=') +
+                     quoteArg(secret ? SecretMask::abbreviate(it.value()) : it.value()));
     }
     for (const QString &name : config.envInKeychain) {
         if (!config.environment.contains(name))
@@ -127,14 +124,14 @@ QString ServerImport::describe(const ServerConfig &config)
 QStringList ServerImport::describeSecrets(const ServerConfig &config)
 {
     QStringList secrets;
-    if (config.kind == ServerConfig::Kind::Http) {
+    if (config.takesBearerToken()) {
         if (!config.bearerToken.isEmpty())
-            secrets << QObject::tr("bearer token %1").arg(maskSecret(config.bearerToken));
+            secrets << QObject::tr("bearer token %1").arg(SecretMask::abbreviate(config.bearerToken));
         return secrets;
     }
     for (auto it = config.environment.cbegin(); it != config.environment.cend(); ++it) {
         if (config.envHeld.contains(it.key()) || ServerConfig::isSecretValue(it.key(), it.value()))
-            secrets << it.key() + QLatin1Char(' ') + maskSecret(it.value());
+            secrets << it.key() + QLatin1Char(' ') + SecretMask::abbreviate(it.value());
     }
     return secrets;
 }

@@ -1,20 +1,14 @@
 #include "serverlistmodel.h"
 
 #include "modelslogging.h"
+#include "savedservers.h"
 #include "secretstore.h"
 #include "serversession.h"
 #include "signinstore.h"
 
 #include <QDateTime>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QSettings>
 
 namespace folio {
-
-namespace {
-const QString settingsKey = QStringLiteral("servers");
-}
 
 ServerListModel::ServerListModel(TtlClock *clock, SecretStore *secrets, QObject *parent)
     : QAbstractListModel(parent)
@@ -114,29 +108,18 @@ void ServerListModel::setDemoServer(const QString &program, const QStringList &a
                                  ? arguments.at(scenarioAt + 1)
                                  : QStringLiteral("tour");
     demo.name = tr("demo (%1)").arg(scenario);
-    demo.kind = ServerConfig::Kind::Stdio;
-    demo.command = program;
-    demo.arguments = arguments;
+    const QString name = demo.name;
+    demo = ServerConfig::process(program, arguments);
+    demo.name = name;
     beginInsertRows({}, 0, 0);
     m_sessions.prepend(makeSession(demo));
     m_hasDemo = true;
     endInsertRows();
 }
 
-QList<ServerConfig> ServerListModel::loadSaved()
-{
-    QSettings settings;
-    QList<ServerConfig> configs;
-    const QJsonArray array = QJsonDocument::fromJson(settings.value(settingsKey).toByteArray()).array();
-    for (const QJsonValue &v : array)
-        configs.append(ServerConfig::fromJson(v.toObject()));
-    qCDebug(lcServers).noquote() << configs.size() << "saved servers in" << settings.fileName();
-    return configs;
-}
-
 void ServerListModel::load()
 {
-    const QList<ServerConfig> configs = loadSaved();
+    const QList<ServerConfig> configs = SavedServers::load();
     if (configs.isEmpty())
         return;
     const int first = int(m_sessions.size());
@@ -148,14 +131,12 @@ void ServerListModel::load()
 
 void ServerListModel::save() const
 {
-    QJsonArray array;
+    QList<ServerConfig> configs;
     for (int row = m_hasDemo ? 1 : 0; row < m_sessions.size(); ++row) {
         if (!m_transient.contains(m_sessions.at(row)))
-            array.append(m_sessions.at(row)->config().toJson());
+            configs.append(m_sessions.at(row)->config());
     }
-    QSettings settings;
-    settings.setValue(settingsKey, QJsonDocument(array).toJson(QJsonDocument::Compact));
-    qCDebug(lcServers).noquote() << "saved" << array.size() << "servers to" << settings.fileName();
+    SavedServers::save(configs);
 }
 
 int ServerListModel::addServer(const ServerConfig &config, bool persist)
@@ -213,7 +194,7 @@ ServerConfig ServerListModel::holdSecrets(ServerConfig c)
 {
     c.keychainRefusal.clear();
     // Only what the kind saves: an HTTP server has no environment, a stdio server no token.
-    if (c.kind == ServerConfig::Kind::Http) {
+    if (!c.startsProcess()) {
         c.envInKeychain.clear();
         c.envHeld.clear();
         return c;

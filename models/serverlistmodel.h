@@ -66,8 +66,6 @@ public:
     // A name not used yet, from a wish ("my-server", "my-server 2", ...).
     QString uniqueName(const QString &wish) const;
 
-    static QList<ServerConfig> loadSaved();
-
     // For every session, now and to come (see ServerSession::WalkOnConnect).
     void setWalkOnConnect(ServerSession::WalkOnConnect mode);
 

@@ -8,6 +8,7 @@
 #include "schemaargs.h"
 #include "secretstore.h"
 #include "signinstore.h"
+#include "toolcatalog.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -64,7 +65,7 @@ ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, Secret
 
 void ServerSession::updateSignIn()
 {
-    const bool wanted = m_config.kind == ServerConfig::Kind::Http && !m_config.isReplay();
+    const bool wanted = m_config.canSignIn();
     SignInStore *before = m_signIn;
     if (m_signIn && (!wanted || m_signIn->serverUrl() != m_config.url)) {
         m_client->setAuthorizer(nullptr);
@@ -151,10 +152,11 @@ void ServerSession::connectWithSecrets()
 {
     // The keychain's secrets (the token, secret environment values) are read at connect time only
     // and never kept in m_config; those the keychain refused are held there for this session.
-    fillSecrets(m_secrets, m_config, this, [this](const ServerConfig &config, const QStringList &problems) {
-        for (const QString &problem : problems) {
-            qCInfo(lcSession).noquote() << config.name + QLatin1Char(':') << "connecting without:" << problem;
-            Q_EMIT error(problem);
+    fillSecrets(m_secrets, m_config, this, [this](const ServerConfig &config, const QList<SecretGap> &gaps) {
+        for (const SecretGap &gap : gaps) {
+            qCInfo(lcSession).noquote()
+                << config.name + QLatin1Char(':') << "connecting without:" << gap.message;
+            Q_EMIT error(gap.message);
         }
         m_client->setConfig(config);
         m_client->connectToServer();
@@ -386,13 +388,7 @@ void ServerSession::discoverListTools()
     // List tools are found in the tools list: walk it (within its page cap) and look at schemas.
     PagedListModel *tools = listModel(QStringLiteral("tools"));
     auto scan = [this, tools] {
-        QList<ListSource> found;
-        for (int row = 0; row < tools->rowCount(); ++row) {
-            if (!ListSource::mayBeListTool(tools->itemBytes(row)))
-                continue; // most tools: no need to parse them
-            if (auto s = ListSource::fromTool(tools->item(row)))
-                found.append(*s);
-        }
+        const QList<ListSource> found = ToolCatalog::listToolsIn(*tools->walker()->rows());
         QList<ListSource> protocolLists;
         for (const ListSource &l : std::as_const(m_lists)) {
             if (l.kind() == ListSource::Kind::Protocol)

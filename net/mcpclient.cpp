@@ -11,6 +11,7 @@
 #include "netlogging.h"
 #include "replaytransport.h"
 #include "rpccall.h"
+#include "secretmask.h"
 #include "sessionrecording.h"
 #include "stdiotransport.h"
 #include "streamablehttptransport.h"
@@ -53,14 +54,12 @@ void McpClient::setConfig(const ServerConfig &config)
             }
         }
     }
-    if (!config.bearerToken.isEmpty())
-        m_log->addSecret(config.bearerToken);
-    for (const auto &[name, value] : config.headers) {
-        const QByteArray lower = name.toLower();
-        if (lower.contains("auth") || lower.contains("key") || lower.contains("token") ||
-            lower.contains("secret"))
-            m_log->addSecret(QString::fromUtf8(value));
-    }
+    // The config's secrets, wherever they come back (a server echoing its token): this client's
+    // log, recordings and reports, and the process's own output (SecretMask::known()).
+    const QStringList secrets = config.secrets();
+    for (const QString &secret : secrets)
+        m_log->addSecret(secret);
+    SecretMask::remember(secrets);
 }
 
 void McpClient::setTransportFactory(std::function<Transport *(QObject *)> factory)
@@ -154,8 +153,10 @@ void McpClient::setAuthorizer(Authorizer *authorizer)
     auto hideTokens = [this, authorizer] {
         const OAuthTokens &tokens = authorizer->record().tokens;
         for (const QString &secret : {tokens.accessToken, tokens.refreshToken}) {
-            if (!secret.isEmpty())
+            if (!secret.isEmpty()) {
                 m_log->addSecret(secret);
+                SecretMask::remember(secret);
+            }
         }
     };
     hideTokens();
@@ -625,13 +626,17 @@ SessionRecording McpClient::recording() const
     SessionRecording rec;
     rec.name = m_config.name;
     rec.kind = m_config.kind == ServerConfig::Kind::Http ? QStringLiteral("http") : QStringLiteral("stdio");
-    rec.target = SessionRecording::maskTarget(m_config);
+    rec.target = m_config.displayTarget();
     rec.demoScenario = SessionRecording::demoScenarioOf(m_config);
     rec.revision = m_protocolVersion;
     rec.transport = transportName();
-    rec.serverInfo = m_serverInfo;
-    rec.capabilities = m_capabilities;
-    rec.instructions = m_instructions;
+    // What the server said of itself is masked as its messages are: a server that echoes its
+    // token in serverInfo or instructions must not keep it in the header.
+    rec.serverInfo = SecretMask::maskMessage(QJsonValue(m_serverInfo), m_log->secrets()).toObject();
+    rec.capabilities = SecretMask::maskMessage(QJsonValue(m_capabilities), m_log->secrets()).toObject();
+    rec.instructions = SecretMask::maskMessage(QJsonValue(m_instructions), m_log->secrets()).toString();
+    const bool maskedDescription = rec.serverInfo != m_serverInfo || rec.capabilities != m_capabilities ||
+                                   rec.instructions != m_instructions;
     rec.folioVersion = clientInfo().value(QStringLiteral("version")).toString();
     if (!m_recorder)
         return rec;
@@ -657,8 +662,11 @@ SessionRecording McpClient::recording() const
     if (!m_config.environment.isEmpty())
         rec.stripped << QStringLiteral("the values of the environment variables set for the server (%1)")
                             .arg(m_config.environment.size());
-    if (rec.target != m_config.displayTarget())
+    if (m_config.targetHasSecrets())
         rec.stripped << QStringLiteral("secret-looking parts of the command line or URL");
+    if (maskedDescription)
+        rec.stripped << QStringLiteral("secret-looking values in the server's description (serverInfo, "
+                                       "capabilities, instructions)");
     if (maskedMessages > 0)
         rec.stripped << QStringLiteral("secret-looking values in %1 message(s)").arg(maskedMessages);
     return rec;

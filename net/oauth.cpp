@@ -1,5 +1,7 @@
 #include "oauth.h"
 
+#include "secretmask.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,100 +15,6 @@ namespace {
 QString str(const QJsonObject &o, const char *key)
 {
     return o.value(QLatin1String(key)).toString();
-}
-
-// Field names whose values are secrets, in forms, JSON bodies and query strings.
-bool isSecretField(QStringView name)
-{
-    static const QStringList names{QStringLiteral("access_token"),
-                                   QStringLiteral("refresh_token"),
-                                   QStringLiteral("id_token"),
-                                   QStringLiteral("client_secret"),
-                                   QStringLiteral("code"),
-                                   QStringLiteral("code_verifier"),
-                                   QStringLiteral("registration_access_token")};
-    return names.contains(name.toString());
-}
-
-bool isSecretHeaderName(QByteArrayView name)
-{
-    const QByteArray lower = name.toByteArray().toLower();
-    return lower == "authorization" || lower == "proxy-authorization" || lower == "cookie" ||
-           lower == "set-cookie";
-}
-
-QByteArray maskForm(const QByteArray &body)
-{
-    QUrlQuery query(QString::fromUtf8(body));
-    bool changed = false;
-    auto items = query.queryItems(QUrl::FullyDecoded);
-    for (auto &[name, value] : items) {
-        if (isSecretField(name)) {
-            value = maskSecret(value);
-            changed = true;
-        }
-    }
-    if (!changed)
-        return body;
-    QUrlQuery masked;
-    masked.setQueryItems(items);
-    return masked.toString(QUrl::FullyEncoded).toUtf8();
-}
-
-QJsonValue maskJson(const QJsonValue &value)
-{
-    if (value.isObject()) {
-        QJsonObject o = value.toObject();
-        for (auto it = o.begin(); it != o.end(); ++it) {
-            if (isSecretField(it.key()) && it.value().isString())
-                it.value() = maskSecret(it.value().toString());
-            else
-                it.value() = maskJson(it.value());
-        }
-        return o;
-    }
-    if (value.isArray()) {
-        QJsonArray a = value.toArray();
-        for (auto it = a.begin(); it != a.end(); ++it)
-            *it = maskJson(*it);
-        return a;
-    }
-    return value;
-}
-
-QByteArray maskBody(const QByteArray &body)
-{
-    if (body.isEmpty())
-        return body;
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
-    if (error.error == QJsonParseError::NoError && doc.isObject())
-        return QJsonDocument(maskJson(doc.object()).toObject()).toJson(QJsonDocument::Compact);
-    if (body.contains('=') && !body.contains('{'))
-        return maskForm(body);
-    return body;
-}
-
-QString maskUrl(const QString &url)
-{
-    QUrl u(url);
-    if (!u.hasQuery())
-        return url;
-    QUrlQuery query(u);
-    auto items = query.queryItems(QUrl::FullyDecoded);
-    bool changed = false;
-    for (auto &[name, value] : items) {
-        if (isSecretField(name)) {
-            value = maskSecret(value);
-            changed = true;
-        }
-    }
-    if (!changed)
-        return url;
-    QUrlQuery masked;
-    masked.setQueryItems(items);
-    u.setQuery(masked);
-    return u.toString();
 }
 
 } // namespace
@@ -271,41 +179,6 @@ QJsonObject decodeJwtClaims(const QString &token)
     return error.error == QJsonParseError::NoError ? doc.object() : QJsonObject();
 }
 
-QString maskSecret(const QString &secret)
-{
-    if (secret.isEmpty())
-        return secret;
-    if (secret.size() <= 8)
-        return QStringLiteral("•••• (%1 chars)").arg(secret.size());
-    return secret.left(4) + QStringLiteral("… (%1 chars)").arg(secret.size());
-}
-
-HttpExchange maskExchange(const HttpExchange &exchange)
-{
-    HttpExchange m = exchange;
-    m.url = maskUrl(m.url);
-    for (auto *headers : {&m.requestHeaders, &m.responseHeaders}) {
-        for (auto &[name, value] : *headers) {
-            if (!isSecretHeaderName(name))
-                continue;
-            // Keep the scheme ("Bearer", "Basic"): it says what kind of secret went. Cookies have
-            // none: their first value would show whole.
-            const bool hasScheme = name.toLower().endsWith("authorization");
-            const qsizetype space = hasScheme ? value.indexOf(' ') : -1;
-            value = space > 0
-                        ? value.left(space + 1) + maskSecret(QString::fromUtf8(value.mid(space + 1))).toUtf8()
-                        : maskSecret(QString::fromUtf8(value)).toUtf8();
-        }
-    }
-    for (auto &[name, value] : m.responseHeaders) {
-        if (name.compare("Location", Qt::CaseInsensitive) == 0)
-            value = maskUrl(QString::fromUtf8(value)).toUtf8();
-    }
-    m.requestBody = maskBody(m.requestBody);
-    m.responseBody = maskBody(m.responseBody);
-    return m;
-}
-
 QString describeSteps(const QList<AuthStep> &steps, bool withExchanges, int firstNumber)
 {
     QString out;
@@ -325,7 +198,7 @@ QString describeSteps(const QList<AuthStep> &steps, bool withExchanges, int firs
         if (!withExchanges)
             continue;
         for (const HttpExchange &raw : step.exchanges) {
-            const HttpExchange ex = maskExchange(raw);
+            const HttpExchange ex = SecretMask::abbreviateExchange(raw);
             out += QStringLiteral("   > %1 %2\n").arg(QString::fromLatin1(ex.method), ex.url);
             if (!ex.requestBody.isEmpty())
                 out += QStringLiteral("     %1\n").arg(QString::fromUtf8(ex.requestBody.left(2000)));

@@ -104,10 +104,11 @@ struct AuthStep
 
     Kind kind = Kind::Challenge;
     State state = State::Running;
-    QString title;                 // "Protected resource metadata"
-    QString summary;               // one line: what it found
-    QString error;                 // when Failed: what went wrong, and the rule it broke
-    QList<HttpExchange> exchanges; // as sent and received, unmasked: views mask (maskExchange)
+    QString title;   // "Protected resource metadata"
+    QString summary; // one line: what it found
+    QString error;   // when Failed: what went wrong, and the rule it broke
+    QList<HttpExchange>
+        exchanges; // as sent and received, unmasked: views abbreviate (SecretMask::abbreviateExchange)
     QList<AuthVerdict> verdicts;
     QJsonObject details;   // what the step found (metadata read, parameters sent), secrets masked
     QJsonObject jwtClaims; // the access token's claims when it is a JWT (Token, Refresh)
@@ -121,15 +122,9 @@ struct AuthStep
 // The claims of a JWT (its payload, not verified), or an empty object when token is no JWT.
 QJsonObject decodeJwtClaims(const QString &token);
 
-// A secret as shown: the first 4 characters and a count, never the whole ("eyJh… (812 chars)").
-QString maskSecret(const QString &secret);
-
-// An exchange with its secrets masked: Authorization and cookie headers, and the token, secret,
-// code and verifier fields of form and JSON bodies and of the URL's query.
-HttpExchange maskExchange(const HttpExchange &exchange);
-
 // The steps as text, for `folio auth`: one block per step with its verdicts, numbered from
-// firstNumber; withExchanges adds each step's HTTP exchanges, masked (maskExchange()).
+// firstNumber; withExchanges adds each step's HTTP exchanges, abbreviated
+// (SecretMask::abbreviateExchange()).
 QString describeSteps(const QList<AuthStep> &steps, bool withExchanges, int firstNumber = 1);
 
 } // namespace folio

@@ -3,6 +3,7 @@
 #include "httpsupport.h"
 #include "loopbacklistener.h"
 #include "netlogging.h"
+#include "secretmask.h"
 #include "wwwauthenticate.h"
 
 #include <QCryptographicHash>
@@ -814,7 +815,7 @@ void OAuthFlow::handleCallback(const QUrlQuery &query)
     beginStep(AuthStep::Kind::Callback, AuthStep::kindName(AuthStep::Kind::Callback));
     QJsonObject params;
     for (const auto &[name, value] : query.queryItems(QUrl::FullyDecoded))
-        params.insert(name, name == QLatin1String("code") ? maskSecret(value) : value);
+        params.insert(name, name == QLatin1String("code") ? SecretMask::abbreviate(value) : value);
     current().details.insert(QStringLiteral("query"), params);
     // RFC 9207 first, before the code or an error is acted on or shown.
     const bool issRequired =
@@ -994,7 +995,8 @@ void OAuthFlow::readTokenAnswer(const HttpExchange &ex, const QByteArray &body, 
     QJsonObject shown = answer;
     for (const char *key : {"access_token", "refresh_token", "id_token"}) {
         if (shown.contains(QLatin1String(key)))
-            shown.insert(QLatin1String(key), maskSecret(shown.value(QLatin1String(key)).toString()));
+            shown.insert(QLatin1String(key),
+                         SecretMask::abbreviate(shown.value(QLatin1String(key)).toString()));
     }
     current().details.insert(QStringLiteral("answer"), shown);
 

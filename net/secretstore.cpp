@@ -72,19 +72,19 @@ SecretStore::SecretStore(const QString &service, QObject *parent)
 
 void SecretStore::store(const QString &key, const QString &secret)
 {
-    auto job = new QKeychain::WritePasswordJob(m_service, this);
+    auto job = new QKeychain::WritePasswordJob(m_service);
     job->setTextData(secret);
     start(job, Operation::Store, key);
 }
 
 void SecretStore::read(const QString &key)
 {
-    start(new QKeychain::ReadPasswordJob(m_service, this), Operation::Read, key);
+    start(new QKeychain::ReadPasswordJob(m_service), Operation::Read, key);
 }
 
 void SecretStore::remove(const QString &key)
 {
-    start(new QKeychain::DeletePasswordJob(m_service, this), Operation::Remove, key);
+    start(new QKeychain::DeletePasswordJob(m_service), Operation::Remove, key);
 }
 
 QString SecretStore::failureMessage(Failure failure, const QString &key, const QString &detail)
@@ -115,7 +115,11 @@ QString SecretStore::failureMessage(Failure failure, const QString &key, const Q
 void SecretStore::start(QKeychain::Job *job, Operation operation, const QString &key)
 {
     job->setKey(key);
-    job->setAutoDelete(true); // the job deletes itself after finished()
+    // The job has no parent and deletes itself after finished(): the Secret Service backend
+    // answers through a GLib callback that holds the job's address, so a job deleted in flight
+    // (with a store that goes away first) would be called after its death. The context object
+    // below drops the answer of a store that is gone.
+    job->setAutoDelete(true);
     job->setInsecureFallback(false);
     qCDebug(lcSecrets).noquote() << operationName(operation) << "the token for" << key;
     connect(job, &QKeychain::Job::finished, this,

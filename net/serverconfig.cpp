@@ -1,5 +1,6 @@
 #include "serverconfig.h"
 
+#include "secretmask.h"
 #include "secretstore.h"
 
 #include <QCoreApplication>
@@ -11,16 +12,64 @@
 
 namespace folio {
 
+ServerConfig ServerConfig::process(const QString &command, const QStringList &arguments)
+{
+    ServerConfig c;
+    c.kind = Kind::Stdio;
+    c.command = command;
+    c.arguments = arguments;
+    return c;
+}
+
+ServerConfig ServerConfig::remote(const QUrl &url)
+{
+    ServerConfig c;
+    c.kind = Kind::Http;
+    c.url = url;
+    return c;
+}
+
 QString ServerConfig::displayTarget() const
 {
-    if (isReplay())
-        return QStringLiteral("%1 (replayed from %2)")
-            .arg(kind == Kind::Http ? url.toString(QUrl::RemoveUserInfo) : command, replayFile);
-    if (kind == Kind::Http)
-        return url.toString(QUrl::RemoveUserInfo);
-    QStringList parts{command};
-    parts += arguments;
-    return parts.join(QLatin1Char(' '));
+    const QString target =
+        kind == Kind::Http
+            ? SecretMask::maskUrl(url.toString(QUrl::RemoveUserInfo))
+            : SecretMask::maskCommandLine(QStringList{command} + arguments).join(QLatin1Char(' '));
+    const QString shown = SecretMask::maskKnown(target, secrets());
+    return isReplay() ? QStringLiteral("%1 (replayed from %2)").arg(shown, replayFile) : shown;
+}
+
+bool ServerConfig::targetHasSecrets() const
+{
+    return kind == Kind::Http ? !url.userInfo().isEmpty() || !SecretMask::secretsInUrl(url).isEmpty()
+                              : !SecretMask::secretsInCommandLine(QStringList{command} + arguments).isEmpty();
+}
+
+QStringList ServerConfig::secrets() const
+{
+    QStringList all;
+    if (!bearerToken.isEmpty())
+        all << bearerToken;
+    for (auto it = environment.cbegin(); it != environment.cend(); ++it) {
+        if (isSecretName(it.key()) || SecretMask::isSecretVariable(it.key()) ||
+            envInKeychain.contains(it.key()) || envHeld.contains(it.key()))
+            all << it.value();
+    }
+    for (const auto &[name, value] : headers) {
+        if (SecretMask::isSecretHeader(name) || name.toLower().contains("auth"))
+            all << QString::fromUtf8(value);
+    }
+    if (kind == Kind::Http) {
+        all += SecretMask::secretsInUrl(url);
+        const QString password = url.password(QUrl::FullyDecoded);
+        if (!password.isEmpty())
+            all << password;
+    } else {
+        all += SecretMask::secretsInCommandLine(QStringList{command} + arguments);
+    }
+    all.removeAll(QString());
+    all.removeDuplicates();
+    return all;
 }
 
 QJsonObject ServerConfig::toJson() const
@@ -98,15 +147,15 @@ ServerConfig ServerConfig::fromJson(const QJsonObject &o)
     c.nameFromServer = o.value(QStringLiteral("nameFromServer")).toBool();
     const QString type = o.value(QStringLiteral("type")).toString();
     const bool hasUrl = o.contains(QStringLiteral("url"));
+    // A URL makes a remote server whatever the type says (clients spell it "streamableHttp",
+    // "remote", ...), as an import has always read it.
     if (type == QLatin1String("http") || type == QLatin1String("sse") ||
-        type == QLatin1String("streamable-http") || (type.isEmpty() && hasUrl)) {
+        type == QLatin1String("streamable-http") || hasUrl) {
         c.kind = Kind::Http;
         c.url = QUrl(o.value(QStringLiteral("url")).toString());
-        c.httpMode = type == QLatin1String("sse") ? HttpMode::LegacySse
-                     : type.isEmpty()             ? HttpMode::Auto
-                                                  : HttpMode::Streamable;
-        if (type == QLatin1String("http"))
-            c.httpMode = HttpMode::Auto;
+        c.httpMode = type == QLatin1String("sse")               ? HttpMode::LegacySse
+                     : type == QLatin1String("streamable-http") ? HttpMode::Streamable
+                                                                : HttpMode::Auto;
         const QJsonObject h = o.value(QStringLiteral("headers")).toObject();
         for (auto it = h.begin(); it != h.end(); ++it)
             c.headers.append({it.key().toLatin1(), it.value().toString().toLatin1()});
@@ -139,7 +188,7 @@ ServerConfig ServerConfig::fromJson(const QJsonObject &o)
 }
 
 void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *context,
-                 std::function<void(const ServerConfig &filled, const QStringList &problems)> done)
+                 std::function<void(const ServerConfig &filled, const QList<SecretGap> &gaps)> done)
 {
     // key -> the variable it fills; the token's key maps to an empty name.
     QHash<QString, QString> wanted;
@@ -154,13 +203,14 @@ void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *contex
         return;
     }
     if (!store) {
-        QStringList problems;
+        QList<SecretGap> gaps;
         for (const QString &name : std::as_const(wanted)) {
-            problems << QCoreApplication::translate("folio::ServerConfig",
-                                                    "%1: no keychain to read %2 from; connecting without it.")
-                            .arg(config.name, name.isEmpty() ? QStringLiteral("the token") : name);
+            gaps.append({name, false,
+                         QCoreApplication::translate(
+                             "folio::ServerConfig", "%1: no keychain to read %2 from; connecting without it.")
+                             .arg(config.name, name.isEmpty() ? QStringLiteral("the token") : name)});
         }
-        done(config, problems);
+        done(config, gaps);
         return;
     }
 
@@ -168,8 +218,8 @@ void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *contex
     {
         ServerConfig config;
         QHash<QString, QString> pending;
-        QStringList problems;
-        std::function<void(const ServerConfig &, const QStringList &)> done;
+        QList<SecretGap> gaps;
+        std::function<void(const ServerConfig &, const QList<SecretGap> &)> done;
     };
     auto wait = std::make_shared<Wait>(Wait{config, wanted, {}, std::move(done)});
     auto *ctx = new QObject(context); // gone with the context, or once every answer is in
@@ -177,7 +227,7 @@ void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *contex
         if (!wait->pending.isEmpty())
             return;
         ctx->deleteLater();
-        wait->done(wait->config, wait->problems);
+        wait->done(wait->config, wait->gaps);
     };
     QObject::connect(store, &SecretStore::restored, ctx,
                      [wait, answered](const QString &key, const QString &secret) {
@@ -196,19 +246,22 @@ void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *contex
             if (!wait->pending.contains(key))
                 return;
             const QString name = wait->pending.take(key);
+            const bool notFound = failure == SecretStore::Failure::NotFound;
             // The token's message is the keychain's own, as it always was.
             if (name.isEmpty())
-                wait->problems << message;
-            else if (failure == SecretStore::Failure::NotFound)
-                wait->problems << QCoreApplication::translate(
-                                      "folio::ServerConfig",
-                                      "%1 for %2 is not in the keychain: the server starts without it.")
-                                      .arg(name, wait->config.name);
+                wait->gaps.append({name, notFound, message});
+            else if (notFound)
+                wait->gaps.append({name, notFound,
+                                   QCoreApplication::translate(
+                                       "folio::ServerConfig",
+                                       "%1 for %2 is not in the keychain: the server starts without it.")
+                                       .arg(name, wait->config.name)});
             else
-                wait->problems << QCoreApplication::translate(
-                                      "folio::ServerConfig",
-                                      "%1 for %2 is not filled in, the server starts without it: %3")
-                                      .arg(name, wait->config.name, message);
+                wait->gaps.append({name, notFound,
+                                   QCoreApplication::translate(
+                                       "folio::ServerConfig",
+                                       "%1 for %2 is not filled in, the server starts without it: %3")
+                                       .arg(name, wait->config.name, message)});
             answered();
         });
     for (auto it = wanted.cbegin(); it != wanted.cend(); ++it)

@@ -78,6 +78,27 @@ struct ServerConfig
     QString replayFile;
     bool isReplay() const { return !replayFile.isEmpty(); }
 
+    // A server started as a process (stdio), and one reached at a URL (Streamable HTTP or the
+    // legacy HTTP+SSE transport). Everything outside net/ asks what a config can do, below, not
+    // which Kind it is: a new transport is one class and one row (McpClient's transport factory).
+    static ServerConfig process(const QString &command, const QStringList &arguments = {});
+    static ServerConfig remote(const QUrl &url);
+    // Started by Folio as a process: a command, arguments, an environment, a working directory.
+    bool startsProcess() const { return kind == Kind::Stdio; }
+    // Reached at url: extra headers, a bearer token, a sign-in (OAuth).
+    bool hasUrl() const { return kind == Kind::Http; }
+    bool takesHeaders() const { return hasUrl(); }
+    bool takesBearerToken() const { return hasUrl(); }
+    // A sign-in (OAuth) can be made for it: reached at a URL, and not a replay.
+    bool canSignIn() const { return hasUrl() && !isReplay(); }
+    // Secrets saved in the keychain to be filled in at connect (fillSecrets()).
+    bool hasKeychainSecrets() const
+    {
+        return (takesBearerToken() && tokenInKeychain) || (startsProcess() && !envInKeychain.isEmpty());
+    }
+    // "stdio" or "http", as reports and recordings name the transport.
+    QString transportWord() const { return hasUrl() ? QStringLiteral("http") : QStringLiteral("stdio"); }
+
     // The name a server gets when the user gives none: its program's file name, or its host.
     QString fallbackName() const;
     QString secretKey() const { return QStringLiteral("server:") + name; }
@@ -88,7 +109,15 @@ struct ServerConfig
     }
     // A token not in the keychain: held in memory, for this session only.
     bool tokenHeld() const { return !bearerToken.isEmpty() && !tokenInKeychain; }
+    // The command line or URL as shown anywhere (window, reports, recordings, logs), masked by
+    // SecretMask: secret flags' and variables' values, secret query items, the user info, and any
+    // of secrets() in it.
     QString displayTarget() const;
+    // Whether the command line or URL holds anything displayTarget() masks by its shape.
+    bool targetHasSecrets() const;
+    // The secret values this config holds, for SecretMask::maskKnown(): the bearer token, secret
+    // environment values, secret header values, and the secrets in the command line or URL.
+    QStringList secrets() const;
 
     // Whether a variable's name says that its value is a secret: TOKEN, KEY, SECRET or PASSWORD in
     // it, in any case.
@@ -103,12 +132,21 @@ struct ServerConfig
     static ServerConfig fromJson(const QJsonObject &object);
 };
 
+// A secret of a config that the keychain did not give.
+struct SecretGap
+{
+    QString variable;      // the environment variable it fills; empty for the bearer token
+    bool notFound = false; // the keychain has nothing under its key (else it could not be read)
+    QString message;       // for the user: which secret, and why
+};
+
 // Reads the secrets config keeps in the keychain (its bearer token when tokenInKeychain, the values
-// of envInKeychain) and calls done once, with them filled in and one message for each secret that
-// could not be read: the connect goes on without it, and the server says what it misses. Secrets
-// held in config (tokenHeld(), envHeld) are already there. With nothing to read, done is called
-// at once; without a store, at once too, with a message per secret. context ends the wait.
+// of envInKeychain) and calls done once, with them filled in and a gap for each secret that could
+// not be read: the connect goes on without it, and the server says what it misses. Secrets held in
+// config (tokenHeld(), envHeld) are already there. With nothing to read, done is called at once;
+// without a store, at once too, with a gap per secret. context ends the wait. The one place that
+// fills a saved server's secrets, for the window (ServerSession) and the command line (CliSession).
 void fillSecrets(SecretStore *store, const ServerConfig &config, QObject *context,
-                 std::function<void(const ServerConfig &filled, const QStringList &problems)> done);
+                 std::function<void(const ServerConfig &filled, const QList<SecretGap> &gaps)> done);
 
 } // namespace folio

@@ -7,10 +7,8 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 #include <QSaveFile>
 #include <QStringDecoder>
-#include <QUrlQuery>
 
 namespace folio {
 
@@ -28,16 +26,6 @@ bool isUtf8(const QByteArray &bytes)
     Q_UNUSED(text)
     return !decoder.hasError();
 }
-
-// Names that hold a secret in a command line's flags, a URL's query or an environment.
-bool looksSecret(QStringView name)
-{
-    static const QRegularExpression re(QStringLiteral("token|secret|password|passwd|key|auth|credential"),
-                                       QRegularExpression::CaseInsensitiveOption);
-    return re.match(name).hasMatch();
-}
-
-const QString masked = QStringLiteral("[redacted]");
 
 // A header's millisecond count as received: any number, clamped to what a qint64 holds (a hostile
 // 1e25 or NaN must not reach a cast).
@@ -286,42 +274,6 @@ ServerConfig SessionRecording::replayConfig(const QString &path) const
         config.command = target;
     }
     return config;
-}
-
-QString SessionRecording::maskTarget(const ServerConfig &config)
-{
-    if (config.kind == ServerConfig::Kind::Http) {
-        QUrl url = config.url;
-        url.setUserInfo({});
-        QUrlQuery query(url);
-        auto items = query.queryItems(QUrl::FullyDecoded);
-        for (auto &[key, value] : items) {
-            if (looksSecret(key))
-                value = masked;
-        }
-        query.setQueryItems(items);
-        url.setQuery(query);
-        return url.toString();
-    }
-    QStringList words{config.command};
-    bool maskNext = false;
-    for (const QString &arg : config.arguments) {
-        if (maskNext) {
-            words << masked;
-            maskNext = false;
-            continue;
-        }
-        const qsizetype eq = arg.indexOf(QLatin1Char('='));
-        if (arg.startsWith(QLatin1Char('-')) && looksSecret(arg.left(eq < 0 ? arg.size() : eq))) {
-            if (eq < 0)
-                maskNext = true, words << arg;
-            else
-                words << arg.left(eq + 1) + masked;
-            continue;
-        }
-        words << arg;
-    }
-    return words.join(QLatin1Char(' '));
 }
 
 QString SessionRecording::demoScenarioOf(const ServerConfig &config)

@@ -78,9 +78,6 @@ struct SessionRecording
     // The config a replay of the file at path runs with: named after the recorded server, shown
     // as its target, its transport the file (ServerConfig::replayFile).
     ServerConfig replayConfig(const QString &path) const;
-    // A command line or URL with what looks secret in it masked (a value after --token, --api-key,
-    // --password...; token=, key= query values; a URL's user info).
-    static QString maskTarget(const ServerConfig &config);
     // The demo server's scenario when config runs folio-demo-server, else empty.
     static QString demoScenarioOf(const ServerConfig &config);
 };

@@ -48,6 +48,9 @@ public:
     bool keepsText() const { return m_keepText; }
     // Values that must never appear in the log (tokens, header values marked secret).
     void addSecret(const QString &value);
+    const QStringList &secrets() const { return m_secrets; }
+    // SecretMask::maskMessage() with this log's secrets: what every entry, recording and report
+    // from this client's traffic is masked with.
     QByteArray redact(const QByteArray &text) const;
 
     // What carries the entries appended from now on (Transport::kindName()), unless they say.
@@ -56,15 +59,12 @@ public:
     void append(Entry entry);
     void appendDiagnostic(const QString &line);
     const QVector<Entry> &entries() const { return m_entries; }
-    // HTTP exchanges (the HTTP transports'), masked: secret header values read "[redacted]",
+    // HTTP exchanges (the HTTP transports'), masked: secret header values read "[redacted]"
+    // (SecretMask::maskHeaders()),
     // bodies are redacted as message text is. Without kept text, the bodies are left out. Bounded
     // like the entries.
     void appendHttp(HttpExchange exchange);
     const QVector<HttpExchange> &httpExchanges() const { return m_http; }
-    // A header whose value never leaves the machine: Authorization, Proxy-Authorization, Cookie,
-    // Set-Cookie, and any name holding "token", "secret" or "key" (Mcp-Session-Id is kept: it
-    // names the session and is needed to read a session's traffic).
-    static bool isSecretHeader(QByteArrayView name);
     qint64 totalBytesIn() const { return m_bytesIn; }
     qint64 totalBytesOut() const { return m_bytesOut; }
     void clear();
@@ -88,16 +88,5 @@ private:
     qint64 m_bytesIn = 0;
     qint64 m_bytesOut = 0;
 };
-
-// Redacts Authorization/Cookie/API-key style header values and the given secret values.
-QByteArray redactSecrets(const QByteArray &text, const QStringList &secrets);
-
-// The header values, JSON members and bearer tokens that redactSecrets() redacts, always looked
-// for (with regular expressions over the text as UTF-16: the costly part of logging a page).
-QByteArray redactCredentials(const QByteArray &text);
-
-// False only if redactCredentials() would find nothing in the text: a cheap scan that most
-// messages pass without the regular expressions.
-bool mayCarryCredentials(const QByteArray &text);
 
 } // namespace folio

@@ -1,5 +1,7 @@
 #include "copyaction.h"
 
+#include "secretmask.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -12,9 +14,14 @@ QAction *addCopyAction(QWidget *widget, std::function<QString()> text)
     widget->setContextMenuPolicy(Qt::ActionsContextMenu);
     auto *copy = new QAction(QApplication::translate("folio::CopyAction", "Copy"), widget);
     QObject::connect(copy, &QAction::triggered, widget,
-                     [text = std::move(text)] { QApplication::clipboard()->setText(text()); });
+                     [text = std::move(text)] { copyToClipboard(text()); });
     widget->addAction(copy);
     return copy;
+}
+
+void copyToClipboard(const QString &text)
+{
+    QApplication::clipboard()->setText(SecretMask::maskOutput(text));
 }
 
 } // namespace folio

@@ -100,7 +100,7 @@ void ImportDialog::parse()
         auto *item = new QTreeWidgetItem(m_preview);
         item->setText(NameColumn, e.config.name);
         item->setCheckState(NameColumn, e.warning.contains(tr("skipped")) ? Qt::Unchecked : Qt::Checked);
-        item->setText(KindColumn, e.config.kind == ServerConfig::Kind::Http ? tr("HTTP") : tr("stdio"));
+        item->setText(KindColumn, e.config.hasUrl() ? tr("HTTP") : tr("stdio"));
         item->setText(RunsColumn, ServerImport::describe(e.config));
         item->setToolTip(RunsColumn, ServerImport::describe(e.config));
         const QStringList secrets = ServerImport::describeSecrets(e.config);

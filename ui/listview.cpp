@@ -414,8 +414,7 @@ void ListView::copyItemAsJson()
 {
     if (m_rowItem.isEmpty())
         return;
-    QApplication::clipboard()->setText(
-        QString::fromUtf8(QJsonDocument(m_rowItem).toJson(QJsonDocument::Indented)));
+    copyToClipboard(QString::fromUtf8(QJsonDocument(m_rowItem).toJson(QJsonDocument::Indented)));
     Q_EMIT statusMessage(tr("Item copied as JSON"));
 }
 
@@ -445,8 +444,7 @@ void ListView::showTableMenu(const QPoint &pos)
     }
     QAction *copyCell = menu.addAction(tr("Copy Cell"));
     copyCell->setEnabled(at.isValid());
-    connect(copyCell, &QAction::triggered, this,
-            [at] { QApplication::clipboard()->setText(at.data().toString()); });
+    connect(copyCell, &QAction::triggered, this, [at] { copyToClipboard(at.data().toString()); });
     const QModelIndexList selected = m_table->selectionModel()->selectedRows();
     QAction *copyRows = menu.addAction(selected.size() > 1 ? tr("Copy %1 Rows as JSON").arg(selected.size())
                                                            : tr("Copy Row as JSON"));
@@ -463,7 +461,7 @@ void ListView::showTableMenu(const QPoint &pos)
             items.append(m_model->item(sourceIndex(r).row()));
         const QJsonDocument doc =
             items.size() == 1 ? QJsonDocument(items.first().toObject()) : QJsonDocument(items);
-        QApplication::clipboard()->setText(QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
+        copyToClipboard(QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
         Q_EMIT statusMessage(tr("%n row(s) copied as JSON", nullptr, int(items.size())));
     });
     menu.addSeparator();

@@ -1,5 +1,6 @@
 #include "pageinspector.h"
 
+#include "copyaction.h"
 #include "elidedlabel.h"
 #include "fonts.h"
 #include "jsontreemodel.h"
@@ -662,7 +663,7 @@ void PageInspector::copyAsJson()
     if (isEmpty())
         return;
     const QByteArray json = QJsonDocument(pageJson()).toJson(QJsonDocument::Indented);
-    QApplication::clipboard()->setText(QString::fromUtf8(json));
+    copyToClipboard(QString::fromUtf8(json));
     Q_EMIT statusMessage(tr("Page %1 copied as JSON (%2)")
                              .arg(m_model->ledger()->page(m_row).index + 1)
                              .arg(describeBytes(json.size())));

@@ -1,5 +1,6 @@
 #include "readview.h"
 
+#include "copyaction.h"
 #include "fonts.h"
 #include "mcpclient.h"
 #include "resourcereads.h"
@@ -447,7 +448,7 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     connect(m_copyJson, &QPushButton::clicked, this, [this] {
         if (m_row < 0)
             return;
-        QApplication::clipboard()->setText(QString::fromUtf8(
+        copyToClipboard(QString::fromUtf8(
             QJsonDocument(reads()->record(m_row).toJson()).toJson(QJsonDocument::Indented)));
         Q_EMIT statusMessage(tr("The read of %1 copied as JSON").arg(reads()->record(m_row).uri));
     });

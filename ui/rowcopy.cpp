@@ -1,5 +1,6 @@
 #include "rowcopy.h"
 
+#include "copyaction.h"
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
@@ -77,11 +78,9 @@ RowCopyActions addRowCopyActions(QAbstractItemView *view, RowJson json)
     a.copy->setShortcut(QKeySequence::Copy);
     a.copy->setShortcutContext(Qt::WidgetShortcut);
     a.copyJson = new QAction(QApplication::translate("folio::RowCopy", "Copy as JSON"), view);
-    QObject::connect(a.copy, &QAction::triggered, view,
-                     [view] { QApplication::clipboard()->setText(rowsText(view)); });
-    QObject::connect(a.copyJson, &QAction::triggered, view, [view, json = std::move(json)] {
-        QApplication::clipboard()->setText(rowsJson(view, json));
-    });
+    QObject::connect(a.copy, &QAction::triggered, view, [view] { copyToClipboard(rowsText(view)); });
+    QObject::connect(a.copyJson, &QAction::triggered, view,
+                     [view, json = std::move(json)] { copyToClipboard(rowsJson(view, json)); });
     view->addAction(a.copy);
     view->addAction(a.copyJson);
     return a;

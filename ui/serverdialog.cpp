@@ -1,7 +1,7 @@
 #include "serverdialog.h"
 
 #include "mcpclient.h"
-#include "oauth.h"
+#include "secretmask.h"
 #include "statuscolors.h"
 
 #include <QComboBox>
@@ -213,9 +213,10 @@ void ServerDialog::updateTokenNote()
         note = tr("No token: the one it had is forgotten when you save.");
     else if (!m_heldToken.isEmpty() && !m_keychainRefusal.isEmpty())
         note = tr("Kept for this session only (%1): the keychain refused it, Save tries again. %2")
-                   .arg(maskSecret(m_heldToken), m_keychainRefusal);
+                   .arg(SecretMask::abbreviate(m_heldToken), m_keychainRefusal);
     else if (!m_heldToken.isEmpty())
-        note = tr("Kept for this session only (%1), not in the keychain.").arg(maskSecret(m_heldToken));
+        note = tr("Kept for this session only (%1), not in the keychain.")
+                   .arg(SecretMask::abbreviate(m_heldToken));
     else if (m_hadToken)
         note = tr("Saved in the system keychain.");
     else
@@ -246,9 +247,9 @@ void ServerDialog::updateKind()
 void ServerDialog::validate()
 {
     QString problem;
-    if (m_kind->currentIndex() == 0 && m_command->text().trimmed().isEmpty())
+    if (m_kind->currentIndex() == ProcessKind && m_command->text().trimmed().isEmpty())
         problem = tr("Say which program to start.");
-    else if (m_kind->currentIndex() == 1) {
+    else if (m_kind->currentIndex() == RemoteKind) {
         const QUrl url(m_url->text().trimmed());
         if (!url.isValid() ||
             (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
@@ -306,7 +307,7 @@ void ServerDialog::setConfig(const ServerConfig &c)
 {
     // A server named by what it says it is shows an empty Name: typing one names it for good.
     m_name->setText(c.nameFromServer ? QString() : c.name);
-    m_kind->setCurrentIndex(c.kind == ServerConfig::Kind::Http ? 1 : 0);
+    m_kind->setCurrentIndex(c.hasUrl() ? RemoteKind : ProcessKind);
     m_command->setText(c.command);
     m_commandLength = int(c.command.size());
     m_arguments->setText(joinArguments(c.arguments));
@@ -317,7 +318,7 @@ void ServerDialog::setConfig(const ServerConfig &c)
     QStringList held;
     for (auto it = c.environment.cbegin(); it != c.environment.cend(); ++it) {
         if (c.envHeld.contains(it.key())) {
-            m_shownSecrets.insert(it.key(), maskSecret(it.value()));
+            m_shownSecrets.insert(it.key(), SecretMask::abbreviate(it.value()));
             m_heldValues.insert(it.key(), it.value());
             held << it.key();
         } else if (c.envInKeychain.contains(it.key())) {
@@ -354,8 +355,8 @@ void ServerDialog::setConfig(const ServerConfig &c)
     for (const auto &[k, v] : c.headers)
         headers << QString::fromLatin1(k) + QStringLiteral(": ") + QString::fromLatin1(v);
     m_headers->setPlainText(headers.join(QLatin1Char('\n')));
-    m_hadToken = c.kind == ServerConfig::Kind::Http && c.tokenInKeychain;
-    m_heldToken = c.kind == ServerConfig::Kind::Http && c.tokenHeld() ? c.bearerToken : QString();
+    m_hadToken = c.takesBearerToken() && c.tokenInKeychain;
+    m_heldToken = c.takesBearerToken() && c.tokenHeld() ? c.bearerToken : QString();
     m_keychainRefusal = c.keychainRefusal;
     m_tokenEdited = false;
     m_token->clear();
@@ -375,9 +376,10 @@ void ServerDialog::setConfig(const ServerConfig &c)
 
 ServerConfig ServerDialog::config() const
 {
-    ServerConfig c;
+    // Both kinds' fields are read, as before: the kind chosen says which of them are used.
+    ServerConfig c =
+        m_kind->currentIndex() == RemoteKind ? ServerConfig::remote({}) : ServerConfig::process({});
     c.name = m_name->text().trimmed();
-    c.kind = m_kind->currentIndex() == 1 ? ServerConfig::Kind::Http : ServerConfig::Kind::Stdio;
     c.command = m_command->text().trimmed();
     c.arguments = QProcess::splitCommand(m_arguments->text());
     if (!c.command.isEmpty() && !QFileInfo::exists(c.command)) {
@@ -420,7 +422,7 @@ ServerConfig ServerDialog::config() const
             c.headers.append(
                 {line.left(colon).trimmed().toLatin1(), line.mid(colon + 1).trimmed().toLatin1()});
     }
-    if (c.kind == ServerConfig::Kind::Http) {
+    if (c.takesBearerToken()) {
         c.bearerToken = m_tokenEdited ? m_token->text() : m_heldToken;
         c.tokenInKeychain = !m_tokenEdited && m_hadToken;
     }

@@ -22,6 +22,9 @@ class ServerDialog : public QDialog
 {
     Q_OBJECT
 public:
+    // The Kind combo's rows (and the pages they show).
+    enum KindRow { ProcessKind = 0, RemoteKind = 1 };
+
     explicit ServerDialog(QWidget *parent = nullptr);
 
     // config as its session holds it: with a token or secret values held for this session only

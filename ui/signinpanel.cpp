@@ -2,6 +2,7 @@
 
 #include "authorizer.h"
 #include "oauthflow.h"
+#include "secretmask.h"
 #include "serversession.h"
 #include "signinstore.h"
 #include "statuscolors.h"
@@ -212,7 +213,7 @@ QString authStepHtml(const AuthStep &step, bool reveal, const QPalette &palette)
                          esc(QString::fromUtf8(QJsonDocument(step.jwtClaims).toJson(QJsonDocument::Indented))
                                  .trimmed()));
     for (const HttpExchange &raw : step.exchanges)
-        html += exchangeHtml(reveal ? raw : maskExchange(raw), colors);
+        html += exchangeHtml(reveal ? raw : SecretMask::abbreviateExchange(raw), colors);
     if (step.startedMs > 0 && step.finishedMs >= step.startedMs)
         html +=
             QStringLiteral("<p style='color:%1'>%2</p>")

@@ -314,9 +314,7 @@ void AuditCommand::printUnreached(const QString &reason)
     result.server = {{QStringLiteral("name"), m_options.server.name},
                      {QStringLiteral("version"), QString()},
                      {QStringLiteral("revision"), QString()},
-                     {QStringLiteral("transport"), m_options.server.kind == ServerConfig::Kind::Stdio
-                                                       ? QStringLiteral("stdio")
-                                                       : QStringLiteral("http")}};
+                     {QStringLiteral("transport"), m_options.server.transportWord()}};
     result.aborted = reason;
     printReport(result, m_options.format);
 }

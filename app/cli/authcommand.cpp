@@ -84,7 +84,7 @@ int AuthCommand::parse(const QStringList &arguments, Options *options)
     if (!target.read(parser, stdioCommand, &error))
         return usage(error);
     options->server = target.config();
-    if (options->server.kind != ServerConfig::Kind::Http || options->server.isReplay())
+    if (!options->server.canSignIn())
         return usage(QStringLiteral("sign-in is for HTTP servers: give --url URL (a stdio server reads its "
                                     "credentials from its environment)"));
     return ParseOk;

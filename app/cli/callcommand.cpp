@@ -6,6 +6,7 @@
 #include "mcpclient.h"
 #include "pagewalker.h"
 #include "schemacheck.h"
+#include "toolcatalog.h"
 #include "ttlclock.h"
 
 #include <QCommandLineParser>
@@ -251,35 +252,27 @@ void CallCommand::start()
 
 void CallCommand::findTool()
 {
-    m_finder = new PageWalker(m_session->client(), ListSource::protocol(ListKind::Tools), m_clock, this);
+    m_finder = new ToolCatalog(m_session->client(), m_clock, this);
     m_finder->setPageCap(m_options.pageCap);
-    connect(m_finder, &PageWalker::pageAccepted, m_session, &CliSession::kick);
-    connect(m_finder, &PageWalker::walkFinished, this, &CallCommand::handleToolsListed, Qt::QueuedConnection);
-    m_finder->fetchAll();
+    connect(m_finder->walker(), &PageWalker::pageAccepted, m_session, &CliSession::kick);
+    connect(m_finder, &ToolCatalog::found, this, &CallCommand::handleToolsListed);
+    m_finder->find();
 }
 
 void CallCommand::handleToolsListed()
 {
-    if (!m_finder || m_invocation || m_done || m_finder->isLoading())
+    if (!m_finder || m_invocation || m_done)
         return;
-    for (int row = 0; row < m_finder->rows()->rowCount(); ++row) {
-        const QJsonObject tool = m_finder->rows()->item(row);
-        if (tool.value(QStringLiteral("name")).toString() != m_options.name)
-            continue;
-        const QString problem = McpClient::toolHeaderProblem(tool);
+    if (const std::optional<QJsonObject> tool = m_finder->tool(m_options.name)) {
+        const QString problem = McpClient::toolHeaderProblem(*tool);
         if (!problem.isEmpty()) {
             fail(2, QStringLiteral("Folio does not call '%1': %2").arg(m_options.name, problem));
             return;
         }
-        invoke(tool);
+        invoke(*tool);
         return;
     }
-    if (!m_finder->isComplete()) {
-        fail(1, QStringLiteral("tool '%1' not found, and tools/list did not complete (%2)")
-                    .arg(m_options.name, m_finder->stopReason()));
-        return;
-    }
-    fail(2, QStringLiteral("the server has no tool named '%1'").arg(m_options.name));
+    fail(m_finder->isComplete() ? 2 : 1, m_finder->missingToolText(m_options.name));
 }
 
 void CallCommand::invoke(const QJsonObject &tool)

@@ -11,6 +11,7 @@ namespace folio {
 
 class Invocation;
 class PageWalker;
+class ToolCatalog;
 class TtlClock;
 
 // `folio call TOOL` and `folio get-prompt NAME`: one tools/call or prompts/get, followed to its end
@@ -59,7 +60,7 @@ private:
     Options m_options;
     CliSession *m_session;
     TtlClock *m_clock;
-    QPointer<PageWalker> m_finder;
+    QPointer<ToolCatalog> m_finder;
     QPointer<Invocation> m_invocation;
     QJsonObject m_tool;
     bool m_done = false;

@@ -1,9 +1,9 @@
 #include "clilogging.h"
 
+#include "secretmask.h"
 #include "terminaltext.h"
 
 #include <cstdio>
-#include <cstdlib>
 
 namespace folio {
 
@@ -16,20 +16,27 @@ void enableVerboseLogging()
 
 namespace {
 
-void writeMessage(QtMsgType type, const QMessageLogContext &context, const QString &message)
+QtMessageHandler previousHandler = nullptr;
+
+void folioHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
-    const QByteArray line = (terminalSafe(qFormatLogMessage(type, context, message)) + u'\n').toUtf8();
+    // Masked first (a secret is matched as it is), then terminal-safe: log lines quote servers
+    // (their stderr with -v, error texts, names).
+    const QString safe = terminalSafe(SecretMask::maskLogLine(message));
+    if (previousHandler) {
+        previousHandler(type, context, safe);
+        return;
+    }
+    const QByteArray line = qFormatLogMessage(type, context, safe).toUtf8() + '\n';
     std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
     std::fflush(stderr);
-    if (type == QtFatalMsg)
-        std::abort();
 }
 
 } // namespace
 
 void installMessageHandler()
 {
-    qInstallMessageHandler(writeMessage);
+    previousHandler = qInstallMessageHandler(folioHandler);
 }
 
 } // namespace folio

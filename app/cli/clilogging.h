@@ -12,9 +12,9 @@ Q_DECLARE_LOGGING_CATEGORY(lcCli)
 // wins (QT_LOGGING_RULES="folio.net.rpc.debug=false" quiets one category of a verbose run).
 void enableVerboseLogging();
 
-// The one Qt message handler of the window and every subcommand (installed first thing in main()):
-// Qt's default format (QT_MESSAGE_PATTERN applies), written to stderr through terminalSafe(), since
-// log lines quote servers (their stderr with -v, error texts, names).
+// The one Qt message handler of the window and every subcommand; call once, first thing in main().
+// Every log line is masked (SecretMask::maskLogLine(): the secrets this process knows, and secret
+// items of the URLs in it), then passes terminalSafe(), before Qt's handler writes it.
 void installMessageHandler();
 
 } // namespace folio

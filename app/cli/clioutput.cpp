@@ -1,5 +1,6 @@
 #include "clioutput.h"
 
+#include "secretmask.h"
 #include "terminaltext.h"
 
 #include <QJsonDocument>
@@ -16,19 +17,20 @@ void write(FILE *stream, const QByteArray &bytes)
 }
 } // namespace
 
+// Masked first: a secret is matched as it is, before any of its characters is made visible.
 void printOut(const QString &text)
 {
-    write(stdout, terminalSafe(text).toUtf8());
+    write(stdout, terminalSafe(SecretMask::maskOutput(text)).toUtf8());
 }
 
 void printErr(const QString &text)
 {
-    write(stderr, terminalSafe(text).toUtf8());
+    write(stderr, terminalSafe(SecretMask::maskOutput(text)).toUtf8());
 }
 
 void printJson(const QByteArray &json)
 {
-    write(stdout, jsonTerminalSafe(json));
+    write(stdout, jsonTerminalSafe(SecretMask::maskKnown(json, SecretMask::known())));
 }
 
 QString toJsonText(const QJsonObject &object, bool indented)

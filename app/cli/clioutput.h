@@ -7,13 +7,15 @@
 namespace folio {
 
 // Writing for people and scripts: UTF-8 to stdout/stderr, flushed at once (a command's output must
-// be complete even when it ends on a watchdog). Text passes terminalSafe() (net/terminaltext.h): a
-// server's escape sequences, C1 controls, DEL, bidi and zero-width characters are shown as
-// <U+XXXX>, never acted on by the terminal.
+// be complete even when it ends on a watchdog). Every secret this process knows is masked first
+// (SecretMask::maskOutput()); then the text passes terminalSafe() (net/terminaltext.h): a server's
+// escape sequences, C1 controls, DEL, bidi and zero-width characters are shown as <U+XXXX>, never
+// acted on by the terminal.
 void printOut(const QString &text);
 void printErr(const QString &text);
-// JSON (UTF-8, as QJsonDocument writes it) to stdout, exact but terminal-safe: jsonTerminalSafe()
-// escapes inside strings what QJsonDocument leaves raw, so the output parses to the same value.
+// JSON (UTF-8, as QJsonDocument writes it) to stdout, masked the same way and exact but
+// terminal-safe: jsonTerminalSafe() escapes inside strings what QJsonDocument leaves raw, so the
+// output parses to the same value. Used for the list's streamed pages without a copy to UTF-16.
 void printJson(const QByteArray &json);
 QString toJsonText(const QJsonObject &object, bool indented = true); // ends with a newline
 QString toJsonLine(const QJsonValue &value);                         // compact, no newline

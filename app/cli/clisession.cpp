@@ -75,8 +75,7 @@ void CliSession::start()
 {
     kick();
     const ServerConfig &config = m_client->config();
-    if (!m_signIn && config.kind == ServerConfig::Kind::Http && !config.isReplay() &&
-        config.bearerToken.isEmpty()) {
+    if (!m_signIn && config.canSignIn() && config.bearerToken.isEmpty()) {
         if (!m_secrets)
             m_secrets = new SecretStore(QStringLiteral("Folio"), this);
         m_signIn = new SignInStore(config.url, m_secrets, this);
@@ -92,38 +91,40 @@ void CliSession::start()
         m_signIn->load([this] { start(); });
         return;
     }
-    if (m_keychain == KeychainToken::None) {
+    // The saved server's secrets, read as the window reads them (fillSecrets): its bearer token
+    // (unless it comes another way: KeychainToken::None) and its secret environment values. The
+    // keychain is opened only when there is one to read.
+    ServerConfig wanted = config;
+    if (m_keychain == KeychainToken::None)
+        wanted.tokenInKeychain = false;
+    if (!wanted.hasKeychainSecrets() || wanted.isReplay()) {
         connectNow();
         return;
     }
     if (!m_secrets)
         m_secrets = new SecretStore(QStringLiteral("Folio"), this);
-    const QString key = m_client->config().secretKey();
-    qCDebug(lcCli).noquote() << "the token for" << key << "comes from the keychain"
-                             << (m_keychain == KeychainToken::Required ? "(required)" : "(if saved)");
-    connect(m_secrets, &SecretStore::restored, this, [this](const QString &, const QString &secret) {
-        ServerConfig config = m_client->config();
-        config.bearerToken = secret;
-        m_client->setConfig(config);
+    qCDebug(lcCli).noquote() << "the secrets of" << config.name << "come from the keychain"
+                             << (m_keychain == KeychainToken::Required ? "(the token required)" : "");
+    fillSecrets(m_secrets, wanted, this, [this](const ServerConfig &filled, const QList<SecretGap> &gaps) {
+        for (const SecretGap &gap : gaps) {
+            if (!gap.variable.isEmpty()) {
+                // As in the window: the server starts without it, and says what it misses.
+                printErr(QStringLiteral("folio: ") + gap.message + QLatin1Char('\n'));
+            } else if (gap.notFound) {
+                // No token saved: the server may need none.
+            } else if (m_keychain == KeychainToken::Required) {
+                // Said plainly, and no plaintext fallback: the user can pass --token-env instead.
+                Q_EMIT failed(gap.message +
+                              QStringLiteral(" (use --token-env VAR to give the token another way)"));
+                return;
+            } else {
+                printErr(QStringLiteral("folio: ") + gap.message +
+                         QStringLiteral(" Going on without a token.\n"));
+            }
+        }
+        m_client->setConfig(filled);
         connectNow();
     });
-    connect(m_secrets, &SecretStore::failed, this,
-            [this](const QString &, SecretStore::Failure failure, const QString &message) {
-                if (failure == SecretStore::Failure::NotFound) {
-                    // No token saved: the server may need none.
-                    connectNow();
-                    return;
-                }
-                if (m_keychain == KeychainToken::Optional) {
-                    printErr(QStringLiteral("folio: %1 Going on without a token.\n").arg(message));
-                    connectNow();
-                    return;
-                }
-                // Said plainly, and no plaintext fallback: the user can pass --token-env instead.
-                Q_EMIT failed(
-                    QStringLiteral("%1 (use --token-env VAR to give the token another way)").arg(message));
-            });
-    m_secrets->read(key);
 }
 
 void CliSession::connectNow()

@@ -15,7 +15,7 @@ class McpClient;
 class SecretStore;
 class SignInStore;
 
-// One command's connection to its server: fetches a saved server's token from the keychain,
+// One command's connection to its server: fills a saved server's secrets from the keychain,
 // connects, and keeps a watchdog that fires when nothing at all has happened for longer than the
 // request timeout (every request has its own timeout; the watchdog is the net under them).
 class CliSession : public QObject

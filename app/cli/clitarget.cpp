@@ -1,11 +1,11 @@
 #include "clitarget.h"
 
+#include "savedservers.h"
 #include "sessionrecording.h"
 
 #include <QCommandLineParser>
-#include <QJsonDocument>
+#include <QJsonArray>
 #include <QJsonObject>
-#include <QSettings>
 
 namespace folio {
 
@@ -61,16 +61,6 @@ void TargetOptions::splitStdioCommand(const QStringList &arguments, QStringList 
     }
     *options = arguments.mid(0, dashes);
     *command = arguments.mid(dashes + 1);
-}
-
-QJsonArray TargetOptions::savedServers()
-{
-    QSettings settings(QStringLiteral("Folio"), QStringLiteral("Folio"));
-    const QVariant value = settings.value(QStringLiteral("servers"));
-    if (value.metaType().id() == QMetaType::QVariantList)
-        return QJsonArray::fromVariantList(value.toList());
-    // The window stores the array as compact JSON text.
-    return QJsonDocument::fromJson(value.toByteArray()).array();
 }
 
 bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &stdioCommand, QString *error)
@@ -131,10 +121,8 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
                                     "its credentials from the environment");
             return false;
         }
-        config.kind = ServerConfig::Kind::Stdio;
+        config = ServerConfig::process(stdioCommand.constFirst(), stdioCommand.mid(1));
         config.name = stdioCommand.constFirst();
-        config.command = stdioCommand.constFirst();
-        config.arguments = stdioCommand.mid(1);
     } else if (parser.isSet(m_url)) {
         const QUrl url(parser.value(m_url), QUrl::StrictMode);
         if (!url.isValid() ||
@@ -143,12 +131,11 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
                 QStringLiteral("--url wants an http:// or https:// URL, not '%1'").arg(parser.value(m_url));
             return false;
         }
-        config.kind = ServerConfig::Kind::Http;
+        config = ServerConfig::remote(url);
         config.name = url.host();
-        config.url = url;
     } else {
         const QString name = parser.value(m_server);
-        const QJsonArray saved = savedServers();
+        const QJsonArray saved = SavedServers::entries();
         QStringList names;
         bool found = false;
         for (const QJsonValue &v : saved) {
@@ -159,11 +146,14 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
             config = ServerConfig::fromJson(o);
             found = true;
             // A token is in the keychain when the window said so, or (entries without "auth") may be.
+            // Secret environment values (envInKeychain) are read as the window reads them.
             const QString auth = o.value(QStringLiteral("auth")).toString();
-            if (config.kind == ServerConfig::Kind::Http && auth == QLatin1String("keychain"))
+            if (config.takesBearerToken() && auth == QLatin1String("keychain"))
                 m_keychain = CliSession::KeychainToken::Required;
-            else if (config.kind == ServerConfig::Kind::Http && auth.isEmpty())
+            else if (config.takesBearerToken() && auth.isEmpty()) {
                 m_keychain = CliSession::KeychainToken::Optional;
+                config.tokenInKeychain = true;
+            }
             break;
         }
         if (!found) {
@@ -174,7 +164,7 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
                                            .arg(name, names.join(QStringLiteral(", ")));
             return false;
         }
-        if (config.kind != ServerConfig::Kind::Http && (parser.isSet(m_header) || parser.isSet(m_tokenEnv))) {
+        if (!config.takesHeaders() && (parser.isSet(m_header) || parser.isSet(m_tokenEnv))) {
             *error = QStringLiteral("--header and --token-env are for HTTP servers; '%1' is a stdio server")
                          .arg(name);
             return false;
@@ -198,7 +188,9 @@ bool TargetOptions::read(const QCommandLineParser &parser, const QStringList &st
             return false;
         }
         config.bearerToken = QString::fromUtf8(token);
-        m_keychain = CliSession::KeychainToken::None; // the environment wins over the keychain
+        // The environment wins over the keychain.
+        config.tokenInKeychain = false;
+        m_keychain = CliSession::KeychainToken::None;
     }
     config.requestTimeoutMs = timeout;
     if (maxMessageMb > 0)
@@ -215,7 +207,7 @@ QString TargetOptions::helpText()
         "Target (exactly one):\n"
         "  --url URL [--header 'Name: value']... [--token-env VAR]\n"
         "                     an HTTP server; the bearer token is read from $VAR\n"
-        "  --server NAME      a server saved in the Folio window (HTTP tokens from the keychain)\n"
+        "  --server NAME      a server saved in the Folio window (its secrets from the keychain)\n"
         "  -- COMMAND ARGS... a stdio server started by folio (everything after '--')\n"
         "  --timeout-ms MS    per-request timeout (default 30000); nothing waits longer\n"
         "  --max-message-mb N the largest message read, in MiB (default 64); a larger one\n"

@@ -4,7 +4,6 @@
 #include "serverconfig.h"
 
 #include <QCommandLineOption>
-#include <QJsonArray>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -32,15 +31,10 @@ public:
     int timeoutMs() const { return m_config.requestTimeoutMs; }
     // Whether a saved HTTP server's bearer token is to be read from the keychain before connecting.
     CliSession::KeychainToken keychainToken() const { return m_keychain; }
-    QString keychainKey() const { return m_config.secretKey(); }
 
     // The "--" splitting that QCommandLineParser cannot do for us: everything after the first "--"
     // is the stdio server's command line.
     static void splitStdioCommand(const QStringList &arguments, QStringList *options, QStringList *command);
-
-    // The saved servers (QSettings "Folio"/"Folio", key "servers": a JSON array of
-    // ServerConfig::toJson() objects, shared with the window).
-    static QJsonArray savedServers();
 
     static QString helpText();
 

@@ -6,6 +6,7 @@
 #include "cursordecoder.h"
 #include "mcpclient.h"
 #include "pagewalker.h"
+#include "toolcatalog.h"
 #include "ttlclock.h"
 
 #include <QCommandLineParser>
@@ -238,25 +239,20 @@ void ListCommand::start()
 
 void ListCommand::findTool()
 {
-    m_finder = new PageWalker(m_session->client(), ListSource::protocol(ListKind::Tools), m_clock, this);
+    m_finder = new ToolCatalog(m_session->client(), m_clock, this);
     m_finder->setPageCap(m_options.pageCap);
-    connect(m_finder, &PageWalker::pageAccepted, m_session, &CliSession::kick);
-    connect(m_finder, &PageWalker::walkFinished, this, &ListCommand::handleToolsListed, Qt::QueuedConnection);
-    m_finder->fetchAll();
+    connect(m_finder->walker(), &PageWalker::pageAccepted, m_session, &CliSession::kick);
+    connect(m_finder, &ToolCatalog::found, this, &ListCommand::handleToolsListed);
+    m_finder->find();
 }
 
 void ListCommand::handleToolsListed()
 {
     if (!m_finder || m_walker || m_done)
         return;
-    if (m_finder->isLoading())
-        return; // a cancelled page: the walk goes on
     const QString name = m_options.list.mid(5);
-    for (int row = 0; row < m_finder->rows()->rowCount(); ++row) {
-        const QJsonObject tool = m_finder->rows()->item(row);
-        if (tool.value(QStringLiteral("name")).toString() != name)
-            continue;
-        std::optional<ListSource> source = ListSource::fromTool(tool);
+    if (const std::optional<QJsonObject> tool = m_finder->tool(name)) {
+        std::optional<ListSource> source = ListSource::fromTool(*tool);
         if (!source) {
             fail(2, QStringLiteral("tool '%1' is not a list tool: its inputSchema has no cursor-like string "
                                    "argument (cursor, page_token, pageToken, after) and no position "
@@ -279,12 +275,7 @@ void ListCommand::handleToolsListed()
         walk(*source);
         return;
     }
-    if (!m_finder->isComplete()) {
-        fail(1, QStringLiteral("tool '%1' not found, and tools/list did not complete (%2)")
-                    .arg(name, m_finder->stopReason()));
-        return;
-    }
-    fail(2, QStringLiteral("the server has no tool named '%1'").arg(name));
+    fail(m_finder->isComplete() ? 2 : 1, m_finder->missingToolText(name));
 }
 
 void ListCommand::walk(const ListSource &source)

@@ -13,6 +13,7 @@
 namespace folio {
 
 class PageWalker;
+class ToolCatalog;
 class TtlClock;
 
 // `folio list`: walks one list (a protocol list or a list tool) page by page with the same
@@ -64,7 +65,7 @@ private:
     Options m_options;
     CliSession *m_session;
     TtlClock *m_clock;
-    QPointer<PageWalker> m_finder; // tools/list, to find a list tool's definition
+    QPointer<ToolCatalog> m_finder; // tools/list, to find a list tool's definition
     QPointer<PageWalker> m_walker;
     bool m_evaluateQueued = false;
     QList<int> m_writtenPages; // ledger rows of the pages whose items are out (json, ndjson)

@@ -26,9 +26,12 @@ QString ReportCommand::helpText()
                "protocol revision, the demo scenario when it is Folio's demo server), every list's\n"
                "pages numbered from 1 with their cursors raw and decoded, the cache hints as sent and as\n"
                "Folio took them, the findings of the walks and of the audit, a timeline, and each page's\n"
-               "raw request and response. Secrets are masked (bearer tokens, secret headers, credential-\n"
-               "like members). It runs the same audit as 'folio audit' (see 'folio audit --help'): the\n"
-               "audit's first walk of each list is the report's walk of it.\n"
+               "raw request and response. Secrets read [redacted]: bearer tokens, secret headers,\n"
+               "credential-like members, the values of secret flags and variables in the server's\n"
+               "command line (--token X, env GITHUB_TOKEN=X), secret URL query values, and every\n"
+               "secret Folio was given wherever the server echoes it. It runs the same audit as\n"
+               "'folio audit' (see 'folio audit --help'): the audit's first walk of each list is the\n"
+               "report's walk of it.\n"
                "\n"
                "Options:\n"
                "  -o, --output FILE    where to write the report; '-' for stdout (required)\n"
@@ -194,7 +197,7 @@ BugReport::Server ReportCommand::serverFacts() const
     // Named after its command line or host ("-- COMMAND", --url): by what it says it is, as the
     // window shows a server added without a name. A saved server (--server NAME) keeps its name.
     const bool unnamed = config.nameFromServer || config.name == config.command ||
-                         (config.kind == ServerConfig::Kind::Http && config.name == config.url.host());
+                         (config.hasUrl() && config.name == config.url.host());
     if (unnamed) {
         s.displayName = config.fallbackName();
         for (const char *key : {"title", "name"}) {
@@ -246,8 +249,7 @@ void ReportCommand::writeUnreached(const QString &reason)
     BugReport::Input input;
     input.server.displayName = m_options.server.name;
     input.server.target = m_options.server.displayTarget();
-    input.server.transport =
-        m_options.server.kind == ServerConfig::Kind::Stdio ? QStringLiteral("stdio") : QStringLiteral("http");
+    input.server.transport = m_options.server.transportWord();
     input.lists = m_lists;
     input.traffic = m_session->client()->trafficLog()->entries();
     input.redactor = m_session->client()->trafficLog();

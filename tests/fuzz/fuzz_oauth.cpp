@@ -5,6 +5,7 @@
 #include "fuzzcheck.h"
 #include "loopbacklistener.h"
 #include "oauth.h"
+#include "secretmask.h"
 
 #include <QUrlQuery>
 
@@ -40,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ex.responseBody = bytes;
     ex.requestHeaders.append({"Authorization", "Bearer " + secret.toUtf8()});
     ex.responseHeaders.append({"Location", ex.url.toUtf8()});
-    const HttpExchange masked = maskExchange(ex);
+    const HttpExchange masked = SecretMask::abbreviateExchange(ex);
     FUZZ_CHECK(!masked.url.contains(secret), masked.url);
     FUZZ_CHECK(!masked.requestHeaders.constFirst().second.contains(secret.toUtf8()));
     FUZZ_CHECK(!masked.responseHeaders.constFirst().second.contains(secret.toUtf8()));

@@ -241,7 +241,9 @@ bool waitForListening(quint16 port, const ServerProcess &process, int timeoutMs)
             probe.disconnectFromHost();
             return true;
         }
-        QTest::qWait(50); // refused at once: not listening yet; poll again shortly
+        // Refused at once: not listening yet. A short back-off, with events served, then again.
+        const QDeadlineTimer backOff(50);
+        (void)QTest::qWaitFor([&] { return backOff.hasExpired() || !process.isRunning(); }, 1000);
     }
     return false;
 }

@@ -1,9 +1,12 @@
 #pragma once
 
+#include "mcpclient.h"
 #include "scriptedtransport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QPointer>
+#include <QSignalSpy>
 #include <QStringList>
 
 // A small modern (2026-07-28) MCP server behind the Transport seam, for Auditor unit tests. tools/list
@@ -189,3 +192,20 @@ private:
         return page(name, n, 5, n < 3 ? QStringLiteral("%1:%2").arg(name).arg(n + 1) : QString());
     }
 };
+
+// A client (owned by owner) connected to a fresh ScriptedServer, which *server then points to;
+// null when the handshake did not finish.
+inline folio::McpClient *connectedToScriptedServer(QObject *owner, QPointer<ScriptedServer> *server)
+{
+    auto *client = new folio::McpClient(owner);
+    client->setTransportFactory([server](QObject *parent) {
+        auto *t = new ScriptedServer(parent);
+        *server = t;
+        return t;
+    });
+    QSignalSpy connected(client, &folio::McpClient::connected);
+    client->connectToServer();
+    if (!connected.wait(5000))
+        return nullptr;
+    return client;
+}

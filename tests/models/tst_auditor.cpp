@@ -20,17 +20,7 @@ private:
     // A client connected to a fresh ScriptedServer; server receives the transport.
     McpClient *connectedClient(QPointer<ScriptedServer> *server)
     {
-        auto *client = new McpClient(this);
-        client->setTransportFactory([server](QObject *parent) {
-            auto *t = new ScriptedServer(parent);
-            *server = t;
-            return t;
-        });
-        QSignalSpy connected(client, &McpClient::connected);
-        client->connectToServer();
-        if (!connected.wait(5000))
-            return nullptr;
-        return client;
+        return connectedToScriptedServer(this, server);
     }
 
     static const AuditedList *find(const AuditResult &result, const QString &id)

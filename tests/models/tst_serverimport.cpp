@@ -55,6 +55,11 @@ void tst_ServerImport::formats_data()
     QTest::addRow("vscode_settings_nested")
         << QByteArray(R"({"mcp":{"servers":{"fs":{"type":"stdio","command":"node","args":["fs.js"]}}}})") << 1
         << "fs" << false;
+    // A URL makes a remote server, whatever else a client calls its type.
+    QTest::addRow("url_other_type")
+        << QByteArray(
+               R"({"mcpServers":{"hosted":{"type":"streamableHttp","url":"https://example.test/mcp"}}})")
+        << 1 << "hosted" << true;
 }
 
 void tst_ServerImport::formats()
@@ -67,7 +72,13 @@ void tst_ServerImport::formats()
     QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
     QCOMPARE(r.entries.size(), count);
     QCOMPARE(r.entries.first().config.name, firstName);
-    QCOMPARE(r.entries.first().config.kind == ServerConfig::Kind::Http, firstIsHttp);
+    QCOMPARE(r.entries.first().config.hasUrl(), firstIsHttp);
+    QCOMPARE(r.entries.first().config.startsProcess(), !firstIsHttp);
+    // Saved and read back, it is the same kind of server.
+    QCOMPARE(ServerConfig::fromJson(r.entries.first().config.toJson()).hasUrl(), firstIsHttp);
+    if (firstIsHttp)
+        QCOMPARE(r.entries.first().config.httpMode == ServerConfig::HttpMode::LegacySse,
+                 firstName == QLatin1String("old"));
 }
 
 void tst_ServerImport::describeQuotesWhatItWouldRun()

@@ -1,4 +1,5 @@
 #include "fakesecretstore.h"
+#include "savedservers.h"
 #include "serverimport.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
@@ -174,7 +175,7 @@ void tst_ServerListModel::demoServerIsFirstAndFixed()
     m_model->removeServer(0);
     QCOMPARE(changed.size(), 0);
     QCOMPARE(m_model->rowCount(), 2);
-    QCOMPARE(names(ServerListModel::loadSaved()), QStringList{QStringLiteral("mine")});
+    QCOMPARE(names(SavedServers::load()), QStringList{QStringLiteral("mine")});
 
     // Set again, it is replaced in place; set empty, it goes.
     m_model->setDemoServer(QStringLiteral("/opt/demo2"), {});
@@ -202,8 +203,7 @@ void tst_ServerListModel::addRenameRemove()
     QCOMPARE(m_model->rowOf(m_model->session(1)), 1);
     QVERIFY(!m_model->session(2));
     QVERIFY(!m_model->session(-1));
-    QCOMPARE(names(ServerListModel::loadSaved()),
-             (QStringList{QStringLiteral("first"), QStringLiteral("second")}));
+    QCOMPARE(names(SavedServers::load()), (QStringList{QStringLiteral("first"), QStringLiteral("second")}));
 
     // Renamed: the row says so and the settings follow at once.
     QSignalSpy changed(m_model, &QAbstractItemModel::dataChanged);
@@ -212,8 +212,7 @@ void tst_ServerListModel::addRenameRemove()
     QCOMPARE(changed.first().at(0).value<QModelIndex>(), m_model->index(0));
     QCOMPARE(m_model->index(0).data().toString(), QStringLiteral("renamed"));
     QCOMPARE(m_model->findByName(QStringLiteral("first")), -1);
-    QCOMPARE(names(ServerListModel::loadSaved()),
-             (QStringList{QStringLiteral("renamed"), QStringLiteral("second")}));
+    QCOMPARE(names(SavedServers::load()), (QStringList{QStringLiteral("renamed"), QStringLiteral("second")}));
     m_model->updateServer(5, stdioServer(QStringLiteral("nowhere"))); // no such row: nothing
     QCOMPARE(changed.size(), 1);
 
@@ -222,7 +221,7 @@ void tst_ServerListModel::addRenameRemove()
     m_model->removeServer(0);
     QCOMPARE(m_model->rowCount(), 1);
     QCOMPARE(m_model->index(0).data().toString(), QStringLiteral("second"));
-    QCOMPARE(names(ServerListModel::loadSaved()), QStringList{QStringLiteral("second")});
+    QCOMPARE(names(SavedServers::load()), QStringList{QStringLiteral("second")});
     QTRY_VERIFY(session.isNull());
     m_model->removeServer(3); // no such row: nothing
     QCOMPARE(m_model->rowCount(), 1);
@@ -277,12 +276,12 @@ void tst_ServerListModel::savedServersKeepNoSecret()
     QVERIFY(!stored.contains("super-secret-token"));
     QVERIFY(stored.contains("keychain"));
     QVERIFY(!stored.contains("from-command-line"));
-    const QList<ServerConfig> loaded = ServerListModel::loadSaved();
+    const QList<ServerConfig> loaded = SavedServers::load();
     QCOMPARE(loaded.size(), 1);
     QVERIFY(loaded.first().tokenInKeychain);
     QVERIFY(loaded.first().bearerToken.isEmpty());
     m_model->removeServer(1);
-    QCOMPARE(ServerListModel::loadSaved().size(), 0);
+    QCOMPARE(SavedServers::load().size(), 0);
 }
 
 void tst_ServerListModel::uniqueName_data()
@@ -325,7 +324,7 @@ void tst_ServerListModel::tokenGoesToTheKeychain()
     const QByteArray file = settingsFileBytes();
     QVERIFY(!file.isEmpty());
     QVERIFY(!file.contains(token.toUtf8()));
-    QVERIFY(ServerListModel::loadSaved().first().tokenInKeychain);
+    QVERIFY(SavedServers::load().first().tokenInKeychain);
 }
 
 void tst_ServerListModel::refusedTokenIsHeldForTheSession()
@@ -357,7 +356,7 @@ void tst_ServerListModel::refusedTokenIsHeldForTheSession()
     QVERIFY(!file.isEmpty());
     QVERIFY2(!file.contains(token.toUtf8()), file.constData());
     QVERIFY2(!file.contains("keychain"), file.constData());
-    QVERIFY(!ServerListModel::loadSaved().first().tokenInKeychain);
+    QVERIFY(!SavedServers::load().first().tokenInKeychain);
 }
 
 void tst_ServerListModel::refusedTokenIsSentAtConnect()
@@ -430,7 +429,7 @@ void tst_ServerListModel::importMovesSecretsToTheKeychain()
     QVERIFY(file.contains("${input:ref}")); // a reference, no secret itself
     QVERIFY(file.contains("X-Team"));
 
-    const QList<ServerConfig> saved = ServerListModel::loadSaved();
+    const QList<ServerConfig> saved = SavedServers::load();
     const ServerConfig local = saved.at(0).name == QLatin1String("local") ? saved.at(0) : saved.at(1);
     const ServerConfig remote = saved.at(0).name == QLatin1String("remote") ? saved.at(0) : saved.at(1);
     QVERIFY(remote.tokenInKeychain);
@@ -450,8 +449,8 @@ void tst_ServerListModel::importMovesSecretsToTheKeychain()
     ServerConfig atConnect;
     bool done = false;
     fillSecrets(m_keychain, m_model->session(localRow)->config(), this,
-                [&](const ServerConfig &config, const QStringList &problems) {
-                    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+                [&](const ServerConfig &config, const QList<SecretGap> &gaps) {
+                    QVERIFY2(gaps.isEmpty(), qPrintable(gaps.isEmpty() ? QString() : gaps.first().message));
                     atConnect = config;
                     done = true;
                 });
@@ -546,23 +545,25 @@ void tst_ServerListModel::fillSecretsSaysWhatIsMissing()
 {
     ServerConfig c = stdioServer(QStringLiteral("local"));
     c.envInKeychain = {QStringLiteral("API_KEY")};
-    QStringList said;
+    QList<SecretGap> said;
     bool done = false;
-    fillSecrets(m_keychain, c, this, [&](const ServerConfig &config, const QStringList &problems) {
+    fillSecrets(m_keychain, c, this, [&](const ServerConfig &config, const QList<SecretGap> &gaps) {
         QVERIFY(!config.environment.contains(QStringLiteral("API_KEY")));
-        said = problems;
+        said = gaps;
         done = true;
     });
     QTRY_VERIFY(done);
     QCOMPARE(said.size(), 1);
-    QVERIFY2(said.first().contains(QStringLiteral("API_KEY")) &&
-                 said.first().contains(QStringLiteral("local")),
-             qPrintable(said.first()));
+    QCOMPARE(said.first().variable, QStringLiteral("API_KEY"));
+    QVERIFY(said.first().notFound);
+    QVERIFY2(said.first().message.contains(QStringLiteral("API_KEY")) &&
+                 said.first().message.contains(QStringLiteral("local")),
+             qPrintable(said.first().message));
 
     // Nothing to read: answered at once.
     done = false;
     fillSecrets(m_keychain, stdioServer(QStringLiteral("plain")), this,
-                [&](const ServerConfig &, const QStringList &problems) { done = problems.isEmpty(); });
+                [&](const ServerConfig &, const QList<SecretGap> &gaps) { done = gaps.isEmpty(); });
     QVERIFY(done);
 }
 

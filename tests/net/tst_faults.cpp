@@ -90,9 +90,7 @@ ServerConfig tst_Faults::httpConfig(const QString &mode)
     connect(proc, &QProcess::readyReadStandardError, this,
             [this, proc] { m_serverStderr += proc->readAllStandardError(); });
     static const QRegularExpression re(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)/mcp"));
-    QDeadlineTimer deadline(5000);
-    while (!m_serverStderr.contains('\n') && !deadline.hasExpired())
-        QTest::qWait(20);
+    (void)QTest::qWaitFor([this] { return m_serverStderr.contains('\n'); }, 5000);
     const auto m = re.match(QString::fromUtf8(m_serverStderr));
     if (m.hasMatch())
         c.url = QUrl(m.captured(1) + QStringLiteral("/mcp"));
@@ -332,9 +330,8 @@ void tst_Faults::sizeLimitStopsReading()
     RpcCall *call = listAndWait(client, QStringLiteral("page-2"));
     QCOMPARE(call->error().kind, McpError::Kind::MessageTooLarge);
     static const QRegularExpression closed(QStringLiteral("closed by the client after (\\d+) bytes queued"));
-    QDeadlineTimer deadline(10000);
-    while (!closed.match(QString::fromUtf8(m_serverStderr)).hasMatch() && !deadline.hasExpired())
-        QTest::qWait(50);
+    (void)QTest::qWaitFor([this] { return closed.match(QString::fromUtf8(m_serverStderr)).hasMatch(); },
+                          10000);
     QVERIFY2(closed.match(QString::fromUtf8(m_serverStderr)).hasMatch(),
              m_serverStderr.right(400).constData());
     const qint64 queued = closed.match(QString::fromUtf8(m_serverStderr)).captured(1).toLongLong();

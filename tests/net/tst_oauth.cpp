@@ -4,6 +4,7 @@
 #include "loopbacklistener.h"
 #include "oauth.h"
 #include "oauthflow.h"
+#include "secretmask.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -254,7 +255,7 @@ void tst_OAuth::maskSecret()
 {
     QFETCH(QString, secret);
     QFETCH(QString, shown);
-    QCOMPARE(folio::maskSecret(secret), shown);
+    QCOMPARE(SecretMask::abbreviate(secret), shown);
 }
 
 void tst_OAuth::maskExchangeHeaders()
@@ -267,7 +268,7 @@ void tst_OAuth::maskExchangeHeaders()
                          {"Accept", "application/json"}};
     ex.responseHeaders = {{"set-cookie", "session=new-cookie-0123456789; HttpOnly"},
                           {"Content-Type", "application/json"}};
-    const HttpExchange m = maskExchange(ex);
+    const HttpExchange m = SecretMask::abbreviateExchange(ex);
     QCOMPARE(m.header(m.requestHeaders, "Authorization"), QByteArray("Bearer acce… (23 chars)"));
     QVERIFY(!m.header(m.requestHeaders, "Cookie").contains("cookie-value"));
     QVERIFY(!m.header(m.responseHeaders, "Set-Cookie").contains("new-cookie"));
@@ -275,7 +276,7 @@ void tst_OAuth::maskExchangeHeaders()
     QCOMPARE(m.header(m.responseHeaders, "Content-Type"), QByteArray("application/json"));
     // Basic keeps its scheme too.
     ex.requestHeaders = {{"authorization", "Basic " + QByteArray("client:secret-0123456789").toBase64()}};
-    const HttpExchange maskedBasic = maskExchange(ex);
+    const HttpExchange maskedBasic = SecretMask::abbreviateExchange(ex);
     const QByteArray basic = maskedBasic.header(maskedBasic.requestHeaders, "Authorization");
     QVERIFY2(basic.startsWith("Basic ") && basic.contains("chars"), basic.constData());
 }
@@ -289,7 +290,7 @@ void tst_OAuth::maskExchangeForm()
                      "&code_verifier=verifier-value-0123456789&client_id=folio-client"
                      "&client_secret=client-secret-0123456789&refresh_token=refresh-value-0123456789"
                      "&redirect_uri=http%3A%2F%2F127.0.0.1%3A4000%2Fcallback";
-    const QByteArray body = maskExchange(ex).requestBody;
+    const QByteArray body = SecretMask::abbreviateExchange(ex).requestBody;
     for (const char *secret : {"code-value", "verifier-value", "client-secret", "refresh-value"})
         QVERIFY2(!body.contains(secret), body.constData());
     QVERIFY(body.contains("grant_type=authorization_code"));
@@ -306,11 +307,12 @@ void tst_OAuth::maskExchangeJson()
         R"({"access_token":"access-value-0123456789","token_type":"Bearer","expires_in":3600,)"
         R"("refresh_token":"refresh-value-0123456789","id_token":"id-value-0123456789",)"
         R"("nested":{"client_secret":"secret-value-0123456789","list":[{"code":"code-value-0123"}]}})";
-    const QJsonObject masked = QJsonDocument::fromJson(maskExchange(ex).responseBody).object();
+    const QJsonObject masked =
+        QJsonDocument::fromJson(SecretMask::abbreviateExchange(ex).responseBody).object();
     QCOMPARE(masked.value(QStringLiteral("access_token")).toString(), QStringLiteral("acce… (23 chars)"));
     QCOMPARE(masked.value(QStringLiteral("token_type")).toString(), QStringLiteral("Bearer"));
     QCOMPARE(masked.value(QStringLiteral("expires_in")).toInt(), 3600);
-    const QByteArray text = maskExchange(ex).responseBody;
+    const QByteArray text = SecretMask::abbreviateExchange(ex).responseBody;
     for (const char *secret : {"access-value", "refresh-value", "id-value", "secret-value", "code-value"})
         QVERIFY2(!text.contains(secret), text.constData());
 }
@@ -324,7 +326,7 @@ void tst_OAuth::maskExchangeQueryAndLocation()
     ex.status = 302;
     ex.responseHeaders = {
         {"Location", "http://127.0.0.1:4000/callback?code=other-code-0123456789&state=state-2"}};
-    const HttpExchange m = maskExchange(ex);
+    const HttpExchange m = SecretMask::abbreviateExchange(ex);
     QVERIFY2(!m.url.contains(QLatin1String("code-value")), qPrintable(m.url));
     QVERIFY(m.url.contains(QLatin1String("state=state-1")));
     QVERIFY(m.url.contains(QLatin1String("iss=")));
@@ -338,7 +340,7 @@ void tst_OAuth::maskExchangeLeavesOtherBodies()
     HttpExchange ex;
     ex.requestBody = R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})";
     ex.responseBody = "<html>code=not-a-form { }</html>";
-    const HttpExchange m = maskExchange(ex);
+    const HttpExchange m = SecretMask::abbreviateExchange(ex);
     QCOMPARE(QJsonDocument::fromJson(m.requestBody), QJsonDocument::fromJson(ex.requestBody));
     QCOMPARE(m.responseBody, ex.responseBody);
 }

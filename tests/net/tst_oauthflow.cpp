@@ -8,6 +8,7 @@
 #include "oauth.h"
 #include "oauthflow.h"
 #include "rpccall.h"
+#include "secretmask.h"
 
 #include <QJsonArray>
 #include <QNetworkAccessManager>
@@ -512,7 +513,7 @@ void tst_OAuthFlow::fault()
         QVERIFY(ex.responseBody.contains(
             R"x("error_description":"The demo server refuses every authorization code (fault=token-400)")x"));
         // Shown masked: the code and the verifier never appear whole.
-        const HttpExchange masked = maskExchange(ex);
+        const HttpExchange masked = SecretMask::abbreviateExchange(ex);
         const QUrlQuery sent(QString::fromUtf8(ex.requestBody));
         for (const QString &secret :
              {sent.queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded),

@@ -1,5 +1,6 @@
 #include "secretstore.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -27,6 +28,7 @@ private Q_SLOTS:
     void storeReadRemove();
     void storeReplaces();
     void servicesAreSeparate();
+    void storeDeletedInFlight();
 
 private:
     static constexpr int Timeout = 15000;
@@ -203,6 +205,36 @@ void tst_SecretStore::servicesAreSeparate()
     QCOMPARE(otherFailed.takeFirst().at(1).value<SecretStore::Failure>(), SecretStore::Failure::NotFound);
 
     folio.remove(key);
+    QVERIFY2(removed.wait(Timeout), qPrintable(describeFailures(failed)));
+}
+
+void tst_SecretStore::storeDeletedInFlight()
+{
+    // A window closed (or a command ended) while the keychain is still answering: the jobs outlive
+    // their store, finish their work, and nobody is called back on a deleted object.
+    const QString key = uniqueKey("inflight");
+    {
+        auto *gone = new SecretStore(QStringLiteral("Folio-test"));
+        for (int i = 0; i < 8; ++i)
+            gone->store(key, QStringLiteral("tst-token-inflight"));
+        gone->read(key);
+        delete gone;
+    }
+    // Another store's answers arrive after the deleted store's: its jobs were dispatched first.
+    SecretStore store(QStringLiteral("Folio-test"));
+    QSignalSpy restored(&store, &SecretStore::restored);
+    QSignalSpy removed(&store, &SecretStore::removed);
+    QSignalSpy failed(&store, &SecretStore::failed);
+    // The deleted store's writes may still be on their way: read until the token is there.
+    QDeadlineTimer deadline(Timeout);
+    while (restored.isEmpty() && !deadline.hasExpired()) {
+        failed.clear();
+        store.read(key);
+        QTRY_VERIFY_WITH_TIMEOUT(!restored.isEmpty() || !failed.isEmpty(), Timeout);
+    }
+    QVERIFY2(!restored.isEmpty(), qPrintable(describeFailures(failed)));
+    QCOMPARE(restored.first().at(1).toString(), QStringLiteral("tst-token-inflight"));
+    store.remove(key);
     QVERIFY2(removed.wait(Timeout), qPrintable(describeFailures(failed)));
 }
 

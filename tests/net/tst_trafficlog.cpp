@@ -1,3 +1,4 @@
+#include "secretmask.h"
 #include "trafficlog.h"
 
 #include <QRandomGenerator>
@@ -45,7 +46,7 @@ void tst_TrafficLog::redaction()
 {
     QFETCH(QByteArray, input);
     QFETCH(QByteArray, expected);
-    QCOMPARE(redactSecrets(input, {QStringLiteral("tok-SECRET-42")}), expected);
+    QCOMPARE(SecretMask::maskMessage(input, {QStringLiteral("tok-SECRET-42")}), expected);
 }
 
 void tst_TrafficLog::secretsNeverStored()
@@ -120,14 +121,14 @@ void tst_TrafficLog::prefilterPassesOrdinaryPages()
           QByteArray(R"({"description":"Pass the page token and a password-free cookie recipe"})"),
           QByteArray(R"({"text":"Bearers of news","tokens":3,"x":"Authorization pending"})"),
           QByteArray("{\"text\":\"caf\xc3\xa9 \xe2\x80\xa6 token\"}")}) {
-        QVERIFY2(!mayCarryCredentials(text), text.constData());
-        QCOMPARE(redactSecrets(text, {}), text);
+        QVERIFY2(!SecretMask::mayCarryCredentials(text), text.constData());
+        QCOMPARE(SecretMask::maskMessage(text, {}), text);
     }
     for (const QByteArray &text : {QByteArray(R"({"Token":"x"})"), QByteArray("GET /\r\nCookie : a=1"),
                                    QByteArray("(bearer\tq)"), QByteArray("Proxy-Authorization:\n Basic x"),
                                    QByteArray("{\"to\xe2\x84\xaa"
                                               "en\":\"x\"}")})
-        QVERIFY2(mayCarryCredentials(text), text.constData());
+        QVERIFY2(SecretMask::mayCarryCredentials(text), text.constData());
 }
 
 // Whatever the scan lets through, the regular expressions find nothing in: random texts made
@@ -185,10 +186,10 @@ void tst_TrafficLog::prefilterNeverHidesACredential()
         const int n = 1 + int(rng.bounded(8));
         for (int k = 0; k < n; ++k)
             text += parts.at(int(rng.bounded(parts.size())));
-        if (mayCarryCredentials(text))
+        if (SecretMask::mayCarryCredentials(text))
             ++flagged;
         else
-            QVERIFY2(redactCredentials(text) == text, text.constData());
+            QVERIFY2(SecretMask::maskCredentials(text) == text, text.constData());
     }
     QVERIFY(flagged > 1000); // the texts do reach the patterns
 }

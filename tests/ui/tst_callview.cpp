@@ -89,9 +89,7 @@ ListView *tst_CallView::openDemo(const QString &listId)
     m_window->selectServer(0);
     m_window->connectCurrent();
     ServerView *view = m_window->currentServerView();
-    QDeadlineTimer deadline(10000);
-    while (view && !view->listView(listId) && !deadline.hasExpired())
-        QTest::qWait(20); // polling for readiness, not timing: the assertions below use QTRY
+    (void)QTest::qWaitFor([view, &listId] { return !view || view->listView(listId); }, 10000);
     if (!view || !view->listView(listId))
         return nullptr;
     view->showList(listId);
@@ -100,21 +98,22 @@ ListView *tst_CallView::openDemo(const QString &listId)
 
 bool tst_CallView::selectRow(ListView *list, const QString &name)
 {
-    QDeadlineTimer deadline(10000);
-    while (!deadline.hasExpired()) {
-        QAbstractItemModel *model = list->table()->model();
-        for (int row = 0; row < model->rowCount(); ++row) {
-            if (model->index(row, 0).data().toString() == name) {
-                list->table()->setFocus();
-                list->table()->setCurrentIndex(model->index(row, 0));
-                return true;
+    // Rows arrive page by page; each try asks for the next page.
+    return QTest::qWaitFor(
+        [list, &name] {
+            QAbstractItemModel *model = list->table()->model();
+            for (int row = 0; row < model->rowCount(); ++row) {
+                if (model->index(row, 0).data().toString() == name) {
+                    list->table()->setFocus();
+                    list->table()->setCurrentIndex(model->index(row, 0));
+                    return true;
+                }
             }
-        }
-        if (list->model()->canFetchMore({}))
-            list->model()->fetchMore({});
-        QTest::qWait(20);
-    }
-    return false;
+            if (list->model()->canFetchMore({}))
+                list->model()->fetchMore({});
+            return false;
+        },
+        10000);
 }
 
 int tst_CallView::sentCount(const QString &method) const
@@ -194,7 +193,8 @@ void tst_CallView::aDestructiveToolAsksFirst()
     QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("confirmCancel")), Qt::LeftButton);
     QCOMPARE(call->state(), CallView::State::Idle);
     QVERIFY(!call->invocation());
-    QTest::qWait(200); // nothing is to arrive: give a wrong send the time to show
+    // A wrong send would go before the confirmed one below, on the same connection: the count
+    // after that one says whether declining sent anything.
     QCOMPARE(sentCount(QStringLiteral("tools/call")), before);
     // Confirming calls it.
     QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("callButton")), Qt::LeftButton);
@@ -281,12 +281,15 @@ void tst_CallView::aListToolIsCalledOnce()
 {
     ListView *tools = openDemo(QStringLiteral("tools"));
     QVERIFY(tools);
-    QDeadlineTimer deadline(10000);
-    while (!serverView()->listView(QStringLiteral("tool:list_users")) && !deadline.hasExpired()) {
-        if (tools->model()->canFetchMore({}))
-            tools->model()->fetchMore({});
-        QTest::qWait(20);
-    }
+    (void)QTest::qWaitFor(
+        [this, tools] {
+            if (serverView()->listView(QStringLiteral("tool:list_users")))
+                return true;
+            if (tools->model()->canFetchMore({}))
+                tools->model()->fetchMore({});
+            return false;
+        },
+        10000);
     ListView *list = serverView()->listView(QStringLiteral("tool:list_users"));
     QVERIFY(list);
     auto *once = list->findChild<QToolButton *>(QStringLiteral("invokeButton"));

@@ -131,9 +131,7 @@ ListView *tst_MainWindow::openDemo(const QStringList &demoArgs, const QString &l
     m_window->selectServer(0);
     m_window->connectCurrent();
     ServerView *view = m_window->currentServerView();
-    QDeadlineTimer deadline(10000);
-    while (view && !view->listView(listId) && !deadline.hasExpired())
-        QTest::qWait(20); // polling for readiness, not timing: the assertions below use QTRY
+    (void)QTest::qWaitFor([view, &listId] { return !view || view->listView(listId); }, 10000);
     if (!view || !view->listView(listId))
         return nullptr;
     view->showList(listId);
@@ -950,7 +948,12 @@ void tst_MainWindow::walkOnConnectModes()
             QVERIFY(!session->existingModel(QStringLiteral("templates"))->walker()->isComplete());
             QCOMPARE(session->existingModel(QStringLiteral("templates"))->walker()->pagesInWalk(), 1);
         } else {
-            QTest::qWait(300); // nothing is asked for: give it the time it would take
+            // The tools list is walked in every mode (list tools are found in it): once it has
+            // ended, the session has decided what else to walk on connect.
+            QTRY_VERIFY_WITH_TIMEOUT(
+                session->existingModel(QStringLiteral("tools")) &&
+                    session->existingModel(QStringLiteral("tools"))->walker()->isComplete(),
+                10000);
             QVERIFY(!session->existingModel(QStringLiteral("templates")));
             QVERIFY(!session->existingModel(QStringLiteral("prompts")));
         }

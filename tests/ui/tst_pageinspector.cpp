@@ -2,6 +2,7 @@
 #include "pagedfixture.h"
 #include "pageinspector.h"
 #include "pageledger.h"
+#include "secretmask.h"
 
 #include <QCheckBox>
 #include <QClipboard>
@@ -64,6 +65,7 @@ private Q_SLOTS:
     void legacyPageHasNoHints();
     void copyAsJson();
     void refetchAndRestart();
+    void copyAsJsonMasksKnownSecrets(); // last: it adds a secret to the process's list
 };
 
 void tst_PageInspector::initTestCase()
@@ -316,6 +318,28 @@ void tst_PageInspector::refetchAndRestart()
     QCOMPARE(child<ElidedLabel>(inspector, "state")->text(),
              QStringLiteral("discarded: discarded by the user"));
     QVERIFY(!refetch->isEnabled()); // no longer in the current walk
+}
+
+// A value the process knows as a secret (a token a server echoed into an item) never reaches the
+// clipboard: Copy as JSON goes through copyToClipboard(), which masks it.
+void tst_PageInspector::copyAsJsonMasksKnownSecrets()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(script()));
+    QVERIFY(f.walkAll());
+    PageInspector inspector;
+    inspector.setPage(f.model.get(), 1);
+    inspector.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QVERIFY(QJsonDocument(inspector.pageJson()).toJson().contains("tool_015"));
+    SecretMask::remember(QStringLiteral("tool_015"));
+    QGuiApplication::clipboard()->clear();
+    QTest::mouseClick(child<QPushButton>(inspector, "copy"), Qt::LeftButton);
+    const QString copied = QGuiApplication::clipboard()->text();
+    QVERIFY(!copied.isEmpty());
+    QVERIFY2(!copied.contains(QStringLiteral("tool_015")), qPrintable(copied));
+    QVERIFY(copied.contains(QStringLiteral("\"[redacted]\"")));
+    QVERIFY(copied.contains(QStringLiteral("tool_014")));
 }
 
 QTEST_MAIN(tst_PageInspector)

@@ -61,9 +61,7 @@ QString tst_PageStrip::toolTipAt(PageStrip &strip, const QPoint &pos)
 {
     // A tooltip hides on a timer: gone before the next is asked, so an old text is never read.
     QToolTip::hideText();
-    QDeadlineTimer deadline(2000);
-    while (QToolTip::isVisible() && !deadline.hasExpired())
-        QTest::qWait(10);
+    (void)QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 2000);
     QHelpEvent help(QEvent::ToolTip, pos, strip.viewport()->mapToGlobal(pos));
     QCoreApplication::sendEvent(strip.viewport(), &help);
     return QToolTip::isVisible() ? QToolTip::text() : QString();

@@ -118,9 +118,7 @@ ListView *tst_ReadView::openDemo(const QString &listId, const QStringList &extra
     m_window->selectServer(0);
     m_window->connectCurrent();
     ServerView *view = m_window->currentServerView();
-    QDeadlineTimer deadline(10000);
-    while (view && !view->listView(listId) && !deadline.hasExpired())
-        QTest::qWait(20); // polling for readiness, not timing: the assertions below use QTRY
+    (void)QTest::qWaitFor([view, &listId] { return !view || view->listView(listId); }, 10000);
     if (!view || !view->listView(listId))
         return nullptr;
     view->showList(listId);
@@ -129,10 +127,7 @@ ListView *tst_ReadView::openDemo(const QString &listId, const QStringList &extra
 
 bool tst_ReadView::waitForRows(ListView *list)
 {
-    QDeadlineTimer deadline(10000);
-    while (list->table()->model()->rowCount() == 0 && !deadline.hasExpired())
-        QTest::qWait(20);
-    return list->table()->model()->rowCount() > 0;
+    return QTest::qWaitFor([list] { return list->table()->model()->rowCount() > 0; }, 10000);
 }
 
 void tst_ReadView::readsAResourceAndItsTtlExpires()

@@ -15,6 +15,7 @@
 #include "sessionrecording.h"
 #include "ttlclock.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QSettings>
 #include <QSlider>
@@ -170,7 +171,9 @@ void tst_Replay::replayClockPlaysPausesAndScrubs()
     openTour();
     ServerSession *live = m_servers->session(0);
     QTRY_VERIFY_WITH_TIMEOUT(walked(live, {QStringLiteral("tools")}), 20000);
-    QTest::qWait(1500); // a recording with time in it after the walk
+    // Time itself is what is waited for: a recording with 1.5 s in it after the walk.
+    const QDeadlineTimer later(1500);
+    QVERIFY(QTest::qWaitFor([&later] { return later.hasExpired(); }, 5000));
     const QString file = m_dir.filePath(QStringLiteral("clock.folio"));
     QVERIFY(m_window->saveSession(file));
     live->disconnectFromServer();
@@ -189,7 +192,8 @@ void tst_Replay::replayClockPlaysPausesAndScrubs()
     bar->playButton()->click();
     QVERIFY(!clock->isPlaying());
     const qint64 paused = clock->nowMs();
-    QTest::qWait(300);
+    const QDeadlineTimer spell(300); // time passes; the paused clock must not
+    QVERIFY(QTest::qWaitFor([&spell] { return spell.hasExpired(); }, 5000));
     QCOMPARE(clock->nowMs(), paused);
     QCOMPARE(replay->ttlClock()->nowMs(), paused);
     QCOMPARE(bar->playButton()->text(), QStringLiteral("Play"));

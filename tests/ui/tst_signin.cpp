@@ -23,6 +23,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -101,13 +102,21 @@ void tst_SignIn::init()
 void tst_SignIn::cleanup()
 {
     if (m_servers) {
-        // Nothing of this run stays in the test keychain.
+        // Nothing of this run stays in the test keychain: each forget() is one keychain job, and
+        // the store answers each with one signal.
+        QSignalSpy stored(m_secrets, &SecretStore::stored);
+        QSignalSpy removed(m_secrets, &SecretStore::removed);
+        QSignalSpy failed(m_secrets, &SecretStore::failed);
+        int forgotten = 0;
         for (int row = 0; row < m_servers->rowCount(); ++row) {
             m_servers->session(row)->disconnectFromServer();
-            if (SignInStore *s = m_servers->session(row)->signIn())
+            if (SignInStore *s = m_servers->session(row)->signIn()) {
                 s->forget();
+                ++forgotten;
+            }
         }
-        QTest::qWait(200);
+        (void)QTest::qWaitFor([&] { return stored.size() + removed.size() + failed.size() >= forgotten; },
+                              5000);
     }
     delete m_window;
     m_window = nullptr;
