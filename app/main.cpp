@@ -2,6 +2,7 @@
 #include "buildinfo.h"
 #include "cli.h"
 #include "clilogging.h"
+#include "clioutput.h"
 #include "conformanceclient.h"
 #include "mainwindow.h"
 #include "screenshots.h"
@@ -182,7 +183,7 @@ int main(int argc, char **argv)
         QString error;
         for (const QString &file : sessionFiles) {
             if (window.openSession(file, &error) < 0)
-                QTextStream(stderr) << "folio: " << error << Qt::endl;
+                folio::printErr(QStringLiteral("folio: %1\n").arg(error));
         }
         if (window.currentServerRow() < 0 && servers.rowCount() > 0)
             window.selectServer(0);

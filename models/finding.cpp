@@ -21,7 +21,8 @@ Finding::Severity Finding::defaultSeverity(const QString &id)
 {
     if (id == FindingId::PageCapReached || id == FindingId::DuplicateItem ||
         id == FindingId::InvalidCursorWrongCode || id == FindingId::UnstableOrder ||
-        id == FindingId::WalkSizeCapReached || id == FindingId::RestartCapReached)
+        id == FindingId::WalkSizeCapReached || id == FindingId::RestartCapReached ||
+        id == FindingId::DeceptiveName)
         return Severity::Warning;
     if (id == FindingId::PageOverLimit || id == FindingId::TransparentPaging)
         return Severity::Info;
@@ -36,7 +37,7 @@ QStringList Finding::catalogue()
         FindingId::ScopeInvalid,          FindingId::ScopeMismatch,         FindingId::PageError,
         FindingId::EmptyCursorRejected,   FindingId::InvalidCursorAccepted, FindingId::InvalidCursorWrongCode,
         FindingId::ForeignCursorAccepted, FindingId::UnstableOrder,         FindingId::TransparentPaging,
-        FindingId::WalkSizeCapReached,    FindingId::RestartCapReached};
+        FindingId::WalkSizeCapReached,    FindingId::RestartCapReached,     FindingId::DeceptiveName};
 }
 
 QJsonObject Finding::toJson() const

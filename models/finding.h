@@ -50,6 +50,7 @@ inline const QString UnstableOrder = QStringLiteral("unstable-order");
 inline const QString TransparentPaging = QStringLiteral("transparent-paging");
 inline const QString WalkSizeCapReached = QStringLiteral("walk-size-cap-reached");
 inline const QString RestartCapReached = QStringLiteral("restart-cap-reached");
+inline const QString DeceptiveName = QStringLiteral("deceptive-name");
 } // namespace FindingId
 
 } // namespace folio

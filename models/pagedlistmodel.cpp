@@ -2,6 +2,7 @@
 
 #include "pageledger.h"
 #include "rowstore.h"
+#include "terminaltext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -46,7 +47,7 @@ QString cellText(const QJsonValue &v)
         if (c == QLatin1Char('\n') || c == QLatin1Char('\r') || c == QLatin1Char('\t'))
             c = QLatin1Char(' ');
     }
-    return s;
+    return terminalSafe(s); // a bidi override, a control, a zero-width space: shown as <U+XXXX>
 }
 
 } // namespace

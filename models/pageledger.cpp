@@ -1,6 +1,7 @@
 #include "pageledger.h"
 
 #include "cursordecoder.h"
+#include "terminaltext.h"
 #include "ttlclock.h"
 
 #include <QJsonArray>
@@ -119,7 +120,7 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
     auto cursorText = [this](const QString &c) {
         if (c.isEmpty())
             return QStringLiteral("\"\" (empty string)");
-        return m_maskCursors ? maskCursor(c) : c;
+        return m_maskCursors ? maskCursor(c) : oneLineSafe(c);
     };
     switch (index.column()) {
     case IndexColumn:
@@ -127,7 +128,7 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
                           : QString::number(p.index + 1);
     case StateColumn:
         return p.state == PageRecord::State::Discarded && !p.discardReason.isEmpty()
-                   ? QStringLiteral("discarded: ") + p.discardReason
+                   ? QStringLiteral("discarded: ") + oneLineSafe(p.discardReason)
                    : PageRecord::stateName(p.state);
     case CursorColumn:
         return p.requestCursor ? cursorText(*p.requestCursor) : QStringLiteral("(none)");

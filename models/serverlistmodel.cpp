@@ -5,6 +5,7 @@
 #include "secretstore.h"
 #include "serversession.h"
 #include "signinstore.h"
+#include "terminaltext.h"
 
 #include <QDateTime>
 
@@ -28,7 +29,7 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     const ServerSession *s = m_sessions.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
-        return s->displayName();
+        return oneLineSafe(s->displayName());
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("%1\n%2").arg(s->config().displayTarget(), s->stateText());
         if (const int n = s->findingCount())

@@ -1,5 +1,7 @@
 #include "trafficlogmodel.h"
 
+#include "terminaltext.h"
+
 #include <QDateTime>
 #include <QJsonDocument>
 
@@ -117,9 +119,9 @@ QVariant TrafficLogModel::data(const QModelIndex &index, int role) const
                : e.direction == TrafficLog::Direction::Incoming ? QStringLiteral("←")
                                                                 : QStringLiteral("·");
     case MethodColumn:
-        return e.method;
+        return oneLineSafe(e.method);
     case IdColumn:
-        return e.id;
+        return oneLineSafe(e.id);
     case BytesColumn:
         return e.bytes;
     case LatencyColumn:
@@ -127,7 +129,7 @@ QVariant TrafficLogModel::data(const QModelIndex &index, int role) const
     case SummaryColumn: {
         QString s = QString::fromUtf8(e.text.left(200));
         s.replace(QLatin1Char('\n'), QLatin1Char(' '));
-        return s;
+        return oneLineSafe(s);
     }
     default:
         return {};
@@ -140,8 +142,9 @@ QString TrafficLogModel::prettyText(int row) const
         return {};
     const TrafficLog::Entry &e = m_log->entries().at(row);
     const QJsonDocument doc = QJsonDocument::fromJson(e.text);
-    QString text =
-        doc.isNull() ? QString::fromUtf8(e.text) : QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
+    // Exact JSON with what would act on a reader escaped; any other text with it made visible.
+    QString text = doc.isNull() ? terminalSafe(QString::fromUtf8(e.text))
+                                : QString::fromUtf8(jsonTerminalSafe(doc.toJson(QJsonDocument::Indented)));
     if (e.truncated)
         text += tr("\n… (cut at %1 bytes of %2)").arg(e.text.size()).arg(e.bytes);
     return text;

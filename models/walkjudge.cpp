@@ -1,6 +1,7 @@
 #include "walkjudge.h"
 
 #include "listsource.h"
+#include "terminaltext.h"
 #include "ttlclock.h"
 
 #include <QCryptographicHash>
@@ -20,6 +21,18 @@ Finding make(const QString &id, int page, const QString &message, const QJsonObj
     f.message = message;
     f.evidence = evidence;
     return f;
+}
+
+// Whether an item's JSON text may hold a hidden or look-alike character: anything outside printable
+// ASCII, or an escape. Most items are plain ASCII, and their names need no closer look.
+bool mayHideCharacters(QByteArrayView itemJson)
+{
+    for (qsizetype i = 0; i < itemJson.size(); ++i) {
+        const uchar b = uchar(itemJson.at(i));
+        if (b >= 0x7f || (b == '\\' && i + 1 < itemJson.size() && itemJson.at(i + 1) == 'u'))
+            return true;
+    }
+    return false;
 }
 
 } // namespace
@@ -105,6 +118,8 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Ite
         f.pages += otherPages;
         findings.append(f);
     }
+
+    findings += judgeNames(page, items);
 
     if (!toolLimitArg.isEmpty() && page.requestedLimit && page.itemCount > *page.requestedLimit) {
         findings.append(make(FindingId::PageOverLimit, idx,
@@ -193,6 +208,50 @@ QString WalkJudge::describeError(const PageRecord &page)
     if (e.kind == McpError::Kind::Rpc && e.code == -32602 && page.requestCursor)
         return QStringLiteral("invalid or expired cursor: %1").arg(e.describe());
     return e.describe();
+}
+
+QList<Finding> WalkJudge::judgeNames(const PageRecord &page, const RowStore::Items &items)
+{
+    // A name that reads as another: bidirectional overrides reorder it, zero-width characters and
+    // controls hide in it, Cyrillic or Greek letters pass for Latin ones. An agent and a person
+    // would call the tool they think they read.
+    int count = 0;
+    QJsonArray examples;
+    QString first;
+    for (int i = 0; i < items.count(); ++i) {
+        if (!mayHideCharacters(items.at(i)))
+            continue;
+        const QString identity = ListSource::identity(items.at(i));
+        const QString name = identity.mid(identity.indexOf(QLatin1Char(':')) + 1);
+        const QList<char32_t> hidden = hiddenCharacters(name);
+        const QList<char32_t> lookAlike = lookAlikeCharacters(name);
+        if (hidden.isEmpty() && lookAlike.isEmpty())
+            continue;
+        ++count;
+        if (first.isEmpty()) {
+            first = QStringLiteral("\"%1\" (%2)")
+                        .arg(oneLineSafe(name),
+                             hidden.isEmpty()
+                                 ? QStringLiteral("look-alike letters %1").arg(describeCodePoints(lookAlike))
+                                 : QStringLiteral("hidden characters %1").arg(describeCodePoints(hidden)));
+        }
+        if (examples.size() < 5) {
+            QJsonArray hiddenJson, lookAlikeJson;
+            for (char32_t c : hidden)
+                hiddenJson.append(describeCodePoints({c}));
+            for (char32_t c : lookAlike)
+                lookAlikeJson.append(describeCodePoints({c}));
+            examples.append(QJsonObject{{QStringLiteral("identity"), identity},
+                                        {QStringLiteral("hidden"), hiddenJson},
+                                        {QStringLiteral("lookAlike"), lookAlikeJson}});
+        }
+    }
+    if (count == 0)
+        return {};
+    return {make(FindingId::DeceptiveName, page.index,
+                 QStringLiteral("%1 name(s) on page %2 may read as another name: %3")
+                     .arg(QString::number(count), QString::number(page.index + 1), first),
+                 {{QStringLiteral("count"), count}, {QStringLiteral("examples"), examples}})};
 }
 
 QList<Finding> WalkJudge::judgeFailure(const PageRecord &page)

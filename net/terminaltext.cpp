@@ -159,18 +159,26 @@ QList<char32_t> hiddenCharacters(QStringView text)
     return found;
 }
 
+namespace {
+
+// Letters that read as Latin ones in most fonts: Greek, Cyrillic (and its supplement), Armenian,
+// Cherokee, fullwidth Latin, and the mathematical alphanumerics. Latin letters with accents are
+// not among them: "café_search" is a name, not a disguise.
+bool isConfusableLetter(char32_t c)
+{
+    return (c >= 0x0370 && c <= 0x03ff) || (c >= 0x0400 && c <= 0x052f) || (c >= 0x0530 && c <= 0x058f) ||
+           (c >= 0x13a0 && c <= 0x13ff) || (c >= 0xff01 && c <= 0xff5e) || (c >= 0x1d400 && c <= 0x1d7ff);
+}
+
+} // namespace
+
 QList<char32_t> lookAlikeCharacters(QStringView name)
 {
     bool asciiLetter = false;
     QList<char32_t> found;
     for (char32_t c : name.toUcs4()) {
-        if (c < 0x80) {
-            asciiLetter = asciiLetter || (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z');
-            continue;
-        }
-        if (isHiddenCharacter(c))
-            continue; // said by hiddenCharacters()
-        if (!found.contains(c))
+        asciiLetter = asciiLetter || (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z');
+        if (isConfusableLetter(c) && !found.contains(c))
             found.append(c);
     }
     return asciiLetter ? found : QList<char32_t>();

@@ -38,8 +38,9 @@ QByteArray jsonTerminalSafe(const QByteArray &json);
 
 // The hidden characters text holds, each once, in the order first met (for a warning or a finding).
 QList<char32_t> hiddenCharacters(QStringView text);
-// Letters outside ASCII in a name that otherwise reads as ASCII (a Cyrillic 'а' in "reаd_file"):
-// each once, in the order first met. Empty for a name in a script of its own (no ASCII letters).
+// Letters that pass for Latin ones (Greek, Cyrillic, Armenian, Cherokee, fullwidth, mathematical)
+// in a name that also holds ASCII letters (a Cyrillic 'а' in "reаd_file"): each once, in the order
+// first met. Empty for a name in a script of its own (no ASCII letters) and for accented Latin.
 QList<char32_t> lookAlikeCharacters(QStringView name);
 // "U+202E, U+200B": code points as a finding or a warning names them.
 QString describeCodePoints(const QList<char32_t> &codePoints);

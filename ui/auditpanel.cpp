@@ -3,6 +3,7 @@
 #include "auditresult.h"
 #include "serversession.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -189,7 +190,7 @@ void AuditPanel::showResult(const AuditResult &r)
             item->setText(1, Finding::severityName(f.severity));
             const int page = f.pages.value(0, -1);
             item->setText(2, page >= 0 ? QString::number(page + 1) : QString());
-            item->setText(3, f.message);
+            item->setText(3, oneLineSafe(f.message));
             item->setToolTip(3, f.message);
             item->setData(0, ListIdRole, list.id);
             item->setData(0, PageRole, page);

@@ -8,6 +8,7 @@
 #include "schemacheck.h"
 #include "schemaform.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 #include "wraplabel.h"
 
 #include <QEvent>
@@ -103,7 +104,7 @@ CallView::CallView(McpClient *client, const QJsonObject &tool, QWidget *parent)
     subtitle->setVisible(!displayTitle.isEmpty() && displayTitle != name);
     auto *description = new WrapLabel(this);
     description->setTextFormat(Qt::PlainText);
-    description->setText(tool.value(QStringLiteral("description")).toString());
+    description->setText(terminalSafe(tool.value(QStringLiteral("description")).toString()));
     description->setVisible(!description->text().isEmpty());
     description->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *annotations = new WrapLabel(this);
@@ -523,7 +524,7 @@ void CallView::showRaw()
         text = m_invocation->error().isError()
                    ? tr("Nothing was sent: %1").arg(m_invocation->error().describe())
                    : tr("Nothing was sent.");
-    m_raw->setPlainText(text);
+    m_raw->setPlainText(terminalSafe(text));
 }
 
 void CallView::applyColors()

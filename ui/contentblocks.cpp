@@ -2,6 +2,7 @@
 
 #include "mcperror.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 #include "wraplabel.h"
 
 #include <QEvent>
@@ -32,11 +33,12 @@ QByteArray decoded(const QJsonObject &block, const char *key)
     return QByteArray::fromBase64(block.value(QLatin1String(key)).toString().toLatin1());
 }
 
+// A server's text as shown: cut to maxShownText, with its hidden characters made visible.
 QString shown(const QString &text)
 {
-    return text.size() > maxShownText
-               ? text.left(maxShownText) + QStringLiteral("\n… (%1 characters in all)").arg(text.size())
-               : text;
+    return text.size() > maxShownText ? terminalSafe(text.left(maxShownText)) +
+                                            QStringLiteral("\n… (%1 characters in all)").arg(text.size())
+                                      : terminalSafe(text);
 }
 
 QString fileNameFor(const QString &uri, const QString &mimeType, const QString &fallback)
@@ -122,7 +124,7 @@ QWidget *ContentBlocks::caption(const QString &text)
     auto *label = new WrapLabel;
     label->setObjectName(QStringLiteral("blockCaption"));
     label->setTextFormat(Qt::PlainText);
-    label->setText(text);
+    label->setText(terminalSafe(text));
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
 }

@@ -3,6 +3,7 @@
 #include "pagedlistmodel.h"
 #include "serversession.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 
 #include <QHeaderView>
 #include <QJsonObject>
@@ -128,7 +129,7 @@ void FindingsPanel::rebuild()
                                      : tr("Found by the window's walk of the list, on the page it names"));
                 if (audit)
                     item->setForeground(SourceColumn, colors.mutedText());
-                item->setText(MessageColumn, f.message);
+                item->setText(MessageColumn, oneLineSafe(f.message));
                 item->setToolTip(MessageColumn, f.message);
                 item->setData(0, ListIdRole, listId);
                 // The audit walked on its own: its page N is the window's page N, when the

@@ -3,6 +3,7 @@
 #include "schemaform.h"
 #include "serversession.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 #include "wraplabel.h"
 
 #include <QDialogButtonBox>
@@ -105,7 +106,7 @@ ElicitationDialog::ElicitationDialog(const QString &serverName, InputReply *repl
     setWindowTitle(tr("%1 asks").arg(serverName));
     const InputRequest &request = reply->request();
     auto *message = new WrapLabel(this);
-    message->setText(request.params.value(QStringLiteral("message")).toString());
+    message->setText(terminalSafe(request.params.value(QStringLiteral("message")).toString()));
     message->setFont(QFont(message->font().family(), message->font().pointSize() + 1, QFont::DemiBold));
     auto *serving = new WrapLabel(this);
     serving->setText(servingLine(request));

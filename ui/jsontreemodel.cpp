@@ -1,5 +1,7 @@
 #include "jsontreemodel.h"
 
+#include "terminaltext.h"
+
 #include <QFontDatabase>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -172,6 +174,7 @@ QString JsonTreeModel::preview(const QJsonValue &value, int maxChars)
         if (c == QLatin1Char('\n') || c == QLatin1Char('\r') || c == QLatin1Char('\t'))
             c = QLatin1Char(' ');
     }
+    text = terminalSafe(text);
     if (text.size() > maxChars) {
         text.truncate(maxChars - 1);
         text.append(QChar(0x2026));
@@ -188,7 +191,7 @@ QVariant JsonTreeModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case KeyColumn:
-            return node.isIndex ? QStringLiteral("[%1]").arg(node.key) : node.key;
+            return node.isIndex ? QStringLiteral("[%1]").arg(node.key) : oneLineSafe(node.key);
         case ValueColumn:
             return preview(node.value);
         case TypeColumn:

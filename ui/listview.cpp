@@ -10,6 +10,7 @@
 #include "rowfiltermodel.h"
 #include "serversession.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 #include "toolargsform.h"
 #include "wraplabel.h"
 
@@ -402,7 +403,8 @@ void ListView::showRowItem(const QJsonObject &item)
     }
     // Only the tab on show is filled: the raw text of a large item is not laid out unasked.
     if (m_rowTabs->currentWidget() == m_rowRaw) {
-        m_rowRaw->setPlainText(QString::fromUtf8(QJsonDocument(item).toJson(QJsonDocument::Indented)));
+        m_rowRaw->setPlainText(
+            QString::fromUtf8(jsonTerminalSafe(QJsonDocument(item).toJson(QJsonDocument::Indented))));
     } else {
         m_rowJson->setJson(item);
         m_rowTree->expandToDepth(0);

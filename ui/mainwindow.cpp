@@ -24,6 +24,7 @@
 #include "signinpanel.h"
 #include "signinstore.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 #include "theme.h"
 #include "timelineview.h"
 #include "trafficexport.h"
@@ -895,7 +896,7 @@ void MainWindow::showStatus(const QString &message)
     if (!message.isEmpty())
         qCDebug(lcUi).noquote() << "status:" << message;
     // One line in the bar (an error can carry a server's last lines of stderr); all of it on hover.
-    m_message->setText(message);
+    m_message->setText(oneLineSafe(message));
     if (message.isEmpty())
         m_messageTimer->stop();
     else

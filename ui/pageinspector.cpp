@@ -7,6 +7,7 @@
 #include "pageexport.h"
 #include "pageledger.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 #include "ttlclock.h"
 #include "wraplabel.h"
 
@@ -596,7 +597,8 @@ void PageInspector::refresh()
         icon->setFixedSize(16, 16);
         auto *text = makeValueLabel(row, QStringLiteral("findingText"));
         text->setTextFormat(Qt::RichText);
-        text->setText(QStringLiteral("<b>%1</b> %2").arg(f.id.toHtmlEscaped(), f.message.toHtmlEscaped()));
+        text->setText(QStringLiteral("<b>%1</b> %2")
+                          .arg(f.id.toHtmlEscaped(), terminalSafe(f.message).toHtmlEscaped()));
         rowLayout->addWidget(icon, 0, Qt::AlignTop);
         rowLayout->addWidget(text, 1);
         m_findings->layout()->addWidget(row);

@@ -6,6 +6,7 @@
 #include "mcpclient.h"
 #include "rpccall.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 #include "wraplabel.h"
 
 #include <QCompleter>
@@ -71,7 +72,7 @@ PromptView::PromptView(McpClient *client, const QJsonObject &prompt, QWidget *pa
     subtitle->setVisible(!displayTitle.isEmpty() && displayTitle != name);
     auto *description = new WrapLabel(this);
     description->setTextFormat(Qt::PlainText);
-    description->setText(prompt.value(QStringLiteral("description")).toString());
+    description->setText(terminalSafe(prompt.value(QStringLiteral("description")).toString()));
     description->setVisible(!description->text().isEmpty());
     auto *titleRow = new QHBoxLayout;
     titleRow->addWidget(title);
@@ -443,7 +444,8 @@ void PromptView::handleFinished()
                              : QString::fromUtf8(doc.toJson(QJsonDocument::Indented))) +
                QLatin1Char('\n');
     }
-    m_raw->setPlainText(rounds.isEmpty() ? tr("Nothing was sent: %1").arg(inv->error().describe()) : raw);
+    m_raw->setPlainText(
+        terminalSafe(rounds.isEmpty() ? tr("Nothing was sent: %1").arg(inv->error().describe()) : raw));
     if (inv->isError() && !inv->isCancelled())
         m_rawToggle->setChecked(true);
     m_resultStack->setCurrentIndex(1);

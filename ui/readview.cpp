@@ -7,6 +7,7 @@
 #include "rpccall.h"
 #include "serversession.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 #include "ttlclock.h"
 #include "uritemplate.h"
 #include "wraplabel.h"
@@ -655,7 +656,7 @@ QWidget *ReadView::contentWidget(int index)
         text->setReadOnly(true);
         text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-        text->setPlainText(c.text);
+        text->setPlainText(terminalSafe(c.text));
         // Tall enough for the text, within reason: the scroll area scrolls the rest.
         const int lines = qBound(3, int(c.text.count(QLatin1Char('\n'))) + 2, 30);
         text->setMinimumHeight(lines * text->fontMetrics().lineSpacing() + 12);

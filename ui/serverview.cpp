@@ -13,6 +13,7 @@
 #include "serversession.h"
 #include "signinstore.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 #include "wraplabel.h"
 
 #include <QAction>
@@ -125,7 +126,7 @@ void ServerView::updateHeader()
              {client->protocolVersion(), true},
              {dot + client->transportName() + dot +
               (caps.isEmpty() ? tr("no capabilities advertised") : caps.join(QStringLiteral(", ")))}});
-        m_instructions->setText(client->instructions());
+        m_instructions->setText(terminalSafe(client->instructions()));
         m_instructions->setVisible(!client->instructions().isEmpty());
         break;
     }

@@ -2,6 +2,8 @@
 // that walks stops by itself, says which bound stopped it, and keeps its memory under a stated bound
 // (issue 29; docs/reliability.md, "Hostile servers"). The servers are folio-fixture-server's walk
 // modes over stdio and HTTP, and the demo server's list-changed behaviour.
+#include "fixtureprocess.h"
+
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,8 +20,8 @@
 
 namespace {
 
-const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
-const QString fixture = QStringLiteral(FOLIO_FIXTURE_SERVER);
+using fixtureprocess::fixture;
+using fixtureprocess::folioBinary;
 const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -86,42 +88,8 @@ Run folio(const QStringList &arguments, int timeoutSec = 60)
     return run;
 }
 
-// The fixture over HTTP: the URL it listens on, read from its stderr.
-class HttpFixture
-{
-public:
-    explicit HttpFixture(const QStringList &arguments)
-    {
-        m_process.setReadChannel(QProcess::StandardError);
-        m_process.start(fixture, arguments + QStringList{QStringLiteral("--http"), QStringLiteral("0")});
-        static const QRegularExpression re(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+/mcp)"));
-        QByteArray err;
-        QDeadlineTimer deadline(10000);
-        while (!err.contains('\n') && !deadline.hasExpired() && m_process.waitForReadyRead(200))
-            err += m_process.readAllStandardError();
-        const auto m = re.match(QString::fromUtf8(err));
-        if (m.hasMatch())
-            url = m.captured(1);
-    }
-    ~HttpFixture()
-    {
-        m_process.kill();
-        m_process.waitForFinished(5000);
-    }
-    QString url;
-
-private:
-    QProcess m_process;
-};
-
-// Where the fixture runs: after "--" for stdio, or at --url.
-QStringList target(bool http, const QStringList &fixtureArguments, std::unique_ptr<HttpFixture> *server)
-{
-    if (!http)
-        return QStringList{QStringLiteral("--"), fixture} + fixtureArguments;
-    *server = std::make_unique<HttpFixture>(fixtureArguments);
-    return {QStringLiteral("--url"), (*server)->url};
-}
+using fixtureprocess::HttpFixture;
+using fixtureprocess::target;
 
 QStringList findingIds(const QJsonObject &listJson)
 {

@@ -5,6 +5,8 @@
 // a file and to stdout), record, replay of that recording — runs over stdio and HTTP, with the
 // token given to the server's command line (--token X, env NAME=X), or sent by folio (--token-env,
 // --header, ?access_token=). stdout, stderr and every file written are searched for the token.
+#include "fixtureprocess.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -18,62 +20,11 @@
 
 namespace {
 
-const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
-const QString fixture = QStringLiteral(FOLIO_FIXTURE_SERVER);
+using fixtureprocess::fixture;
+using fixtureprocess::folio;
+using fixtureprocess::HttpFixture;
 const QString token = QStringLiteral("tok-Folio-SECRET-4242");
 const QByteArray masked = QByteArrayLiteral("[redacted]");
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run folio(const QStringList &arguments, const QProcessEnvironment &env)
-{
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(folioBinary, arguments);
-    Run run;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    run.out = p.readAllStandardOutput();
-    run.err = p.readAllStandardError();
-    return run;
-}
-
-// The fixture over HTTP: the URL it listens on, read from its stderr.
-class HttpFixture
-{
-public:
-    HttpFixture()
-    {
-        m_process.setReadChannel(QProcess::StandardError);
-        m_process.start(fixture, {QStringLiteral("--mode"), QStringLiteral("echo-secret"),
-                                  QStringLiteral("--http"), QStringLiteral("0")});
-        static const QRegularExpression re(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+/mcp)"));
-        QByteArray err;
-        QDeadlineTimer deadline(10000);
-        while (!err.contains('\n') && !deadline.hasExpired() && m_process.waitForReadyRead(200))
-            err += m_process.readAllStandardError();
-        const auto m = re.match(QString::fromUtf8(err));
-        if (m.hasMatch())
-            url = m.captured(1);
-    }
-    ~HttpFixture()
-    {
-        m_process.kill();
-        m_process.waitForFinished(5000);
-    }
-    QString url;
-
-private:
-    QProcess m_process;
-};
 
 } // namespace
 
@@ -116,7 +67,8 @@ void tst_Secrets::noOutputShowsTheToken()
                              QStringLiteral("FIXTURE_TOKEN=") + token} +
                  echo;
     } else {
-        http = std::make_unique<HttpFixture>();
+        http = std::make_unique<HttpFixture>(
+            QStringList{QStringLiteral("--mode"), QStringLiteral("echo-secret")});
         QVERIFY2(!http->url.isEmpty(), "the HTTP fixture did not start");
         if (how == QLatin1String("token-env")) {
             env.insert(QStringLiteral("FOLIO_TEST_TOKEN"), token);
@@ -177,7 +129,7 @@ void tst_Secrets::noOutputShowsTheToken()
          {recording}},
     };
     for (const Step &step : steps) {
-        const Run run = folio(step.arguments + target, env);
+        const fixtureprocess::Run run = folio(step.arguments + target, env);
         const QByteArray all = run.out + run.err;
         QVERIFY2(run.exitCode >= 0 && run.exitCode != 2,
                  qPrintable(QStringLiteral("%1 exited %2: %3")
@@ -232,7 +184,8 @@ void tst_Secrets::noOutputShowsTheToken()
         return;
     for (const QStringList &command : {QStringList{QStringLiteral("list"), QStringLiteral("tools")},
                                        QStringList{QStringLiteral("audit"), QStringLiteral("-v")}}) {
-        const Run run = folio(QStringList{QStringLiteral("replay"), recording} + command, env);
+        const fixtureprocess::Run run =
+            folio(QStringList{QStringLiteral("replay"), recording} + command, env);
         QVERIFY2(run.exitCode >= 0 && run.exitCode != 2, run.err.constData());
         QVERIFY2(!(run.out + run.err).contains(token.toUtf8()), "a replay shows the token");
     }

@@ -158,6 +158,10 @@ void tst_TerminalText::hiddenAndLookAlike()
     // A name all in another script is not a look-alike of an ASCII one.
     QCOMPARE(lookAlikeCharacters(QString::fromUtf16(u"検索")), QList<char32_t>());
     QCOMPARE(lookAlikeCharacters(u"read_file"), QList<char32_t>());
+    // Accented Latin is a name, not a disguise; fullwidth and Greek letters are.
+    QCOMPARE(lookAlikeCharacters(QString::fromUtf16(u"caf\u00e9_search")), QList<char32_t>());
+    QCOMPARE(lookAlikeCharacters(QString::fromUtf16(u"\uff52ead_file")), QList<char32_t>{0xff52});
+    QCOMPARE(lookAlikeCharacters(QString::fromUtf16(u"get_\u03bfrder")), QList<char32_t>{0x03bf});
     QCOMPARE(describeCodePoints({0x202e, 0x430}), QStringLiteral("U+202E, U+0430"));
 }
 

@@ -1,0 +1,76 @@
+// The terminal filter (net/terminaltext.h): on any text, its output holds no character a terminal
+// would act on or that reorders or hides text (but the '\n', '\t' and CRLF terminalSafe() keeps),
+// filtering twice changes nothing, and jsonTerminalSafe() keeps JSON exact: what QJsonDocument
+// writes parses, after the filter, to the same value.
+#include "fuzzcheck.h"
+#include "terminaltext.h"
+
+#include <QJsonDocument>
+
+using namespace folio;
+
+namespace {
+
+void checkNoHidden(const QString &text, bool keepsLines, const char *where)
+{
+    const QList<char32_t> hidden = hiddenCharacters(text);
+    for (char32_t c : hidden) {
+        const bool kept = keepsLines && (c == u'\n' || c == u'\t' || c == u'\r');
+        FUZZ_CHECK(kept, QStringLiteral("%1 left U+%2 in: %3")
+                             .arg(QString::fromUtf8(where), QString::number(uint(c), 16), text));
+    }
+    if (keepsLines) {
+        // A CR only as the CR of a CRLF.
+        for (qsizetype i = text.indexOf(QLatin1Char('\r')); i >= 0;
+             i = text.indexOf(QLatin1Char('\r'), i + 1))
+            FUZZ_CHECK(i + 1 < text.size() && text.at(i + 1) == QLatin1Char('\n'), text);
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 64 * 1024)
+        return 0;
+    const QByteArrayView input = fuzzInput(data, size);
+    const QString text = QString::fromUtf8(input);
+
+    const QString safe = terminalSafe(text);
+    checkNoHidden(safe, true, "terminalSafe");
+    FUZZ_CHECK(terminalSafe(safe) == safe, safe);
+
+    const QString line = oneLineSafe(text);
+    checkNoHidden(line, false, "oneLineSafe");
+    FUZZ_CHECK(oneLineSafe(line) == line, line);
+    FUZZ_CHECK(oneLineSafe(safe) == terminalSafe(oneLineSafe(text)), text);
+
+    const QString markup = markupTerminalSafe(text);
+    checkNoHidden(markup, true, "markupTerminalSafe");
+    FUZZ_CHECK(markupTerminalSafe(markup) == markup, markup);
+
+    // Any bytes: nothing hidden comes out (the JSON form escapes, it never shows <U+...>).
+    const QByteArray jsonSafe = jsonTerminalSafe(input.toByteArray());
+    checkNoHidden(QString::fromUtf8(jsonSafe), true, "jsonTerminalSafe");
+    FUZZ_CHECK(jsonTerminalSafe(jsonSafe) == jsonSafe, QString::fromUtf8(jsonSafe));
+
+    // JSON as Folio writes it: the same value after the filter, compact and indented.
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(input.toByteArray(), &error);
+    if (error.error == QJsonParseError::NoError) {
+        for (const auto format : {QJsonDocument::Compact, QJsonDocument::Indented}) {
+            const QByteArray written = doc.toJson(format);
+            const QByteArray filtered = jsonTerminalSafe(written);
+            checkNoHidden(QString::fromUtf8(filtered), true, "jsonTerminalSafe of JSON");
+            QJsonParseError again;
+            const QJsonDocument back = QJsonDocument::fromJson(filtered, &again);
+            FUZZ_CHECK(again.error == QJsonParseError::NoError && back == QJsonDocument::fromJson(written),
+                       QString::fromUtf8(filtered));
+        }
+    }
+
+    // The finding's helpers never crash, and say nothing of plain ASCII letters.
+    (void)lookAlikeCharacters(text);
+    (void)describeCodePoints(hiddenCharacters(text));
+    return 0;
+}
