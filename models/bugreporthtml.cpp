@@ -5,6 +5,7 @@
 #include "bugreport.h"
 #include "bugreportrender.h"
 #include "pagerecord.h"
+#include "terminaltext.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -20,15 +21,12 @@ using namespace Render;
 
 namespace {
 
+// A server's text in HTML: its controls, bidi and zero-width characters shown as <U+XXXX>
+// (terminalSafe(): a control character is not text, and some are not allowed in HTML), escaped.
 QString esc(const QString &s)
 {
-    QString out = s.toHtmlEscaped();
+    QString out = terminalSafe(s).toHtmlEscaped();
     out.replace(QLatin1Char('\''), QStringLiteral("&#39;"));
-    for (QChar &c : out) {
-        const char16_t u = c.unicode();
-        if ((u < 0x20 && u != '\n' && u != '\t') || u == 0x7F || (u >= 0x80 && u < 0xA0))
-            c = QChar(0xFFFD); // a control character is not text (and some are not allowed in HTML)
-    }
     return out;
 }
 

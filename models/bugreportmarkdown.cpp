@@ -5,6 +5,7 @@
 #include "bugreport.h"
 #include "bugreportrender.h"
 #include "pagerecord.h"
+#include "terminaltext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,11 +18,12 @@ namespace {
 
 // Text in a table cell or a line: nothing the tracker would read as markup, nothing that breaks
 // the row. HTML is written as text: a tracker that renders inline HTML meets only entities.
+// Controls, bidi and zero-width characters read <U+XXXX> (terminalSafe()).
 QString text(const QString &s)
 {
     QString out;
     out.reserve(s.size());
-    for (const QChar c : s) {
+    for (const QChar c : terminalSafe(s)) {
         switch (c.unicode()) {
         case '\\':
         case '`':
@@ -50,7 +52,7 @@ QString text(const QString &s)
             out += QLatin1Char(' ');
             break;
         default:
-            out += c.unicode() < 0x20 || c.unicode() == 0x7F ? QChar(0xFFFD) : c;
+            out += c;
         }
     }
     return out;
@@ -61,6 +63,7 @@ QString code(const QString &s)
 {
     QString one = s;
     one.replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QLatin1Char('\r'), QLatin1Char(' '));
+    one = terminalSafe(one);
     one.replace(QLatin1Char('|'), QStringLiteral("\\|")); // a table cell ends at a bare |
     int longest = 0, run = 0;
     for (const QChar c : one) {
@@ -83,7 +86,7 @@ QString block(const QString &s, const QString &info)
         longest = qMax(longest, run);
     }
     const QString fence(longest + 1, QLatin1Char('`'));
-    return fence + info + QLatin1Char('\n') + s + QLatin1Char('\n') + fence + QLatin1Char('\n');
+    return fence + info + QLatin1Char('\n') + terminalSafe(s) + QLatin1Char('\n') + fence + QLatin1Char('\n');
 }
 
 QString cursorMd(const QJsonValue &cursor, bool present)

@@ -29,6 +29,11 @@ QString oneLine(QString text)
 
 // Where guardRedirects() keeps its refusal on the reply, for whoever reads the reply's end.
 constexpr char redirectRefusalProperty[] = "folioRedirectRefusal";
+// Where a followed redirect's next reply keeps the URL first asked and the redirects so far, and
+// where a 3xx that was followed says so (its transport then forgets it).
+constexpr char redirectFirstProperty[] = "folioRedirectFirst";
+constexpr char redirectHopsProperty[] = "folioRedirectHops";
+constexpr char redirectFollowedProperty[] = "folioRedirectFollowed";
 
 } // namespace
 
@@ -69,8 +74,8 @@ QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, co
     req.setRawHeader("Accept", accept);
     req.setHeader(QNetworkRequest::UserAgentHeader, userAgent());
     // Qt would follow a redirect anywhere, the Authorization header and every configured header
-    // with it: guardRedirects() decides instead, before anything is sent.
-    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::UserVerifiedRedirectPolicy);
+    // with it: it follows none, and guardRedirects() decides.
+    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     req.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     if (endpoint.transferTimeoutMs > 0)
         req.setTransferTimeout(endpoint.transferTimeoutMs);
@@ -101,17 +106,26 @@ QString originText(const QUrl &url)
         .toString();
 }
 
-void guardRedirects(QNetworkReply *reply, std::function<void(const QString &line)> report)
+void guardRedirects(QNetworkReply *reply, std::function<void(const QString &line)> report,
+                    std::function<void(const QUrl &target)> follow)
 {
-    // Read before the first redirect: Qt changes the reply's URL and operation to the ones it
-    // would send next (GET after a 302 of a POST). The request stays the one first sent.
-    const QUrl first = reply->request().url();
-    const QByteArray method = operationName(reply);
+    // Qt follows nothing (ManualRedirectPolicy): a 3xx finishes its reply, whole, and is decided
+    // here, before the transport's own finished() handler (connected after this one) reads it.
+    // Qt 6.4's own following (UserVerifiedRedirectPolicy) broke the redirected answer now and then
+    // ("Unknown error" at its end) when the 3xx had a body, and sent a second redirect twice.
     QObject::connect(
-        reply, &QNetworkReply::redirected, reply,
-        [reply, first, method, report = std::move(report), hops = 0](const QUrl &target) mutable {
-            ++hops;
+        reply, &QNetworkReply::finished, reply,
+        [reply, report = std::move(report), follow = std::move(follow)] {
             const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            const QByteArray location = reply->rawHeader("Location");
+            if (status < 300 || status >= 400 || location.isEmpty() || status == 304)
+                return;
+            // The URL first asked and the redirects followed so far (followRedirect() carries them).
+            const QVariant firstProperty = reply->property(redirectFirstProperty);
+            const QUrl first = firstProperty.isValid() ? firstProperty.toUrl() : reply->request().url();
+            const int hops = reply->property(redirectHopsProperty).toInt() + 1;
+            const QByteArray method = operationName(reply);
+            const QUrl target = reply->url().resolved(QUrl(QString::fromUtf8(location)));
             const QString from = QStringLiteral("%1 %2").arg(QString::fromLatin1(method),
                                                              first.toString(QUrl::RemoveUserInfo));
             const QString to = target.toString(QUrl::RemoveUserInfo);
@@ -127,15 +141,18 @@ void guardRedirects(QNetworkReply *reply, std::function<void(const QString &line
                                      "Folio did not follow it (a 307 or 308 keeps the method)")
                           .arg(from, to, QString::fromLatin1(method));
             } else if (hops > 1) {
-                // Qt 6.4 sends the request of a second verified redirect twice and then answers
-                // with garbage (status 100): one redirect is as far as it follows correctly.
                 why = QStringLiteral("Too many redirects: the server redirected %1 again, to %2; Folio "
                                      "follows one redirect a request")
+                          .arg(from, to);
+            } else if (!follow) {
+                why = QStringLiteral("The server redirected %1 to %2; Folio does not follow redirects of "
+                                     "this request")
                           .arg(from, to);
             }
             if (why.isEmpty()) {
                 qCDebug(lcHttp).noquote() << "HTTP" << status << "for" << from << "followed to" << to;
-                Q_EMIT reply->redirectAllowed();
+                reply->setProperty(redirectFollowedProperty, true);
+                follow(target);
                 return;
             }
             McpError refusal;
@@ -145,8 +162,26 @@ void guardRedirects(QNetworkReply *reply, std::function<void(const QString &line
             reply->setProperty(redirectRefusalProperty, QVariant::fromValue(refusal));
             if (report)
                 report(refusal.describe());
-            reply->abort();
         });
+}
+
+QNetworkRequest redirectedRequest(const QNetworkReply *reply, const QUrl &target)
+{
+    QNetworkRequest req = reply->request();
+    req.setUrl(target);
+    return req;
+}
+
+void followRedirect(QNetworkReply *next, const QNetworkReply *redirected)
+{
+    const QVariant first = redirected->property(redirectFirstProperty);
+    next->setProperty(redirectFirstProperty, first.isValid() ? first : QVariant(redirected->request().url()));
+    next->setProperty(redirectHopsProperty, redirected->property(redirectHopsProperty).toInt() + 1);
+}
+
+bool redirectFollowed(const QNetworkReply *reply)
+{
+    return reply->property(redirectFollowedProperty).toBool();
 }
 
 McpError redirectRefusal(const QNetworkReply *reply)

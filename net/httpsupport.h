@@ -22,10 +22,20 @@ QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, co
 // The rule for every redirect of a request made by makeRequest() (docs/reliability.md, "Credentials
 // and origins"): a request's token and headers were given for its origin, so a redirect is followed
 // only when it stays on that origin and keeps the method (a 301, 302 or 303 turns a POST or DELETE
-// into a GET), and only one a request. Any other is refused before anything is sent: the reply is
-// aborted, report() is told why in one line, and httpReplyError() (and HttpExchange::finish()) say
-// the same.
-void guardRedirects(QNetworkReply *reply, std::function<void(const QString &line)> report);
+// into a GET), only one a request, and only where the caller can send its request again (follow).
+// Qt follows none itself: a 3xx finishes its reply. Call this before connecting the reply's
+// finished(): a redirect to follow calls follow(target) (the caller sends the same request there,
+// with redirectedRequest() and followRedirect(), and forgets this reply: redirectFollowed() is
+// true); any other is refused, report() is told why in one line, and httpReplyError() (and
+// HttpExchange::finish()) say the same.
+void guardRedirects(QNetworkReply *reply, std::function<void(const QString &line)> report,
+                    std::function<void(const QUrl &target)> follow = {});
+// The request of reply, to target: the same headers, token and timeout.
+QNetworkRequest redirectedRequest(const QNetworkReply *reply, const QUrl &target);
+// next is redirected's request sent again to its redirect's target: counts the redirect.
+void followRedirect(QNetworkReply *next, const QNetworkReply *redirected);
+// Whether guardRedirects() followed reply's redirect (its finished() then has nothing to say).
+bool redirectFollowed(const QNetworkReply *reply);
 // Why guardRedirects() refused a redirect of reply; no error when it did not.
 McpError redirectRefusal(const QNetworkReply *reply);
 // One origin (RFC 6454): the same scheme, host and port, default ports filled in.

@@ -29,17 +29,35 @@ void LegacySseTransport::open()
     QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
     qCDebug(lcHttp).noquote() << "HTTP+SSE: opening the SSE stream at"
                               << m_endpoint.url.toString(QUrl::RemoveUserInfo);
-    m_streamHttp = HttpExchange::begin(req, "GET", {});
-    m_stream = m_nam->get(req);
-    guardRedirects(m_stream, [this](const QString &line) { report(line); });
-    connect(m_stream, &QNetworkReply::readyRead, this, &LegacySseTransport::handleStreamData);
-    connect(m_stream, &QNetworkReply::finished, this, &LegacySseTransport::handleStreamFinished);
+    openStream(req, nullptr);
     QTimer::singleShot(m_endpointTimeoutMs, this, [this] {
         if (!m_open && !m_finished) {
             finish(McpError::make(McpError::Kind::Timeout,
                                   QStringLiteral("The SSE stream sent no `endpoint` event in time")));
         }
     });
+}
+
+void LegacySseTransport::openStream(const QNetworkRequest &req, const QNetworkReply *redirected)
+{
+    m_streamHttp = HttpExchange::begin(req, "GET", {});
+    m_stream = m_nam->get(req);
+    if (redirected)
+        followRedirect(m_stream, redirected);
+    QNetworkReply *stream = m_stream;
+    guardRedirects(
+        stream, [this](const QString &line) { report(line); },
+        [this, stream](const QUrl &target) {
+            // The 3xx is an exchange of its own in the traffic log; the stream starts again there.
+            m_streamHttp.appendResponseBody(readRemaining(stream));
+            m_streamHttp.finish(stream);
+            Q_EMIT httpExchanged(m_streamHttp);
+            stream->disconnect(this);
+            stream->deleteLater();
+            openStream(redirectedRequest(stream, target), stream);
+        });
+    connect(m_stream, &QNetworkReply::readyRead, this, &LegacySseTransport::handleStreamData);
+    connect(m_stream, &QNetworkReply::finished, this, &LegacySseTransport::handleStreamFinished);
 }
 
 void LegacySseTransport::handleStreamData()
@@ -139,9 +157,26 @@ void LegacySseTransport::send(const QJsonObject &message, const QByteArray &enco
     qCDebug(lcHttp).noquote() << "HTTP+SSE: POST"
                               << (method.isEmpty() ? QStringLiteral("(a response)") : method)
                               << encoded.size() << "bytes";
+    post(req, encoded, id, method, nullptr);
+}
+
+void LegacySseTransport::post(const QNetworkRequest &req, const QByteArray &encoded, const QJsonValue &id,
+                              const QString &method, const QNetworkReply *redirected)
+{
     QNetworkReply *reply = m_nam->post(req, encoded);
-    guardRedirects(reply, [this](const QString &line) { report(line); });
+    if (redirected)
+        followRedirect(reply, redirected);
     HttpExchange http = HttpExchange::begin(req, "POST", encoded);
+    guardRedirects(
+        reply, [this](const QString &line) { report(line); },
+        [this, reply, encoded, id, method, http](const QUrl &target) mutable {
+            http.appendResponseBody(readRemaining(reply));
+            http.finish(reply);
+            Q_EMIT httpExchanged(http);
+            reply->disconnect(this);
+            reply->deleteLater();
+            post(redirectedRequest(reply, target), encoded, id, method, reply);
+        });
     connect(reply, &QNetworkReply::finished, this, [this, reply, id, method, http]() mutable {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

@@ -8,6 +8,7 @@
 
 class QNetworkAccessManager;
 class QNetworkReply;
+class QNetworkRequest;
 
 namespace folio {
 
@@ -31,6 +32,11 @@ public:
     QUrl postUrl() const { return m_postUrl; }
 
 private:
+    // The GET stream (again at a redirect's target when redirected is the 3xx that sent it there).
+    void openStream(const QNetworkRequest &req, const QNetworkReply *redirected);
+    // One message to the endpoint (again at a redirect's target when redirected is its 3xx).
+    void post(const QNetworkRequest &req, const QByteArray &encoded, const QJsonValue &id,
+              const QString &method, const QNetworkReply *redirected);
     void handleStreamData();
     void handleStreamFinished();
     void finish(const McpError &error);

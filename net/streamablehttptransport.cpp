@@ -89,9 +89,9 @@ void StreamableHttpTransport::post(const QJsonObject &message, const QByteArray 
     ex.id = isRequest ? id : QJsonValue();
     ex.method = method.toUtf8();
     ex.http = HttpExchange::begin(req, "POST", encoded);
+    ex.encoded = encoded; // shared with the request Qt holds: sent again after a redirect
     if (m_endpoint.authorizer) {
         ex.message = message;
-        ex.encoded = encoded;
         ex.headers = headers;
         ex.token = m_endpoint.authorizer->accessToken();
         ex.authRetries = authRetries;
@@ -157,9 +157,50 @@ bool StreamableHttpTransport::resumeStream(const Exchange &ended)
 void StreamableHttpTransport::watch(QNetworkReply *reply, Exchange ex)
 {
     m_exchanges.insert(reply, ex);
-    guardRedirects(reply, [this](const QString &line) { report(line); });
+    guardRedirects(
+        reply, [this](const QString &line) { report(line); },
+        [this, reply](const QUrl &target) { sendAgain(reply, target); });
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { handleReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { handleFinished(reply); });
+}
+
+void StreamableHttpTransport::sendAgain(QNetworkReply *redirected, const QUrl &target)
+{
+    const auto it = m_exchanges.find(redirected);
+    if (it == m_exchanges.end())
+        return;
+    const Exchange was = *it;
+    m_exchanges.erase(it);
+    // The 3xx is an exchange of its own in the traffic log.
+    HttpExchange http = was.http;
+    http.appendResponseBody(readRemaining(redirected));
+    http.finish(redirected);
+    Q_EMIT httpExchanged(http);
+    redirected->disconnect(this);
+    redirected->deleteLater();
+
+    // The same request at the target: what the answer brought so far is forgotten.
+    Exchange ex;
+    ex.id = was.id;
+    ex.method = was.method;
+    ex.serverStream = was.serverStream;
+    ex.lastEventId = was.lastEventId;
+    ex.resumes = was.resumes;
+    ex.message = was.message;
+    ex.encoded = was.encoded;
+    ex.headers = was.headers;
+    ex.token = was.token;
+    ex.authRetries = was.authRetries;
+    const QNetworkRequest req = redirectedRequest(redirected, target);
+    const QByteArray verb = operationName(redirected);
+    ex.http = HttpExchange::begin(req, verb, verb == "POST" ? was.encoded : QByteArray());
+    QNetworkReply *reply = verb == "POST"  ? m_nam->post(req, was.encoded)
+                           : verb == "GET" ? m_nam->get(req)
+                                           : m_nam->sendCustomRequest(req, verb, was.encoded);
+    followRedirect(reply, redirected);
+    if (ex.serverStream)
+        m_serverStream = reply;
+    watch(reply, ex);
 }
 
 void StreamableHttpTransport::decideContentType(QNetworkReply *reply, Exchange &ex)
@@ -502,20 +543,33 @@ void StreamableHttpTransport::close()
             req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
         req.setTransferTimeout(2000);
         qCDebug(lcHttp) << "DELETE to end the HTTP session";
-        QNetworkReply *del = m_nam->deleteResource(req);
-        guardRedirects(del, [this](const QString &line) { report(line); });
-        // Closed only once the DELETE is done: whoever owns us deletes us on closed(), and the
-        // request would die with our QNetworkAccessManager before it left (the transfer timeout
-        // bounds the wait).
-        connect(del, &QNetworkReply::finished, this, [this, del] {
-            qCDebug(lcHttp) << "DELETE answered: HTTP"
-                            << del->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            del->deleteLater();
-            Q_EMIT closed({});
-        });
+        endSession(req, nullptr);
         return;
     }
     QTimer::singleShot(0, this, [this] { Q_EMIT closed({}); });
+}
+
+void StreamableHttpTransport::endSession(const QNetworkRequest &req, const QNetworkReply *redirected)
+{
+    QNetworkReply *del = m_nam->deleteResource(req);
+    if (redirected)
+        followRedirect(del, redirected);
+    guardRedirects(
+        del, [this](const QString &line) { report(line); },
+        [this, del](const QUrl &target) {
+            del->disconnect(this);
+            del->deleteLater();
+            endSession(redirectedRequest(del, target), del);
+        });
+    // Closed only once the DELETE is done: whoever owns us deletes us on closed(), and the
+    // request would die with our QNetworkAccessManager before it left (the transfer timeout
+    // bounds the wait).
+    connect(del, &QNetworkReply::finished, this, [this, del] {
+        qCDebug(lcHttp) << "DELETE answered: HTTP"
+                        << del->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        del->deleteLater();
+        Q_EMIT closed({});
+    });
 }
 
 QString StreamableHttpTransport::exchangeName(const Exchange &ex)

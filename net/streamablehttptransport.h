@@ -65,6 +65,11 @@ private:
     void deliver(const QByteArray &raw, Exchange &ex);
     void deliver(const QByteArray &raw, const QList<QJsonObject> &messages, Exchange &ex);
     void watch(QNetworkReply *reply, Exchange ex);
+    // A redirect guardRedirects() follows: the request of redirected sent again to target.
+    void sendAgain(QNetworkReply *redirected, const QUrl &target);
+    // The DELETE that ends the session (again at a redirect's target when redirected is its 3xx);
+    // closed() once it is answered.
+    void endSession(const QNetworkRequest &req, const QNetworkReply *redirected);
     // 2025 era: a request's SSE stream ended before its response; a GET with Last-Event-ID
     // resumes it (after the stream's retry: time), where the response then arrives.
     bool resumeStream(const Exchange &ended);

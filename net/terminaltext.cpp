@@ -18,7 +18,7 @@ QString visible(char32_t c)
 
 enum class Form { MultiLine, OneLine, Markup };
 
-QString filtered(QStringView text, Form form)
+QString filtered(QStringView text, Form form, const QString *original = nullptr)
 {
     QString out;
     out.reserve(text.size());
@@ -44,7 +44,7 @@ QString filtered(QStringView text, Form form)
         i += units - 1;
     }
     if (plainFrom == 0)
-        return text.toString();
+        return original ? *original : text.toString(); // a QString unchanged is shared, not copied
     out += text.sliced(plainFrom);
     return out;
 }
@@ -97,6 +97,16 @@ QString oneLineSafe(QStringView text)
     return filtered(text, Form::OneLine);
 }
 
+QString terminalSafe(const QString &text)
+{
+    return filtered(text, Form::MultiLine, &text);
+}
+
+QString oneLineSafe(const QString &text)
+{
+    return filtered(text, Form::OneLine, &text);
+}
+
 QString markupTerminalSafe(QStringView text)
 {
     return filtered(text, Form::Markup);
@@ -104,18 +114,28 @@ QString markupTerminalSafe(QStringView text)
 
 QByteArray jsonTerminalSafe(const QByteArray &json)
 {
+    // Most JSON holds nothing to escape: it is returned as it is (shared), with no copy made.
     QByteArray out;
-    out.reserve(json.size());
+    bool copying = false;
+    qsizetype copiedTo = 0; // json[0, copiedTo) is in out
+    auto startCopy = [&](qsizetype at) {
+        if (!copying) {
+            out.reserve(json.size() + 64);
+            copying = true;
+        }
+        out.append(json.constData() + copiedTo, at - copiedTo);
+    };
     const auto *p = reinterpret_cast<const uchar *>(json.constData());
     const qsizetype n = json.size();
     qsizetype i = 0;
     while (i < n) {
         const uchar b = p[i];
         if (b < 0x80) {
-            if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7f)
+            if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7f) {
+                startCopy(i);
                 appendEscape(&out, b);
-            else
-                out.append(char(b));
+                copiedTo = i + 1;
+            }
             ++i;
             continue;
         }
@@ -136,16 +156,21 @@ QByteArray jsonTerminalSafe(const QByteArray &json)
         }
         valid = valid && c >= min && c <= 0x10ffff && (c < 0xd800 || c > 0xdfff);
         if (!valid) {
+            startCopy(i);
             out.append("\xef\xbf\xbd"); // U+FFFD, as QString::fromUtf8 reads it
-            ++i;
+            copiedTo = ++i;
             continue;
         }
-        if (isHiddenCharacter(c))
+        if (isHiddenCharacter(c)) {
+            startCopy(i);
             appendEscape(&out, c);
-        else
-            out.append(json.constData() + i, length);
+            copiedTo = i + length;
+        }
         i += length;
     }
+    if (!copying)
+        return json;
+    out.append(json.constData() + copiedTo, n - copiedTo);
     return out;
 }
 

@@ -24,6 +24,9 @@ bool isHiddenCharacter(char32_t c);
 QString terminalSafe(QStringView text);
 // One line (a table cell, a header, a name in a sentence): '\n', '\r' and '\t' become visible too.
 QString oneLineSafe(QStringView text);
+// The same for a QString: text itself (shared, not copied) when it holds nothing to show.
+QString terminalSafe(const QString &text);
+QString oneLineSafe(const QString &text);
 
 // XML or HTML text (a JUnit report, an HTML bug report), still well-formed: as terminalSafe(), with
 // each hidden character written "&lt;U+XXXX&gt;", which reads as terminalSafe()'s "<U+XXXX>".

@@ -5,10 +5,10 @@
 #include "invocation.h"
 #include "jsontreemodel.h"
 #include "mcpclient.h"
-#include "schemacheck.h"
 #include "schemaform.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
+#include "toolresultcheck.h"
 #include "wraplabel.h"
 
 #include <QEvent>
@@ -441,7 +441,6 @@ void CallView::handleFinished()
 
     // structuredContent, checked against outputSchema (never hidden when it does not match).
     const bool hasStructured = result.contains(QStringLiteral("structuredContent"));
-    const QJsonObject outputSchema = m_tool.value(QStringLiteral("outputSchema")).toObject();
     const bool hasSchema = m_tool.contains(QStringLiteral("outputSchema"));
     m_structured->setVisible(hasStructured || (hasSchema && !result.isEmpty()));
     QColor checkColor = colors.mutedText();
@@ -453,31 +452,15 @@ void CallView::handleFinished()
         m_json->clear();
         m_tree->setVisible(false);
     }
-    if (!hasSchema) {
-        m_schemaCheck->setText(tr("The tool declares no outputSchema: nothing to check it against."));
-    } else if (toolError) {
-        m_schemaCheck->setText(
-            tr("Not checked against the outputSchema: an error result need not match it."));
-    } else if (!hasStructured) {
-        m_schemaCheck->setText(
-            tr("Does not match the tool's outputSchema: the tool declares one, and the result "
-               "has no structuredContent."));
+    const ToolResultCheck check = ToolResultCheck::of(m_tool, result);
+    QString checkText = check.summary();
+    for (const QString &line : check.violationLines())
+        checkText += QStringLiteral("\n• ") + line;
+    m_schemaCheck->setText(checkText);
+    if (check.failed())
         checkColor = colors.failed();
-    } else {
-        const QList<SchemaViolation> violations =
-            checkAgainstSchema(result.value(QStringLiteral("structuredContent")), outputSchema);
-        if (violations.isEmpty()) {
-            m_schemaCheck->setText(tr("Matches the tool's outputSchema."));
-            checkColor = colors.fresh();
-        } else {
-            QStringList lines;
-            for (const SchemaViolation &v : violations)
-                lines << QStringLiteral("• ") + readablePath(v.path) + QStringLiteral(": ") + v.message;
-            m_schemaCheck->setText(tr("Does not match the tool's outputSchema:") + QLatin1Char('\n') +
-                                   lines.join(QLatin1Char('\n')));
-            checkColor = colors.failed();
-        }
-    }
+    else if (check.verdict == ToolResultCheck::Verdict::Matches)
+        checkColor = colors.fresh();
     QPalette cp = palette();
     cp.setColor(QPalette::WindowText, checkColor);
     m_schemaCheck->setPalette(cp);

@@ -204,6 +204,10 @@ QString toJunit(const AuditResult &result)
     if (!result.aborted.isEmpty())
         ++tests; // the "audit completed" testcase, in error
     const QString seconds = QString::number(double(result.elapsedMs) / 1000.0, 'f', 3);
+    // Server text in attributes and elements, shown as terminalSafe() shows it before the writer
+    // escapes it (a C0 control is no XML character: the writer would drop it): the report reads
+    // the same on a terminal, in a file and in CI.
+    const auto safe = [](const QString &text) { return terminalSafe(text); };
     QByteArray xml; // a byte sink makes the writer declare encoding="UTF-8"
     QXmlStreamWriter w(&xml);
     w.setAutoFormatting(true);
@@ -218,7 +222,7 @@ QString toJunit(const AuditResult &result)
     w.writeAttribute(QStringLiteral("time"), seconds);
 
     w.writeStartElement(QStringLiteral("testsuite"));
-    w.writeAttribute(QStringLiteral("name"), QStringLiteral("folio audit: ") + serverLine(result));
+    w.writeAttribute(QStringLiteral("name"), QStringLiteral("folio audit: ") + safe(serverLine(result)));
     w.writeAttribute(QStringLiteral("tests"), QString::number(tests));
     w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
     w.writeAttribute(QStringLiteral("errors"),
@@ -231,7 +235,7 @@ QString toJunit(const AuditResult &result)
                                QStringLiteral("transport")}) {
         w.writeEmptyElement(QStringLiteral("property"));
         w.writeAttribute(QStringLiteral("name"), QStringLiteral("server.") + key);
-        w.writeAttribute(QStringLiteral("value"), result.server.value(key).toString());
+        w.writeAttribute(QStringLiteral("value"), safe(result.server.value(key).toString()));
     }
     w.writeEndElement(); // properties
 
@@ -242,7 +246,7 @@ QString toJunit(const AuditResult &result)
         w.writeAttribute(QStringLiteral("time"), QString::number(double(l.elapsedMs) / 1000.0, 'f', 3));
         if (!l.isAudited()) {
             w.writeEmptyElement(QStringLiteral("skipped"));
-            w.writeAttribute(QStringLiteral("message"), l.skipped);
+            w.writeAttribute(QStringLiteral("message"), safe(l.skipped));
         } else {
             QList<Finding> errors;
             QString other;
@@ -265,17 +269,17 @@ QString toJunit(const AuditResult &result)
                 w.writeStartElement(QStringLiteral("failure"));
                 w.writeAttribute(QStringLiteral("type"), ids.join(QLatin1Char(' ')));
                 w.writeAttribute(QStringLiteral("message"), errors.size() == 1
-                                                                ? errors.first().message
+                                                                ? safe(errors.first().message)
                                                                 : QStringLiteral("%1 error findings: %2")
                                                                       .arg(errors.size())
                                                                       .arg(ids.join(QStringLiteral(", "))));
-                w.writeCharacters(body);
+                w.writeCharacters(safe(body));
                 w.writeEndElement();
             }
             for (const QString &n : l.notes)
                 other += QStringLiteral("note: %1\n").arg(n);
             other += QStringLiteral("%1\n").arg(listShape(l));
-            w.writeTextElement(QStringLiteral("system-out"), other);
+            w.writeTextElement(QStringLiteral("system-out"), safe(other));
         }
         w.writeEndElement(); // testcase
     }
@@ -284,16 +288,14 @@ QString toJunit(const AuditResult &result)
         w.writeAttribute(QStringLiteral("classname"), QStringLiteral("folio.audit"));
         w.writeAttribute(QStringLiteral("name"), QStringLiteral("audit completed"));
         w.writeStartElement(QStringLiteral("error"));
-        w.writeAttribute(QStringLiteral("message"), result.aborted);
+        w.writeAttribute(QStringLiteral("message"), safe(result.aborted));
         w.writeEndElement();
         w.writeEndElement();
     }
     w.writeEndElement(); // testsuite
     w.writeEndElement(); // testsuites
     w.writeEndDocument();
-    // Server text in attributes and elements, shown as terminalSafe() shows it (a C0 control is no
-    // XML character anyway): the report reads the same on a terminal, in a file and in CI.
-    return markupTerminalSafe(QString::fromUtf8(xml));
+    return QString::fromUtf8(xml);
 }
 
 } // namespace AuditReport

@@ -7,6 +7,7 @@
 #include "pagewalker.h"
 #include "schemacheck.h"
 #include "toolcatalog.h"
+#include "toolresultcheck.h"
 #include "ttlclock.h"
 
 #include <QCommandLineParser>
@@ -339,24 +340,16 @@ void CallCommand::handleFinished()
         if (isError) {
             printErr(QStringLiteral("folio call: the tool reported an error (isError: true)\n"));
             exitCode = 1;
-        } else if (m_tool.contains(QStringLiteral("outputSchema"))) {
-            const QJsonObject schema = m_tool.value(QStringLiteral("outputSchema")).toObject();
-            if (!result.contains(QStringLiteral("structuredContent"))) {
+        } else if (const ToolResultCheck check = ToolResultCheck::of(m_tool, result); check.failed()) {
+            if (check.verdict == ToolResultCheck::Verdict::Missing)
                 printErr(
                     QStringLiteral("folio call: the tool declares an outputSchema, and the result has no "
                                    "structuredContent\n"));
-                exitCode = 1;
-            } else {
-                const QList<SchemaViolation> violations =
-                    checkAgainstSchema(result.value(QStringLiteral("structuredContent")), schema);
-                for (const SchemaViolation &v : violations)
-                    printErr(
-                        QStringLiteral("folio call: structuredContent does not match the outputSchema at %1: "
-                                       "%2\n")
-                            .arg(readablePath(v.path), v.message));
-                if (!violations.isEmpty())
-                    exitCode = 1;
-            }
+            for (const QString &line : check.violationLines())
+                printErr(
+                    QStringLiteral("folio call: structuredContent does not match the outputSchema at %1\n")
+                        .arg(line));
+            exitCode = 1;
         }
     }
     finish(exitCode);

@@ -15,17 +15,32 @@ void write(FILE *stream, const QByteArray &bytes)
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
     std::fflush(stream);
 }
+
+// Text as UTF-8, a slice at a time: a large output (a CSV of a whole walk) is not held twice.
+void write(FILE *stream, const QString &text)
+{
+    constexpr qsizetype slice = 1 << 20;
+    for (qsizetype from = 0; from < text.size();) {
+        qsizetype n = qMin(slice, text.size() - from);
+        if (from + n < text.size() && text.at(from + n - 1).isHighSurrogate())
+            --n; // a pair stays whole
+        const QByteArray bytes = QStringView(text).sliced(from, n).toUtf8();
+        std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
+        from += n;
+    }
+    std::fflush(stream);
+}
 } // namespace
 
 // Masked first: a secret is matched as it is, before any of its characters is made visible.
 void printOut(const QString &text)
 {
-    write(stdout, terminalSafe(SecretMask::maskOutput(text)).toUtf8());
+    write(stdout, terminalSafe(SecretMask::maskOutput(text)));
 }
 
 void printErr(const QString &text)
 {
-    write(stderr, terminalSafe(SecretMask::maskOutput(text)).toUtf8());
+    write(stderr, terminalSafe(SecretMask::maskOutput(text)));
 }
 
 void printJson(const QByteArray &json)

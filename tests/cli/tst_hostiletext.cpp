@@ -107,7 +107,7 @@ void tst_HostileText::noRawControlReachesTheTerminal()
         {QStringLiteral("audit markdown"), args({"audit", "--format", "markdown"}), "<U+202E>"},
         {QStringLiteral("audit json"), args({"audit", "--format", "json"}), "\\u202e"},
         {QStringLiteral("audit junit"), args({"audit", "--format", "junit"}), "&lt;U+001B&gt;"},
-        {QStringLiteral("report md"), args({"report", "--format", "md", "-o", "-"}), "<U+200B>"},
+        {QStringLiteral("report md"), args({"report", "--format", "md", "-o", "-"}), "&lt;U+200B&gt;"},
         {QStringLiteral("report html"), args({"report", "--format", "html", "-o", "-"}), "&lt;U+001B&gt;"},
         {QStringLiteral("report json"), args({"report", "--format", "json", "-o", "-"}), "\\u001b"},
     };
