@@ -72,8 +72,7 @@ CheckOutcome AuditedWalk::compareOrder(const AuditedWalk &first, const AuditedWa
             return {std::nullopt,
                     QStringLiteral("unstable-order judged up to page %1 only: page %2 failed in "
                                    "one walk and not in the other")
-                        .arg(i)
-                        .arg(i + 1)};
+                        .arg(QString::number(i), QString::number(i + 1))};
         }
         const QStringList &before = first.identities.at(i);
         const QStringList &after = second.identities.at(i);

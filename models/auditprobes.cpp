@@ -125,8 +125,7 @@ CheckOutcome judgeTampered(const Answer &answer, const QString &issued, const QS
             auditFinding(FindingId::InvalidCursorAccepted, {page},
                          QStringLiteral("A tampered cursor (page %1's cursor reversed, with \"!\" appended) "
                                         "was answered with a page of %2 item(s) instead of an error -32602")
-                             .arg(page + 1)
-                             .arg(answer.itemCount),
+                             .arg(QString::number(page + 1), QString::number(answer.itemCount)),
                          evidence),
             {}};
     case Answer::Kind::RpcError:
@@ -135,8 +134,7 @@ CheckOutcome judgeTampered(const Answer &answer, const QString &issued, const QS
                 auditFinding(
                     FindingId::InvalidCursorWrongCode, {page},
                     QStringLiteral("A tampered cursor was refused with %1 (%2), not -32602 (invalid params)")
-                        .arg(answer.code)
-                        .arg(shortText(answer.message)),
+                        .arg(QString::number(answer.code), shortText(answer.message)),
                     evidence),
                 {}};
         return {};
@@ -234,8 +232,7 @@ CheckOutcome judgeEmptyCursor(const Answer &answer, int page)
         evidence.insert(QStringLiteral("cursor"), QString());
         return {auditFinding(FindingId::EmptyCursorRejected, {page},
                              QStringLiteral("The server refused the \"\" cursor it issued on page %1: %2")
-                                 .arg(page + 1)
-                                 .arg(shortText(answer.message)),
+                                 .arg(QString::number(page + 1), shortText(answer.message)),
                              evidence),
                 {}};
     }

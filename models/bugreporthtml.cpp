@@ -41,7 +41,7 @@ QString elideMiddle(const QString &s, int width)
 
 QString anchorOf(int list, int page)
 {
-    return QStringLiteral("l%1-p%2").arg(list).arg(page);
+    return QStringLiteral("l%1-p%2").arg(QString::number(list), QString::number(page));
 }
 
 // Numbers for the one-pass QString::arg(a, b, ...): a chained .arg() would read a "%1" in the

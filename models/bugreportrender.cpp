@@ -9,15 +9,16 @@ namespace folio::BugReport::Render {
 
 QString plural(int n, const QString &one, const QString &many)
 {
-    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+    return QStringLiteral("%1 %2").arg(QString::number(n), n == 1 ? one : many);
 }
 
 QString pageLabel(const QJsonObject &page)
 {
     const int number = page.value(QStringLiteral("page")).toInt();
     const int walk = page.value(QStringLiteral("walk")).toInt();
-    return walk > 0 ? QStringLiteral("Page %1 (walk %2)").arg(number).arg(walk + 1)
-                    : QStringLiteral("Page %1").arg(number);
+    return walk > 0
+               ? QStringLiteral("Page %1 (walk %2)").arg(QString::number(number), QString::number(walk + 1))
+               : QStringLiteral("Page %1").arg(number);
 }
 
 QString cursorText(const QJsonValue &cursor, bool present)
@@ -78,7 +79,7 @@ QString errorText(const QJsonObject &page)
     const QJsonValue code = e.value(QStringLiteral("code"));
     const QString message = e.value(QStringLiteral("message")).toString();
     return code.isDouble() && !message.contains(QString::number(code.toInt()))
-               ? QStringLiteral("%1 %2").arg(code.toInt()).arg(message)
+               ? QStringLiteral("%1 %2").arg(QString::number(code.toInt()), message)
                : message;
 }
 

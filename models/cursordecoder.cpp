@@ -80,8 +80,7 @@ QString checkPrintableUtf8(const QByteArray &bytes)
         if (b < 0x80) {
             if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f) {
                 return QStringLiteral("that are not printable text (control character %1 at offset %2)")
-                    .arg(codePoint(b))
-                    .arg(i);
+                    .arg(codePoint(b), QString::number(i));
             }
             ++i;
             continue;
@@ -108,7 +107,8 @@ QString checkPrintableUtf8(const QByteArray &bytes)
             continuation = 3;
             high = 0x8f;
         } else {
-            return QStringLiteral("that are not UTF-8 (invalid byte %1 at offset %2)").arg(hexByte(b)).arg(i);
+            return QStringLiteral("that are not UTF-8 (invalid byte %1 at offset %2)")
+                .arg(hexByte(b), QString::number(i));
         }
         for (int k = 1; k <= continuation; ++k) {
             if (i + k >= size)
@@ -118,14 +118,12 @@ QString checkPrintableUtf8(const QByteArray &bytes)
             const uchar hi = k == 1 ? high : 0xbf;
             if (c < lo || c > hi) {
                 return QStringLiteral("that are not UTF-8 (invalid byte %1 at offset %2)")
-                    .arg(hexByte(c))
-                    .arg(i + k);
+                    .arg(hexByte(c), QString::number(i + k));
             }
         }
         if (b == 0xc2 && data[i + 1] <= 0x9f) {
             return QStringLiteral("that are not printable text (control character %1 at offset %2)")
-                .arg(codePoint(data[i + 1]))
-                .arg(i);
+                .arg(codePoint(data[i + 1]), QString::number(i));
         }
         i += continuation + 1;
     }
@@ -176,11 +174,12 @@ std::optional<QString> decodeBase64(const QString &s, Kind *kind, QString *error
             continue;
         }
         if (dataLength != s.size()) {
-            *error = QStringLiteral("not base64: %1 at offset %2 after padding").arg(describeChar(c)).arg(i);
+            *error = QStringLiteral("not base64: %1 at offset %2 after padding")
+                         .arg(describeChar(c), QString::number(i));
             return std::nullopt;
         }
         if (base64Value(c) < 0) {
-            *error = QStringLiteral("not base64: %1 at offset %2").arg(describeChar(c)).arg(i);
+            *error = QStringLiteral("not base64: %1 at offset %2").arg(describeChar(c), QString::number(i));
             return std::nullopt;
         }
         if ((c == QLatin1Char('+') || c == QLatin1Char('/')) && firstStd < 0)
@@ -191,8 +190,7 @@ std::optional<QString> decodeBase64(const QString &s, Kind *kind, QString *error
     if (firstStd >= 0 && firstUrl >= 0) {
         const qsizetype second = qMax(firstStd, firstUrl);
         *error = QStringLiteral("not base64: %1 at offset %2 mixes the base64 and base64url alphabets")
-                     .arg(describeChar(s.at(second)))
-                     .arg(second);
+                     .arg(describeChar(s.at(second)), QString::number(second));
         return std::nullopt;
     }
     const qsizetype padding = s.size() - dataLength;
@@ -202,16 +200,13 @@ std::optional<QString> decodeBase64(const QString &s, Kind *kind, QString *error
     }
     if (dataLength % 4 == 1) {
         *error = QStringLiteral("not base64: %1 characters leave a dangling character at offset %2")
-                     .arg(dataLength)
-                     .arg(dataLength - 1);
+                     .arg(QString::number(dataLength), QString::number(dataLength - 1));
         return std::nullopt;
     }
     if (padding > 0 && (padding > 2 || s.size() % 4 != 0 || (dataLength % 4) + padding != 4)) {
         *error =
             QStringLiteral("not base64: %1 padding characters at offset %2 do not fit %3 data characters")
-                .arg(padding)
-                .arg(dataLength)
-                .arg(dataLength);
+                .arg(QString::number(padding), QString::number(dataLength), QString::number(dataLength));
         return std::nullopt;
     }
 
@@ -237,8 +232,7 @@ std::optional<QString> decodeBase64(const QString &s, Kind *kind, QString *error
     }
     if (bits > 0 && (buffer & ((1u << bits) - 1)) != 0) {
         *error = QStringLiteral("not %1: %2 at offset %3 leaves non-zero trailing bits")
-                     .arg(name, describeChar(s.at(dataLength - 1)))
-                     .arg(dataLength - 1);
+                     .arg(name, describeChar(s.at(dataLength - 1)), QString::number(dataLength - 1));
         return std::nullopt;
     }
     return bytesToText(bytes, name, error);
@@ -394,8 +388,8 @@ std::optional<CursorLayer> decodeJson(const QString &s, int depth, Context &ctx,
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(s.toUtf8(), &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        *error =
-            QStringLiteral("not JSON: %1 at offset %2").arg(parseError.errorString()).arg(parseError.offset);
+        *error = QStringLiteral("not JSON: %1 at offset %2")
+                     .arg(parseError.errorString(), QString::number(parseError.offset));
         return std::nullopt;
     }
     CursorLayer layer;
@@ -686,8 +680,7 @@ CursorDecoding decodeCursor(const QString &cursor)
     if (cursor.size() > MaxDecodedCursorLength) {
         decoding.verdict = CursorDecoding::Verdict::Opaque;
         decoding.error = QStringLiteral("not decoded: %1 characters, more than the %2 that are looked into")
-                             .arg(cursor.size())
-                             .arg(MaxDecodedCursorLength);
+                             .arg(QString::number(cursor.size()), QString::number(MaxDecodedCursorLength));
         return decoding;
     }
     Context ctx;

@@ -124,7 +124,8 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
     };
     switch (index.column()) {
     case IndexColumn:
-        return p.walk > 0 ? QStringLiteral("%1 (walk %2)").arg(p.index + 1).arg(p.walk + 1)
+        return p.walk > 0 ? QStringLiteral("%1 (walk %2)")
+                                .arg(QString::number(p.index + 1), QString::number(p.walk + 1))
                           : QString::number(p.index + 1);
     case StateColumn:
         return p.state == PageRecord::State::Discarded && !p.discardReason.isEmpty()

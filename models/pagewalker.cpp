@@ -373,7 +373,7 @@ void PageWalker::failPage(int ledgerRow, const McpError &error, RpcCall *call)
     m_ledger->addFindings(ledgerRow, WalkJudge::judgeFailure(m_ledger->page(ledgerRow)));
     if (!refetch) {
         const PageRecord &rec = m_ledger->page(ledgerRow);
-        stop(tr("page %1 failed: %2").arg(rec.index + 1).arg(WalkJudge::describeError(rec)));
+        stop(tr("page %1 failed: %2").arg(QString::number(rec.index + 1), WalkJudge::describeError(rec)));
     }
     Q_EMIT pageFailed(ledgerRow, error);
     Q_EMIT findingsChanged();

@@ -361,14 +361,12 @@ private:
         if (minLength.isDouble() && length < minLength.toDouble())
             add(sink, path,
                 QStringLiteral("must be at least %1 characters long (it has %2)")
-                    .arg(number(minLength.toDouble()))
-                    .arg(length));
+                    .arg(number(minLength.toDouble()), QString::number(length)));
         const QJsonValue maxLength = s.value(QStringLiteral("maxLength"));
         if (maxLength.isDouble() && length > maxLength.toDouble())
             add(sink, path,
                 QStringLiteral("must be at most %1 characters long (it has %2)")
-                    .arg(number(maxLength.toDouble()))
-                    .arg(length));
+                    .arg(number(maxLength.toDouble()), QString::number(length)));
         const QJsonValue pattern = s.value(QStringLiteral("pattern"));
         if (pattern.isString()) {
             const QRegularExpression *re = regex(pattern.toString());
@@ -389,14 +387,12 @@ private:
         if (minItems.isDouble() && a.size() < minItems.toDouble())
             add(sink, path,
                 QStringLiteral("must have at least %1 items (it has %2)")
-                    .arg(number(minItems.toDouble()))
-                    .arg(a.size()));
+                    .arg(number(minItems.toDouble()), QString::number(a.size())));
         const QJsonValue maxItems = s.value(QStringLiteral("maxItems"));
         if (maxItems.isDouble() && a.size() > maxItems.toDouble())
             add(sink, path,
                 QStringLiteral("must have at most %1 items (it has %2)")
-                    .arg(number(maxItems.toDouble()))
-                    .arg(a.size()));
+                    .arg(number(maxItems.toDouble()), QString::number(a.size())));
         // 2020-12: prefixItems then items; draft 4–2019: items as an array, then additionalItems.
         QJsonArray prefix = s.value(QStringLiteral("prefixItems")).toArray();
         QJsonValue rest = s.value(QStringLiteral("items"));
@@ -425,14 +421,12 @@ private:
                     least <= 1 ? QStringLiteral("must contain an item that matches \"contains\"")
                                : QStringLiteral("must contain at least %1 items that match "
                                                 "\"contains\" (it has %2)")
-                                     .arg(number(least))
-                                     .arg(found));
+                                     .arg(number(least), QString::number(found)));
             const QJsonValue maxContains = s.value(QStringLiteral("maxContains"));
             if (maxContains.isDouble() && found > maxContains.toDouble())
                 add(sink, path,
                     QStringLiteral("must contain at most %1 items that match \"contains\" (it has %2)")
-                        .arg(number(maxContains.toDouble()))
-                        .arg(found));
+                        .arg(number(maxContains.toDouble()), QString::number(found)));
         }
         if (s.value(QStringLiteral("uniqueItems")).toBool(false) && a.size() > 1) {
             // Pairwise, within the step budget (equal items are rare and arrays are short).
@@ -441,7 +435,8 @@ private:
                 for (qsizetype j = i + 1; j < n; ++j) {
                     if (a.at(i) == a.at(j)) {
                         add(sink, path,
-                            QStringLiteral("items %1 and %2 are equal (uniqueItems)").arg(i).arg(j));
+                            QStringLiteral("items %1 and %2 are equal (uniqueItems)")
+                                .arg(QString::number(i), QString::number(j)));
                         return;
                     }
                 }
@@ -564,8 +559,7 @@ private:
                 return scratch.first().message;
         }
         return QStringLiteral("matches none of the %1 schemas %2 allows")
-            .arg(alternatives.size())
-            .arg(keyword);
+            .arg(QString::number(alternatives.size()), keyword);
     }
 
     const QRegularExpression *regex(const QString &pattern)

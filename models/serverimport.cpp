@@ -29,7 +29,8 @@ ServerImport ServerImport::parse(const QByteArray &json)
     QJsonParseError err;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &err);
     if (err.error != QJsonParseError::NoError) {
-        result.error = QObject::tr("Not JSON: %1 at offset %2").arg(err.errorString()).arg(err.offset);
+        result.error =
+            QObject::tr("Not JSON: %1 at offset %2").arg(err.errorString(), QString::number(err.offset));
         return result;
     }
     const QJsonObject root = doc.object();

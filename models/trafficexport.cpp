@@ -111,9 +111,9 @@ QJsonObject toHar(const QVector<HttpExchange> &exchanges, const QString &folioVe
                             {QStringLiteral("mimeType"), mimeType(ex, ex.responseHeaders)},
                             {QStringLiteral("text"), QString::fromUtf8(ex.responseBody)}};
         if (ex.responseBody.size() < ex.responseBytes)
-            content.insert(
-                QStringLiteral("comment"),
-                QStringLiteral("cut at %1 of %2 bytes").arg(ex.responseBody.size()).arg(ex.responseBytes));
+            content.insert(QStringLiteral("comment"), QStringLiteral("cut at %1 of %2 bytes")
+                                                          .arg(QString::number(ex.responseBody.size()),
+                                                               QString::number(ex.responseBytes)));
         const QJsonObject response{
             {QStringLiteral("status"), ex.status},
             {QStringLiteral("statusText"), QString::fromLatin1(ex.statusText)},

@@ -146,7 +146,8 @@ QString TrafficLogModel::prettyText(int row) const
     QString text = doc.isNull() ? terminalSafe(QString::fromUtf8(e.text))
                                 : QString::fromUtf8(jsonTerminalSafe(doc.toJson(QJsonDocument::Indented)));
     if (e.truncated)
-        text += tr("\n… (cut at %1 bytes of %2)").arg(e.text.size()).arg(e.bytes);
+        text +=
+            tr("\n… (cut at %1 bytes of %2)").arg(QString::number(e.text.size()), QString::number(e.bytes));
     return text;
 }
 

@@ -111,9 +111,8 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Ite
     if (duplicates > 0) {
         Finding f = make(FindingId::DuplicateItem, idx,
                          QStringLiteral("%1 item(s) on page %2 already appeared earlier (e.g. %3)")
-                             .arg(duplicates)
-                             .arg(idx + 1)
-                             .arg(examples.first().toObject().value(QStringLiteral("identity")).toString()),
+                             .arg(QString::number(duplicates), QString::number(idx + 1),
+                                  examples.first().toObject().value(QStringLiteral("identity")).toString()),
                          {{QStringLiteral("count"), duplicates}, {QStringLiteral("examples"), examples}});
         f.pages += otherPages;
         findings.append(f);
@@ -191,8 +190,8 @@ QList<Finding> WalkJudge::judgeHints(bool hasTtl, const QJsonValue &ttlMs, bool 
     if (hasTtl && !TtlClock::isValidTtl(ttlMs))
         add(FindingId::TtlInvalid,
             QStringLiteral("ttlMs %1 is %2: it must be an integer ≥ 0 (treated as %3 ms)")
-                .arg(where, PageRecord::describeValue(true, ttlMs))
-                .arg(TtlClock::effectiveTtlMs(ttlMs)),
+                .arg(where, PageRecord::describeValue(true, ttlMs),
+                     QString::number(TtlClock::effectiveTtlMs(ttlMs))),
             {{QStringLiteral("ttlMs"), ttlMs}});
     if (hasScope && !isValidScope(cacheScope))
         add(FindingId::ScopeInvalid,
@@ -271,14 +270,14 @@ QList<Finding> WalkJudge::judgeFailure(const PageRecord &page)
         findings.append(
             make(FindingId::EmptyCursorRejected, page.index,
                  QStringLiteral("The server refused the \"\" cursor it issued itself for page %1: %2")
-                     .arg(page.index + 1)
-                     .arg(describeError(page)),
+                     .arg(QString::number(page.index + 1), describeError(page)),
                  evidence));
         return findings;
     }
-    findings.append(make(FindingId::PageError, page.index,
-                         QStringLiteral("Page %1 failed: %2").arg(page.index + 1).arg(describeError(page)),
-                         evidence));
+    findings.append(
+        make(FindingId::PageError, page.index,
+             QStringLiteral("Page %1 failed: %2").arg(QString::number(page.index + 1), describeError(page)),
+             evidence));
     return findings;
 }
 

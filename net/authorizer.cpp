@@ -190,7 +190,7 @@ void Authorizer::noteAuthorizedRequest(const QString &what, int status)
     step.kind = AuthStep::Kind::AuthorizedRequest;
     step.title = AuthStep::kindName(step.kind);
     step.state = status >= 200 && status < 300 ? AuthStep::State::Done : AuthStep::State::Failed;
-    step.summary = QStringLiteral("%1 sent again with the token: HTTP %2").arg(what).arg(status);
+    step.summary = QStringLiteral("%1 sent again with the token: HTTP %2").arg(what, QString::number(status));
     step.verdicts.append(
         {QStringLiteral("Authorization header on the request"), true, QStringLiteral("Bearer")});
     step.startedMs = step.finishedMs = QDateTime::currentMSecsSinceEpoch();

@@ -260,9 +260,9 @@ void Handshake::fail(const McpError &error)
     m_done = true;
     McpError e = error;
     if (e.kind == McpError::Kind::Timeout) {
-        e.message = QStringLiteral("No answer to the handshake within %1 ms (%2)")
-                        .arg(m_config.requestTimeoutMs)
-                        .arg(m_sent.join(QStringLiteral(", then ")));
+        e.message =
+            QStringLiteral("No answer to the handshake within %1 ms (%2)")
+                .arg(QString::number(m_config.requestTimeoutMs), m_sent.join(QStringLiteral(", then ")));
         if (!m_strayLine.isEmpty())
             e.message += QStringLiteral("; the server wrote on stdout a line that is not JSON-RPC: \"%1\" "
                                         "(a stdio server writes only JSON-RPC messages there, its logs "

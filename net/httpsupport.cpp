@@ -291,8 +291,7 @@ McpError httpReplyError(QNetworkReply *reply, const QByteArray &body)
         // With a status the server was reached: the answer itself broke (reset, short body, bad
         // chunked encoding).
         e.message = status > 0 ? QStringLiteral("The connection broke off during the HTTP %1 response: %2")
-                                     .arg(status)
-                                     .arg(reply->errorString())
+                                     .arg(QString::number(status), reply->errorString())
                                : QStringLiteral("Could not reach the server: ") + reply->errorString();
         break;
     }
@@ -308,7 +307,8 @@ QString jsonErrorText(const QJsonParseError &error)
 {
     if (error.error == QJsonParseError::IllegalUTF8String)
         return QStringLiteral("Not JSON: invalid UTF-8 at offset %1").arg(error.offset);
-    return QStringLiteral("Not JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset);
+    return QStringLiteral("Not JSON: %1 at offset %2")
+        .arg(error.errorString(), QString::number(error.offset));
 }
 
 bool parseJsonMessages(const QByteArray &body, QList<QJsonObject> *messages, QString *why)

@@ -87,7 +87,7 @@ QString McpError::describe() const
     case Kind::AuthRequired:
     case Kind::InsufficientScope:
         if (httpStatus)
-            return QStringLiteral("HTTP %1: %2").arg(httpStatus).arg(message);
+            return QStringLiteral("HTTP %1: %2").arg(QString::number(httpStatus), message);
         return message;
     default:
         return message;

@@ -184,7 +184,8 @@ QString describeSteps(const QList<AuthStep> &steps, bool withExchanges, int firs
     QString out;
     int n = firstNumber - 1;
     for (const AuthStep &step : steps) {
-        out += QStringLiteral("%1. %2 [%3]").arg(++n).arg(step.title, AuthStep::stateName(step.state));
+        out += QStringLiteral("%1. %2 [%3]")
+                   .arg(QString::number(++n), step.title, AuthStep::stateName(step.state));
         if (!step.summary.isEmpty())
             out += QStringLiteral(": ") + step.summary;
         out += QLatin1Char('\n');

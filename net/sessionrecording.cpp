@@ -129,8 +129,7 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
     const int version = header.value(QStringLiteral("version")).toInt(-1);
     if (version > FormatVersion)
         return fail(QStringLiteral("made by a newer Folio (session format %1; this Folio reads up to %2)")
-                        .arg(version)
-                        .arg(FormatVersion));
+                        .arg(QString::number(version), QString::number(FormatVersion)));
     if (version < 1)
         return fail(QStringLiteral("line 1: the header has no valid \"version\""));
 
@@ -167,8 +166,8 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
         const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
         if (!doc.isObject())
             return fail(QStringLiteral("line %1: not a JSON object (%2): the file is damaged")
-                            .arg(lineNo)
-                            .arg(doc.isNull() ? parseError.errorString() : QStringLiteral("another value")));
+                            .arg(QString::number(lineNo),
+                                 doc.isNull() ? parseError.errorString() : QStringLiteral("another value")));
         const QJsonObject o = doc.object();
         Event e;
         const QJsonValue t = o.value(QStringLiteral("t"));
@@ -188,7 +187,8 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
             }
         }
         if (!known)
-            return fail(QStringLiteral("line %1: unknown event \"%2\"").arg(lineNo).arg(type.left(40)));
+            return fail(
+                QStringLiteral("line %1: unknown event \"%2\"").arg(QString::number(lineNo), type.left(40)));
         if (o.contains(QStringLiteral("base64"))) {
             const auto decoded =
                 QByteArray::fromBase64Encoding(o.value(QStringLiteral("base64")).toString().toLatin1(),
@@ -200,7 +200,8 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
             e.text = o.value(QStringLiteral("text")).toString().toUtf8();
         }
         if ((e.type == Type::Send || e.type == Type::Receive) && e.text.isEmpty())
-            return fail(QStringLiteral("line %1: a %2 event without its message").arg(lineNo).arg(type));
+            return fail(
+                QStringLiteral("line %1: a %2 event without its message").arg(QString::number(lineNo), type));
         e.id = o.value(QStringLiteral("id"));
         if (o.contains(QStringLiteral("error")))
             e.error = McpError::fromJson(o.value(QStringLiteral("error")).toObject());

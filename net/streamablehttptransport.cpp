@@ -409,14 +409,13 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
     if (known && !ex.isSse && status >= 200 && status < 300 && ex.body.size() < declared &&
         !reply->hasRawHeader("Content-Encoding")) {
         if (!ex.id.isNull() && !ex.answered)
-            Q_EMIT requestFailed(ex.id,
-                                 McpError::make(McpError::Kind::ConnectionFailed,
-                                                QStringLiteral("The connection broke off during the HTTP "
-                                                               "%1 response: %2 of the %3 bytes its "
-                                                               "Content-Length announced arrived")
-                                                    .arg(status)
-                                                    .arg(ex.body.size())
-                                                    .arg(declared)));
+            Q_EMIT requestFailed(
+                ex.id, McpError::make(McpError::Kind::ConnectionFailed,
+                                      QStringLiteral("The connection broke off during the HTTP "
+                                                     "%1 response: %2 of the %3 bytes its "
+                                                     "Content-Length announced arrived")
+                                          .arg(QString::number(status), QString::number(ex.body.size()),
+                                               QString::number(declared))));
         return;
     }
 
@@ -496,8 +495,7 @@ bool StreamableHttpTransport::askAuthorizer(QNetworkReply *reply, const Exchange
     const QByteArray challenge = reply->rawHeader("WWW-Authenticate");
     const McpError refused = httpReplyError(reply, ex.body);
     report(QStringLiteral("%1 was refused (HTTP %2): asking the authorization server for a token")
-               .arg(exchangeName(ex))
-               .arg(status));
+               .arg(exchangeName(ex), QString::number(status)));
     // A sign-in can take as long as the user takes in the browser: the request's timeout waits.
     Q_EMIT requestHeld(ex.id, true);
     const QJsonValue id = ex.id;

@@ -177,8 +177,7 @@ void AuditPanel::showResult(const AuditResult &r)
         top->setText(3, list.findings.isEmpty()
                             ? tr("%n page(s), no findings", nullptr, list.pages)
                             : tr("%n page(s) · %1 error(s), %2 warning(s)", nullptr, list.pages)
-                                  .arg(errors)
-                                  .arg(warnings));
+                                  .arg(QString::number(errors), QString::number(warnings)));
         if (!list.findings.isEmpty())
             top->setIcon(0,
                          colors.severityIcon(errors ? Finding::Severity::Error : Finding::Severity::Warning));
@@ -219,10 +218,8 @@ void AuditPanel::showResult(const AuditResult &r)
     const int warnings = r.count(Finding::Severity::Warning);
     QString text = r.aborted.isEmpty() ? tr("Audit complete") : tr("Audit stopped: %1").arg(r.aborted);
     text += tr(": %1 error(s), %2 warning(s) · %3 request(s) in %4 ms · double-click a finding for its page")
-                .arg(errors)
-                .arg(warnings)
-                .arg(r.requests())
-                .arg(r.elapsedMs);
+                .arg(QString::number(errors), QString::number(warnings), QString::number(r.requests()),
+                     QString::number(r.elapsedMs));
     m_status->setText(text);
     m_status->setToolTip(tr("The audit's findings are in the Findings dock too, marked \"audit\"; one the "
                             "window's walk shows already is counted once there."));

@@ -394,7 +394,9 @@ void CallView::handleProgress(double progress, double total, const QString &mess
     if (total > 0) {
         m_progress->setRange(0, 1000);
         m_progress->setValue(int(qBound(0.0, progress / total, 1.0) * 1000));
-        m_progressText->setText(message.isEmpty() ? tr("%1 of %2").arg(progress).arg(total) : message);
+        m_progressText->setText(message.isEmpty()
+                                    ? tr("%1 of %2").arg(QString::number(progress), QString::number(total))
+                                    : message);
     } else {
         m_progress->setRange(0, 0);
         m_progressText->setText(message.isEmpty() ? tr("%1 so far").arg(progress) : message);
@@ -416,8 +418,8 @@ void CallView::handleFinished()
         result.value(QStringLiteral("isError")).toBool(false) || error.kind == McpError::Kind::ToolError;
     const int rounds = int(inv->rounds().size());
     const QString trips = rounds == 1 ? tr("1 round trip") : tr("%1 round trips").arg(rounds);
-    const QString timing =
-        inv->totalMs() >= 0 ? tr("%1, %2 ms.").arg(trips).arg(inv->totalMs()) : trips + QLatin1Char('.');
+    const QString timing = inv->totalMs() >= 0 ? tr("%1, %2 ms.").arg(trips, QString::number(inv->totalMs()))
+                                               : trips + QLatin1Char('.');
     QColor statusColor = colors.text();
     if (inv->isCancelled()) {
         m_status->setText(tr("Cancelled: notifications/cancelled was sent. %1").arg(timing));
@@ -483,10 +485,9 @@ void CallView::showRaw()
     const QList<Invocation::Round> &rounds = m_invocation->rounds();
     for (qsizetype i = 0; i < rounds.size(); ++i) {
         const Invocation::Round &r = rounds.at(i);
-        text +=
-            tr("── Round %1 · id %2 · %3 ms ──\n")
-                .arg(i + 1)
-                .arg(indented(r.id), r.latencyMs >= 0 ? QString::number(r.latencyMs) : QStringLiteral("?"));
+        text += tr("── Round %1 · id %2 · %3 ms ──\n")
+                    .arg(QString::number(i + 1), indented(r.id),
+                         r.latencyMs >= 0 ? QString::number(r.latencyMs) : QStringLiteral("?"));
         text += tr("Request params:\n") + indented(r.params) + QLatin1Char('\n');
         if (!r.raw.isEmpty()) {
             const QJsonDocument doc = QJsonDocument::fromJson(r.raw);

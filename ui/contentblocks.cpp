@@ -134,7 +134,7 @@ QWidget *ContentBlocks::saveButton(const QByteArray &bytes, const QString &sugge
 {
     auto *save = new QPushButton(tr("Save…"));
     save->setObjectName(QStringLiteral("saveBlock"));
-    save->setToolTip(tr("Save the %1 bytes (%2) to a file").arg(bytes.size()).arg(mimeType));
+    save->setToolTip(tr("Save the %1 bytes (%2) to a file").arg(QString::number(bytes.size()), mimeType));
     connect(save, &QPushButton::clicked, this, [this, bytes, suggestedName] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save"), suggestedName);
         if (path.isEmpty())
@@ -171,10 +171,11 @@ QWidget *ContentBlocks::blockWidget(const QJsonObject &block)
         const QString mime = block.value(QStringLiteral("mimeType")).toString();
         QImage image;
         image.loadFromData(bytes);
-        v->addWidget(
-            caption(summarize(block) +
-                    (image.isNull() ? tr(" — does not decode as an image")
-                                    : QStringLiteral(" — %1×%2").arg(image.width()).arg(image.height()))));
+        v->addWidget(caption(
+            summarize(block) +
+            (image.isNull() ? tr(" — does not decode as an image")
+                            : QStringLiteral(" — %1×%2")
+                                  .arg(QString::number(image.width()), QString::number(image.height())))));
         if (!image.isNull()) {
             auto *picture = new QLabel;
             picture->setObjectName(QStringLiteral("blockImage"));

@@ -791,7 +791,8 @@ bool MainWindow::saveSession(const QString &path, QString *error)
         showStatus(why);
         return false;
     }
-    QString message = tr("Saved the session (%1 events) to %2").arg(recording.events.size()).arg(path);
+    QString message =
+        tr("Saved the session (%1 events) to %2").arg(QString::number(recording.events.size()), path);
     if (!recording.stripped.isEmpty())
         message += tr("; left out: %1").arg(recording.stripped.join(QStringLiteral("; ")));
     showStatus(message);
@@ -928,8 +929,7 @@ void MainWindow::goToPageIndex(const QString &listId, int pageIndex)
         return;
     }
     showStatus(tr("Page %1 of %2 is not loaded yet: loading all pages (Esc cancels)")
-                   .arg(pageIndex + 1)
-                   .arg(listId));
+                   .arg(QString::number(pageIndex + 1), listId));
     auto *ctx = new QObject(l);
     connect(l->model()->walker(), &PageWalker::pageAccepted, ctx, [l, ctx, pageIndex] {
         const QList<int> r = l->model()->walker()->walkPageRows();

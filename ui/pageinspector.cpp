@@ -473,9 +473,10 @@ void PageInspector::refresh()
         const QSignalBlocker blocker(m_mask);
         m_mask->setChecked(m_masked);
     }
-    m_title->setText(p.walk == m_model->walker()->currentWalk()
-                         ? tr("Page %1").arg(p.index + 1)
-                         : tr("Page %1 (walk %2)").arg(p.index + 1).arg(p.walk + 1));
+    m_title->setText(
+        p.walk == m_model->walker()->currentWalk()
+            ? tr("Page %1").arg(p.index + 1)
+            : tr("Page %1 (walk %2)").arg(QString::number(p.index + 1), QString::number(p.walk + 1)));
     QString state = PageRecord::stateName(p.state);
     if (p.state == PageRecord::State::Fresh)
         state = tr("fresh \u00b7 expires in %1").arg(formatDuration(p.expiresAtMonoMs() - now));
@@ -548,10 +549,8 @@ void PageInspector::refresh()
     m_refetches->setVisible(p.refetchCount > 0);
     if (p.refetchCount > 0)
         m_refetches->setText(tr("%1 \u00b7 last diff +%2 \u2212%3 ~%4")
-                                 .arg(p.refetchCount)
-                                 .arg(p.diffAdded)
-                                 .arg(p.diffRemoved)
-                                 .arg(p.diffChanged));
+                                 .arg(QString::number(p.refetchCount), QString::number(p.diffAdded),
+                                      QString::number(p.diffRemoved), QString::number(p.diffChanged)));
 
     // Error.
     const bool failed = p.error.isError();
@@ -563,9 +562,8 @@ void PageInspector::refresh()
         if (p.error.kind == McpError::Kind::Rpc) {
             const QString codeName = McpError::rpcCodeName(p.error.code);
             html = QStringLiteral("<b style=\"color:%1\">%2</b>%3")
-                       .arg(red)
-                       .arg(p.error.code)
-                       .arg(codeName.isEmpty() ? QString()
+                       .arg(red, QString::number(p.error.code),
+                            codeName.isEmpty() ? QString()
                                                : QStringLiteral(" (%1)").arg(codeName.toHtmlEscaped()));
             if (p.error.code == -32602 &&
                 !p.error.message.contains(QLatin1String("cursor"), Qt::CaseInsensitive))
@@ -666,9 +664,9 @@ void PageInspector::copyAsJson()
         return;
     const QByteArray json = QJsonDocument(pageJson()).toJson(QJsonDocument::Indented);
     copyToClipboard(QString::fromUtf8(json));
-    Q_EMIT statusMessage(tr("Page %1 copied as JSON (%2)")
-                             .arg(m_model->ledger()->page(m_row).index + 1)
-                             .arg(describeBytes(json.size())));
+    Q_EMIT statusMessage(
+        tr("Page %1 copied as JSON (%2)")
+            .arg(QString::number(m_model->ledger()->page(m_row).index + 1), describeBytes(json.size())));
 }
 
 void PageInspector::applyColors()

@@ -559,15 +559,15 @@ QString PageStrip::arcToolTip(const Arc &arc) const
                    ? tr("Page %1 returned the cursor it was asked with: the cursor never advances")
                          .arg(arc.fromPage)
                    : tr("Page %1 returned the cursor page %2 was asked with: a loop")
-                         .arg(arc.fromPage)
-                         .arg(arc.toPage);
+                         .arg(QString::number(arc.fromPage), QString::number(arc.toPage));
         const QString cursor = arc.detail.isEmpty() ? QStringLiteral("\"\"")
                                : masked             ? maskCursor(arc.detail)
                                                     : arc.detail;
         text += QLatin1Char('\n') + tr("cursor %1 (cursor-repeated; the walk stopped)").arg(cursor);
         return text;
     }
-    text = tr("Page %1 holds items page %2 held already: duplicates").arg(arc.fromPage).arg(arc.toPage);
+    text = tr("Page %1 holds items page %2 held already: duplicates")
+               .arg(QString::number(arc.fromPage), QString::number(arc.toPage));
     if (!arc.detail.isEmpty())
         text += QLatin1Char('\n') + tr("e.g. %1 (duplicate-item)").arg(arc.detail);
     if (m_duplicateLinks > MaxDuplicateLinks)
@@ -787,7 +787,7 @@ QString PageStrip::separatorToolTip(int walkStartRow) const
     const int walk = pageData(walkStartRow, PageLedger::WalkRole).toInt() + 1;
     if (previous.discardReason.isEmpty())
         return tr("walk %1").arg(walk);
-    return tr("walk %1 \u2014 restarted: %2").arg(walk).arg(previous.discardReason);
+    return tr("walk %1 \u2014 restarted: %2").arg(QString::number(walk), previous.discardReason);
 }
 
 } // namespace folio

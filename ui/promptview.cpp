@@ -403,7 +403,7 @@ void PromptView::handleFinished()
         const QJsonArray messages = result.value(QStringLiteral("messages")).toArray();
         const QString description = result.value(QStringLiteral("description")).toString();
         const QString count = messages.size() == 1 ? tr("1 message") : tr("%1 messages").arg(messages.size());
-        m_status->setText(tr("%1, %2 ms").arg(count).arg(inv->totalMs()));
+        m_status->setText(tr("%1, %2 ms").arg(count, QString::number(inv->totalMs())));
         m_description->setText(description);
         m_description->setVisible(!description.isEmpty());
         QPalette muted = palette();
@@ -435,7 +435,7 @@ void PromptView::handleFinished()
     const QList<Invocation::Round> &rounds = inv->rounds();
     for (qsizetype i = 0; i < rounds.size(); ++i) {
         const Invocation::Round &r = rounds.at(i);
-        raw += tr("── Round %1 · %2 ms ──\n").arg(i + 1).arg(r.latencyMs);
+        raw += tr("── Round %1 · %2 ms ──\n").arg(QString::number(i + 1), QString::number(r.latencyMs));
         raw += tr("Request params:\n") +
                QString::fromUtf8(QJsonDocument(r.params).toJson(QJsonDocument::Indented));
         const QJsonDocument doc = QJsonDocument::fromJson(r.raw);

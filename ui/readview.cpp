@@ -565,10 +565,10 @@ void ReadView::updateDetail()
         m_hints->setText(facts.join(QStringLiteral(" · ")));
         const QString when =
             QDateTime::fromMSecsSinceEpoch(r.receivedAtMs).toString(QStringLiteral("HH:mm:ss"));
-        m_state->setText(
-            r.answers == 1
-                ? tr("read once, at %1 in %2 ms").arg(when).arg(r.latencyMs)
-                : tr("read %1 times, last at %2 in %3 ms").arg(r.answers).arg(when).arg(r.latencyMs));
+        m_state->setText(r.answers == 1
+                             ? tr("read once, at %1 in %2 ms").arg(when, QString::number(r.latencyMs))
+                             : tr("read %1 times, last at %2 in %3 ms")
+                                   .arg(QString::number(r.answers), when, QString::number(r.latencyMs)));
     } else {
         // A failed first read has no hints to show: its error says what happened.
         m_hints->setText(r.isSettled() ? QString() : tr("waiting for the server…"));
@@ -676,8 +676,11 @@ QWidget *ReadView::contentWidget(int index)
                     ? image.scaled(maxSide, maxSide, Qt::KeepAspectRatio, Qt::SmoothTransformation)
                     : image;
             picture->setPixmap(QPixmap::fromImage(shown));
-            picture->setToolTip(tr("%1 × %2 px").arg(image.width()).arg(image.height()));
-            summary->setText(summary->text() + tr(" · %1 × %2 px").arg(image.width()).arg(image.height()));
+            picture->setToolTip(
+                tr("%1 × %2 px").arg(QString::number(image.width()), QString::number(image.height())));
+            summary->setText(
+                summary->text() +
+                tr(" · %1 × %2 px").arg(QString::number(image.width()), QString::number(image.height())));
             layout->addWidget(picture);
         }
         if (c.blobValid) {

@@ -100,11 +100,11 @@ ReplayBar::ReplayBar(ServerSession *session, QWidget *parent)
 QString ReplayBar::clockText(qint64 ms)
 {
     const qint64 s = qMax<qint64>(0, ms) / 1000;
+    const QString seconds = QStringLiteral("%1").arg(s % 60, 2, 10, QLatin1Char('0'));
     return s >= 3600 ? QStringLiteral("%1:%2:%3")
-                           .arg(s / 3600)
-                           .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
-                           .arg(s % 60, 2, 10, QLatin1Char('0'))
-                     : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+                           .arg(QString::number(s / 3600),
+                                QStringLiteral("%1").arg((s / 60) % 60, 2, 10, QLatin1Char('0')), seconds)
+                     : QStringLiteral("%1:%2").arg(QString::number(s / 60), seconds);
 }
 
 QString ReplayBar::timeText() const

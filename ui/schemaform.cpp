@@ -882,8 +882,8 @@ void SchemaForm::handleJsonEdited()
         m_jsonValues = {};
         m_jsonProblem.clear();
     } else if (error.error != QJsonParseError::NoError) {
-        m_jsonProblem =
-            tr("The JSON does not parse: %1 at character %2").arg(error.errorString()).arg(error.offset);
+        m_jsonProblem = tr("The JSON does not parse: %1 at character %2")
+                            .arg(error.errorString(), QString::number(error.offset));
     } else if (!doc.isObject()) {
         m_jsonProblem = tr("The arguments are a JSON object: { … }");
     } else {

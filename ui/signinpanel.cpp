@@ -162,7 +162,8 @@ QString exchangeHtml(const HttpExchange &ex, const StatusColors &colors)
     if (ex.status == 0) {
         response = ex.error.isEmpty() ? QObject::tr("(no answer yet)") : ex.error;
     } else {
-        response = QStringLiteral("HTTP %1 %2\n").arg(ex.status).arg(QString::fromLatin1(ex.statusText)) +
+        response = QStringLiteral("HTTP %1 %2\n")
+                       .arg(QString::number(ex.status), QString::fromLatin1(ex.statusText)) +
                    headersText(ex.responseHeaders);
         if (!ex.responseBody.isEmpty())
             response += QLatin1Char('\n') +
@@ -215,12 +216,12 @@ QString authStepHtml(const AuthStep &step, bool reveal, const QPalette &palette)
     for (const HttpExchange &raw : step.exchanges)
         html += exchangeHtml(reveal ? raw : SecretMask::abbreviateExchange(raw), colors);
     if (step.startedMs > 0 && step.finishedMs >= step.startedMs)
-        html +=
-            QStringLiteral("<p style='color:%1'>%2</p>")
-                .arg(colors.mutedText().name(), esc(QObject::tr("%1, %2 ms")
-                                                        .arg(QDateTime::fromMSecsSinceEpoch(step.startedMs)
-                                                                 .toString(QStringLiteral("HH:mm:ss")))
-                                                        .arg(step.finishedMs - step.startedMs)));
+        html += QStringLiteral("<p style='color:%1'>%2</p>")
+                    .arg(colors.mutedText().name(),
+                         esc(QObject::tr("%1, %2 ms")
+                                 .arg(QDateTime::fromMSecsSinceEpoch(step.startedMs)
+                                          .toString(QStringLiteral("HH:mm:ss")),
+                                      QString::number(step.finishedMs - step.startedMs))));
     return html;
 }
 

@@ -392,10 +392,13 @@ QString formatDuration(qint64 ms)
     if (s < 60)
         return QStringLiteral("%1 s").arg(s);
     if (s < 3600)
-        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+        return QStringLiteral("%1 min %2 s")
+            .arg(QString::number(s / 60), QStringLiteral("%1").arg(s % 60, 2, 10, QLatin1Char('0')));
     if (s < 86400)
-        return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1 d %2 h").arg(s / 86400).arg((s % 86400) / 3600);
+        return QStringLiteral("%1 h %2 min")
+            .arg(QString::number(s / 3600),
+                 QStringLiteral("%1").arg((s % 3600) / 60, 2, 10, QLatin1Char('0')));
+    return QStringLiteral("%1 d %2 h").arg(QString::number(s / 86400), QString::number((s % 86400) / 3600));
 }
 
 QString displayCursor(const QString &cursor, bool mask, int maxChars)

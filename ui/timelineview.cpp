@@ -454,8 +454,9 @@ void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, cons
     painter->setBrush(stateColor);
     painter->drawEllipse(QPointF(10, lane.center().y() + 0.5), 3.5, 3.5);
     painter->setPen(state == State::Failed ? colors.failed() : colors.text());
-    const QString label =
-        dimmed ? tr("w%1 \u00b7 %2").arg(walk + 1).arg(index + 1) : tr("page %1").arg(index + 1);
+    const QString label = dimmed
+                              ? tr("w%1 \u00b7 %2").arg(QString::number(walk + 1), QString::number(index + 1))
+                              : tr("page %1").arg(index + 1);
     painter->drawText(QRect(19, lane.top(), LabelWidth() - 21, lane.height()),
                       Qt::AlignLeft | Qt::AlignVCenter, label);
 

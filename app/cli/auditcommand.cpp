@@ -328,9 +328,8 @@ bool AuditCommand::saveRecording()
         return false;
     }
     printErr(QStringLiteral("folio record: %1 events over %2 s saved to %3%4\n")
-                 .arg(rec.events.size())
-                 .arg(rec.durationMs / 1000.0, 0, 'f', 1)
-                 .arg(m_options.recordPath,
+                 .arg(QString::number(rec.events.size()), QString::number(rec.durationMs / 1000.0, 'f', 1),
+                      m_options.recordPath,
                       rec.stripped.isEmpty()
                           ? QString()
                           : QStringLiteral("; left out: ") + rec.stripped.join(QStringLiteral("; "))));

@@ -28,23 +28,21 @@ QString serverLine(const AuditResult &r)
 QString counts(int errors, int warnings, int infos)
 {
     return QStringLiteral("%1 error%2, %3 warning%4, %5 info")
-        .arg(errors)
-        .arg(errors == 1 ? QString() : QStringLiteral("s"))
-        .arg(warnings)
-        .arg(warnings == 1 ? QString() : QStringLiteral("s"))
-        .arg(infos);
+        .arg(QString::number(errors), errors == 1 ? QString() : QStringLiteral("s"),
+             QString::number(warnings), warnings == 1 ? QString() : QStringLiteral("s"),
+             QString::number(infos));
 }
 
 QString summaryLine(const AuditResult &r)
 {
     const QJsonObject s = r.summary();
-    QString line = QStringLiteral("%1 · %2 list(s) audited, %3 skipped · %4 request(s) · %5 s")
-                       .arg(counts(r.count(Finding::Severity::Error), r.count(Finding::Severity::Warning),
-                                   r.count(Finding::Severity::Info)))
-                       .arg(s.value(QStringLiteral("listsAudited")).toInt())
-                       .arg(s.value(QStringLiteral("listsSkipped")).toInt())
-                       .arg(r.requests())
-                       .arg(double(r.elapsedMs) / 1000.0, 0, 'f', 1);
+    QString line =
+        QStringLiteral("%1 · %2 list(s) audited, %3 skipped · %4 request(s) · %5 s")
+            .arg(counts(r.count(Finding::Severity::Error), r.count(Finding::Severity::Warning),
+                        r.count(Finding::Severity::Info)),
+                 QString::number(s.value(QStringLiteral("listsAudited")).toInt()),
+                 QString::number(s.value(QStringLiteral("listsSkipped")).toInt()),
+                 QString::number(r.requests()), QString::number(double(r.elapsedMs) / 1000.0, 'f', 1));
     if (!r.aborted.isEmpty())
         line += QStringLiteral(" · ABORTED: ") + r.aborted;
     return line;
@@ -60,11 +58,9 @@ QString listShape(const AuditedList &l)
     if (l.id == QLatin1String("server/discover"))
         return QStringLiteral("handshake");
     return QStringLiteral("%1 page%2, %3 item%4, %5")
-        .arg(l.pages)
-        .arg(l.pages == 1 ? QString() : QStringLiteral("s"))
-        .arg(l.items)
-        .arg(l.items == 1 ? QString() : QStringLiteral("s"))
-        .arg(l.complete ? QStringLiteral("complete") : QStringLiteral("incomplete"));
+        .arg(QString::number(l.pages), l.pages == 1 ? QString() : QStringLiteral("s"),
+             QString::number(l.items), l.items == 1 ? QString() : QStringLiteral("s"),
+             l.complete ? QStringLiteral("complete") : QStringLiteral("incomplete"));
 }
 
 QString verdict(const AuditedList &l)
@@ -77,9 +73,11 @@ QString verdict(const AuditedList &l)
         return QStringLiteral("ok");
     QStringList parts;
     if (e)
-        parts << QStringLiteral("%1 error%2").arg(e).arg(e == 1 ? QString() : QStringLiteral("s"));
+        parts
+            << QStringLiteral("%1 error%2").arg(QString::number(e), e == 1 ? QString() : QStringLiteral("s"));
     if (w)
-        parts << QStringLiteral("%1 warning%2").arg(w).arg(w == 1 ? QString() : QStringLiteral("s"));
+        parts << QStringLiteral("%1 warning%2")
+                     .arg(QString::number(w), w == 1 ? QString() : QStringLiteral("s"));
     if (i)
         parts << QStringLiteral("%1 info").arg(i);
     return parts.join(QStringLiteral(", "));
@@ -271,8 +269,8 @@ QString toJunit(const AuditResult &result)
                 w.writeAttribute(QStringLiteral("message"), errors.size() == 1
                                                                 ? safe(errors.first().message)
                                                                 : QStringLiteral("%1 error findings: %2")
-                                                                      .arg(errors.size())
-                                                                      .arg(ids.join(QStringLiteral(", "))));
+                                                                      .arg(QString::number(errors.size()),
+                                                                           ids.join(QStringLiteral(", "))));
                 w.writeCharacters(safe(body));
                 w.writeEndElement();
             }

@@ -178,8 +178,7 @@ int runDecodeCursor(const QStringList &arguments)
             out = QStringLiteral(
                       "opaque (%1 chars): %2\n(Cursors are opaque by protocol; not decoding is not a "
                       "fault.)\n")
-                      .arg(cursor.size())
-                      .arg(decoding.error);
+                      .arg(QString::number(cursor.size()), decoding.error);
             break;
         case CursorDecoding::Verdict::Decoded:
             out = QStringLiteral("%1 chars, decoded (best effort, non-normative):\n").arg(cursor.size());

@@ -33,9 +33,8 @@ CliSession::CliSession(const ServerConfig &config, KeychainToken keychain, QObje
         qCDebug(lcCli) << "watchdog fired after" << m_watchdog.interval() << "ms of silence";
         const QString what = m_connected ? QStringLiteral("the server") : QStringLiteral("the connection");
         Q_EMIT watchdogFired(QStringLiteral("nothing happened on %1 for %2 ms (--timeout-ms %3); giving up")
-                                 .arg(what)
-                                 .arg(m_watchdog.interval())
-                                 .arg(m_client->config().requestTimeoutMs));
+                                 .arg(what, QString::number(m_watchdog.interval()),
+                                      QString::number(m_client->config().requestTimeoutMs)));
     });
     connect(m_client->trafficLog(), &TrafficLog::entryAppended, this, &CliSession::kick);
     // Diagnostics are logged where they arise (folio.net.*), which -v shows; here they only count

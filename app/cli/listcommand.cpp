@@ -176,11 +176,11 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
         QJsonParseError error;
         const QJsonDocument doc = QJsonDocument::fromJson(parser.value(args).toUtf8(), &error);
         if (error.error != QJsonParseError::NoError || !doc.isObject())
-            return usage(
-                QStringLiteral("--args wants a JSON object, e.g. '{\"channel\":\"general\"}'%1")
-                    .arg(error.error != QJsonParseError::NoError
-                             ? QStringLiteral(" (%1 at offset %2)").arg(error.errorString()).arg(error.offset)
-                             : QString()));
+            return usage(QStringLiteral("--args wants a JSON object, e.g. '{\"channel\":\"general\"}'%1")
+                             .arg(error.error != QJsonParseError::NoError
+                                      ? QStringLiteral(" (%1 at offset %2)")
+                                            .arg(error.errorString(), QString::number(error.offset))
+                                      : QString()));
         options->arguments = doc.object();
     }
     if (!ListOutput::parseFormat(parser.value(format), &options->format))

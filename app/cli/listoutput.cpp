@@ -78,7 +78,7 @@ QString pageLine(const PageRecord &page, const PageRecord *previous, bool protoc
         parts << QStringLiteral("FAILED: ") + WalkJudge::describeError(page);
     } else {
         parts << nextText(page)
-              << QStringLiteral("%1 item%2").arg(page.itemCount).arg(plural(page.itemCount));
+              << QStringLiteral("%1 item%2").arg(QString::number(page.itemCount), plural(page.itemCount));
         if (page.latencyMs() >= 0)
             parts << QStringLiteral("%1 ms").arg(page.latencyMs());
         if (page.hintsExpected)

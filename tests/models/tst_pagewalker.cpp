@@ -25,6 +25,8 @@ private Q_SLOTS:
     void walksToTheEnd();
     void findings_data();
     void findings();
+    void findingsQuoteServerTextIntact_data();
+    void findingsQuoteServerTextIntact();
     void emptyStringCursorIsACursor();
     void cancelKeepsThePagesRead();
     void restartDiscardsTheWalk();
@@ -262,6 +264,48 @@ void tst_PageWalker::findings()
     // The walk ends after its last page's rows are in: a listener connected directly sees them
     // (at the cap too, where the stop once came from inside the last page's acceptance).
     QCOMPARE(rowsAtFinish, rows);
+}
+
+// What the server sent is quoted as sent: a "%1" in a cursor, a ttlMs or an error message is text,
+// not a placeholder for the page number or ttlMs that follows it in the message.
+void tst_PageWalker::findingsQuoteServerTextIntact_data()
+{
+    QTest::addColumn<Script>("script");
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("quoted"); // part of the finding's message
+
+    const QString hostile = QStringLiteral("%1 %2 %3");
+    QTest::addRow("cursor-repeated") << Script{{NoCursor, page(tools(0, 5), hostile)},
+                                               {hostile, page(tools(5, 5), hostile)}}
+                                     << QStringLiteral("cursor-repeated")
+                                     << QStringLiteral(
+                                            "Page 2 returned the cursor %1 %2 %3 already sent for page 2");
+    QTest::addRow("ttl-invalid") << Script{{NoCursor, page(tools(0, 5), QJsonValue::Undefined, hostile)}}
+                                 << QStringLiteral("ttl-invalid")
+                                 << QStringLiteral(
+                                        "ttlMs on page 1 is \"%1 %2 %3\": it must be an integer ≥ 0 "
+                                        "(treated as 0 ms)");
+    QTest::addRow("page-error") << Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
+                                          {QStringLiteral("c1"), rpcError(-32603, hostile)}}
+                                << QStringLiteral("page-error")
+                                << QStringLiteral("Page 2 failed: %1 %2 %3 (-32603 internal error)");
+}
+
+void tst_PageWalker::findingsQuoteServerTextIntact()
+{
+    QFETCH(Script, script);
+    QFETCH(QString, id);
+    QFETCH(QString, quoted);
+    QVERIFY(m_server.connect(script));
+    PageWalker *walker = makeWalker();
+    QVERIFY(walkAll(walker));
+    QStringList messages;
+    for (const Finding &f : walker->findings()) {
+        if (f.id == id)
+            messages << f.message;
+    }
+    QCOMPARE(messages.size(), 1);
+    QVERIFY2(messages.first().contains(quoted), qPrintable(messages.first()));
 }
 
 void tst_PageWalker::emptyStringCursorIsACursor()

@@ -18,6 +18,8 @@ private Q_SLOTS:
     void responseIsCorrelatedById();
     void responsesOutOfOrder();
     void errorResponse();
+    void errorMessageKeepsItsPercentSigns_data();
+    void errorMessageKeepsItsPercentSigns();
     void resultThatIsNotAnObject();
     void timeoutFinishesCallAndCancelsOnServer();
     void cancelSendsNotification();
@@ -103,6 +105,35 @@ void tst_JsonRpcConnection::errorResponse()
     QCOMPARE(call->error().code, -32602);
     QCOMPARE(call->error().data.toString(), QStringLiteral("expired"));
     QCOMPARE(call->error().describe(), QStringLiteral("Invalid cursor (-32602 invalid params)"));
+}
+
+// The server's message is text: a "%1" in it is not a placeholder for the code that follows.
+void tst_JsonRpcConnection::errorMessageKeepsItsPercentSigns_data()
+{
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("described");
+    QTest::addRow("named code") << -32602 << QStringLiteral("%1 %2 %3")
+                                << QStringLiteral("%1 %2 %3 (-32602 invalid params)");
+    QTest::addRow("unnamed code") << 4242 << QStringLiteral("%1 %2 %3") << QStringLiteral("%1 %2 %3 (4242)");
+    QTest::addRow("odd placeholders") << -32603 << QStringLiteral("100% of %L1, %99 and %")
+                                      << QStringLiteral("100% of %L1, %99 and % (-32603 internal error)");
+}
+
+void tst_JsonRpcConnection::errorMessageKeepsItsPercentSigns()
+{
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    QFETCH(QString, described);
+    RpcCall *call = m_conn->request(QStringLiteral("tools/list"), {}, 0);
+    m_transport->receive({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                          {QStringLiteral("id"), call->id()},
+                          {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), code},
+                                                                {QStringLiteral("message"), message}}}});
+    QVERIFY(call->isFinished());
+    QCOMPARE(call->error().kind, McpError::Kind::Rpc);
+    QCOMPARE(call->error().message, message);
+    QCOMPARE(call->error().describe(), described);
 }
 
 void tst_JsonRpcConnection::resultThatIsNotAnObject()
