@@ -1,6 +1,7 @@
 #include "runslabel.h"
 
 #include "copyaction.h"
+#include "terminaltext.h"
 
 #include <QEvent>
 #include <QFontMetrics>
@@ -17,7 +18,11 @@ RunsLabel::RunsLabel(QWidget *parent)
 
 void RunsLabel::setRuns(const QList<Run> &runs)
 {
+    // One line of text that may quote a server: its controls, bidi and zero-width characters are
+    // shown (<U+XXXX>), never drawn as boxes or let reorder the line.
     m_runs = runs;
+    for (Run &run : m_runs)
+        run.text = oneLineSafe(run.text);
     m_width = -1;
     updateGeometry();
     updateToolTip();

@@ -1,0 +1,129 @@
+// The window shows a hostile server's text as the terminal does (issue 29, part 3): the real
+// window on folio-fixture-server --mode hostile-text, whose serverInfo, instructions, tool names
+// and descriptions and cursor hold escape sequences, C1 controls, DEL, bidi overrides and
+// zero-width spaces. No table cell, tooltip, label or finding holds such a character raw; they
+// read <U+XXXX>, and the names that read as others are deceptive-name findings.
+//
+// With FOLIO_SCREENSHOT_DIR set, the window is saved there as hostile-text-<theme>.png.
+#include "finding.h"
+#include "listview.h"
+#include "mainwindow.h"
+#include "pagedlistmodel.h"
+#include "runslabel.h"
+#include "secretstore.h"
+#include "serverlistmodel.h"
+#include "serversession.h"
+#include "serverview.h"
+#include "terminaltext.h"
+#include "ttlclock.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QLabel>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace folio;
+
+class tst_HostileWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void hostileTextIsShownNotActedOn();
+
+private:
+    TtlClock *m_clock = nullptr;
+    SecretStore *m_secrets = nullptr;
+    ServerListModel *m_servers = nullptr;
+    MainWindow *m_window = nullptr;
+};
+
+void tst_HostileWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_hostilewindow"));
+    QSettings().clear();
+}
+
+void tst_HostileWindow::cleanup()
+{
+    delete m_window;
+    m_window = nullptr;
+    delete m_servers;
+    m_servers = nullptr;
+    delete m_secrets;
+    m_secrets = nullptr;
+    delete m_clock;
+    m_clock = nullptr;
+}
+
+void tst_HostileWindow::hostileTextIsShownNotActedOn()
+{
+    m_clock = new TtlClock;
+    m_secrets = new SecretStore;
+    m_servers = new ServerListModel(m_clock, m_secrets);
+    ServerConfig config = ServerConfig::process(QStringLiteral(FOLIO_FIXTURE_SERVER),
+                                                {QStringLiteral("--mode"), QStringLiteral("hostile-text")});
+    config.name = QStringLiteral("hostile");
+    m_servers->addServer(config);
+    m_window = new MainWindow(m_servers, m_secrets);
+    m_window->resize(1280, 800);
+    m_window->show();
+    m_window->selectServer(0);
+    m_window->connectCurrent();
+    ServerView *view = m_window->currentServerView();
+    QVERIFY(view);
+    QTRY_VERIFY_WITH_TIMEOUT(view->listView(QStringLiteral("tools")), 10000);
+    view->showList(QStringLiteral("tools"));
+    ListView *list = view->listView(QStringLiteral("tools"));
+    PagedListModel *model = list->model();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 5, 10000);
+
+    // Every cell and tooltip: nothing hidden raw, the reversed name shown.
+    QStringList names;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        for (int column = 0; column < model->columnCount(); ++column) {
+            for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)}) {
+                const QString text = model->index(row, column).data(role).toString();
+                QVERIFY2(hiddenCharacters(text).isEmpty(),
+                         qPrintable(QStringLiteral("row %1 column %2: %3")
+                                        .arg(QString::number(row), QString::number(column),
+                                             describeCodePoints(hiddenCharacters(text)))));
+            }
+        }
+        names << model->index(row, 0).data().toString();
+    }
+    QVERIFY2(names.contains(QStringLiteral("read<U+202E>elif_")), qPrintable(names.join(u", ")));
+
+    // The labels a server's text reaches (instructions, the server's name, the status line).
+    for (QLabel *label : m_window->findChildren<QLabel *>()) {
+        QVERIFY2(hiddenCharacters(label->text()).isEmpty(),
+                 qPrintable(label->objectName() + QStringLiteral(": ") + label->text()));
+    }
+    for (RunsLabel *label : m_window->findChildren<RunsLabel *>()) {
+        QVERIFY2(hiddenCharacters(label->text()).isEmpty(), qPrintable(label->text()));
+        QVERIFY2(!label->text().contains(QStringLiteral("live")), qPrintable(label->text()));
+    }
+
+    // The deceptive names are findings, one on each page.
+    int deceptive = 0;
+    for (const Finding &f : m_servers->session(0)->findings(QStringLiteral("tools"))) {
+        if (f.id == FindingId::DeceptiveName)
+            ++deceptive;
+    }
+    QCOMPARE(deceptive, 2);
+
+    if (const QString dir = qEnvironmentVariable("FOLIO_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        QApplication::processEvents();
+        const bool dark = m_window->palette().color(QPalette::Window).lightness() < 128;
+        QVERIFY(m_window->grab().save(
+            QDir(dir).filePath(QStringLiteral("hostile-text-%1.png").arg(dark ? u"dark" : u"light"))));
+    }
+}
+
+QTEST_MAIN(tst_HostileWindow)
+#include "tst_hostilewindow.moc"
