@@ -27,10 +27,15 @@ QJsonValue atPointer(const QJsonValue &root, const QString &pointer, bool *found
         part.replace(QLatin1String("~1"), QLatin1String("/"))
             .replace(QLatin1String("~0"), QLatin1String("~"));
         if (cur.isObject()) {
+            // Found by walking the members: Qt 6.4's QJsonObject::contains() and value() miss a
+            // key that mixes U+FFFD with Latin-1 letters, though keys() returns it.
             const QJsonObject o = cur.toObject();
-            if (!o.contains(part))
+            auto it = o.constBegin();
+            while (it != o.constEnd() && it.key() != part)
+                ++it;
+            if (it == o.constEnd())
                 return {};
-            cur = o.value(part);
+            cur = it.value();
         } else if (cur.isArray()) {
             bool ok = false;
             const qsizetype i = part.toLongLong(&ok);

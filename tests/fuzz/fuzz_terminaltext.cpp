@@ -64,7 +64,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             checkNoHidden(QString::fromUtf8(filtered), true, "jsonTerminalSafe of JSON");
             QJsonParseError again;
             const QJsonDocument back = QJsonDocument::fromJson(filtered, &again);
-            FUZZ_CHECK(again.error == QJsonParseError::NoError && back == QJsonDocument::fromJson(written),
+            FUZZ_CHECK(again.error == QJsonParseError::NoError, QString::fromUtf8(filtered));
+            // The value that was written, compared as written (Qt's parser drops a U+FEFF that
+            // starts a raw string, so the unfiltered text would not even read back as itself).
+            FUZZ_CHECK(back.toJson(QJsonDocument::Compact) == doc.toJson(QJsonDocument::Compact),
                        QString::fromUtf8(filtered));
         }
     }
