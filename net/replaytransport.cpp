@@ -370,8 +370,9 @@ void ReplayTransport::send(const QJsonObject &message, const QByteArray &encoded
         m_clock->callAt(m_clock->nowMs(), context, [this, id] {
             // A failed page that says why: the recording stops short of this (a list walked
             // further, or another list, than when recording).
-            Q_EMIT requestFailed(id, McpError::make(McpError::Kind::Protocol,
-                                                    QStringLiteral("the recording holds no answer to this "
+            Q_EMIT requestFailed(id,
+                                 McpError::make(McpError::Kind::Protocol,
+                                                QStringLiteral("the recording holds no answer to this "
                                                                "request (it was not sent when recording)")));
         });
         return;
