@@ -87,7 +87,8 @@ void tst_HostileText::noRawControlReachesTheTerminal()
     {
         QString name;
         QStringList arguments;
-        QByteArray expected; // a text the output must show (what the filter made of the server's)
+        QByteArray expected;    // a text the output must show (what the filter made of the server's)
+        bool stdioOnly = false; // expected only over stdio (the HTTP fixture sends no notification)
     };
     auto args = [](std::initializer_list<const char *> words) {
         QStringList out;
@@ -103,6 +104,12 @@ void tst_HostileText::noRawControlReachesTheTerminal()
         {QStringLiteral("call"), args({"call", "echo", "--args", "{}", "-v"}), "<U+009B>31m"},
         {QStringLiteral("call json"), args({"call", "echo", "--args", "{}", "--format", "json"}), "\\u009b"},
         {QStringLiteral("call error"), args({"call", "fail", "--args", "{}"}), "%1 %2"},
+        {QStringLiteral("call progress"), args({"call", "echo", "--args", "{}"}), "half <U+001B>]0;pwned",
+         true},
+        {QStringLiteral("read"), args({"read", "hostile://text"}), "<U+202E>evil"},
+        {QStringLiteral("read json"), args({"read", "hostile://text", "--format", "json"}), "\\u202e"},
+        {QStringLiteral("get-prompt"), args({"get-prompt", "p"}), "<U+200B>"},
+        {QStringLiteral("list prompts"), args({"list", "prompts"}), "<U+009B>31m"},
         {QStringLiteral("audit"), args({"audit", "-v"}), "deceptive-name"},
         {QStringLiteral("audit markdown"), args({"audit", "--format", "markdown"}), "<U+202E>"},
         {QStringLiteral("audit json"), args({"audit", "--format", "json"}), "\\u202e"},
@@ -121,6 +128,8 @@ void tst_HostileText::noRawControlReachesTheTerminal()
         QVERIFY2(inOut.isEmpty(), qPrintable(step.name + QStringLiteral(": stdout holds ") + inOut));
         const QString inErr = firstRawControl(run.err);
         QVERIFY2(inErr.isEmpty(), qPrintable(step.name + QStringLiteral(": stderr holds ") + inErr));
+        if (http && step.stdioOnly)
+            continue;
         QVERIFY2((run.out + run.err).contains(step.expected),
                  qPrintable(step.name + QStringLiteral(": the output does not show ") +
                             QString::fromUtf8(step.expected)));

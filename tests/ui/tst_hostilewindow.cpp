@@ -26,6 +26,17 @@
 
 using namespace folio;
 
+namespace {
+// The hidden characters of a text shown, but the line breaks and tabs of a multi-line label.
+QList<char32_t> hiddenIn(const QString &text)
+{
+    QList<char32_t> hidden = hiddenCharacters(text);
+    hidden.removeAll(U'\n');
+    hidden.removeAll(U'\t');
+    return hidden;
+}
+} // namespace
+
 class tst_HostileWindow : public QObject
 {
     Q_OBJECT
@@ -83,29 +94,44 @@ void tst_HostileWindow::hostileTextIsShownNotActedOn()
     PagedListModel *model = list->model();
     QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 5, 10000);
 
-    // Every cell and tooltip: nothing hidden raw, the reversed name shown.
-    QStringList names;
-    for (int row = 0; row < model->rowCount(); ++row) {
-        for (int column = 0; column < model->columnCount(); ++column) {
-            for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)}) {
-                const QString text = model->index(row, column).data(role).toString();
-                QVERIFY2(hiddenCharacters(text).isEmpty(),
-                         qPrintable(QStringLiteral("row %1 column %2: %3")
-                                        .arg(QString::number(row), QString::number(column),
-                                             describeCodePoints(hiddenCharacters(text)))));
+    // Every cell and tooltip of every list: nothing hidden raw, the reversed name shown.
+    auto checkCells = [](PagedListModel *m) {
+        for (int row = 0; row < m->rowCount(); ++row) {
+            for (int column = 0; column < m->columnCount(); ++column) {
+                for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)}) {
+                    const QString text = m->index(row, column).data(role).toString();
+                    if (!hiddenCharacters(text).isEmpty())
+                        return QStringLiteral("row %1 column %2: %3")
+                            .arg(QString::number(row), QString::number(column),
+                                 describeCodePoints(hiddenCharacters(text)));
+                }
             }
         }
+        return QString();
+    };
+    const QString inTools = checkCells(model);
+    QVERIFY2(inTools.isEmpty(), qPrintable(inTools));
+    QStringList names;
+    for (int row = 0; row < model->rowCount(); ++row)
         names << model->index(row, 0).data().toString();
+    for (const QString &other : {QStringLiteral("resources"), QStringLiteral("prompts")}) {
+        QTRY_VERIFY_WITH_TIMEOUT(view->listView(other), 10000);
+        view->showList(other);
+        PagedListModel *m = view->listView(other)->model();
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 1, 10000);
+        const QString found = checkCells(m);
+        QVERIFY2(found.isEmpty(), qPrintable(other + QStringLiteral(": ") + found));
     }
+    view->showList(QStringLiteral("tools"));
     QVERIFY2(names.contains(QStringLiteral("read<U+202E>elif_")), qPrintable(names.join(u", ")));
 
     // The labels a server's text reaches (instructions, the server's name, the status line).
     for (QLabel *label : m_window->findChildren<QLabel *>()) {
-        QVERIFY2(hiddenCharacters(label->text()).isEmpty(),
+        QVERIFY2(hiddenIn(label->text()).isEmpty(),
                  qPrintable(label->objectName() + QStringLiteral(": ") + label->text()));
     }
     for (RunsLabel *label : m_window->findChildren<RunsLabel *>()) {
-        QVERIFY2(hiddenCharacters(label->text()).isEmpty(), qPrintable(label->text()));
+        QVERIFY2(hiddenIn(label->text()).isEmpty(), qPrintable(label->text()));
         QVERIFY2(!label->text().contains(QStringLiteral("live")), qPrintable(label->text()));
     }
 
