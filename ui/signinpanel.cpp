@@ -6,6 +6,7 @@
 #include "serversession.h"
 #include "signinstore.h"
 #include "statuscolors.h"
+#include "terminaltext.h"
 
 #include <QCheckBox>
 #include <QDateTime>
@@ -45,9 +46,11 @@ constexpr int currentFlow = -1;
 // hostile one must not stall the panel.
 constexpr qsizetype shownBodyBytes = 64 * 1024;
 
+// An authorization server's text (its metadata, errors, bodies) as HTML: hidden characters shown
+// as <U+XXXX>, then escaped.
 QString esc(const QString &text)
 {
-    return text.toHtmlEscaped();
+    return terminalSafe(text).toHtmlEscaped();
 }
 
 QString stateMark(AuthStep::State state)
