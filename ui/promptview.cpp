@@ -1,10 +1,10 @@
 #include "promptview.h"
 
+#include "argumentcompleter.h"
 #include "contentblocks.h"
 #include "fonts.h"
 #include "invocation.h"
 #include "mcpclient.h"
-#include "rpccall.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
 #include "wraplabel.h"
@@ -35,7 +35,6 @@ namespace folio {
 namespace {
 
 constexpr int completionDebounceMs = 200;
-constexpr int maxCompletions = 100; // the spec's cap on completion.values
 
 } // namespace
 
@@ -91,7 +90,14 @@ PromptView::PromptView(McpClient *client, const QJsonObject &prompt, QWidget *pa
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
     form->setContentsMargins(0, 0, 0, 0);
     const QJsonArray args = prompt.value(QStringLiteral("arguments")).toArray();
-    const bool completes = client && client->offersCompletion();
+    m_completer = new ArgumentCompleter(
+        client, ArgumentCompleter::promptRef(m_prompt.value(QStringLiteral("name")).toString()), this);
+    connect(m_completer, &ArgumentCompleter::completed, this, &PromptView::showCompletions);
+    connect(m_completer, &ArgumentCompleter::failed, this,
+            [this](const QString &argument, const QString &message) {
+                Q_EMIT statusMessage(tr("completion/complete for %1 failed: %2").arg(argument, message));
+            });
+    const bool completes = m_completer->isOffered();
     for (const QJsonValue &v : args) {
         const QJsonObject a = v.toObject();
         const QString argName = a.value(QStringLiteral("name")).toString();
@@ -315,47 +321,26 @@ void PromptView::updateState()
 
 void PromptView::requestCompletion(const QString &name)
 {
-    Argument *arg = m_arguments.value(name);
     QLineEdit *edit = m_edits.value(name);
-    if (!arg || !edit || !m_client)
+    if (!m_arguments.contains(name) || !edit)
         return;
-    if (arg->call)
-        arg->call->deleteLater(); // its answer is for older text
-    const int generation = ++arg->generation;
     QJsonObject context = arguments();
     context.remove(name);
-    const QJsonObject ref{{QStringLiteral("type"), QStringLiteral("ref/prompt")},
-                          {QStringLiteral("name"), m_prompt.value(QStringLiteral("name")).toString()}};
-    RpcCall *call = m_client->complete(ref, name, edit->text(), context, this);
-    arg->call = call;
-    connect(call, &RpcCall::finished, this, [this, name, generation, call] {
-        call->deleteLater();
-        Argument *a = m_arguments.value(name);
-        if (!a || a->generation != generation)
-            return; // a newer request replaced it
-        if (call->isError()) {
-            Q_EMIT statusMessage(
-                tr("completion/complete for %1 failed: %2").arg(name, call->error().describe()));
-            return;
-        }
-        QStringList values;
-        const QJsonArray got = call->result()
-                                   .value(QStringLiteral("completion"))
-                                   .toObject()
-                                   .value(QStringLiteral("values"))
-                                   .toArray();
-        for (const QJsonValue &v : got) {
-            if (v.isString() && values.size() < maxCompletions)
-                values << v.toString();
-        }
-        a->model->setStringList(values);
-        QLineEdit *e = m_edits.value(name);
-        if (e && e->hasFocus() && !values.isEmpty()) {
-            a->completer->setCompletionPrefix(QString()); // the server filtered already
-            a->completer->complete();
-        }
-        Q_EMIT completionsArrived(name);
-    });
+    m_completer->ask(name, edit->text(), context);
+}
+
+void PromptView::showCompletions(const QString &name, const QStringList &values)
+{
+    Argument *a = m_arguments.value(name);
+    if (!a)
+        return;
+    a->model->setStringList(values);
+    QLineEdit *e = m_edits.value(name);
+    if (e && e->hasFocus() && !values.isEmpty()) {
+        a->completer->setCompletionPrefix(QString()); // the server filtered already
+        a->completer->complete();
+    }
+    Q_EMIT completionsArrived(name);
 }
 
 void PromptView::get()

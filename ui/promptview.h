@@ -23,7 +23,7 @@ class QVBoxLayout;
 namespace folio {
 
 class McpClient;
-class RpcCall;
+class ArgumentCompleter;
 class WrapLabel;
 
 // One prompt, got once: who it is, its arguments as line edits (required ones marked, their
@@ -64,8 +64,6 @@ private:
         QCompleter *completer = nullptr;
         QStringListModel *model = nullptr;
         QTimer *debounce = nullptr;
-        QPointer<RpcCall> call;
-        int generation = 0;
     };
 
     void requestCompletion(const QString &name);
@@ -75,6 +73,9 @@ private:
     QPointer<McpClient> m_client;
     QJsonObject m_prompt;
     QHash<QString, QLineEdit *> m_edits;
+    void showCompletions(const QString &name, const QStringList &values);
+
+    ArgumentCompleter *m_completer = nullptr;
     QHash<QString, Argument *> m_arguments;
     QList<Argument *> m_owned;
     QPointer<Invocation> m_invocation;

@@ -1,10 +1,9 @@
 #include "readview.h"
 
+#include "argumentcompleter.h"
 #include "copyaction.h"
 #include "fonts.h"
-#include "mcpclient.h"
 #include "resourcereads.h"
-#include "rpccall.h"
 #include "serversession.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
@@ -243,7 +242,6 @@ void ReadTtlBar::paintEvent(QPaintEvent *)
 TemplateReadDialog::TemplateReadDialog(McpClient *client, const QJsonObject &resourceTemplate,
                                        QWidget *parent)
     : QDialog(parent)
-    , m_client(client)
     , m_template(resourceTemplate.value(QStringLiteral("uriTemplate")).toString())
     , m_uri(new QLabel(this))
     , m_completionNote(new QLabel(this))
@@ -252,23 +250,34 @@ TemplateReadDialog::TemplateReadDialog(McpClient *client, const QJsonObject &res
     const QString name = resourceTemplate.value(QStringLiteral("title")).toString().isEmpty()
                              ? resourceTemplate.value(QStringLiteral("name")).toString()
                              : resourceTemplate.value(QStringLiteral("title")).toString();
-    setWindowTitle(tr("Read from Template %1").arg(name));
+    setWindowTitle(tr("Read from Template %1").arg(oneLineSafe(name)));
     const UriTemplate t(m_template);
     m_variables = t.variables();
 
     auto *layout = new QVBoxLayout(this);
-    auto *templ = new QLabel(m_template, this);
+    auto *templ = new QLabel(oneLineSafe(m_template), this);
     templ->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     templ->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(templ);
     if (const QString d = resourceTemplate.value(QStringLiteral("description")).toString(); !d.isEmpty()) {
         auto *desc = new WrapLabel(this);
-        desc->setText(d);
+        desc->setText(terminalSafe(d));
         desc->setForegroundRole(QPalette::PlaceholderText);
         layout->addWidget(desc);
     }
     auto *form = new QFormLayout;
-    const bool completes = client && client->offersCompletion();
+    m_completer = new ArgumentCompleter(client, ArgumentCompleter::resourceRef(m_template), this);
+    connect(m_completer, &ArgumentCompleter::completed, this,
+            [this](const QString &variable, const QStringList &values) {
+                m_completions.value(variable)->setStringList(values);
+                QLineEdit *edit = m_fields.value(variable);
+                if (edit->hasFocus() && !values.isEmpty())
+                    edit->completer()->complete();
+            });
+    connect(m_completer, &ArgumentCompleter::failed, this, [this](const QString &, const QString &message) {
+        m_completionNote->setText(tr("Completion failed: %1").arg(message));
+    });
+    const bool completes = m_completer->isOffered();
     for (const QString &v : std::as_const(m_variables)) {
         auto *edit = new QLineEdit(this);
         const QString op = t.operatorOf(v);
@@ -338,34 +347,12 @@ void TemplateReadDialog::updateUri()
 
 void TemplateReadDialog::askCompletion(const QString &variable)
 {
-    if (!m_client)
-        return;
     QJsonObject context;
     for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it) {
         if (it.key() != variable && !it.value()->text().isEmpty())
             context.insert(it.key(), it.value()->text());
     }
-    const int generation = ++m_asked[variable];
-    RpcCall *call = m_client->complete(QJsonObject{{QStringLiteral("type"), QStringLiteral("ref/resource")},
-                                                   {QStringLiteral("uri"), m_template}},
-                                       variable, m_fields.value(variable)->text(), context, this);
-    connect(call, &RpcCall::finished, this, [this, call, variable, generation] {
-        call->deleteLater();
-        if (m_asked.value(variable) != generation)
-            return; // a newer request for this field is on its way
-        if (call->isError()) {
-            m_completionNote->setText(tr("Completion failed: %1").arg(call->error().describe()));
-            return;
-        }
-        const QJsonObject completion = call->result().value(QStringLiteral("completion")).toObject();
-        QStringList values;
-        for (const QJsonValue &v : completion.value(QStringLiteral("values")).toArray())
-            values.append(v.toString());
-        m_completions.value(variable)->setStringList(values);
-        QLineEdit *edit = m_fields.value(variable);
-        if (edit->hasFocus() && !values.isEmpty())
-            edit->completer()->complete();
-    });
+    m_completer->ask(variable, m_fields.value(variable)->text(), context);
 }
 
 // ---- ReadView ----

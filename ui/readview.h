@@ -23,6 +23,7 @@ class QVBoxLayout;
 
 namespace folio {
 
+class ArgumentCompleter;
 class McpClient;
 class ResourceReads;
 class ServerSession;
@@ -88,12 +89,11 @@ private:
     void updateUri();
     void askCompletion(const QString &variable);
 
-    QPointer<McpClient> m_client;
     QString m_template;
     QStringList m_variables;
     QHash<QString, QLineEdit *> m_fields;
     QHash<QString, QStringListModel *> m_completions;
-    QHash<QString, int> m_asked; // the newest completion request per field: older answers are dropped
+    ArgumentCompleter *m_completer = nullptr;
     QLabel *m_uri;
     QLabel *m_completionNote;
     QPushButton *m_read;
