@@ -136,6 +136,26 @@ QString ServerSession::stateText() const
     return {};
 }
 
+TrafficLog *ServerSession::trafficLog() const
+{
+    return m_client->trafficLog();
+}
+
+SessionRecording ServerSession::recording() const
+{
+    return m_client->recording();
+}
+
+InputResponder *ServerSession::inputResponder() const
+{
+    return m_client->inputResponder();
+}
+
+void ServerSession::setInputResponder(InputResponder *responder)
+{
+    m_client->setInputResponder(responder);
+}
+
 void ServerSession::connectToServer()
 {
     if (m_client->state() == McpClient::State::Connecting || m_client->state() == McpClient::State::Connected)

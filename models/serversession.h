@@ -68,7 +68,13 @@ public:
     // sign-in is made anew.
     void setSignInBrowser(std::function<void(const QUrl &)> browser);
     void disconnectFromServer();
-    McpClient::State state() const { return m_client->state(); }
+    ClientState state() const { return m_client->state(); }
+    // What the window shows of the client without speaking to it: its traffic, a recording of the
+    // session, and who answers the server's requests (elicitation, sampling, roots).
+    TrafficLog *trafficLog() const;
+    SessionRecording recording() const;
+    InputResponder *inputResponder() const;
+    void setInputResponder(InputResponder *responder);
     QString stateText() const;
     // What the sidebar calls the server: its config's name, or, for one named after its command
     // line (ServerConfig::nameFromServer), what it says it is once connected.

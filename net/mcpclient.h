@@ -1,6 +1,7 @@
 #pragma once
 
 #include "clientinput.h"
+#include "clientstate.h"
 #include "mcperror.h"
 #include "protocol.h"
 #include "serverconfig.h"
@@ -35,8 +36,7 @@ class McpClient : public QObject
 {
     Q_OBJECT
 public:
-    enum class State { Disconnected, Connecting, Connected, Failed };
-    Q_ENUM(State)
+    using State = ClientState; // net/clientstate.h: a value the window reads
 
     explicit McpClient(QObject *parent = nullptr);
     ~McpClient() override;

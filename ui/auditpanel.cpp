@@ -72,7 +72,7 @@ void AuditPanel::setSession(ServerSession *session)
         connect(session, &ServerSession::auditProgressed, m_status, &QLabel::setText);
         connect(session, &ServerSession::auditResultChanged, this, &AuditPanel::showSessionState);
         connect(session, &ServerSession::stateChanged, this, [this] {
-            m_run->setEnabled(!isRunning() && m_session->state() == McpClient::State::Connected);
+            m_run->setEnabled(!isRunning() && m_session->state() == ClientState::Connected);
         });
     }
     showSessionState();
@@ -87,7 +87,7 @@ void AuditPanel::start()
 {
     if (!m_session || isRunning())
         return;
-    if (m_session->state() != McpClient::State::Connected) {
+    if (m_session->state() != ClientState::Connected) {
         m_status->setText(tr("Connect to the server first (Ctrl+Return)."));
         return;
     }
@@ -119,7 +119,7 @@ void AuditPanel::showIdle()
     m_tree->clear();
     m_cancel->setEnabled(false);
     m_run->setText(tr("Run audit"));
-    const bool connected = m_session && m_session->state() == McpClient::State::Connected;
+    const bool connected = m_session && m_session->state() == ClientState::Connected;
     m_run->setEnabled(connected);
     m_status->setText(
         tr("The audit walks every list and read-only list tool to its end (a tool's required arguments "
@@ -142,7 +142,7 @@ void AuditPanel::showSessionState()
     }
     if (m_session && m_session->hasAuditResult()) {
         showResult(m_session->auditResult());
-        m_run->setEnabled(m_session->state() == McpClient::State::Connected);
+        m_run->setEnabled(m_session->state() == ClientState::Connected);
         return;
     }
     showIdle();

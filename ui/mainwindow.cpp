@@ -2,6 +2,7 @@
 
 #include "auditpanel.h"
 #include "bugreport.h"
+#include "clientstate.h"
 #include "elidedlabel.h"
 #include "finding.h"
 #include "findingspanel.h"
@@ -11,7 +12,6 @@
 #include "inputresponder.h"
 #include "legendbar.h"
 #include "listview.h"
-#include "mcpclient.h"
 #include "pagedlistmodel.h"
 #include "pageinspector.h"
 #include "pagestrip.h"
@@ -91,18 +91,18 @@ public:
         opt.text.clear();
         option.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, p, option.widget);
         const StatusColors colors(option.palette);
-        const auto state = McpClient::State(index.data(ServerListModel::StateRole).toInt());
+        const auto state = ClientState(index.data(ServerListModel::StateRole).toInt());
         QColor dot = colors.mutedText();
         const auto worst = Finding::Severity(index.data(ServerListModel::SeverityRole).toInt());
         // Connected, the dot rolls its lists up: red with an error among their findings, amber
         // with a warning, green when all is well.
-        if (state == McpClient::State::Connected)
+        if (state == ClientState::Connected)
             dot = worst == Finding::Severity::Error     ? colors.failed()
                   : worst == Finding::Severity::Warning ? colors.stale()
                                                         : colors.fresh();
-        else if (state == McpClient::State::Connecting)
+        else if (state == ClientState::Connecting)
             dot = colors.stale();
-        else if (state == McpClient::State::Failed)
+        else if (state == ClientState::Failed)
             dot = colors.failed();
         const bool selected = option.state & QStyle::State_Selected;
         const QColor text = option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text);
@@ -125,11 +125,10 @@ public:
         QColor muted = text;
         muted.setAlphaF(0.65);
         p->setPen(muted);
-        QString sub = state == McpClient::State::Connected
-                          ? index.data(ServerListModel::StateTextRole).toString()
-                          : index.data(ServerListModel::TargetRole).toString();
+        QString sub = state == ClientState::Connected ? index.data(ServerListModel::StateTextRole).toString()
+                                                      : index.data(ServerListModel::TargetRole).toString();
         if (const int n = index.data(ServerListModel::FindingCountRole).toInt();
-            n > 0 && state == McpClient::State::Connected)
+            n > 0 && state == ClientState::Connected)
             sub = (n == 1 ? MainWindow::tr("1 finding") : MainWindow::tr("%1 findings").arg(n)) +
                   QStringLiteral(" · ") + sub;
         // Signed in, it says so first (who, scopes and expiry are in the tooltip and the Sign-in dock).
@@ -563,8 +562,8 @@ int MainWindow::currentServerRow() const
 
 void MainWindow::attachResponder(ServerSession *session)
 {
-    if (session && !session->client()->inputResponder()) {
-        session->client()->setInputResponder(new WindowInputResponder(session, this));
+    if (session && !session->inputResponder()) {
+        session->setInputResponder(new WindowInputResponder(session, this));
         // A sign-in's authorization page opens in the desktop's browser.
         session->setSignInBrowser([](const QUrl &url) { QDesktopServices::openUrl(url); });
     }
@@ -587,7 +586,7 @@ ServerView *MainWindow::serverView(int row)
     connect(session, &ServerSession::error, this, [this, session](const QString &message) {
         // A failed connection's error is its state text, on the right, when it is the current server.
         const bool current = currentServerView() && currentServerView()->session() == session;
-        if (!(current && session->state() == McpClient::State::Failed))
+        if (!(current && session->state() == ClientState::Failed))
             showStatus(message);
     });
     connect(session, &ServerSession::stateChanged, this, [this, session] {
@@ -595,7 +594,7 @@ ServerView *MainWindow::serverView(int row)
         // Failed and connected both replace "Connecting to …", which would otherwise stay up. The
         // current server's state is the bar's right-hand text already: the message is cleared, not
         // repeated.
-        if (session->state() == McpClient::State::Failed || session->state() == McpClient::State::Connected) {
+        if (session->state() == ClientState::Failed || session->state() == ClientState::Connected) {
             if (currentServerView() && currentServerView()->session() == session)
                 showStatus(QString());
             else
@@ -631,7 +630,7 @@ void MainWindow::handleServerSelected()
     ServerSession *session = v ? v->session() : nullptr;
     qCDebug(lcUi).noquote() << "server selected:"
                             << (session ? session->config().name : QStringLiteral("(none)"));
-    m_traffic->setLog(session ? session->client()->trafficLog() : nullptr);
+    m_traffic->setLog(session ? session->trafficLog() : nullptr);
     m_findings->setSession(session);
     m_audit->setSession(session);
     m_signIn->setSession(session);
@@ -778,7 +777,7 @@ int MainWindow::openSession(const QString &path, QString *error)
 bool MainWindow::saveSession(const QString &path, QString *error)
 {
     ServerSession *s = m_servers->session(currentServerRow());
-    const SessionRecording recording = s ? s->client()->recording() : SessionRecording();
+    const SessionRecording recording = s ? s->recording() : SessionRecording();
     QString why;
     if (!s || s->isReplay() || recording.events.isEmpty())
         why = s && s->isReplay() ? tr("a replay is saved already: it is its file")
@@ -823,14 +822,13 @@ void MainWindow::updateActions()
 {
     const int row = currentServerRow();
     ServerSession *s = m_servers->session(row);
-    const auto state = s ? s->state() : McpClient::State::Disconnected;
-    m_connectAction->setEnabled(s && state != McpClient::State::Connected &&
-                                state != McpClient::State::Connecting);
-    m_disconnectAction->setEnabled(
-        s && (state == McpClient::State::Connected || state == McpClient::State::Connecting));
+    const auto state = s ? s->state() : ClientState::Disconnected;
+    m_connectAction->setEnabled(s && state != ClientState::Connected && state != ClientState::Connecting);
+    m_disconnectAction->setEnabled(s &&
+                                   (state == ClientState::Connected || state == ClientState::Connecting));
     m_editAction->setEnabled(s && !m_servers->isDemo(row) && !s->isReplay());
-    m_saveSessionAction->setEnabled(s && !s->isReplay() && state != McpClient::State::Disconnected);
-    m_auditAction->setEnabled(s && state == McpClient::State::Connected);
+    m_saveSessionAction->setEnabled(s && !s->isReplay() && state != ClientState::Disconnected);
+    m_auditAction->setEnabled(s && state == ClientState::Connected);
     SignInStore *signIn = s ? s->signIn() : nullptr;
     m_signInAction->setEnabled(signIn != nullptr);
     m_signOutAction->setEnabled(signIn && signIn->authorizer()->isSignedIn());

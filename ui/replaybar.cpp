@@ -125,8 +125,8 @@ void ReplayBar::togglePlaying()
     if (clock->isPlaying()) {
         clock->pause();
     } else if (clock->nowMs() >= clock->durationMs() ||
-               m_session->state() == McpClient::State::Disconnected ||
-               m_session->state() == McpClient::State::Failed) {
+               m_session->state() == ClientState::Disconnected ||
+               m_session->state() == ClientState::Failed) {
         m_session->replayFrom(0); // at the end (or stopped): from the start
     } else {
         clock->play();
@@ -138,7 +138,7 @@ void ReplayBar::seek(qint64 t)
     const auto clock = m_session ? m_session->replayClock() : nullptr;
     if (!clock)
         return;
-    if (t >= clock->nowMs() && m_session->state() == McpClient::State::Connected)
+    if (t >= clock->nowMs() && m_session->state() == ClientState::Connected)
         clock->seekForward(t);
     else
         m_session->replayFrom(t); // time only runs forward: go back by replaying up to t

@@ -1,6 +1,5 @@
 #include "serverdialog.h"
 
-#include "mcpclient.h"
 #include "secretmask.h"
 #include "statuscolors.h"
 

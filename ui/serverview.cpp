@@ -107,7 +107,7 @@ void ServerView::updateHeader()
 {
     const McpClient *client = m_session->client();
     switch (client->state()) {
-    case McpClient::State::Connected: {
+    case ClientState::Connected: {
         m_stack->setCurrentWidget(m_connected);
         const QJsonObject info = client->serverInfo();
         QStringList caps;
@@ -130,20 +130,20 @@ void ServerView::updateHeader()
         m_instructions->setVisible(!client->instructions().isEmpty());
         break;
     }
-    case McpClient::State::Connecting:
+    case ClientState::Connecting:
         m_stack->setCurrentWidget(m_emptyState);
         m_emptyTitle->setText(tr("Connecting to %1…").arg(m_session->config().name));
         m_emptyText->setText(m_session->config().displayTarget());
         m_connect->setEnabled(false);
         break;
-    case McpClient::State::Disconnected:
+    case ClientState::Disconnected:
         m_stack->setCurrentWidget(m_emptyState);
         m_emptyTitle->setText(tr("%1 is not connected").arg(m_session->config().name));
         m_emptyText->setText(m_session->config().displayTarget() + QStringLiteral("\n\n") +
                              tr("Connect to browse its lists (Ctrl+Return)."));
         m_connect->setEnabled(true);
         break;
-    case McpClient::State::Failed: {
+    case ClientState::Failed: {
         m_stack->setCurrentWidget(m_emptyState);
         const McpError e = client->lastError();
         QString hint;

@@ -356,8 +356,8 @@ void SignInPanel::setSession(ServerSession *session)
             updateFlowItem();
             updateStatus();
             if (std::exchange(m_connectAfter, false) && flow->succeeded() && m_session &&
-                m_session->state() != McpClient::State::Connected &&
-                m_session->state() != McpClient::State::Connecting)
+                m_session->state() != ClientState::Connected &&
+                m_session->state() != ClientState::Connecting)
                 m_session->connectToServer();
         });
         connect(a, &Authorizer::flowsCleared, this, &SignInPanel::rebuild);
@@ -630,7 +630,7 @@ void SignInPanel::signOut(bool confirm)
     m_store->signOut();
     // Connected, its next request would sign in again at once: it disconnects instead, and the
     // next connect signs in.
-    if (m_session && m_session->state() != McpClient::State::Disconnected)
+    if (m_session && m_session->state() != ClientState::Disconnected)
         m_session->disconnectFromServer();
 }
 
