@@ -9,21 +9,17 @@
 #include "pagedlistmodel.h"
 #include "promptview.h"
 #include "schemaform.h"
-#include "secretstore.h"
-#include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
 #include "trafficlog.h"
-#include "ttlclock.h"
+#include "windowfixture.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
@@ -43,57 +39,26 @@ private Q_SLOTS:
     void aListToolIsCalledOnce();
 
 private:
-    ListView *openDemo(const QString &listId);
+    ListView *openDemo(const QString &listId)
+    {
+        return m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")}, listId);
+    }
     // Selects the row whose first column is name, once the list has it.
     bool selectRow(ListView *list, const QString &name);
     int sentCount(const QString &method) const;
-    ServerView *serverView() const { return m_window->currentServerView(); }
+    ServerView *serverView() const { return m_fixture.serverView(); }
 
-    TtlClock *m_clock = nullptr;
-    SecretStore *m_secrets = nullptr;
-    ServerListModel *m_servers = nullptr;
-    MainWindow *m_window = nullptr;
+    WindowFixture m_fixture;
 };
 
 void tst_CallView::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_callview"));
-    QSettings().clear();
+    WindowFixture::initSettings("tst_callview");
 }
 
 void tst_CallView::cleanup()
 {
-    delete m_window;
-    m_window = nullptr;
-    delete m_servers;
-    m_servers = nullptr;
-    delete m_secrets;
-    m_secrets = nullptr;
-    delete m_clock;
-    m_clock = nullptr;
-}
-
-ListView *tst_CallView::openDemo(const QString &listId)
-{
-    QSettings().setValue(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::OnDemand));
-    m_clock = new TtlClock;
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets);
-    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
-                             {QStringLiteral("--scenario"), QStringLiteral("healthy")});
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->resize(1280, 800);
-    m_window->show();
-    m_window->selectServer(0);
-    m_window->connectCurrent();
-    ServerView *view = m_window->currentServerView();
-    (void)QTest::qWaitFor([view, &listId] { return !view || view->listView(listId); }, 10000);
-    if (!view || !view->listView(listId))
-        return nullptr;
-    view->showList(listId);
-    return view->listView(listId);
+    m_fixture.reset();
 }
 
 bool tst_CallView::selectRow(ListView *list, const QString &name)

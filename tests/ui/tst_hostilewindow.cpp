@@ -10,18 +10,15 @@
 #include "mainwindow.h"
 #include "pagedlistmodel.h"
 #include "runslabel.h"
-#include "secretstore.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
 #include "terminaltext.h"
-#include "ttlclock.h"
+#include "windowfixture.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QLabel>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QTest>
 
 using namespace folio;
@@ -46,47 +43,25 @@ private Q_SLOTS:
     void hostileTextIsShownNotActedOn();
 
 private:
-    TtlClock *m_clock = nullptr;
-    SecretStore *m_secrets = nullptr;
-    ServerListModel *m_servers = nullptr;
-    MainWindow *m_window = nullptr;
+    WindowFixture m_fixture;
 };
 
 void tst_HostileWindow::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_hostilewindow"));
-    QSettings().clear();
+    WindowFixture::initSettings("tst_hostilewindow");
 }
 
 void tst_HostileWindow::cleanup()
 {
-    delete m_window;
-    m_window = nullptr;
-    delete m_servers;
-    m_servers = nullptr;
-    delete m_secrets;
-    m_secrets = nullptr;
-    delete m_clock;
-    m_clock = nullptr;
+    m_fixture.reset();
 }
 
 void tst_HostileWindow::hostileTextIsShownNotActedOn()
 {
-    m_clock = new TtlClock;
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets);
     ServerConfig config = ServerConfig::process(QStringLiteral(FOLIO_FIXTURE_SERVER),
                                                 {QStringLiteral("--mode"), QStringLiteral("hostile-text")});
     config.name = QStringLiteral("hostile");
-    m_servers->addServer(config);
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->resize(1280, 800);
-    m_window->show();
-    m_window->selectServer(0);
-    m_window->connectCurrent();
-    ServerView *view = m_window->currentServerView();
+    ServerView *view = m_fixture.openServer(config);
     QVERIFY(view);
     QTRY_VERIFY_WITH_TIMEOUT(view->listView(QStringLiteral("tools")), 10000);
     view->showList(QStringLiteral("tools"));
@@ -126,18 +101,18 @@ void tst_HostileWindow::hostileTextIsShownNotActedOn()
     QVERIFY2(names.contains(QStringLiteral("read<U+202E>elif_")), qPrintable(names.join(u", ")));
 
     // The labels a server's text reaches (instructions, the server's name, the status line).
-    for (QLabel *label : m_window->findChildren<QLabel *>()) {
+    for (QLabel *label : m_fixture.window()->findChildren<QLabel *>()) {
         QVERIFY2(hiddenIn(label->text()).isEmpty(),
                  qPrintable(label->objectName() + QStringLiteral(": ") + label->text()));
     }
-    for (RunsLabel *label : m_window->findChildren<RunsLabel *>()) {
+    for (RunsLabel *label : m_fixture.window()->findChildren<RunsLabel *>()) {
         QVERIFY2(hiddenIn(label->text()).isEmpty(), qPrintable(label->text()));
         QVERIFY2(!label->text().contains(QStringLiteral("live")), qPrintable(label->text()));
     }
 
     // The deceptive names are findings, one on each page.
     int deceptive = 0;
-    for (const Finding &f : m_servers->session(0)->findings(QStringLiteral("tools"))) {
+    for (const Finding &f : m_fixture.servers()->session(0)->findings(QStringLiteral("tools"))) {
         if (f.id == FindingId::DeceptiveName)
             ++deceptive;
     }
@@ -145,8 +120,8 @@ void tst_HostileWindow::hostileTextIsShownNotActedOn()
 
     if (const QString dir = qEnvironmentVariable("FOLIO_SCREENSHOT_DIR"); !dir.isEmpty()) {
         QApplication::processEvents();
-        const bool dark = m_window->palette().color(QPalette::Window).lightness() < 128;
-        QVERIFY(m_window->grab().save(
+        const bool dark = m_fixture.window()->palette().color(QPalette::Window).lightness() < 128;
+        QVERIFY(m_fixture.window()->grab().save(
             QDir(dir).filePath(QStringLiteral("hostile-text-%1.png").arg(dark ? u"dark" : u"light"))));
     }
 }

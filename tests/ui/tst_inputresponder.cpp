@@ -9,19 +9,16 @@
 #include "mainwindow.h"
 #include "mcpclient.h"
 #include "schemaform.h"
-#include "secretstore.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
-#include "ttlclock.h"
+#include "windowfixture.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QJsonArray>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTest>
 
 using namespace folio;
@@ -66,46 +63,24 @@ private:
     ServerSession *openDemo();
     Invocation *sendDraft(ServerSession *session);
 
-    TtlClock *m_clock = nullptr;
-    SecretStore *m_secrets = nullptr;
-    ServerListModel *m_servers = nullptr;
-    MainWindow *m_window = nullptr;
+    WindowFixture m_fixture;
 };
 
 void tst_InputResponder::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_inputresponder"));
-    QSettings().clear();
+    WindowFixture::initSettings("tst_inputresponder");
     qRegisterMetaType<McpError>();
 }
 
 void tst_InputResponder::cleanup()
 {
-    delete m_window;
-    m_window = nullptr;
-    delete m_servers;
-    m_servers = nullptr;
-    delete m_secrets;
-    m_secrets = nullptr;
-    delete m_clock;
-    m_clock = nullptr;
+    m_fixture.reset();
 }
 
 ServerSession *tst_InputResponder::openDemo()
 {
-    m_clock = new TtlClock;
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets);
-    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
-                             {QStringLiteral("--scenario"), QStringLiteral("tour")});
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->resize(1100, 700);
-    m_window->show();
-    m_window->selectServer(0);
-    m_window->connectCurrent();
-    ServerSession *session = m_servers->session(0);
+    m_fixture.openDemo({QStringLiteral("--scenario"), QStringLiteral("tour")}, QSize(1100, 700));
+    ServerSession *session = m_fixture.servers()->session(0);
     (void)QTest::qWaitFor([session] { return session->state() == McpClient::State::Connected; }, 15000);
     return session;
 }

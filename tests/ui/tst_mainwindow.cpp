@@ -14,7 +14,7 @@
 #include "timelineview.h"
 #include "trafficlogmodel.h"
 #include "trafficview.h"
-#include "ttlclock.h"
+#include "windowfixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -38,7 +38,6 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -87,78 +86,35 @@ private Q_SLOTS:
     void presentationZoomsAndShowsTheLegend();
 
 private:
-    // Lists are walked as the views ask (the lazy paging most tests drive) unless told otherwise.
-    ListView *openDemo(const QStringList &demoArgs, const QString &listId = QStringLiteral("tools"),
-                       ServerSession::WalkOnConnect walk = ServerSession::WalkOnConnect::OnDemand);
-
-    TtlClock *m_clock = nullptr;
-    SecretStore *m_secrets = nullptr;
-    ServerListModel *m_servers = nullptr;
-    MainWindow *m_window = nullptr;
+    WindowFixture m_fixture;
 };
 
 void tst_MainWindow::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
-    QSettings().clear();
+    WindowFixture::initSettings("tst_mainwindow");
 }
 
 void tst_MainWindow::cleanup()
 {
-    delete m_window;
-    m_window = nullptr;
-    delete m_servers;
-    m_servers = nullptr;
-    delete m_secrets;
-    m_secrets = nullptr;
-    delete m_clock;
-    m_clock = nullptr;
-}
-
-ListView *tst_MainWindow::openDemo(const QStringList &demoArgs, const QString &listId,
-                                   ServerSession::WalkOnConnect walk)
-{
-    QSettings().setValue(QStringLiteral("walkOnConnect"), int(walk)); // read by the window
-    m_clock = new TtlClock;
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets);
-    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER), demoArgs);
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->resize(1280, 800);
-    m_window->show();
-    m_window->selectServer(0);
-    m_window->connectCurrent();
-    ServerView *view = m_window->currentServerView();
-    (void)QTest::qWaitFor([view, &listId] { return !view || view->listView(listId); }, 10000);
-    if (!view || !view->listView(listId))
-        return nullptr;
-    view->showList(listId);
-    return view->listView(listId);
+    m_fixture.reset();
 }
 
 void tst_MainWindow::withoutServersShowsTheWelcome()
 {
-    m_clock = new TtlClock;
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets); // no demo server, nothing saved
-    QCOMPARE(m_servers->rowCount(), 0);
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->resize(1280, 800);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window));
+    QCOMPARE(m_fixture.makeServers()->rowCount(), 0); // no demo server, nothing saved
+    m_fixture.showWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(m_fixture.window()));
     QLabel *heading = nullptr;
-    for (QLabel *label : m_window->findChildren<QLabel *>()) {
+    for (QLabel *label : m_fixture.window()->findChildren<QLabel *>()) {
         if (label->text() == QLatin1String("Folio"))
             heading = label;
     }
     QVERIFY(heading);
     QTRY_VERIFY(heading->isVisible());
     QVERIFY(heading->font().bold());
-    QVERIFY(!m_window->currentServerView());
+    QVERIFY(!m_fixture.serverView());
     // Nothing to report on.
-    const QList<QAction *> actions = m_window->findChildren<QAction *>();
+    const QList<QAction *> actions = m_fixture.window()->findChildren<QAction *>();
     const auto report = std::find_if(actions.begin(), actions.end(), [](const QAction *a) {
         return a->text() == QStringLiteral("&Export Report…");
     });
@@ -168,7 +124,7 @@ void tst_MainWindow::withoutServersShowsTheWelcome()
 
 void tst_MainWindow::connectsToTheDemoServerAndShowsPages()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     // The first page arrives by itself: the table asks for it as it is shown.
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
@@ -177,22 +133,21 @@ void tst_MainWindow::connectsToTheDemoServerAndShowsPages()
              PageStrip::Bar::Fresh);
     QVERIFY(list->summary().contains(QStringLiteral("row")));
     // "Connecting to …" does not outlive the connection, and the state is said once, on the right.
-    QVERIFY2(!m_window->statusMessage().contains(QStringLiteral("onnect")),
-             qPrintable(m_window->statusMessage()));
-    QVERIFY2(m_window->serverStatus().startsWith(QStringLiteral("demo (healthy): connected")),
-             qPrintable(m_window->serverStatus()));
+    QVERIFY2(!m_fixture.window()->statusMessage().contains(QStringLiteral("onnect")),
+             qPrintable(m_fixture.window()->statusMessage()));
+    QVERIFY2(m_fixture.window()->serverStatus().startsWith(QStringLiteral("demo (healthy): connected")),
+             qPrintable(m_fixture.window()->serverStatus()));
     // The current tab's view is made as it is shown, and the timeline follows it.
-    QCOMPARE(m_window->timelineView()->listModel(), list->model());
-    const QStringList tabs = m_window->currentServerView()->listIds();
+    QCOMPARE(m_fixture.window()->timelineView()->listModel(), list->model());
+    const QStringList tabs = m_fixture.serverView()->listIds();
     QVERIFY(tabs.contains(QStringLiteral("resources")));
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->currentServerView()->listView(QStringLiteral("tool:search_posts")),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_fixture.serverView()->listView(QStringLiteral("tool:search_posts")), 10000);
 }
 
 void tst_MainWindow::scrollingFetchesTheNextPage()
 {
-    ListView *list =
-        openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")}, QStringLiteral("resources"));
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")},
+                                            QStringLiteral("resources"));
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() == 100, 10000);
     QCOMPARE(list->model()->walker()->pagesInWalk(), 1);
@@ -205,11 +160,11 @@ void tst_MainWindow::scrollingFetchesTheNextPage()
 
 void tst_MainWindow::loadAllWithTheKeyboard()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
-    m_window->activateWindow();
-    QTest::keyClick(m_window, Qt::Key_L, Qt::ControlModifier);
+    m_fixture.window()->activateWindow();
+    QTest::keyClick(m_fixture.window(), Qt::Key_L, Qt::ControlModifier);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
     QCOMPARE(list->model()->rowCount(), 123);
     QCOMPARE(list->strip()->chipCount(), 7);
@@ -218,7 +173,7 @@ void tst_MainWindow::loadAllWithTheKeyboard()
 
 void tst_MainWindow::selectingAChipSelectsItsRows()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     list->loadAll();
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
@@ -253,12 +208,12 @@ void tst_MainWindow::selectingAChipSelectsItsRows()
 // row moves the chip and the lane, a lane moves the chip; each only once (no echo back).
 void tst_MainWindow::stripTimelineAndTableShareOneSelection()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     list->loadAll();
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
     PageStrip *strip = list->strip();
-    TimelineView *timeline = m_window->timelineView();
+    TimelineView *timeline = m_fixture.window()->timelineView();
     QCOMPARE(strip->selectionModel(), list->pageSelection());
     QCOMPARE(timeline->selectionModel(), list->pageSelection());
     QCOMPARE(list->pageSelection()->model(), list->model()->ledger());
@@ -305,7 +260,7 @@ void tst_MainWindow::stripTimelineAndTableShareOneSelection()
 
 void tst_MainWindow::rowPaneHintsUntilARowIsSelected()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
     // Before any selection: a muted hint, and no tree made yet.
@@ -368,7 +323,7 @@ void tst_MainWindow::rowPaneHintsUntilARowIsSelected()
 
 void tst_MainWindow::filteringKeepsWhatTheUserSees()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     list->loadAll();
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
@@ -432,8 +387,8 @@ void tst_MainWindow::filteringKeepsWhatTheUserSees()
 // Pages that arrive while a filter is applied are matched as they come.
 void tst_MainWindow::filteringMatchesRowsAsTheyArrive()
 {
-    ListView *list =
-        openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")}, QStringLiteral("resources"));
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")},
+                                            QStringLiteral("resources"));
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() > 0, 10000);
     QTRY_VERIFY(!list->model()->walker()->isLoading());
@@ -459,8 +414,8 @@ void tst_MainWindow::filteringMatchesRowsAsTheyArrive()
 
 void tst_MainWindow::ttlExpiresAndTheChipRepaints()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy"),
-                               QStringLiteral("--list"), QStringLiteral("tools=ttlMs=700")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                                             QStringLiteral("--list"), QStringLiteral("tools=ttlMs=700")});
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
     const int first = list->model()->walker()->walkPageRows().first();
@@ -475,7 +430,7 @@ void tst_MainWindow::ttlExpiresAndTheChipRepaints()
 
 void tst_MainWindow::cursorErrorShowsOnItsPage()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("error-mid-list")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("error-mid-list")});
     QVERIFY(list);
     list->loadAll();
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isStopped(), 10000);
@@ -485,12 +440,12 @@ void tst_MainWindow::cursorErrorShowsOnItsPage()
     QCOMPARE(look.bar, PageStrip::Bar::Failed);
     QCOMPARE(look.countText, QStringLiteral("-32603"));
     QVERIFY(!look.badges.isEmpty());
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->findingsPanel()->count() >= 1, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_fixture.window()->findingsPanel()->count() >= 1, 5000);
     // The findings dock, brought forward, lists them.
-    m_window->activateWindow();
-    QTest::keyClick(m_window, Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->findingsPanel()->findChild<QTreeWidget *>(), 5000);
-    QTRY_VERIFY(m_window->findingsPanel()->findChild<QTreeWidget *>()->topLevelItemCount() >= 1);
+    m_fixture.window()->activateWindow();
+    QTest::keyClick(m_fixture.window(), Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(m_fixture.window()->findingsPanel()->findChild<QTreeWidget *>(), 5000);
+    QTRY_VERIFY(m_fixture.window()->findingsPanel()->findChild<QTreeWidget *>()->topLevelItemCount() >= 1);
     list->selectPage(pages.at(2));
     QCOMPARE(list->strip()->currentPage(), pages.at(2));
     QCOMPARE(list->model()->rowCount(), 40); // the pages already read stay
@@ -501,9 +456,9 @@ void tst_MainWindow::cursorErrorShowsOnItsPage()
 // Findings dock lists; it does not restart for ever.
 void tst_MainWindow::aListThatNeverHoldsStillStops()
 {
-    ListView *list = openDemo({QStringLiteral("--era"), QStringLiteral("legacy"),
-                               QStringLiteral("--page-size"), QStringLiteral("1"), QStringLiteral("--list"),
-                               QStringLiteral("tools=list-changed,intervalMs=1")});
+    ListView *list = m_fixture.openDemoList(
+        {QStringLiteral("--era"), QStringLiteral("legacy"), QStringLiteral("--page-size"),
+         QStringLiteral("1"), QStringLiteral("--list"), QStringLiteral("tools=list-changed,intervalMs=1")});
     QVERIFY(list);
     list->loadAll();
     PageWalker *walker = list->model()->walker();
@@ -515,7 +470,7 @@ void tst_MainWindow::aListThatNeverHoldsStillStops()
         found = found || f.id == FindingId::RestartCapReached;
     QVERIFY(found);
     QVERIFY(list->model()->rowCount() > 0); // the last walk's pages stay
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->findingsPanel()->count() >= 1, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_fixture.window()->findingsPanel()->count() >= 1, 5000);
     // The notifications go on; the walk stays stopped.
     QSignalSpy restarted(walker, &PageWalker::walkRestarted);
     QVERIFY(!restarted.wait(500));
@@ -524,11 +479,11 @@ void tst_MainWindow::aListThatNeverHoldsStillStops()
 // File > Export Report: the pages numbered from 1, and the raw request of the page that failed.
 void tst_MainWindow::exportsAReport()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("error-mid-list")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("error-mid-list")});
     QVERIFY(list);
     list->loadAll();
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isStopped(), 10000);
-    const QList<QAction *> actions = m_window->findChildren<QAction *>();
+    const QList<QAction *> actions = m_fixture.window()->findChildren<QAction *>();
     const auto action = std::find_if(actions.begin(), actions.end(), [](const QAction *a) {
         return a->text() == QStringLiteral("&Export Report…");
     });
@@ -539,7 +494,7 @@ void tst_MainWindow::exportsAReport()
     QTemporaryDir dir;
     QString error;
     const QString jsonPath = dir.filePath(QStringLiteral("demo-report.json"));
-    QVERIFY2(m_window->exportReport(jsonPath, &error), qPrintable(error));
+    QVERIFY2(m_fixture.window()->exportReport(jsonPath, &error), qPrintable(error));
     QFile jsonFile(jsonPath);
     QVERIFY(jsonFile.open(QIODevice::ReadOnly));
     const QJsonObject report = QJsonDocument::fromJson(jsonFile.readAll()).object();
@@ -576,7 +531,7 @@ void tst_MainWindow::exportsAReport()
 
     // The HTML a person opens: Page 3's card holds that request, unfolded.
     const QString htmlPath = dir.filePath(QStringLiteral("demo-report.html"));
-    QVERIFY2(m_window->exportReport(htmlPath, &error), qPrintable(error));
+    QVERIFY2(m_fixture.window()->exportReport(htmlPath, &error), qPrintable(error));
     QFile htmlFile(htmlPath);
     QVERIFY(htmlFile.open(QIODevice::ReadOnly));
     const QString html = QString::fromUtf8(htmlFile.readAll());
@@ -590,11 +545,11 @@ void tst_MainWindow::exportsAReport()
     QVERIFY(html.contains(QStringLiteral("No audit was run for this report")));
 
     // Once the window has audited the server, the report carries that audit.
-    m_window->activateWindow();
-    QTest::keyClick(m_window, Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
-    ServerSession *audited0 = m_window->currentServerView()->session();
+    m_fixture.window()->activateWindow();
+    QTest::keyClick(m_fixture.window(), Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
+    ServerSession *audited0 = m_fixture.serverView()->session();
     QTRY_VERIFY_WITH_TIMEOUT(audited0->hasAuditResult() && !audited0->isAuditing(), 60000);
-    QVERIFY2(m_window->exportReport(jsonPath, &error), qPrintable(error));
+    QVERIFY2(m_fixture.window()->exportReport(jsonPath, &error), qPrintable(error));
     jsonFile.close();
     QVERIFY(jsonFile.open(QIODevice::ReadOnly));
     const QJsonObject audited = QJsonDocument::fromJson(jsonFile.readAll()).object();
@@ -605,15 +560,15 @@ void tst_MainWindow::exportsAReport()
 
 void tst_MainWindow::trafficIsLogged()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
     // Tabbed behind the timeline, the traffic view has made nothing yet; Ctrl+T brings it forward
     // (rather than closing it) and it shows what was exchanged so far.
-    TrafficView *view = m_window->trafficView();
+    TrafficView *view = m_fixture.window()->trafficView();
     QVERIFY(!view->findChild<QTableView *>());
-    m_window->activateWindow();
-    QTest::keyClick(m_window, Qt::Key_T, Qt::ControlModifier);
+    m_fixture.window()->activateWindow();
+    QTest::keyClick(m_fixture.window(), Qt::Key_T, Qt::ControlModifier);
     QTRY_VERIFY_WITH_TIMEOUT(view->findChild<QTableView *>(), 5000);
     QVERIFY(!view->visibleRegion().isEmpty());
     QAbstractItemModel *traffic = view->table()->model();
@@ -621,7 +576,7 @@ void tst_MainWindow::trafficIsLogged()
     QAbstractItemModelTester trafficTester(traffic, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QTRY_VERIFY_WITH_TIMEOUT(traffic->rowCount() >= 4, 5000); // discover, tools/list pages...
     // Once in front, Ctrl+T closes it.
-    QTest::keyClick(m_window, Qt::Key_T, Qt::ControlModifier);
+    QTest::keyClick(m_fixture.window(), Qt::Key_T, Qt::ControlModifier);
     QTRY_VERIFY(!view->isVisible());
 }
 
@@ -630,18 +585,19 @@ void tst_MainWindow::auditFromTheWindow()
     // Run the audit and see its findings in the dock: the tour's templates loop, found by the
     // audit on a list the window never opened, joins the Findings dock marked as the audit's, and
     // leads to its page; the audit runs in a dock that leaves the page in view.
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("tour")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("tour")});
     QVERIFY(list);
-    ServerSession *session = m_window->currentServerView()->session();
+    ServerSession *session = m_fixture.serverView()->session();
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
     QVERIFY(!session->existingModel(QStringLiteral("templates"))); // walked on demand only
     const int before = session->findingCount();
-    m_window->activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
-    QTest::keyClick(m_window, Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
-    AuditPanel *audit = m_window->auditPanel();
-    QVERIFY(!m_window->findChild<QDialog *>()); // no window over the page
-    QTRY_VERIFY(m_window->auditDock()->isVisible() && !m_window->auditDock()->visibleRegion().isEmpty());
+    m_fixture.window()->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_fixture.window()));
+    QTest::keyClick(m_fixture.window(), Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
+    AuditPanel *audit = m_fixture.window()->auditPanel();
+    QVERIFY(!m_fixture.window()->findChild<QDialog *>()); // no window over the page
+    QTRY_VERIFY(m_fixture.window()->auditDock()->isVisible() &&
+                !m_fixture.window()->auditDock()->visibleRegion().isEmpty());
     QVERIFY(audit->isRunning());
     QVERIFY(!audit->runButton()->isEnabled());
     QVERIFY(audit->cancelButton()->isEnabled());
@@ -655,21 +611,21 @@ void tst_MainWindow::auditFromTheWindow()
     // The audit's findings are the session's: the dock's title, the sidebar and the tabs count them.
     const int after = session->findingCount();
     QVERIFY2(after > before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
-    QCOMPARE(m_window->findingsDock()->windowTitle(), QStringLiteral("Findings (%1)").arg(after));
-    QCOMPARE(m_servers->index(0).data(ServerListModel::FindingCountRole).toInt(), after);
-    QCOMPARE(Finding::Severity(m_servers->index(0).data(ServerListModel::SeverityRole).toInt()),
+    QCOMPARE(m_fixture.window()->findingsDock()->windowTitle(), QStringLiteral("Findings (%1)").arg(after));
+    QCOMPARE(m_fixture.servers()->index(0).data(ServerListModel::FindingCountRole).toInt(), after);
+    QCOMPARE(Finding::Severity(m_fixture.servers()->index(0).data(ServerListModel::SeverityRole).toInt()),
              Finding::Severity::Error);
-    auto *tabs = m_window->currentServerView()->findChild<QTabWidget *>();
-    const int templatesTab =
-        int(m_window->currentServerView()->listIds().indexOf(QStringLiteral("templates")));
+    auto *tabs = m_fixture.serverView()->findChild<QTabWidget *>();
+    const int templatesTab = int(m_fixture.serverView()->listIds().indexOf(QStringLiteral("templates")));
     QVERIFY(templatesTab >= 0);
     QVERIFY(tabs->tabText(templatesTab).startsWith(QLatin1String("templates (")));
     QVERIFY(!tabs->tabIcon(templatesTab).isNull());
 
     // In the Findings dock, marked as from the audit.
-    m_window->findingsDock()->raise();
-    QTRY_VERIFY(m_window->findingsPanel()->tree() && m_window->findingsPanel()->tree()->isVisible());
-    QTreeWidget *tree = m_window->findingsPanel()->tree();
+    m_fixture.window()->findingsDock()->raise();
+    QTRY_VERIFY(m_fixture.window()->findingsPanel()->tree() &&
+                m_fixture.window()->findingsPanel()->tree()->isVisible());
+    QTreeWidget *tree = m_fixture.window()->findingsPanel()->tree();
     QTRY_COMPARE(tree->topLevelItemCount(), after);
     QTreeWidgetItem *loop = nullptr;
     for (int i = 0; i < tree->topLevelItemCount(); ++i) {
@@ -685,16 +641,19 @@ void tst_MainWindow::auditFromTheWindow()
 
     // Activating it opens templates at that page (walked now), with the audit dock beside it.
     Q_EMIT tree->itemActivated(loop, 0);
-    QTRY_VERIFY_WITH_TIMEOUT(
-        m_window->currentList() && m_window->currentList()->listId() == QLatin1String("templates"), 5000);
-    ListView *templates = m_window->currentList();
+    QTRY_VERIFY_WITH_TIMEOUT(m_fixture.window()->currentList() &&
+                                 m_fixture.window()->currentList()->listId() == QLatin1String("templates"),
+                             5000);
+    ListView *templates = m_fixture.window()->currentList();
     QTRY_VERIFY_WITH_TIMEOUT(templates->model()->walker()->pagesInWalk() >= loopPage &&
                                  templates->strip()->currentPage() ==
                                      templates->model()->walker()->walkPageRows().value(loopPage - 1),
                              10000);
     QVERIFY(templates->strip()->isVisible());
-    const QRect strip(templates->strip()->mapTo(m_window, QPoint(0, 0)), templates->strip()->size());
-    const QRect dock(m_window->auditDock()->mapTo(m_window, QPoint(0, 0)), m_window->auditDock()->size());
+    const QRect strip(templates->strip()->mapTo(m_fixture.window(), QPoint(0, 0)),
+                      templates->strip()->size());
+    const QRect dock(m_fixture.window()->auditDock()->mapTo(m_fixture.window(), QPoint(0, 0)),
+                     m_fixture.window()->auditDock()->size());
     QVERIFY(!strip.intersects(dock));
 
     // Once the window's walk has found the loop too, it is counted once: the walk's copy stays.
@@ -713,22 +672,18 @@ void tst_MainWindow::auditFromTheWindow()
     // The audit's own tree still leads to a page.
     QSignalSpy requested(audit, &AuditPanel::pageRequested);
     Q_EMIT audit->pageRequested(QStringLiteral("tools"), 0);
-    QTRY_VERIFY_WITH_TIMEOUT(
-        m_window->currentList() && m_window->currentList()->listId() == QLatin1String("tools"), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_fixture.window()->currentList() &&
+                                 m_fixture.window()->currentList()->listId() == QLatin1String("tools"),
+                             5000);
 }
 
 void tst_MainWindow::removingAServerAsksFirst()
 {
-    m_clock = new TtlClock;
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets);
     ServerConfig c;
     c.name = QStringLiteral("files");
     c.command = QStringLiteral("npx");
-    m_servers->addServer(c);
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->show();
-    m_window->selectServer(0);
+    m_fixture.makeServers()->addServer(c);
+    m_fixture.showWindow(QSize()); // at the size it opens
     // Del on the server list asks; Cancel (the default, and Escape) keeps the server.
     auto answer = [](bool removeIt) {
         QTimer::singleShot(0, [removeIt] {
@@ -747,14 +702,14 @@ void tst_MainWindow::removingAServerAsksFirst()
             }
         });
     };
-    auto *list = m_window->findChild<QListView *>();
+    auto *list = m_fixture.window()->findChild<QListView *>();
     QVERIFY(list);
-    m_window->activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(m_window)); // a shortcut goes to the active window's focus
+    m_fixture.window()->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_fixture.window())); // a shortcut goes to the active window's focus
     list->setFocus();
     answer(false);
     QTest::keyClick(list, Qt::Key_Delete);
-    QCOMPARE(m_servers->rowCount(), 1);
+    QCOMPARE(m_fixture.servers()->rowCount(), 1);
     QAction *remove = nullptr; // Server > Remove, as the menu would
     for (QAction *a : list->actions()) {
         if (a->text() == QLatin1String("&Remove"))
@@ -763,37 +718,37 @@ void tst_MainWindow::removingAServerAsksFirst()
     QVERIFY(remove);
     answer(true);
     remove->trigger();
-    QCOMPARE(m_servers->rowCount(), 0);
+    QCOMPARE(m_fixture.servers()->rowCount(), 0);
 }
 
 void tst_MainWindow::longTextsNeverWidenTheWindow()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
-    m_window->resize(900, 600);
-    QTRY_COMPARE(m_window->width(), 900);
+    m_fixture.window()->resize(900, 600);
+    QTRY_COMPARE(m_fixture.window()->width(), 900);
     // A server's error can be kilobytes of stderr: one elided line, all of it on hover and in Copy.
     const QString longText = QStringLiteral("error: ") + QString(4000, QLatin1Char('x')) +
                              QStringLiteral("\n    at Object.<anonymous> (/srv/index.js:1:1)");
-    auto *message = m_window->findChild<ElidedLabel *>(QStringLiteral("statusMessage"));
+    auto *message = m_fixture.window()->findChild<ElidedLabel *>(QStringLiteral("statusMessage"));
     QVERIFY(message);
     message->setText(longText);
     QApplication::processEvents();
-    QVERIFY(m_window->minimumSizeHint().width() < 900);
-    QCOMPARE(m_window->width(), 900);
+    QVERIFY(m_fixture.window()->minimumSizeHint().width() < 900);
+    QCOMPARE(m_fixture.window()->width(), 900);
     QVERIFY(message->isElided());
     QVERIFY(message->toolTip().contains(QStringLiteral("/srv/index.js")));
     // The two status texts sit side by side, never on top of each other.
-    auto *state = m_window->findChild<ElidedLabel *>(QStringLiteral("serverStatus"));
+    auto *state = m_fixture.window()->findChild<ElidedLabel *>(QStringLiteral("serverStatus"));
     QVERIFY(state);
     QVERIFY(!message->geometry().intersects(state->geometry()));
     QVERIFY(message->geometry().right() < state->geometry().left());
     // Saved no larger than its screen.
-    m_window->resize(20000, 20000);
+    m_fixture.window()->resize(20000, 20000);
     QApplication::processEvents();
-    m_window->close();
+    m_fixture.window()->close();
     QSettings settings;
-    MainWindow again(m_servers, m_secrets);
+    MainWindow again(m_fixture.servers(), m_fixture.secrets());
     const QRect screen = again.screen()->availableGeometry();
     QVERIFY2(again.width() <= screen.width() && again.height() <= screen.height(),
              qPrintable(QStringLiteral("%1x%2 on %3x%4")
@@ -805,18 +760,18 @@ void tst_MainWindow::longTextsNeverWidenTheWindow()
 
 void tst_MainWindow::keyboardReachesEveryPart()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 20, 10000);
-    m_window->activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
+    m_fixture.window()->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_fixture.window()));
     const auto go = [this](Qt::Key key) {
-        QTest::keyClick(m_window, key, Qt::AltModifier);
+        QTest::keyClick(m_fixture.window(), key, Qt::AltModifier);
         return QApplication::focusWidget();
     };
     QCOMPARE(go(Qt::Key_2), static_cast<QWidget *>(list->table()));
     QCOMPARE(go(Qt::Key_3), static_cast<QWidget *>(list->strip()));
-    QCOMPARE(go(Qt::Key_1), static_cast<QWidget *>(m_window->findChild<QListView *>()));
+    QCOMPARE(go(Qt::Key_1), static_cast<QWidget *>(m_fixture.window()->findChild<QListView *>()));
     list->selectPage(list->model()->walker()->walkPageRows().first());
     QWidget *inspector = go(Qt::Key_4);
     QVERIFY(inspector);
@@ -825,36 +780,29 @@ void tst_MainWindow::keyboardReachesEveryPart()
 
 void tst_MainWindow::theChosenTabIsRemembered()
 {
-    ListView *list =
-        openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")}, QStringLiteral("prompts"));
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")},
+                                            QStringLiteral("prompts"));
     QVERIFY(list);
-    QCOMPARE(m_window->currentServerView()->currentListId(), QStringLiteral("prompts"));
+    QCOMPARE(m_fixture.serverView()->currentListId(), QStringLiteral("prompts"));
     cleanup();
 
     // Another start: the server's lists arrive and the tab chosen last is the one shown.
-    m_clock = new TtlClock;
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets);
-    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
-                             {QStringLiteral("--scenario"), QStringLiteral("healthy")});
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->show();
-    m_window->selectServer(0);
-    m_window->connectCurrent();
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->currentServerView() &&
-                                 m_window->currentServerView()->listIds().contains(QStringLiteral("prompts")),
+    m_fixture.openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")}, QSize());
+    QTRY_VERIFY_WITH_TIMEOUT(m_fixture.serverView() &&
+                                 m_fixture.serverView()->listIds().contains(QStringLiteral("prompts")),
                              10000);
-    QCOMPARE(m_window->currentServerView()->currentListId(), QStringLiteral("prompts"));
+    QCOMPARE(m_fixture.serverView()->currentListId(), QStringLiteral("prompts"));
 }
 
 void tst_MainWindow::problemsShowWithoutOpeningTabs()
 {
     // Prompts' first page lacks its hints (2026 only); the tools tab is the one shown.
-    ListView *tools = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy"),
+    ListView *tools =
+        m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy"),
                                 QStringLiteral("--list"), QStringLiteral("prompts=hints-missing")},
                                QStringLiteral("tools"), ServerSession::WalkOnConnect::Whole);
     QVERIFY(tools);
-    ServerSession *session = m_window->currentServerView()->session();
+    ServerSession *session = m_fixture.serverView()->session();
     QCOMPARE(session->walkOnConnect(), ServerSession::WalkOnConnect::Whole);
     // Its first page was walked on connect, with no tab opened: its findings are on its tab, the
     // server entry and the Findings dock's title.
@@ -864,10 +812,10 @@ void tst_MainWindow::problemsShowWithoutOpeningTabs()
         10000);
     PagedListModel *prompts = session->existingModel(QStringLiteral("prompts"));
     QTRY_VERIFY_WITH_TIMEOUT(prompts->walker()->isComplete(), 10000); // to its end
-    QVERIFY(!m_window->currentServerView()->listView(QStringLiteral("prompts")) ||
-            m_window->currentServerView()->currentListId() != QLatin1String("prompts"));
+    QVERIFY(!m_fixture.serverView()->listView(QStringLiteral("prompts")) ||
+            m_fixture.serverView()->currentListId() != QLatin1String("prompts"));
     const int n = int(prompts->walker()->findings().size());
-    auto *tabs = m_window->currentServerView()->findChild<QTabWidget *>();
+    auto *tabs = m_fixture.serverView()->findChild<QTabWidget *>();
     QVERIFY(tabs);
     int promptsTab = -1;
     for (int i = 0; i < tabs->count(); ++i) {
@@ -880,12 +828,12 @@ void tst_MainWindow::problemsShowWithoutOpeningTabs()
                      .arg(session->existingModel(QStringLiteral("prompts"))->walker()->findings().size()));
     QVERIFY(!tabs->tabIcon(promptsTab).isNull());
     QVERIFY(n > 0);
-    const QModelIndex entry = m_servers->index(0);
+    const QModelIndex entry = m_fixture.servers()->index(0);
     QTRY_VERIFY(Finding::Severity(entry.data(ServerListModel::SeverityRole).toInt()) !=
                 Finding::Severity::Info);
     QVERIFY(entry.data(ServerListModel::FindingCountRole).toInt() >= n);
-    QTRY_VERIFY2(m_window->findingsDock()->windowTitle().startsWith(QLatin1String("Findings (")),
-                 qPrintable(m_window->findingsDock()->windowTitle()));
+    QTRY_VERIFY2(m_fixture.window()->findingsDock()->windowTitle().startsWith(QLatin1String("Findings (")),
+                 qPrintable(m_fixture.window()->findingsDock()->windowTitle()));
     // Templates were walked too (the list tools are read-only and need nothing else: theirs as well).
     QTRY_VERIFY_WITH_TIMEOUT(session->existingModel(QStringLiteral("templates")) &&
                                  session->existingModel(QStringLiteral("templates"))->walker()->isComplete(),
@@ -895,10 +843,10 @@ void tst_MainWindow::problemsShowWithoutOpeningTabs()
 void tst_MainWindow::tourLoopIsFlaggedOnItsTab()
 {
     // The tour's templates loop on page 3: seen on the tab, never opened.
-    ListView *tools = openDemo({QStringLiteral("--scenario"), QStringLiteral("tour")},
-                               QStringLiteral("tools"), ServerSession::WalkOnConnect::Whole);
+    ListView *tools = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("tour")},
+                                             QStringLiteral("tools"), ServerSession::WalkOnConnect::Whole);
     QVERIFY(tools);
-    ServerView *view = m_window->currentServerView();
+    ServerView *view = m_fixture.serverView();
     auto *tabs = view->findChild<QTabWidget *>();
     int templatesTab = -1;
     for (int i = 0; i < tabs->count(); ++i) {
@@ -913,7 +861,7 @@ void tst_MainWindow::tourLoopIsFlaggedOnItsTab()
     QVERIFY(std::any_of(findings.begin(), findings.end(),
                         [](const Finding &f) { return f.id == QLatin1String("cursor-repeated"); }));
     QCOMPARE(view->currentListId(), QStringLiteral("tools"));
-    QCOMPARE(Finding::Severity(m_servers->index(0).data(ServerListModel::SeverityRole).toInt()),
+    QCOMPARE(Finding::Severity(m_fixture.servers()->index(0).data(ServerListModel::SeverityRole).toInt()),
              Finding::Severity::Error);
 }
 
@@ -963,35 +911,35 @@ void tst_MainWindow::walkOnConnectModes()
 
 void tst_MainWindow::presentationZoomsAndShowsTheLegend()
 {
-    ListView *list = openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
     QTRY_VERIFY_WITH_TIMEOUT(list->strip()->chipCount() >= 1, 10000);
     const int row = list->model()->walker()->walkPageRows().first();
     const QSize chip = list->strip()->chipRect(row).size();
     const qreal text = QApplication::font().pointSizeF();
-    auto *legendBar = m_window->findChild<QToolBar *>(QStringLiteral("legendBar"));
+    auto *legendBar = m_fixture.window()->findChild<QToolBar *>(QStringLiteral("legendBar"));
     QVERIFY(legendBar);
     QVERIFY(legendBar->isHidden());
 
     // Zoom scales the text and the chips, and Ctrl+0 puts them back.
-    m_window->setZoom(1.5);
+    m_fixture.window()->setZoom(1.5);
     QTRY_VERIFY(list->strip()->chipRect(row).width() > chip.width());
     QVERIFY(list->strip()->chipRect(row).height() > chip.height());
     QVERIFY(QApplication::font().pointSizeF() > text);
-    m_window->setZoom(1.0);
+    m_fixture.window()->setZoom(1.0);
     QTRY_COMPARE(list->strip()->chipRect(row).size(), chip);
     QCOMPARE(QApplication::font().pointSizeF(), text);
 
     // Presentation: full screen, larger, with the legend; left as it was.
-    m_window->setPresentation(true);
-    QVERIFY(m_window->isPresenting());
-    QTRY_VERIFY(m_window->isFullScreen());
+    m_fixture.window()->setPresentation(true);
+    QVERIFY(m_fixture.window()->isPresenting());
+    QTRY_VERIFY(m_fixture.window()->isFullScreen());
     QVERIFY(!legendBar->isHidden());
     QVERIFY(list->strip()->chipRect(row).width() > chip.width());
     QCOMPARE(LegendBar::entryNames().size(), 13);
     QVERIFY(LegendBar::entryNames().contains(QStringLiteral("refetching")));
-    m_window->setPresentation(false);
-    QTRY_VERIFY(!m_window->isFullScreen());
+    m_fixture.window()->setPresentation(false);
+    QTRY_VERIFY(!m_fixture.window()->isFullScreen());
     QVERIFY(legendBar->isHidden());
     QTRY_COMPARE(list->strip()->chipRect(row).size(), chip);
     QSettings().remove(QStringLiteral("view/zoom"));

@@ -8,12 +8,10 @@
 #include "readview.h"
 #include "resourcereads.h"
 #include "scriptedtransport.h"
-#include "secretstore.h"
-#include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
 #include "statuscolors.h"
-#include "ttlclock.h"
+#include "windowfixture.h"
 #include "wraplabel.h"
 
 #include <QAbstractItemModel>
@@ -29,9 +27,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 
@@ -55,7 +51,7 @@ private Q_SLOTS:
 private:
     // The demo server with reads whose TTL is short enough to watch (ttlMs 1500).
     ListView *openDemo(const QString &listId, const QStringList &extra = {});
-    ReadView *readView() { return m_window->currentServerView()->readView(); }
+    ReadView *readView() { return m_fixture.serverView()->readView(); }
     // Waits for the rows of a list's first page.
     bool waitForRows(ListView *list);
 
@@ -69,60 +65,32 @@ private:
     void advance(qint64 ms)
     {
         m_now += ms;
-        m_clock->processDue();
+        m_fixture.clock()->processDue();
     }
 
-    TtlClock *m_clock = nullptr;
-    SecretStore *m_secrets = nullptr;
-    ServerListModel *m_servers = nullptr;
-    MainWindow *m_window = nullptr;
+    WindowFixture m_fixture;
 };
 
 void tst_ReadView::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_readview"));
-    QSettings().clear();
+    WindowFixture::initSettings("tst_readview");
 }
 
 void tst_ReadView::cleanup()
 {
-    delete m_window;
-    m_window = nullptr;
-    delete m_servers;
-    m_servers = nullptr;
-    delete m_secrets;
-    m_secrets = nullptr;
-    delete m_clock;
-    m_clock = nullptr;
+    m_fixture.reset();
 }
 
 ListView *tst_ReadView::openDemo(const QString &listId, const QStringList &extra)
 {
-    QSettings().setValue(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::OnDemand));
-    m_clock = new TtlClock;
     // The TTLs count down on an injected time: expiry is asked for, not waited for, whatever TTL
     // the demo server gives its reads.
-    m_clock->setTimeSource([this] { return m_now; });
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets);
-    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
-                             QStringList{QStringLiteral("--scenario"), QStringLiteral("healthy"),
-                                         QStringLiteral("--list"),
-                                         QStringLiteral("resources=healthy,ttlMs=1500")} +
-                                 extra);
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->resize(1280, 800);
-    m_window->show();
-    m_window->selectServer(0);
-    m_window->connectCurrent();
-    ServerView *view = m_window->currentServerView();
-    (void)QTest::qWaitFor([view, &listId] { return !view || view->listView(listId); }, 10000);
-    if (!view || !view->listView(listId))
-        return nullptr;
-    view->showList(listId);
-    return view->listView(listId);
+    m_fixture.makeClock()->setTimeSource([this] { return m_now; });
+    return m_fixture.openDemoList(QStringList{QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                                              QStringLiteral("--list"),
+                                              QStringLiteral("resources=healthy,ttlMs=1500")} +
+                                      extra,
+                                  listId);
 }
 
 bool tst_ReadView::waitForRows(ListView *list)
@@ -215,7 +183,7 @@ void tst_ReadView::unknownUriShowsItsError()
 {
     ListView *list = openDemo(QStringLiteral("resources"));
     QVERIFY(list);
-    ServerView *server = m_window->currentServerView();
+    ServerView *server = m_fixture.serverView();
     server->showList(ServerSession::ReadsId);
     ReadView *view = readView();
     QTRY_VERIFY(view->isVisible());
@@ -246,8 +214,8 @@ void tst_ReadView::readsFromATemplate()
             channel = id.mid(prefix.size());
     }
     QVERIFY(!channel.isEmpty());
-    m_window->currentServerView()->showList(QStringLiteral("templates"));
-    ListView *list = m_window->currentServerView()->listView(QStringLiteral("templates"));
+    m_fixture.serverView()->showList(QStringLiteral("templates"));
+    ListView *list = m_fixture.serverView()->listView(QStringLiteral("templates"));
     QVERIFY(list);
     QVERIFY(waitForRows(list));
     QTableView *table = list->table();
@@ -262,7 +230,7 @@ void tst_ReadView::readsFromATemplate()
     table->setCurrentIndex(table->model()->index(row, 0));
     QTest::keyClick(table, Qt::Key_R, Qt::ControlModifier);
     TemplateReadDialog *dialog = nullptr;
-    QTRY_VERIFY((dialog = m_window->findChild<TemplateReadDialog *>()) && dialog->isVisible());
+    QTRY_VERIFY((dialog = m_fixture.window()->findChild<TemplateReadDialog *>()) && dialog->isVisible());
     QLineEdit *field = dialog->field(QStringLiteral("channel"));
     QVERIFY(field);
     QTest::keyClicks(field, channel);
@@ -282,7 +250,7 @@ void tst_ReadView::emptyStateUntilARead()
 {
     ListView *list = openDemo(QStringLiteral("resources"));
     QVERIFY(list);
-    m_window->currentServerView()->showList(ServerSession::ReadsId);
+    m_fixture.serverView()->showList(ServerSession::ReadsId);
     ReadView *view = readView();
     QTRY_VERIFY(view->isVisible());
     WrapLabel *empty = view->findChild<WrapLabel *>(QStringLiteral("emptyState"));
@@ -295,10 +263,9 @@ void tst_ReadView::emptyStateUntilARead()
 std::unique_ptr<ServerSession> tst_ReadView::scriptedSession(ScriptedTransport::Handler handler,
                                                              const QJsonObject &capabilities)
 {
-    m_clock = new TtlClock;
     ServerConfig config;
     config.name = QStringLiteral("scripted");
-    auto session = std::make_unique<ServerSession>(config, m_clock, nullptr);
+    auto session = std::make_unique<ServerSession>(config, m_fixture.makeClock(), nullptr);
     session->client()->setTransportFactory([this, handler, capabilities](QObject *) {
         m_transport = new ScriptedTransport(true, handler);
         m_transport->capabilities = capabilities;

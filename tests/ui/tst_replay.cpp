@@ -8,18 +8,16 @@
 #include "pageledger.h"
 #include "replaybar.h"
 #include "replaytransport.h"
-#include "secretstore.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
 #include "sessionrecording.h"
-#include "ttlclock.h"
+#include "windowfixture.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QSettings>
 #include <QSlider>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -75,46 +73,24 @@ private:
     bool walked(ServerSession *session, const QStringList &lists);
 
     QTemporaryDir m_dir;
-    TtlClock *m_clock = nullptr;
-    SecretStore *m_secrets = nullptr;
-    ServerListModel *m_servers = nullptr;
-    MainWindow *m_window = nullptr;
+    WindowFixture m_fixture;
 };
 
 void tst_Replay::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_replay"));
-    QSettings().clear();
+    WindowFixture::initSettings("tst_replay");
     QSettings().setValue(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::Whole));
     QVERIFY(m_dir.isValid());
 }
 
 void tst_Replay::cleanup()
 {
-    delete m_window;
-    m_window = nullptr;
-    delete m_servers;
-    m_servers = nullptr;
-    delete m_secrets;
-    m_secrets = nullptr;
-    delete m_clock;
-    m_clock = nullptr;
+    m_fixture.reset();
 }
 
 void tst_Replay::openTour()
 {
-    m_clock = new TtlClock;
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets);
-    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
-                             {QStringLiteral("--scenario"), QStringLiteral("tour")});
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->resize(1280, 800);
-    m_window->show();
-    m_window->selectServer(0);
-    m_window->connectCurrent();
+    m_fixture.openDemo({QStringLiteral("--scenario"), QStringLiteral("tour")});
 }
 
 bool tst_Replay::walked(ServerSession *session, const QStringList &lists)
@@ -132,7 +108,7 @@ bool tst_Replay::walked(ServerSession *session, const QStringList &lists)
 void tst_Replay::savedSessionReplaysWithTheServerGone()
 {
     openTour();
-    ServerSession *live = m_servers->session(0);
+    ServerSession *live = m_fixture.servers()->session(0);
     const QStringList lists{QStringLiteral("tools"), QStringLiteral("prompts"), QStringLiteral("resources"),
                             QStringLiteral("templates")};
     QTRY_VERIFY_WITH_TIMEOUT(walked(live, lists), 20000);
@@ -144,16 +120,16 @@ void tst_Replay::savedSessionReplaysWithTheServerGone()
 
     const QString file = m_dir.filePath(QStringLiteral("tour.folio"));
     QString error;
-    QVERIFY2(m_window->saveSession(file, &error), qPrintable(error));
+    QVERIFY2(m_fixture.window()->saveSession(file, &error), qPrintable(error));
     live->disconnectFromServer(); // the server is gone
     QTRY_COMPARE(live->state(), McpClient::State::Disconnected);
 
-    const int row = m_window->openSession(file, &error);
+    const int row = m_fixture.window()->openSession(file, &error);
     QVERIFY2(row > 0, qPrintable(error));
-    ServerSession *replay = m_servers->session(row);
+    ServerSession *replay = m_fixture.servers()->session(row);
     QVERIFY(replay->isReplay());
-    QCOMPARE(m_window->currentServerRow(), row);
-    ServerView *view = m_window->currentServerView();
+    QCOMPARE(m_fixture.window()->currentServerRow(), row);
+    ServerView *view = m_fixture.serverView();
     QVERIFY(view->replayBar());
     QVERIFY(view->replayBar()->bannerText().contains(QStringLiteral("Replay of demo (tour)")));
     QVERIFY(view->replayBar()->bannerText().contains(QStringLiteral("no server is contacted")));
@@ -169,19 +145,19 @@ void tst_Replay::replayClockPlaysPausesAndScrubs()
 {
     // The tour's session, with time in it after the walk.
     openTour();
-    ServerSession *live = m_servers->session(0);
+    ServerSession *live = m_fixture.servers()->session(0);
     QTRY_VERIFY_WITH_TIMEOUT(walked(live, {QStringLiteral("tools")}), 20000);
     // Time itself is what is waited for: a recording with 1.5 s in it after the walk.
     const QDeadlineTimer later(1500);
     QVERIFY(QTest::qWaitFor([&later] { return later.hasExpired(); }, 5000));
     const QString file = m_dir.filePath(QStringLiteral("clock.folio"));
-    QVERIFY(m_window->saveSession(file));
+    QVERIFY(m_fixture.window()->saveSession(file));
     live->disconnectFromServer();
 
-    const int row = m_window->openSession(file);
+    const int row = m_fixture.window()->openSession(file);
     QVERIFY(row > 0);
-    ServerSession *replay = m_servers->session(row);
-    ReplayBar *bar = m_window->currentServerView()->replayBar();
+    ServerSession *replay = m_fixture.servers()->session(row);
+    ReplayBar *bar = m_fixture.serverView()->replayBar();
     const std::shared_ptr<ReplayClock> clock = replay->replayClock();
     QVERIFY(clock);
     QVERIFY(clock->durationMs() >= 1500);
@@ -227,11 +203,11 @@ void tst_Replay::damagedFileOpensNothing()
     f.write(
         "{\"format\":\"folio-session\",\"version\":1,\"server\":{\"name\":\"x\"},\"events\":2}\n{\"t\":0,");
     f.close();
-    const int rows = m_servers->rowCount();
+    const int rows = m_fixture.servers()->rowCount();
     QString error;
-    QCOMPARE(m_window->openSession(file, &error), -1);
+    QCOMPARE(m_fixture.window()->openSession(file, &error), -1);
     QVERIFY2(error.contains(QStringLiteral("line 2")), qPrintable(error));
-    QCOMPARE(m_servers->rowCount(), rows);
+    QCOMPARE(m_fixture.servers()->rowCount(), rows);
 }
 
 QTEST_MAIN(tst_Replay)

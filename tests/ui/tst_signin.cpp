@@ -8,7 +8,7 @@
 #include "signinstore.h"
 #include "trafficexport.h"
 #include "trafficlog.h"
-#include "ttlclock.h"
+#include "windowfixture.h"
 
 #include <QCheckBox>
 #include <QDockWidget>
@@ -24,7 +24,6 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -78,18 +77,12 @@ private:
     QString m_url;
     QNetworkAccessManager m_browser;
     int m_browserOpened = 0;
-    TtlClock *m_clock = nullptr;
-    SecretStore *m_secrets = nullptr;
-    ServerListModel *m_servers = nullptr;
-    MainWindow *m_window = nullptr;
+    WindowFixture m_fixture;
 };
 
 void tst_SignIn::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_signin"));
-    QSettings().clear();
+    WindowFixture::initSettings("tst_signin");
     QLoggingCategory::setFilterRules(QStringLiteral("folio.*=true"));
     g_previous = qInstallMessageHandler(collect);
 }
@@ -101,16 +94,16 @@ void tst_SignIn::init()
 
 void tst_SignIn::cleanup()
 {
-    if (m_servers) {
+    if (ServerListModel *servers = m_fixture.servers()) {
         // Nothing of this run stays in the test keychain: each forget() is one keychain job, and
         // the store answers each with one signal.
-        QSignalSpy stored(m_secrets, &SecretStore::stored);
-        QSignalSpy removed(m_secrets, &SecretStore::removed);
-        QSignalSpy failed(m_secrets, &SecretStore::failed);
+        QSignalSpy stored(m_fixture.secrets(), &SecretStore::stored);
+        QSignalSpy removed(m_fixture.secrets(), &SecretStore::removed);
+        QSignalSpy failed(m_fixture.secrets(), &SecretStore::failed);
         int forgotten = 0;
-        for (int row = 0; row < m_servers->rowCount(); ++row) {
-            m_servers->session(row)->disconnectFromServer();
-            if (SignInStore *s = m_servers->session(row)->signIn()) {
+        for (int row = 0; row < servers->rowCount(); ++row) {
+            servers->session(row)->disconnectFromServer();
+            if (SignInStore *s = servers->session(row)->signIn()) {
                 s->forget();
                 ++forgotten;
             }
@@ -118,14 +111,7 @@ void tst_SignIn::cleanup()
         (void)QTest::qWaitFor([&] { return stored.size() + removed.size() + failed.size() >= forgotten; },
                               5000);
     }
-    delete m_window;
-    m_window = nullptr;
-    delete m_servers;
-    m_servers = nullptr;
-    delete m_secrets;
-    m_secrets = nullptr;
-    delete m_clock;
-    m_clock = nullptr;
+    m_fixture.reset();
     m_server.kill();
     m_server.waitForFinished(5000);
     m_url.clear();
@@ -156,36 +142,31 @@ bool tst_SignIn::startServer(const QStringList &oauth)
 
 void tst_SignIn::openWindow()
 {
-    m_clock = new TtlClock;
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets);
     ServerConfig config;
     config.name = QStringLiteral("hosted");
     config.kind = ServerConfig::Kind::Http;
     config.url = QUrl(m_url);
-    m_servers->addServer(config);
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->resize(1280, 800);
-    m_window->show();
-    m_window->selectServer(0);
+    m_fixture.makeServers()->addServer(config);
+    m_fixture.showWindow();
     // The browser: the authorization URL fetched, its redirect followed to the loopback listener.
-    m_servers->session(0)->setSignInBrowser([this](const QUrl &url) {
+    m_fixture.servers()->session(0)->setSignInBrowser([this](const QUrl &url) {
         ++m_browserOpened;
         QNetworkReply *reply = m_browser.get(QNetworkRequest(url));
         connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
     });
-    m_window->connectCurrent();
+    m_fixture.window()->connectCurrent();
 }
 
 Authorizer *tst_SignIn::authorizer() const
 {
-    SignInStore *store = m_servers ? m_servers->session(0)->signIn() : nullptr;
+    SignInStore *store = m_fixture.servers() ? m_fixture.servers()->session(0)->signIn() : nullptr;
     return store ? store->authorizer() : nullptr;
 }
 
 bool tst_SignIn::signedIn() const
 {
-    return m_servers->session(0)->state() == McpClient::State::Connected && authorizer()->isSignedIn();
+    return m_fixture.servers()->session(0)->state() == McpClient::State::Connected &&
+           authorizer()->isSignedIn();
 }
 
 void tst_SignIn::signsInThroughTheWindowAndShowsTheSteps()
@@ -196,8 +177,8 @@ void tst_SignIn::signsInThroughTheWindowAndShowsTheSteps()
     QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
     QCOMPARE(m_browserOpened, 1);
     // The dock came forward when the sign-in started.
-    QVERIFY(m_window->signInDock()->isVisible());
-    SignInPanel *panel = m_window->signInPanel();
+    QVERIFY(m_fixture.window()->signInDock()->isVisible());
+    SignInPanel *panel = m_fixture.window()->signInPanel();
     QTreeWidget *tree = panel->steps();
     QCOMPARE(tree->topLevelItemCount(), 1);
     QTreeWidgetItem *flow = tree->topLevelItem(0);
@@ -251,7 +232,7 @@ void tst_SignIn::stepsThroughWithContinue()
     QVERIFY(startServer());
     openWindow();
     QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
-    SignInPanel *panel = m_window->signInPanel();
+    SignInPanel *panel = m_fixture.window()->signInPanel();
     panel->signOut(false);
     QTRY_VERIFY(!authorizer()->isSignedIn());
     QCOMPARE(panel->steps()->topLevelItemCount(), 0);
@@ -280,7 +261,7 @@ void tst_SignIn::signOutAsksAndForgetsTheTokens()
     QVERIFY(startServer());
     openWindow();
     QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
-    SignInPanel *panel = m_window->signInPanel();
+    SignInPanel *panel = m_fixture.window()->signInPanel();
     // Cancel keeps everything.
     QTimer::singleShot(0, this, [] {
         auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
@@ -302,7 +283,7 @@ void tst_SignIn::signOutAsksAndForgetsTheTokens()
     panel->signOut();
     QVERIFY(!authorizer()->isSignedIn());
     QCOMPARE(panel->steps()->topLevelItemCount(), 0);
-    QTRY_VERIFY(!m_servers->session(0)->signIn()->isSaving());
+    QTRY_VERIFY(!m_fixture.servers()->session(0)->signIn()->isSaving());
     QVERIFY(panel->statusText().startsWith(QStringLiteral("Not signed in")));
 }
 
@@ -312,7 +293,7 @@ void tst_SignIn::noTokenLeaksIntoFilesOrLogs()
     QVERIFY(startServer({QStringLiteral("jwt"), QStringLiteral("token-ttl-ms=60000")}));
     openWindow();
     QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
-    ServerSession *session = m_servers->session(0);
+    ServerSession *session = m_fixture.servers()->session(0);
     const AuthRecord record = authorizer()->record();
     QStringList secrets{record.tokens.accessToken};
     if (!record.tokens.refreshToken.isEmpty())
@@ -334,7 +315,7 @@ void tst_SignIn::noTokenLeaksIntoFilesOrLogs()
     QString error;
     // A report of the server.
     const QString report = dir.filePath(QStringLiteral("report.json"));
-    QVERIFY2(m_window->exportReport(report, &error), qPrintable(error));
+    QVERIFY2(m_fixture.window()->exportReport(report, &error), qPrintable(error));
     QFile f(report);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray bytes = f.readAll();
@@ -353,14 +334,9 @@ void tst_SignIn::noTokenLeaksIntoFilesOrLogs()
 
 void tst_SignIn::stdioServerNeedsNoSignIn()
 {
-    m_clock = new TtlClock;
-    m_secrets = new SecretStore;
-    m_servers = new ServerListModel(m_clock, m_secrets);
-    m_servers->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER), {});
-    m_window = new MainWindow(m_servers, m_secrets);
-    m_window->show();
-    m_window->selectServer(0);
-    SignInPanel *panel = m_window->signInPanel();
+    m_fixture.makeServers()->setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER), {});
+    m_fixture.showWindow(QSize()); // at the size it opens
+    SignInPanel *panel = m_fixture.window()->signInPanel();
     QVERIFY(panel->statusText().contains(QStringLiteral("local process")));
     QVERIFY(!panel->signInButton()->isEnabled());
 }
