@@ -1,20 +1,19 @@
 #include "savedservers.h"
 
 #include "modelslogging.h"
+#include "settingskeys.h"
 
 #include <QJsonDocument>
 #include <QSettings>
 
 namespace folio::SavedServers {
 
-namespace {
-const QString settingsKey = QStringLiteral("servers");
-}
+namespace {}
 
 QJsonArray entries()
 {
     QSettings settings;
-    const QVariant value = settings.value(settingsKey);
+    const QVariant value = settings.value(SettingsKey::Servers);
     if (value.metaType().id() == QMetaType::QVariantList)
         return QJsonArray::fromVariantList(value.toList());
     return QJsonDocument::fromJson(value.toByteArray()).array();
@@ -35,7 +34,7 @@ void save(const QList<ServerConfig> &configs)
     for (const ServerConfig &c : configs)
         array.append(c.toJson());
     QSettings settings;
-    settings.setValue(settingsKey, QJsonDocument(array).toJson(QJsonDocument::Compact));
+    settings.setValue(SettingsKey::Servers, QJsonDocument(array).toJson(QJsonDocument::Compact));
     qCDebug(lcServers).noquote() << "saved" << array.size() << "servers to" << settings.fileName();
 }
 

@@ -6,6 +6,7 @@
 #include "jsontreemodel.h"
 #include "mcpclient.h"
 #include "schemaform.h"
+#include "settingskeys.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
 #include "toolresultcheck.h"
@@ -279,7 +280,7 @@ CallView::CallView(McpClient *client, const QJsonObject &tool, QWidget *parent)
     m_splitter->setStretchFactor(1, 3);
     m_splitter->setChildrenCollapsible(false);
     QSettings settings;
-    m_splitter->restoreState(settings.value(QStringLiteral("callView/splitter")).toByteArray());
+    m_splitter->restoreState(settings.value(SettingsKey::CallViewSplitter).toByteArray());
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 8, 10, 8);
@@ -298,7 +299,7 @@ CallView::~CallView()
 void CallView::saveSettings() const
 {
     QSettings settings;
-    settings.setValue(QStringLiteral("callView/splitter"), m_splitter->saveState());
+    settings.setValue(SettingsKey::CallViewSplitter, m_splitter->saveState());
 }
 
 bool CallView::asksFirst() const

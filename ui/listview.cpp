@@ -9,6 +9,7 @@
 #include "rowfilter.h"
 #include "rowfiltermodel.h"
 #include "serversession.h"
+#include "settingskeys.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
 #include "toolargsform.h"
@@ -251,7 +252,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
         });
     }
     QSettings settings;
-    settings.beginGroup(QStringLiteral("listView"));
+    settings.beginGroup(SettingsKey::ListViewGroup);
     restoreSettings(settings);
     updateSummary();
 }
@@ -641,16 +642,16 @@ void ListView::updateSummary()
 
 void ListView::saveSettings(QSettings &settings) const
 {
-    settings.setValue(QStringLiteral("vertical"), m_vertical->saveState());
-    settings.setValue(QStringLiteral("horizontal"), m_horizontal->saveState());
-    settings.setValue(QStringLiteral("columns/") + m_listId, m_table->horizontalHeader()->saveState());
+    settings.setValue(SettingsKey::ListViewVertical, m_vertical->saveState());
+    settings.setValue(SettingsKey::ListViewHorizontal, m_horizontal->saveState());
+    settings.setValue(SettingsKey::listViewColumns(m_listId), m_table->horizontalHeader()->saveState());
 }
 
 void ListView::restoreSettings(QSettings &settings)
 {
-    m_vertical->restoreState(settings.value(QStringLiteral("vertical")).toByteArray());
-    m_horizontal->restoreState(settings.value(QStringLiteral("horizontal")).toByteArray());
-    const QByteArray columns = settings.value(QStringLiteral("columns/") + m_listId).toByteArray();
+    m_vertical->restoreState(settings.value(SettingsKey::ListViewVertical).toByteArray());
+    m_horizontal->restoreState(settings.value(SettingsKey::ListViewHorizontal).toByteArray());
+    const QByteArray columns = settings.value(SettingsKey::listViewColumns(m_listId)).toByteArray();
     if (!columns.isEmpty())
         m_table->horizontalHeader()->restoreState(columns);
 }

@@ -21,6 +21,7 @@
 #include "serversession.h"
 #include "serverview.h"
 #include "sessionrecording.h"
+#include "settingskeys.h"
 #include "signinpanel.h"
 #include "signinstore.h"
 #include "statuscolors.h"
@@ -221,7 +222,7 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     m_legendBar->toggleViewAction()->setVisible(false); // View > Legend says it
     m_legendBar->addWidget(m_legend);
     addToolBar(Qt::BottomToolBarArea, m_legendBar);
-    m_legendBar->setVisible(QSettings().value(QStringLiteral("view/legend"), false).toBool());
+    m_legendBar->setVisible(QSettings().value(SettingsKey::Legend, false).toBool());
     createActions();
     // Two texts side by side, each elided to its share: a long error never widens the window.
     m_message->setObjectName(QStringLiteral("statusMessage"));
@@ -369,11 +370,11 @@ void MainWindow::createActions()
     file->addSeparator();
     file->addAction(tr("&Open Session…"), QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open Session"), QSettings().value(QStringLiteral("session/dir")).toString(),
+            this, tr("Open Session"), QSettings().value(SettingsKey::SessionDir).toString(),
             tr("Folio sessions (*.folio);;All files (*)"));
         if (path.isEmpty())
             return;
-        QSettings().setValue(QStringLiteral("session/dir"), QFileInfo(path).absolutePath());
+        QSettings().setValue(SettingsKey::SessionDir, QFileInfo(path).absolutePath());
         QString error;
         if (openSession(path, &error) < 0)
             QMessageBox::warning(this, tr("Open Session"), error);
@@ -384,13 +385,13 @@ void MainWindow::createActions()
             return;
         QString name = s->displayName();
         name.replace(QRegularExpression(QStringLiteral("[^\\w.-]+")), QStringLiteral("-"));
-        const QString dir = QSettings().value(QStringLiteral("session/dir"), QDir::homePath()).toString();
+        const QString dir = QSettings().value(SettingsKey::SessionDir, QDir::homePath()).toString();
         const QString path = QFileDialog::getSaveFileName(this, tr("Save Session"),
                                                           QDir(dir).filePath(name + QStringLiteral(".folio")),
                                                           tr("Folio sessions (*.folio)"));
         if (path.isEmpty())
             return;
-        QSettings().setValue(QStringLiteral("session/dir"), QFileInfo(path).absolutePath());
+        QSettings().setValue(SettingsKey::SessionDir, QFileInfo(path).absolutePath());
         QString error;
         if (!saveSession(path, &error))
             QMessageBox::warning(this, tr("Save Session"), error);
@@ -445,7 +446,7 @@ void MainWindow::createActions()
     QMenu *onConnect = list->addMenu(tr("Walk on &Connect"));
     auto *walkGroup = new QActionGroup(this);
     const auto savedMode = ServerSession::WalkOnConnect(
-        QSettings().value(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::Whole)).toInt());
+        QSettings().value(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole)).toInt());
     m_servers->setWalkOnConnect(savedMode);
     for (const auto &[mode, label] :
          {std::pair{ServerSession::WalkOnConnect::FirstPages, tr("Every List's &First Page")},
@@ -456,7 +457,7 @@ void MainWindow::createActions()
         a->setChecked(mode == savedMode);
         walkGroup->addAction(a);
         connect(a, &QAction::triggered, this, [this, mode] {
-            QSettings().setValue(QStringLiteral("walkOnConnect"), int(mode));
+            QSettings().setValue(SettingsKey::WalkOnConnect, int(mode));
             m_servers->setWalkOnConnect(mode);
             showStatus(tr("Applies at the next connect."));
         });
@@ -521,7 +522,7 @@ void MainWindow::createActions()
     connect(m_legendAction, &QAction::toggled, this, [this](bool on) {
         m_legendBar->setVisible(on);
         if (!m_presentationAction->isChecked())
-            QSettings().setValue(QStringLiteral("view/legend"), on);
+            QSettings().setValue(SettingsKey::Legend, on);
     });
     view->addSeparator();
     QMenu *theme = view->addMenu(tr("&Theme"));
@@ -856,7 +857,7 @@ void MainWindow::setZoom(qreal zoom)
     f.setPointSizeF(m_baseFont.pointSizeF() * uiZoom());
     QApplication::setFont(f); // every widget's text, and the strip's and timeline's sizes with it
     if (!m_presentationAction->isChecked())
-        QSettings().setValue(QStringLiteral("view/zoom"), uiZoom());
+        QSettings().setValue(SettingsKey::Zoom, uiZoom());
 }
 
 void MainWindow::setPresentation(bool on)
@@ -1038,19 +1039,18 @@ void MainWindow::resizeEvent(QResizeEvent *event)
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    const QByteArray split = settings.value(QStringLiteral("window/splitter")).toByteArray();
+    restoreGeometry(settings.value(SettingsKey::WindowGeometry).toByteArray());
+    restoreState(settings.value(SettingsKey::WindowState).toByteArray());
+    const QByteArray split = settings.value(SettingsKey::WindowSplitter).toByteArray();
     if (!split.isEmpty())
         m_splitter->restoreState(split);
-    if (!settings.contains(QStringLiteral("window/geometry"))) {
+    if (!settings.contains(SettingsKey::WindowGeometry)) {
         resize(1360, 860);
     }
     fitToScreen();
-    if (const qreal zoom = settings.value(QStringLiteral("view/zoom"), 1.0).toDouble();
-        !qFuzzyCompare(zoom, 1.0))
+    if (const qreal zoom = settings.value(SettingsKey::Zoom, 1.0).toDouble(); !qFuzzyCompare(zoom, 1.0))
         setZoom(zoom);
-    if (!settings.contains(QStringLiteral("window/state"))) {
+    if (!settings.contains(SettingsKey::WindowState)) {
         // The timeline as tall as its lanes need, within a quarter of the window: the table first.
         const int wanted = m_timeline->sizeHint().height() + fontMetrics().height() + 8;
         resizeDocks({m_timelineDock}, {qMin(wanted, height() / 4)}, Qt::Vertical);
@@ -1061,11 +1061,11 @@ void MainWindow::saveSettings()
 {
     fitToScreen(); // never saved wider or taller than the screen
     QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    settings.setValue(SettingsKey::WindowGeometry, saveGeometry());
+    settings.setValue(SettingsKey::WindowState, saveState());
+    settings.setValue(SettingsKey::WindowSplitter, m_splitter->saveState());
     if (ListView *l = currentList()) {
-        settings.beginGroup(QStringLiteral("listView"));
+        settings.beginGroup(SettingsKey::ListViewGroup);
         l->saveSettings(settings);
         settings.endGroup();
     }

@@ -6,6 +6,7 @@
 #include "jsontreemodel.h"
 #include "pageexport.h"
 #include "pageledger.h"
+#include "settingskeys.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
 #include "ttlclock.h"
@@ -82,7 +83,7 @@ PageInspector::PageInspector(QWidget *parent)
     : QWidget(parent)
 {
     setFocusPolicy(Qt::ClickFocus); // Go To > Page Inspector lands here while it is empty
-    m_showTrees = QSettings().value(QStringLiteral("inspector/decodedTrees"), false).toBool();
+    m_showTrees = QSettings().value(SettingsKey::InspectorDecodedTrees, false).toBool();
     m_countdown.setTimerType(Qt::CoarseTimer);
     connect(&m_countdown, &QTimer::timeout, this, &PageInspector::refreshCountdown);
     buildUi();
@@ -302,7 +303,7 @@ void PageInspector::setDecodedTreesShown(bool shown)
     if (m_showTrees == shown)
         return;
     m_showTrees = shown;
-    QSettings().setValue(QStringLiteral("inspector/decodedTrees"), shown);
+    QSettings().setValue(SettingsKey::InspectorDecodedTrees, shown);
     if (m_detail) {
         for (QToolButton *b : {m_cursor.expand, m_next.expand}) {
             const QSignalBlocker blocker(b);

@@ -5,6 +5,7 @@
 #include "fonts.h"
 #include "invocation.h"
 #include "mcpclient.h"
+#include "settingskeys.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
 #include "wraplabel.h"
@@ -258,7 +259,7 @@ PromptView::PromptView(McpClient *client, const QJsonObject &prompt, QWidget *pa
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 3);
     m_splitter->setChildrenCollapsible(false);
-    m_splitter->restoreState(QSettings().value(QStringLiteral("promptView/splitter")).toByteArray());
+    m_splitter->restoreState(QSettings().value(SettingsKey::PromptViewSplitter).toByteArray());
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 8, 10, 8);
@@ -270,7 +271,7 @@ PromptView::PromptView(McpClient *client, const QJsonObject &prompt, QWidget *pa
 
 PromptView::~PromptView()
 {
-    QSettings().setValue(QStringLiteral("promptView/splitter"), m_splitter->saveState());
+    QSettings().setValue(SettingsKey::PromptViewSplitter, m_splitter->saveState());
     qDeleteAll(m_owned);
 }
 

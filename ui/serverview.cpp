@@ -11,6 +11,7 @@
 #include "replaybar.h"
 #include "runslabel.h"
 #include "serversession.h"
+#include "settingskeys.h"
 #include "signinstore.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
@@ -179,7 +180,7 @@ void ServerView::updateHeader()
 
 QString ServerView::tabSettingsKey() const
 {
-    return QStringLiteral("serverView/tab/") + m_session->config().name;
+    return SettingsKey::serverViewTab(m_session->config().name);
 }
 
 void ServerView::rebuildTabs()

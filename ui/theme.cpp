@@ -1,5 +1,7 @@
 #include "theme.h"
 
+#include "settingskeys.h"
+
 #include <QApplication>
 #include <QFont>
 #include <QHash>
@@ -116,7 +118,7 @@ void apply(Mode mode)
 
 Mode load()
 {
-    const QString v = QSettings().value(QStringLiteral("view/theme")).toString();
+    const QString v = QSettings().value(SettingsKey::Theme).toString();
     if (v == QLatin1String("light"))
         return Mode::Light;
     if (v == QLatin1String("dark"))
@@ -126,7 +128,7 @@ Mode load()
 
 void save(Mode mode)
 {
-    QSettings().setValue(QStringLiteral("view/theme"), name(mode));
+    QSettings().setValue(SettingsKey::Theme, name(mode));
 }
 
 QString name(Mode mode)

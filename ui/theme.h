@@ -11,7 +11,7 @@ namespace folio {
 namespace Theme {
 enum class Mode { System, Light, Dark };
 void apply(Mode mode);
-Mode load(); // from QSettings "view/theme"
+Mode load(); // from QSettings (SettingsKey::Theme)
 void save(Mode mode);
 QString name(Mode mode);
 } // namespace Theme

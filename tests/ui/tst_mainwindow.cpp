@@ -11,6 +11,7 @@
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
+#include "settingskeys.h"
 #include "timelineview.h"
 #include "trafficlogmodel.h"
 #include "trafficview.h"
@@ -942,7 +943,7 @@ void tst_MainWindow::presentationZoomsAndShowsTheLegend()
     QTRY_VERIFY(!m_fixture.window()->isFullScreen());
     QVERIFY(legendBar->isHidden());
     QTRY_COMPARE(list->strip()->chipRect(row).size(), chip);
-    QSettings().remove(QStringLiteral("view/zoom"));
+    QSettings().remove(SettingsKey::Zoom);
 }
 
 QTEST_MAIN(tst_MainWindow)

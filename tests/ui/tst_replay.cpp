@@ -12,6 +12,7 @@
 #include "serversession.h"
 #include "serverview.h"
 #include "sessionrecording.h"
+#include "settingskeys.h"
 #include "windowfixture.h"
 
 #include <QDeadlineTimer>
@@ -79,7 +80,7 @@ private:
 void tst_Replay::initTestCase()
 {
     WindowFixture::initSettings("tst_replay");
-    QSettings().setValue(QStringLiteral("walkOnConnect"), int(ServerSession::WalkOnConnect::Whole));
+    QSettings().setValue(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole));
     QVERIFY(m_dir.isValid());
 }
 

@@ -6,6 +6,7 @@
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
+#include "settingskeys.h"
 #include "ttlclock.h"
 
 #include <QCoreApplication>
@@ -90,7 +91,7 @@ public:
     openDemoList(const QStringList &demoArgs, const QString &listId = QStringLiteral("tools"),
                  folio::ServerSession::WalkOnConnect walk = folio::ServerSession::WalkOnConnect::OnDemand)
     {
-        QSettings().setValue(QStringLiteral("walkOnConnect"), int(walk));
+        QSettings().setValue(folio::SettingsKey::WalkOnConnect, int(walk));
         openDemo(demoArgs);
         return showList(listId);
     }

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QString>
+
+// Every key Folio keeps in QSettings, in one place: what each remembers, and who reads it. A new
+// remembered state adds its key here, never a string literal beside its QSettings call.
+namespace folio::SettingsKey {
+
+// The saved servers (models/savedservers.cpp): a JSON array of ServerConfig::toJson().
+inline const QString Servers = QStringLiteral("servers");
+// How much of each list a new connection walks (ServerSession::WalkOnConnect, as an int).
+inline const QString WalkOnConnect = QStringLiteral("walkOnConnect");
+
+// The window (ui/mainwindow.cpp): geometry, dock layout, the server list's splitter.
+inline const QString WindowGeometry = QStringLiteral("window/geometry");
+inline const QString WindowState = QStringLiteral("window/state");
+inline const QString WindowSplitter = QStringLiteral("window/splitter");
+// View menu: the zoom factor, the legend bar, the theme (light, dark, system: ui/theme.cpp).
+inline const QString Zoom = QStringLiteral("view/zoom");
+inline const QString Legend = QStringLiteral("view/legend");
+inline const QString Theme = QStringLiteral("view/theme");
+// The folder of the last session file opened or saved.
+inline const QString SessionDir = QStringLiteral("session/dir");
+
+// A list's table (ui/listview.cpp), under this group: its two splitters, and each list's columns.
+inline const QString ListViewGroup = QStringLiteral("listView");
+inline const QString ListViewVertical = QStringLiteral("vertical");
+inline const QString ListViewHorizontal = QStringLiteral("horizontal");
+inline QString listViewColumns(const QString &listId)
+{
+    return QStringLiteral("columns/") + listId;
+}
+// The tab a server's view showed last, by the server's name (ui/serverview.cpp).
+inline QString serverViewTab(const QString &serverName)
+{
+    return QStringLiteral("serverView/tab/") + serverName;
+}
+// The Call and Get Prompt panes' splitters; the page inspector's decoded-cursor trees.
+inline const QString CallViewSplitter = QStringLiteral("callView/splitter");
+inline const QString PromptViewSplitter = QStringLiteral("promptView/splitter");
+inline const QString InspectorDecodedTrees = QStringLiteral("inspector/decodedTrees");
+
+} // namespace folio::SettingsKey
