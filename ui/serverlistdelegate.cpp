@@ -1,0 +1,80 @@
+#include "serverlistdelegate.h"
+
+#include "clientstate.h"
+#include "finding.h"
+#include "fonts.h"
+#include "serverlistmodel.h"
+#include "statuscolors.h"
+
+#include <QPainter>
+
+namespace folio {
+
+QSize ServerListDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const
+{
+    return {160, option.fontMetrics.height() * 2 + 14};
+}
+
+void ServerListDelegate::paint(QPainter *p, const QStyleOptionViewItem &option,
+                               const QModelIndex &index) const
+{
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    opt.text.clear();
+    option.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, p, option.widget);
+    const StatusColors colors(option.palette);
+    const auto state = ClientState(index.data(ServerListModel::StateRole).toInt());
+    QColor dot = colors.mutedText();
+    const auto worst = Finding::Severity(index.data(ServerListModel::SeverityRole).toInt());
+    // Connected, the dot rolls its lists up: red with an error among their findings, amber
+    // with a warning, green when all is well.
+    if (state == ClientState::Connected)
+        dot = worst == Finding::Severity::Error     ? colors.failed()
+              : worst == Finding::Severity::Warning ? colors.stale()
+                                                    : colors.fresh();
+    else if (state == ClientState::Connecting)
+        dot = colors.stale();
+    else if (state == ClientState::Failed)
+        dot = colors.failed();
+    const bool selected = option.state & QStyle::State_Selected;
+    const QColor text = option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text);
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    const int line = option.fontMetrics.height();
+    const QRect r = option.rect.adjusted(10, 6, -8, -6);
+    p->setPen(Qt::NoPen);
+    p->setBrush(dot);
+    p->drawEllipse(QRectF(r.left(), r.top() + line / 2.0 - 4, 8, 8));
+    QFont bold = option.font;
+    bold.setBold(true);
+    p->setFont(bold);
+    p->setPen(text);
+    const QRect nameRect(r.left() + 16, r.top(), r.width() - 16, line);
+    p->drawText(nameRect, Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetrics(bold).elidedText(index.data().toString(), Qt::ElideRight, nameRect.width()));
+    const QFont small = smallFont(option.font);
+    p->setFont(small);
+    QColor muted = text;
+    muted.setAlphaF(0.65);
+    p->setPen(muted);
+    QString sub = state == ClientState::Connected ? index.data(ServerListModel::StateTextRole).toString()
+                                                  : index.data(ServerListModel::TargetRole).toString();
+    if (const int n = index.data(ServerListModel::FindingCountRole).toInt();
+        n > 0 && state == ClientState::Connected)
+        sub = (n == 1 ? tr("1 finding") : tr("%1 findings").arg(n)) + QStringLiteral(" · ") + sub;
+    // Signed in, it says so first (who, scopes and expiry are in the tooltip and the Sign-in dock).
+    if (index.data(ServerListModel::SignedInRole).toBool())
+        sub = tr("signed in") + QStringLiteral(" · ") + sub;
+    // A secret the keychain refused is the line's news: kept for this session only.
+    if (const QString note = index.data(ServerListModel::SecretNoteRole).toString(); !note.isEmpty()) {
+        sub = note;
+        if (!selected)
+            p->setPen(colors.stale());
+    }
+    const QRect subRect(r.left() + 16, r.top() + line + 2, r.width() - 16, line);
+    p->drawText(subRect, Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetrics(small).elidedText(sub, Qt::ElideMiddle, subRect.width()));
+    p->restore();
+}
+
+} // namespace folio
