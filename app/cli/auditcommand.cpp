@@ -251,9 +251,8 @@ int AuditCommand::parse(const QStringList &arguments, Options *options, bool rec
 }
 
 AuditCommand::AuditCommand(const Options &options, QObject *parent)
-    : Command(parent)
+    : SessionCommand(QStringLiteral("audit"), options.server, options.keychainToken, parent)
     , m_options(options)
-    , m_session(new CliSession(options.server, options.keychainToken, this))
 {
     if (!m_options.recordPath.isEmpty())
         m_session->client()->setRecording(true);
@@ -295,12 +294,6 @@ AuditCommand::AuditCommand(const Options &options, QObject *parent)
         });
         m_auditor->start();
     });
-    connect(m_session, &CliSession::shutDown, this, [this] { Q_EMIT finished(m_exitCode); });
-}
-
-void AuditCommand::start()
-{
-    m_session->start();
 }
 
 // The server was never audited: a report file all the same for the formats CI reads (json, junit,
@@ -337,15 +330,6 @@ bool AuditCommand::saveRecording()
         printErr(
             QStringLiteral("folio record: the recording reached its size cap; later traffic is missing\n"));
     return true;
-}
-
-void AuditCommand::finish(int exitCode)
-{
-    if (m_done)
-        return;
-    m_done = true;
-    m_exitCode = exitCode;
-    m_session->shutdown();
 }
 
 } // namespace folio

@@ -34,7 +34,7 @@ private:
 };
 
 // `folio audit`: connects, runs the Auditor, prints its report in the chosen format.
-class AuditCommand : public Command
+class AuditCommand : public SessionCommand
 {
     Q_OBJECT
 public:
@@ -56,19 +56,14 @@ public:
     static QString recordHelpText();
 
     explicit AuditCommand(const Options &options, QObject *parent = nullptr);
-    void start() override;
 
 private:
-    void finish(int exitCode);
     void printUnreached(const QString &reason);
     // folio record: saves what the connection carried; false (said on stderr) when it could not.
     bool saveRecording();
 
     Options m_options;
-    CliSession *m_session;
     QPointer<Auditor> m_auditor;
-    bool m_done = false;
-    int m_exitCode = 0;
 };
 
 } // namespace folio

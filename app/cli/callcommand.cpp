@@ -214,9 +214,9 @@ int CallCommand::parse(Kind kind, const QStringList &arguments, Options *options
 }
 
 CallCommand::CallCommand(const Options &options, QObject *parent)
-    : Command(parent)
+    : SessionCommand(options.kind == Kind::Tool ? QStringLiteral("call") : QStringLiteral("get-prompt"),
+                     options.server, options.keychainToken, parent)
     , m_options(options)
-    , m_session(new CliSession(options.server, options.keychainToken, this))
     , m_clock(new TtlClock(this))
 {
     connect(m_session, &CliSession::failed, this, [this](const QString &message) {
@@ -233,7 +233,6 @@ CallCommand::CallCommand(const Options &options, QObject *parent)
         else
             invoke({});
     });
-    connect(m_session, &CliSession::shutDown, this, [this] { Q_EMIT finished(m_exitCode); });
 }
 
 CallCommand::~CallCommand()
@@ -244,11 +243,6 @@ CallCommand::~CallCommand()
 QString CallCommand::word() const
 {
     return m_options.kind == Kind::Tool ? QStringLiteral("call") : QStringLiteral("get-prompt");
-}
-
-void CallCommand::start()
-{
-    m_session->start();
 }
 
 void CallCommand::findTool()
@@ -392,21 +386,6 @@ void CallCommand::printText(const QJsonObject &result)
     if (content.isEmpty() && !result.contains(QStringLiteral("structuredContent")))
         out += QStringLiteral("(no content)\n");
     printOut(out);
-}
-
-void CallCommand::fail(int exitCode, const QString &message)
-{
-    printErr(QStringLiteral("folio %1: %2\n").arg(word(), message));
-    finish(exitCode);
-}
-
-void CallCommand::finish(int exitCode)
-{
-    if (m_done)
-        return;
-    m_done = true;
-    m_exitCode = exitCode;
-    m_session->shutdown();
 }
 
 } // namespace folio

@@ -19,7 +19,7 @@ class TtlClock;
 // by a DefaultInputResponder). A call first finds the tool in tools/list (every page) for its
 // schemas and annotations, refuses a tool whose x-mcp-header declarations are invalid, and checks
 // the result's structuredContent against its outputSchema.
-class CallCommand : public Command
+class CallCommand : public SessionCommand
 {
     Q_OBJECT
 public:
@@ -45,7 +45,6 @@ public:
 
     explicit CallCommand(const Options &options, QObject *parent = nullptr);
     ~CallCommand() override;
-    void start() override;
 
 private:
     void findTool();
@@ -53,18 +52,13 @@ private:
     void invoke(const QJsonObject &tool);
     void handleFinished();
     void printText(const QJsonObject &result);
-    void fail(int exitCode, const QString &message);
-    void finish(int exitCode);
     QString word() const;
 
     Options m_options;
-    CliSession *m_session;
     TtlClock *m_clock;
     QPointer<ToolCatalog> m_finder;
     QPointer<Invocation> m_invocation;
     QJsonObject m_tool;
-    bool m_done = false;
-    int m_exitCode = 0;
 };
 
 } // namespace folio

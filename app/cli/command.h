@@ -1,5 +1,7 @@
 #pragma once
 
+#include "clisession.h"
+
 #include <QObject>
 
 namespace folio {
@@ -19,6 +21,33 @@ public:
 
 Q_SIGNALS:
     void finished(int exitCode);
+};
+
+// A command that talks to one server (list, call, get-prompt, read, audit, report): it owns the
+// CliSession, starts it, and ends once — finish() shuts the session down, and finished() follows
+// with the code. A command connects to the session's ready(), failed() and watchdogFired() itself.
+class SessionCommand : public Command
+{
+    Q_OBJECT
+public:
+    // word: the subcommand as its messages name it ("folio list: ...").
+    SessionCommand(const QString &word, const ServerConfig &server, CliSession::KeychainToken keychainToken,
+                   QObject *parent = nullptr);
+
+    void start() override;
+
+protected:
+    // Ends the command with exitCode (the first call wins).
+    void finish(int exitCode);
+    // "folio WORD: message" on stderr, then finish(exitCode); nothing once finished.
+    void fail(int exitCode, const QString &message);
+
+    CliSession *m_session;
+    bool m_done = false;
+    int m_exitCode = 0;
+
+private:
+    QString m_word;
 };
 
 } // namespace folio

@@ -197,9 +197,8 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
 }
 
 ListCommand::ListCommand(const Options &options, QObject *parent)
-    : Command(parent)
+    : SessionCommand(QStringLiteral("list"), options.server, options.keychainToken, parent)
     , m_options(options)
-    , m_session(new CliSession(options.server, options.keychainToken, this))
     , m_clock(new TtlClock(this))
 {
     connect(m_session, &CliSession::failed, this, [this](const QString &message) {
@@ -222,7 +221,6 @@ ListCommand::ListCommand(const Options &options, QObject *parent)
         else
             walk(ListSource::protocol(*listKindFromName(m_options.list)));
     });
-    connect(m_session, &CliSession::shutDown, this, [this] { Q_EMIT finished(m_exitCode); });
 }
 
 ListCommand::~ListCommand()
@@ -230,11 +228,6 @@ ListCommand::~ListCommand()
     // A walker unschedules its pages from the TTL clock when it goes: walkers before the clock.
     delete m_walker;
     delete m_finder;
-}
-
-void ListCommand::start()
-{
-    m_session->start();
 }
 
 void ListCommand::findTool()
@@ -468,21 +461,6 @@ void ListCommand::printResult(const QList<int> &pageRows, bool complete, const Q
     if (!complete && !stoppedAsAsked)
         printErr(QStringLiteral("folio list: incomplete after %1 page(s): %2\n")
                      .arg(QString::number(out.pages.size()), stopReason));
-}
-
-void ListCommand::fail(int exitCode, const QString &message)
-{
-    printErr(QStringLiteral("folio list: %1\n").arg(message));
-    finish(exitCode);
-}
-
-void ListCommand::finish(int exitCode)
-{
-    if (m_done)
-        return;
-    m_done = true;
-    m_exitCode = exitCode;
-    m_session->shutdown();
 }
 
 } // namespace folio

@@ -19,7 +19,7 @@ class TtlClock;
 // `folio list`: walks one list (a protocol list or a list tool) page by page with the same
 // PageWalker the window uses and prints the items and the page ledger: json and ndjson as each
 // page is accepted, table and csv (whose widths and columns need every row) at the end.
-class ListCommand : public Command
+class ListCommand : public SessionCommand
 {
     Q_OBJECT
 public:
@@ -44,7 +44,6 @@ public:
 
     explicit ListCommand(const Options &options, QObject *parent = nullptr);
     ~ListCommand() override;
-    void start() override;
 
 private:
     void findTool();
@@ -52,7 +51,6 @@ private:
     void walk(const ListSource &source);
     void evaluate();
     void scheduleEvaluate();
-    void finish(int exitCode);
     bool streams() const;    // json and ndjson: written as the pages arrive
     bool failIfNotOffered(); // the list is not the server's: said, exit 2
     void writePage(int ledgerRow);
@@ -60,10 +58,8 @@ private:
     void printResult(bool complete, const QString &stopReason, bool stoppedAsAsked = false);
     void printResult(const QList<int> &pageRows, bool complete, const QString &stopReason,
                      bool stoppedAsAsked);
-    void fail(int exitCode, const QString &message);
 
     Options m_options;
-    CliSession *m_session;
     TtlClock *m_clock;
     QPointer<ToolCatalog> m_finder; // tools/list, to find a list tool's definition
     QPointer<PageWalker> m_walker;
@@ -71,8 +67,6 @@ private:
     QList<int> m_writtenPages; // ledger rows of the pages whose items are out (json, ndjson)
     bool m_jsonOpen = false;   // the json document's head is out
     bool m_jsonHasItems = false;
-    bool m_done = false;
-    int m_exitCode = 0;
 };
 
 } // namespace folio

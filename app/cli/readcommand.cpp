@@ -104,9 +104,8 @@ int ReadCommand::parse(const QStringList &arguments, Options *options)
 }
 
 ReadCommand::ReadCommand(const Options &options, QObject *parent)
-    : Command(parent)
+    : SessionCommand(QStringLiteral("read"), options.server, options.keychainToken, parent)
     , m_options(options)
-    , m_session(new CliSession(options.server, options.keychainToken, this))
     , m_clock(new TtlClock(this))
 {
     connect(m_session, &CliSession::failed, this, [this](const QString &message) {
@@ -120,17 +119,11 @@ ReadCommand::ReadCommand(const Options &options, QObject *parent)
         connect(m_reads, &ResourceReads::readFinished, this, &ReadCommand::handleRead);
         m_reads->read(m_options.uri);
     });
-    connect(m_session, &CliSession::shutDown, this, [this] { Q_EMIT finished(m_exitCode); });
 }
 
 ReadCommand::~ReadCommand()
 {
     delete m_reads; // unschedules its read from the clock, before the clock goes
-}
-
-void ReadCommand::start()
-{
-    m_session->start();
 }
 
 void ReadCommand::handleRead(int row)
@@ -175,23 +168,6 @@ void ReadCommand::handleRead(int row)
         out += QStringLiteral("%1 %2: %3\n").arg(Finding::severityName(f.severity), f.id, f.message);
     printOut(out);
     finish(0);
-}
-
-void ReadCommand::fail(int exitCode, const QString &message)
-{
-    if (m_done)
-        return;
-    printErr(QStringLiteral("folio read: %1\n").arg(message));
-    finish(exitCode);
-}
-
-void ReadCommand::finish(int exitCode)
-{
-    if (m_done)
-        return;
-    m_done = true;
-    m_exitCode = exitCode;
-    m_session->shutdown();
 }
 
 } // namespace folio

@@ -14,7 +14,7 @@ class TtlClock;
 // `folio read URI`: one resources/read through the same ResourceReads the window uses, printed as
 // text (each content item, then the cache hints as received and their findings) or, with
 // --format json, the result as received.
-class ReadCommand : public Command
+class ReadCommand : public SessionCommand
 {
     Q_OBJECT
 public:
@@ -35,19 +35,13 @@ public:
 
     explicit ReadCommand(const Options &options, QObject *parent = nullptr);
     ~ReadCommand() override;
-    void start() override;
 
 private:
     void handleRead(int row);
-    void fail(int exitCode, const QString &message);
-    void finish(int exitCode);
 
     Options m_options;
-    CliSession *m_session;
     TtlClock *m_clock;
     ResourceReads *m_reads = nullptr;
-    bool m_done = false;
-    int m_exitCode = 0;
 };
 
 } // namespace folio

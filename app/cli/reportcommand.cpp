@@ -122,9 +122,8 @@ int ReportCommand::parse(const QStringList &arguments, Options *options)
 }
 
 ReportCommand::ReportCommand(const Options &options, QObject *parent)
-    : Command(parent)
+    : SessionCommand(QStringLiteral("report"), options.server, options.keychainToken, parent)
     , m_options(options)
-    , m_session(new CliSession(options.server, options.keychainToken, this))
 {
     // The report shows each page's raw request and response: the log keeps their text here.
     m_session->client()->trafficLog()->setKeepText(true);
@@ -179,12 +178,6 @@ ReportCommand::ReportCommand(const Options &options, QObject *parent)
         });
         m_auditor->start();
     });
-    connect(m_session, &CliSession::shutDown, this, [this] { Q_EMIT finished(m_exitCode); });
-}
-
-void ReportCommand::start()
-{
-    m_session->start();
 }
 
 BugReport::Server ReportCommand::serverFacts() const
@@ -256,15 +249,6 @@ void ReportCommand::writeUnreached(const QString &reason)
     input.maskCursors = m_options.maskCursors;
     input.abortedReason = reason;
     write(input);
-}
-
-void ReportCommand::finish(int exitCode)
-{
-    if (m_done)
-        return;
-    m_done = true;
-    m_exitCode = exitCode;
-    m_session->shutdown();
 }
 
 } // namespace folio

@@ -12,7 +12,7 @@ namespace folio {
 
 // `folio report`: connects, runs the Auditor (which walks every list), keeps each list's first
 // walk, and writes a bug report (BugReport) of the pages, the findings and the traffic.
-class ReportCommand : public Command
+class ReportCommand : public SessionCommand
 {
     Q_OBJECT
 public:
@@ -32,21 +32,16 @@ public:
     static QString helpText();
 
     explicit ReportCommand(const Options &options, QObject *parent = nullptr);
-    void start() override;
 
 private:
     BugReport::Server serverFacts() const;
     // Writes the report; false (said on stderr) when the file could not be written.
     bool write(const BugReport::Input &input);
     void writeUnreached(const QString &reason);
-    void finish(int exitCode);
 
     Options m_options;
-    CliSession *m_session;
     QPointer<Auditor> m_auditor;
     QList<BugReport::List> m_lists;
-    bool m_done = false;
-    int m_exitCode = 0;
 };
 
 } // namespace folio
