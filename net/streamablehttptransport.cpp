@@ -421,7 +421,9 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
 
     // A large result may be taken without a full parse (RpcCall::deferItems).
     QJsonValue answered;
-    const bool taken = !netError && !ex.isSse && status < 300 && offerRaw(ex.body, &answered);
+    // An empty body (a notification's 202) is no message: nothing to offer, nothing to record.
+    const bool taken = !netError && !ex.isSse && status < 300 && !ex.body.trimmed().isEmpty() &&
+                       offerRaw(ex.body, &answered);
     if (taken)
         ex.answered = !ex.id.isNull() && answered == ex.id;
     if (!taken && !netError && !ex.isSse && !ex.body.trimmed().isEmpty()) {
