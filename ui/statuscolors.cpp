@@ -1,5 +1,7 @@
 #include "statuscolors.h"
 
+#include "terminaltext.h"
+
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
@@ -458,7 +460,31 @@ QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
         lines << tr("error: %1").arg(p.error.describe());
     for (const Finding &f : p.findings)
         lines << QStringLiteral("%1 %2: %3").arg(Finding::severityName(f.severity), f.id, f.message);
-    return lines.join(QLatin1Char('\n'));
+    // Errors, reasons and findings quote the server: shown, never acted on.
+    return terminalSafe(lines.join(QLatin1Char('\n')));
+}
+
+QString describePageBriefly(const PageRecord &p, qint64 nowMonoMs)
+{
+    auto tr = [](const char *text, const char *disambiguation = nullptr, int n = -1) {
+        return QCoreApplication::translate("folio::PageStrip", text, disambiguation, n);
+    };
+    QStringList parts;
+    if (p.receivedAtMs > 0 || p.isSettled())
+        parts << (p.itemCount == 1 ? tr("1 item") : tr("%1 items").arg(p.itemCount));
+    if (p.state == PageRecord::State::Fresh && p.expiresAtMonoMs() >= 0)
+        parts << tr("fresh, expires in %1").arg(formatDuration(p.expiresAtMonoMs() - nowMonoMs));
+    else if (p.state == PageRecord::State::Failed && p.error.isError())
+        parts << tr("failed: %1").arg(p.error.describe());
+    else
+        parts << PageRecord::stateName(p.state);
+    if (p.scope == PageRecord::Scope::Public)
+        parts << tr("public");
+    else if (p.scope == PageRecord::Scope::Private)
+        parts << tr("private");
+    for (const Finding &f : p.findings)
+        parts << f.id;
+    return oneLineSafe(parts.join(QStringLiteral(", ")));
 }
 
 } // namespace folio

@@ -115,5 +115,8 @@ QString displayCursor(const QString &cursor, bool mask, int maxChars = 48);
 // A page in a few lines for tooltips: state and countdown, items, hints as sent, cursors, error,
 // findings, discard reason. nowMonoMs is on the model's TTL clock.
 QString describePage(const PageRecord &page, qint64 nowMonoMs, bool maskCursors);
+// The same page in one line for a screen reader: "20 items, fresh, expires in 12 s, private,
+// cursor-repeated".
+QString describePageBriefly(const PageRecord &page, qint64 nowMonoMs);
 
 } // namespace folio

@@ -4,6 +4,7 @@
 #include "serverconfig.h"
 #include "zoom.h"
 
+#include <QAccessible>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QHelpEvent>
@@ -49,6 +50,7 @@ private Q_SLOTS:
     void tenThousandChips();
     void loopAndDuplicatesDrawArcs();
     void tourTemplatesLoopDrawsAnArc();
+    void chipsAreAccessible();
 
 private:
     // What the tooltip says at a point of the strip's viewport.
@@ -431,6 +433,48 @@ void tst_PageStrip::loopAndDuplicatesDrawArcs()
     strip.resize(1200, strip.sizeHint().height());
     QVERIFY(strip.arcRect(strip.arcs().at(1)).top() >= 0);
     setUiZoom(1.0);
+}
+
+// A screen reader meets a list of pages: each named "Page N of M", described in one line, the
+// current one selected and announced as the focus.
+void tst_PageStrip::chipsAreAccessible()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(
+        Script{{NoCursor, PagedFixture::page(PagedFixture::tools(0, 10), QStringLiteral("c1"), 12000,
+                                             QStringLiteral("private"))},
+               {QStringLiteral("c1"), PagedFixture::page(PagedFixture::tools(10, 10), QStringLiteral("c1"),
+                                                         12000, QStringLiteral("private"))}}));
+    PageStrip strip;
+    strip.setListModel(f.model.get());
+    strip.resize(600, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(f.walkAll());
+    QTRY_COMPARE(strip.chipCount(), 2);
+
+    QAccessibleInterface *list = QAccessible::queryAccessibleInterface(&strip);
+    QVERIFY(list);
+    QCOMPARE(list->role(), QAccessible::List);
+    QCOMPARE(list->text(QAccessible::Name), QStringLiteral("Page strip"));
+    QCOMPARE(list->childCount(), 2);
+    QAccessibleInterface *second = list->child(1);
+    QVERIFY(second && second->isValid());
+    QCOMPARE(list->child(1), second); // the same interface each time
+    QCOMPARE(list->indexOfChild(second), 1);
+    QCOMPARE(second->role(), QAccessible::ListItem);
+    QCOMPARE(second->text(QAccessible::Name), QStringLiteral("Page 2 of 2"));
+    const QString description = second->text(QAccessible::Description);
+    QVERIFY2(description.startsWith(QStringLiteral("10 items, fresh, expires in 12")),
+             qPrintable(description));
+    QVERIFY2(description.contains(QStringLiteral("private")), qPrintable(description));
+    QVERIFY2(description.contains(QStringLiteral("cursor-repeated")), qPrintable(description));
+    QCOMPARE(second->rect().size(), strip.chipRect(1).size());
+    QCOMPARE(list->childAt(second->rect().center().x(), second->rect().center().y()), second);
+
+    QVERIFY(!second->state().selected);
+    strip.setCurrentPage(1);
+    QVERIFY(second->state().selected);
 }
 
 void tst_PageStrip::tourTemplatesLoopDrawsAnArc()
