@@ -5,7 +5,6 @@
 #include "clioutput.h"
 #include "conformanceclient.h"
 #include "mainwindow.h"
-#include "screenshots.h"
 #include "secretstore.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
@@ -75,11 +74,10 @@ int main(int argc, char **argv)
         QCoreApplication app(argc, argv);
         QTextStream(stdout)
             << "Usage: folio [--url URL | -- COMMAND ARGS... | FILE.folio] [--theme light|dark|system]\n"
-               "             [--scenario NAME] [--screenshots DIR] [-v]\n"
+               "             [--scenario NAME] [-v]\n"
                "  Opens the window: on the embedded demo server (its scenario: --scenario, default\n"
                "  tour), on an HTTP server (--url), on a stdio server (after --), or on a recorded\n"
                "  session, replayed with no server (FILE.folio: folio record, File > Save Session).\n"
-               "  --screenshots DIR renders the main views to PNG (light and dark) and exits.\n"
                "  -v, --verbose logs what Folio does on stderr (see Logging below).\n\n";
         return folio::runCli(first, {});
     }
@@ -132,9 +130,6 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("scenario"),
                       QStringLiteral("The demo server's scenario (default: tour)."), QStringLiteral("name"),
                       QStringLiteral("tour")});
-    parser.addOption({QStringLiteral("screenshots"),
-                      QStringLiteral("Render the main views to PNG files in DIR (light and dark) and exit."),
-                      QStringLiteral("DIR")});
     parser.addPositionalArgument(QStringLiteral("FILE.folio"),
                                  QStringLiteral("A recorded session to replay."),
                                  QStringLiteral("[FILE.folio]"));
@@ -159,8 +154,6 @@ int main(int argc, char **argv)
     folio::ServerListModel servers(&clock, &secrets);
     const QString demo = demoServerProgram();
     servers.setDemoServer(demo, {QStringLiteral("--scenario"), parser.value(QStringLiteral("scenario"))});
-    if (parser.isSet(QStringLiteral("screenshots")))
-        return folio::takeScreenshots(&servers, &secrets, parser.value(QStringLiteral("screenshots")));
     servers.load();
     qCDebug(folio::lcApp) << "demo server:" << (demo.isEmpty() ? QStringLiteral("(not found)") : demo);
 

@@ -2,7 +2,8 @@
 # The package test: build the .deb with CPack from this build tree, unpack it into a temporary
 # prefix, validate what a desktop installs (desktop file, AppStream metainfo, man pages), and run
 # the installed programs from there: folio --version, folio list against the installed demo
-# server, and an offscreen window start. A missing install rule or dependency fails here.
+# server, and an offscreen window start on it, ended by SIGTERM. A missing install rule or
+# dependency fails here.
 #   tests/package/check-package.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -39,6 +40,8 @@ for f in bin/folio bin/folio-demo-server \
   [ -e "$prefix/$f" ] || fail "the package lacks $f"
 done
 (cd "$work/root" && find . -type f | sort)
+# The screenshot tool (tests/ui, folio-screenshots) is for docs/screenshots, not for users.
+! (cd "$work/root" && find . -name '*shots*' | grep -q .) || fail "the package holds a screenshot tool"
 
 step "desktop-file-validate"
 desktop-file-validate "$prefix/share/applications/$app_id.desktop"
@@ -70,7 +73,24 @@ print(len(doc["items"]), "tools on the first page")
 PY
 
 step "installed window start (offscreen, on the demo server beside it)"
-QT_QPA_PLATFORM=offscreen "$prefix/bin/folio" --screenshots "$work/shots" >"$work/window.log" 2>&1 ||
-  { cat "$work/window.log"; fail "the installed window did not start"; }
-[ -s "$work/shots/main-light.png" ] || fail "no main-light.png from the installed window"
+# folio -v with no arguments opens the window on the embedded demo server and logs its connection;
+# once connected, SIGTERM ends it (no handler: status 143), and any other end is a failure.
+unset QT_LOGGING_RULES
+QT_QPA_PLATFORM=offscreen "$prefix/bin/folio" -v >"$work/window.log" 2>&1 &
+window=$!
+for _ in $(seq 300); do
+  grep -q "folio.net.mcp: connected" "$work/window.log" && break
+  kill -0 "$window" 2>/dev/null || break
+  sleep 0.1
+done
+if ! grep -q "folio.net.mcp: connected" "$work/window.log"; then
+  kill -KILL "$window" 2>/dev/null || true
+  cat "$work/window.log"
+  fail "the installed window did not connect to the demo server within 30 s"
+fi
+kill -TERM "$window" 2>/dev/null || true
+status=0
+wait "$window" || status=$?
+[ "$status" -eq 143 ] || { cat "$work/window.log"; fail "the installed window ended with status $status, not SIGTERM's 143"; }
+grep -q "folio.app: folio " "$work/window.log" || { cat "$work/window.log"; fail "no folio.app line in the window's log"; }
 echo "PASS"

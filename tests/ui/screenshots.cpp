@@ -1,21 +1,28 @@
-// Renders the page strip, the page inspector and the timeline in light and dark palettes to PNG,
-// on a scripted list that shows every look of the visual language at once, and the server dialog.
-//   QT_QPA_PLATFORM=offscreen folio-ui-shots [output directory, default /tmp/folio-shots]
-// writes {pagestrip,pagestrip-loop,inspector,timeline,serverdialog}-{light,dark}.png
-// (docs/screenshots holds the committed copies).
+// folio-screenshots: every picture in docs/screenshots but hostile-text-light.png, rendered with
+// throwaway settings (a temporary XDG profile, removed on exit: the user's zoom, legend, theme and
+// session folder stay as they were).
+//   QT_QPA_PLATFORM=offscreen folio-screenshots [output directory, default /tmp/folio-shots]
+// First the widgets on a scripted list that shows every look of the visual language at once, and
+// the server dialog: {pagestrip,pagestrip-loop,inspector,timeline,serverdialog}-{light,dark}.png.
+// Then the main window on the demo server (windowshots.cpp): main-*, findings-*, audit-*, ...
+// A documentation tool, never installed: it lives beside the fixtures it renders from.
 #include "pagedfixture.h"
 #include "pageinspector.h"
 #include "pageledger.h"
 #include "pagestrip.h"
 #include "serverdialog.h"
 #include "timelineview.h"
+#include "windowshots.h"
 
 #include <QApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QScrollBar>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QTemporaryDir>
+#include <QTextStream>
 #include <QVBoxLayout>
 
 using namespace folio;
@@ -141,15 +148,10 @@ void save(QWidget *widget, const QString &dir, const QString &name)
     widget->hide();
 }
 
-} // namespace
-
-int main(int argc, char **argv)
+// The widgets, in Fusion with a palette of their own for each of light and dark.
+void takeWidgetShots(const QString &dir)
 {
-    QApplication app(argc, argv);
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    const QString dir = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("/tmp/folio-shots");
-    QDir().mkpath(dir);
-
     PagedFixture f;
     buildTour(f);
     PagedFixture loop;
@@ -195,5 +197,38 @@ int main(int argc, char **argv)
         dialog.resize(dialog.sizeHint());
         save(&dialog, dir, QStringLiteral("serverdialog") + suffix);
     }
-    return 0;
+}
+
+// Settings, data and caches in a directory of this run's, before anything reads QSettings: the
+// window remembers its zoom, legend, theme, geometry and session folder as it is driven. The
+// demo servers it starts inherit the same profile.
+bool useThrowawayProfile(const QTemporaryDir &profile)
+{
+    if (!profile.isValid())
+        return false;
+    for (const char *var : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"}) {
+        const QString path = profile.filePath(QString::fromLatin1(var).toLower());
+        if (!QDir().mkpath(path) || !qputenv(var, QFile::encodeName(path)))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const QTemporaryDir profile(QDir::tempPath() + QStringLiteral("/folio-screenshots-XXXXXX"));
+    if (!useThrowawayProfile(profile)) {
+        QTextStream(stderr) << "folio-screenshots: could not make a temporary settings directory" << Qt::endl;
+        return 1;
+    }
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("Folio"));
+    QCoreApplication::setApplicationName(QStringLiteral("Folio"));
+    const QString dir = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("/tmp/folio-shots");
+    QDir().mkpath(dir);
+
+    takeWidgetShots(dir);
+    return takeWindowShots(QStringLiteral(FOLIO_DEMO_SERVER), dir);
 }

@@ -1,4 +1,4 @@
-#include "screenshots.h"
+#include "windowshots.h"
 
 #include "auditpanel.h"
 #include "callview.h"
@@ -14,12 +14,14 @@
 #include "readview.h"
 #include "resourcereads.h"
 #include "schemaform.h"
+#include "secretstore.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
 #include "signinpanel.h"
 #include "signinstore.h"
 #include "theme.h"
+#include "ttlclock.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
@@ -184,10 +186,16 @@ private:
 
 } // namespace
 
-int takeScreenshots(ServerListModel *servers, SecretStore *secrets, const QString &directory)
+int takeWindowShots(const QString &demoServer, const QString &directory)
 {
     QDir().mkpath(directory);
-    MainWindow window(servers, secrets);
+    Theme::apply(Theme::Mode::Light); // the first picture is main-light, whatever the desktop's
+    TtlClock clock;
+    SecretStore secretStore;
+    ServerListModel serverList(&clock, &secretStore);
+    serverList.setDemoServer(demoServer, {QStringLiteral("--scenario"), QStringLiteral("tour")});
+    ServerListModel *servers = &serverList;
+    MainWindow window(servers, &secretStore);
     window.resize(1480, 920);
     window.show();
     window.selectServer(0);
