@@ -53,11 +53,21 @@ private Q_SLOTS:
     void chipsAreAccessible();
 
 private:
+    // The strip over the fixture's list, shown at width and exposed.
+    static bool show(PageStrip &strip, PagedFixture &f, int width = 600);
     // What the tooltip says at a point of the strip's viewport.
     static QString toolTipAt(PageStrip &strip, const QPoint &pos);
     // An arc's tooltip: its area scanned down the middle until a line of it is hit.
     static QString arcToolTip(PageStrip &strip, const PageStrip::Arc &arc);
 };
+
+bool tst_PageStrip::show(PageStrip &strip, PagedFixture &f, int width)
+{
+    strip.setListModel(f.model.get());
+    strip.resize(width, strip.sizeHint().height());
+    strip.show();
+    return QTest::qWaitForWindowExposed(&strip);
+}
 
 QString tst_PageStrip::toolTipAt(PageStrip &strip, const QPoint &pos)
 {
@@ -101,10 +111,7 @@ void tst_PageStrip::chipsAppearAsPagesArrive()
     PagedFixture f;
     QVERIFY(f.connect(threePages()));
     PageStrip strip;
-    strip.setListModel(f.model.get());
-    strip.resize(600, strip.sizeHint().height());
-    strip.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(show(strip, f));
 
     f.model->fetchMore({});
     QCOMPARE(strip.chipCount(), 1); // the request is a chip at once
@@ -143,10 +150,7 @@ void tst_PageStrip::clickAndKeyboardSelect()
     PagedFixture f;
     QVERIFY(f.connect(threePages()));
     PageStrip strip;
-    strip.setListModel(f.model.get());
-    strip.resize(600, strip.sizeHint().height());
-    strip.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(show(strip, f));
     QVERIFY(f.walkAll());
 
     QSignalSpy current(&strip, &PageStrip::currentPageChanged);
@@ -189,10 +193,7 @@ void tst_PageStrip::expiryRepaintsTheChip()
     PagedFixture f;
     QVERIFY(f.connect(threePages()));
     PageStrip strip;
-    strip.setListModel(f.model.get());
-    strip.resize(600, strip.sizeHint().height());
-    strip.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(show(strip, f));
     QVERIFY(f.walkAll());
     QCOMPARE(strip.chipLook(0).bar, Bar::Fresh);
     QTRY_VERIFY(strip.paintCount() > 0);
@@ -229,10 +230,7 @@ void tst_PageStrip::stateChangeRepaintsOnlyItsChip()
         {QStringLiteral("c1"), PagedFixture::page(PagedFixture::tools(10, 10), QStringLiteral("c2"), 0)},
         {QStringLiteral("c2"), PagedFixture::page(PagedFixture::tools(20, 4), QJsonValue::Undefined, 0)}}));
     PageStrip strip;
-    strip.setListModel(f.model.get());
-    strip.resize(600, strip.sizeHint().height());
-    strip.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(show(strip, f));
     QVERIFY(f.walkAll());
     QCOMPARE(strip.chipCount(), 3);
     QTRY_VERIFY(!strip.isAnimating());
@@ -256,10 +254,7 @@ void tst_PageStrip::loadingChipAnimates()
     f.hang.insert(NoCursor);
     QVERIFY(f.connect(threePages()));
     PageStrip strip;
-    strip.setListModel(f.model.get());
-    strip.resize(600, strip.sizeHint().height());
-    strip.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(show(strip, f));
     QVERIFY(!strip.isAnimating());
     f.model->walker()->start();
     QCOMPARE(strip.chipLook(0).bar, Bar::Loading);
@@ -291,10 +286,7 @@ void tst_PageStrip::discardedWalkStaysStruckThrough()
     PagedFixture f;
     QVERIFY(f.connect(threePages()));
     PageStrip strip;
-    strip.setListModel(f.model.get());
-    strip.resize(900, strip.sizeHint().height());
-    strip.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(show(strip, f, 900));
     QVERIFY(f.walkAll());
     strip.setCurrentPage(1);
 
@@ -356,10 +348,7 @@ void tst_PageStrip::tenThousandChips()
     }));
     f.model->walker()->setPageCap(Pages);
     PageStrip strip;
-    strip.setListModel(f.model.get());
-    strip.resize(800, strip.sizeHint().height());
-    strip.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(show(strip, f, 800));
     QVERIFY(f.walkAll(120000));
     QCOMPARE(strip.chipCount(), Pages);
     QCOMPARE(strip.horizontalScrollBar()->value(),
@@ -387,10 +376,7 @@ void tst_PageStrip::loopAndDuplicatesDrawArcs()
         {QStringLiteral("c1"), PagedFixture::page(second, QStringLiteral("c2"))},
         {QStringLiteral("c2"), PagedFixture::page(PagedFixture::tools(20, 10), QStringLiteral("c1"))}}));
     PageStrip strip;
-    strip.setListModel(f.model.get());
-    strip.resize(600, strip.sizeHint().height());
-    strip.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(show(strip, f));
     QVERIFY(f.walkAll());
     QTRY_COMPARE(strip.arcs().size(), 2);
     const QList<PageStrip::Arc> arcs = strip.arcs(); // by the page they start from
@@ -446,10 +432,7 @@ void tst_PageStrip::chipsAreAccessible()
                {QStringLiteral("c1"), PagedFixture::page(PagedFixture::tools(10, 10), QStringLiteral("c1"),
                                                          12000, QStringLiteral("private"))}}));
     PageStrip strip;
-    strip.setListModel(f.model.get());
-    strip.resize(600, strip.sizeHint().height());
-    strip.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(show(strip, f));
     QVERIFY(f.walkAll());
     QTRY_COMPARE(strip.chipCount(), 2);
 
