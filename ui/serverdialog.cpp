@@ -198,6 +198,16 @@ ServerDialog::ServerDialog(QWidget *parent)
     resize(560, sizeHint().height());
 }
 
+ServerDialog::~ServerDialog()
+{
+    // Closing moves the focus: the command field's editingFinished() (and its neighbours' signals)
+    // would reach this dialog's slots while QDialog's destructor runs, on a ServerDialog that is no
+    // longer one (UBSan: "downcast ... which does not point to an object of type ServerDialog").
+    const QList<QObject *> children = findChildren<QObject *>();
+    for (QObject *child : children)
+        child->disconnect(this);
+}
+
 QString ServerDialog::keychainMark()
 {
     return tr("(in the keychain)");

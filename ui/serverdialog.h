@@ -26,6 +26,7 @@ public:
     enum KindRow { ProcessKind = 0, RemoteKind = 1 };
 
     explicit ServerDialog(QWidget *parent = nullptr);
+    ~ServerDialog() override;
 
     // config as its session holds it: with a token or secret values held for this session only
     // (bearerToken, envHeld) and why the keychain refused them.
