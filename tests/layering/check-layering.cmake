@@ -1,0 +1,53 @@
+cmake_minimum_required(VERSION 3.25)
+# The house rules docs/architecture.md states, checked (issue 28): run as a test, it fails on a
+# file that breaks one. SOURCE_DIR is the repository.
+#  1. Widgets show; they do not speak the protocol: nothing under ui/ includes mcpclient.h,
+#     invocation.h, rpccall.h, authorizer.h or oauthflow.h, but the files listed below, which
+#     issue 28 moves next (the Call and Get Prompt panes, the sign-in panel). The list only shrinks.
+#  2. Nothing outside net/ asks which Kind a server config is (ServerConfig says what it can do).
+#  3. Tests wait for events, not for time: no qWait( under tests/.
+set(protocol_headers "mcpclient|invocation|rpccall|authorizer|oauthflow")
+set(allowed_in_ui
+    ui/callview.h ui/callview.cpp ui/promptview.h ui/promptview.cpp ui/signinpanel.cpp)
+
+set(broken "")
+file(GLOB ui_files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/ui/*.h" "${SOURCE_DIR}/ui/*.cpp")
+foreach(f IN LISTS ui_files)
+    file(STRINGS "${SOURCE_DIR}/${f}" hits REGEX "#include \"(${protocol_headers})\\.h\"")
+    if(hits AND NOT f IN_LIST allowed_in_ui)
+        list(APPEND broken "${f}: a widget includes a protocol header: ${hits}")
+    endif()
+endforeach()
+
+file(GLOB_RECURSE outside_net RELATIVE "${SOURCE_DIR}"
+     "${SOURCE_DIR}/app/*.cpp" "${SOURCE_DIR}/app/*.h" "${SOURCE_DIR}/models/*.cpp" "${SOURCE_DIR}/models/*.h"
+     "${SOURCE_DIR}/ui/*.cpp" "${SOURCE_DIR}/ui/*.h")
+foreach(f IN LISTS outside_net)
+    file(STRINGS "${SOURCE_DIR}/${f}" hits REGEX "Kind::(Http|Stdio)")
+    if(hits)
+        list(APPEND broken "${f}: asks for a ServerConfig Kind outside net/: ${hits}")
+    endif()
+endforeach()
+
+file(GLOB_RECURSE test_files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/tests/*.cpp" "${SOURCE_DIR}/tests/*.h")
+list(FILTER test_files EXCLUDE REGEX "^tests/peers/")
+foreach(f IN LISTS test_files)
+    file(STRINGS "${SOURCE_DIR}/${f}" hits REGEX "qWait\\(")
+    if(hits)
+        list(APPEND broken "${f}: waits for time (qWait): wait for the event (QTRY_*, qWaitFor, QSignalSpy::wait)")
+    endif()
+endforeach()
+
+# Each allowed file must still need it: an exception that is no longer used is taken off the list.
+foreach(f IN LISTS allowed_in_ui)
+    file(STRINGS "${SOURCE_DIR}/${f}" hits REGEX "#include \"(${protocol_headers})\\.h\"")
+    if(NOT hits)
+        list(APPEND broken "${f} no longer includes a protocol header: take it off allowed_in_ui")
+    endif()
+endforeach()
+
+if(broken)
+    list(JOIN broken "\n" text)
+    message(FATAL_ERROR "The layering rules (docs/architecture.md, 'The layers') are broken:\n${text}")
+endif()
+message(STATUS "layering: ok")
