@@ -20,8 +20,7 @@ enum class Form { MultiLine, OneLine, Markup };
 
 QString filtered(QStringView text, Form form, const QString *original = nullptr)
 {
-    QString out;
-    out.reserve(text.size());
+    QString out; // made only when something is to be shown: most text passes unchanged, uncopied
     qsizetype plainFrom = 0;
     for (qsizetype i = 0; i < text.size(); ++i) {
         char32_t c = text.at(i).unicode();
@@ -37,6 +36,8 @@ QString filtered(QStringView text, Form form, const QString *original = nullptr)
             i += units - 1;
             continue;
         }
+        if (out.isNull())
+            out.reserve(text.size() + 16);
         out += text.sliced(plainFrom, i - plainFrom);
         out += form == Form::Markup ? QStringLiteral("&lt;") + codePoint(c) + QStringLiteral("&gt;")
                                     : visible(c);

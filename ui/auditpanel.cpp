@@ -71,9 +71,8 @@ void AuditPanel::setSession(ServerSession *session)
         connect(session, &ServerSession::auditStarted, this, &AuditPanel::showSessionState);
         connect(session, &ServerSession::auditProgressed, m_status, &QLabel::setText);
         connect(session, &ServerSession::auditResultChanged, this, &AuditPanel::showSessionState);
-        connect(session, &ServerSession::stateChanged, this, [this] {
-            m_run->setEnabled(!isRunning() && m_session->state() == ClientState::Connected);
-        });
+        connect(session, &ServerSession::stateChanged, this,
+                [this] { m_run->setEnabled(!isRunning() && m_session->state() == ClientState::Connected); });
     }
     showSessionState();
 }

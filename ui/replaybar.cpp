@@ -124,8 +124,7 @@ void ReplayBar::togglePlaying()
         return;
     if (clock->isPlaying()) {
         clock->pause();
-    } else if (clock->nowMs() >= clock->durationMs() ||
-               m_session->state() == ClientState::Disconnected ||
+    } else if (clock->nowMs() >= clock->durationMs() || m_session->state() == ClientState::Disconnected ||
                m_session->state() == ClientState::Failed) {
         m_session->replayFrom(0); // at the end (or stopped): from the start
     } else {

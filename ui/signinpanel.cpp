@@ -356,8 +356,7 @@ void SignInPanel::setSession(ServerSession *session)
             updateFlowItem();
             updateStatus();
             if (std::exchange(m_connectAfter, false) && flow->succeeded() && m_session &&
-                m_session->state() != ClientState::Connected &&
-                m_session->state() != ClientState::Connecting)
+                m_session->state() != ClientState::Connected && m_session->state() != ClientState::Connecting)
                 m_session->connectToServer();
         });
         connect(a, &Authorizer::flowsCleared, this, &SignInPanel::rebuild);
