@@ -201,9 +201,26 @@ QString maskItems(QStringView items, QStringList *secrets)
     return out;
 }
 
+// Where a URL's "://" is when it starts with a scheme (RFC 3986: a letter, then letters, digits,
+// '+', '-' or '.'), or -1. A "://" further on is not the URL's own: it is text in a query or
+// fragment, which a first pass would mask as a value and a second as a user-info.
+qsizetype schemeSeparator(const QString &url)
+{
+    const auto letter = [](QChar c) { return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z'); };
+    const auto schemeChar = [&](QChar c) {
+        return letter(c) || (c >= u'0' && c <= u'9') || c == u'+' || c == u'-' || c == u'.';
+    };
+    if (url.isEmpty() || !letter(url.front()))
+        return -1;
+    qsizetype i = 1;
+    while (i < url.size() && schemeChar(url.at(i)))
+        ++i;
+    return QStringView(url).mid(i).startsWith(u"://") ? i : -1;
+}
+
 QString walkUrl(const QString &url, QStringList *secrets)
 {
-    const qsizetype scheme = url.indexOf(QLatin1String("://"));
+    const qsizetype scheme = schemeSeparator(url);
     qsizetype authorityStart = scheme < 0 ? 0 : scheme + 3;
     QString out;
     qsizetype at = 0;

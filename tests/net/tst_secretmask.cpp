@@ -169,6 +169,12 @@ void tst_SecretMask::url_data()
                                     << QStringLiteral("http://h/?tokenizer=bpe");
     QTest::addRow("empty_value") << QStringLiteral("http://h/?token=&a")
                                  << QStringLiteral("http://h/?token=&a");
+    // A "://" in a query is a value, not the URL's scheme: the value is masked, and a second pass
+    // does not take the rest for a user-info (found by fuzz_secretmask).
+    QTest::addRow("scheme_in_query")
+        << QStringLiteral("see https:A/me?access_token=x https://me:pw&x=0#a\nhttps://me:pw@h/")
+        << QStringLiteral("see https:A/me?access_token=[redacted]&x=0#a\nhttps://me:pw@h/");
+    QTest::addRow("scheme_with_digits") << QStringLiteral("svn+ssh.2://u:p@h/") << QStringLiteral("svn+ssh.2://u:[redacted]@h/");
 }
 
 void tst_SecretMask::url()
