@@ -2,10 +2,10 @@
 
 #include "contentblocks.h"
 #include "fonts.h"
-#include "invocation.h"
+#include "invocationrun.h"
 #include "jsontreemodel.h"
-#include "mcpclient.h"
 #include "schemaform.h"
+#include "serversession.h"
 #include "settingskeys.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
@@ -59,9 +59,9 @@ QString annotationsText(const QJsonObject &tool)
 
 } // namespace
 
-CallView::CallView(McpClient *client, const QJsonObject &tool, QWidget *parent)
+CallView::CallView(ServerSession *session, const QJsonObject &tool, QWidget *parent)
     : QWidget(parent)
-    , m_client(client)
+    , m_session(session)
     , m_tool(tool)
     , m_refusal(McpClient::toolHeaderProblem(tool))
     , m_form(new SchemaForm(this))
@@ -296,6 +296,11 @@ CallView::~CallView()
     saveSettings();
 }
 
+McpClient *CallView::client() const
+{
+    return m_session ? m_session->client() : nullptr;
+}
+
 void CallView::saveSettings() const
 {
     QSettings settings;
@@ -327,7 +332,7 @@ QString CallView::riskText(const QJsonObject &tool)
 
 void CallView::call()
 {
-    if (!m_refusal.isEmpty() || m_state == State::Running || !m_client)
+    if (!m_refusal.isEmpty() || m_state == State::Running || !client())
         return;
     const QString problem = m_form->problem();
     QStringList reasons;
@@ -348,17 +353,17 @@ void CallView::call()
 
 void CallView::callNow()
 {
-    if (!m_refusal.isEmpty() || m_state == State::Running || !m_client)
+    if (!m_refusal.isEmpty() || m_state == State::Running || !client())
         return;
-    if (m_invocation)
-        m_invocation->deleteLater();
+    if (m_run)
+        m_run->deleteLater();
     m_progress->setRange(0, 0);
     m_progressText->setText(tr("Calling…"));
-    m_invocation = m_client->invokeTool(m_tool, m_form->values(), this);
-    connect(m_invocation, &Invocation::progressed, this, &CallView::handleProgress);
-    connect(m_invocation, &Invocation::finished, this, &CallView::handleFinished);
+    m_run = InvocationRun::callTool(client(), m_tool, m_form->values(), this);
+    connect(m_run, &InvocationRun::progressed, this, &CallView::handleProgress);
+    connect(m_run, &InvocationRun::finished, this, &CallView::handleFinished);
     setState(State::Running);
-    if (m_invocation->isFinished()) // refused before anything was sent
+    if (m_run->isFinished()) // refused before anything was sent
         handleFinished();
 }
 
@@ -368,8 +373,8 @@ void CallView::cancel()
         setState(State::Idle);
         return;
     }
-    if (m_invocation && !m_invocation->isFinished())
-        m_invocation->cancel();
+    if (m_run)
+        m_run->cancel();
 }
 
 void CallView::setState(State state)
@@ -383,7 +388,7 @@ void CallView::updateButtons()
 {
     const bool running = m_state == State::Running;
     m_confirm->setVisible(m_state == State::Confirming);
-    m_call->setEnabled(m_refusal.isEmpty() && !running && m_state != State::Confirming && m_client);
+    m_call->setEnabled(m_refusal.isEmpty() && !running && m_state != State::Confirming && client());
     m_cancel->setVisible(running);
     m_progress->setVisible(running);
     m_progressText->setVisible(running);
@@ -406,34 +411,31 @@ void CallView::handleProgress(double progress, double total, const QString &mess
 
 void CallView::handleFinished()
 {
-    if (!m_invocation || m_state != State::Running)
+    if (!m_run || m_state != State::Running)
         return;
-    Invocation *inv = m_invocation;
     const StatusColors colors(palette());
-    const McpError error = inv->error();
-    // A tools/call result with isError: the tool's own error, its content to be read.
-    QJsonObject result = inv->result();
-    if (result.isEmpty() && error.kind == McpError::Kind::ToolError && !inv->rounds().isEmpty())
-        result = inv->rounds().last().result;
-    const bool toolError =
-        result.value(QStringLiteral("isError")).toBool(false) || error.kind == McpError::Kind::ToolError;
-    const int rounds = int(inv->rounds().size());
-    const QString trips = rounds == 1 ? tr("1 round trip") : tr("%1 round trips").arg(rounds);
-    const QString timing = inv->totalMs() >= 0 ? tr("%1, %2 ms.").arg(trips, QString::number(inv->totalMs()))
-                                               : trips + QLatin1Char('.');
+    const InvocationRun::Outcome outcome = m_run->outcome();
+    const QJsonObject result = m_run->result();
+    const QString timing = m_run->timing();
     QColor statusColor = colors.text();
-    if (inv->isCancelled()) {
+    switch (outcome) {
+    case InvocationRun::Outcome::Cancelled:
         m_status->setText(tr("Cancelled: notifications/cancelled was sent. %1").arg(timing));
         statusColor = colors.stale();
-    } else if (toolError) {
+        break;
+    case InvocationRun::Outcome::ToolError:
         m_status->setText(tr("The tool reported an error (isError: true). %1").arg(timing));
         statusColor = colors.failed();
-    } else if (error.isError()) {
-        m_status->setText(tr("tools/call failed: %1. %2").arg(error.describe(), timing));
+        break;
+    case InvocationRun::Outcome::Failed:
+        m_status->setText(tr("tools/call failed: %1. %2").arg(m_run->error().describe(), timing));
         statusColor = colors.failed();
-    } else {
+        break;
+    case InvocationRun::Outcome::Done:
+    case InvocationRun::Outcome::Running:
         m_status->setText(tr("Done: %1").arg(timing));
         statusColor = colors.fresh();
+        break;
     }
     QPalette p = palette();
     p.setColor(QPalette::WindowText, statusColor);
@@ -468,48 +470,14 @@ void CallView::handleFinished()
     cp.setColor(QPalette::WindowText, checkColor);
     m_schemaCheck->setPalette(cp);
 
-    showRaw();
+    m_raw->setPlainText(terminalSafe(m_run->transcript()));
     // A failure with no result to read: the raw exchange is where it happened.
-    if (error.isError() && !toolError && !m_rawToggle->isChecked())
+    if (outcome == InvocationRun::Outcome::Failed && !m_rawToggle->isChecked())
         m_rawToggle->setChecked(true);
     m_resultStack->setCurrentWidget(m_resultPage);
     setState(State::Done);
     Q_EMIT statusMessage(m_status->text());
     Q_EMIT callFinished();
-}
-
-void CallView::showRaw()
-{
-    QString text;
-    if (!m_invocation)
-        return;
-    const QList<Invocation::Round> &rounds = m_invocation->rounds();
-    for (qsizetype i = 0; i < rounds.size(); ++i) {
-        const Invocation::Round &r = rounds.at(i);
-        text += tr("── Round %1 · id %2 · %3 ms ──\n")
-                    .arg(QString::number(i + 1), indented(r.id),
-                         r.latencyMs >= 0 ? QString::number(r.latencyMs) : QStringLiteral("?"));
-        text += tr("Request params:\n") + indented(r.params) + QLatin1Char('\n');
-        if (!r.raw.isEmpty()) {
-            const QJsonDocument doc = QJsonDocument::fromJson(r.raw);
-            text += tr("Response:\n") +
-                    (doc.isNull() ? QString::fromUtf8(r.raw)
-                                  : QString::fromUtf8(doc.toJson(QJsonDocument::Indented))) +
-                    QLatin1Char('\n');
-        }
-        if (r.error.isError())
-            text += tr("Error: %1\n").arg(r.error.describe());
-        if (!r.inputs.isEmpty()) {
-            for (const InputRequest &in : r.inputs)
-                text += tr("The server asked: %1\n").arg(in.summary());
-        }
-        text += QLatin1Char('\n');
-    }
-    if (rounds.isEmpty())
-        text = m_invocation->error().isError()
-                   ? tr("Nothing was sent: %1").arg(m_invocation->error().describe())
-                   : tr("Nothing was sent.");
-    m_raw->setPlainText(terminalSafe(text));
 }
 
 void CallView::applyColors()

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "invocation.h"
+#include "invocationrun.h"
 
 #include <QJsonObject>
 #include <QPointer>
@@ -18,8 +18,9 @@ class QTreeView;
 namespace folio {
 
 class ContentBlocks;
-class JsonTreeModel;
 class McpClient;
+class ServerSession;
+class JsonTreeModel;
 class SchemaForm;
 class WrapLabel;
 
@@ -35,13 +36,14 @@ class CallView : public QWidget
 public:
     enum class State { Idle, Confirming, Running, Done };
 
-    CallView(McpClient *client, const QJsonObject &tool, QWidget *parent = nullptr);
+    CallView(ServerSession *session, const QJsonObject &tool, QWidget *parent = nullptr);
     ~CallView() override;
 
     QJsonObject tool() const { return m_tool; }
     SchemaForm *form() const { return m_form; }
     State state() const { return m_state; }
-    Invocation *invocation() const { return m_invocation; }
+    // The last call (null before the first).
+    InvocationRun *run() const { return m_run; }
     // Why it cannot be called (an invalid x-mcp-header declaration); empty when it can.
     QString refusal() const { return m_refusal; }
     // Whether the tool asks before it runs: not annotated readOnlyHint: true.
@@ -71,14 +73,15 @@ private:
     void updateButtons();
     void handleProgress(double progress, double total, const QString &message);
     void handleFinished();
-    void showRaw();
     void applyColors();
 
-    QPointer<McpClient> m_client;
+    McpClient *client() const;
+
+    QPointer<ServerSession> m_session;
     QJsonObject m_tool;
     QString m_refusal;
     State m_state = State::Idle;
-    QPointer<Invocation> m_invocation;
+    QPointer<InvocationRun> m_run;
 
     SchemaForm *m_form;
     QWidget *m_confirm;

@@ -3,8 +3,8 @@
 #include "argumentcompleter.h"
 #include "contentblocks.h"
 #include "fonts.h"
-#include "invocation.h"
-#include "mcpclient.h"
+#include "invocationrun.h"
+#include "serversession.h"
 #include "settingskeys.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
@@ -39,9 +39,9 @@ constexpr int completionDebounceMs = 200;
 
 } // namespace
 
-PromptView::PromptView(McpClient *client, const QJsonObject &prompt, QWidget *parent)
+PromptView::PromptView(ServerSession *session, const QJsonObject &prompt, QWidget *parent)
     : QWidget(parent)
-    , m_client(client)
+    , m_session(session)
     , m_prompt(prompt)
     , m_get(new QPushButton(tr("Get prompt"), this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
@@ -92,7 +92,7 @@ PromptView::PromptView(McpClient *client, const QJsonObject &prompt, QWidget *pa
     form->setContentsMargins(0, 0, 0, 0);
     const QJsonArray args = prompt.value(QStringLiteral("arguments")).toArray();
     m_completer = new ArgumentCompleter(
-        client, ArgumentCompleter::promptRef(m_prompt.value(QStringLiteral("name")).toString()), this);
+        client(), ArgumentCompleter::promptRef(m_prompt.value(QStringLiteral("name")).toString()), this);
     connect(m_completer, &ArgumentCompleter::completed, this, &PromptView::showCompletions);
     connect(m_completer, &ArgumentCompleter::failed, this,
             [this](const QString &argument, const QString &message) {
@@ -275,6 +275,11 @@ PromptView::~PromptView()
     qDeleteAll(m_owned);
 }
 
+McpClient *PromptView::client() const
+{
+    return m_session ? m_session->client() : nullptr;
+}
+
 QJsonObject PromptView::arguments() const
 {
     // Values are strings, as the spec has them; empty ones are not sent.
@@ -302,7 +307,7 @@ QString PromptView::problem() const
 
 bool PromptView::isRunning() const
 {
-    return m_invocation && !m_invocation->isFinished();
+    return m_run && !m_run->isFinished();
 }
 
 QStringList PromptView::completions(const QString &argument) const
@@ -316,7 +321,7 @@ void PromptView::updateState()
     const QString p = problem();
     m_problem->setText(p);
     m_problem->setVisible(!p.isEmpty());
-    m_get->setEnabled(!isRunning() && m_client);
+    m_get->setEnabled(!isRunning() && client());
     m_cancel->setVisible(isRunning());
 }
 
@@ -346,30 +351,30 @@ void PromptView::showCompletions(const QString &name, const QStringList &values)
 
 void PromptView::get()
 {
-    if (!m_client || isRunning())
+    if (!client() || isRunning())
         return;
-    if (m_invocation)
-        m_invocation->deleteLater();
-    m_invocation = m_client->getPrompt(m_prompt.value(QStringLiteral("name")).toString(), arguments(), this);
-    connect(m_invocation, &Invocation::finished, this, &PromptView::handleFinished);
+    if (m_run)
+        m_run->deleteLater();
+    m_run = InvocationRun::getPrompt(client(), m_prompt.value(QStringLiteral("name")).toString(), arguments(), this);
+    connect(m_run, &InvocationRun::finished, this, &PromptView::handleFinished);
     m_status->setText(tr("Getting…"));
     updateState();
-    if (m_invocation->isFinished())
+    if (m_run->isFinished())
         handleFinished();
 }
 
 void PromptView::cancel()
 {
     if (isRunning())
-        m_invocation->cancel();
+        m_run->cancel();
 }
 
 void PromptView::handleFinished()
 {
-    if (!m_invocation)
+    if (!m_run)
         return;
     const StatusColors colors(palette());
-    Invocation *inv = m_invocation;
+    const InvocationRun *run = m_run;
     while (m_messages->count() > 0) {
         QLayoutItem *item = m_messages->takeAt(0);
         if (item->widget())
@@ -377,19 +382,20 @@ void PromptView::handleFinished()
         delete item;
     }
     m_messageCount = 0;
-    const QJsonObject result = inv->result();
+    const QJsonObject result = run->result();
+    const bool failed = run->error().isError();
     QPalette statusPalette = palette();
-    if (inv->isCancelled()) {
+    if (run->outcome() == InvocationRun::Outcome::Cancelled) {
         m_status->setText(tr("Cancelled: notifications/cancelled was sent."));
         statusPalette.setColor(QPalette::WindowText, colors.stale());
-    } else if (inv->isError()) {
-        m_status->setText(tr("prompts/get failed: %1").arg(inv->error().describe()));
+    } else if (failed) {
+        m_status->setText(tr("prompts/get failed: %1").arg(run->error().describe()));
         statusPalette.setColor(QPalette::WindowText, colors.failed());
     } else {
         const QJsonArray messages = result.value(QStringLiteral("messages")).toArray();
         const QString description = result.value(QStringLiteral("description")).toString();
         const QString count = messages.size() == 1 ? tr("1 message") : tr("%1 messages").arg(messages.size());
-        m_status->setText(tr("%1, %2 ms").arg(count, QString::number(inv->totalMs())));
+        m_status->setText(tr("%1, %2 ms").arg(count, QString::number(run->totalMs())));
         m_description->setText(description);
         m_description->setVisible(!description.isEmpty());
         QPalette muted = palette();
@@ -417,22 +423,8 @@ void PromptView::handleFinished()
         statusPalette.setColor(QPalette::WindowText, colors.fresh());
     }
     m_status->setPalette(statusPalette);
-    QString raw;
-    const QList<Invocation::Round> &rounds = inv->rounds();
-    for (qsizetype i = 0; i < rounds.size(); ++i) {
-        const Invocation::Round &r = rounds.at(i);
-        raw += tr("── Round %1 · %2 ms ──\n").arg(QString::number(i + 1), QString::number(r.latencyMs));
-        raw += tr("Request params:\n") +
-               QString::fromUtf8(QJsonDocument(r.params).toJson(QJsonDocument::Indented));
-        const QJsonDocument doc = QJsonDocument::fromJson(r.raw);
-        raw += tr("Response:\n") +
-               (doc.isNull() ? QString::fromUtf8(r.raw)
-                             : QString::fromUtf8(doc.toJson(QJsonDocument::Indented))) +
-               QLatin1Char('\n');
-    }
-    m_raw->setPlainText(
-        terminalSafe(rounds.isEmpty() ? tr("Nothing was sent: %1").arg(inv->error().describe()) : raw));
-    if (inv->isError() && !inv->isCancelled())
+    m_raw->setPlainText(terminalSafe(run->transcript()));
+    if (failed && run->outcome() != InvocationRun::Outcome::Cancelled)
         m_rawToggle->setChecked(true);
     m_resultStack->setCurrentIndex(1);
     updateState();

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "invocation.h"
-#include <QHash>
+#include "invocationrun.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QPointer>
 #include <QWidget>
@@ -22,8 +22,9 @@ class QVBoxLayout;
 
 namespace folio {
 
-class McpClient;
 class ArgumentCompleter;
+class McpClient;
+class ServerSession;
 class WrapLabel;
 
 // One prompt, got once: who it is, its arguments as line edits (required ones marked, their
@@ -33,7 +34,7 @@ class PromptView : public QWidget
 {
     Q_OBJECT
 public:
-    PromptView(McpClient *client, const QJsonObject &prompt, QWidget *parent = nullptr);
+    PromptView(ServerSession *session, const QJsonObject &prompt, QWidget *parent = nullptr);
     ~PromptView() override;
 
     QJsonObject prompt() const { return m_prompt; }
@@ -41,7 +42,8 @@ public:
     QJsonObject arguments() const;
     // The required arguments left empty ("city"), or "".
     QString problem() const;
-    Invocation *invocation() const { return m_invocation; }
+    // The last get (null before the first).
+    InvocationRun *run() const { return m_run; }
     bool isRunning() const;
     // How many messages the last answer held, as shown.
     int messageCount() const { return m_messageCount; }
@@ -70,7 +72,9 @@ private:
     void handleFinished();
     void updateState();
 
-    QPointer<McpClient> m_client;
+    McpClient *client() const;
+
+    QPointer<ServerSession> m_session;
     QJsonObject m_prompt;
     QHash<QString, QLineEdit *> m_edits;
     void showCompletions(const QString &name, const QStringList &values);
@@ -78,7 +82,7 @@ private:
     ArgumentCompleter *m_completer = nullptr;
     QHash<QString, Argument *> m_arguments;
     QList<Argument *> m_owned;
-    QPointer<Invocation> m_invocation;
+    QPointer<InvocationRun> m_run;
     int m_messageCount = 0;
 
     QPushButton *m_get;

@@ -346,7 +346,7 @@ CallView *ServerView::openCallView(const QJsonObject &tool)
             return v;
         }
     }
-    auto *view = new CallView(m_session->client(), tool, this);
+    auto *view = new CallView(m_session, tool, this);
     view->setWindowFlag(Qt::Window);
     view->setAttribute(Qt::WA_DeleteOnClose);
     view->setWindowTitle(
@@ -369,7 +369,7 @@ PromptView *ServerView::openPromptView(const QJsonObject &prompt)
             return v;
         }
     }
-    auto *view = new PromptView(m_session->client(), prompt, this);
+    auto *view = new PromptView(m_session, prompt, this);
     view->setWindowFlag(Qt::Window);
     view->setAttribute(Qt::WA_DeleteOnClose);
     view->setWindowTitle(tr("Get prompt %1 — %2")

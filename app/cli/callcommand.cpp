@@ -2,7 +2,7 @@
 
 #include "clioutput.h"
 #include "clitarget.h"
-#include "invocation.h"
+#include "invocationrun.h"
 #include "mcpclient.h"
 #include "pagewalker.h"
 #include "schemacheck.h"
@@ -223,9 +223,9 @@ CallCommand::CallCommand(const Options &options, QObject *parent)
         fail(2, QStringLiteral("cannot connect to %1: %2").arg(m_options.server.displayTarget(), message));
     });
     connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
-        if (m_invocation && !m_invocation->isFinished())
-            m_invocation->cancel();
-        fail(m_invocation ? 1 : 2, message);
+        if (m_run)
+            m_run->cancel();
+        fail(m_run ? 1 : 2, message);
     });
     connect(m_session, &CliSession::ready, this, [this] {
         if (m_options.kind == Kind::Tool)
@@ -256,7 +256,7 @@ void CallCommand::findTool()
 
 void CallCommand::handleToolsListed()
 {
-    if (!m_finder || m_invocation || m_done)
+    if (!m_finder || m_run || m_done)
         return;
     if (const std::optional<QJsonObject> tool = m_finder->tool(m_options.name)) {
         const QString problem = McpClient::toolHeaderProblem(*tool);
@@ -280,11 +280,11 @@ void CallCommand::invoke(const QJsonObject &tool)
             printErr(QStringLiteral(
                          "folio call: the arguments do not fit the inputSchema at %1: %2 (sent anyway)\n")
                          .arg(readablePath(v.path), v.message));
-        m_invocation = client->invokeTool(tool, m_options.arguments, this);
+        m_run = InvocationRun::callTool(client, tool, m_options.arguments, this);
     } else {
-        m_invocation = client->getPrompt(m_options.name, m_options.arguments, this);
+        m_run = InvocationRun::getPrompt(client, m_options.name, m_options.arguments, this);
     }
-    connect(m_invocation, &Invocation::progressed, this,
+    connect(m_run, &InvocationRun::progressed, this,
             [this](double progress, double total, const QString &message) {
                 m_session->kick();
                 printErr(QStringLiteral("folio %1: progress %2%3%4\n")
@@ -292,21 +292,19 @@ void CallCommand::invoke(const QJsonObject &tool)
                                   total > 0 ? QStringLiteral(" of ") + QString::number(total) : QString(),
                                   message.isEmpty() ? QString() : QStringLiteral(": ") + message));
             });
-    connect(m_invocation, &Invocation::finished, this, &CallCommand::handleFinished);
-    if (m_invocation->isFinished())
+    connect(m_run, &InvocationRun::finished, this, &CallCommand::handleFinished);
+    if (m_run->isFinished())
         handleFinished();
 }
 
 void CallCommand::handleFinished()
 {
-    if (!m_invocation || m_done)
+    if (!m_run || m_done)
         return;
-    const McpError error = m_invocation->error();
-    QJsonObject result = m_invocation->result();
+    const McpError error = m_run->error();
     // A result with isError: the tool's own error, printed as it came (whether or not the
     // invocation counts it as a failure).
-    if (result.isEmpty() && error.kind == McpError::Kind::ToolError && !m_invocation->rounds().isEmpty())
-        result = m_invocation->rounds().last().result;
+    const QJsonObject result = m_run->result();
     if (result.isEmpty() && error.isError()) {
         if (m_options.format == Format::Json) {
             QJsonObject e{{QStringLiteral("code"), error.code},
@@ -320,7 +318,7 @@ void CallCommand::handleFinished()
                      error.kind == McpError::Kind::Rpc || error.kind == McpError::Kind::Cancelled
                  ? 1
                  : 2,
-             QStringLiteral("%1 failed: %2").arg(m_invocation->title(), error.describe()));
+             QStringLiteral("%1 failed: %2").arg(m_run->title(), error.describe()));
         return;
     }
     if (m_options.format == Format::Json)

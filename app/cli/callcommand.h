@@ -2,6 +2,7 @@
 
 #include "clisession.h"
 #include "command.h"
+#include "invocationrun.h"
 #include "serverconfig.h"
 
 #include <QJsonObject>
@@ -9,13 +10,12 @@
 
 namespace folio {
 
-class Invocation;
 class PageWalker;
 class ToolCatalog;
 class TtlClock;
 
 // `folio call TOOL` and `folio get-prompt NAME`: one tools/call or prompts/get, followed to its end
-// with the same Invocation the window uses (progress on stderr, the 2026 multi-round trip answered
+// with the same InvocationRun the window uses (progress on stderr, the 2026 multi-round trip answered
 // by a DefaultInputResponder). A call first finds the tool in tools/list (every page) for its
 // schemas and annotations, refuses a tool whose x-mcp-header declarations are invalid, and checks
 // the result's structuredContent against its outputSchema.
@@ -57,7 +57,7 @@ private:
     Options m_options;
     TtlClock *m_clock;
     QPointer<ToolCatalog> m_finder;
-    QPointer<Invocation> m_invocation;
+    QPointer<InvocationRun> m_run;
     QJsonObject m_tool;
 };
 

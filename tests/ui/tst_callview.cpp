@@ -111,8 +111,8 @@ void tst_CallView::callsAReadOnlyToolThroughItsForm()
     QCOMPARE(call->form()->problem(), QString());
     QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("callButton")), Qt::LeftButton);
     QTRY_COMPARE(call->state(), CallView::State::Done);
-    QVERIFY(call->invocation());
-    QCOMPARE(call->invocation()->params().value(QStringLiteral("arguments")).toObject(),
+    QVERIFY(call->run());
+    QCOMPARE(call->run()->params().value(QStringLiteral("arguments")).toObject(),
              (QJsonObject{{QStringLiteral("post_id"), QStringLiteral("p00042")}}));
     auto *status = call->findChild<QLabel *>(QStringLiteral("callStatus"));
     QVERIFY2(status->text().startsWith(QLatin1String("Done:")), qPrintable(status->text()));
@@ -157,7 +157,7 @@ void tst_CallView::aDestructiveToolAsksFirst()
     // Declining sends nothing.
     QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("confirmCancel")), Qt::LeftButton);
     QCOMPARE(call->state(), CallView::State::Idle);
-    QVERIFY(!call->invocation());
+    QVERIFY(!call->run());
     // A wrong send would go before the confirmed one below, on the same connection: the count
     // after that one says whether declining sent anything.
     QCOMPARE(sentCount(QStringLiteral("tools/call")), before);
@@ -191,7 +191,7 @@ void tst_CallView::getsAPromptWithItsArgument()
     channel->setText(QStringLiteral("help-android"));
     QCOMPARE(prompt->problem(), QString());
     QTest::mouseClick(prompt->findChild<QPushButton *>(QStringLiteral("getPrompt")), Qt::LeftButton);
-    QTRY_VERIFY(prompt->invocation() && prompt->invocation()->isFinished());
+    QTRY_VERIFY(prompt->run() && prompt->run()->isFinished());
     QTRY_VERIFY(prompt->messageCount() >= 1);
     auto *role = prompt->findChild<QLabel *>(QStringLiteral("messageRole"));
     QVERIFY(role);

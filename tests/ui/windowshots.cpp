@@ -478,7 +478,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return true;
     });
     script.add(QStringLiteral("prompt done"), [promptView] {
-        return *promptView && (*promptView)->invocation() && (*promptView)->invocation()->isFinished();
+        return *promptView && (*promptView)->run() && (*promptView)->run()->isFinished();
     });
     widgetShot([promptView] { return promptView->data(); }, QStringLiteral("prompt-light"), 3);
     script.add(QStringLiteral("prompt dark"), [] {
