@@ -1,10 +1,8 @@
 #include "signinpanel.h"
 
-#include "authorizer.h"
-#include "oauthflow.h"
 #include "secretmask.h"
 #include "serversession.h"
-#include "signinstore.h"
+#include "signinprogress.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
 
@@ -38,7 +36,7 @@ enum { FlowRole = Qt::UserRole + 1, StepRole };
 const int SignInPanel::StateRole = Qt::UserRole + 3;
 
 namespace {
-// FlowRole: -1 the current flow, else the index in Authorizer::pastFlows(). StepRole: the step's
+// FlowRole: -1 the current flow, else the index in SignInProgress::pastFlows(). StepRole: the step's
 // index in its flow (-1 on a flow's own row).
 constexpr int currentFlow = -1;
 
@@ -263,8 +261,8 @@ SignInPanel::SignInPanel(QWidget *parent)
     connect(m_continue, &QPushButton::clicked, this, &SignInPanel::continueFlow);
     connect(m_cancel, &QPushButton::clicked, this, &SignInPanel::cancel);
     connect(m_stepped, &QCheckBox::toggled, this, [this](bool on) {
-        if (Authorizer *a = authorizer())
-            a->setStepped(on);
+        if (m_progress)
+            m_progress->setStepped(on);
     });
     connect(m_reveal, &QCheckBox::toggled, this, &SignInPanel::showDetail);
     connect(m_steps, &QTreeWidget::currentItemChanged, this, [this] {
@@ -307,104 +305,96 @@ void SignInPanel::changeEvent(QEvent *event)
     if (event->type() != QEvent::PaletteChange)
         return;
     // Light to dark or back: the state icons and the detail's colours follow.
-    Authorizer *a = authorizer();
-    for (int f = 0; a && f < m_steps->topLevelItemCount(); ++f) {
+    for (int f = 0; m_progress && f < m_steps->topLevelItemCount(); ++f) {
         QTreeWidgetItem *group = m_steps->topLevelItem(f);
-        const int flowIndex = group->data(0, FlowRole).toInt();
-        const QList<AuthStep> *steps = flowIndex == currentFlow ? (a->flow() ? &a->flow()->steps() : nullptr)
-                                       : flowIndex < a->pastFlows().size()
-                                           ? &a->pastFlows().at(flowIndex).steps
-                                           : nullptr;
-        for (int i = 0; steps && i < group->childCount() && i < steps->size(); ++i)
-            fillStepItem(group->child(i), steps->at(i));
+        const QList<AuthStep> steps = m_progress->steps(group->data(0, FlowRole).toInt());
+        for (int i = 0; i < group->childCount() && i < steps.size(); ++i)
+            fillStepItem(group->child(i), steps.at(i));
     }
     showDetail();
 }
 
-Authorizer *SignInPanel::authorizer() const
+bool SignInPanel::available() const
 {
-    return m_store ? m_store->authorizer() : nullptr;
+    return m_progress && m_progress->isAvailable();
 }
 
 void SignInPanel::setSession(ServerSession *session)
 {
-    if (m_session == session && m_store == (session ? session->signIn() : nullptr))
+    SignInStore *store = session ? session->signIn() : nullptr;
+    if (m_session == session && (m_progress ? m_progress->store() : nullptr) == store)
         return;
     if (m_session)
         m_session->disconnect(this);
-    if (m_store) {
-        m_store->disconnect(this);
-        m_store->authorizer()->disconnect(this);
-    }
+    delete m_progress;
     m_session = session;
-    m_store = session ? session->signIn() : nullptr;
+    m_progress = store ? new SignInProgress(store, this) : nullptr;
     m_connectAfter = false;
     if (session) {
         // The URL was edited: the session made its sign-in anew.
         connect(session, &ServerSession::signInChanged, this, [this] { setSession(m_session); });
         connect(session, &ServerSession::stateChanged, this, &SignInPanel::updateStatus);
     }
-    if (Authorizer *a = authorizer()) {
-        m_stepped->setChecked(a->isStepped());
-        connect(m_store, &SignInStore::changed, this, &SignInPanel::updateStatus);
-        connect(a, &Authorizer::flowStarted, this, [this](OAuthFlow *flow) {
+    if (available()) {
+        m_stepped->setChecked(m_progress->isStepped());
+        connect(m_progress, &SignInProgress::changed, this, &SignInPanel::updateStatus);
+        connect(m_progress, &SignInProgress::flowStarted, this, [this] {
             rebuild();
-            attachFlow(flow);
             Q_EMIT flowStarted();
         });
-        connect(a, &Authorizer::flowFinished, this, [this](OAuthFlow *flow) {
+        connect(m_progress, &SignInProgress::flowFinished, this, [this](bool succeeded) {
             updateFlowItem();
             updateStatus();
-            if (std::exchange(m_connectAfter, false) && flow->succeeded() && m_session &&
+            if (std::exchange(m_connectAfter, false) && succeeded && m_session &&
                 m_session->state() != ClientState::Connected && m_session->state() != ClientState::Connecting)
                 m_session->connectToServer();
         });
-        connect(a, &Authorizer::flowsCleared, this, &SignInPanel::rebuild);
+        connect(m_progress, &SignInProgress::flowsCleared, this, &SignInPanel::rebuild);
+        connect(m_progress, &SignInProgress::stepAdded, this, [this](int index) {
+            const QList<AuthStep> steps = m_progress->steps(currentFlow);
+            if (!m_flowItem || index >= steps.size())
+                return;
+            auto *item = new QTreeWidgetItem(m_flowItem);
+            item->setData(0, FlowRole, currentFlow);
+            item->setData(0, StepRole, index);
+            fillStepItem(item, steps.at(index));
+            m_steps->resizeColumnToContents(0);
+            m_steps->setCurrentItem(item);
+            m_steps->scrollToItem(item);
+        });
+        connect(m_progress, &SignInProgress::stepChanged, this, [this](int index) {
+            const QList<AuthStep> steps = m_progress->steps(currentFlow);
+            if (!m_flowItem || index >= m_flowItem->childCount() || index >= steps.size())
+                return;
+            QTreeWidgetItem *item = m_flowItem->child(index);
+            fillStepItem(item, steps.at(index));
+            if (m_steps->currentItem() == item)
+                showDetail();
+        });
     }
     rebuild();
 }
 
-void SignInPanel::attachFlow(OAuthFlow *flow)
+QTreeWidgetItem *SignInPanel::addFlowItem(const SignInFlow &flow, int flowIndex)
 {
-    if (m_flow)
-        m_flow->disconnect(this);
-    m_flow = flow;
-    if (!flow)
-        return;
-    connect(flow, &OAuthFlow::stepAdded, this, [this](int index) {
-        if (!m_flowItem)
-            return;
-        auto *item = new QTreeWidgetItem(m_flowItem);
-        item->setData(0, FlowRole, currentFlow);
-        item->setData(0, StepRole, index);
-        fillStepItem(item, m_flow->steps().at(index));
-        m_steps->resizeColumnToContents(0);
-        m_steps->setCurrentItem(item);
-        m_steps->scrollToItem(item);
-    });
-    connect(flow, &OAuthFlow::stepChanged, this, [this](int index) {
-        if (!m_flowItem || index >= m_flowItem->childCount())
-            return;
-        QTreeWidgetItem *item = m_flowItem->child(index);
-        fillStepItem(item, m_flow->steps().at(index));
-        if (m_steps->currentItem() == item)
-            showDetail();
-    });
-    connect(flow, &OAuthFlow::pausedChanged, this, &SignInPanel::updateStatus);
-}
-
-QTreeWidgetItem *SignInPanel::addFlowItem(const QString &title, bool succeeded, const QString &error,
-                                          bool running)
-{
-    auto *item = new QTreeWidgetItem(m_steps);
-    item->setText(0, title);
-    item->setText(1, running ? tr("running…") : succeeded ? tr("signed in") : error);
-    item->setToolTip(1, item->text(1));
-    QFont bold = item->font(0);
+    auto *group = new QTreeWidgetItem(m_steps);
+    group->setText(0, flow.title);
+    group->setText(1, flow.running     ? tr("running…")
+                      : flow.succeeded ? (flow.refreshOnly ? tr("refreshed") : tr("signed in"))
+                                       : flow.error);
+    group->setToolTip(1, group->text(1));
+    QFont bold = group->font(0);
     bold.setBold(true);
-    item->setFont(0, bold);
-    item->setData(0, StepRole, -1);
-    return item;
+    group->setFont(0, bold);
+    group->setData(0, FlowRole, flowIndex);
+    group->setData(0, StepRole, -1);
+    for (int i = 0; i < flow.steps.size(); ++i) {
+        auto *item = new QTreeWidgetItem(group);
+        item->setData(0, FlowRole, flowIndex);
+        item->setData(0, StepRole, i);
+        fillStepItem(item, flow.steps.at(i));
+    }
+    return group;
 }
 
 void SignInPanel::fillStepItem(QTreeWidgetItem *item, const AuthStep &step) const
@@ -429,46 +419,24 @@ void SignInPanel::rebuild()
 {
     m_steps->clear();
     m_flowItem = nullptr;
-    Authorizer *a = authorizer();
-    if (a) {
-        const QList<Authorizer::PastFlow> &past = a->pastFlows();
-        for (int f = 0; f < past.size(); ++f) {
-            QTreeWidgetItem *group =
-                addFlowItem(past.at(f).title, past.at(f).succeeded, past.at(f).error, false);
-            group->setData(0, FlowRole, f);
-            for (int i = 0; i < past.at(f).steps.size(); ++i) {
-                auto *item = new QTreeWidgetItem(group);
-                item->setData(0, FlowRole, f);
-                item->setData(0, StepRole, i);
-                fillStepItem(item, past.at(f).steps.at(i));
-            }
-        }
-        if (OAuthFlow *flow = a->flow()) {
-            m_flowItem = addFlowItem(Authorizer::flowTitle(flow), flow->succeeded(), flow->error().message,
-                                     !flow->isFinished());
-            m_flowItem->setData(0, FlowRole, currentFlow);
-            for (int i = 0; i < flow->steps().size(); ++i) {
-                auto *item = new QTreeWidgetItem(m_flowItem);
-                item->setData(0, FlowRole, currentFlow);
-                item->setData(0, StepRole, i);
-                fillStepItem(item, flow->steps().at(i));
-            }
+    if (available()) {
+        const QList<SignInFlow> past = m_progress->pastFlows();
+        for (int f = 0; f < past.size(); ++f)
+            addFlowItem(past.at(f), f);
+        if (const std::optional<SignInFlow> flow = m_progress->currentFlow()) {
+            m_flowItem = addFlowItem(*flow, currentFlow);
             m_flowItem->setExpanded(true);
             // The step to look at: where it failed, else the last.
             QTreeWidgetItem *focus =
                 m_flowItem->childCount() ? m_flowItem->child(m_flowItem->childCount() - 1) : m_flowItem;
-            for (int i = 0; i < flow->steps().size(); ++i) {
-                if (flow->steps().at(i).state == AuthStep::State::Failed) {
+            for (int i = 0; i < flow->steps.size(); ++i) {
+                if (flow->steps.at(i).state == AuthStep::State::Failed) {
                     focus = m_flowItem->child(i);
                     break;
                 }
             }
             m_steps->setCurrentItem(focus);
         }
-        if (a->flow() != m_flow)
-            attachFlow(a->flow());
-    } else {
-        attachFlow(nullptr);
     }
     m_steps->resizeColumnToContents(0);
     updateStatus();
@@ -477,36 +445,36 @@ void SignInPanel::rebuild()
 
 void SignInPanel::updateFlowItem()
 {
-    if (!m_flowItem || !m_flow)
+    const std::optional<SignInFlow> flow = m_progress ? m_progress->currentFlow() : std::nullopt;
+    if (!m_flowItem || !flow)
         return;
-    m_flowItem->setText(1, !m_flow->isFinished() ? tr("running…")
-                           : m_flow->succeeded()
-                               ? (m_flow->options().refreshOnly ? tr("refreshed") : tr("signed in"))
-                               : m_flow->error().message);
+    m_flowItem->setText(1, flow->running     ? tr("running…")
+                           : flow->succeeded ? (flow->refreshOnly ? tr("refreshed") : tr("signed in"))
+                                             : flow->error);
     m_flowItem->setToolTip(1, m_flowItem->text(1));
-    for (int i = 0; i < m_flowItem->childCount() && i < m_flow->steps().size(); ++i)
-        fillStepItem(m_flowItem->child(i), m_flow->steps().at(i));
-    // appendStep() after the end (the first authorized request) adds a row.
-    while (m_flowItem->childCount() < m_flow->steps().size()) {
+    for (int i = 0; i < m_flowItem->childCount() && i < flow->steps.size(); ++i)
+        fillStepItem(m_flowItem->child(i), flow->steps.at(i));
+    // A step added after the end (the first authorized request) adds a row.
+    while (m_flowItem->childCount() < flow->steps.size()) {
         const int i = m_flowItem->childCount();
         auto *item = new QTreeWidgetItem(m_flowItem);
         item->setData(0, FlowRole, currentFlow);
         item->setData(0, StepRole, i);
-        fillStepItem(item, m_flow->steps().at(i));
+        fillStepItem(item, flow->steps.at(i));
     }
     showDetail();
 }
 
 void SignInPanel::updateStatus()
 {
-    Authorizer *a = authorizer();
-    const bool running = a && a->flow() && !a->flow()->isFinished();
-    const bool paused = running && a->flow()->isPaused();
+    const bool a = available();
+    const bool running = a && m_progress->isRunning();
+    const bool paused = a && m_progress->isPaused();
     m_signInButton->setEnabled(a && !running);
-    m_signInButton->setText(a && a->isSignedIn() ? tr("Sign in again") : tr("Sign in"));
-    m_signOut->setEnabled(a && (a->isSignedIn() || !a->pastFlows().isEmpty() || a->flow()));
+    m_signInButton->setText(a && m_progress->isSignedIn() ? tr("Sign in again") : tr("Sign in"));
+    m_signOut->setEnabled(a && m_progress->hasAnything());
     m_stepped->setEnabled(a);
-    m_continue->setVisible(a && (a->isStepped() || paused));
+    m_continue->setVisible(a && (m_progress->isStepped() || paused));
     m_continue->setEnabled(paused);
     m_cancel->setEnabled(running);
     m_reveal->setEnabled(a);
@@ -515,26 +483,14 @@ void SignInPanel::updateStatus()
     } else if (!a) {
         m_status->setText(tr("%1 runs as a local process: sign-in is for servers reached over HTTP.")
                               .arg(m_session->displayName()));
-    } else if (running) {
-        const OAuthFlow *flow = a->flow();
-        const QString step = flow->steps().isEmpty() ? QString() : flow->steps().last().title;
-        m_status->setText(paused ? tr("Paused before the step after “%1”: Continue when ready.").arg(step)
-                          : flow->authorizationUrl().isValid() && !flow->steps().isEmpty() &&
-                                  flow->steps().last().kind == AuthStep::Kind::Authorization
-                              ? tr("Waiting for the browser: sign in there, then come back.")
-                              : tr("%1 in progress: %2…").arg(Authorizer::flowTitle(flow), step));
-    } else if (!m_store->isLoaded()) {
+    } else if (!running && !m_progress->isLoaded()) {
         m_status->setText(tr("Not signed in yet. Folio signs in when %1 asks for it (an HTTP 401), or now "
                              "with Sign in.")
                               .arg(m_session->displayName()));
     } else {
-        QString text = m_store->statusText(QDateTime::currentMSecsSinceEpoch()) + QLatin1Char('.');
-        if (!a->isSignedIn() && !a->flow())
-            text += tr(" Folio signs in when the server asks for it (an HTTP 401), or now with Sign in.");
-        m_status->setText(text);
+        m_status->setText(m_progress->statusText(QDateTime::currentMSecsSinceEpoch()));
     }
-    const bool counting = a && a->isSignedIn() && a->record().tokens.expiresAtMs > 0;
-    if (counting)
+    if (a && m_progress->isCounting())
         m_tick->start();
     else
         m_tick->stop();
@@ -547,7 +503,7 @@ QString SignInPanel::statusText() const
 
 void SignInPanel::showDetail()
 {
-    Authorizer *a = authorizer();
+    const bool a = available();
     QTreeWidgetItem *item = m_steps->currentItem();
     if (!a || !item) {
         m_detail->setHtml(
@@ -561,20 +517,12 @@ void SignInPanel::showDetail()
     }
     const int flowIndex = item->data(0, FlowRole).toInt();
     const int stepIndex = item->data(0, StepRole).toInt();
-    const QList<AuthStep> *steps = nullptr;
-    if (flowIndex == currentFlow && a->flow())
-        steps = &a->flow()->steps();
-    else if (flowIndex >= 0 && flowIndex < a->pastFlows().size())
-        steps = &a->pastFlows().at(flowIndex).steps;
-    if (!steps) {
-        m_detail->clear();
-        return;
-    }
-    if (stepIndex < 0 || stepIndex >= steps->size()) {
+    const QList<AuthStep> steps = m_progress->steps(flowIndex);
+    if (stepIndex < 0 || stepIndex >= steps.size()) {
         // A flow's own row: its steps in one line each.
         QString html = QStringLiteral("<h3 style='margin:0'>%1</h3><p>%2</p><ol>")
                            .arg(item->text(0).toHtmlEscaped(), item->text(1).toHtmlEscaped());
-        for (const AuthStep &s : *steps)
+        for (const AuthStep &s : steps)
             html +=
                 QStringLiteral("<li>%1 — %2</li>")
                     .arg(s.title.toHtmlEscaped(), (s.error.isEmpty() ? s.summary : s.error).toHtmlEscaped());
@@ -582,39 +530,28 @@ void SignInPanel::showDetail()
         m_reveal->setEnabled(false);
         return;
     }
-    m_reveal->setEnabled(!steps->at(stepIndex).exchanges.isEmpty());
+    m_reveal->setEnabled(!steps.at(stepIndex).exchanges.isEmpty());
     const int scroll = m_detail->verticalScrollBar()->value();
-    m_detail->setHtml(authStepHtml(steps->at(stepIndex), m_reveal->isChecked(), palette()));
+    m_detail->setHtml(authStepHtml(steps.at(stepIndex), m_reveal->isChecked(), palette()));
     m_detail->verticalScrollBar()->setValue(scroll);
 }
 
 void SignInPanel::signIn()
 {
-    Authorizer *a = authorizer();
-    if (!a || (a->flow() && !a->flow()->isFinished()))
+    if (!available() || m_progress->isRunning())
         return;
     m_connectAfter = true;
-    if (!m_store->isLoaded()) {
-        // The saved record first: the client identities in it are reused, not registered again.
-        QPointer<SignInStore> store = m_store;
-        m_store->load([store] {
-            if (store)
-                store->authorizer()->signIn();
-        });
-        return;
-    }
-    a->signIn();
+    m_progress->signIn();
 }
 
 void SignInPanel::signOut(bool confirm)
 {
-    if (!m_store)
+    if (!m_progress)
         return;
     if (confirm) {
-        QMessageBox ask(
-            QMessageBox::Question, tr("Sign Out"),
-            tr("Sign out of %1?").arg(m_session ? m_session->displayName() : m_store->serverUrl().toString()),
-            QMessageBox::Cancel, this);
+        QMessageBox ask(QMessageBox::Question, tr("Sign Out"),
+                        tr("Sign out of %1?").arg(m_session ? m_session->displayName() : m_progress->serverUrl()),
+                        QMessageBox::Cancel, this);
         ask.setInformativeText(
             tr("Folio forgets its access and refresh tokens, here and in the keychain, and "
                "the sign-in steps shown here, and disconnects; connecting again signs in again."));
@@ -626,7 +563,7 @@ void SignInPanel::signOut(bool confirm)
             return;
     }
     m_connectAfter = false;
-    m_store->signOut();
+    m_progress->signOut();
     // Connected, its next request would sign in again at once: it disconnects instead, and the
     // next connect signs in.
     if (m_session && m_session->state() != ClientState::Disconnected)
@@ -635,15 +572,15 @@ void SignInPanel::signOut(bool confirm)
 
 void SignInPanel::continueFlow()
 {
-    if (Authorizer *a = authorizer(); a && a->flow())
-        a->flow()->continueFlow();
+    if (m_progress)
+        m_progress->continueFlow();
 }
 
 void SignInPanel::cancel()
 {
     m_connectAfter = false;
-    if (Authorizer *a = authorizer())
-        a->cancel();
+    if (m_progress)
+        m_progress->cancel();
 }
 
 } // namespace folio

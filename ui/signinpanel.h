@@ -13,11 +13,11 @@ class QTreeWidgetItem;
 
 namespace folio {
 
-class Authorizer;
-class OAuthFlow;
 class ServerSession;
+class SignInProgress;
 class SignInStore;
 struct AuthStep;
+struct SignInFlow;
 
 // The Auth view: an HTTP server's sign-in as a sequence of steps (challenge, resource metadata,
 // authorization server metadata, registration, authorization, callback, token, the first
@@ -25,7 +25,8 @@ struct AuthStep;
 // the selected step shows each rule it checked, its error at the step where it happened, what it
 // found, the access token's JWT claims and its raw HTTP exchanges, secrets masked unless the user
 // asks to see them. Sign in, sign out, step through with Continue, cancel. The session's
-// SignInStore runs everything; this panel only shows it and passes the user's clicks on.
+// SignInStore runs everything, read through a SignInProgress; this panel only shows it and passes
+// the user's clicks on.
 class SignInPanel : public QWidget
 {
     Q_OBJECT
@@ -60,18 +61,17 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    Authorizer *authorizer() const;
-    void attachFlow(OAuthFlow *flow);
+    bool available() const;
     void rebuild();
     void updateFlowItem();
     void updateStatus();
     void showDetail();
-    QTreeWidgetItem *addFlowItem(const QString &title, bool succeeded, const QString &error, bool running);
+    // A flow's row and its steps' (flowIndex: into pastFlows(), or -1 for the current flow).
+    QTreeWidgetItem *addFlowItem(const SignInFlow &flow, int flowIndex);
     void fillStepItem(QTreeWidgetItem *item, const AuthStep &step) const;
 
     QPointer<ServerSession> m_session;
-    QPointer<SignInStore> m_store;
-    QPointer<OAuthFlow> m_flow;
+    SignInProgress *m_progress = nullptr;
     QTreeWidgetItem *m_flowItem = nullptr; // the current flow's group
     bool m_connectAfter = false;           // connect once the user's sign-in succeeds
     QLabel *m_status;

@@ -2,12 +2,12 @@ cmake_minimum_required(VERSION 3.25)
 # The house rules docs/architecture.md states, checked (issue 28): run as a test, it fails on a
 # file that breaks one. SOURCE_DIR is the repository.
 #  1. Widgets show; they do not speak the protocol: nothing under ui/ includes mcpclient.h,
-#     invocation.h, rpccall.h, authorizer.h or oauthflow.h, but the files listed below, which
-#     issue 28 moves next (the sign-in panel). The list only shrinks.
+#     invocation.h, rpccall.h, authorizer.h or oauthflow.h (models/ reads them for the widgets:
+#     ServerSession, InvocationRun, SignInProgress). allowed_in_ui is empty and stays so.
 #  2. Nothing outside net/ asks which Kind a server config is (ServerConfig says what it can do).
 #  3. Tests wait for events, not for time: no qWait( under tests/.
 set(protocol_headers "mcpclient|invocation|rpccall|authorizer|oauthflow")
-set(allowed_in_ui ui/signinpanel.cpp)
+set(allowed_in_ui "")
 
 set(broken "")
 file(GLOB ui_files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/ui/*.h" "${SOURCE_DIR}/ui/*.cpp")
