@@ -552,6 +552,28 @@ void ListView::applyToolArguments()
     m_model->walker()->start();
 }
 
+bool ListView::selectWalkPage(int pageIndex)
+{
+    if (!m_model)
+        return false;
+    PageWalker *walker = m_model->walker();
+    if (const QList<int> rows = walker->walkPageRows(); pageIndex < rows.size()) {
+        selectPage(rows.at(pageIndex));
+        return true;
+    }
+    auto *ctx = new QObject(this);
+    connect(walker, &PageWalker::pageAccepted, ctx, [this, walker, ctx, pageIndex] {
+        const QList<int> rows = walker->walkPageRows();
+        if (pageIndex < rows.size() && m_model->ledger()->page(rows.at(pageIndex)).isSettled()) {
+            selectPage(rows.at(pageIndex));
+            ctx->deleteLater();
+        }
+    });
+    connect(walker, &PageWalker::walkFinished, ctx, &QObject::deleteLater);
+    loadAll();
+    return false;
+}
+
 void ListView::selectPage(int ledgerRow)
 {
     if (!m_model)

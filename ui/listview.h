@@ -59,6 +59,9 @@ public:
     void copyItemAsJson();
     // Selects a page: its chip, its rows, the inspector.
     void selectPage(int ledgerRow);
+    // Selects the walk's page pageIndex (0-based), as a finding or the audit names it; one not
+    // loaded yet is selected when it arrives, after Load All Pages. False when it had to load.
+    bool selectWalkPage(int pageIndex);
     void setMaskCursors(bool mask);
     QString summary() const;
 

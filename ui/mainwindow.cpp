@@ -1,35 +1,29 @@
 #include "mainwindow.h"
 
 #include "auditpanel.h"
-#include "bugreport.h"
 #include "clientstate.h"
 #include "elidedlabel.h"
-#include "finding.h"
 #include "findingspanel.h"
 #include "fonts.h"
 #include "framepacer.h"
-#include "importdialog.h"
 #include "inputresponder.h"
-#include "legendbar.h"
 #include "listview.h"
 #include "pagedlistmodel.h"
 #include "pageinspector.h"
 #include "pagestrip.h"
 #include "secretstore.h"
-#include "serverdialog.h"
+#include "serverlistactions.h"
 #include "serverlistdelegate.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
-#include "sessionrecording.h"
+#include "sessionfiles.h"
 #include "settingskeys.h"
 #include "signinpanel.h"
 #include "signinstore.h"
-#include "statuscolors.h"
 #include "terminaltext.h"
 #include "theme.h"
 #include "timelineview.h"
-#include "trafficexport.h"
 #include "trafficview.h"
 #include "uilogging.h"
 #include "zoom.h"
@@ -38,37 +32,24 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDateTime>
 #include <QDesktopServices>
-#include <QDir>
-#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeData>
-#include <QPainter>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QStatusBar>
-#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTimer>
-#include <QToolBar>
-#include <QToolButton>
 #include <QVBoxLayout>
 
-#include <algorithm>
 #include <functional>
 
 namespace folio {
@@ -88,7 +69,10 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     , m_message(new ElidedLabel(this))
     , m_permanentStatus(new ElidedLabel(this))
     , m_messageTimer(new QTimer(this))
-    , m_legend(new LegendBar(this))
+    , m_serverActions(new ServerListActions(servers, m_serverList, this))
+    , m_files(new SessionFiles(servers, m_serverList, this))
+    , m_docks(new WindowDocks(this, m_timeline, m_findings, m_traffic, m_audit, m_signIn))
+    , m_presentation(new Presentation(this))
 {
     setWindowTitle(tr("Folio"));
     setObjectName(QStringLiteral("FolioMainWindow"));
@@ -125,8 +109,14 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     buttons->addWidget(add);
     buttons->addWidget(import);
     side->addLayout(buttons);
-    connect(add, &QPushButton::clicked, this, &MainWindow::addServer);
-    connect(import, &QPushButton::clicked, this, &MainWindow::importServers);
+    connect(add, &QPushButton::clicked, m_serverActions, &ServerListActions::addServer);
+    connect(import, &QPushButton::clicked, m_serverActions, &ServerListActions::importServers);
+    connect(m_serverActions, &ServerListActions::statusMessage, this, &MainWindow::showStatus);
+    connect(m_serverActions, &ServerListActions::removing, this, [this](ServerSession *s) {
+        if (ServerView *v = m_views.take(s))
+            v->deleteLater();
+    });
+    connect(m_files, &SessionFiles::statusMessage, this, &MainWindow::showStatus);
 
     m_splitter->addWidget(sidebar);
     m_splitter->addWidget(m_stack);
@@ -136,16 +126,10 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     setCentralWidget(m_splitter);
     setAcceptDrops(true); // a .folio file dropped on the window opens as a replay
 
-    createDocks();
-    // The legend: a row of its own across the window's foot, above the status bar.
-    m_legendBar = new QToolBar(tr("Legend"), this);
-    m_legendBar->setObjectName(QStringLiteral("legendBar"));
-    m_legendBar->setMovable(false);
-    m_legendBar->setFloatable(false);
-    m_legendBar->toggleViewAction()->setVisible(false); // View > Legend says it
-    m_legendBar->addWidget(m_legend);
-    addToolBar(Qt::BottomToolBarArea, m_legendBar);
-    m_legendBar->setVisible(QSettings().value(SettingsKey::Legend, false).toBool());
+    connect(m_timeline, &TimelineView::pageActivated, this, [this](int ledgerRow) {
+        if (ListView *list = currentList())
+            list->selectPage(ledgerRow);
+    });
     createActions();
     // Two texts side by side, each elided to its share: a long error never widens the window.
     m_message->setObjectName(QStringLiteral("statusMessage"));
@@ -212,116 +196,15 @@ void MainWindow::showEvent(QShowEvent *event)
     QMainWindow::showEvent(event);
 }
 
-// A View menu action for a dock: shows or closes it, like its toggle-view action, except that a
-// dock tabbed behind another (open, but off screen) comes forward instead of closing.
-QAction *MainWindow::dockAction(QDockWidget *dock, const QKeySequence &keys)
-{
-    QAction *toggle = dock->toggleViewAction();
-    auto *action = new QAction(toggle->text(), this);
-    action->setCheckable(true);
-    action->setChecked(toggle->isChecked());
-    action->setShortcut(keys);
-    connect(toggle, &QAction::toggled, action, &QAction::setChecked);
-    connect(action, &QAction::triggered, dock, [dock, action](bool checked) {
-        if (!checked && dock->visibleRegion().isEmpty()) {
-            action->setChecked(true);
-            dock->raise();
-            return;
-        }
-        dock->setVisible(checked);
-        if (checked)
-            dock->raise();
-    });
-    return action;
-}
-
-void MainWindow::createDocks()
-{
-    auto dock = [this](const QString &title, const QString &name, QWidget *content) {
-        auto *d = new QDockWidget(title, this);
-        d->setObjectName(name);
-        d->setWidget(content);
-        addDockWidget(Qt::BottomDockWidgetArea, d);
-        return d;
-    };
-    m_timelineDock = dock(tr("Timeline"), QStringLiteral("timelineDock"), m_timeline);
-    m_findingsDock = dock(tr("Findings"), QStringLiteral("findingsDock"), m_findings);
-    m_trafficDock = dock(tr("Traffic"), QStringLiteral("trafficDock"), m_traffic);
-    tabifyDockWidget(m_timelineDock, m_findingsDock);
-    tabifyDockWidget(m_findingsDock, m_trafficDock);
-    // The audit sits with them, below the table, so the page a finding opens is never behind it;
-    // hidden until an audit is run.
-    m_auditDock = dock(tr("Audit"), QStringLiteral("auditDock"), m_audit);
-    tabifyDockWidget(m_trafficDock, m_auditDock);
-    m_auditDock->hide();
-    // The sign-in's steps, with them too; it comes forward when a sign-in starts.
-    m_signInDock = dock(tr("Sign-in"), QStringLiteral("signInDock"), m_signIn);
-    tabifyDockWidget(m_auditDock, m_signInDock);
-    m_signInDock->hide();
-    connect(m_signIn, &SignInPanel::flowStarted, this, [this] { showSignIn(); });
-    m_timelineDock->raise();
-    // The docks behind the timeline fill their panels when they come forward.
-    connect(m_findingsDock, &QDockWidget::visibilityChanged, m_findings, [this](bool visible) {
-        if (visible)
-            m_findings->rebuildWhenOnScreen();
-    });
-    connect(m_trafficDock, &QDockWidget::visibilityChanged, m_traffic, [this](bool visible) {
-        if (visible)
-            m_traffic->buildWhenOnScreen();
-    });
-    connect(m_timeline, &TimelineView::pageActivated, this, [this](int ledgerRow) {
-        if (ListView *list = currentList())
-            list->selectPage(ledgerRow);
-    });
-}
-
-void MainWindow::showSignIn()
-{
-    m_signInDock->show();
-    m_signInDock->raise();
-    // Its steps and their exchanges want room: two fifths of the window's height when the dock is
-    // squeezed below a quarter (a size the user chose above that stays).
-    if (!m_signInDock->isFloating() && m_signInDock->height() < height() / 4)
-        resizeDocks({m_signInDock}, {height() * 2 / 5}, Qt::Vertical);
-}
-
 void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Add Server…"), QKeySequence::New, this, &MainWindow::addServer);
-    file->addAction(tr("&Import Servers…"), QKeySequence(tr("Ctrl+I")), this, &MainWindow::importServers);
+    file->addAction(m_serverActions->addAction());
+    file->addAction(m_serverActions->importAction());
     file->addSeparator();
-    file->addAction(tr("&Open Session…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open Session"), QSettings().value(SettingsKey::SessionDir).toString(),
-            tr("Folio sessions (*.folio);;All files (*)"));
-        if (path.isEmpty())
-            return;
-        QSettings().setValue(SettingsKey::SessionDir, QFileInfo(path).absolutePath());
-        QString error;
-        if (openSession(path, &error) < 0)
-            QMessageBox::warning(this, tr("Open Session"), error);
-    });
-    m_saveSessionAction = file->addAction(tr("&Save Session…"), QKeySequence::Save, this, [this] {
-        ServerSession *s = m_servers->session(currentServerRow());
-        if (!s)
-            return;
-        QString name = s->displayName();
-        name.replace(QRegularExpression(QStringLiteral("[^\\w.-]+")), QStringLiteral("-"));
-        const QString dir = QSettings().value(SettingsKey::SessionDir, QDir::homePath()).toString();
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save Session"),
-                                                          QDir(dir).filePath(name + QStringLiteral(".folio")),
-                                                          tr("Folio sessions (*.folio)"));
-        if (path.isEmpty())
-            return;
-        QSettings().setValue(SettingsKey::SessionDir, QFileInfo(path).absolutePath());
-        QString error;
-        if (!saveSession(path, &error))
-            QMessageBox::warning(this, tr("Save Session"), error);
-    });
-    m_saveSessionAction->setToolTip(tr("Save what this server's connection carried, to replay it anywhere"));
-    m_exportReportAction = file->addAction(tr("&Export Report…"), QKeySequence(tr("Ctrl+Shift+E")), this,
-                                           &MainWindow::exportReportAs);
+    file->addAction(m_files->openAction());
+    file->addAction(m_files->saveAction());
+    file->addAction(m_files->exportReportAction());
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -331,76 +214,51 @@ void MainWindow::createActions()
     m_disconnectAction = server->addAction(tr("&Disconnect"), QKeySequence(tr("Ctrl+Shift+Return")), this,
                                            &MainWindow::disconnectCurrent);
     server->addSeparator();
-    m_editAction = server->addAction(tr("&Edit…"), QKeySequence(Qt::Key_F2), this, &MainWindow::editServer);
-    m_removeAction = server->addAction(tr("&Remove"), QKeySequence::Delete, this, &MainWindow::removeServer);
+    server->addAction(m_serverActions->editAction());
+    server->addAction(m_serverActions->removeAction());
     server->addSeparator();
-    m_auditAction = server->addAction(tr("&Audit Paging"), QKeySequence(tr("Ctrl+Shift+A")), this,
-                                      &MainWindow::auditServer);
+    m_auditAction = server->addAction(tr("&Audit Paging"), QKeySequence(tr("Ctrl+Shift+A")), this, [this] {
+        if (!m_servers->session(currentServerRow()))
+            return;
+        // A dock below the table, not a window over it: a finding's page shows beside the audit.
+        m_docks->showAudit();
+        m_audit->start();
+    });
     server->addSeparator();
     m_signInAction = server->addAction(tr("Sign &In"), this, [this] {
-        showSignIn();
+        m_docks->showSignIn();
         m_signIn->signIn();
     });
     m_signOutAction = server->addAction(tr("Sign &Out…"), this, [this] { m_signIn->signOut(); });
-    m_removeAction->setShortcutContext(Qt::WidgetShortcut);
-    m_serverList->addAction(m_connectAction);
-    m_serverList->addAction(m_disconnectAction);
-    m_serverList->addAction(m_editAction);
-    m_serverList->addAction(m_removeAction);
+    m_serverList->addActions({m_connectAction, m_disconnectAction, m_serverActions->editAction(),
+                              m_serverActions->removeAction()});
 
     QMenu *list = menuBar()->addMenu(tr("&List"));
-    m_loadAllAction = list->addAction(tr("Load &All Pages"), QKeySequence(tr("Ctrl+L")), this, [this] {
-        if (ListView *l = currentList())
-            l->loadAll();
-    });
-    m_cancelAction = list->addAction(tr("&Cancel Loading"), QKeySequence(Qt::Key_Escape), this, [this] {
-        if (ListView *l = currentList())
-            l->cancel();
-    });
-    m_restartAction = list->addAction(tr("&Restart Walk"), QKeySequence(Qt::Key_F5), this, [this] {
-        if (ListView *l = currentList())
-            l->restart();
-    });
-    m_filterAction = list->addAction(tr("&Filter Rows"), QKeySequence::Find, this, [this] {
-        if (ListView *l = currentList())
-            l->focusFilter();
-    });
-    list->addSeparator();
-    QMenu *onConnect = list->addMenu(tr("Walk on &Connect"));
-    auto *walkGroup = new QActionGroup(this);
-    const auto savedMode = ServerSession::WalkOnConnect(
-        QSettings().value(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole)).toInt());
-    m_servers->setWalkOnConnect(savedMode);
-    for (const auto &[mode, label] :
-         {std::pair{ServerSession::WalkOnConnect::FirstPages, tr("Every List's &First Page")},
-          std::pair{ServerSession::WalkOnConnect::Whole, tr("Every List to Its &End (within the page cap)")},
-          std::pair{ServerSession::WalkOnConnect::OnDemand, tr("&Only Lists I Open")}}) {
-        QAction *a = onConnect->addAction(label);
-        a->setCheckable(true);
-        a->setChecked(mode == savedMode);
-        walkGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [this, mode] {
-            QSettings().setValue(SettingsKey::WalkOnConnect, int(mode));
-            m_servers->setWalkOnConnect(mode);
-            showStatus(tr("Applies at the next connect."));
+    auto listAction = [this, list](const QString &text, const QKeySequence &keys, void (ListView::*act)()) {
+        return list->addAction(text, keys, this, [this, act] {
+            if (ListView *l = currentList())
+                (l->*act)();
         });
-    }
+    };
+    m_loadAllAction = listAction(tr("Load &All Pages"), QKeySequence(tr("Ctrl+L")), &ListView::loadAll);
+    m_cancelAction = listAction(tr("&Cancel Loading"), QKeySequence(Qt::Key_Escape), &ListView::cancel);
+    m_restartAction = listAction(tr("&Restart Walk"), QKeySequence(Qt::Key_F5), &ListView::restart);
+    m_filterAction = listAction(tr("&Filter Rows"), QKeySequence::Find, &ListView::focusFilter);
+    list->addSeparator();
+    m_serverActions->addWalkOnConnectMenu(list);
     QAction *mask = list->addAction(tr("&Mask Cursors"));
     mask->setCheckable(true);
     mask->setShortcut(QKeySequence(tr("Ctrl+M")));
     mask->setToolTip(tr("Cursors can carry tenant data: hide them in views and copies"));
     connect(mask, &QAction::toggled, this, [this](bool on) {
         m_maskCursors = on;
+        m_files->setMaskCursors(on);
         for (ServerView *v : std::as_const(m_views))
             v->setMaskCursors(on);
     });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(dockAction(m_trafficDock, QKeySequence(tr("Ctrl+T"))));
-    view->addAction(dockAction(m_findingsDock, QKeySequence(tr("Ctrl+Shift+F"))));
-    view->addAction(dockAction(m_timelineDock, QKeySequence(tr("Ctrl+Shift+T"))));
-    view->addAction(dockAction(m_auditDock, QKeySequence()));
-    view->addAction(dockAction(m_signInDock, QKeySequence()));
+    m_docks->addViewActions(view);
     view->addSeparator();
     // Keyboard users reach each part of the window directly (Tab walks between them too).
     QMenu *go = view->addMenu(tr("&Go To"));
@@ -429,40 +287,9 @@ void MainWindow::createActions()
     });
     view->addSeparator();
     // For a room: full screen, larger, with the legend of the colours.
-    m_presentationAction = view->addAction(tr("&Presentation"));
-    m_presentationAction->setCheckable(true);
-    m_presentationAction->setShortcut(QKeySequence(Qt::Key_F11));
-    connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentation);
-    QAction *zoomIn = view->addAction(tr("Zoom &In"), this, [this] { setZoom(uiZoom() * 1.15); });
-    zoomIn->setShortcuts({QKeySequence(tr("Ctrl+=")), QKeySequence::ZoomIn});
-    QAction *zoomOut = view->addAction(tr("Zoom &Out"), this, [this] { setZoom(uiZoom() / 1.15); });
-    zoomOut->setShortcuts({QKeySequence(tr("Ctrl+-")), QKeySequence::ZoomOut});
-    view->addAction(tr("&Actual Size"), QKeySequence(tr("Ctrl+0")), this, [this] { setZoom(1.0); });
-    m_legendAction = view->addAction(tr("&Legend"));
-    m_legendAction->setCheckable(true);
-    m_legendAction->setChecked(!m_legendBar->isHidden());
-    m_legendAction->setToolTip(tr("What the colours and badges mean, in the status bar"));
-    connect(m_legendAction, &QAction::toggled, this, [this](bool on) {
-        m_legendBar->setVisible(on);
-        if (!m_presentationAction->isChecked())
-            QSettings().setValue(SettingsKey::Legend, on);
-    });
+    m_presentation->addViewActions(view);
     view->addSeparator();
-    QMenu *theme = view->addMenu(tr("&Theme"));
-    auto *group = new QActionGroup(this);
-    const Theme::Mode current = Theme::load();
-    for (const auto &[mode, label] :
-         {std::pair{Theme::Mode::System, tr("Follow the &System")},
-          std::pair{Theme::Mode::Light, tr("&Light")}, std::pair{Theme::Mode::Dark, tr("&Dark")}}) {
-        QAction *a = theme->addAction(label);
-        a->setCheckable(true);
-        a->setChecked(mode == current);
-        group->addAction(a);
-        connect(a, &QAction::triggered, this, [mode] {
-            Theme::save(mode);
-            Theme::apply(mode);
-        });
-    }
+    Theme::addMenu(view);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Folio"), this, [this] {
@@ -567,10 +394,7 @@ void MainWindow::updateFindingsTitle()
 {
     // The dock's tab says how many there are, so that they are seen behind the timeline.
     ServerView *v = currentServerView();
-    const int n = v ? v->session()->findingCount() : 0;
-    const QString title = n > 0 ? tr("Findings (%1)").arg(n) : tr("Findings");
-    if (m_findingsDock->windowTitle() != title)
-        m_findingsDock->setWindowTitle(title);
+    m_docks->setFindingsCount(v ? v->session()->findingCount() : 0);
 }
 
 void MainWindow::handleCurrentListChanged()
@@ -599,146 +423,30 @@ void MainWindow::disconnectCurrent()
     }
 }
 
-void MainWindow::addServer()
-{
-    ServerDialog dialog(this);
-    ServerConfig c;
-    c.nameFromServer = true; // unless the user names it
-    dialog.setConfig(c);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    ServerConfig config = dialog.config();
-    config.name = m_servers->uniqueName(config.name);
-    const int row = m_servers->addServer(config); // it saves the token to the keychain
-    selectServer(row);
-    showStatus(tr("Added %1. Connect with Ctrl+Return.").arg(config.name));
-}
-
-void MainWindow::editServer()
-{
-    const int row = currentServerRow();
-    ServerSession *s = m_servers->session(row);
-    if (!s || m_servers->isDemo(row))
-        return;
-    ServerDialog dialog(this);
-    dialog.setConfig(s->config());
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    ServerConfig config = dialog.config();
-    if (config.nameFromServer && s->config().nameFromServer)
-        config.name = s->config().name; // still unnamed: the keychain token stays under its key
-    else if (config.name != s->config().name)
-        config.name = m_servers->uniqueName(config.name);
-    m_servers->updateServer(row, config); // it saves or removes the token in the keychain
-    showStatus(tr("Saved %1; the change applies at the next connect.").arg(config.name));
-}
-
-void MainWindow::removeServer()
-{
-    const int row = currentServerRow();
-    ServerSession *s = m_servers->session(row);
-    if (!s || m_servers->isDemo(row))
-        return;
-    const QString name = s->config().name;
-    // Nothing else in the window destroys what the user made: this asks first, Cancel the default.
-    QMessageBox ask(QMessageBox::Question, tr("Remove Server"), tr("Remove %1 from the list?").arg(name),
-                    QMessageBox::Cancel, this);
-    ask.setInformativeText(
-        s->config().tokenInKeychain ? tr("Its settings and the token saved in the keychain are deleted.")
-        : s->signIn() ? tr("Its settings and its sign-in (tokens and client registrations, in the "
-                           "keychain) are deleted.")
-                      : tr("Its settings are deleted."));
-    QPushButton *remove = ask.addButton(tr("Remove"), QMessageBox::DestructiveRole);
-    ask.setDefaultButton(QMessageBox::Cancel);
-    ask.setObjectName(QStringLiteral("confirmRemove"));
-    ask.exec();
-    if (ask.clickedButton() != remove)
-        return;
-    if (SignInStore *signIn = s->signIn()) // the model removes the token and env secrets
-        signIn->forget();
-    if (ServerView *v = m_views.take(s))
-        v->deleteLater();
-    m_servers->removeServer(row);
-    showStatus(tr("Removed %1.").arg(name));
-}
-
-void MainWindow::importServers()
-{
-    ImportDialog dialog(this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    int last = -1;
-    const QList<ServerConfig> configs = dialog.selected();
-    for (ServerConfig c : configs) {
-        c.name = m_servers->uniqueName(c.name);
-        last = m_servers->addServer(c);
-    }
-    if (last >= 0)
-        selectServer(last);
-    showStatus(tr("Imported %n server(s). Nothing was started.", nullptr, int(configs.size())));
-}
-
 int MainWindow::openSession(const QString &path, QString *error)
 {
-    QString why;
-    const auto recording = SessionRecording::load(path, &why);
-    if (!recording) {
-        const QString message = tr("%1 cannot be opened: %2").arg(QFileInfo(path).fileName(), why);
-        if (error)
-            *error = message;
-        showStatus(message);
-        return -1;
-    }
-    ServerConfig config = recording->replayConfig(path);
-    config.name = m_servers->uniqueName(tr("%1 (replay)").arg(recording->name));
-    const int row = m_servers->addServer(config, /*persist=*/false);
-    selectServer(row);
-    m_servers->session(row)->connectToServer();
-    showStatus(tr("Replaying %1: no server is contacted").arg(QFileInfo(path).fileName()));
-    return row;
+    return m_files->openSession(path, error);
 }
 
 bool MainWindow::saveSession(const QString &path, QString *error)
 {
-    ServerSession *s = m_servers->session(currentServerRow());
-    const SessionRecording recording = s ? s->recording() : SessionRecording();
-    QString why;
-    if (!s || s->isReplay() || recording.events.isEmpty())
-        why = s && s->isReplay() ? tr("a replay is saved already: it is its file")
-                                 : tr("nothing to save yet: connect to the server first");
-    else if (!recording.save(path, &why))
-        why = tr("cannot write %1: %2").arg(path, why);
-    if (!why.isEmpty()) {
-        if (error)
-            *error = why;
-        showStatus(why);
-        return false;
-    }
-    QString message =
-        tr("Saved the session (%1 events) to %2").arg(QString::number(recording.events.size()), path);
-    if (!recording.stripped.isEmpty())
-        message += tr("; left out: %1").arg(recording.stripped.join(QStringLiteral("; ")));
-    showStatus(message);
-    return true;
+    return m_files->saveSession(path, error);
+}
+
+bool MainWindow::exportReport(const QString &fileName, QString *error)
+{
+    return m_files->exportReport(fileName, error);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    if (std::any_of(urls.begin(), urls.end(), [](const QUrl &u) {
-            return u.isLocalFile() && u.toLocalFile().endsWith(QLatin1String(".folio"));
-        }))
+    if (SessionFiles::carriesSession(event->mimeData()))
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
-    for (const QUrl &url : event->mimeData()->urls()) {
-        QString error;
-        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".folio")) &&
-            openSession(url.toLocalFile(), &error) < 0)
-            QMessageBox::warning(this, tr("Open Session"), error);
-    }
+    m_files->openDropped(event->mimeData());
     event->acceptProposedAction();
 }
 
@@ -750,57 +458,18 @@ void MainWindow::updateActions()
     m_connectAction->setEnabled(s && state != ClientState::Connected && state != ClientState::Connecting);
     m_disconnectAction->setEnabled(s &&
                                    (state == ClientState::Connected || state == ClientState::Connecting));
-    m_editAction->setEnabled(s && !m_servers->isDemo(row) && !s->isReplay());
-    m_saveSessionAction->setEnabled(s && !s->isReplay() && state != ClientState::Disconnected);
     m_auditAction->setEnabled(s && state == ClientState::Connected);
     SignInStore *signIn = s ? s->signIn() : nullptr;
     m_signInAction->setEnabled(signIn != nullptr);
     m_signOutAction->setEnabled(signIn && signIn->authorizer()->isSignedIn());
-    m_exportReportAction->setEnabled(s != nullptr);
-    m_removeAction->setEnabled(s && !m_servers->isDemo(row));
+    m_serverActions->updateActions();
+    m_files->updateActions();
     const bool hasList = currentList() != nullptr;
     m_loadAllAction->setEnabled(hasList);
     m_cancelAction->setEnabled(hasList);
     m_restartAction->setEnabled(hasList);
     m_filterAction->setEnabled(hasList);
     m_permanentStatus->setText(s ? tr("%1: %2").arg(s->displayName(), s->stateText()) : QString());
-}
-
-void MainWindow::setLegendShown(bool shown)
-{
-    m_legendAction->setChecked(shown);
-}
-
-void MainWindow::setZoom(qreal zoom)
-{
-    if (m_baseFont.pointSizeF() <= 0)
-        m_baseFont = QApplication::font(); // actual size, as the platform gave it
-    setUiZoom(zoom);
-    QFont f = m_baseFont;
-    f.setPointSizeF(m_baseFont.pointSizeF() * uiZoom());
-    QApplication::setFont(f); // every widget's text, and the strip's and timeline's sizes with it
-    if (!m_presentationAction->isChecked())
-        QSettings().setValue(SettingsKey::Zoom, uiZoom());
-}
-
-void MainWindow::setPresentation(bool on)
-{
-    if (on == isFullScreen() && on == m_presenting)
-        return;
-    m_presenting = on;
-    if (on) {
-        m_zoomBeforePresentation = uiZoom();
-        m_legendBeforePresentation = m_legendAction->isChecked();
-        showFullScreen();
-        setZoom(qMax(uiZoom(), 1.3));
-        m_legendAction->setChecked(true);
-    } else {
-        showNormal();
-        m_legendAction->setChecked(m_legendBeforePresentation);
-        setZoom(m_zoomBeforePresentation);
-    }
-    const QSignalBlocker blocker(m_presentationAction);
-    m_presentationAction->setChecked(on);
 }
 
 QString MainWindow::statusMessage() const
@@ -845,81 +514,9 @@ void MainWindow::goToPageIndex(const QString &listId, int pageIndex)
         return;
     }
     v->showList(listId);
-    const QList<int> rows = l->model()->walker()->walkPageRows();
-    if (pageIndex < rows.size()) {
-        l->selectPage(rows.at(pageIndex));
-        return;
-    }
-    showStatus(tr("Page %1 of %2 is not loaded yet: loading all pages (Esc cancels)")
-                   .arg(QString::number(pageIndex + 1), listId));
-    auto *ctx = new QObject(l);
-    connect(l->model()->walker(), &PageWalker::pageAccepted, ctx, [l, ctx, pageIndex] {
-        const QList<int> r = l->model()->walker()->walkPageRows();
-        if (pageIndex < r.size() && l->model()->ledger()->page(r.at(pageIndex)).isSettled()) {
-            l->selectPage(r.at(pageIndex));
-            ctx->deleteLater();
-        }
-    });
-    connect(l->model()->walker(), &PageWalker::walkFinished, ctx, &QObject::deleteLater);
-    l->loadAll();
-}
-
-void MainWindow::auditServer()
-{
-    if (!m_servers->session(currentServerRow()))
-        return;
-    // A dock below the table, not a window over it: a finding's page shows beside the audit.
-    m_auditDock->show();
-    m_auditDock->raise();
-    m_audit->start();
-}
-
-bool MainWindow::exportReport(const QString &fileName, QString *error)
-{
-    ServerSession *s = m_servers->session(currentServerRow());
-    if (!s) {
-        if (error)
-            *error = tr("No server is selected.");
-        return false;
-    }
-    BugReport::Input input = BugReport::Input::fromSession(*s);
-    if (s->hasAuditResult()) { // the last audit run in this window
-        input.audit = s->auditResult();
-        input.auditFinishedAtMs = s->auditFinishedAtMs();
-    }
-    input.maskCursors = m_maskCursors;
-    const BugReport::Format format = BugReport::formatForFile(fileName).value_or(BugReport::Format::Html);
-    return TrafficExport::writeFile(fileName, BugReport::render(BugReport::build(input), format), error);
-}
-
-void MainWindow::exportReportAs()
-{
-    ServerSession *s = m_servers->session(currentServerRow());
-    if (!s)
-        return;
-    QString name = s->displayName().simplified();
-    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
-    const QString html = tr("HTML report (*.html *.htm)"), markdown = tr("Markdown report (*.md)"),
-                  json = tr("JSON report (*.json)");
-    QString filter = html;
-    QString fileName = QFileDialog::getSaveFileName(
-        this, tr("Export Report"),
-        QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-            .filePath(QStringLiteral("%1-report.html").arg(name.isEmpty() ? QStringLiteral("server") : name)),
-        QStringList{html, markdown, json}.join(QStringLiteral(";;")), &filter);
-    if (fileName.isEmpty())
-        return;
-    // A name without a known suffix takes the chosen filter's.
-    if (!BugReport::formatForFile(fileName))
-        fileName += filter == markdown ? QStringLiteral(".md")
-                    : filter == json   ? QStringLiteral(".json")
-                                       : QStringLiteral(".html");
-    QString error;
-    if (!exportReport(fileName, &error)) {
-        QMessageBox::warning(this, tr("Export Report"), tr("Could not write %1: %2").arg(fileName, error));
-        return;
-    }
-    showStatus(tr("Report written to %1").arg(QDir::toNativeSeparators(fileName)));
+    if (!l->selectWalkPage(pageIndex))
+        showStatus(tr("Page %1 of %2 is not loaded yet: loading all pages (Esc cancels)")
+                       .arg(QString::number(pageIndex + 1), listId));
 }
 
 // Within the available area of the screen the window is on (a geometry saved on a larger screen, or
@@ -945,18 +542,7 @@ void MainWindow::fitToScreen()
 void MainWindow::resizeEvent(QResizeEvent *event)
 {
     QMainWindow::resizeEvent(event);
-    // A window made smaller keeps its docks' heights and takes it all from the table: give the
-    // bottom docks back their share, at most a quarter of the window.
-    if (!event->oldSize().isValid() || event->size().height() >= event->oldSize().height())
-        return;
-    const int cap = height() / 4;
-    for (QDockWidget *dock : {m_timelineDock, m_findingsDock, m_trafficDock, m_auditDock}) {
-        if (dock->isVisible() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea &&
-            dock->height() > cap) {
-            resizeDocks({dock}, {cap}, Qt::Vertical);
-            break; // tabbed docks share one height
-        }
-    }
+    m_docks->windowResized(event);
 }
 
 void MainWindow::restoreSettings()
@@ -972,12 +558,9 @@ void MainWindow::restoreSettings()
     }
     fitToScreen();
     if (const qreal zoom = settings.value(SettingsKey::Zoom, 1.0).toDouble(); !qFuzzyCompare(zoom, 1.0))
-        setZoom(zoom);
-    if (!settings.contains(SettingsKey::WindowState)) {
-        // The timeline as tall as its lanes need, within a quarter of the window: the table first.
-        const int wanted = m_timeline->sizeHint().height() + fontMetrics().height() + 8;
-        resizeDocks({m_timelineDock}, {qMin(wanted, height() / 4)}, Qt::Vertical);
-    }
+        m_presentation->setZoom(zoom);
+    if (!settings.contains(SettingsKey::WindowState)) // the timeline as tall as its lanes: the table first
+        m_docks->sizeTimeline(m_timeline->sizeHint().height() + fontMetrics().height() + 8);
 }
 
 void MainWindow::saveSettings()

@@ -1,9 +1,8 @@
 #pragma once
 
-#include "auditresult.h"
-#include "serverconfig.h"
+#include "presentation.h"
+#include "windowdocks.h"
 
-#include <QFont>
 #include <QHash>
 #include <QMainWindow>
 #include <QPointer>
@@ -15,7 +14,6 @@ class QListView;
 class QSplitter;
 class QLabel;
 class QTimer;
-class QToolBar;
 
 namespace folio {
 
@@ -25,9 +23,11 @@ class FindingsPanel;
 class LegendBar;
 class ListView;
 class SecretStore;
+class ServerListActions;
 class ServerListModel;
 class ServerSession;
 class ServerView;
+class SessionFiles;
 class SignInPanel;
 class TimelineView;
 class TrafficView;
@@ -49,23 +49,23 @@ public:
     TrafficView *trafficView() const { return m_traffic; }
     FindingsPanel *findingsPanel() const { return m_findings; }
     TimelineView *timelineView() const { return m_timeline; }
-    QDockWidget *timelineDock() const { return m_timelineDock; }
-    QDockWidget *findingsDock() const { return m_findingsDock; }
+    QDockWidget *timelineDock() const { return m_docks->timeline(); }
+    QDockWidget *findingsDock() const { return m_docks->findings(); }
     // Server > Audit Paging runs in this dock (hidden until the first audit), beside the table.
     AuditPanel *auditPanel() const { return m_audit; }
-    QDockWidget *auditDock() const { return m_auditDock; }
-    QDockWidget *signInDock() const { return m_signInDock; }
+    QDockWidget *auditDock() const { return m_docks->audit(); }
+    QDockWidget *signInDock() const { return m_docks->signIn(); }
     SignInPanel *signInPanel() const { return m_signIn; }
     // The status bar's two texts: the last message (gone after a while) and the current server's
     // state. Each is one elided line; the whole text is in its tooltip and its Copy.
     QString statusMessage() const;
     // View > Zoom (1 is actual size; remembered) and View > Presentation (full screen, zoomed,
     // the legend shown; left as it was on leaving).
-    void setZoom(qreal zoom);
-    void setPresentation(bool on);
-    bool isPresenting() const { return m_presenting; }
-    LegendBar *legend() const { return m_legend; }
-    void setLegendShown(bool shown);
+    void setZoom(qreal zoom) { m_presentation->setZoom(zoom); }
+    void setPresentation(bool on) { m_presentation->setPresenting(on); }
+    bool isPresenting() const { return m_presentation->isPresenting(); }
+    LegendBar *legend() const { return m_presentation->legend(); }
+    void setLegendShown(bool shown) { m_presentation->setLegendShown(shown); }
     QString serverStatus() const;
 
     void connectCurrent();
@@ -93,16 +93,8 @@ private:
     void attachResponder(ServerSession *session);
     void createActions();
     QWidget *welcome();
-    void createDocks();
-    // The Sign-in dock forward, with room for its steps.
-    void showSignIn();
-    QAction *dockAction(QDockWidget *dock, const QKeySequence &keys);
     void handleServerSelected();
     void handleCurrentListChanged();
-    void addServer();
-    void editServer();
-    void removeServer();
-    void importServers();
     void updateActions();
     void updateFindingsTitle();
     void showStatus(const QString &message);
@@ -111,8 +103,6 @@ private:
     void saveSettings();
     void goToPage(const QString &listId, int ledgerRow);
     void goToPageIndex(const QString &listId, int pageIndex);
-    void auditServer();
-    void exportReportAs();
 
     ServerListModel *m_servers;
     SecretStore *m_secrets;
@@ -126,33 +116,20 @@ private:
     TimelineView *m_timeline;
     AuditPanel *m_audit;
     SignInPanel *m_signIn;
-    QDockWidget *m_trafficDock = nullptr;
-    QDockWidget *m_auditDock = nullptr;
-    QDockWidget *m_signInDock = nullptr;
-    QDockWidget *m_findingsDock = nullptr;
-    QDockWidget *m_timelineDock = nullptr;
     ElidedLabel *m_message;
     ElidedLabel *m_permanentStatus;
     QTimer *m_messageTimer;
-    LegendBar *m_legend;
-    QToolBar *m_legendBar = nullptr;
-    QAction *m_presentationAction = nullptr;
-    QAction *m_legendAction = nullptr;
-    QFont m_baseFont;
-    bool m_presenting = false;
-    qreal m_zoomBeforePresentation = 1.0;
-    bool m_legendBeforePresentation = false;
+    ServerListActions *m_serverActions;
+    SessionFiles *m_files;
+    WindowDocks *m_docks;
+    Presentation *m_presentation;
     bool m_maskCursors = false;
 
     QAction *m_connectAction = nullptr;
-    QAction *m_saveSessionAction = nullptr;
     QAction *m_disconnectAction = nullptr;
-    QAction *m_editAction = nullptr;
-    QAction *m_removeAction = nullptr;
     QAction *m_auditAction = nullptr;
     QAction *m_signInAction = nullptr;
     QAction *m_signOutAction = nullptr;
-    QAction *m_exportReportAction = nullptr;
     QAction *m_loadAllAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_restartAction = nullptr;

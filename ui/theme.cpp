@@ -2,7 +2,9 @@
 
 #include "settingskeys.h"
 
+#include <QActionGroup>
 #include <QApplication>
+#include <QMenu>
 #include <QFont>
 #include <QHash>
 #include <QPalette>
@@ -142,6 +144,26 @@ QString name(Mode mode)
         return QStringLiteral("dark");
     }
     return {};
+}
+
+void addMenu(QMenu *view)
+{
+    QMenu *menu = view->addMenu(QCoreApplication::translate("folio::Theme", "&Theme"));
+    auto *group = new QActionGroup(menu);
+    const Mode current = load();
+    for (const auto &[mode, label] :
+         {std::pair{Mode::System, QCoreApplication::translate("folio::Theme", "Follow the &System")},
+          std::pair{Mode::Light, QCoreApplication::translate("folio::Theme", "&Light")},
+          std::pair{Mode::Dark, QCoreApplication::translate("folio::Theme", "&Dark")}}) {
+        QAction *a = menu->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(mode == current);
+        group->addAction(a);
+        QObject::connect(a, &QAction::triggered, menu, [mode = mode] {
+            save(mode);
+            apply(mode);
+        });
+    }
 }
 
 } // namespace folio::Theme

@@ -3,6 +3,7 @@
 #include <QString>
 
 class QApplication;
+class QMenu;
 
 namespace folio {
 
@@ -14,6 +15,8 @@ void apply(Mode mode);
 Mode load(); // from QSettings (SettingsKey::Theme)
 void save(Mode mode);
 QString name(Mode mode);
+// View > Theme: System, Light, Dark, the saved one checked; choosing one applies and saves it.
+void addMenu(QMenu *view);
 } // namespace Theme
 
 } // namespace folio
