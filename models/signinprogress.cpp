@@ -158,7 +158,9 @@ QString SignInProgress::statusText(qint64 nowMs) const
             return tr("Waiting for the browser: sign in there, then come back.");
         return tr("%1 in progress: %2…").arg(Authorizer::flowTitle(flow), step);
     }
-    QString text = m_store->statusText(nowMs) + QLatin1Char('.');
+    QString text = m_store->statusText(nowMs);
+    if (!text.endsWith(QLatin1Char('.'))) // a keychain problem ends with its own full stop
+        text += QLatin1Char('.');
     if (!a->isSignedIn() && !a->flow())
         text += tr(" Folio signs in when the server asks for it (an HTTP 401), or now with Sign in.");
     return text;
