@@ -44,6 +44,11 @@ InvocationRun *InvocationRun::getPrompt(McpClient *client, const QString &name, 
     return new InvocationRun(client->getPrompt(name, arguments), parent);
 }
 
+QString InvocationRun::refusal(const QJsonObject &tool)
+{
+    return McpClient::toolHeaderProblem(tool);
+}
+
 QString InvocationRun::title() const
 {
     return m_invocation ? m_invocation->title() : QString();

@@ -34,6 +34,8 @@ public:
     static InvocationRun *getPrompt(McpClient *client, const QString &name, const QJsonObject &arguments,
                                     QObject *parent);
     ~InvocationRun() override;
+    // Why Folio does not call a tool (its x-mcp-header declarations are invalid); empty when it does.
+    static QString refusal(const QJsonObject &tool);
 
     // "tools/call add", "prompts/get greet".
     QString title() const;

@@ -1,0 +1,287 @@
+#include "invocationpane.h"
+
+#include "fonts.h"
+#include "serversession.h"
+#include "statuscolors.h"
+#include "terminaltext.h"
+#include "wraplabel.h"
+
+#include <QEvent>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace folio {
+
+namespace {
+
+QLabel *sectionTitle(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    label->setFont(titleFont(label->font()));
+    return label;
+}
+
+} // namespace
+
+InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, const Kind &kind,
+                               QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_item(item)
+    , m_kind(kind)
+    , m_name(new QLabel(item.value(QStringLiteral("name")).toString(), this))
+    , m_header(new QVBoxLayout)
+    , m_left(new QVBoxLayout)
+    , m_result(new QVBoxLayout)
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_primary(new QPushButton(kind.primary, this))
+    , m_cancel(new QPushButton(tr("Cancel"), this))
+    , m_progress(new QProgressBar(this))
+    , m_progressText(new QLabel(this))
+    , m_resultStack(new QStackedWidget(this))
+    , m_empty(new WrapLabel(this))
+    , m_status(new WrapLabel(this))
+    , m_rawToggle(new QToolButton(this))
+    , m_raw(new QPlainTextEdit(this))
+{
+    const QString prefix = kind.objectPrefix;
+    // Who it is.
+    m_name->setFont(titleFont(m_name->font()));
+    m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QString displayTitle = item.value(QStringLiteral("title")).toString();
+    if (displayTitle.isEmpty()) // a 2025-03-26 tool's title is an annotation
+        displayTitle = item.value(QStringLiteral("annotations")).toObject().value(QStringLiteral("title")).toString();
+    auto *subtitle = new QLabel(displayTitle, this);
+    subtitle->setVisible(!displayTitle.isEmpty() && displayTitle != itemName());
+    auto *description = new WrapLabel(this);
+    description->setTextFormat(Qt::PlainText);
+    description->setText(terminalSafe(item.value(QStringLiteral("description")).toString()));
+    description->setVisible(!description->text().isEmpty());
+    description->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_name);
+    titleRow->addWidget(subtitle);
+    titleRow->addStretch();
+    m_header->setSpacing(2);
+    m_header->addLayout(titleRow);
+    m_header->addWidget(description);
+
+    // The arguments and the buttons.
+    m_primary->setToolTip(kind.primaryTip);
+    m_primary->setDefault(true);
+    m_cancel->setObjectName(QStringLiteral("cancel%1").arg(prefix.left(1).toUpper() + prefix.mid(1)));
+    m_cancel->setToolTip(tr("Cancel (sends notifications/cancelled)"));
+    m_progress->setObjectName(prefix + QStringLiteral("Progress"));
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumWidth(200);
+    m_progressText->setObjectName(prefix + QStringLiteral("ProgressText"));
+    connect(m_primary, &QPushButton::clicked, this, &InvocationPane::submit);
+    connect(m_cancel, &QPushButton::clicked, this, &InvocationPane::cancel);
+    for (const QKeySequence &keys :
+         {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
+        auto *shortcut = new QShortcut(keys, this);
+        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(shortcut, &QShortcut::activated, this, &InvocationPane::submit);
+    }
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_progress);
+    buttons->addWidget(m_progressText);
+    buttons->addStretch(1);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_primary);
+    auto *left = new QWidget(m_splitter);
+    auto *leftOuter = new QVBoxLayout(left);
+    leftOuter->setContentsMargins(0, 0, 4, 0);
+    leftOuter->addWidget(sectionTitle(tr("Arguments"), left));
+    leftOuter->addLayout(m_left, 1);
+    leftOuter->addLayout(buttons);
+
+    // The result.
+    m_empty->setObjectName(QStringLiteral("emptyState"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setText(kind.emptyText);
+    m_status->setObjectName(prefix + QStringLiteral("Status"));
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setFont(titleFont(m_status->font()));
+    m_rawToggle->setObjectName(QStringLiteral("rawToggle"));
+    m_rawToggle->setText(tr("Raw"));
+    m_rawToggle->setCheckable(true);
+    m_rawToggle->setAutoRaise(true);
+    m_rawToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_rawToggle->setArrowType(Qt::RightArrow);
+    m_rawToggle->setToolTip(tr("Each round trip's request and response, as sent and received"));
+    m_raw->setObjectName(prefix + QStringLiteral("Raw"));
+    m_raw->setReadOnly(true);
+    m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_raw->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_raw->setMinimumHeight(160);
+    m_raw->setVisible(false);
+    connect(m_rawToggle, &QToolButton::toggled, this, [this](bool on) {
+        m_rawToggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+        m_raw->setVisible(on);
+    });
+    auto *resultInner = new QWidget;
+    auto *resultLayout = new QVBoxLayout(resultInner);
+    resultLayout->setContentsMargins(0, 0, 6, 0);
+    for (QWidget *w : {static_cast<QWidget *>(m_status), static_cast<QWidget *>(m_rawToggle),
+                       static_cast<QWidget *>(m_raw)})
+        w->setParent(resultInner);
+    resultLayout->addWidget(m_status);
+    resultLayout->addLayout(m_result);
+    resultLayout->addWidget(m_rawToggle, 0, Qt::AlignLeft);
+    resultLayout->addWidget(m_raw, 1);
+    resultLayout->addStretch();
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(resultInner);
+    m_resultStack->addWidget(m_empty);
+    m_resultStack->addWidget(scroll);
+    auto *right = new QWidget(m_splitter);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(4, 0, 0, 0);
+    rightLayout->addWidget(sectionTitle(kind.resultTitle, right));
+    rightLayout->addWidget(m_resultStack, 1);
+    m_splitter->addWidget(left);
+    m_splitter->addWidget(right);
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->restoreState(QSettings().value(kind.splitterKey).toByteArray());
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 8, 10, 8);
+    layout->addLayout(m_header);
+    layout->addWidget(m_splitter, 1);
+    InvocationPane::applyColors();
+    InvocationPane::updateButtons();
+}
+
+InvocationPane::~InvocationPane()
+{
+    QSettings().setValue(m_kind.splitterKey, m_splitter->saveState());
+}
+
+McpClient *InvocationPane::client() const
+{
+    return m_session ? m_session->client() : nullptr;
+}
+
+QString InvocationPane::itemName() const
+{
+    return m_item.value(QStringLiteral("name")).toString();
+}
+
+void InvocationPane::addHeaderWidget(QWidget *widget)
+{
+    m_header->addWidget(widget);
+}
+
+void InvocationPane::setArgumentsWidget(QWidget *widget)
+{
+    m_left->insertWidget(0, widget, 1);
+}
+
+void InvocationPane::addBelowArguments(QWidget *widget)
+{
+    m_left->addWidget(widget);
+}
+
+void InvocationPane::addResultWidget(QWidget *widget, int stretch)
+{
+    m_result->insertWidget(m_resultWidgets++, widget, stretch);
+}
+
+void InvocationPane::start(InvocationRun *run, const QString &working)
+{
+    if (m_run)
+        m_run->deleteLater();
+    m_run = run;
+    m_progress->setRange(0, 0);
+    m_progressText->setText(working);
+    connect(run, &InvocationRun::progressed, this, &InvocationPane::handleProgress);
+    connect(run, &InvocationRun::finished, this, &InvocationPane::handleFinished);
+    updateButtons();
+    if (run->isFinished()) // refused before anything was sent
+        handleFinished();
+}
+
+void InvocationPane::cancel()
+{
+    if (m_run)
+        m_run->cancel();
+}
+
+void InvocationPane::updateButtons()
+{
+    const bool running = isRunning();
+    m_primary->setEnabled(!running && client());
+    m_cancel->setVisible(running);
+    m_progress->setVisible(running);
+    m_progressText->setVisible(running);
+}
+
+void InvocationPane::handleProgress(double progress, double total, const QString &message)
+{
+    if (total > 0) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(int(qBound(0.0, progress / total, 1.0) * 1000));
+        m_progressText->setText(message.isEmpty()
+                                    ? tr("%1 of %2").arg(QString::number(progress), QString::number(total))
+                                    : message);
+    } else {
+        m_progress->setRange(0, 0);
+        m_progressText->setText(message.isEmpty() ? tr("%1 so far").arg(progress) : message);
+    }
+}
+
+void InvocationPane::handleFinished()
+{
+    if (m_run && sender() && sender() != m_run)
+        return; // a run replaced before it ended
+    if (m_run)
+        showOutcome(*m_run);
+    updateButtons();
+}
+
+void InvocationPane::showResult(const QString &status, const QColor &color, const InvocationRun &run)
+{
+    m_status->setText(status);
+    QPalette p = palette();
+    p.setColor(QPalette::WindowText, color);
+    m_status->setPalette(p);
+    m_raw->setPlainText(terminalSafe(run.transcript()));
+    // A failure with no result to read: the raw exchange is where it happened.
+    if (run.outcome() == InvocationRun::Outcome::Failed && !m_rawToggle->isChecked())
+        m_rawToggle->setChecked(true);
+    m_resultStack->setCurrentIndex(1);
+    Q_EMIT statusMessage(status);
+}
+
+void InvocationPane::applyColors()
+{
+    QPalette muted = palette();
+    muted.setColor(QPalette::WindowText, StatusColors(palette()).mutedText());
+    m_empty->setPalette(muted);
+}
+
+void InvocationPane::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyColors();
+}
+
+} // namespace folio
