@@ -4,7 +4,7 @@
 
 #include "clioutput.h"
 #include "clisession.h"
-#include "clitarget.h"
+#include "commandline.h"
 #include "mcpclient.h"
 
 #include <QCommandLineParser>
@@ -197,56 +197,28 @@ QString AuditCommand::recordHelpText()
 
 int AuditCommand::parse(const QStringList &arguments, Options *options, bool record)
 {
-    const QString word = record ? QStringLiteral("record") : QStringLiteral("audit");
-    QStringList words, stdioCommand;
-    TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
-
-    QCommandLineParser parser;
-    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
-                                    QStringLiteral("text"));
-    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
-                                     QStringLiteral("verbose"));
-    parser.addOptions({help, format, verbose});
+    CommandLine line(record ? QStringLiteral("record") : QStringLiteral("audit"), arguments, QStringLiteral("text"));
     const AuditArguments audit;
-    audit.addTo(parser);
+    audit.addTo(line.parser());
     const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("output"),
                                     QStringLiteral("FILE"));
     if (record)
-        parser.addOption(output);
-    TargetOptions target;
-    target.addTo(parser);
-
-    auto usage = [word](const QString &message) {
-        printErr(QStringLiteral("folio %1: %2\nTry 'folio %1 --help'.\n").arg(word, message));
-        return 2;
-    };
-    if (!parser.parse(QStringList{QStringLiteral("folio ") + word} + words))
-        return usage(parser.errorText());
-    if (parser.isSet(help)) {
-        printOut(record ? recordHelpText() : helpText());
-        return 0;
-    }
+        line.parser().addOption(output);
+    if (const int code = line.parse(record ? recordHelpText() : helpText()); code != ParseOk)
+        return code;
     if (record) {
-        options->recordPath = parser.value(output);
+        options->recordPath = line.parser().value(output);
         if (options->recordPath.isEmpty())
-            return usage(QStringLiteral("-o FILE.folio says where the session goes"));
+            return line.usage(QStringLiteral("-o FILE.folio says where the session goes"));
     }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(QStringLiteral("unexpected '%1' (a stdio server's command goes after '--')")
-                         .arg(parser.positionalArguments().constFirst()));
-    QString error;
-    if (!audit.read(parser, &options->audit, &error))
-        return usage(error);
-    if (!AuditReport::parseFormat(parser.value(format), &options->format))
-        return usage(QStringLiteral("--format is text, json, markdown or junit"));
-    options->verbose = parser.isSet(verbose);
-
-    if (!target.read(parser, stdioCommand, &error))
-        return usage(error);
-    options->server = target.config();
-    options->keychainToken = target.keychainToken();
+    QString problem;
+    if (!line.noPositional(&problem) || !audit.read(line.parser(), &options->audit, &problem))
+        return line.usage(problem);
+    if (!AuditReport::parseFormat(line.format(), &options->format))
+        return line.usage(QStringLiteral("--format is text, json, markdown or junit"));
+    options->verbose = line.verbose();
+    if (!line.readTarget(&options->server, &options->keychainToken, &problem))
+        return line.usage(problem);
     return ParseOk;
 }
 

@@ -1,7 +1,7 @@
 #include "authcommand.h"
 
 #include "clioutput.h"
-#include "clitarget.h"
+#include "commandline.h"
 #include "mcpclient.h"
 #include "oauthflow.h"
 #include "secretstore.h"
@@ -45,30 +45,14 @@ QString AuthCommand::helpText()
 
 int AuthCommand::parse(const QStringList &arguments, Options *options)
 {
-    QStringList words, stdioCommand;
-    TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
-    QCommandLineParser parser;
-    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
+    CommandLine line(QStringLiteral("auth"), arguments, QString());
     const QCommandLineOption noBrowser(QStringLiteral("no-browser"), QStringLiteral("no browser"));
-    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
-                                     QStringLiteral("verbose"));
-    parser.addOptions({help, noBrowser, verbose});
-    TargetOptions target;
-    target.addTo(parser);
-    auto usage = [](const QString &message) {
-        printErr(QStringLiteral("folio auth: %1\nTry 'folio auth --help'.\n").arg(message));
-        return 2;
-    };
-    if (!parser.parse(QStringList{QStringLiteral("folio auth")} + words))
-        return usage(parser.errorText());
-    if (parser.isSet(help)) {
-        printOut(helpText());
-        return 0;
-    }
-    const QStringList positional = parser.positionalArguments();
+    line.parser().addOption(noBrowser);
+    if (const int code = line.parse(helpText()); code != ParseOk)
+        return code;
+    const QStringList positional = line.positional();
     if (positional.size() != 1)
-        return usage(QStringLiteral("say login, status or logout"));
+        return line.usage(QStringLiteral("say login, status or logout"));
     const QString action = positional.constFirst();
     if (action == QLatin1String("login"))
         options->action = Action::Login;
@@ -77,16 +61,15 @@ int AuthCommand::parse(const QStringList &arguments, Options *options)
     else if (action == QLatin1String("logout"))
         options->action = Action::Logout;
     else
-        return usage(QStringLiteral("'%1' is not login, status or logout").arg(action));
-    options->noBrowser = parser.isSet(noBrowser);
-    options->verbose = parser.isSet(verbose);
-    QString error;
-    if (!target.read(parser, stdioCommand, &error))
-        return usage(error);
-    options->server = target.config();
+        return line.usage(QStringLiteral("'%1' is not login, status or logout").arg(action));
+    options->noBrowser = line.parser().isSet(noBrowser);
+    options->verbose = line.verbose();
+    QString problem;
+    if (!line.readTarget(&options->server, nullptr, &problem))
+        return line.usage(problem);
     if (!options->server.canSignIn())
-        return usage(QStringLiteral("sign-in is for HTTP servers: give --url URL (a stdio server reads its "
-                                    "credentials from its environment)"));
+        return line.usage(QStringLiteral("sign-in is for HTTP servers: give --url URL (a stdio server reads its "
+                                         "credentials from its environment)"));
     return ParseOk;
 }
 

@@ -1,7 +1,7 @@
 #include "callcommand.h"
 
 #include "clioutput.h"
-#include "clitarget.h"
+#include "commandline.h"
 #include "invocationrun.h"
 #include "mcpclient.h"
 #include "pagewalker.h"
@@ -133,83 +133,44 @@ QString CallCommand::helpText(Kind kind)
 int CallCommand::parse(Kind kind, const QStringList &arguments, Options *options)
 {
     options->kind = kind;
-    const QString word = kind == Kind::Tool ? QStringLiteral("call") : QStringLiteral("get-prompt");
-    QStringList words, stdioCommand;
-    TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
-
-    QCommandLineParser parser;
-    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
-    const QCommandLineOption args(QStringLiteral("args"), QStringLiteral("arguments"),
-                                  QStringLiteral("JSON"));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
-                                    QStringLiteral("text"));
+    CommandLine line(kind == Kind::Tool ? QStringLiteral("call") : QStringLiteral("get-prompt"), arguments,
+                     QStringLiteral("text"));
+    const QCommandLineOption args(QStringLiteral("args"), QStringLiteral("arguments"), QStringLiteral("JSON"));
     const QCommandLineOption pageCap(QStringLiteral("page-cap"), QStringLiteral("cap"), QStringLiteral("N"),
                                      QString::number(PageWalker::DefaultPageCap));
-    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
-                                     QStringLiteral("verbose"));
-    parser.addOptions({help, args, format, verbose});
+    line.parser().addOption(args);
     if (kind == Kind::Tool)
-        parser.addOption(pageCap);
-    TargetOptions target;
-    target.addTo(parser);
-
-    auto usage = [&word](const QString &message) {
-        printErr(QStringLiteral("folio %1: %2\nTry 'folio %1 --help'.\n").arg(word, message));
-        return 2;
-    };
-    if (!parser.parse(QStringList{QStringLiteral("folio ") + word} + words))
-        return usage(parser.errorText());
-    if (parser.isSet(help)) {
-        printOut(helpText(kind));
-        return 0;
-    }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty())
-        return usage(kind == Kind::Tool ? QStringLiteral("which tool? (folio list tools shows them)")
-                                        : QStringLiteral("which prompt? (folio list prompts shows them)"));
-    if (positional.size() > 1)
-        return usage(QStringLiteral("one name at a time (unexpected '%1'); a stdio server's command goes "
-                                    "after '--'")
-                         .arg(positional.at(1)));
-    options->name = positional.constFirst();
-    if (parser.isSet(args)) {
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(parser.value(args).toUtf8(), &error);
-        if (error.error != QJsonParseError::NoError || !doc.isObject())
-            return usage(QStringLiteral("--args wants a JSON object, e.g. '{\"city\":\"Oslo\"}'%1")
-                             .arg(error.error != QJsonParseError::NoError
-                                      ? QStringLiteral(" (%1 at offset %2)")
-                                            .arg(error.errorString(), QString::number(error.offset))
-                                      : QString()));
-        options->arguments = doc.object();
+        line.parser().addOption(pageCap);
+    if (const int code = line.parse(helpText(kind)); code != ParseOk)
+        return code;
+    QString problem;
+    if (!line.onePositional(&options->name,
+                            kind == Kind::Tool ? QStringLiteral("which tool? (folio list tools shows them)")
+                                               : QStringLiteral("which prompt? (folio list prompts shows them)"),
+                            QStringLiteral("name"), &problem))
+        return line.usage(problem);
+    if (line.parser().isSet(args)) {
+        if (!line.jsonObject(args, QStringLiteral("{\"city\":\"Oslo\"}"), &options->arguments, &problem))
+            return line.usage(problem);
         if (kind == Kind::Prompt) {
             for (auto it = options->arguments.begin(); it != options->arguments.end(); ++it) {
                 if (!it.value().isString())
-                    return usage(QStringLiteral("a prompt's arguments are strings: '%1' is %2")
-                                     .arg(it.key(), toJsonLine(it.value())));
+                    return line.usage(QStringLiteral("a prompt's arguments are strings: '%1' is %2")
+                                          .arg(it.key(), toJsonLine(it.value())));
             }
         }
     }
-    const QString fmt = parser.value(format);
-    if (fmt == QLatin1String("text"))
+    if (line.format() == QLatin1String("text"))
         options->format = Format::Text;
-    else if (fmt == QLatin1String("json"))
+    else if (line.format() == QLatin1String("json"))
         options->format = Format::Json;
     else
-        return usage(QStringLiteral("--format is text or json"));
-    if (kind == Kind::Tool) {
-        bool ok = false;
-        options->pageCap = parser.value(pageCap).toInt(&ok);
-        if (!ok || options->pageCap < 1)
-            return usage(QStringLiteral("--page-cap wants a number of at least 1"));
-    }
-    options->verbose = parser.isSet(verbose);
-    QString error;
-    if (!target.read(parser, stdioCommand, &error))
-        return usage(error);
-    options->server = target.config();
-    options->keychainToken = target.keychainToken();
+        return line.usage(QStringLiteral("--format is text or json"));
+    if (kind == Kind::Tool && !line.positiveInt(pageCap, &options->pageCap))
+        return line.usage(QStringLiteral("--page-cap wants a number of at least 1"));
+    options->verbose = line.verbose();
+    if (!line.readTarget(&options->server, &options->keychainToken, &problem))
+        return line.usage(problem);
     return ParseOk;
 }
 

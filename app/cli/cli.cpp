@@ -5,6 +5,7 @@
 #include "callcommand.h"
 #include "clilogging.h"
 #include "clioutput.h"
+#include "commandline.h"
 #include "clitarget.h"
 #include "command.h"
 #include "cursordecoder.h"
@@ -124,42 +125,26 @@ void renderLayer(const CursorLayer &layer, int depth, QString *out)
 
 int runDecodeCursor(const QStringList &arguments)
 {
-    QCommandLineParser parser;
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
-                                    QStringLiteral("text"));
-    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
-                                     QStringLiteral("verbose"));
-    parser.addOptions({help, format, verbose});
-    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     // A cursor may start with '-': everything after "--" is the cursor.
-    QStringList words, rest;
-    TargetOptions::splitStdioCommand(arguments, &words, &rest);
-    auto usage = [](const QString &message) {
-        printErr(QStringLiteral("folio decode-cursor: %1\nTry 'folio decode-cursor --help'.\n").arg(message));
-        return 2;
-    };
-    if (!parser.parse(QStringList{QStringLiteral("folio decode-cursor")} + words))
-        return usage(parser.errorText());
-    if (parser.isSet(help)) {
-        printOut(decodeHelp());
-        return 0;
-    }
-    if (parser.isSet(verbose))
+    CommandLine line(QStringLiteral("decode-cursor"), arguments, QStringLiteral("text"), CommandLine::Target::None);
+    if (const int code = line.parse(decodeHelp()); code != ParseOk)
+        return code;
+    if (line.verbose())
         enableVerboseLogging();
-    const QStringList cursors = parser.positionalArguments() + rest;
+    const QStringList rest = line.rest();
+    const QStringList cursors = line.positional() + rest;
     if (cursors.size() != 1)
-        return usage(cursors.isEmpty() ? QStringLiteral("which cursor?")
-                                       : QStringLiteral("one cursor at a time (quote it)"));
-    const QString fmt = parser.value(format);
+        return line.usage(cursors.isEmpty() ? QStringLiteral("which cursor?")
+                                            : QStringLiteral("one cursor at a time (quote it)"));
+    const QString fmt = line.format();
     if (fmt != QLatin1String("text") && fmt != QLatin1String("json"))
-        return usage(QStringLiteral("--format is text or json"));
+        return line.usage(QStringLiteral("--format is text or json"));
 
     QString cursor = cursors.constFirst();
     if (cursor == QLatin1String("-") && rest.isEmpty()) {
         QFile in;
         if (!in.open(stdin, QIODevice::ReadOnly))
-            return usage(QStringLiteral("cannot read stdin"));
+            return line.usage(QStringLiteral("cannot read stdin"));
         cursor = QString::fromUtf8(in.readLine()).remove(QLatin1Char('\n')).remove(QLatin1Char('\r'));
     }
 

@@ -1,6 +1,7 @@
 #include "listcommand.h"
 
 #include "clioutput.h"
+#include "commandline.h"
 #include "clisession.h"
 #include "clitarget.h"
 #include "cursordecoder.h"
@@ -101,98 +102,61 @@ QString ListCommand::helpText()
 
 int ListCommand::parse(const QStringList &arguments, Options *options)
 {
-    QStringList words, stdioCommand;
-    TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
-
-    QCommandLineParser parser;
-    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
+    CommandLine line(QStringLiteral("list"), arguments, QStringLiteral("table"));
     const QCommandLineOption all(QStringLiteral("all"), QStringLiteral("every page"));
     const QCommandLineOption pages(QStringLiteral("pages"), QStringLiteral("pages"), QStringLiteral("N"));
     const QCommandLineOption limit(QStringLiteral("limit"), QStringLiteral("limit"), QStringLiteral("N"));
-    const QCommandLineOption args(QStringLiteral("args"), QStringLiteral("arguments"),
-                                  QStringLiteral("JSON"));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
-                                    QStringLiteral("table"));
+    const QCommandLineOption args(QStringLiteral("args"), QStringLiteral("arguments"), QStringLiteral("JSON"));
     const QCommandLineOption pageCap(QStringLiteral("page-cap"), QStringLiteral("cap"), QStringLiteral("N"),
                                      QString::number(PageWalker::DefaultPageCap));
-    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
-                                     QStringLiteral("verbose"));
     const QCommandLineOption mask(
         QStringLiteral("mask-cursors"),
         QStringLiteral("Print cursors masked (they can carry tenant data): first characters and length."));
-    parser.addOptions({help, all, pages, limit, args, format, pageCap, verbose, mask});
-    TargetOptions target;
-    target.addTo(parser);
-
-    auto usage = [](const QString &message) {
-        printErr(QStringLiteral("folio list: %1\nTry 'folio list --help'.\n").arg(message));
-        return 2;
-    };
-    if (!parser.parse(QStringList{QStringLiteral("folio list")} + words))
-        return usage(parser.errorText());
-    if (parser.isSet(help)) {
-        printOut(helpText());
-        return 0;
-    }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty())
-        return usage(QStringLiteral("which list? tools, prompts, resources, templates or tool:<name>"));
-    if (positional.size() > 1)
-        return usage(QStringLiteral("one list at a time (unexpected '%1'); a stdio server's command goes "
-                                    "after '--'")
-                         .arg(positional.at(1)));
-    options->list = positional.constFirst();
+    line.parser().addOptions({all, pages, limit, args, pageCap, mask});
+    if (const int code = line.parse(helpText()); code != ParseOk)
+        return code;
+    QString problem;
+    if (!line.onePositional(&options->list,
+                            QStringLiteral("which list? tools, prompts, resources, templates or tool:<name>"),
+                            QStringLiteral("list"), &problem))
+        return line.usage(problem);
     const bool isTool = options->list.startsWith(QLatin1String("tool:"));
     if (isTool ? options->list.size() == 5 : !listKindFromName(options->list).has_value())
-        return usage(QStringLiteral("unknown list '%1': tools, prompts, resources, templates or tool:<name>")
+        return line.usage(QStringLiteral("unknown list '%1': tools, prompts, resources, templates or tool:<name>")
                          .arg(options->list));
     if (!isTool) // accept "tools/list" and "resourceTemplates" too, print the short name
         options->list = listName(*listKindFromName(options->list));
 
-    auto positiveInt = [&](const QCommandLineOption &option, int *value) {
-        bool ok = false;
-        *value = parser.value(option).toInt(&ok);
-        return ok && *value >= 1;
-    };
-    if (parser.isSet(all) && parser.isSet(pages))
-        return usage(QStringLiteral("--all and --pages exclude each other"));
-    if (parser.isSet(pages) && !positiveInt(pages, &options->pages))
-        return usage(QStringLiteral("--pages wants a number of at least 1"));
-    if (!positiveInt(pageCap, &options->pageCap))
-        return usage(QStringLiteral("--page-cap wants a number of at least 1"));
-    if (parser.isSet(limit)) {
+    if (line.parser().isSet(all) && line.parser().isSet(pages))
+        return line.usage(QStringLiteral("--all and --pages exclude each other"));
+    if (line.parser().isSet(pages) && !line.positiveInt(pages, &options->pages))
+        return line.usage(QStringLiteral("--pages wants a number of at least 1"));
+    if (!line.positiveInt(pageCap, &options->pageCap))
+        return line.usage(QStringLiteral("--page-cap wants a number of at least 1"));
+    if (line.parser().isSet(limit)) {
         int value = 0;
-        if (!positiveInt(limit, &value))
-            return usage(QStringLiteral("--limit wants a number of at least 1"));
+        if (!line.positiveInt(limit, &value))
+            return line.usage(QStringLiteral("--limit wants a number of at least 1"));
         if (!isTool)
-            return usage(QStringLiteral("--limit is for list tools; a protocol list's server picks its page "
+            return line.usage(QStringLiteral("--limit is for list tools; a protocol list's server picks its page "
                                         "size"));
         options->limit = value;
     }
-    if (parser.isSet(args)) {
+    if (line.parser().isSet(args)) {
         if (!isTool)
-            return usage(QStringLiteral("--args is for list tools (tool:<name>)"));
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(parser.value(args).toUtf8(), &error);
-        if (error.error != QJsonParseError::NoError || !doc.isObject())
-            return usage(QStringLiteral("--args wants a JSON object, e.g. '{\"channel\":\"general\"}'%1")
-                             .arg(error.error != QJsonParseError::NoError
-                                      ? QStringLiteral(" (%1 at offset %2)")
-                                            .arg(error.errorString(), QString::number(error.offset))
-                                      : QString()));
-        options->arguments = doc.object();
+            return line.usage(QStringLiteral("--args is for list tools (tool:<name>)"));
+        QJsonObject given;
+        if (!line.jsonObject(args, QStringLiteral("{\"channel\":\"general\"}"), &given, &problem))
+            return line.usage(problem);
+        options->arguments = given;
     }
-    if (!ListOutput::parseFormat(parser.value(format), &options->format))
-        return usage(QStringLiteral("--format is table, json, ndjson or csv"));
-    options->verbose = parser.isSet(verbose);
-    options->maskCursors = parser.isSet(mask);
+    if (!ListOutput::parseFormat(line.format(), &options->format))
+        return line.usage(QStringLiteral("--format is table, json, ndjson or csv"));
+    options->verbose = line.verbose();
+    options->maskCursors = line.parser().isSet(mask);
 
-    QString error;
-    if (!target.read(parser, stdioCommand, &error))
-        return usage(error);
-    options->server = target.config();
-    options->keychainToken = target.keychainToken();
+    if (!line.readTarget(&options->server, &options->keychainToken, &problem))
+        return line.usage(problem);
     return ParseOk;
 }
 

@@ -1,7 +1,7 @@
 #include "readcommand.h"
 
 #include "clioutput.h"
-#include "clitarget.h"
+#include "commandline.h"
 #include "command.h"
 #include "mcpclient.h"
 #include "resourcereads.h"
@@ -54,52 +54,22 @@ QString ReadCommand::helpText()
 
 int ReadCommand::parse(const QStringList &arguments, Options *options)
 {
-    QStringList words, stdioCommand;
-    TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
-
-    QCommandLineParser parser;
-    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"),
-                                    QStringLiteral("text"));
-    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
-                                     QStringLiteral("verbose"));
-    parser.addOptions({help, format, verbose});
-    TargetOptions target;
-    target.addTo(parser);
-
-    auto usage = [](const QString &message) {
-        printErr(QStringLiteral("folio read: %1\nTry 'folio read --help'.\n").arg(message));
-        return 2;
-    };
-    if (!parser.parse(QStringList{QStringLiteral("folio read")} + words))
-        return usage(parser.errorText());
-    if (parser.isSet(help)) {
-        printOut(helpText());
-        return 0;
-    }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty())
-        return usage(QStringLiteral("which resource? give its URI, e.g. chat://channels/general"));
-    if (positional.size() > 1)
-        return usage(QStringLiteral("one URI at a time (unexpected '%1'); a stdio server's command goes "
-                                    "after '--'")
-                         .arg(positional.at(1)));
-    options->uri = positional.constFirst();
-    const QString f = parser.value(format);
-    if (f == QLatin1String("text"))
+    CommandLine line(QStringLiteral("read"), arguments, QStringLiteral("text"));
+    if (const int code = line.parse(helpText()); code != ParseOk)
+        return code;
+    QString problem;
+    if (!line.onePositional(&options->uri, QStringLiteral("which resource? give its URI, e.g. chat://channels/general"),
+                            QStringLiteral("URI"), &problem))
+        return line.usage(problem);
+    if (line.format() == QLatin1String("text"))
         options->format = Format::Text;
-    else if (f == QLatin1String("json"))
+    else if (line.format() == QLatin1String("json"))
         options->format = Format::Json;
     else
-        return usage(QStringLiteral("--format is text or json"));
-    options->verbose = parser.isSet(verbose);
-
-    QString error;
-    if (!target.read(parser, stdioCommand, &error))
-        return usage(error);
-    options->server = target.config();
-    options->keychainToken = target.keychainToken();
+        return line.usage(QStringLiteral("--format is text or json"));
+    options->verbose = line.verbose();
+    if (!line.readTarget(&options->server, &options->keychainToken, &problem))
+        return line.usage(problem);
     return ParseOk;
 }
 

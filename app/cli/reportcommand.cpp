@@ -3,7 +3,7 @@
 #include "auditcommand.h"
 #include "auditreport.h"
 #include "clioutput.h"
-#include "clitarget.h"
+#include "commandline.h"
 #include "mcpclient.h"
 #include "pagewalker.h"
 #include "terminaltext.h"
@@ -69,55 +69,33 @@ QString ReportCommand::helpText()
 
 int ReportCommand::parse(const QStringList &arguments, Options *options)
 {
-    QStringList words, stdioCommand;
-    TargetOptions::splitStdioCommand(arguments, &words, &stdioCommand);
-
-    QCommandLineParser parser;
-    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("help"));
+    CommandLine line(QStringLiteral("report"), arguments, QString());
     const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("output"),
                                     QStringLiteral("FILE"));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("format"), QStringLiteral("F"));
     const QCommandLineOption mask(QStringLiteral("mask-cursors"), QStringLiteral("mask"));
-    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
-                                     QStringLiteral("verbose"));
-    parser.addOptions({help, output, format, mask, verbose});
+    line.parser().addOptions({output, mask});
     const AuditArguments audit;
-    audit.addTo(parser);
-    TargetOptions target;
-    target.addTo(parser);
-
-    auto usage = [](const QString &message) {
-        printErr(QStringLiteral("folio report: %1\nTry 'folio report --help'.\n").arg(message));
-        return 2;
-    };
-    if (!parser.parse(QStringList{QStringLiteral("folio report")} + words))
-        return usage(parser.errorText());
-    if (parser.isSet(help)) {
-        printOut(helpText());
-        return 0;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(QStringLiteral("unexpected '%1' (a stdio server's command goes after '--')")
-                         .arg(parser.positionalArguments().constFirst()));
-    options->output = parser.value(output);
+    audit.addTo(line.parser());
+    if (const int code = line.parse(helpText()); code != ParseOk)
+        return code;
+    QString problem;
+    if (!line.noPositional(&problem))
+        return line.usage(problem);
+    options->output = line.parser().value(output);
     if (options->output.isEmpty())
-        return usage(QStringLiteral("where to? -o FILE (or -o - for stdout)"));
-    if (parser.isSet(format)) {
-        if (!BugReport::parseFormat(parser.value(format), &options->format))
-            return usage(QStringLiteral("--format is html, md or json"));
+        return line.usage(QStringLiteral("where to? -o FILE (or -o - for stdout)"));
+    if (line.formatGiven()) {
+        if (!BugReport::parseFormat(line.format(), &options->format))
+            return line.usage(QStringLiteral("--format is html, md or json"));
     } else if (const auto byName = BugReport::formatForFile(options->output)) {
         options->format = *byName;
     }
-    options->maskCursors = parser.isSet(mask);
-    options->verbose = parser.isSet(verbose);
-    QString error;
-    if (!audit.read(parser, &options->audit, &error))
-        return usage(error);
-    if (!target.read(parser, stdioCommand, &error))
-        return usage(error);
-    options->server = target.config();
-    options->keychainToken = target.keychainToken();
+    options->maskCursors = line.parser().isSet(mask);
+    options->verbose = line.verbose();
+    if (!audit.read(line.parser(), &options->audit, &problem))
+        return line.usage(problem);
+    if (!line.readTarget(&options->server, &options->keychainToken, &problem))
+        return line.usage(problem);
     return ParseOk;
 }
 
