@@ -12,8 +12,10 @@
 
 #include <QDateTime>
 #include <QJsonDocument>
+#include <QTimer>
 
 #include <algorithm>
+#include <memory>
 
 namespace folio {
 
@@ -249,6 +251,7 @@ void ServerSession::walkOnConnect(const QList<ListSource> &lists)
 {
     if (m_walkOnConnect == WalkOnConnect::OnDemand)
         return;
+    QList<QPointer<PagedListModel>> models;
     for (const ListSource &source : lists) {
         if (source.kind() == ListSource::Kind::Tool) {
             // A tools/call the user did not ask for: only one that says it changes nothing and
@@ -262,14 +265,44 @@ void ServerSession::walkOnConnect(const QList<ListSource> &lists)
             if (!needed.filled.isEmpty())
                 continue;
         }
-        PagedListModel *model = listModel(source.id());
+        if (PagedListModel *model = listModel(source.id()))
+            models.append(model);
+    }
+    if (models.isEmpty())
+        return;
+    const bool whole = m_walkOnConnect == WalkOnConnect::Whole;
+    auto walk = [whole](PagedListModel *model) {
         if (!model)
-            continue;
-        if (m_walkOnConnect == WalkOnConnect::Whole)
+            return;
+        if (whole)
             model->walker()->fetchAll();
         else
             model->walker()->start();
+    };
+    // The first list is the one on screen: its first page is asked for alone, and the others once
+    // it has answered (or failed) and that answer has been drawn, so that no other list's page is
+    // read before it. The lists are all walked just as before, one round trip later.
+    walk(models.constFirst());
+    if (models.size() == 1)
+        return;
+    const QList<QPointer<PagedListModel>> rest = models.mid(1);
+    auto released = std::make_shared<bool>(false);
+    auto release = [this, released, rest, walk] {
+        if (std::exchange(*released, true))
+            return;
+        QTimer::singleShot(0, this, [rest, walk] {
+            for (const QPointer<PagedListModel> &model : rest)
+                walk(model);
+        });
+    };
+    PageWalker *first = models.constFirst()->walker();
+    if (first->rows()->rowCount() > 0 || !first->isLoading()) {
+        release(); // it answered already (a list walked before), or it did not start
+        return;
     }
+    connect(first, &PageWalker::pageAccepted, this, release);
+    connect(first, &PageWalker::pageFailed, this, release);
+    connect(first, &PageWalker::walkFinished, this, release);
 }
 
 int ServerSession::findingCount() const

@@ -76,7 +76,11 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     m_tabs->setDocumentMode(true);
     c->addWidget(m_tabs, 1);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
-        listView(listIdAt(index));       // a tab's view is made when it is first shown
+        // A tab's view is made when it is first shown.
+        if (listIdAt(index) == ServerSession::ReadsId)
+            readView();
+        else
+            listView(listIdAt(index));
         if (!m_rebuilding && index >= 0) // the user's choice, not a tab coming or going
             QSettings().setValue(tabSettingsKey(), listIdAt(index));
         Q_EMIT currentListChanged();
@@ -228,7 +232,7 @@ void ServerView::rebuildTabs()
     // Reads come after the lists, once the server has resources to read.
     for (const ListSource &source : m_session->lists()) {
         if (source.kind() == ListSource::Kind::Protocol && source.protocolKind() == ListKind::Resources)
-            readView();
+            readsPage(); // its view is made when the tab is first shown, like a list's
     }
     if (!current.isEmpty() && m_pages.contains(current))
         showList(current);
@@ -400,17 +404,24 @@ void ServerView::setMaskCursors(bool mask)
     }
 }
 
-ReadView *ServerView::readView()
+QWidget *ServerView::readsPage()
 {
-    if (!m_readView) {
+    if (!m_readsPage) {
         m_readsPage = new QWidget(m_tabs);
         m_readsPage->setProperty("folioListId", ServerSession::ReadsId);
         auto *layout = new QVBoxLayout(m_readsPage);
         layout->setContentsMargins(0, 0, 0, 0);
-        m_readView = new ReadView(m_session, m_readsPage);
-        layout->addWidget(m_readView);
-        connect(m_readView, &ReadView::statusMessage, this, &ServerView::statusMessage);
         m_tabs->addTab(m_readsPage, tr("Reads"));
+    }
+    return m_readsPage;
+}
+
+ReadView *ServerView::readView()
+{
+    if (!m_readView) {
+        m_readView = new ReadView(m_session, readsPage());
+        m_readsPage->layout()->addWidget(m_readView);
+        connect(m_readView, &ReadView::statusMessage, this, &ServerView::statusMessage);
     }
     return m_readView;
 }

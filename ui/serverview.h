@@ -60,6 +60,8 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    // The Reads tab's page; its view comes with readView().
+    QWidget *readsPage();
     void rebuildTabs();
     QString tabSettingsKey() const;
     void updateHeader();

@@ -438,7 +438,8 @@ void SignInPanel::rebuild()
             m_steps->setCurrentItem(focus);
         }
     }
-    m_steps->resizeColumnToContents(0);
+    if (m_steps->topLevelItemCount() > 0) // an empty tree has nothing to measure
+        m_steps->resizeColumnToContents(0);
     updateStatus();
     showDetail();
 }

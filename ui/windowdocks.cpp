@@ -16,13 +16,33 @@ namespace folio {
 
 namespace {
 
-QDockWidget *makeDock(QMainWindow *window, const QString &title, const QString &name, QWidget *content)
+enum class Content { Now, WhenShown };
+
+// A dock hidden at start gets its content when it first shows (restored open, chosen in View,
+// or brought forward): putting a widget in a dock shows and polishes it and all its children,
+// work the first painted page need not wait for.
+QDockWidget *makeDock(QMainWindow *window, const QString &title, const QString &name, QWidget *content,
+                      Content when = Content::Now)
 {
     auto *d = new QDockWidget(title, window);
     d->setObjectName(name);
-    d->setWidget(content);
+    if (when == Content::Now) {
+        d->setWidget(content);
+    } else {
+        content->hide();
+        QObject::connect(d, &QDockWidget::visibilityChanged, content, [d, content](bool visible) {
+            if (visible && !d->widget())
+                d->setWidget(content);
+        });
+    }
     window->addDockWidget(Qt::BottomDockWidgetArea, d);
     return d;
+}
+
+void fill(QDockWidget *dock, QWidget *content)
+{
+    if (!dock->widget())
+        dock->setWidget(content);
 }
 
 } // namespace
@@ -35,9 +55,11 @@ WindowDocks::WindowDocks(QMainWindow *window, TimelineView *timeline, FindingsPa
     , m_findings(makeDock(window, tr("Findings"), QStringLiteral("findingsDock"), findings))
     , m_traffic(makeDock(window, tr("Traffic"), QStringLiteral("trafficDock"), traffic))
     // The audit sits with them, below the table, so the page a finding opens is never behind it.
-    , m_audit(makeDock(window, tr("Audit"), QStringLiteral("auditDock"), audit))
+    , m_audit(makeDock(window, tr("Audit"), QStringLiteral("auditDock"), audit, Content::WhenShown))
     // The sign-in's steps, with them too; it comes forward when a sign-in starts.
-    , m_signIn(makeDock(window, tr("Sign-in"), QStringLiteral("signInDock"), signIn))
+    , m_signIn(makeDock(window, tr("Sign-in"), QStringLiteral("signInDock"), signIn, Content::WhenShown))
+    , m_auditPanel(audit)
+    , m_signInPanel(signIn)
 {
     window->tabifyDockWidget(m_timeline, m_findings);
     window->tabifyDockWidget(m_findings, m_traffic);
@@ -90,6 +112,7 @@ void WindowDocks::addViewActions(QMenu *view)
 
 void WindowDocks::showSignIn()
 {
+    fill(m_signIn, m_signInPanel);
     m_signIn->show();
     m_signIn->raise();
     // Its steps and their exchanges want room: two fifths of the window's height when the dock is
@@ -101,6 +124,7 @@ void WindowDocks::showSignIn()
 
 void WindowDocks::showAudit()
 {
+    fill(m_audit, m_auditPanel);
     m_audit->show();
     m_audit->raise();
 }

@@ -56,6 +56,8 @@ private:
     QDockWidget *m_traffic;
     QDockWidget *m_audit;
     QDockWidget *m_signIn;
+    QWidget *m_auditPanel;
+    QWidget *m_signInPanel;
 };
 
 } // namespace folio

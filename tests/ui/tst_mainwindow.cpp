@@ -83,6 +83,7 @@ private Q_SLOTS:
     void theChosenTabIsRemembered();
     void problemsShowWithoutOpeningTabs();
     void walkOnConnectModes();
+    void onConnectTheFirstListGoesFirst();
     void tourLoopIsFlaggedOnItsTab();
     void presentationZoomsAndShowsTheLegend();
 
@@ -908,6 +909,41 @@ void tst_MainWindow::walkOnConnectModes()
         }
         session->disconnectFromServer();
     }
+}
+
+void tst_MainWindow::onConnectTheFirstListGoesFirst()
+{
+    // The list on screen (tools) is asked for alone: no other list's page is read, or asked for,
+    // before its first page is in; then the others are walked as before.
+    TtlClock clock;
+    SecretStore secrets;
+    ServerListModel servers(&clock, &secrets);
+    servers.setWalkOnConnect(ServerSession::WalkOnConnect::Whole);
+    servers.setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER), {QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    ServerSession *session = servers.session(0);
+    int othersBusy = -1; // when tools' first page came: how many other lists had asked or read
+    connect(session, &ServerSession::listsChanged, this, [session, &othersBusy] {
+        PagedListModel *tools = session->existingModel(QStringLiteral("tools"));
+        if (!tools || othersBusy >= 0)
+            return;
+        connect(tools->walker(), &PageWalker::pageAccepted, session, [session, &othersBusy] {
+            if (othersBusy >= 0)
+                return;
+            othersBusy = 0;
+            for (const QString &id : {QStringLiteral("prompts"), QStringLiteral("resources"), QStringLiteral("templates")}) {
+                const PagedListModel *m = session->existingModel(id);
+                othersBusy += m && (m->walker()->isLoading() || m->walker()->pagesRead() > 0);
+            }
+        });
+    });
+    session->connectToServer();
+    QTRY_VERIFY_WITH_TIMEOUT(othersBusy >= 0, 10000);
+    QCOMPARE(othersBusy, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(session->existingModel(QStringLiteral("templates")) &&
+                                 session->existingModel(QStringLiteral("templates"))->walker()->isComplete(),
+                             10000);
+    QVERIFY(session->existingModel(QStringLiteral("prompts"))->walker()->isComplete());
+    session->disconnectFromServer();
 }
 
 void tst_MainWindow::presentationZoomsAndShowsTheLegend()
