@@ -22,15 +22,6 @@ namespace folio {
 
 namespace {
 
-QString indented(const QJsonValue &v)
-{
-    if (v.isObject())
-        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Indented));
-    if (v.isArray())
-        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Indented));
-    return QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
-}
-
 // The annotations as a line: "readOnlyHint false · destructiveHint true (not stated: the default)".
 QString annotationsText(const QJsonObject &tool)
 {
@@ -39,7 +30,9 @@ QString annotationsText(const QJsonObject &tool)
     for (const char *key : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}) {
         const QJsonValue v = a.value(QLatin1String(key));
         if (!v.isUndefined())
-            parts << QStringLiteral("%1 %2").arg(QLatin1String(key), indented(v));
+            parts << QStringLiteral("%1 %2").arg(
+                QLatin1String(key),
+                QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
     }
     return parts.isEmpty() ? QObject::tr("No annotations") : parts.join(QStringLiteral(" · "));
 }

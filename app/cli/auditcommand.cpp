@@ -222,21 +222,21 @@ int AuditCommand::parse(const QStringList &arguments, Options *options, bool rec
     return ParseOk;
 }
 
+void AuditCommand::connectFailed(const QString &reason)
+{
+    printErr(QStringLiteral("folio audit: %1\n").arg(reason));
+    if (!m_options.recordPath.isEmpty())
+        saveRecording(); // what a failed connect looks like is worth a replay too
+    printUnreached(reason);
+    finish(2);
+}
+
 AuditCommand::AuditCommand(const Options &options, QObject *parent)
     : SessionCommand(QStringLiteral("audit"), options.server, options.keychainToken, parent)
     , m_options(options)
 {
     if (!m_options.recordPath.isEmpty())
         m_session->client()->setRecording(true);
-    connect(m_session, &CliSession::failed, this, [this](const QString &message) {
-        const QString reason =
-            QStringLiteral("cannot connect to %1: %2").arg(m_options.server.displayTarget(), message);
-        printErr(QStringLiteral("folio audit: %1\n").arg(reason));
-        if (!m_options.recordPath.isEmpty())
-            saveRecording(); // what a failed connect looks like is worth a replay too
-        printUnreached(reason);
-        finish(2);
-    });
     connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
         printErr(QStringLiteral("folio audit: %1\n").arg(message));
         if (m_auditor && m_auditor->isRunning()) {

@@ -57,6 +57,9 @@ public:
 
     explicit AuditCommand(const Options &options, QObject *parent = nullptr);
 
+protected:
+    void connectFailed(const QString &reason) override;
+
 private:
     void printUnreached(const QString &reason);
     // folio record: saves what the connection carried; false (said on stderr) when it could not.

@@ -180,9 +180,6 @@ CallCommand::CallCommand(const Options &options, QObject *parent)
     , m_options(options)
     , m_clock(new TtlClock(this))
 {
-    connect(m_session, &CliSession::failed, this, [this](const QString &message) {
-        fail(2, QStringLiteral("cannot connect to %1: %2").arg(m_options.server.displayTarget(), message));
-    });
     connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
         if (m_run)
             m_run->cancel();

@@ -9,8 +9,17 @@ SessionCommand::SessionCommand(const QString &word, const ServerConfig &server,
     : Command(parent)
     , m_session(new CliSession(server, keychainToken, this))
     , m_word(word)
+    , m_target(server.displayTarget())
 {
     connect(m_session, &CliSession::shutDown, this, [this] { Q_EMIT finished(m_exitCode); });
+    connect(m_session, &CliSession::failed, this, [this](const QString &message) {
+        connectFailed(QStringLiteral("cannot connect to %1: %2").arg(m_target, message));
+    });
+}
+
+void SessionCommand::connectFailed(const QString &reason)
+{
+    fail(2, reason);
 }
 
 void SessionCommand::start()

@@ -25,7 +25,8 @@ Q_SIGNALS:
 
 // A command that talks to one server (list, call, get-prompt, read, audit, report): it owns the
 // CliSession, starts it, and ends once — finish() shuts the session down, and finished() follows
-// with the code. A command connects to the session's ready(), failed() and watchdogFired() itself.
+// with the code. A connection that fails goes to connectFailed(); a command connects to the
+// session's ready() and watchdogFired() itself.
 class SessionCommand : public Command
 {
     Q_OBJECT
@@ -37,6 +38,9 @@ public:
     void start() override;
 
 protected:
+    // The server could not be reached: "cannot connect to TARGET: why". By default said as
+    // fail(2, reason); a command that writes something even then (audit, report) says it itself.
+    virtual void connectFailed(const QString &reason);
     // Ends the command with exitCode (the first call wins).
     void finish(int exitCode);
     // "folio WORD: message" on stderr, then finish(exitCode); nothing once finished.
@@ -48,6 +52,7 @@ protected:
 
 private:
     QString m_word;
+    QString m_target;
 };
 
 } // namespace folio

@@ -99,19 +99,19 @@ int ReportCommand::parse(const QStringList &arguments, Options *options)
     return ParseOk;
 }
 
+void ReportCommand::connectFailed(const QString &reason)
+{
+    printErr(QStringLiteral("folio report: %1\n").arg(reason));
+    writeUnreached(reason);
+    finish(2);
+}
+
 ReportCommand::ReportCommand(const Options &options, QObject *parent)
     : SessionCommand(QStringLiteral("report"), options.server, options.keychainToken, parent)
     , m_options(options)
 {
     // The report shows each page's raw request and response: the log keeps their text here.
     m_session->client()->trafficLog()->setKeepText(true);
-    connect(m_session, &CliSession::failed, this, [this](const QString &message) {
-        const QString reason =
-            QStringLiteral("cannot connect to %1: %2").arg(m_options.server.displayTarget(), message);
-        printErr(QStringLiteral("folio report: %1\n").arg(reason));
-        writeUnreached(reason);
-        finish(2);
-    });
     connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
         printErr(QStringLiteral("folio report: %1\n").arg(message));
         if (m_auditor && m_auditor->isRunning()) {

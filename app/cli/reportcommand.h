@@ -33,6 +33,9 @@ public:
 
     explicit ReportCommand(const Options &options, QObject *parent = nullptr);
 
+protected:
+    void connectFailed(const QString &reason) override;
+
 private:
     BugReport::Server serverFacts() const;
     // Writes the report; false (said on stderr) when the file could not be written.
