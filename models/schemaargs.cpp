@@ -1,6 +1,6 @@
 #include "schemaargs.h"
 
-#include "listsource.h"
+#include "schemacheck.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -115,17 +115,14 @@ public:
         : m_root(root)
     {}
 
-    // A local $ref's target ("#" and "#/…" JSON Pointers, percent-encoded as URI fragments are).
+    // A local $ref's target, as the schema check finds it (resolveLocalRef: "#", "#/…" JSON
+    // Pointers, "#anchor"; another document is never fetched).
     std::optional<QJsonObject> resolve(const QString &ref) const
     {
-        if (!ref.startsWith(QLatin1Char('#')))
-            return std::nullopt; // another document: never fetched
-        const QString pointer = QString::fromUtf8(QByteArray::fromPercentEncoding(ref.mid(1).toUtf8()));
-        bool found = false;
-        const QJsonValue target = ListSource::resolvePointer(m_root, pointer, &found);
-        if (!found || !target.isObject())
+        const std::optional<QJsonValue> target = resolveLocalRef(m_root, ref);
+        if (!target || !target->isObject())
             return std::nullopt;
-        return target.toObject();
+        return target->toObject();
     }
 
     std::pair<QJsonValue, Source> value(const QJsonValue &schema, int depth)

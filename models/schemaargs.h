@@ -10,8 +10,9 @@ namespace folio {
 
 // Values for the required arguments of a tool, made from its inputSchema alone, so that the audit
 // can walk a read-only list tool that refuses to list without them. A schema is a server's
-// untrusted text: only local $refs ("#/$defs/…", "#/definitions/…", any "#/…" pointer) are
-// followed, never fetched, and the nesting, the $ref hops and the number of values made are bounded.
+// untrusted text: only local $refs (resolveLocalRef(): "#/$defs/…", any "#/…" pointer, "#anchor")
+// are followed, never fetched, and the nesting, the $ref hops and the number of values made are
+// bounded.
 struct SchemaArgs
 {
     // Where a value came from, in the order they are preferred.

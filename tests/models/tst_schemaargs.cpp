@@ -124,6 +124,9 @@ void tst_SchemaArgs::value_data()
     row("ref_chain", R"({"$ref":"#/$defs/Alias"})", R"(["open"])", "enum", defs);
     row("ref_in_any_of", R"({"anyOf":[{"$ref":"#/definitions/Page"},{"type":"null"}]})", "[1]", "placeholder",
         defs);
+    // An "$anchor", found as the schema check finds it (one resolver, resolveLocalRef).
+    row("ref_anchor", R"({"$ref":"#state"})", R"(["open"])", "enum",
+        R"(,"$defs":{"S":{"$anchor":"state","type":"string","enum":["open","closed"]}})");
 }
 
 void tst_SchemaArgs::value()
