@@ -11,7 +11,7 @@
 
 namespace folio {
 
-using AuditProbes::Answer;
+using AuditProbes::ProbeAnswer;
 
 Auditor::Auditor(McpClient *client, const AuditOptions &options, QObject *parent)
     : QObject(parent)
@@ -315,8 +315,8 @@ void Auditor::probeTampered(int state)
                                        : QStringLiteral("the list fits one page (no cursor issued)")));
         const QString forged = AuditProbes::forgedCursor();
         Q_EMIT progress(QStringLiteral("%1: probing with a forged cursor").arg(s.source.id()));
-        runProbe(state, s.source, forged, [this, state, forged, onlyEmpty](const Answer &a) {
-            if (a.kind == Answer::Kind::Page)
+        runProbe(state, s.source, forged, [this, state, forged, onlyEmpty](const ProbeAnswer &a) {
+            if (a.kind == ProbeAnswer::Kind::Page)
                 m_states[state].tamperedAccepted = true;
             report(state).add(AuditProbes::judgeForged(a, forged, onlyEmpty));
             next();
@@ -327,8 +327,8 @@ void Auditor::probeTampered(int state)
     const int page = s.first.issuedOnPage.constFirst() + 1; // the page that sent it in the walk
     const QString tampered = AuditProbes::tamper(original);
     Q_EMIT progress(QStringLiteral("%1: probing with a tampered cursor").arg(s.source.id()));
-    runProbe(state, s.source, tampered, [this, state, original, tampered, page](const Answer &a) {
-        if (a.kind == Answer::Kind::Page)
+    runProbe(state, s.source, tampered, [this, state, original, tampered, page](const ProbeAnswer &a) {
+        if (a.kind == ProbeAnswer::Kind::Page)
             m_states[state].tamperedAccepted = true;
         report(state).add(AuditProbes::judgeTampered(a, original, tampered, page));
         next();
@@ -372,7 +372,7 @@ void Auditor::probeForeignList(int state)
     }
     const QString from = m_states.at(donor).source.id();
     Q_EMIT progress(QStringLiteral("%1: probing with a cursor from %2").arg(s.source.id(), from));
-    runProbe(state, s.source, cursor, [this, state, from, cursor](const Answer &a) {
+    runProbe(state, s.source, cursor, [this, state, from, cursor](const ProbeAnswer &a) {
         report(state).add(AuditProbes::judgeForeignList(a, from, cursor));
         next();
     });
@@ -405,7 +405,7 @@ void Auditor::probeWithArguments(int state, QList<QJsonObject> candidates)
     const QString cursor = s.first.issuedCursors.constFirst();
     const int page = s.first.issuedOnPage.constFirst() + 1;
     Q_EMIT progress(QStringLiteral("%1: probing its cursor with other arguments").arg(s.source.id()));
-    runProbe(state, changed, cursor, [this, state, other, cursor, page, candidates](const Answer &a) {
+    runProbe(state, changed, cursor, [this, state, other, cursor, page, candidates](const ProbeAnswer &a) {
         if (a.isRefusal() && !candidates.isEmpty()) {
             probeWithArguments(state, candidates); // refused: try the other kind of change
             return;
@@ -432,7 +432,7 @@ void Auditor::probeEmptyCursor(int state)
         }
     }
     Q_EMIT progress(QStringLiteral("%1: sending back the \"\" cursor it issued").arg(s.source.id()));
-    runProbe(state, s.source, QString(), [this, state, page](const Answer &a) {
+    runProbe(state, s.source, QString(), [this, state, page](const ProbeAnswer &a) {
         report(state).add(AuditProbes::judgeEmptyCursor(a, page));
         next();
     });
@@ -559,7 +559,7 @@ void Auditor::runWalk(int state, const ListSource &source, int cap, std::functio
 }
 
 void Auditor::runProbe(int state, const ListSource &source, const std::optional<QString> &cursor,
-                       std::function<void(const Answer &)> done)
+                       std::function<void(const ProbeAnswer &)> done)
 {
     RpcCall *call = source.requestPage(m_client, cursor, this);
     m_call = call;
@@ -567,7 +567,7 @@ void Auditor::runProbe(int state, const ListSource &source, const std::optional<
         m_call = nullptr;
         call->deleteLater();
         Q_EMIT activity();
-        const Answer a = Answer::read(source, *call);
+        const ProbeAnswer a = ProbeAnswer::read(source, *call);
         if (m_states[state].report >= 0) {
             report(state).requests += 1;
             report(state).elapsedMs += qMax<qint64>(0, call->latencyMs());

@@ -110,7 +110,7 @@ private:
     // the event loop (the walker or call is deleted after done returns).
     void runWalk(int state, const ListSource &source, int cap, std::function<void(PageWalker *)> done);
     void runProbe(int state, const ListSource &source, const std::optional<QString> &cursor,
-                  std::function<void(const AuditProbes::Answer &)> done);
+                  std::function<void(const AuditProbes::ProbeAnswer &)> done);
     bool probeable(int state) const;
     void note(int state, const QString &text);
     AuditedList &report(int state) { return m_result.lists[m_states[state].report]; }

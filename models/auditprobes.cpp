@@ -12,9 +12,9 @@
 
 namespace folio::AuditProbes {
 
-Answer Answer::read(const ListSource &source, const RpcCall &call)
+ProbeAnswer ProbeAnswer::read(const ListSource &source, const RpcCall &call)
 {
-    Answer a;
+    ProbeAnswer a;
     if (call.isError()) {
         const McpError e = call.error();
         a.kind = e.kind == McpError::Kind::Rpc ? Kind::RpcError : Kind::Failed;
@@ -39,7 +39,7 @@ Answer Answer::read(const ListSource &source, const RpcCall &call)
     return a;
 }
 
-QJsonObject Answer::evidence() const
+QJsonObject ProbeAnswer::evidence() const
 {
     switch (kind) {
     case Kind::Page:
@@ -113,14 +113,14 @@ QList<QJsonObject> otherArguments(const ListSource &source)
     return out;
 }
 
-CheckOutcome judgeTampered(const Answer &answer, const QString &issued, const QString &tampered, int page)
+CheckOutcome judgeTampered(const ProbeAnswer &answer, const QString &issued, const QString &tampered, int page)
 {
     QJsonObject evidence = answer.evidence();
     evidence.insert(QStringLiteral("probe"), QStringLiteral("tampered-cursor"));
     evidence.insert(QStringLiteral("cursor"), tampered);
     evidence.insert(QStringLiteral("issuedCursor"), issued);
     switch (answer.kind) {
-    case Answer::Kind::Page:
+    case ProbeAnswer::Kind::Page:
         return {
             auditFinding(FindingId::InvalidCursorAccepted, {page},
                          QStringLiteral("A tampered cursor (page %1's cursor reversed, with \"!\" appended) "
@@ -128,7 +128,7 @@ CheckOutcome judgeTampered(const Answer &answer, const QString &issued, const QS
                              .arg(QString::number(page + 1), QString::number(answer.itemCount)),
                          evidence),
             {}};
-    case Answer::Kind::RpcError:
+    case ProbeAnswer::Kind::RpcError:
         if (answer.code != -32602)
             return {
                 auditFinding(
@@ -138,15 +138,15 @@ CheckOutcome judgeTampered(const Answer &answer, const QString &issued, const QS
                     evidence),
                 {}};
         return {};
-    case Answer::Kind::ToolError:
+    case ProbeAnswer::Kind::ToolError:
         return {}; // a list tool refusing with isError: tool-level paging has no error code
-    case Answer::Kind::Failed:
+    case ProbeAnswer::Kind::Failed:
         break;
     }
     return {std::nullopt, QStringLiteral("tampered-cursor probe inconclusive: %1").arg(answer.message)};
 }
 
-CheckOutcome judgeForged(const Answer &answer, const QString &forged, bool onlyEmptyIssued)
+CheckOutcome judgeForged(const ProbeAnswer &answer, const QString &forged, bool onlyEmptyIssued)
 {
     QJsonObject evidence = answer.evidence();
     evidence.insert(QStringLiteral("probe"), QStringLiteral("forged-cursor"));
@@ -154,14 +154,14 @@ CheckOutcome judgeForged(const Answer &answer, const QString &forged, bool onlyE
     const QString list = onlyEmptyIssued ? QStringLiteral("The list issued no cursor but \"\"")
                                          : QStringLiteral("The list fits one page (it issued no cursor)");
     switch (answer.kind) {
-    case Answer::Kind::Page:
+    case ProbeAnswer::Kind::Page:
         return {auditFinding(FindingId::InvalidCursorAccepted, {},
                              QStringLiteral("%1, yet a forged cursor (%2) was answered with a page of %3 "
                                             "item(s) instead of an error -32602")
                                  .arg(list, shortText(forged), QString::number(answer.itemCount)),
                              evidence),
                 {}};
-    case Answer::Kind::RpcError:
+    case ProbeAnswer::Kind::RpcError:
         if (answer.code != -32602)
             return {auditFinding(FindingId::InvalidCursorWrongCode, {},
                                  QStringLiteral("%1; a forged cursor was refused with %2 (%3), not -32602 "
@@ -170,17 +170,17 @@ CheckOutcome judgeForged(const Answer &answer, const QString &forged, bool onlyE
                                  evidence),
                     {}};
         return {};
-    case Answer::Kind::ToolError:
+    case ProbeAnswer::Kind::ToolError:
         return {}; // as a tampered cursor: tool-level paging has no error code
-    case Answer::Kind::Failed:
+    case ProbeAnswer::Kind::Failed:
         break;
     }
     return {std::nullopt, QStringLiteral("forged-cursor probe inconclusive: %1").arg(answer.message)};
 }
 
-CheckOutcome judgeForeignList(const Answer &answer, const QString &from, const QString &cursor)
+CheckOutcome judgeForeignList(const ProbeAnswer &answer, const QString &from, const QString &cursor)
 {
-    if (answer.kind == Answer::Kind::Page) {
+    if (answer.kind == ProbeAnswer::Kind::Page) {
         QJsonObject evidence = answer.evidence();
         evidence.insert(QStringLiteral("probe"), QStringLiteral("cursor-from-other-list"));
         evidence.insert(QStringLiteral("from"), from);
@@ -192,17 +192,17 @@ CheckOutcome judgeForeignList(const Answer &answer, const QString &from, const Q
                     evidence),
                 {}};
     }
-    if (answer.kind == Answer::Kind::Failed)
+    if (answer.kind == ProbeAnswer::Kind::Failed)
         return {std::nullopt,
                 QStringLiteral("cursor-from-another-list probe inconclusive: %1").arg(answer.message)};
     return {};
 }
 
-CheckOutcome judgeOtherArguments(const Answer &answer, const QString &cursor,
+CheckOutcome judgeOtherArguments(const ProbeAnswer &answer, const QString &cursor,
                                  const QJsonObject &walkArguments, const QJsonObject &probeArguments,
                                  int page)
 {
-    if (answer.kind == Answer::Kind::Page) {
+    if (answer.kind == ProbeAnswer::Kind::Page) {
         QJsonObject evidence = answer.evidence();
         evidence.insert(QStringLiteral("probe"), QStringLiteral("cursor-with-other-arguments"));
         evidence.insert(QStringLiteral("cursor"), cursor);
@@ -218,13 +218,13 @@ CheckOutcome judgeOtherArguments(const Answer &answer, const QString &cursor,
                     evidence),
                 {}};
     }
-    if (answer.kind == Answer::Kind::Failed)
+    if (answer.kind == ProbeAnswer::Kind::Failed)
         return {std::nullopt,
                 QStringLiteral("cursor-with-other-arguments probe inconclusive: %1").arg(answer.message)};
     return {};
 }
 
-CheckOutcome judgeEmptyCursor(const Answer &answer, int page)
+CheckOutcome judgeEmptyCursor(const ProbeAnswer &answer, int page)
 {
     if (answer.isRefusal()) {
         QJsonObject evidence = answer.evidence();
@@ -236,7 +236,7 @@ CheckOutcome judgeEmptyCursor(const Answer &answer, int page)
                              evidence),
                 {}};
     }
-    if (answer.kind == Answer::Kind::Failed)
+    if (answer.kind == ProbeAnswer::Kind::Failed)
         return {std::nullopt, QStringLiteral("empty-cursor probe inconclusive: %1").arg(answer.message)};
     return {};
 }

@@ -18,7 +18,7 @@ class RpcCall;
 namespace AuditProbes {
 
 // What a list answered to one probe request, reduced to what the audit judges.
-struct Answer
+struct ProbeAnswer
 {
     enum class Kind { Page, RpcError, ToolError, Failed };
     Kind kind = Kind::Failed;
@@ -28,7 +28,7 @@ struct Answer
     QStringList identities;
 
     // call has finished; source is what it asked (a list tool's page may be an isError result).
-    static Answer read(const ListSource &source, const RpcCall &call);
+    static ProbeAnswer read(const ListSource &source, const RpcCall &call);
     bool isRefusal() const { return kind == Kind::RpcError || kind == Kind::ToolError; }
     QJsonObject evidence() const;
 };
@@ -47,18 +47,18 @@ QList<QJsonObject> otherArguments(const ListSource &source);
 // the page that issued it.
 
 // The tampered cursor must be refused with -32602; a list tool may refuse with isError.
-CheckOutcome judgeTampered(const Answer &answer, const QString &issued, const QString &tampered, int page);
+CheckOutcome judgeTampered(const ProbeAnswer &answer, const QString &issued, const QString &tampered, int page);
 // The forged cursor must be refused as a tampered one; onlyEmptyIssued says the list issued "" (and
 // nothing else) rather than no cursor at all.
-CheckOutcome judgeForged(const Answer &answer, const QString &forged, bool onlyEmptyIssued);
+CheckOutcome judgeForged(const ProbeAnswer &answer, const QString &forged, bool onlyEmptyIssued);
 // A cursor issued by the list from must be refused.
-CheckOutcome judgeForeignList(const Answer &answer, const QString &from, const QString &cursor);
+CheckOutcome judgeForeignList(const ProbeAnswer &answer, const QString &from, const QString &cursor);
 // The list's own cursor with other arguments must be refused.
-CheckOutcome judgeOtherArguments(const Answer &answer, const QString &cursor,
+CheckOutcome judgeOtherArguments(const ProbeAnswer &answer, const QString &cursor,
                                  const QJsonObject &walkArguments, const QJsonObject &probeArguments,
                                  int page);
 // The "" the server issued must be accepted.
-CheckOutcome judgeEmptyCursor(const Answer &answer, int page);
+CheckOutcome judgeEmptyCursor(const ProbeAnswer &answer, int page);
 
 } // namespace AuditProbes
 

@@ -232,7 +232,7 @@ void PageLedger::markSent(int row, bool refetch, qint64 sentAtMs, const QString 
     changed(row, displayRoles + QList<int>{StateRole, AttemptsRole});
 }
 
-void PageLedger::applyReply(int row, const Answer &a)
+void PageLedger::applyReply(int row, const PageAnswer &a)
 {
     PageRecord &p = m_pages[row];
     if (!p.attempts.isEmpty()) {
@@ -263,7 +263,7 @@ void PageLedger::applyReply(int row, const Answer &a)
     changed(row, {});
 }
 
-void PageLedger::applyRefetch(int row, const Answer &answer, int added, int removed, int changed)
+void PageLedger::applyRefetch(int row, const PageAnswer &answer, int added, int removed, int changed)
 {
     PageRecord &p = m_pages[row];
     p.diffAdded = added;

@@ -68,7 +68,7 @@ public:
     int rowForSerial(quint64 serial) const { return m_bySerial.value(serial, -1); }
 
     // What an answered page request brought, as received (PageWalker fills it from the reply).
-    struct Answer
+    struct PageAnswer
     {
         ListSource::CursorPresence next = ListSource::CursorPresence::Absent;
         QString nextCursor;
@@ -95,9 +95,9 @@ public:
     // request's id as the traffic log writes it.
     void markSent(int row, bool refetch, qint64 sentAtMs, const QString &requestId = {});
     // The page's answer was read: cursor, counts, hints; Fresh while its TTL runs, else Stale.
-    void applyReply(int row, const Answer &answer);
+    void applyReply(int row, const PageAnswer &answer);
     // A refetch's answer: applyReply() plus how its items differ from the copy it replaced.
-    void applyRefetch(int row, const Answer &answer, int added, int removed, int changed);
+    void applyRefetch(int row, const PageAnswer &answer, int added, int removed, int changed);
     // The request failed: Failed, or Expired when it was a refetch (the old rows stay).
     void applyFailure(int row, const McpError &error, qint64 latencyMs, qint64 responseBytes,
                       qint64 receivedAtMs);

@@ -227,9 +227,9 @@ void PageWalker::handleReply(RpcCall *call, Job job, int ledgerRow, int walk)
     pumpQueue();
 }
 
-PageLedger::Answer PageWalker::answerOf(const ListSource::Page &page, RpcCall *call) const
+PageLedger::PageAnswer PageWalker::answerOf(const ListSource::Page &page, RpcCall *call) const
 {
-    PageLedger::Answer a;
+    PageLedger::PageAnswer a;
     a.next = page.next;
     a.nextCursor = page.nextCursor;
     a.nextRaw = page.nextRaw;
@@ -354,7 +354,7 @@ void PageWalker::acceptRefetch(int ledgerRow, const ListSource::Page &page, RpcC
     };
     const ItemDiff diff = ItemDiff::compare(itemsFor(*old), itemsFor(fresh));
 
-    PageLedger::Answer answer = answerOf(page, call);
+    PageLedger::PageAnswer answer = answerOf(page, call);
     answer.requestBytes = 0; // the page's first request stays the one recorded
     m_keptBytes += fresh.text.size() - old->text.size() +
                    (fresh.offsets.size() - old->offsets.size()) * qint64(sizeof(quint32));

@@ -121,7 +121,7 @@ private:
     void acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall *call);
     void acceptRefetch(int ledgerRow, const ListSource::Page &page, RpcCall *call);
     void failPage(int ledgerRow, const McpError &error, RpcCall *call);
-    PageLedger::Answer answerOf(const ListSource::Page &page, RpcCall *call) const;
+    PageLedger::PageAnswer answerOf(const ListSource::Page &page, RpcCall *call) const;
     void scheduleExpiry(int ledgerRow);
     void handleExpired(const QList<quint64> &serials);
     void handleListChanged(ListKind kind);

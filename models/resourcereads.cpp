@@ -233,7 +233,7 @@ void ResourceReads::send(int row)
     r.state = r.hasContents() ? ReadRecord::State::Refetching : ReadRecord::State::Loading;
     changed(row);
     if (!m_client) {
-        Answer a;
+        ReadAnswer a;
         a.error = McpError::make(McpError::Kind::Closed, tr("no connection"));
         applyAnswer(row, a);
         return;
@@ -259,9 +259,9 @@ void ResourceReads::handleFinished(quint64 serial)
     applyAnswer(row, answerOf(invocation, m_client && !m_client->isModern()));
 }
 
-ResourceReads::Answer ResourceReads::answerOf(const Invocation *invocation, bool legacyEra)
+ResourceReads::ReadAnswer ResourceReads::answerOf(const Invocation *invocation, bool legacyEra)
 {
-    Answer a;
+    ReadAnswer a;
     a.result = invocation->result();
     a.raw = invocation->rawResponse();
     a.error = invocation->error();
@@ -274,7 +274,7 @@ ResourceReads::Answer ResourceReads::answerOf(const Invocation *invocation, bool
     return a;
 }
 
-void ResourceReads::applyAnswer(int row, const Answer &a)
+void ResourceReads::applyAnswer(int row, const ReadAnswer &a)
 {
     ReadRecord &r = m_reads[row];
     r.sentAtMs = a.sentAtMs;

@@ -117,7 +117,7 @@ public:
 
     // What one answer brought (read() fills it from the Invocation; headless code and tests may
     // give one directly).
-    struct Answer
+    struct ReadAnswer
     {
         QJsonObject result; // empty on error
         QByteArray raw;
@@ -154,14 +154,14 @@ public:
 
     // Records an answer for row (a Loading or Refetching row): Fresh while its TTL runs, else
     // Stale; Failed for an error (Expired when a re-read failed: the old contents stay).
-    void applyAnswer(int row, const Answer &answer);
+    void applyAnswer(int row, const ReadAnswer &answer);
     // The findings of every read, in row order.
     QList<Finding> findings() const;
     // A new connection forgets its reads, as it forgets its walks.
     void clear();
 
     // The answer an Invocation brought, as applyAnswer() takes it.
-    static Answer answerOf(const Invocation *invocation, bool legacyEra);
+    static ReadAnswer answerOf(const Invocation *invocation, bool legacyEra);
     // The hints judged as list pages are (docs/findings.md), naming the read of uri.
     static QList<Finding> judgeHints(const ReadRecord &read);
 

@@ -4,7 +4,7 @@
 #include <QTest>
 
 using namespace folio;
-using AuditProbes::Answer;
+using AuditProbes::ProbeAnswer;
 
 namespace {
 
@@ -13,13 +13,13 @@ QJsonObject obj(const char *json)
     return QJsonDocument::fromJson(json).object();
 }
 
-Answer answer(Answer::Kind kind, int code = 0, const QString &message = {})
+ProbeAnswer answer(ProbeAnswer::Kind kind, int code = 0, const QString &message = {})
 {
-    Answer a;
+    ProbeAnswer a;
     a.kind = kind;
     a.code = code;
     a.message = message;
-    if (kind == Answer::Kind::Page) {
+    if (kind == ProbeAnswer::Kind::Page) {
         a.itemCount = 2;
         a.identities = {QStringLiteral("a"), QStringLiteral("b")};
     }
@@ -28,7 +28,7 @@ Answer answer(Answer::Kind kind, int code = 0, const QString &message = {})
 
 } // namespace
 
-Q_DECLARE_METATYPE(AuditProbes::Answer::Kind)
+Q_DECLARE_METATYPE(AuditProbes::ProbeAnswer::Kind)
 
 // The audit's cursor probes without a server: the cursors they send and how each answer is judged.
 class tst_AuditProbes : public QObject
@@ -113,22 +113,22 @@ void tst_AuditProbes::otherArguments()
 
 void tst_AuditProbes::tampered_data()
 {
-    QTest::addColumn<Answer::Kind>("kind");
+    QTest::addColumn<ProbeAnswer::Kind>("kind");
     QTest::addColumn<int>("code");
     QTest::addColumn<QString>("finding");
     QTest::addColumn<bool>("note");
     QTest::addRow("page_is_invalid_cursor_accepted")
-        << Answer::Kind::Page << 0 << FindingId::InvalidCursorAccepted << false;
-    QTest::addRow("invalid_params_passes") << Answer::Kind::RpcError << -32602 << QString() << false;
+        << ProbeAnswer::Kind::Page << 0 << FindingId::InvalidCursorAccepted << false;
+    QTest::addRow("invalid_params_passes") << ProbeAnswer::Kind::RpcError << -32602 << QString() << false;
     QTest::addRow("other_code_is_wrong_code")
-        << Answer::Kind::RpcError << -32603 << FindingId::InvalidCursorWrongCode << false;
-    QTest::addRow("tool_is_error_passes") << Answer::Kind::ToolError << 0 << QString() << false;
-    QTest::addRow("failure_is_inconclusive") << Answer::Kind::Failed << 0 << QString() << true;
+        << ProbeAnswer::Kind::RpcError << -32603 << FindingId::InvalidCursorWrongCode << false;
+    QTest::addRow("tool_is_error_passes") << ProbeAnswer::Kind::ToolError << 0 << QString() << false;
+    QTest::addRow("failure_is_inconclusive") << ProbeAnswer::Kind::Failed << 0 << QString() << true;
 }
 
 void tst_AuditProbes::tampered()
 {
-    QFETCH(Answer::Kind, kind);
+    QFETCH(ProbeAnswer::Kind, kind);
     QFETCH(int, code);
     QFETCH(QString, finding);
     QFETCH(bool, note);
@@ -163,7 +163,7 @@ void tst_AuditProbes::forged_data()
 
 void tst_AuditProbes::forged()
 {
-    QFETCH(Answer::Kind, kind);
+    QFETCH(ProbeAnswer::Kind, kind);
     QFETCH(int, code);
     QFETCH(QString, finding);
     QFETCH(bool, note);
@@ -185,7 +185,7 @@ void tst_AuditProbes::forged()
                                                    ? QStringLiteral("The list issued no cursor but \"\"")
                                                    : QStringLiteral("The list fits one page")),
                  qPrintable(o.finding->message));
-        if (kind == Answer::Kind::Page)
+        if (kind == ProbeAnswer::Kind::Page)
             QVERIFY2(
                 o.finding->message.contains(QLatin1String("a forged cursor (f0rged) was answered with a "
                                                           "page of 2 item(s) instead of an error -32602")),
@@ -195,18 +195,18 @@ void tst_AuditProbes::forged()
 
 void tst_AuditProbes::foreignList_data()
 {
-    QTest::addColumn<Answer::Kind>("kind");
+    QTest::addColumn<ProbeAnswer::Kind>("kind");
     QTest::addColumn<bool>("finding");
     QTest::addColumn<bool>("note");
-    QTest::addRow("page_is_foreign_cursor_accepted") << Answer::Kind::Page << true << false;
-    QTest::addRow("any_error_passes") << Answer::Kind::RpcError << false << false;
-    QTest::addRow("tool_is_error_passes") << Answer::Kind::ToolError << false << false;
-    QTest::addRow("failure_is_inconclusive") << Answer::Kind::Failed << false << true;
+    QTest::addRow("page_is_foreign_cursor_accepted") << ProbeAnswer::Kind::Page << true << false;
+    QTest::addRow("any_error_passes") << ProbeAnswer::Kind::RpcError << false << false;
+    QTest::addRow("tool_is_error_passes") << ProbeAnswer::Kind::ToolError << false << false;
+    QTest::addRow("failure_is_inconclusive") << ProbeAnswer::Kind::Failed << false << true;
 }
 
 void tst_AuditProbes::foreignList()
 {
-    QFETCH(Answer::Kind, kind);
+    QFETCH(ProbeAnswer::Kind, kind);
     QFETCH(bool, finding);
     QFETCH(bool, note);
     const CheckOutcome o =
@@ -228,7 +228,7 @@ void tst_AuditProbes::otherArgumentsJudged_data()
 
 void tst_AuditProbes::otherArgumentsJudged()
 {
-    QFETCH(Answer::Kind, kind);
+    QFETCH(ProbeAnswer::Kind, kind);
     QFETCH(bool, finding);
     QFETCH(bool, note);
     const QJsonObject walk = obj(R"({"channel":"x"})");
@@ -248,18 +248,18 @@ void tst_AuditProbes::otherArgumentsJudged()
 
 void tst_AuditProbes::emptyCursor_data()
 {
-    QTest::addColumn<Answer::Kind>("kind");
+    QTest::addColumn<ProbeAnswer::Kind>("kind");
     QTest::addColumn<bool>("finding");
     QTest::addColumn<bool>("note");
-    QTest::addRow("page_passes") << Answer::Kind::Page << false << false;
-    QTest::addRow("error_is_empty_cursor_rejected") << Answer::Kind::RpcError << true << false;
-    QTest::addRow("tool_is_error_is_empty_cursor_rejected") << Answer::Kind::ToolError << true << false;
-    QTest::addRow("failure_is_inconclusive") << Answer::Kind::Failed << false << true;
+    QTest::addRow("page_passes") << ProbeAnswer::Kind::Page << false << false;
+    QTest::addRow("error_is_empty_cursor_rejected") << ProbeAnswer::Kind::RpcError << true << false;
+    QTest::addRow("tool_is_error_is_empty_cursor_rejected") << ProbeAnswer::Kind::ToolError << true << false;
+    QTest::addRow("failure_is_inconclusive") << ProbeAnswer::Kind::Failed << false << true;
 }
 
 void tst_AuditProbes::emptyCursor()
 {
-    QFETCH(Answer::Kind, kind);
+    QFETCH(ProbeAnswer::Kind, kind);
     QFETCH(bool, finding);
     QFETCH(bool, note);
     const CheckOutcome o =
@@ -276,17 +276,17 @@ void tst_AuditProbes::emptyCursor()
 
 void tst_AuditProbes::evidence()
 {
-    Answer page = answer(Answer::Kind::Page);
+    ProbeAnswer page = answer(ProbeAnswer::Kind::Page);
     for (int i = 0; i < 10; ++i)
         page.identities << QStringLiteral("i%1").arg(i);
     QCOMPARE(page.evidence().value(QStringLiteral("answer")).toString(), QStringLiteral("page"));
     QCOMPARE(page.evidence().value(QStringLiteral("items")).toArray().size(), 5); // a few, not all
-    const QJsonObject error = answer(Answer::Kind::RpcError, -32602, QStringLiteral("no")).evidence();
+    const QJsonObject error = answer(ProbeAnswer::Kind::RpcError, -32602, QStringLiteral("no")).evidence();
     QCOMPARE(error.value(QStringLiteral("answer")).toString(), QStringLiteral("error"));
     QCOMPARE(error.value(QStringLiteral("code")).toInt(), -32602);
-    QCOMPARE(answer(Answer::Kind::ToolError).evidence().value(QStringLiteral("answer")).toString(),
+    QCOMPARE(answer(ProbeAnswer::Kind::ToolError).evidence().value(QStringLiteral("answer")).toString(),
              QStringLiteral("isError"));
-    QCOMPARE(answer(Answer::Kind::Failed).evidence().value(QStringLiteral("answer")).toString(),
+    QCOMPARE(answer(ProbeAnswer::Kind::Failed).evidence().value(QStringLiteral("answer")).toString(),
              QStringLiteral("failed"));
 }
 

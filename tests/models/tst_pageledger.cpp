@@ -99,9 +99,9 @@ QStringList unannounced(const Cells &before, const Cells &after, const QList<Emi
     return missing;
 }
 
-PageLedger::Answer answer(int items, const QString &next, const QJsonValue &ttl)
+PageLedger::PageAnswer answer(int items, const QString &next, const QJsonValue &ttl)
 {
-    PageLedger::Answer a;
+    PageLedger::PageAnswer a;
     a.next = next.isNull() ? ListSource::CursorPresence::Absent : ListSource::CursorPresence::String;
     a.nextCursor = next;
     a.itemCount = items;
@@ -290,7 +290,7 @@ void tst_PageLedger::intents()
         QVERIFY(!m_ledger->page(0).hasTtl); // not filled in
         QCOMPARE(m_ledger->page(0).effectiveTtlMs, qint64(0));
     } else if (intent == QLatin1String("applyRefetch")) {
-        PageLedger::Answer a = answer(6, QStringLiteral("c2"), 60000);
+        PageLedger::PageAnswer a = answer(6, QStringLiteral("c2"), 60000);
         a.requestBytes = 0;
         m_ledger->applyRefetch(0, a, 2, 1, 3);
         const PageRecord &p = m_ledger->page(0);

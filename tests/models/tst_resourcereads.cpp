@@ -265,7 +265,7 @@ private Q_SLOTS:
         m_answer = [](const QString &) { return QJsonObject(); }; // never answers: the answer is given below
         QVERIFY(connectTo(true));
         const int row = m_reads->read(uri);
-        ResourceReads::Answer a;
+        ResourceReads::ReadAnswer a;
         a.result = textResult(QStringLiteral("after input"), hints(30000));
         a.rounds = 2;
         a.cacheable = false;
