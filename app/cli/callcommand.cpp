@@ -160,12 +160,8 @@ int CallCommand::parse(Kind kind, const QStringList &arguments, Options *options
             }
         }
     }
-    if (line.format() == QLatin1String("text"))
-        options->format = Format::Text;
-    else if (line.format() == QLatin1String("json"))
-        options->format = Format::Json;
-    else
-        return line.usage(QStringLiteral("--format is text or json"));
+    if (!line.textOrJson(&options->json, &problem))
+        return line.usage(problem);
     if (kind == Kind::Tool && !line.positiveInt(pageCap, &options->pageCap))
         return line.usage(QStringLiteral("--page-cap wants a number of at least 1"));
     options->verbose = line.verbose();
@@ -264,7 +260,7 @@ void CallCommand::handleFinished()
     // invocation counts it as a failure).
     const QJsonObject result = m_run->result();
     if (result.isEmpty() && error.isError()) {
-        if (m_options.format == Format::Json) {
+        if (m_options.json) {
             QJsonObject e{{QStringLiteral("code"), error.code},
                           {QStringLiteral("message"), error.message},
                           {QStringLiteral("kind"), McpError::kindName(error.kind)}};
@@ -279,7 +275,7 @@ void CallCommand::handleFinished()
              QStringLiteral("%1 failed: %2").arg(m_run->title(), error.describe()));
         return;
     }
-    if (m_options.format == Format::Json)
+    if (m_options.json)
         printJson(toJsonText(result).toUtf8());
     else
         printText(result);

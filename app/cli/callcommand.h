@@ -24,14 +24,13 @@ class CallCommand : public SessionCommand
     Q_OBJECT
 public:
     enum class Kind { Tool, Prompt };
-    enum class Format { Text, Json };
 
     struct Options
     {
         Kind kind = Kind::Tool;
         QString name;
         QJsonObject arguments;
-        Format format = Format::Text;
+        bool json = false; // --format json
         int pageCap = 1000;
         bool verbose = false;
         ServerConfig server;

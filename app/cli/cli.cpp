@@ -136,9 +136,9 @@ int runDecodeCursor(const QStringList &arguments)
     if (cursors.size() != 1)
         return line.usage(cursors.isEmpty() ? QStringLiteral("which cursor?")
                                             : QStringLiteral("one cursor at a time (quote it)"));
-    const QString fmt = line.format();
-    if (fmt != QLatin1String("text") && fmt != QLatin1String("json"))
-        return line.usage(QStringLiteral("--format is text or json"));
+    bool json = false;
+    if (QString problem; !line.textOrJson(&json, &problem))
+        return line.usage(problem);
 
     QString cursor = cursors.constFirst();
     if (cursor == QLatin1String("-") && rest.isEmpty()) {
@@ -150,7 +150,7 @@ int runDecodeCursor(const QStringList &arguments)
 
     qCDebug(lcCli) << "decoding a cursor of" << cursor.size() << "characters";
     const CursorDecoding decoding = decodeCursor(cursor);
-    if (fmt == QLatin1String("json")) {
+    if (json) {
         printJson(toJsonText(cursorDecodingToJson(decoding)).toUtf8());
     } else {
         QString out;

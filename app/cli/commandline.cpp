@@ -55,6 +55,16 @@ bool CommandLine::onePositional(QString *value, const QString &missing, const QS
     return true;
 }
 
+bool CommandLine::textOrJson(bool *json, QString *problem) const
+{
+    if (format() == QLatin1String("text") || format() == QLatin1String("json")) {
+        *json = format() == QLatin1String("json");
+        return true;
+    }
+    *problem = QStringLiteral("--format is text or json");
+    return false;
+}
+
 bool CommandLine::noPositional(QString *problem) const
 {
     if (positional().isEmpty())

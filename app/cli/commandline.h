@@ -40,6 +40,8 @@ public:
     // The words after "--".
     QStringList rest() const { return m_rest; }
 
+    // --format text (false) or json (true); false with why in *problem for anything else.
+    bool textOrJson(bool *json, QString *problem) const;
     // The one positional argument in *value; false with why in *problem when there is none (missing
     // says what to give) or more than one.
     bool onePositional(QString *value, const QString &missing, const QString &what, QString *problem) const;

@@ -61,12 +61,8 @@ int ReadCommand::parse(const QStringList &arguments, Options *options)
     if (!line.onePositional(&options->uri, QStringLiteral("which resource? give its URI, e.g. chat://channels/general"),
                             QStringLiteral("URI"), &problem))
         return line.usage(problem);
-    if (line.format() == QLatin1String("text"))
-        options->format = Format::Text;
-    else if (line.format() == QLatin1String("json"))
-        options->format = Format::Json;
-    else
-        return line.usage(QStringLiteral("--format is text or json"));
+    if (!line.textOrJson(&options->json, &problem))
+        return line.usage(problem);
     options->verbose = line.verbose();
     if (!line.readTarget(&options->server, &options->keychainToken, &problem))
         return line.usage(problem);
@@ -106,7 +102,7 @@ void ReadCommand::handleRead(int row)
                  : QStringLiteral("reading %1 failed: %2").arg(r.uri, r.error.describe()));
         return;
     }
-    if (m_options.format == Format::Json) {
+    if (m_options.json) {
         printJson(QJsonDocument(r.result).toJson(QJsonDocument::Indented));
         finish(0);
         return;

@@ -18,11 +18,10 @@ class ReadCommand : public SessionCommand
 {
     Q_OBJECT
 public:
-    enum class Format { Text, Json };
     struct Options
     {
         QString uri;
-        Format format = Format::Text;
+        bool json = false; // --format json
         bool verbose = false;
         ServerConfig server;
         CliSession::KeychainToken keychainToken = CliSession::KeychainToken::None;
