@@ -230,12 +230,12 @@ void RowFilter::startSearch()
     m_searchAgain = false;
     // The snapshot: each page's items, shared with the store (no text is copied). The store may
     // replace or drop its copy meanwhile; ours stays as it was.
-    QList<Page> pages;
+    QList<PageItems> pages;
     pages.reserve(m_rows->pageCount());
     for (int ledgerRow : m_rows->pageLedgerRows()) {
         int first = 0, count = 0;
         if (m_rows->rowsOfPage(ledgerRow, &first, &count) && count > 0)
-            pages.append(Page{*m_rows->pageItems(ledgerRow), first});
+            pages.append(PageItems{*m_rows->pageItems(ledgerRow), first});
     }
     m_coveredRows = m_rows->rowCount();
     setSearching(true);
@@ -243,7 +243,7 @@ void RowFilter::startSearch()
         std::thread([this, generation, needle = m_needle, pages = std::move(pages), covered = m_coveredRows] {
             const Matcher matcher(needle);
             QList<int> found;
-            for (const Page &page : pages) {
+            for (const PageItems &page : pages) {
                 if (m_generation.load(std::memory_order_relaxed) != generation)
                     return; // a newer needle, or the rows went
                 const int count = page.items.count();

@@ -68,7 +68,7 @@ Q_SIGNALS:
     void pendingChanged(bool pending);
 
 private:
-    struct Page
+    struct PageItems
     {
         RowStore::Items items;
         int firstRow = 0;

@@ -9,14 +9,14 @@ QList<int> RowStore::pageLedgerRows() const
 {
     QList<int> rows;
     rows.reserve(m_pages.size());
-    for (const Page &p : m_pages)
+    for (const StoredPage &p : m_pages)
         rows.append(p.ledgerRow);
     return rows;
 }
 
 QByteArrayView RowStore::itemText(int row) const
 {
-    const Page &p = m_pages[m_rowPage[row]];
+    const StoredPage &p = m_pages[m_rowPage[row]];
     return p.items.at(row - p.firstRow);
 }
 
@@ -72,15 +72,15 @@ const RowStore::Items *RowStore::pageItems(int ledgerRow) const
 qint64 RowStore::storedBytes() const
 {
     qint64 total = m_rowPage.capacity() * qint64(sizeof(quint32));
-    for (const Page &p : m_pages)
+    for (const StoredPage &p : m_pages)
         total += p.items.text.capacity() + p.items.offsets.capacity() * qint64(sizeof(quint32)) +
-                 qint64(sizeof(Page));
+                 qint64(sizeof(StoredPage));
     return total;
 }
 
 void RowStore::openPage(int ledgerRow)
 {
-    Page p;
+    StoredPage p;
     p.ledgerRow = ledgerRow;
     p.firstRow = m_rowCount;
     m_pages.append(p);
@@ -89,7 +89,7 @@ void RowStore::openPage(int ledgerRow)
 void RowStore::insertRows(int pageIndex, Items items)
 {
     items.text.squeeze();
-    Page &page = m_pages[pageIndex];
+    StoredPage &page = m_pages[pageIndex];
     const int first = page.firstRow;
     const int count = items.count();
     if (count == 0) {
@@ -107,7 +107,7 @@ void RowStore::insertRows(int pageIndex, Items items)
 
 void RowStore::removeRows(int pageIndex)
 {
-    Page &page = m_pages[pageIndex];
+    StoredPage &page = m_pages[pageIndex];
     const int first = page.firstRow;
     const int count = page.items.count();
     if (count == 0)

@@ -78,7 +78,7 @@ Q_SIGNALS:
     void wasReset();
 
 private:
-    struct Page
+    struct StoredPage
     {
         int ledgerRow = -1;
         int firstRow = 0;
@@ -88,7 +88,7 @@ private:
     void insertRows(int pageIndex, Items items);
     void removeRows(int pageIndex);
 
-    QVector<Page> m_pages;      // the walk's pages, in order (ledger rows ascending)
+    QVector<StoredPage> m_pages;      // the walk's pages, in order (ledger rows ascending)
     QVector<quint32> m_rowPage; // row -> index into m_pages
     int m_rowCount = 0;
 };
