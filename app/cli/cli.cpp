@@ -17,6 +17,7 @@
 #include <QCoreApplication>
 #include <QFile>
 
+#include <algorithm>
 #include <memory>
 
 namespace folio {
@@ -35,6 +36,39 @@ const QString getPromptWord = QStringLiteral("get-prompt");
 const QString helpWord = QStringLiteral("help");
 const QString authWord = QStringLiteral("auth");
 
+// A subcommand: its word, its line in 'folio --help' (the synopsis, then what it does, one
+// entry a line) and how it runs. The one list that the help, isCliCommand() and runCli() read;
+// the man page is written from the help.
+struct Subcommand
+{
+    QString word;
+    QString synopsis;
+    QStringList summary;
+    int (*run)(const QStringList &arguments);
+};
+
+const QList<Subcommand> &subcommands();
+
+// The Commands section of 'folio --help': a synopsis of up to 22 characters shares its line with
+// the summary; a longer one has a line of its own.
+QString commandsHelp()
+{
+    constexpr qsizetype column = 25;
+    QString out;
+    for (const Subcommand &c : subcommands()) {
+        QString line = QStringLiteral("  ") + c.synopsis;
+        for (qsizetype i = 0; i < c.summary.size(); ++i) {
+            if (line.size() >= column) {
+                out += line + QLatin1Char('\n');
+                line.clear();
+            }
+            out += line.leftJustified(column) + c.summary.at(i) + QLatin1Char('\n');
+            line.clear();
+        }
+    }
+    return out;
+}
+
 QString mainHelp()
 {
     return QStringLiteral(
@@ -45,29 +79,8 @@ QString mainHelp()
                "hints (ttlMs, cacheScope), cursor errors, and findings. The commands below run\n"
                "without a display.\n"
                "\n"
-               "Commands:\n"
-               "  list <list>            walk one list page by page and print items and pages\n"
-               "  read <uri>             read one resource: its contents, its cache hints as\n"
-               "                         received and their findings\n"
-               "  call TOOL --args JSON  call one tool once and print its result (structuredContent\n"
-               "                         checked against the tool's outputSchema)\n"
-               "  get-prompt NAME --args JSON\n"
-               "                         get one prompt and print its messages\n"
-               "  auth login|status|logout --url URL\n"
-               "                         sign in to an HTTP server (OAuth), show or forget it\n"
-               "  audit                  walk every list and list tool, probe the cursors, report\n"
-               "                         the findings (for CI: JUnit XML, JSON, Markdown, text)\n"
-               "  record -o FILE.folio   walk and audit every list as 'audit' does, and save the\n"
-               "                         session (every message, with timings) to replay it anywhere\n"
-               "  replay FILE.folio <command> [options]\n"
-               "                         run list or audit on a recorded session: no server, no\n"
-               "                         network (folio replay s.folio list tools --format json)\n"
-               "  report -o FILE         the audit, written as a bug report: every page with its raw\n"
-               "                         request and response, cursors, hints, findings, a timeline\n"
-               "                         (HTML that works offline, Markdown or JSON)\n"
-               "  decode-cursor <cursor> show what a cursor holds (best effort, non-normative)\n"
-               "  help [command]         this help, or a command's\n"
-               "\n") +
+               "Commands:\n") +
+           commandsHelp() + QStringLiteral("\n") +
            TargetOptions::helpText() +
            QStringLiteral(
                "\n"
@@ -235,93 +248,92 @@ int runReplay(const QStringList &arguments)
     return runCli(command, QStringList{QStringLiteral("--replay"), file} + arguments.mid(2));
 }
 
+// Parses a command's words into its Options, then runs it (with -v, logging everything).
+template <typename C, typename Parse>
+int runParsed(Parse parse)
+{
+    typename C::Options options;
+    if (const int parsed = parse(&options); parsed != ParseOk)
+        return parsed;
+    if (options.verbose)
+        enableVerboseLogging();
+    return runCommand(std::make_unique<C>(options));
+}
+
+const QList<Subcommand> &subcommands()
+{
+    using Args = const QStringList &;
+    static const QList<Subcommand> table{
+        {listWord, QStringLiteral("list <list>"), {QStringLiteral("walk one list page by page and print items and pages")},
+         [](Args a) { return runParsed<ListCommand>([&](auto *o) { return ListCommand::parse(a, o); }); }},
+        {readWord, QStringLiteral("read <uri>"),
+         {QStringLiteral("read one resource: its contents, its cache hints as"),
+          QStringLiteral("received and their findings")},
+         [](Args a) { return runParsed<ReadCommand>([&](auto *o) { return ReadCommand::parse(a, o); }); }},
+        {callWord, QStringLiteral("call TOOL --args JSON"),
+         {QStringLiteral("call one tool once and print its result (structuredContent"),
+          QStringLiteral("checked against the tool's outputSchema)")},
+         [](Args a) {
+             return runParsed<CallCommand>([&](auto *o) { return CallCommand::parse(CallCommand::Kind::Tool, a, o); });
+         }},
+        {getPromptWord, QStringLiteral("get-prompt NAME --args JSON"), {QStringLiteral("get one prompt and print its messages")},
+         [](Args a) {
+             return runParsed<CallCommand>([&](auto *o) { return CallCommand::parse(CallCommand::Kind::Prompt, a, o); });
+         }},
+        {authWord, QStringLiteral("auth login|status|logout --url URL"),
+         {QStringLiteral("sign in to an HTTP server (OAuth), show or forget it")},
+         [](Args a) { return runParsed<AuthCommand>([&](auto *o) { return AuthCommand::parse(a, o); }); }},
+        {auditWord, QStringLiteral("audit"),
+         {QStringLiteral("walk every list and list tool, probe the cursors, report"),
+          QStringLiteral("the findings (for CI: JUnit XML, JSON, Markdown, text)")},
+         [](Args a) { return runParsed<AuditCommand>([&](auto *o) { return AuditCommand::parse(a, o); }); }},
+        {recordWord, QStringLiteral("record -o FILE.folio"),
+         {QStringLiteral("walk and audit every list as 'audit' does, and save the"),
+          QStringLiteral("session (every message, with timings) to replay it anywhere")},
+         [](Args a) {
+             return runParsed<AuditCommand>([&](auto *o) { return AuditCommand::parse(a, o, /*record=*/true); });
+         }},
+        {replayWord, QStringLiteral("replay FILE.folio <command> [options]"),
+         {QStringLiteral("run list or audit on a recorded session: no server, no"),
+          QStringLiteral("network (folio replay s.folio list tools --format json)")},
+         [](Args a) { return runReplay(a); }},
+        {reportWord, QStringLiteral("report -o FILE"),
+         {QStringLiteral("the audit, written as a bug report: every page with its raw"),
+          QStringLiteral("request and response, cursors, hints, findings, a timeline"),
+          QStringLiteral("(HTML that works offline, Markdown or JSON)")},
+         [](Args a) { return runParsed<ReportCommand>([&](auto *o) { return ReportCommand::parse(a, o); }); }},
+        {decodeWord, QStringLiteral("decode-cursor <cursor>"),
+         {QStringLiteral("show what a cursor holds (best effort, non-normative)")},
+         [](Args a) { return runDecodeCursor(a); }},
+        {helpWord, QStringLiteral("help [command]"), {QStringLiteral("this help, or a command's")},
+         [](Args a) {
+             if (!a.isEmpty() && isCliCommand(a.constFirst()) && a.constFirst() != helpWord &&
+                 !a.constFirst().startsWith(QLatin1Char('-')))
+                 return runCli(a.constFirst(), {QStringLiteral("--help")});
+             printOut(mainHelp());
+             return 0;
+         }},
+    };
+    return table;
+}
+
 } // namespace
 
 bool isCliCommand(const QString &word)
 {
-    return word == listWord || word == readWord || word == callWord || word == getPromptWord ||
-           word == decodeWord || word == auditWord || word == recordWord || word == replayWord ||
-           word == reportWord || word == authWord || word == helpWord || word == QLatin1String("--help") ||
-           word == QLatin1String("-h");
+    if (word == QLatin1String("--help") || word == QLatin1String("-h"))
+        return true;
+    const QList<Subcommand> &table = subcommands();
+    return std::any_of(table.begin(), table.end(), [&](const Subcommand &c) { return c.word == word; });
 }
 
 int runCli(const QString &command, const QStringList &arguments)
 {
-    if (command == helpWord || command == QLatin1String("--help") || command == QLatin1String("-h")) {
-        if (command == helpWord && !arguments.isEmpty() && isCliCommand(arguments.constFirst()) &&
-            arguments.constFirst() != helpWord)
-            return runCli(arguments.constFirst(), {QStringLiteral("--help")});
-        printOut(mainHelp());
-        return 0;
+    const QString word = command == QLatin1String("--help") || command == QLatin1String("-h") ? helpWord : command;
+    for (const Subcommand &c : subcommands()) {
+        if (c.word == word)
+            return c.run(arguments);
     }
-    if (command == decodeWord)
-        return runDecodeCursor(arguments);
-    if (command == listWord) {
-        ListCommand::Options options;
-        const int parsed = ListCommand::parse(arguments, &options);
-        if (parsed != ParseOk)
-            return parsed;
-        if (options.verbose)
-            enableVerboseLogging();
-        return runCommand(std::make_unique<ListCommand>(options));
-    }
-    if (command == readWord) {
-        ReadCommand::Options options;
-        const int parsed = ReadCommand::parse(arguments, &options);
-        if (parsed != ParseOk)
-            return parsed;
-        if (options.verbose)
-            enableVerboseLogging();
-        return runCommand(std::make_unique<ReadCommand>(options));
-    }
-    if (command == callWord || command == getPromptWord) {
-        CallCommand::Options options;
-        const int parsed = CallCommand::parse(
-            command == callWord ? CallCommand::Kind::Tool : CallCommand::Kind::Prompt, arguments, &options);
-        if (parsed != ParseOk)
-            return parsed;
-        if (options.verbose)
-            enableVerboseLogging();
-        return runCommand(std::make_unique<CallCommand>(options));
-    }
-    if (command == auditWord) {
-        AuditCommand::Options options;
-        const int parsed = AuditCommand::parse(arguments, &options);
-        if (parsed != ParseOk)
-            return parsed;
-        if (options.verbose)
-            enableVerboseLogging();
-        return runCommand(std::make_unique<AuditCommand>(options));
-    }
-    if (command == authWord) {
-        AuthCommand::Options options;
-        const int parsed = AuthCommand::parse(arguments, &options);
-        if (parsed != ParseOk)
-            return parsed;
-        if (options.verbose)
-            enableVerboseLogging();
-        return runCommand(std::make_unique<AuthCommand>(options));
-    }
-    if (command == reportWord) {
-        ReportCommand::Options options;
-        const int parsed = ReportCommand::parse(arguments, &options);
-        if (parsed != ParseOk)
-            return parsed;
-        if (options.verbose)
-            enableVerboseLogging();
-        return runCommand(std::make_unique<ReportCommand>(options));
-    }
-    if (command == recordWord) {
-        AuditCommand::Options options;
-        const int parsed = AuditCommand::parse(arguments, &options, /*record=*/true);
-        if (parsed != ParseOk)
-            return parsed;
-        if (options.verbose)
-            enableVerboseLogging();
-        return runCommand(std::make_unique<AuditCommand>(options));
-    }
-    if (command == replayWord)
-        return runReplay(arguments);
     printErr(QStringLiteral("folio: unknown command '%1'\n").arg(command));
     return 2;
 }

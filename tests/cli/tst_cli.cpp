@@ -394,6 +394,30 @@ private Q_SLOTS:
             QVERIFY2(run.out.contains(m.toUtf8()), qPrintable(m));
     }
 
+    // The commands 'folio --help' names are the ones that run: each answers its own --help.
+    void everyCommandInTheHelpRuns()
+    {
+        const Run main = folio({QStringLiteral("--help")});
+        QCOMPARE(main.exitCode, 0);
+        const QString text = QString::fromUtf8(main.out);
+        const QString section = text.mid(text.indexOf(QStringLiteral("Commands:\n")));
+        QStringList words;
+        for (const QString &line : section.split(QLatin1Char('\n')).mid(1)) {
+            if (line.isEmpty())
+                break;
+            if (line.startsWith(QLatin1String("  ")) && line.at(2).isLetter())
+                words << line.mid(2).section(QLatin1Char(' '), 0, 0);
+        }
+        QCOMPARE(words.size(), 11);
+        for (const QString &word : std::as_const(words)) {
+            if (word == QLatin1String("help"))
+                continue;
+            const Run run = folio({word, QStringLiteral("--help")});
+            QCOMPARE(run.exitCode, 0);
+            QVERIFY2(run.out.startsWith(QStringLiteral("Usage: folio %1").arg(word).toUtf8()), qPrintable(word));
+        }
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("arguments");
