@@ -1,5 +1,7 @@
 #include "schemaform.h"
 
+#include "schemafield.h"
+
 #include "schemacheck.h"
 #include "statuscolors.h"
 #include "wraplabel.h"
@@ -29,11 +31,6 @@ namespace folio {
 
 namespace {
 
-constexpr int maxNesting = 6;  // objects and arrays within each other; deeper is a JSON field
-constexpr int maxRefHops = 16; // $ref to $ref before giving up
-constexpr int maxFields = 200; // fields in one form, however large the schema
-constexpr double spinLimit = 1e9;
-
 QString compact(const QJsonValue &v)
 {
     if (v.isObject())
@@ -56,31 +53,11 @@ std::optional<QJsonValue> parseValue(const QString &text)
     return doc.array().first();
 }
 
-// The first type a schema names other than "null" (a type array), or what its keywords imply.
-QString typeOf(const QJsonObject &s)
-{
-    const QJsonValue type = s.value(QStringLiteral("type"));
-    if (type.isString())
-        return type.toString();
-    if (type.isArray()) {
-        for (const QJsonValue &t : type.toArray()) {
-            if (t.isString() && t.toString() != QLatin1String("null"))
-                return t.toString();
-        }
-        return QString();
-    }
-    if (s.contains(QStringLiteral("properties")))
-        return QStringLiteral("object");
-    if (s.contains(QStringLiteral("items")))
-        return QStringLiteral("array");
-    return QString();
-}
-
 } // namespace
 
 struct SchemaForm::Node
 {
-    enum class Kind { Object, Array, String, Number, Integer, Boolean, Enum, Json };
+    using Kind = SchemaField::Kind;
 
     Kind kind = Kind::Json;
     QString name;
@@ -230,97 +207,39 @@ bool SchemaForm::isEmpty() const
 std::unique_ptr<SchemaForm::Node> SchemaForm::build(const QString &name, const QJsonValue &schemaValue,
                                                     bool required, int depth)
 {
-    auto node = std::make_unique<Node>();
-    node->name = name;
-    node->required = required;
-    node->depth = depth;
-    // Local $refs, never fetched; a chain of them is followed a few hops, siblings merged over.
-    QJsonObject s = schemaValue.toObject();
-    for (int hops = 0; hops < maxRefHops && s.value(QStringLiteral("$ref")).isString(); ++hops) {
-        const std::optional<QJsonValue> target =
-            resolveLocalRef(m_schema, s.value(QStringLiteral("$ref")).toString());
-        if (!target || !target->isObject())
-            break;
-        QJsonObject merged = target->toObject();
-        s.remove(QStringLiteral("$ref"));
-        for (auto it = s.begin(); it != s.end(); ++it)
-            merged.insert(it.key(), it.value());
-        s = merged;
-    }
-    // allOf of object parts: their properties and required, merged.
-    const QJsonArray allOf = s.value(QStringLiteral("allOf")).toArray();
-    if (!allOf.isEmpty() && depth < maxNesting) {
-        QJsonObject properties = s.value(QStringLiteral("properties")).toObject();
-        QJsonArray requiredNames = s.value(QStringLiteral("required")).toArray();
-        for (const QJsonValue &partValue : allOf) {
-            QJsonObject part = partValue.toObject();
-            if (part.value(QStringLiteral("$ref")).isString()) {
-                if (const auto t = resolveLocalRef(m_schema, part.value(QStringLiteral("$ref")).toString()))
-                    part = t->toObject();
-            }
-            const QJsonObject pp = part.value(QStringLiteral("properties")).toObject();
-            for (auto it = pp.begin(); it != pp.end(); ++it)
-                properties.insert(it.key(), it.value());
-            for (const QJsonValue &r : part.value(QStringLiteral("required")).toArray())
-                requiredNames.append(r);
-        }
-        if (!properties.isEmpty()) {
-            s.insert(QStringLiteral("properties"), properties);
-            s.insert(QStringLiteral("required"), requiredNames);
-            s.insert(QStringLiteral("type"), QStringLiteral("object"));
-        }
-    }
-    node->schema = s;
+    return buildNode(SchemaField::describe(m_schema, name, schemaValue, required, depth));
+}
 
-    const QString type = typeOf(s);
-    // Enums: "enum", or a oneOf/anyOf whose every branch is a const (titled choices).
-    QJsonArray choices = s.value(QStringLiteral("enum")).toArray();
-    QStringList titles;
-    const QJsonArray names = s.value(QStringLiteral("enumNames")).toArray();
-    for (const QJsonValue &n : names)
-        titles << n.toString();
-    if (choices.isEmpty()) {
-        for (const QString &key : {QStringLiteral("oneOf"), QStringLiteral("anyOf")}) {
-            const QJsonArray branches = s.value(key).toArray();
-            bool allConst = !branches.isEmpty();
-            for (const QJsonValue &b : branches)
-                allConst = allConst && b.toObject().contains(QStringLiteral("const"));
-            if (allConst) {
-                for (const QJsonValue &b : branches) {
-                    choices.append(b.toObject().value(QStringLiteral("const")));
-                    titles << b.toObject().value(QStringLiteral("title")).toString();
-                }
-                break;
-            }
-        }
-    }
-    if (s.contains(QStringLiteral("const")) && choices.isEmpty())
-        choices.append(s.value(QStringLiteral("const")));
-    if (!choices.isEmpty()) {
-        node->kind = Node::Kind::Enum;
-        node->choices = choices;
+std::unique_ptr<SchemaForm::Node> SchemaForm::buildNode(const SchemaField &f)
+{
+    auto node = std::make_unique<Node>();
+    node->kind = f.kind;
+    node->name = f.name;
+    node->required = f.required;
+    node->depth = f.depth;
+    node->schema = f.schema;
+    const QString &name = f.name;
+    const bool required = f.required;
+    switch (f.kind) {
+    case Node::Kind::Enum: {
+        node->choices = f.choices;
         auto *combo = new QComboBox;
         if (!required)
             combo->addItem(tr("(not set)"));
-        for (qsizetype i = 0; i < choices.size(); ++i) {
-            const QString value = compact(choices.at(i));
-            const QString title = titles.value(i);
+        for (qsizetype i = 0; i < f.choices.size(); ++i) {
+            const QString value = compact(f.choices.at(i));
+            const QString title = f.choiceTitles.value(i);
             combo->addItem(title.isEmpty() || title == value
                                ? value
                                : title + QStringLiteral(" (") + value + QLatin1Char(')'));
         }
         node->editor = combo;
-    } else if (type == QLatin1String("object") && depth < maxNesting &&
-               !s.contains(QStringLiteral("anyOf")) && !s.contains(QStringLiteral("oneOf"))) {
-        node->kind = Node::Kind::Object;
-        const QJsonObject properties = s.value(QStringLiteral("properties")).toObject();
-        const QJsonArray requiredNames = s.value(QStringLiteral("required")).toArray();
-        for (auto it = properties.begin(); it != properties.end(); ++it) {
-            if (m_root == nullptr && depth == 0 && int(node->members.size()) >= maxFields)
-                break;
-            node->members.push_back(build(it.key(), it.value(), requiredNames.contains(it.key()), depth + 1));
-        }
-        if (depth > 0) {
+        break;
+    }
+    case Node::Kind::Object: {
+        for (const SchemaField &member : f.members)
+            node->members.push_back(buildNode(member));
+        if (f.depth > 0) {
             auto *box = new QGroupBox;
             box->setFlat(false);
             if (!required) {
@@ -337,10 +256,10 @@ std::unique_ptr<SchemaForm::Node> SchemaForm::build(const QString &name, const Q
                 form->addRow(new QLabel(tr("(any members: use the JSON editor)")));
             node->editor = box;
         }
-    } else if (type == QLatin1String("array") && depth < maxNesting &&
-               s.value(QStringLiteral("items")).isObject() && !s.contains(QStringLiteral("prefixItems"))) {
-        node->kind = Node::Kind::Array;
-        node->itemSchema = s.value(QStringLiteral("items"));
+        break;
+    }
+    case Node::Kind::Array: {
+        node->itemSchema = f.itemSchema;
         auto *box = new QWidget;
         auto *v = new QVBoxLayout(box);
         v->setContentsMargins(0, 0, 0, 0);
@@ -361,50 +280,41 @@ std::unique_ptr<SchemaForm::Node> SchemaForm::build(const QString &name, const Q
             handleEdited();
         });
         node->editor = box;
-    } else if (type == QLatin1String("string") && !s.contains(QStringLiteral("anyOf")) &&
-               !s.contains(QStringLiteral("oneOf"))) {
-        node->kind = Node::Kind::String;
+        break;
+    }
+    case Node::Kind::String: {
         auto *edit = new QLineEdit;
-        const QString format = s.value(QStringLiteral("format")).toString();
-        if (!format.isEmpty())
-            edit->setPlaceholderText(format);
-        if (format == QLatin1String("password"))
+        if (!f.format.isEmpty())
+            edit->setPlaceholderText(f.format);
+        if (f.format == QLatin1String("password"))
             edit->setEchoMode(QLineEdit::PasswordEchoOnEdit);
         connect(edit, &QLineEdit::returnPressed, this, &SchemaForm::submitted);
         node->editor = edit;
-    } else if (type == QLatin1String("integer")) {
-        node->kind = Node::Kind::Integer;
-        double low = -spinLimit, high = spinLimit;
-        if (s.value(QStringLiteral("minimum")).isDouble())
-            low = s.value(QStringLiteral("minimum")).toDouble();
-        if (s.value(QStringLiteral("exclusiveMinimum")).isDouble())
-            low = qMax(low, std::floor(s.value(QStringLiteral("exclusiveMinimum")).toDouble()) + 1);
-        if (s.value(QStringLiteral("maximum")).isDouble())
-            high = s.value(QStringLiteral("maximum")).toDouble();
-        if (s.value(QStringLiteral("exclusiveMaximum")).isDouble())
-            high = qMin(high, std::ceil(s.value(QStringLiteral("exclusiveMaximum")).toDouble()) - 1);
-        low = qBound(-spinLimit, std::ceil(low), spinLimit);
-        high = qBound(low, std::floor(high), spinLimit);
+        break;
+    }
+    case Node::Kind::Integer: {
         auto *box = new QSpinBox;
         const bool unsettable = !required;
-        box->setRange(int(low) - (unsettable ? 1 : 0), int(high));
+        box->setRange(int(f.low) - (unsettable ? 1 : 0), int(f.high));
         if (unsettable)
             box->setSpecialValueText(tr("(not set)"));
         node->unsetSpin = unsettable ? box->minimum() : box->minimum() - 1;
         if (unsettable)
             box->setValue(box->minimum());
         else
-            box->setValue(int(qBound(low, 0.0, high)));
+            box->setValue(int(qBound(f.low, 0.0, f.high)));
         box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("(not set)000")));
         node->editor = box;
-    } else if (type == QLatin1String("number")) {
-        node->kind = Node::Kind::Number;
+        break;
+    }
+    case Node::Kind::Number: {
         auto *edit = new QLineEdit;
         edit->setPlaceholderText(tr("a number"));
         connect(edit, &QLineEdit::returnPressed, this, &SchemaForm::submitted);
         node->editor = edit;
-    } else if (type == QLatin1String("boolean")) {
-        node->kind = Node::Kind::Boolean;
+        break;
+    }
+    case Node::Kind::Boolean:
         if (required) {
             node->editor = new QCheckBox;
         } else {
@@ -412,21 +322,23 @@ std::unique_ptr<SchemaForm::Node> SchemaForm::build(const QString &name, const Q
             combo->addItems({tr("(not set)"), QStringLiteral("true"), QStringLiteral("false")});
             node->editor = combo;
         }
-    } else {
-        node->kind = Node::Kind::Json;
+        break;
+    case Node::Kind::Json: {
         auto *edit = new QLineEdit;
         edit->setPlaceholderText(tr("any JSON value"));
         edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         connect(edit, &QLineEdit::returnPressed, this, &SchemaForm::submitted);
         node->editor = edit;
+        break;
+    }
     }
     if (node->editor) {
         node->editor->setObjectName(QStringLiteral("field:") + name);
-        const QString description = s.value(QStringLiteral("description")).toString();
-        if (!description.isEmpty())
-            node->editor->setToolTip(description);
+        if (!f.description.isEmpty())
+            node->editor->setToolTip(f.description);
         watch(node->editor);
     }
+    const QJsonObject &s = f.schema;
     if (s.contains(QStringLiteral("default")) &&
         !setValueOf(node.get(), s.value(QStringLiteral("default"))) && node->kind == Node::Kind::Integer &&
         s.value(QStringLiteral("default")).isDouble()) {

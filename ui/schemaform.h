@@ -17,6 +17,8 @@ class QVBoxLayout;
 
 namespace folio {
 
+struct SchemaField;
+
 class WrapLabel;
 
 // A form built from a JSON Schema object (a tool's inputSchema, an elicitation's requestedSchema):
@@ -71,7 +73,9 @@ public:
     struct Node;
 
 private:
+    // A field's widgets for schema (a member, the root, an array's item), as SchemaField describes it.
     std::unique_ptr<Node> build(const QString &name, const QJsonValue &schema, bool required, int depth);
+    std::unique_ptr<Node> buildNode(const SchemaField &field);
     QWidget *fieldWidget(Node *node);
     void addMember(QFormLayout *form, Node *node);
     void addArrayItem(Node *array, const QJsonValue &value, bool set);

@@ -4,10 +4,12 @@
 // against a schema of its own). Properties: it never crashes and stays within its bounds (time,
 // stack, at most maxViolations violations), answers the same twice, every violation's path is a
 // JSON Pointer whose parent is in the value, and the trivial schemas answer as they must: {} and
-// true allow anything, false allows nothing (one violation).
+// true allow anything, false allows nothing (one violation). The schema is also described as a
+// form (SchemaField), which stays within its bounds: nesting, fields, a spin box's range.
 #include "fuzzcheck.h"
 #include "listsource.h"
 #include "schemacheck.h"
+#include "schemafield.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -44,6 +46,20 @@ void checkPair(const QJsonValue &value, const QJsonObject &schema, int maxViolat
 
 } // namespace
 
+// A form's description of any schema stays bounded.
+void checkField(const SchemaField &f)
+{
+    FUZZ_CHECK(f.depth <= SchemaField::maxNesting);
+    FUZZ_CHECK(f.members.size() <= size_t(SchemaField::maxFields));
+    FUZZ_CHECK(f.members.empty() || f.kind == SchemaField::Kind::Object);
+    FUZZ_CHECK(f.choices.size() == f.choiceTitles.size());
+    FUZZ_CHECK(f.low >= -SchemaField::spinLimit && f.high <= SchemaField::spinLimit && f.low <= f.high);
+    for (const SchemaField &member : f.members) {
+        FUZZ_CHECK(member.depth == f.depth + 1);
+        checkField(member);
+    }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const QByteArrayView input = fuzzInput(data, size);
@@ -64,6 +80,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const int maxViolations = size > 0 ? 1 + data[size - 1] % 32 : 20;
     if (schema.isObject())
         checkPair(value, schema.toObject(), maxViolations);
+    if (schema.isObject())
+        checkField(SchemaField::describe(schema.toObject(), QString(), schema, true, 0));
 
     FUZZ_CHECK(checkAgainstSchema(value, QJsonObject()).isEmpty());
     const QJsonObject trueProperty{{QStringLiteral("properties"), QJsonObject{{QStringLiteral("x"), true}}}};
