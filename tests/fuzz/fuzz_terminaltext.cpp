@@ -5,7 +5,11 @@
 #include "fuzzcheck.h"
 #include "terminaltext.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
 
 using namespace folio;
 
@@ -28,6 +32,26 @@ void checkNoHidden(const QString &text, bool keepsLines, const char *where)
 }
 
 } // namespace
+
+// Whether an object within value holds its keys as no JSON text can be read back: one key twice,
+// or out of the order Qt keeps keys in (see the Qt 6.4 U+FEFF quirk below). Found by putting each
+// member into a new object, as parsing its written text would.
+bool hasMisplacedKeys(const QJsonValue &value)
+{
+    if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        return std::any_of(array.begin(), array.end(), [](const QJsonValue &v) { return hasMisplacedKeys(v); });
+    }
+    if (!value.isObject())
+        return false;
+    const QJsonObject object = value.toObject();
+    QJsonObject rebuilt;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        rebuilt.insert(it.key(), it.value());
+    if (rebuilt.keys() != object.keys())
+        return true;
+    return std::any_of(object.begin(), object.end(), [](const QJsonValue &v) { return hasMisplacedKeys(v); });
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -67,8 +91,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(again.error == QJsonParseError::NoError, QString::fromUtf8(filtered));
             // The value that was written, compared as written (Qt's parser drops a U+FEFF that
             // starts a raw string, so the unfiltered text would not even read back as itself).
-            FUZZ_CHECK(back.toJson(QJsonDocument::Compact) == doc.toJson(QJsonDocument::Compact),
-                       QString::fromUtf8(filtered));
+            // Qt 6.4 drops it from a key after placing the key, so "\ufeffe" and "e" can be one
+            // key twice, or a key out of order, which no JSON text reads back as: not compared.
+            if (!hasMisplacedKeys(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array())))
+                FUZZ_CHECK(back.toJson(QJsonDocument::Compact) == doc.toJson(QJsonDocument::Compact),
+                           QString::fromUtf8(filtered));
         }
     }
 
