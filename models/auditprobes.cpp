@@ -113,7 +113,8 @@ QList<QJsonObject> otherArguments(const ListSource &source)
     return out;
 }
 
-CheckOutcome judgeTampered(const ProbeAnswer &answer, const QString &issued, const QString &tampered, int page)
+CheckOutcome judgeTampered(const ProbeAnswer &answer, const QString &issued, const QString &tampered,
+                           int page)
 {
     QJsonObject evidence = answer.evidence();
     evidence.insert(QStringLiteral("probe"), QStringLiteral("tampered-cursor"));

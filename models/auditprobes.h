@@ -47,7 +47,8 @@ QList<QJsonObject> otherArguments(const ListSource &source);
 // the page that issued it.
 
 // The tampered cursor must be refused with -32602; a list tool may refuse with isError.
-CheckOutcome judgeTampered(const ProbeAnswer &answer, const QString &issued, const QString &tampered, int page);
+CheckOutcome judgeTampered(const ProbeAnswer &answer, const QString &issued, const QString &tampered,
+                           int page);
 // The forged cursor must be refused as a tampered one; onlyEmptyIssued says the list issued "" (and
 // nothing else) rather than no cursor at all.
 CheckOutcome judgeForged(const ProbeAnswer &answer, const QString &forged, bool onlyEmptyIssued);

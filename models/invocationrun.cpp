@@ -32,8 +32,8 @@ InvocationRun::InvocationRun(Invocation *invocation, QObject *parent)
 
 InvocationRun::~InvocationRun() = default;
 
-InvocationRun *InvocationRun::callTool(McpClient *client, const QJsonObject &tool, const QJsonObject &arguments,
-                                       QObject *parent)
+InvocationRun *InvocationRun::callTool(McpClient *client, const QJsonObject &tool,
+                                       const QJsonObject &arguments, QObject *parent)
 {
     return new InvocationRun(client->invokeTool(tool, arguments), parent);
 }
@@ -116,8 +116,9 @@ QString InvocationRun::transcript() const
         return {};
     const QList<Invocation::Round> &rounds = m_invocation->rounds();
     if (rounds.isEmpty())
-        return m_invocation->error().isError() ? tr("Nothing was sent: %1").arg(m_invocation->error().describe())
-                                               : tr("Nothing was sent.");
+        return m_invocation->error().isError()
+                   ? tr("Nothing was sent: %1").arg(m_invocation->error().describe())
+                   : tr("Nothing was sent.");
     QString text;
     for (qsizetype i = 0; i < rounds.size(); ++i) {
         const Invocation::Round &r = rounds.at(i);
@@ -128,7 +129,8 @@ QString InvocationRun::transcript() const
         if (!r.raw.isEmpty()) {
             const QJsonDocument doc = QJsonDocument::fromJson(r.raw);
             text += tr("Response:\n") +
-                    (doc.isNull() ? QString::fromUtf8(r.raw) : QString::fromUtf8(doc.toJson(QJsonDocument::Indented))) +
+                    (doc.isNull() ? QString::fromUtf8(r.raw)
+                                  : QString::fromUtf8(doc.toJson(QJsonDocument::Indented))) +
                     QLatin1Char('\n');
         }
         if (r.error.isError())

@@ -88,8 +88,8 @@ private:
     void insertRows(int pageIndex, Items items);
     void removeRows(int pageIndex);
 
-    QVector<StoredPage> m_pages;      // the walk's pages, in order (ledger rows ascending)
-    QVector<quint32> m_rowPage; // row -> index into m_pages
+    QVector<StoredPage> m_pages; // the walk's pages, in order (ledger rows ascending)
+    QVector<quint32> m_rowPage;  // row -> index into m_pages
     int m_rowCount = 0;
 };
 

@@ -32,7 +32,8 @@ namespace {
 QJsonObject resolved(const QJsonObject &root, QJsonObject s)
 {
     for (int hops = 0; hops < SchemaField::maxRefHops && s.value(QStringLiteral("$ref")).isString(); ++hops) {
-        const std::optional<QJsonValue> target = resolveLocalRef(root, s.value(QStringLiteral("$ref")).toString());
+        const std::optional<QJsonValue> target =
+            resolveLocalRef(root, s.value(QStringLiteral("$ref")).toString());
         if (!target || !target->isObject())
             break;
         QJsonObject merged = target->toObject();
@@ -124,10 +125,11 @@ SchemaField SchemaField::describe(const QJsonObject &root, const QString &name, 
         for (auto it = properties.begin(); it != properties.end(); ++it) {
             if (depth == 0 && int(f.members.size()) >= maxFields)
                 break;
-            f.members.push_back(describe(root, it.key(), it.value(), requiredNames.contains(it.key()), depth + 1));
+            f.members.push_back(
+                describe(root, it.key(), it.value(), requiredNames.contains(it.key()), depth + 1));
         }
-    } else if (type == QLatin1String("array") && depth < maxNesting && s.value(QStringLiteral("items")).isObject() &&
-               !s.contains(QStringLiteral("prefixItems"))) {
+    } else if (type == QLatin1String("array") && depth < maxNesting &&
+               s.value(QStringLiteral("items")).isObject() && !s.contains(QStringLiteral("prefixItems"))) {
         f.kind = Kind::Array;
         f.itemSchema = s.value(QStringLiteral("items"));
     } else if (type == QLatin1String("string") && !alternatives) {

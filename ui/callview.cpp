@@ -32,7 +32,9 @@ QString annotationsText(const QJsonObject &tool)
         if (!v.isUndefined())
             parts << QStringLiteral("%1 %2").arg(
                 QLatin1String(key),
-                QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
+                QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact))
+                    .mid(1)
+                    .chopped(1));
     }
     return parts.isEmpty() ? QObject::tr("No annotations") : parts.join(QStringLiteral(" · "));
 }
@@ -108,7 +110,8 @@ CallView::CallView(ServerSession *session, const QJsonObject &tool, QWidget *par
 
     // The result: content blocks, then structuredContent with its check.
     if (!m_refusal.isEmpty())
-        findChild<WrapLabel *>(QStringLiteral("emptyState"))->setText(tr("This tool cannot be called from Folio."));
+        findChild<WrapLabel *>(QStringLiteral("emptyState"))
+            ->setText(tr("This tool cannot be called from Folio."));
     m_schemaCheck->setObjectName(QStringLiteral("callSchemaCheck"));
     m_schemaCheck->setTextFormat(Qt::PlainText);
     m_schemaCheck->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -179,8 +182,8 @@ void CallView::call()
         callNow();
         return;
     }
-    m_confirmText->setText(tr("Call %1?").arg(itemName()) +
-                           QLatin1Char('\n') + reasons.join(QLatin1Char('\n')));
+    m_confirmText->setText(tr("Call %1?").arg(itemName()) + QLatin1Char('\n') +
+                           reasons.join(QLatin1Char('\n')));
     setState(State::Confirming);
     m_confirmCancel->setFocus();
 }
@@ -269,8 +272,9 @@ void CallView::showOutcome(const InvocationRun &run)
     m_schemaCheck->setText(checkText);
     QPalette cp = palette();
     cp.setColor(QPalette::WindowText, check.failed() ? colors.failed()
-                                      : check.verdict == ToolResultCheck::Verdict::Matches ? colors.fresh()
-                                                                                           : colors.mutedText());
+                                      : check.verdict == ToolResultCheck::Verdict::Matches
+                                          ? colors.fresh()
+                                          : colors.mutedText());
     m_schemaCheck->setPalette(cp);
 
     setState(State::Done);

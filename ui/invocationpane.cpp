@@ -61,7 +61,8 @@ InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, 
     m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QString displayTitle = item.value(QStringLiteral("title")).toString();
     if (displayTitle.isEmpty()) // a 2025-03-26 tool's title is an annotation
-        displayTitle = item.value(QStringLiteral("annotations")).toObject().value(QStringLiteral("title")).toString();
+        displayTitle =
+            item.value(QStringLiteral("annotations")).toObject().value(QStringLiteral("title")).toString();
     auto *subtitle = new QLabel(displayTitle, this);
     subtitle->setVisible(!displayTitle.isEmpty() && displayTitle != itemName());
     auto *description = new WrapLabel(this);

@@ -45,11 +45,11 @@ Q_SIGNALS:
 protected:
     struct Kind
     {
-        QString primary;     // "Call", "Get prompt"
-        QString primaryTip;  // its tooltip
-        QString resultTitle; // "Result", "Messages"
-        QString emptyText;   // the result's empty state
-        QString splitterKey; // where the split is remembered
+        QString primary;      // "Call", "Get prompt"
+        QString primaryTip;   // its tooltip
+        QString resultTitle;  // "Result", "Messages"
+        QString emptyText;    // the result's empty state
+        QString splitterKey;  // where the split is remembered
         QString objectPrefix; // "call", "prompt": names the parts for tests and accessibility
     };
     InvocationPane(ServerSession *session, const QJsonObject &item, const Kind &kind, QWidget *parent);

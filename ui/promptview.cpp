@@ -30,11 +30,12 @@ constexpr int completionDebounceMs = 200;
 } // namespace
 
 PromptView::PromptView(ServerSession *session, const QJsonObject &prompt, QWidget *parent)
-    : InvocationPane(session, prompt,
-                     {tr("Get prompt"), tr("Send prompts/get with these arguments (Ctrl+Return)"), tr("Messages"),
-                      tr("Fill in the arguments and press Get prompt (Ctrl+Return).\nThe messages show here."),
-                      SettingsKey::PromptViewSplitter, QStringLiteral("prompt")},
-                     parent)
+    : InvocationPane(
+          session, prompt,
+          {tr("Get prompt"), tr("Send prompts/get with these arguments (Ctrl+Return)"), tr("Messages"),
+           tr("Fill in the arguments and press Get prompt (Ctrl+Return).\nThe messages show here."),
+           SettingsKey::PromptViewSplitter, QStringLiteral("prompt")},
+          parent)
     , m_problem(new WrapLabel(this))
     , m_description(new WrapLabel(this))
     , m_messagesHost(new QWidget(this))
@@ -53,8 +54,7 @@ PromptView::PromptView(ServerSession *session, const QJsonObject &prompt, QWidge
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
     form->setContentsMargins(0, 0, 0, 0);
     const QJsonArray args = prompt.value(QStringLiteral("arguments")).toArray();
-    m_completer = new ArgumentCompleter(
-        client(), ArgumentCompleter::promptRef(itemName()), this);
+    m_completer = new ArgumentCompleter(client(), ArgumentCompleter::promptRef(itemName()), this);
     connect(m_completer, &ArgumentCompleter::completed, this, &PromptView::showCompletions);
     connect(m_completer, &ArgumentCompleter::failed, this,
             [this](const QString &argument, const QString &message) {
@@ -255,7 +255,8 @@ void PromptView::showOutcome(const InvocationRun &run)
             box->setFrameShape(QFrame::StyledPanel);
             auto *bl = new QVBoxLayout(box);
             bl->setContentsMargins(8, 6, 8, 6);
-            auto *role = new QLabel(oneLineSafe(m.value(QStringLiteral("role")).toString(QStringLiteral("(no role)"))));
+            auto *role = new QLabel(
+                oneLineSafe(m.value(QStringLiteral("role")).toString(QStringLiteral("(no role)"))));
             role->setObjectName(QStringLiteral("messageRole"));
             role->setTextFormat(Qt::PlainText);
             role->setFont(titleFont(role->font()));

@@ -84,9 +84,9 @@ void SessionFiles::saveWithDialog()
     QString name = s->displayName();
     name.replace(QRegularExpression(QStringLiteral("[^\\w.-]+")), QStringLiteral("-"));
     const QString dir = QSettings().value(SettingsKey::SessionDir, QDir::homePath()).toString();
-    const QString path =
-        QFileDialog::getSaveFileName(m_window, tr("Save Session"), QDir(dir).filePath(name + QStringLiteral(".folio")),
-                                     tr("Folio sessions (*.folio)"));
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Session"),
+                                                      QDir(dir).filePath(name + QStringLiteral(".folio")),
+                                                      tr("Folio sessions (*.folio)"));
     if (path.isEmpty())
         return;
     QSettings().setValue(SettingsKey::SessionDir, QFileInfo(path).absolutePath());
@@ -196,7 +196,8 @@ void SessionFiles::exportWithDialog()
                                        : QStringLiteral(".html");
     QString error;
     if (!exportReport(fileName, &error)) {
-        QMessageBox::warning(m_window, tr("Export Report"), tr("Could not write %1: %2").arg(fileName, error));
+        QMessageBox::warning(m_window, tr("Export Report"),
+                             tr("Could not write %1: %2").arg(fileName, error));
         return;
     }
     Q_EMIT statusMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(fileName)));

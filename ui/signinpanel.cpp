@@ -550,9 +550,10 @@ void SignInPanel::signOut(bool confirm)
     if (!m_progress)
         return;
     if (confirm) {
-        QMessageBox ask(QMessageBox::Question, tr("Sign Out"),
-                        tr("Sign out of %1?").arg(m_session ? m_session->displayName() : m_progress->serverUrl()),
-                        QMessageBox::Cancel, this);
+        QMessageBox ask(
+            QMessageBox::Question, tr("Sign Out"),
+            tr("Sign out of %1?").arg(m_session ? m_session->displayName() : m_progress->serverUrl()),
+            QMessageBox::Cancel, this);
         ask.setInformativeText(
             tr("Folio forgets its access and refresh tokens, here and in the keychain, and "
                "the sign-in steps shown here, and disconnects; connecting again signs in again."));

@@ -4,9 +4,9 @@
 
 #include <QActionGroup>
 #include <QApplication>
-#include <QMenu>
 #include <QFont>
 #include <QHash>
+#include <QMenu>
 #include <QPalette>
 #include <QPointer>
 #include <QProxyStyle>

@@ -197,7 +197,8 @@ QString AuditCommand::recordHelpText()
 
 int AuditCommand::parse(const QStringList &arguments, Options *options, bool record)
 {
-    CommandLine line(record ? QStringLiteral("record") : QStringLiteral("audit"), arguments, QStringLiteral("text"));
+    CommandLine line(record ? QStringLiteral("record") : QStringLiteral("audit"), arguments,
+                     QStringLiteral("text"));
     const AuditArguments audit;
     audit.addTo(line.parser());
     const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("output"),

@@ -68,8 +68,9 @@ int AuthCommand::parse(const QStringList &arguments, Options *options)
     if (!line.readTarget(&options->server, nullptr, &problem))
         return line.usage(problem);
     if (!options->server.canSignIn())
-        return line.usage(QStringLiteral("sign-in is for HTTP servers: give --url URL (a stdio server reads its "
-                                         "credentials from its environment)"));
+        return line.usage(
+            QStringLiteral("sign-in is for HTTP servers: give --url URL (a stdio server reads its "
+                           "credentials from its environment)"));
     return ParseOk;
 }
 

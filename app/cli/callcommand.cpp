@@ -135,7 +135,8 @@ int CallCommand::parse(Kind kind, const QStringList &arguments, Options *options
     options->kind = kind;
     CommandLine line(kind == Kind::Tool ? QStringLiteral("call") : QStringLiteral("get-prompt"), arguments,
                      QStringLiteral("text"));
-    const QCommandLineOption args(QStringLiteral("args"), QStringLiteral("arguments"), QStringLiteral("JSON"));
+    const QCommandLineOption args(QStringLiteral("args"), QStringLiteral("arguments"),
+                                  QStringLiteral("JSON"));
     const QCommandLineOption pageCap(QStringLiteral("page-cap"), QStringLiteral("cap"), QStringLiteral("N"),
                                      QString::number(PageWalker::DefaultPageCap));
     line.parser().addOption(args);
@@ -145,8 +146,9 @@ int CallCommand::parse(Kind kind, const QStringList &arguments, Options *options
         return code;
     QString problem;
     if (!line.onePositional(&options->name,
-                            kind == Kind::Tool ? QStringLiteral("which tool? (folio list tools shows them)")
-                                               : QStringLiteral("which prompt? (folio list prompts shows them)"),
+                            kind == Kind::Tool
+                                ? QStringLiteral("which tool? (folio list tools shows them)")
+                                : QStringLiteral("which prompt? (folio list prompts shows them)"),
                             QStringLiteral("name"), &problem))
         return line.usage(problem);
     if (line.parser().isSet(args)) {

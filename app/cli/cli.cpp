@@ -5,9 +5,9 @@
 #include "callcommand.h"
 #include "clilogging.h"
 #include "clioutput.h"
-#include "commandline.h"
 #include "clitarget.h"
 #include "command.h"
+#include "commandline.h"
 #include "cursordecoder.h"
 #include "listcommand.h"
 #include "readcommand.h"
@@ -71,17 +71,15 @@ QString commandsHelp()
 
 QString mainHelp()
 {
-    return QStringLiteral(
-               "Usage: folio                      open the window\n"
-               "       folio <command> [options] <target>\n"
-               "\n"
-               "Folio inspects how an MCP server pages its lists: cursors, the 2026-07-28 cache\n"
-               "hints (ttlMs, cacheScope), cursor errors, and findings. The commands below run\n"
-               "without a display.\n"
-               "\n"
-               "Commands:\n") +
-           commandsHelp() + QStringLiteral("\n") +
-           TargetOptions::helpText() +
+    return QStringLiteral("Usage: folio                      open the window\n"
+                          "       folio <command> [options] <target>\n"
+                          "\n"
+                          "Folio inspects how an MCP server pages its lists: cursors, the 2026-07-28 cache\n"
+                          "hints (ttlMs, cacheScope), cursor errors, and findings. The commands below run\n"
+                          "without a display.\n"
+                          "\n"
+                          "Commands:\n") +
+           commandsHelp() + QStringLiteral("\n") + TargetOptions::helpText() +
            QStringLiteral(
                "\n"
                "Logging:\n"
@@ -139,7 +137,8 @@ void renderLayer(const CursorLayer &layer, int depth, QString *out)
 int runDecodeCursor(const QStringList &arguments)
 {
     // A cursor may start with '-': everything after "--" is the cursor.
-    CommandLine line(QStringLiteral("decode-cursor"), arguments, QStringLiteral("text"), CommandLine::Target::None);
+    CommandLine line(QStringLiteral("decode-cursor"), arguments, QStringLiteral("text"),
+                     CommandLine::Target::None);
     if (const int code = line.parse(decodeHelp()); code != ParseOk)
         return code;
     if (line.verbose())
@@ -249,8 +248,7 @@ int runReplay(const QStringList &arguments)
 }
 
 // Parses a command's words into its Options, then runs it (with -v, logging everything).
-template <typename C, typename Parse>
-int runParsed(Parse parse)
+template<typename C, typename Parse> int runParsed(Parse parse)
 {
     typename C::Options options;
     if (const int parsed = parse(&options); parsed != ParseOk)
@@ -264,48 +262,67 @@ const QList<Subcommand> &subcommands()
 {
     using Args = const QStringList &;
     static const QList<Subcommand> table{
-        {listWord, QStringLiteral("list <list>"), {QStringLiteral("walk one list page by page and print items and pages")},
+        {listWord,
+         QStringLiteral("list <list>"),
+         {QStringLiteral("walk one list page by page and print items and pages")},
          [](Args a) { return runParsed<ListCommand>([&](auto *o) { return ListCommand::parse(a, o); }); }},
-        {readWord, QStringLiteral("read <uri>"),
+        {readWord,
+         QStringLiteral("read <uri>"),
          {QStringLiteral("read one resource: its contents, its cache hints as"),
           QStringLiteral("received and their findings")},
          [](Args a) { return runParsed<ReadCommand>([&](auto *o) { return ReadCommand::parse(a, o); }); }},
-        {callWord, QStringLiteral("call TOOL --args JSON"),
+        {callWord,
+         QStringLiteral("call TOOL --args JSON"),
          {QStringLiteral("call one tool once and print its result (structuredContent"),
           QStringLiteral("checked against the tool's outputSchema)")},
          [](Args a) {
-             return runParsed<CallCommand>([&](auto *o) { return CallCommand::parse(CallCommand::Kind::Tool, a, o); });
+             return runParsed<CallCommand>(
+                 [&](auto *o) { return CallCommand::parse(CallCommand::Kind::Tool, a, o); });
          }},
-        {getPromptWord, QStringLiteral("get-prompt NAME --args JSON"), {QStringLiteral("get one prompt and print its messages")},
+        {getPromptWord,
+         QStringLiteral("get-prompt NAME --args JSON"),
+         {QStringLiteral("get one prompt and print its messages")},
          [](Args a) {
-             return runParsed<CallCommand>([&](auto *o) { return CallCommand::parse(CallCommand::Kind::Prompt, a, o); });
+             return runParsed<CallCommand>(
+                 [&](auto *o) { return CallCommand::parse(CallCommand::Kind::Prompt, a, o); });
          }},
-        {authWord, QStringLiteral("auth login|status|logout --url URL"),
+        {authWord,
+         QStringLiteral("auth login|status|logout --url URL"),
          {QStringLiteral("sign in to an HTTP server (OAuth), show or forget it")},
          [](Args a) { return runParsed<AuthCommand>([&](auto *o) { return AuthCommand::parse(a, o); }); }},
-        {auditWord, QStringLiteral("audit"),
+        {auditWord,
+         QStringLiteral("audit"),
          {QStringLiteral("walk every list and list tool, probe the cursors, report"),
           QStringLiteral("the findings (for CI: JUnit XML, JSON, Markdown, text)")},
          [](Args a) { return runParsed<AuditCommand>([&](auto *o) { return AuditCommand::parse(a, o); }); }},
-        {recordWord, QStringLiteral("record -o FILE.folio"),
+        {recordWord,
+         QStringLiteral("record -o FILE.folio"),
          {QStringLiteral("walk and audit every list as 'audit' does, and save the"),
           QStringLiteral("session (every message, with timings) to replay it anywhere")},
          [](Args a) {
-             return runParsed<AuditCommand>([&](auto *o) { return AuditCommand::parse(a, o, /*record=*/true); });
+             return runParsed<AuditCommand>(
+                 [&](auto *o) { return AuditCommand::parse(a, o, /*record=*/true); });
          }},
-        {replayWord, QStringLiteral("replay FILE.folio <command> [options]"),
+        {replayWord,
+         QStringLiteral("replay FILE.folio <command> [options]"),
          {QStringLiteral("run list or audit on a recorded session: no server, no"),
           QStringLiteral("network (folio replay s.folio list tools --format json)")},
          [](Args a) { return runReplay(a); }},
-        {reportWord, QStringLiteral("report -o FILE"),
+        {reportWord,
+         QStringLiteral("report -o FILE"),
          {QStringLiteral("the audit, written as a bug report: every page with its raw"),
           QStringLiteral("request and response, cursors, hints, findings, a timeline"),
           QStringLiteral("(HTML that works offline, Markdown or JSON)")},
-         [](Args a) { return runParsed<ReportCommand>([&](auto *o) { return ReportCommand::parse(a, o); }); }},
-        {decodeWord, QStringLiteral("decode-cursor <cursor>"),
+         [](Args a) {
+             return runParsed<ReportCommand>([&](auto *o) { return ReportCommand::parse(a, o); });
+         }},
+        {decodeWord,
+         QStringLiteral("decode-cursor <cursor>"),
          {QStringLiteral("show what a cursor holds (best effort, non-normative)")},
          [](Args a) { return runDecodeCursor(a); }},
-        {helpWord, QStringLiteral("help [command]"), {QStringLiteral("this help, or a command's")},
+        {helpWord,
+         QStringLiteral("help [command]"),
+         {QStringLiteral("this help, or a command's")},
          [](Args a) {
              if (!a.isEmpty() && isCliCommand(a.constFirst()) && a.constFirst() != helpWord &&
                  !a.constFirst().startsWith(QLatin1Char('-')))
@@ -329,7 +346,8 @@ bool isCliCommand(const QString &word)
 
 int runCli(const QString &command, const QStringList &arguments)
 {
-    const QString word = command == QLatin1String("--help") || command == QLatin1String("-h") ? helpWord : command;
+    const QString word =
+        command == QLatin1String("--help") || command == QLatin1String("-h") ? helpWord : command;
     for (const Subcommand &c : subcommands()) {
         if (c.word == word)
             return c.run(arguments);

@@ -47,8 +47,9 @@ bool CommandLine::onePositional(QString *value, const QString &missing, const QS
         return false;
     }
     if (words.size() > 1) {
-        *problem = QStringLiteral("one %1 at a time (unexpected '%2'); a stdio server's command goes after '--'")
-                       .arg(what, words.at(1));
+        *problem =
+            QStringLiteral("one %1 at a time (unexpected '%2'); a stdio server's command goes after '--'")
+                .arg(what, words.at(1));
         return false;
     }
     *value = words.constFirst();
@@ -86,7 +87,8 @@ bool CommandLine::jsonObject(const QCommandLineOption &option, const QString &ex
     *problem = QStringLiteral("--%1 wants a JSON object, e.g. '%2'%3")
                    .arg(option.names().constFirst(), example,
                         error.error != QJsonParseError::NoError
-                            ? QStringLiteral(" (%1 at offset %2)").arg(error.errorString(), QString::number(error.offset))
+                            ? QStringLiteral(" (%1 at offset %2)")
+                                  .arg(error.errorString(), QString::number(error.offset))
                             : QString());
     return false;
 }

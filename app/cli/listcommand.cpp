@@ -1,9 +1,9 @@
 #include "listcommand.h"
 
 #include "clioutput.h"
-#include "commandline.h"
 #include "clisession.h"
 #include "clitarget.h"
+#include "commandline.h"
 #include "cursordecoder.h"
 #include "mcpclient.h"
 #include "pagewalker.h"
@@ -106,7 +106,8 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
     const QCommandLineOption all(QStringLiteral("all"), QStringLiteral("every page"));
     const QCommandLineOption pages(QStringLiteral("pages"), QStringLiteral("pages"), QStringLiteral("N"));
     const QCommandLineOption limit(QStringLiteral("limit"), QStringLiteral("limit"), QStringLiteral("N"));
-    const QCommandLineOption args(QStringLiteral("args"), QStringLiteral("arguments"), QStringLiteral("JSON"));
+    const QCommandLineOption args(QStringLiteral("args"), QStringLiteral("arguments"),
+                                  QStringLiteral("JSON"));
     const QCommandLineOption pageCap(QStringLiteral("page-cap"), QStringLiteral("cap"), QStringLiteral("N"),
                                      QString::number(PageWalker::DefaultPageCap));
     const QCommandLineOption mask(
@@ -122,8 +123,9 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
         return line.usage(problem);
     const bool isTool = options->list.startsWith(QLatin1String("tool:"));
     if (isTool ? options->list.size() == 5 : !listKindFromName(options->list).has_value())
-        return line.usage(QStringLiteral("unknown list '%1': tools, prompts, resources, templates or tool:<name>")
-                         .arg(options->list));
+        return line.usage(
+            QStringLiteral("unknown list '%1': tools, prompts, resources, templates or tool:<name>")
+                .arg(options->list));
     if (!isTool) // accept "tools/list" and "resourceTemplates" too, print the short name
         options->list = listName(*listKindFromName(options->list));
 
@@ -138,8 +140,9 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
         if (!line.positiveInt(limit, &value))
             return line.usage(QStringLiteral("--limit wants a number of at least 1"));
         if (!isTool)
-            return line.usage(QStringLiteral("--limit is for list tools; a protocol list's server picks its page "
-                                        "size"));
+            return line.usage(
+                QStringLiteral("--limit is for list tools; a protocol list's server picks its page "
+                               "size"));
         options->limit = value;
     }
     if (line.parser().isSet(args)) {

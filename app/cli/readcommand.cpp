@@ -1,8 +1,8 @@
 #include "readcommand.h"
 
 #include "clioutput.h"
-#include "commandline.h"
 #include "command.h"
+#include "commandline.h"
 #include "mcpclient.h"
 #include "resourcereads.h"
 #include "ttlclock.h"
@@ -58,7 +58,8 @@ int ReadCommand::parse(const QStringList &arguments, Options *options)
     if (const int code = line.parse(helpText()); code != ParseOk)
         return code;
     QString problem;
-    if (!line.onePositional(&options->uri, QStringLiteral("which resource? give its URI, e.g. chat://channels/general"),
+    if (!line.onePositional(&options->uri,
+                            QStringLiteral("which resource? give its URI, e.g. chat://channels/general"),
                             QStringLiteral("URI"), &problem))
         return line.usage(problem);
     if (!line.textOrJson(&options->json, &problem))

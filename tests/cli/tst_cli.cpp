@@ -414,7 +414,8 @@ private Q_SLOTS:
                 continue;
             const Run run = folio({word, QStringLiteral("--help")});
             QCOMPARE(run.exitCode, 0);
-            QVERIFY2(run.out.startsWith(QStringLiteral("Usage: folio %1").arg(word).toUtf8()), qPrintable(word));
+            QVERIFY2(run.out.startsWith(QStringLiteral("Usage: folio %1").arg(word).toUtf8()),
+                     qPrintable(word));
         }
     }
 

@@ -34,8 +34,8 @@ void tst_CommandLine::positionalArguments()
 {
     // Options may follow the positional argument; the words after "--" are not positional.
     CommandLine one(QStringLiteral("read"),
-                    {QStringLiteral("chat://a"), QStringLiteral("-v"), QStringLiteral("--"), QStringLiteral("srv"),
-                     QStringLiteral("--flag")},
+                    {QStringLiteral("chat://a"), QStringLiteral("-v"), QStringLiteral("--"),
+                     QStringLiteral("srv"), QStringLiteral("--flag")},
                     QStringLiteral("text"));
     QCOMPARE(one.parse(QString()), ParseOk);
     QString value, problem;
@@ -51,10 +51,12 @@ void tst_CommandLine::positionalArguments()
     QCOMPARE(problem, QStringLiteral("which resource?"));
     QVERIFY(none.noPositional(&problem));
 
-    CommandLine two(QStringLiteral("read"), {QStringLiteral("a"), QStringLiteral("b")}, QStringLiteral("text"));
+    CommandLine two(QStringLiteral("read"), {QStringLiteral("a"), QStringLiteral("b")},
+                    QStringLiteral("text"));
     QCOMPARE(two.parse(QString()), ParseOk);
     QVERIFY(!two.onePositional(&value, QStringLiteral("which?"), QStringLiteral("URI"), &problem));
-    QCOMPARE(problem, QStringLiteral("one URI at a time (unexpected 'b'); a stdio server's command goes after '--'"));
+    QCOMPARE(problem,
+             QStringLiteral("one URI at a time (unexpected 'b'); a stdio server's command goes after '--'"));
 }
 
 void tst_CommandLine::formatAndVerbose()
@@ -68,7 +70,8 @@ void tst_CommandLine::formatAndVerbose()
     QVERIFY(byDefault.textOrJson(&json, &problem));
     QVERIFY(!json);
 
-    CommandLine given(QStringLiteral("call"), {QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--verbose")},
+    CommandLine given(QStringLiteral("call"),
+                      {QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--verbose")},
                       QStringLiteral("text"));
     QCOMPARE(given.parse(QString()), ParseOk);
     QVERIFY(given.formatGiven());
@@ -76,7 +79,8 @@ void tst_CommandLine::formatAndVerbose()
     QVERIFY(given.textOrJson(&json, &problem));
     QVERIFY(json);
 
-    CommandLine other(QStringLiteral("call"), {QStringLiteral("--format"), QStringLiteral("csv")}, QStringLiteral("text"));
+    CommandLine other(QStringLiteral("call"), {QStringLiteral("--format"), QStringLiteral("csv")},
+                      QStringLiteral("text"));
     QCOMPARE(other.parse(QString()), ParseOk);
     QCOMPARE(other.format(), QStringLiteral("csv"));
     QVERIFY(!other.textOrJson(&json, &problem));
@@ -86,8 +90,9 @@ void tst_CommandLine::formatAndVerbose()
 void tst_CommandLine::jsonObjectAndNumbers()
 {
     CommandLine line(QStringLiteral("call"),
-                     {QStringLiteral("--args"), QStringLiteral("{\"a\":1}"), QStringLiteral("--n"), QStringLiteral("0"),
-                      QStringLiteral("--m"), QStringLiteral("7"), QStringLiteral("--bad"), QStringLiteral("[1]")},
+                     {QStringLiteral("--args"), QStringLiteral("{\"a\":1}"), QStringLiteral("--n"),
+                      QStringLiteral("0"), QStringLiteral("--m"), QStringLiteral("7"),
+                      QStringLiteral("--bad"), QStringLiteral("[1]")},
                      QStringLiteral("text"));
     const QCommandLineOption args(QStringLiteral("args"), QString(), QStringLiteral("JSON"));
     const QCommandLineOption bad(QStringLiteral("bad"), QString(), QStringLiteral("JSON"));
@@ -112,18 +117,20 @@ void tst_CommandLine::target()
     folio::ServerConfig server;
     folio::CliSession::KeychainToken keychain = folio::CliSession::KeychainToken::None;
     QString problem;
-    CommandLine stdio(QStringLiteral("list"), {QStringLiteral("tools"), QStringLiteral("--"), QStringLiteral("srv"),
-                                               QStringLiteral("-x")},
-                      QStringLiteral("table"));
+    CommandLine stdio(
+        QStringLiteral("list"),
+        {QStringLiteral("tools"), QStringLiteral("--"), QStringLiteral("srv"), QStringLiteral("-x")},
+        QStringLiteral("table"));
     QCOMPARE(stdio.parse(QString()), ParseOk);
     QVERIFY2(stdio.readTarget(&server, &keychain, &problem), qPrintable(problem));
     QVERIFY(server.startsProcess());
     QCOMPARE(server.command, QStringLiteral("srv"));
     QCOMPARE(server.arguments, QStringList{QStringLiteral("-x")});
 
-    CommandLine http(QStringLiteral("list"), {QStringLiteral("tools"), QStringLiteral("--url"),
-                                              QStringLiteral("http://127.0.0.1:9/mcp")},
-                     QStringLiteral("table"));
+    CommandLine http(
+        QStringLiteral("list"),
+        {QStringLiteral("tools"), QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9/mcp")},
+        QStringLiteral("table"));
     QCOMPARE(http.parse(QString()), ParseOk);
     QVERIFY2(http.readTarget(&server, nullptr, &problem), qPrintable(problem));
     QVERIFY(server.hasUrl());

@@ -40,7 +40,8 @@ bool hasMisplacedKeys(const QJsonValue &value)
 {
     if (value.isArray()) {
         const QJsonArray array = value.toArray();
-        return std::any_of(array.begin(), array.end(), [](const QJsonValue &v) { return hasMisplacedKeys(v); });
+        return std::any_of(array.begin(), array.end(),
+                           [](const QJsonValue &v) { return hasMisplacedKeys(v); });
     }
     if (!value.isObject())
         return false;

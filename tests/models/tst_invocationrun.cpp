@@ -53,10 +53,10 @@ void tst_InvocationRun::done()
     McpClient *client = connected([](const QString &method, const QJsonObject &) {
         if (method != QLatin1String("tools/call"))
             return QJsonObject();
-        return QJsonObject{
-            {QStringLiteral("resultType"), QStringLiteral("complete")},
-            {QStringLiteral("content"),
-             QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), QStringLiteral("5")}}}}};
+        return QJsonObject{{QStringLiteral("resultType"), QStringLiteral("complete")},
+                           {QStringLiteral("content"),
+                            QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                                   {QStringLiteral("text"), QStringLiteral("5")}}}}};
     });
     QVERIFY(client);
     InvocationRun *run = InvocationRun::callTool(client, tool(QStringLiteral("add")),
@@ -65,7 +65,8 @@ void tst_InvocationRun::done()
     QVERIFY(finish(run));
     QCOMPARE(run->outcome(), Outcome::Done);
     QCOMPARE(run->title(), QStringLiteral("tools/call add"));
-    QCOMPARE(run->params().value(QStringLiteral("arguments")).toObject().value(QStringLiteral("b")).toInt(), 3);
+    QCOMPARE(run->params().value(QStringLiteral("arguments")).toObject().value(QStringLiteral("b")).toInt(),
+             3);
     QCOMPARE(run->result().value(QStringLiteral("content")).toArray().size(), 1);
     QCOMPARE(run->roundCount(), 1);
     QVERIFY(run->totalMs() >= 0);
@@ -86,8 +87,9 @@ void tst_InvocationRun::toolError()
         return QJsonObject{
             {QStringLiteral("resultType"), QStringLiteral("complete")},
             {QStringLiteral("isError"), true},
-            {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
-                                                               {QStringLiteral("text"), QStringLiteral("no such city")}}}}};
+            {QStringLiteral("content"),
+             QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                    {QStringLiteral("text"), QStringLiteral("no such city")}}}}};
     });
     QVERIFY(client);
     InvocationRun *run = InvocationRun::callTool(client, tool(QStringLiteral("weather")), {}, this);
@@ -103,8 +105,9 @@ void tst_InvocationRun::failed()
     McpClient *client = connected([](const QString &method, const QJsonObject &) {
         if (method != QLatin1String("tools/call"))
             return QJsonObject();
-        return QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), -32602},
-                                                                 {QStringLiteral("message"), QStringLiteral("bad b")}}}};
+        return QJsonObject{
+            {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), -32602},
+                                                  {QStringLiteral("message"), QStringLiteral("bad b")}}}};
     });
     QVERIFY(client);
     InvocationRun *run = InvocationRun::callTool(client, tool(QStringLiteral("add")), {}, this);
@@ -130,9 +133,11 @@ void tst_InvocationRun::refusedBeforeSending()
         {QStringLiteral("inputSchema"),
          QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
                      {QStringLiteral("properties"),
-                      QJsonObject{{QStringLiteral("region"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
-                                                                         {QStringLiteral("x-mcp-header"), QStringLiteral("a b")}}}}}}}};
-    InvocationRun *run = InvocationRun::callTool(client, bad, {{QStringLiteral("region"), QStringLiteral("eu")}}, this);
+                      QJsonObject{{QStringLiteral("region"),
+                                   QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                                               {QStringLiteral("x-mcp-header"), QStringLiteral("a b")}}}}}}}};
+    InvocationRun *run =
+        InvocationRun::callTool(client, bad, {{QStringLiteral("region"), QStringLiteral("eu")}}, this);
     QVERIFY(finish(run));
     QCOMPARE(run->outcome(), Outcome::Failed);
     QCOMPARE(calls, 0);
@@ -171,8 +176,8 @@ void tst_InvocationRun::prompt()
                            {QStringLiteral("messages"), QJsonArray{}}};
     });
     QVERIFY(client);
-    InvocationRun *run =
-        InvocationRun::getPrompt(client, QStringLiteral("greet"), {{QStringLiteral("name"), QStringLiteral("Ada")}}, this);
+    InvocationRun *run = InvocationRun::getPrompt(client, QStringLiteral("greet"),
+                                                  {{QStringLiteral("name"), QStringLiteral("Ada")}}, this);
     QVERIFY(finish(run));
     QCOMPARE(run->outcome(), Outcome::Done);
     QCOMPARE(run->title(), QStringLiteral("prompts/get greet"));

@@ -28,7 +28,8 @@ QJsonObject obj(const char *json)
 
 SchemaField field(const char *schema, const QJsonObject &root = {})
 {
-    return SchemaField::describe(root.isEmpty() ? obj(schema) : root, QStringLiteral("f"), obj(schema), true, 1);
+    return SchemaField::describe(root.isEmpty() ? obj(schema) : root, QStringLiteral("f"), obj(schema), true,
+                                 1);
 }
 
 } // namespace
@@ -37,10 +38,13 @@ void tst_SchemaField::kinds_data()
 {
     QTest::addColumn<QByteArray>("schema");
     QTest::addColumn<int>("kind");
-    auto row = [](const char *tag, const char *schema, Kind kind) { QTest::newRow(tag) << QByteArray(schema) << int(kind); };
+    auto row = [](const char *tag, const char *schema, Kind kind) {
+        QTest::newRow(tag) << QByteArray(schema) << int(kind);
+    };
     row("string", R"({"type":"string"})", Kind::String);
     row("string_or_null", R"({"type":["null","string"]})", Kind::String);
-    row("string_with_alternatives", R"({"type":"string","anyOf":[{"minLength":1},{"maxLength":0}]})", Kind::Json);
+    row("string_with_alternatives", R"({"type":"string","anyOf":[{"minLength":1},{"maxLength":0}]})",
+        Kind::Json);
     row("number", R"({"type":"number"})", Kind::Number);
     row("integer", R"({"type":"integer"})", Kind::Integer);
     row("boolean", R"({"type":"boolean"})", Kind::Boolean);
@@ -109,7 +113,8 @@ void tst_SchemaField::bounded()
 {
     // A $ref cycle stops after its hops; nesting past maxNesting is a JSON field; a form holds at
     // most maxFields top-level fields.
-    const QJsonObject loop = obj(R"({"$ref":"#/$defs/A","$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}})");
+    const QJsonObject loop =
+        obj(R"({"$ref":"#/$defs/A","$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}})");
     QCOMPARE(SchemaField::describe(loop, QString(), loop, true, 0).kind, Kind::Json);
     const QJsonObject deep = obj(R"({"type":"object","properties":{"n":{"$ref":"#"}}})");
     const SchemaField *f = nullptr;
@@ -124,9 +129,12 @@ void tst_SchemaField::bounded()
     QCOMPARE(f->kind, Kind::Json);
     QJsonObject properties;
     for (int i = 0; i < SchemaField::maxFields + 50; ++i)
-        properties.insert(QStringLiteral("p%1").arg(i, 3, 10, QLatin1Char('0')), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
-    const QJsonObject wide{{QStringLiteral("type"), QStringLiteral("object")}, {QStringLiteral("properties"), properties}};
-    QCOMPARE(SchemaField::describe(wide, QString(), wide, true, 0).members.size(), size_t(SchemaField::maxFields));
+        properties.insert(QStringLiteral("p%1").arg(i, 3, 10, QLatin1Char('0')),
+                          QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
+    const QJsonObject wide{{QStringLiteral("type"), QStringLiteral("object")},
+                           {QStringLiteral("properties"), properties}};
+    QCOMPARE(SchemaField::describe(wide, QString(), wide, true, 0).members.size(),
+             size_t(SchemaField::maxFields));
 }
 
 QTEST_GUILESS_MAIN(tst_SchemaField)

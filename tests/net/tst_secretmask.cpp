@@ -174,7 +174,8 @@ void tst_SecretMask::url_data()
     QTest::addRow("scheme_in_query")
         << QStringLiteral("see https:A/me?access_token=x https://me:pw&x=0#a\nhttps://me:pw@h/")
         << QStringLiteral("see https:A/me?access_token=[redacted]&x=0#a\nhttps://me:pw@h/");
-    QTest::addRow("scheme_with_digits") << QStringLiteral("svn+ssh.2://u:p@h/") << QStringLiteral("svn+ssh.2://u:[redacted]@h/");
+    QTest::addRow("scheme_with_digits")
+        << QStringLiteral("svn+ssh.2://u:p@h/") << QStringLiteral("svn+ssh.2://u:[redacted]@h/");
 }
 
 void tst_SecretMask::url()

@@ -919,7 +919,8 @@ void tst_MainWindow::onConnectTheFirstListGoesFirst()
     SecretStore secrets;
     ServerListModel servers(&clock, &secrets);
     servers.setWalkOnConnect(ServerSession::WalkOnConnect::Whole);
-    servers.setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER), {QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    servers.setDemoServer(QStringLiteral(FOLIO_DEMO_SERVER),
+                          {QStringLiteral("--scenario"), QStringLiteral("healthy")});
     ServerSession *session = servers.session(0);
     int othersBusy = -1; // when tools' first page came: how many other lists had asked or read
     connect(session, &ServerSession::listsChanged, this, [session, &othersBusy] {
@@ -930,7 +931,8 @@ void tst_MainWindow::onConnectTheFirstListGoesFirst()
             if (othersBusy >= 0)
                 return;
             othersBusy = 0;
-            for (const QString &id : {QStringLiteral("prompts"), QStringLiteral("resources"), QStringLiteral("templates")}) {
+            for (const QString &id :
+                 {QStringLiteral("prompts"), QStringLiteral("resources"), QStringLiteral("templates")}) {
                 const PagedListModel *m = session->existingModel(id);
                 othersBusy += m && (m->walker()->isLoading() || m->walker()->pagesRead() > 0);
             }
