@@ -96,8 +96,7 @@ int main(int argc, char **argv)
                        .arg(pageSize)
                        .arg(runs));
 
-    QList<double> appendTailMs, appendAllMs, parseMs, walkSeconds, rssRatio, storedRatio, rssPerRow,
-        rawPerRow;
+    QList<double> appendTailMs, appendAllMs, walkSeconds, rssRatio, storedRatio, rssPerRow, rawPerRow;
     QMap<QString, CallCost> costs;
     QStringList costOrder;
     qint64 sink = 0;
@@ -117,7 +116,6 @@ int main(int argc, char **argv)
             appendAllMs.append(ms);
             if (pagesIn > pages - qMax(1, pages / 10)) // the last tenth: 900,000 rows and more
                 appendTailMs.append(ms);
-            parseMs.append(double(transport->lastParseNs()) / 1e6);
         });
         const qint64 walkStart = bench::nowNs();
         bench::walkToEnd(model.get());
@@ -206,8 +204,6 @@ int main(int argc, char **argv)
                 bench::Stats::of(appendTailMs).text("ms", 3, true));
     bench::line(QStringLiteral("append a page, every page"),
                 bench::Stats::of(appendAllMs).text("ms", 3, true));
-    bench::line(QStringLiteral("(transport: parse a reply not taken by the fast path)"),
-                bench::Stats::of(parseMs).text("ms", 3));
     for (const QString &name : std::as_const(costOrder)) {
         const CallCost &c = costs.value(name);
         bench::line(QStringLiteral("data() ") + name,

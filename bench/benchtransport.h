@@ -47,8 +47,8 @@ inline QJsonObject resourceItem(int i)
 
 // A 2026-07-28 MCP server behind the Transport seam, answering resources/list from a generator:
 // pages of pageSize items, pages in all, with ttlMs (live TTL clocks) and cacheScope. Replies are
-// serialized to bytes and parsed back on a later turn of the event loop, as a real transport
-// does; deliveredNs() is the moment the parsed reply goes up to the model.
+// serialized to bytes and handed up on a later turn of the event loop, as a real transport
+// does; deliveredNs() is the moment the reply's bytes go up to the connection.
 class BenchTransport : public folio::Transport
 {
 public:
@@ -119,25 +119,16 @@ private:
             if (!m_open)
                 return;
             m_rawBytes += raw.size();
-            // Like the real transports: the connection may take a list page by its fast path
-            // (check, cut, parse the rest), which then counts in the model's append.
+            // Like the real transports: the bytes go up to the connection, which reads them (a
+            // list page by its fast path) before the model appends; all of it counts in the append.
             m_deliveredNs = nowNs();
-            m_lastParseNs = 0;
-            QJsonValue answered;
-            if (offerRaw(raw, &answered))
-                return;
-            const qint64 parseStart = nowNs();
-            const QJsonObject parsed = QJsonDocument::fromJson(raw).object();
-            m_deliveredNs = nowNs();
-            m_lastParseNs = m_deliveredNs - parseStart;
-            Q_EMIT messageReceived(parsed, raw);
+            handUp(raw);
         }
     }
 
 public:
     void setItemOffset(int offset) { m_itemOffset = offset; }
     qint64 deliveredNs() const { return m_deliveredNs; }
-    qint64 lastParseNs() const { return m_lastParseNs; }
     qint64 rawBytes() const { return m_rawBytes; }
 
 private:
@@ -147,7 +138,6 @@ private:
     int m_itemOffset = 0;
     bool m_open = false;
     qint64 m_deliveredNs = 0;
-    qint64 m_lastParseNs = 0;
     qint64 m_rawBytes = 0;
 };
 

@@ -311,28 +311,6 @@ QString jsonErrorText(const QJsonParseError &error)
         .arg(error.errorString(), QString::number(error.offset));
 }
 
-bool parseJsonMessages(const QByteArray &body, QList<QJsonObject> *messages, QString *why)
-{
-    QJsonParseError err;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
-    if (err.error != QJsonParseError::NoError) {
-        *why = jsonErrorText(err);
-        return false;
-    }
-    if (doc.isObject()) {
-        messages->append(doc.object());
-        return true;
-    }
-    for (const QJsonValue &v : doc.array()) {
-        if (!v.isObject()) {
-            *why = QStringLiteral("A batch element is not a JSON object");
-            return false;
-        }
-        messages->append(v.toObject());
-    }
-    return true;
-}
-
 QByteArray encodeHeaderValue(const QString &value)
 {
     bool plain = true;

@@ -62,9 +62,6 @@ QByteArray readRemaining(QNetworkReply *reply);
 // "Not JSON: <why> at offset N", saying "invalid UTF-8" for text that is not UTF-8.
 QString jsonErrorText(const QJsonParseError &error);
 
-// One JSON body as messages: an object, or a JSON-RPC batch (2025-03-26). Fails with a reason.
-bool parseJsonMessages(const QByteArray &body, QList<QJsonObject> *messages, QString *why);
-
 // A header value that is not plain printable ASCII is sent as =?base64?...?= (2026-07-28).
 QByteArray encodeHeaderValue(const QString &value);
 

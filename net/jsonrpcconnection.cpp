@@ -1,5 +1,6 @@
 #include "jsonrpcconnection.h"
 
+#include "httpsupport.h"
 #include "jsonslice.h"
 
 #include "netlogging.h"
@@ -27,9 +28,7 @@ JsonRpcConnection::JsonRpcConnection(Transport *transport, TrafficLog *log, QObj
     , m_log(log)
 {
     m_transport->setParent(this);
-    m_transport->setRawMessageHook(
-        [this](const QByteArray &raw, QJsonValue *answeredId) { return takeListPage(raw, answeredId); });
-    connect(m_transport, &Transport::messageReceived, this, &JsonRpcConnection::handleMessage);
+    m_transport->setFrameReader(this);
     connect(m_transport, &Transport::requestFailed, this, &JsonRpcConnection::handleRequestFailed);
     connect(m_transport, &Transport::closed, this, &JsonRpcConnection::handleClosed);
     connect(m_transport, &Transport::requestHeld, this, [this](const QJsonValue &id, bool held) {
@@ -42,30 +41,7 @@ JsonRpcConnection::JsonRpcConnection(Transport *transport, TrafficLog *log, QObj
         else
             timer->start(); // its whole timeout again, counted from the new send
     });
-    connect(
-        m_transport, &Transport::malformedMessage, this, [this](const QByteArray &raw, const McpError &e) {
-            // Info, not a warning: the server's mistake is shown in the traffic log and the
-            // findings, where it can be judged; on stderr it would only repeat them.
-            qCInfo(lcRpc).noquote() << "malformed message ignored:" << e.describe() << raw.size() << "bytes";
-            logEntry(TrafficLog::Direction::Incoming, QStringLiteral("(malformed)"), QString(), raw, true,
-                     -1);
-            Q_EMIT protocolWarning(e, raw);
-            // An over-cap frame cannot be parsed for its id; with exactly one request in flight it
-            // can only be that request's answer, so fail it now rather than let it time out.
-            if (e.kind == McpError::Kind::MessageTooLarge && m_pending.size() == 1) {
-                const QPointer<RpcCall> call = m_pending.take(m_pending.constBegin().key());
-                if (call)
-                    call->finishWithError(e);
-                return;
-            }
-            // A message that is not JSON (nested past the parser's depth, a number out of range,
-            // bytes that are not UTF-8) still names, as a rule, the request it answers: that
-            // request fails now, with the reason, rather than at its timeout.
-            const QJsonValue id = answeredId(raw);
-            const QPointer<RpcCall> call = id.isUndefined() ? nullptr : m_pending.take(idKey(id));
-            if (call)
-                call->finishWithError(e);
-        });
+    connect(m_transport, &Transport::malformedMessage, this, &JsonRpcConnection::handleMalformed);
     if (m_log)
         m_log->setTransportName(m_transport->kindName());
     connect(m_transport, &Transport::httpExchanged, this, [this](const HttpExchange &exchange) {
@@ -90,6 +66,30 @@ JsonRpcConnection::~JsonRpcConnection()
             call->finishWithError(
                 McpError::make(McpError::Kind::Closed, QStringLiteral("Connection closed")));
     }
+}
+
+void JsonRpcConnection::handleMalformed(const QByteArray &raw, const McpError &e)
+{
+    // Info, not a warning: the server's mistake is shown in the traffic log and the
+    // findings, where it can be judged; on stderr it would only repeat them.
+    qCInfo(lcRpc).noquote() << "malformed message ignored:" << e.describe() << raw.size() << "bytes";
+    logEntry(TrafficLog::Direction::Incoming, QStringLiteral("(malformed)"), QString(), raw, true, -1);
+    Q_EMIT protocolWarning(e, raw);
+    // An over-cap frame cannot be parsed for its id; with exactly one request in flight it
+    // can only be that request's answer, so fail it now rather than let it time out.
+    if (e.kind == McpError::Kind::MessageTooLarge && m_pending.size() == 1) {
+        const QPointer<RpcCall> call = m_pending.take(m_pending.constBegin().key());
+        if (call)
+            call->finishWithError(e);
+        return;
+    }
+    // A message that is not JSON (nested past the parser's depth, a number out of range,
+    // bytes that are not UTF-8) still names, as a rule, the request it answers: that
+    // request fails now, with the reason, rather than at its timeout.
+    const QJsonValue id = answeredId(raw);
+    const QPointer<RpcCall> call = id.isUndefined() ? nullptr : m_pending.take(idKey(id));
+    if (call)
+        call->finishWithError(e);
 }
 
 void JsonRpcConnection::logEntry(TrafficLog::Direction direction, const QString &method, const QString &id,
@@ -132,7 +132,6 @@ RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &pa
 {
     const QJsonValue id = QJsonValue(qint64(m_nextId++));
     auto *call = new RpcCall(id, method, params, owner ? owner : this);
-    call->m_connection = this;
     m_pending.insert(idKey(id), call);
 
     QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
@@ -141,7 +140,7 @@ RpcCall *JsonRpcConnection::request(const QString &method, const QJsonObject &pa
     if (!params.isEmpty())
         message[QStringLiteral("params")] = params;
     const QByteArray encoded = QJsonDocument(message).toJson(QJsonDocument::Compact);
-    call->markSent(encoded.size(), m_transport->clock());
+    call->markSent(this, encoded.size(), m_transport->clock());
     qCDebug(lcRpc).noquote() << "->" << method << "id" << idText(id) << encoded.size() << "bytes";
     logEntry(TrafficLog::Direction::Outgoing, method, idText(id), encoded, false, -1);
     if (timeoutMs > 0) {
@@ -229,6 +228,73 @@ void JsonRpcConnection::onTimeout(RpcCall *call)
     call->finishWithError(e);
 }
 
+namespace {
+// One frame as messages: an object, or a JSON-RPC batch (2025-03-26). Fails with a reason.
+bool parseMessages(const QByteArray &frame, QList<QJsonObject> *messages, QString *why)
+{
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(frame, &err);
+    if (err.error != QJsonParseError::NoError) {
+        *why = jsonErrorText(err);
+        return false;
+    }
+    if (doc.isObject()) {
+        messages->append(doc.object());
+        return true;
+    }
+    const QJsonArray batch = doc.array();
+    if (!doc.isArray() || batch.isEmpty()) {
+        *why = QStringLiteral("Not a JSON-RPC message object");
+        return false;
+    }
+    for (const QJsonValue &v : batch) {
+        if (!v.isObject()) {
+            *why = QStringLiteral("A batch element is not a JSON object");
+            return false;
+        }
+        messages->append(v.toObject());
+    }
+    return true;
+}
+} // namespace
+
+FrameReceipt JsonRpcConnection::readFrame(const QByteArray &frame, const FrameOrigin &origin)
+{
+    FrameReceipt receipt;
+    QJsonValue taken;
+    if (!origin.errorStatus && takeListPage(frame, &taken)) {
+        receipt.json = receipt.used = true;
+        receipt.answered.append(taken);
+        return receipt;
+    }
+    QList<QJsonObject> messages;
+    QString why;
+    if (!parseMessages(frame, &messages, &why)) {
+        receipt.error = McpError::make(McpError::Kind::MalformedMessage, why);
+        return receipt;
+    }
+    receipt.json = true;
+    if (origin.errorStatus) {
+        // An HTTP error's body counts only as JSON-RPC; an error in it without an id answers the
+        // request the exchange carried. The raw bytes stay as sent.
+        if (!messages.first().contains(QStringLiteral("jsonrpc")))
+            return receipt;
+        QJsonObject &only = messages.first();
+        if (messages.size() == 1 && !origin.exchangeId.isNull() &&
+            only.value(QStringLiteral("id")).isNull() && only.contains(QStringLiteral("error")))
+            only[QStringLiteral("id")] = origin.exchangeId;
+    }
+    receipt.used = true;
+    for (const QJsonObject &m : std::as_const(messages)) {
+        const QJsonValue id = m.value(QStringLiteral("id"));
+        if (!m.contains(QStringLiteral("method")) && !id.isNull() && !id.isUndefined())
+            receipt.answered.append(id);
+        // A message of a batch is logged as its own compact text.
+        handleMessage(m, messages.size() == 1 ? frame : QJsonDocument(m).toJson(QJsonDocument::Compact));
+    }
+    return receipt;
+}
+
 bool JsonRpcConnection::takeListPage(const QByteArray &raw, QJsonValue *answeredId)
 {
     if (m_pending.isEmpty())
@@ -239,7 +305,7 @@ bool JsonRpcConnection::takeListPage(const QByteArray &raw, QJsonValue *answered
     DecodedReply reply;
     const auto itemsKeyFor = [this, &call](const QJsonValue &id) {
         call = m_pending.value(idKey(id));
-        return call ? call->m_deferredKey.toUtf8() : QByteArray();
+        return call ? call->deferredItemsKey().toUtf8() : QByteArray();
     };
     constexpr qsizetype hugeMessage = 4 * 1024 * 1024;
     if (!m_decoder)
@@ -249,9 +315,7 @@ bool JsonRpcConnection::takeListPage(const QByteArray &raw, QJsonValue *answered
         m_decoder.reset();
     if (!decoded || !call)
         return false;
-    call->m_itemsDeferred = true;
-    call->m_itemsText = std::move(reply.itemsText);
-    call->m_itemOffsets = std::move(reply.itemOffsets);
+    call->takeItems(std::move(reply.itemsText), std::move(reply.itemOffsets));
     *answeredId = reply.id;
     handleMessage(reply.message, raw);
     return true;

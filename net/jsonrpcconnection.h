@@ -3,6 +3,7 @@
 #include "mcperror.h"
 #include "pagedecoder.h"
 #include "trafficlog.h"
+#include "transport.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -14,11 +15,12 @@
 namespace folio {
 
 class RpcCall;
-class Transport;
 
 // JSON-RPC 2.0 over a Transport: ids, a pending-request table with per-request timeouts,
-// cancellation, routing of notifications, and answers to server->client requests.
-class JsonRpcConnection : public QObject
+// cancellation, routing of notifications, and answers to server->client requests. It reads the
+// frames its transport hands up: a list page that deferred its items by the page decoder, anything
+// else parsed whole (an object, or a batch).
+class JsonRpcConnection : public QObject, private FrameReader
 {
     Q_OBJECT
 public:
@@ -55,7 +57,9 @@ Q_SIGNALS:
     void connectionClosed(const McpError &error);
 
 private:
+    FrameReceipt readFrame(const QByteArray &frame, const FrameOrigin &origin) override;
     void handleMessage(const QJsonObject &message, const QByteArray &raw);
+    void handleMalformed(const QByteArray &raw, const McpError &error);
     // A list page whose request deferred its items (RpcCall::deferItems), read by m_decoder.
     bool takeListPage(const QByteArray &raw, QJsonValue *answeredId);
     void handleRequestFailed(const QJsonValue &id, const McpError &error);

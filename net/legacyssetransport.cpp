@@ -103,14 +103,7 @@ void LegacySseTransport::handleStreamData()
         }
         if (ev.event != "message")
             continue;
-        QList<QJsonObject> messages;
-        QString why;
-        if (!parseJsonMessages(ev.data, &messages, &why)) {
-            Q_EMIT malformedMessage(ev.data, McpError::make(McpError::Kind::MalformedMessage, why));
-            continue;
-        }
-        for (const QJsonObject &m : messages)
-            Q_EMIT messageReceived(m, ev.data);
+        handUp(ev.data);
     }
     if (over && self && !m_finished)
         finish(

@@ -309,15 +309,10 @@ RpcCall *McpClient::request(const QString &method, const QJsonObject &params, QO
                             const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     if (!m_connection || m_state != State::Connected) {
-        auto *call = new RpcCall(QJsonValue(), method, params, owner ? owner : this);
-        QMetaObject::invokeMethod(
-            call,
-            [call] {
-                call->finishWithError(
-                    McpError::make(McpError::Kind::Closed, QStringLiteral("Not connected to the server")));
-            },
-            Qt::QueuedConnection);
-        return call;
+        return RpcCall::failLater(
+            method, params,
+            McpError::make(McpError::Kind::Closed, QStringLiteral("Not connected to the server")),
+            owner ? owner : this);
     }
     // The 2026 era carries the client's revision and identity on every request.
     const QJsonObject sent = isModern() ? Handshake::withEnvelope(params, modernMeta()) : params;

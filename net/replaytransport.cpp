@@ -402,22 +402,6 @@ void ReplayTransport::close()
     });
 }
 
-void ReplayTransport::deliver(const QByteArray &raw)
-{
-    QJsonValue answered;
-    if (offerRaw(raw, &answered))
-        return;
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(raw, &error);
-    if (!doc.isObject()) {
-        Q_EMIT malformedMessage(
-            raw, McpError::make(McpError::Kind::MalformedMessage,
-                                QStringLiteral("not a JSON object: %1").arg(error.errorString())));
-        return;
-    }
-    Q_EMIT messageReceived(doc.object(), raw);
-}
-
 void ReplayTransport::play(int index, const QJsonValue &id)
 {
     if (m_closed)
@@ -434,7 +418,7 @@ void ReplayTransport::play(int index, const QJsonValue &id)
         break;
     case Type::Receive: {
         if (id.isUndefined()) {
-            deliver(e.text);
+            handUp(e.text);
             break;
         }
         if (QObject *context = m_pending.take(idKey(id)))
@@ -443,18 +427,19 @@ void ReplayTransport::play(int index, const QJsonValue &id)
         // asked in another order than the recording did).
         QJsonObject message = QJsonDocument::fromJson(e.text).object();
         if (message.value(QStringLiteral("id")) == id) {
-            deliver(e.text);
+            handUp(e.text);
         } else {
             message.insert(QStringLiteral("id"), id);
-            deliver(QJsonDocument(message).toJson(QJsonDocument::Compact));
+            handUp(QJsonDocument(message).toJson(QJsonDocument::Compact));
         }
         break;
     }
     case Type::Malformed: {
-        QJsonValue answered;
-        if (!e.text.isEmpty() && offerRaw(e.text, &answered))
-            break;
-        Q_EMIT malformedMessage(e.text, e.error);
+        // Said with the error recorded (a size cap, say, that the bytes kept cannot show).
+        FrameOrigin origin;
+        origin.reportNotJson = false;
+        if (e.text.isEmpty() || !handUp(e.text, origin).json)
+            Q_EMIT malformedMessage(e.text, e.error);
         break;
     }
     case Type::Fail:

@@ -153,7 +153,6 @@ public:
 
 private:
     void play(int event, const QJsonValue &id = {});
-    void deliver(const QByteArray &raw);
 
     std::shared_ptr<ReplayScript> m_script;
     std::shared_ptr<ReplayClock> m_clock;

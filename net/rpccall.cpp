@@ -23,12 +23,29 @@ void RpcCall::cancel()
         finishWithError(McpError::make(McpError::Kind::Cancelled, QStringLiteral("Cancelled")));
 }
 
-void RpcCall::markSent(qint64 bytes, std::shared_ptr<const Clock> clock)
+RpcCall *RpcCall::failLater(const QString &method, const QJsonObject &params, const McpError &error,
+                            QObject *parent)
 {
+    auto *call = new RpcCall(QJsonValue(), method, params, parent);
+    QMetaObject::invokeMethod(
+        call, [call, error] { call->finishWithError(error); }, Qt::QueuedConnection);
+    return call;
+}
+
+void RpcCall::markSent(JsonRpcConnection *connection, qint64 bytes, std::shared_ptr<const Clock> clock)
+{
+    m_connection = connection;
     m_requestBytes = bytes;
     m_clock = std::move(clock);
     m_sentAtMs = m_clock->wallMs();
     m_sentMonoMs = m_clock->monoMs();
+}
+
+void RpcCall::takeItems(QByteArray text, QList<quint32> offsets)
+{
+    m_itemsDeferred = true;
+    m_itemsText = std::move(text);
+    m_itemOffsets = std::move(offsets);
 }
 
 void RpcCall::markReceived()

@@ -41,11 +41,17 @@ public:
     // Cancels the request: notifies the server and finishes with Kind::Cancelled.
     void cancel();
 
+    // A request that could not be sent (no connection): it fails with error on the next turn of
+    // the event loop, so that its owner has connected to finished().
+    static RpcCall *failLater(const QString &method, const QJsonObject &params, const McpError &error,
+                              QObject *parent);
+
     // For a list page: asks the connection to cut the array result.<key> out of the reply's raw
     // text (checked to be JSON first) instead of parsing it. When it did, itemsDeferred() is true,
     // result() holds that member as an empty array, and each item's compact JSON is in itemsText()
     // between itemOffsets()[i] and [i + 1]. Otherwise the reply is parsed whole, as usual.
     void deferItems(const QString &key) { m_deferredKey = key; }
+    QString deferredItemsKey() const { return m_deferredKey; }
     bool itemsDeferred() const { return m_itemsDeferred; }
     const QByteArray &itemsText() const { return m_itemsText; }
     const QList<quint32> &itemOffsets() const { return m_itemOffsets; }
@@ -54,9 +60,10 @@ Q_SIGNALS:
     void finished();
 
 private:
+    // What the connection that sent it tells it, and only that connection.
     friend class JsonRpcConnection;
-    friend class McpClient;
-    void markSent(qint64 bytes, std::shared_ptr<const Clock> clock);
+    void markSent(JsonRpcConnection *connection, qint64 bytes, std::shared_ptr<const Clock> clock);
+    void takeItems(QByteArray text, QList<quint32> offsets);
     void markReceived();
     // Milliseconds since it was sent, on the connection's clock; -1 before.
     qint64 elapsedSinceSentMs() const

@@ -349,11 +349,6 @@ void SessionRecorder::attach(Transport *transport)
         add(e);
     };
     connect(transport, &Transport::opened, this, [simple] { simple(Type::Open); });
-    connect(transport, &Transport::messageReceived, this,
-            [this, simple](const QJsonObject &, const QByteArray &raw) {
-                if (!offered(raw))
-                    simple(Type::Receive, raw); // not offered first (the legacy SSE transport)
-            });
     connect(transport, &Transport::malformedMessage, this,
             [this, simple](const QByteArray &raw, const McpError &error) {
                 if (SessionRecording::Event *e = offered(raw)) {
@@ -382,6 +377,15 @@ void SessionRecorder::noteSent(const QByteArray &encoded)
     e.type = Type::Send;
     e.text = encoded;
     add(e);
+}
+
+void SessionRecorder::withdrawOffered(const QByteArray &raw)
+{
+    const int event = m_offeredEvent;
+    if (offered(raw) && event == int(m_events.size()) - 1) {
+        m_bytes -= m_events.last().text.size() + 64;
+        m_events.removeLast();
+    }
 }
 
 void SessionRecorder::noteOffered(const QByteArray &raw)

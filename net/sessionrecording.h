@@ -101,9 +101,11 @@ public:
     // (a replay closes when its own client does, not at the recorded time).
     void noteClientClosing() { m_clientClosing = true; }
 
-    // Called by Transport: a message going out; bytes offered before the transport parses them.
+    // Called by Transport: a message going out; a frame handed up, before it is read; and that
+    // frame taken back (it was no message).
     void noteSent(const QByteArray &encoded);
     void noteOffered(const QByteArray &raw);
+    void withdrawOffered(const QByteArray &raw);
 
     const QList<SessionRecording::Event> &events() const { return m_events; }
     qint64 bytes() const { return m_bytes; }

@@ -265,22 +265,8 @@ void StdioTransport::handleStdout()
         Q_EMIT malformedMessage(QByteArray(),
                                 tooLarge(QStringLiteral("A message from the server (a line not ended yet)")));
     }
-    for (const QByteArray &line : r.lines) {
-        QJsonValue answered;
-        if (offerRaw(line, &answered))
-            continue;
-        QJsonParseError err;
-        const QJsonDocument doc = QJsonDocument::fromJson(line, &err);
-        if (err.error != QJsonParseError::NoError || !doc.isObject()) {
-            const QString why = err.error != QJsonParseError::NoError
-                                    ? jsonErrorText(err)
-                                    : QStringLiteral("Not a JSON-RPC message object");
-            const McpError e = McpError::make(McpError::Kind::MalformedMessage, why);
-            Q_EMIT malformedMessage(line, e); // the connection fails the request it answers
-            continue;
-        }
-        Q_EMIT messageReceived(doc.object(), line);
-    }
+    for (const QByteArray &line : r.lines)
+        handUp(line); // one that is not JSON fails the request it answers, by its id
 }
 
 void StdioTransport::handleStderr()

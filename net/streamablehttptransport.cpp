@@ -332,32 +332,13 @@ void StreamableHttpTransport::handleReadyRead(QNetworkReply *reply)
 
 void StreamableHttpTransport::deliver(const QByteArray &raw, Exchange &ex)
 {
-    QList<QJsonObject> messages;
-    QString why;
     if (raw.trimmed().isEmpty())
         return;
-    QJsonValue answered;
-    if (offerRaw(raw, &answered)) {
-        if (!ex.id.isNull() && answered == ex.id)
-            ex.answered = true;
-        return;
-    }
-    if (!parseJsonMessages(raw, &messages, &why)) {
-        Q_EMIT malformedMessage(raw, McpError::make(McpError::Kind::MalformedMessage, why));
-        return;
-    }
-    deliver(raw, messages, ex);
-}
-
-void StreamableHttpTransport::deliver(const QByteArray &raw, const QList<QJsonObject> &messages, Exchange &ex)
-{
-    for (const QJsonObject &m : messages) {
-        if (!ex.id.isNull() && !m.contains(QStringLiteral("method")) &&
-            m.value(QStringLiteral("id")) == ex.id)
-            ex.answered = true;
-        Q_EMIT messageReceived(m,
-                               messages.size() == 1 ? raw : QJsonDocument(m).toJson(QJsonDocument::Compact));
-    }
+    FrameOrigin origin;
+    origin.exchangeId = ex.id;
+    const FrameReceipt receipt = handUp(raw, origin);
+    if (!ex.id.isNull() && receipt.answered.contains(ex.id))
+        ex.answered = true;
 }
 
 void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
@@ -419,38 +400,21 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
         return;
     }
 
-    // A large result may be taken without a full parse (RpcCall::deferItems).
-    QJsonValue answered;
-    // An empty body (a notification's 202) is no message: nothing to offer, nothing to record.
-    const bool taken = !netError && !ex.isSse && status < 300 && !ex.body.trimmed().isEmpty() &&
-                       offerRaw(ex.body, &answered);
-    if (taken)
-        ex.answered = !ex.id.isNull() && answered == ex.id;
-    if (!taken && !netError && !ex.isSse && !ex.body.trimmed().isEmpty()) {
-        // A JSON body: a result, or a JSON-RPC error even under a 4xx (the era probe reads it).
-        QList<QJsonObject> messages;
-        QString why;
-        if (parseJsonMessages(ex.body, &messages, &why)) {
-            const bool rpc = !messages.isEmpty() && messages.first().contains(QStringLiteral("jsonrpc"));
-            if (status >= 300 && rpc && messages.size() == 1 && !ex.id.isNull() &&
-                messages.first().value(QStringLiteral("id")).isNull() &&
-                messages.first().contains(QStringLiteral("error"))) {
-                // An error body with id null under an HTTP error status still answers this POST:
-                // the HTTP exchange is the correlation. The raw bytes stay as sent.
-                QJsonObject m = messages.first();
-                m[QStringLiteral("id")] = ex.id;
-                ex.answered = true;
-                Q_EMIT messageReceived(m, ex.body);
-                return;
-            }
-            if (status < 300 || rpc) {
-                deliver(ex.body, messages, ex); // parsed once: a page's body can be megabytes
-                if (ex.answered || ex.id.isNull())
-                    return;
-            }
-        } else if (status < 300) {
-            // The request fails with what came instead before the connection hears of the
-            // malformed body (which would fail it with the parser's words alone).
+    // A body: a result, or a JSON-RPC error even under a 4xx (the era probe reads it). An empty
+    // body (a notification's 202) is no message.
+    if (!netError && !ex.isSse && !ex.body.trimmed().isEmpty()) {
+        FrameOrigin origin;
+        origin.exchangeId = ex.id;
+        origin.errorStatus = status >= 300;
+        // The request fails with what came instead before the connection hears of a body that
+        // is not JSON (which would fail it with the parser's words alone).
+        origin.reportNotJson = false;
+        const FrameReceipt receipt = handUp(ex.body, origin);
+        if (!ex.id.isNull() && receipt.answered.contains(ex.id))
+            ex.answered = true;
+        if (receipt.used && (ex.answered || ex.id.isNull()))
+            return;
+        if (!receipt.json && status < 300) {
             if (!ex.id.isNull()) {
                 // The content type and the start of the body say what came instead: a login
                 // page, a proxy's error page.
@@ -459,14 +423,14 @@ void StreamableHttpTransport::handleFinished(QNetworkReply *reply)
                                              ? QStringLiteral("no Content-Type")
                                              : QString::fromLatin1(type.split(';').first().trimmed());
                 Q_EMIT requestFailed(
-                    ex.id,
-                    McpError::make(McpError::Kind::MalformedMessage,
-                                   QStringLiteral("%1 %2 answered %3, not JSON (HTTP %4): %5 (%6)")
-                                       .arg(QString::fromLatin1(operationName(reply)),
-                                            reply->url().toString(QUrl::RemoveUserInfo), typeName,
-                                            QString::number(status), describeBody(type, ex.body, 120), why)));
+                    ex.id, McpError::make(McpError::Kind::MalformedMessage,
+                                          QStringLiteral("%1 %2 answered %3, not JSON (HTTP %4): %5 (%6)")
+                                              .arg(QString::fromLatin1(operationName(reply)),
+                                                   reply->url().toString(QUrl::RemoveUserInfo), typeName,
+                                                   QString::number(status), describeBody(type, ex.body, 120),
+                                                   receipt.error.message)));
             }
-            Q_EMIT malformedMessage(ex.body, McpError::make(McpError::Kind::MalformedMessage, why));
+            Q_EMIT malformedMessage(ex.body, receipt.error);
             return;
         }
     }

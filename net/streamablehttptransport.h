@@ -63,7 +63,6 @@ private:
     void handleFinished(QNetworkReply *reply);
     void decideContentType(QNetworkReply *reply, Exchange &ex);
     void deliver(const QByteArray &raw, Exchange &ex);
-    void deliver(const QByteArray &raw, const QList<QJsonObject> &messages, Exchange &ex);
     void watch(QNetworkReply *reply, Exchange ex);
     // A redirect guardRedirects() follows: the request of redirected sent again to target.
     void sendAgain(QNetworkReply *redirected, const QUrl &target);

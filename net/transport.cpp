@@ -18,12 +18,20 @@ void Transport::transmit(const QJsonObject &message, const QByteArray &encoded, 
     m_messageHeaders.clear();
 }
 
-bool Transport::offerRaw(const QByteArray &raw, QJsonValue *answeredId)
+FrameReceipt Transport::handUp(const QByteArray &frame, const FrameOrigin &origin)
 {
-    // Recorded before the hook runs: what it causes (the next page's request) comes after it.
-    if (auto *recorder = static_cast<SessionRecorder *>(m_recorder.data()))
-        recorder->noteOffered(raw);
-    return m_rawHook && m_rawHook(raw, answeredId);
+    auto *recorder = static_cast<SessionRecorder *>(m_recorder.data());
+    if (recorder)
+        recorder->noteOffered(frame);
+    FrameReceipt receipt;
+    if (m_reader)
+        receipt = m_reader->readFrame(frame, origin);
+    // An error status's body that is not JSON-RPC is no message (the HTTP failure is recorded).
+    if (recorder && !receipt.used && origin.errorStatus)
+        recorder->withdrawOffered(frame);
+    if (!receipt.json && receipt.error.isError() && origin.reportNotJson)
+        Q_EMIT malformedMessage(frame, receipt.error);
+    return receipt;
 }
 
 } // namespace folio

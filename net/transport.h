@@ -16,9 +16,39 @@ namespace folio {
 
 class SessionRecorder;
 
+// How a frame came, where the transport knows more than its bytes (HTTP): the request whose
+// exchange carried it, and whether it is the body of an HTTP error status (>= 300). Such a body
+// counts only when it is JSON-RPC, and a JSON-RPC error in it with a null id answers that
+// request: the exchange is the correlation.
+struct FrameOrigin
+{
+    QJsonValue exchangeId; // null: not known (stdio, streams)
+    bool errorStatus = false;
+    // Whether handUp() reports a frame that is not JSON as malformedMessage(); off for a
+    // transport that first fails the request with what it knows of the frame (its content type).
+    bool reportNotJson = true;
+};
+// What the reader made of a frame.
+struct FrameReceipt
+{
+    bool json = false;          // it was JSON: one message, or a batch of them
+    bool used = false;          // ... and it was acted on (not an error status's body that is not JSON-RPC)
+    QList<QJsonValue> answered; // the ids of the requests it answered
+    McpError error;             // why it was not JSON
+};
+// What decodes frames: the connection. Transports hand up bytes and never parse them, so that
+// one place decides how (a list page's fast path, a batch, a message that is not JSON).
+class FrameReader
+{
+public:
+    virtual ~FrameReader() = default;
+    virtual FrameReceipt readFrame(const QByteArray &frame, const FrameOrigin &origin) = 0;
+};
+
 // One face for every MCP transport: stdio, Streamable HTTP and the legacy HTTP+SSE of 2024-11-05.
-// Messages go out as parsed JSON plus their encoded bytes; messages come in as parsed JSON plus
-// the exact bytes received, so the layers above can judge what the server really sent.
+// Messages go out as parsed JSON plus their encoded bytes; messages come in as the exact bytes of
+// each frame (handUp()), which the connection decodes, so the layers above can judge what the
+// server really sent.
 class Transport : public QObject
 {
     Q_OBJECT
@@ -57,11 +87,7 @@ public:
     // memory; stdio has one stream for everything and nothing to abort (the default).
     virtual void abandon(const QJsonValue &id) { Q_UNUSED(id) }
 
-    // Set by the connection: offered the raw text of each single incoming message before the
-    // transport parses it. Returns true when it took the message (and handled it), with the id of
-    // the request it answered; the transport then neither parses nor emits it.
-    using RawMessageHook = std::function<bool(const QByteArray &raw, QJsonValue *answeredId)>;
-    void setRawMessageHook(RawMessageHook hook) { m_rawHook = std::move(hook); }
+    void setFrameReader(FrameReader *reader) { m_reader = reader; }
 
     // What time it is on this connection (the machine's, or a replay's): requests and the traffic
     // log read it.
@@ -73,9 +99,8 @@ public:
 
 Q_SIGNALS:
     void opened();
-    // A well-formed JSON object arrived. raw is the exact bytes of this message.
-    void messageReceived(const QJsonObject &message, const QByteArray &raw);
-    // Bytes that were not a JSON object, or a frame over the size cap. The connection stays up.
+    // A frame that was not JSON, or one over the size cap (raw: what of it was read, maybe
+    // nothing). The connection stays up.
     void malformedMessage(const QByteArray &raw, const McpError &error);
     // A request failed below JSON-RPC (HTTP status without a JSON-RPC body, network error).
     // id is the JSON-RPC id of the request that was being carried.
@@ -94,7 +119,10 @@ Q_SIGNALS:
 protected:
     // The extra headers of the message being sent (valid during send() only).
     const HeaderList &messageHeaders() const { return m_messageHeaders; }
-    bool offerRaw(const QByteArray &raw, QJsonValue *answeredId);
+    // Hands one framed message up, exactly as received, to the reader; records it first when
+    // recording (what it causes, such as the next page's request, comes after it). A frame that is
+    // not JSON is reported as malformedMessage() unless origin.reportNotJson is off.
+    FrameReceipt handUp(const QByteArray &frame, const FrameOrigin &origin = {});
 
     // "<what> is over the 64 MiB message-size limit": what every transport says when it stops
     // reading a message at the limit.
@@ -106,7 +134,7 @@ protected:
     }
 
     QString m_protocolVersion;
-    RawMessageHook m_rawHook;
+    FrameReader *m_reader = nullptr;
     HeaderList m_messageHeaders;
     std::shared_ptr<const Clock> m_clock = Clock::system();
     QPointer<QObject> m_recorder; // a SessionRecorder

@@ -71,9 +71,9 @@ public:
                 reply[QStringLiteral("result")] = answer;
         }
         const QByteArray raw = QJsonDocument(reply).toJson(QJsonDocument::Compact);
-        QTimer::singleShot(0, this, [this, reply, raw] {
+        QTimer::singleShot(0, this, [this, raw] {
             if (m_open)
-                Q_EMIT messageReceived(reply, raw);
+                handUp(raw);
         });
     }
 
@@ -81,7 +81,12 @@ public:
     {
         const QJsonObject n{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
                             {QStringLiteral("method"), method}};
-        Q_EMIT messageReceived(n, QJsonDocument(n).toJson(QJsonDocument::Compact));
+        receive(n);
+    }
+    // A message from the server, handed up as its compact text.
+    void receive(const QJsonObject &message)
+    {
+        handUp(QJsonDocument(message).toJson(QJsonDocument::Compact));
     }
 
     int requests = 0;

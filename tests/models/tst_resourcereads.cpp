@@ -253,7 +253,7 @@ private Q_SLOTS:
                             {QStringLiteral("method"), QStringLiteral("notifications/resources/updated")},
                             {QStringLiteral("params"), QJsonObject{{QStringLiteral("uri"), uri}}}};
         QSignalSpy updated(m_client.get(), &McpClient::resourceUpdated);
-        Q_EMIT m_transport->messageReceived(n, QJsonDocument(n).toJson(QJsonDocument::Compact));
+        m_transport->receive(n);
         QTRY_COMPARE(updated.size(), 1);
         QCOMPARE(m_reads->record(row).state, State::Stale);
         QVERIFY(m_reads->record(row).staleReason.contains(QStringLiteral("resources/updated")));

@@ -28,22 +28,14 @@ public:
 
     void receive(const QJsonObject &message)
     {
-        Q_EMIT messageReceived(message, QJsonDocument(message).toJson(QJsonDocument::Compact));
+        receiveRaw(QJsonDocument(message).toJson(QJsonDocument::Compact));
     }
-    // Like a real transport: offered to the connection's raw hook first, then parsed.
-    void receiveRaw(const QByteArray &raw)
+    // Like a real transport: the frame is handed up as it came, for the connection to read.
+    folio::FrameReceipt receiveRaw(const QByteArray &raw, const folio::FrameOrigin &origin = {})
     {
-        QJsonValue answered;
-        if (offerRaw(raw, &answered)) {
-            lastTakenId = answered;
-            return;
-        }
-        const QJsonDocument doc = QJsonDocument::fromJson(raw);
-        if (doc.isObject())
-            Q_EMIT messageReceived(doc.object(), raw);
-        else
-            Q_EMIT malformedMessage(raw, folio::McpError::make(folio::McpError::Kind::MalformedMessage,
-                                                               QStringLiteral("Not JSON")));
+        const folio::FrameReceipt receipt = handUp(raw, origin);
+        lastAnswered = receipt.answered;
+        return receipt;
     }
     void drop(const folio::McpError &error)
     {
@@ -52,7 +44,7 @@ public:
     }
 
     QList<QJsonObject> sent;
-    QJsonValue lastTakenId; // the id the raw hook answered last
+    QList<QJsonValue> lastAnswered; // the requests the last frame answered
 
 private:
     bool m_open = true;

@@ -29,6 +29,10 @@ private Q_SLOTS:
     void unknownServerRequestGetsMethodNotFound();
     void malformedMessageKeepsConnection();
     void notJsonRpcIsReported();
+    void frameThatIsNoMessageIsMalformed_data();
+    void frameThatIsNoMessageIsMalformed();
+    void batchAnswersEachRequest();
+    void errorStatusBodyCountsOnlyAsJsonRpc();
     void unknownIdIsReported();
     void closeFailsPendingCalls();
     void trafficIsLogged();
@@ -233,6 +237,78 @@ void tst_JsonRpcConnection::notJsonRpcIsReported()
     QCOMPARE(warnings.first().at(0).value<McpError>().kind, McpError::Kind::MalformedMessage);
 }
 
+void tst_JsonRpcConnection::frameThatIsNoMessageIsMalformed_data()
+{
+    QTest::addColumn<QByteArray>("frame");
+    QTest::addColumn<QString>("why");
+    // Qt's parser itself takes only an object or an array at the top.
+    QTest::newRow("scalar") << QByteArray("5") << QStringLiteral("Not JSON: ");
+    QTest::newRow("string") << QByteArray("\"hi\"") << QStringLiteral("Not JSON: ");
+    QTest::newRow("empty_batch") << QByteArray("[]") << QStringLiteral("Not a JSON-RPC message object");
+    QTest::newRow("batch_of_numbers")
+        << QByteArray("[1,2]") << QStringLiteral("A batch element is not a JSON object");
+    QTest::newRow("cut_off") << QByteArray("{\"jsonrpc\":\"2.0\",") << QStringLiteral("Not JSON: ");
+}
+
+void tst_JsonRpcConnection::frameThatIsNoMessageIsMalformed()
+{
+    // Every transport hands frames up unparsed; the connection alone says what is wrong with one.
+    QFETCH(QByteArray, frame);
+    QFETCH(QString, why);
+    QSignalSpy malformed(m_transport, &Transport::malformedMessage);
+    QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
+    const FrameReceipt receipt = m_transport->receiveRaw(frame);
+    QVERIFY(!receipt.json);
+    QVERIFY(!receipt.used);
+    QVERIFY2(receipt.error.message.startsWith(why), qPrintable(receipt.error.message));
+    QCOMPARE(malformed.size(), 1);
+    QCOMPARE(warnings.size(), 1);
+    QCOMPARE(m_log->entries().last().method, QStringLiteral("(malformed)"));
+}
+
+void tst_JsonRpcConnection::batchAnswersEachRequest()
+{
+    RpcCall *a = m_conn->request(QStringLiteral("a"), {}, 0);
+    RpcCall *b = m_conn->request(QStringLiteral("b"), {}, 0);
+    const QJsonArray batch{response(b->id(), {{QStringLiteral("n"), 2}}),
+                           response(a->id(), {{QStringLiteral("n"), 1}})};
+    const FrameReceipt receipt = m_transport->receiveRaw(QJsonDocument(batch).toJson(QJsonDocument::Compact));
+    QVERIFY(receipt.used);
+    QCOMPARE(receipt.answered, (QList<QJsonValue>{b->id(), a->id()}));
+    QCOMPARE(a->result().value(QStringLiteral("n")).toInt(), 1);
+    QCOMPARE(b->result().value(QStringLiteral("n")).toInt(), 2);
+    // Each is logged, and kept, as its own message.
+    QCOMPARE(a->rawResponse(), QJsonDocument(batch.at(1).toObject()).toJson(QJsonDocument::Compact));
+}
+
+void tst_JsonRpcConnection::errorStatusBodyCountsOnlyAsJsonRpc()
+{
+    RpcCall *call = m_conn->request(QStringLiteral("tools/list"), {}, 0);
+    FrameOrigin origin;
+    origin.exchangeId = call->id();
+    origin.errorStatus = true;
+    origin.reportNotJson = false;
+    QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
+    const qsizetype logged = m_log->entries().size();
+    // A proxy's JSON error page, and one that is not JSON: no message, nothing said (the HTTP
+    // transport fails the request with the status).
+    FrameReceipt receipt = m_transport->receiveRaw(R"({"error":"Bad Gateway"})", origin);
+    QVERIFY(receipt.json);
+    QVERIFY(!receipt.used);
+    receipt = m_transport->receiveRaw("<html>502</html>", origin);
+    QVERIFY(!receipt.json);
+    QCOMPARE(warnings.size(), 0);
+    QCOMPARE(m_log->entries().size(), logged);
+    QVERIFY(!call->isFinished());
+    // A JSON-RPC error without an id answers the request its exchange carried.
+    receipt = m_transport->receiveRaw(
+        R"({"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}})", origin);
+    QVERIFY(receipt.used);
+    QCOMPARE(receipt.answered, QList<QJsonValue>{call->id()});
+    QVERIFY(call->isError());
+    QCOMPARE(call->error().code, -32001);
+}
+
 void tst_JsonRpcConnection::unknownIdIsReported()
 {
     QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
@@ -299,7 +375,7 @@ void tst_JsonRpcConnection::deferredItemsAreCutNotParsed()
     const QByteArray raw = bigPage(id, 200);
     m_transport->receiveRaw(raw);
     QCOMPARE(spy.size(), 1);
-    QCOMPARE(m_transport->lastTakenId, id);
+    QCOMPARE(m_transport->lastAnswered, QList<QJsonValue>{id});
     QVERIFY(!call->isError());
     QVERIFY(call->itemsDeferred());
     // Everything but the items is parsed as usual; the items array is there, empty.
@@ -357,7 +433,6 @@ void tst_JsonRpcConnection::deferredItemsFallBackWhenNotPlain()
     QSignalSpy finished(call, &RpcCall::finished);
     QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
     m_transport->receiveRaw(raw);
-    QVERIFY(m_transport->lastTakenId.isUndefined() || m_transport->lastTakenId.isNull());
     if (malformed) {
         // The usual path reports it, and the call it names fails at once with the parser's
         // reason (it used to wait for its timeout); nothing is half-read.
