@@ -359,10 +359,7 @@ ListSource::Page ListSource::readPage(const QJsonObject &result) const
     Page page;
     page.resultType = result.value(QStringLiteral("resultType")).toString();
     if (m_kind == Kind::Protocol) {
-        page.hasTtl = result.contains(QStringLiteral("ttlMs"));
-        page.ttlMs = result.value(QStringLiteral("ttlMs"));
-        page.hasScope = result.contains(QStringLiteral("cacheScope"));
-        page.cacheScope = result.value(QStringLiteral("cacheScope"));
+        page.hints = CacheHints::of(result);
     }
 
     // Where the page lives: the result itself (protocol), else structuredContent or JSON text.

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "cachehints.h"
+
 #include "mcpclient.h"
 
 #include <QJsonArray>
@@ -53,12 +55,9 @@ public:
             return QByteArrayView(itemsText).sliced(itemOffsets[i], itemOffsets[i + 1] - itemOffsets[i]);
         }
         CursorPresence next = CursorPresence::Absent;
-        QString nextCursor; // when next == String
-        QJsonValue nextRaw; // the value as received (for WrongType)
-        bool hasTtl = false;
-        QJsonValue ttlMs; // as received (any JSON type) when hasTtl
-        bool hasScope = false;
-        QJsonValue cacheScope;   // as received when hasScope
+        QString nextCursor;      // when next == String
+        QJsonValue nextRaw;      // the value as received (for WrongType)
+        CacheHints hints;        // a protocol list's, as received
         QString resultType;      // as received ("" when absent)
         bool toolError = false;  // a tool result with isError: true
         QString extractionError; // the result could not be read as a page

@@ -84,7 +84,7 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
     case ScopeRole:
         return int(p.scope);
     case ScopePresentRole:
-        return p.hasScope;
+        return p.hints.hasScope;
     case LegacyRole:
         return p.legacyEra || !p.hintsExpected;
     case SeverityRole: {
@@ -160,11 +160,11 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
     case TtlColumn:
         if (!p.hintsExpected)
             return p.legacyEra ? tr("no hints (legacy era)") : tr("no hints (tool result)");
-        return PageRecord::describeValue(p.hasTtl, p.ttlMs);
+        return p.hints.ttlText();
     case ScopeColumn:
         if (!p.hintsExpected)
             return QString();
-        return PageRecord::describeValue(p.hasScope, p.cacheScope);
+        return p.hints.scopeText();
     case EffectiveTtlColumn:
         return p.isSettled() ? QStringLiteral("%1 ms").arg(p.effectiveTtlMs) : QString();
     case ExpiresColumn:
@@ -199,22 +199,6 @@ void PageLedger::changed(int row, const QList<int> &roles)
 }
 
 namespace {
-// A string taken out of a parsed reply shares the reply's storage (Qt 6 keeps the whole parsed
-// document alive behind it): what a page record keeps gets storage of its own, or every page's
-// parsed reply would stay in memory for as long as its record.
-QJsonValue detached(const QJsonValue &v)
-{
-    switch (v.type()) {
-    case QJsonValue::String:
-        return QJsonValue(v.toString());
-    case QJsonValue::Array:
-        return QJsonDocument::fromJson(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)).array();
-    case QJsonValue::Object:
-        return QJsonDocument::fromJson(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact)).object();
-    default:
-        return v;
-    }
-}
 const QList<int> displayRoles{Qt::DisplayRole, Qt::ToolTipRole};
 } // namespace
 
@@ -241,7 +225,7 @@ void PageLedger::applyReply(int row, const PageAnswer &a)
     }
     p.next = a.next;
     p.nextCursor = a.nextCursor;
-    p.nextRaw = detached(a.nextRaw);
+    p.nextRaw = detachedJson(a.nextRaw);
     p.itemCount = a.itemCount;
     if (a.requestBytes > 0)
         p.requestBytes = a.requestBytes;
@@ -251,13 +235,10 @@ void PageLedger::applyReply(int row, const PageAnswer &a)
     p.error = {};
     p.legacyEra = a.legacyEra;
     p.hintsExpected = a.hintsExpected;
-    p.hasTtl = a.hasTtl;
-    p.ttlMs = detached(a.ttlMs);
-    p.hasScope = a.hasScope;
-    p.cacheScope = detached(a.cacheScope);
-    p.scope =
-        a.hintsExpected ? PageRecord::judgeScope(a.hasScope, a.cacheScope) : PageRecord::Scope::NotApplicable;
-    p.effectiveTtlMs = a.hintsExpected ? TtlClock::effectiveTtlMs(a.hasTtl ? a.ttlMs : QJsonValue()) : 0;
+    p.hints = a.hints.detached();
+    p.scope = a.hintsExpected ? PageRecord::judgeScope(a.hints.hasScope, a.hints.cacheScope)
+                              : PageRecord::Scope::NotApplicable;
+    p.effectiveTtlMs = a.hintsExpected ? TtlClock::effectiveTtlMs(a.hints.ttlOrNull()) : 0;
     // TTL 0, absent or negative: stale at once. Legacy and tool pages carry no hints at all.
     p.state = p.effectiveTtlMs > 0 ? PageRecord::State::Fresh : PageRecord::State::Stale;
     changed(row, {});

@@ -81,10 +81,7 @@ public:
         qint64 receivedMonoMs = -1; // TTL clock
         bool hintsExpected = false;
         bool legacyEra = false;
-        bool hasTtl = false;
-        QJsonValue ttlMs;
-        bool hasScope = false;
-        QJsonValue cacheScope;
+        CacheHints hints;
     };
 
     // Records change only through these, each saying what happened; each emits dataChanged with

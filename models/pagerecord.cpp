@@ -115,10 +115,7 @@ QJsonObject PageRecord::toJson() const
     }
     o[QStringLiteral("nextCursorPresent")] = next != ListSource::CursorPresence::Absent;
     // Hints exactly as received: absent is null here and "present": false.
-    o[QStringLiteral("ttlMs")] = hasTtl ? ttlMs : QJsonValue();
-    o[QStringLiteral("ttlMsPresent")] = hasTtl;
-    o[QStringLiteral("cacheScope")] = hasScope ? cacheScope : QJsonValue();
-    o[QStringLiteral("cacheScopePresent")] = hasScope;
+    hints.writeTo(o);
     if (error.isError()) {
         QJsonObject e{{QStringLiteral("code"),
                        error.kind == McpError::Kind::Rpc ? QJsonValue(error.code) : QJsonValue()},

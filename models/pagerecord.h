@@ -1,5 +1,7 @@
 #pragma once
 
+#include "cachehints.h"
+
 #include "finding.h"
 #include "listsource.h"
 #include "mcperror.h"
@@ -50,10 +52,7 @@ struct PageRecord
 
     bool hintsExpected = false; // a 2026-07-28 protocol list: ttlMs/cacheScope are MUST
     bool legacyEra = false;
-    bool hasTtl = false;
-    QJsonValue ttlMs;
-    bool hasScope = false;
-    QJsonValue cacheScope;
+    CacheHints hints;          // as received, kept with storage of their own
     qint64 effectiveTtlMs = 0; // counts down from receivedMonoMs when > 0
     Scope scope = Scope::NotApplicable;
     QList<Attempt> attempts;

@@ -242,10 +242,7 @@ PageLedger::PageAnswer PageWalker::answerOf(const ListSource::Page &page, RpcCal
     a.legacyEra = !m_client->isModern();
     a.hintsExpected = m_source.kind() == ListSource::Kind::Protocol && !a.legacyEra &&
                       page.resultType != QLatin1String("input_required");
-    a.hasTtl = page.hasTtl;
-    a.ttlMs = page.ttlMs;
-    a.hasScope = page.hasScope;
-    a.cacheScope = page.cacheScope;
+    a.hints = page.hints;
     return a;
 }
 

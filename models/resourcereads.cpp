@@ -9,16 +9,6 @@
 
 namespace folio {
 
-namespace {
-
-QJsonValue detached(const QJsonValue &v)
-{
-    // A value from a parsed message holds on to the whole document; a record keeps only its own.
-    return QJsonValue::fromVariant(v.toVariant());
-}
-
-} // namespace
-
 QList<ReadContent> ReadContent::fromResult(const QJsonObject &result)
 {
     QList<ReadContent> out;
@@ -88,7 +78,8 @@ QString ReadRecord::hintsLine() const
                                   : PageRecord::describeValue(true, value);
         return QStringLiteral("%1 %2").arg(QLatin1String(name), shown);
     };
-    return part("ttlMs", hasTtl, ttlMs) + QStringLiteral(" · ") + part("cacheScope", hasScope, cacheScope);
+    return part("ttlMs", hints.hasTtl, hints.ttlMs) + QStringLiteral(" · ") +
+           part("cacheScope", hints.hasScope, hints.cacheScope);
 }
 
 QString ReadRecord::notCachedReason() const
@@ -107,10 +98,6 @@ QJsonObject ReadRecord::toJson() const
         f.append(finding.toJson());
     QJsonObject json{{QStringLiteral("uri"), uri},
                      {QStringLiteral("state"), PageRecord::stateName(state)},
-                     {QStringLiteral("ttlMs"), hasTtl ? ttlMs : QJsonValue()},
-                     {QStringLiteral("ttlMsPresent"), hasTtl},
-                     {QStringLiteral("cacheScope"), hasScope ? cacheScope : QJsonValue()},
-                     {QStringLiteral("cacheScopePresent"), hasScope},
                      {QStringLiteral("effectiveTtlMs"), effectiveTtlMs},
                      {QStringLiteral("legacy"), legacyEra},
                      {QStringLiteral("cacheable"), cacheable},
@@ -119,6 +106,7 @@ QJsonObject ReadRecord::toJson() const
                      {QStringLiteral("error"), error.isError() ? QJsonValue(error.toJson()) : QJsonValue()},
                      {QStringLiteral("findings"), f},
                      {QStringLiteral("result"), result}};
+    hints.writeTo(json);
     if (!uriTemplate.isEmpty())
         json.insert(QStringLiteral("uriTemplate"), uriTemplate);
     return json;
@@ -303,17 +291,11 @@ void ResourceReads::applyAnswer(int row, const ReadAnswer &a)
     r.cacheable = a.cacheable;
     r.legacyEra = a.legacyEra;
     r.hintsExpected = !a.legacyEra;
-    r.hasTtl = a.result.contains(QStringLiteral("ttlMs"));
-    r.ttlMs =
-        r.hasTtl ? detached(a.result.value(QStringLiteral("ttlMs"))) : QJsonValue(QJsonValue::Undefined);
-    r.hasScope = a.result.contains(QStringLiteral("cacheScope"));
-    r.cacheScope = r.hasScope ? detached(a.result.value(QStringLiteral("cacheScope")))
-                              : QJsonValue(QJsonValue::Undefined);
-    r.scope =
-        r.hintsExpected ? PageRecord::judgeScope(r.hasScope, r.cacheScope) : ReadRecord::Scope::NotApplicable;
+    r.hints = CacheHints::of(a.result).detached();
+    r.scope = r.hintsExpected ? PageRecord::judgeScope(r.hints.hasScope, r.hints.cacheScope)
+                              : ReadRecord::Scope::NotApplicable;
     // Legacy reads carry no hints: TTL 0. A retried (multi-round) read is never cached.
-    r.effectiveTtlMs =
-        r.hintsExpected && r.cacheable ? TtlClock::effectiveTtlMs(r.hasTtl ? r.ttlMs : QJsonValue()) : 0;
+    r.effectiveTtlMs = r.hintsExpected && r.cacheable ? TtlClock::effectiveTtlMs(r.hints.ttlOrNull()) : 0;
     r.state = r.effectiveTtlMs > 0 ? ReadRecord::State::Fresh : ReadRecord::State::Stale;
     r.findings = judgeHints(r);
     scheduleExpiry(row);
@@ -327,8 +309,7 @@ QList<Finding> ResourceReads::judgeHints(const ReadRecord &r)
 {
     if (!r.hintsExpected)
         return {};
-    QList<Finding> findings = WalkJudge::judgeHints(r.hasTtl, r.ttlMs, r.hasScope, r.cacheScope,
-                                                    QStringLiteral("The read of %1").arg(r.uri),
+    QList<Finding> findings = WalkJudge::judgeHints(r.hints, QStringLiteral("The read of %1").arg(r.uri),
                                                     QStringLiteral("in the read of %1").arg(r.uri));
     for (Finding &f : findings)
         f.evidence.insert(QStringLiteral("uri"), r.uri); // the read it is about; a read is no page

@@ -61,11 +61,8 @@ struct ReadRecord
 
     bool legacyEra = false;     // ≤ 2025-11-25: no hints by design, TTL 0, no findings
     bool hintsExpected = false; // a 2026-07-28 complete result: ttlMs and cacheScope are MUST
-    bool hasTtl = false;
-    QJsonValue ttlMs;
-    bool hasScope = false;
-    QJsonValue cacheScope;
-    qint64 effectiveTtlMs = 0; // counts down from receivedMonoMs when > 0
+    CacheHints hints;           // as received, kept with storage of their own
+    qint64 effectiveTtlMs = 0;  // counts down from receivedMonoMs when > 0
     Scope scope = Scope::NotApplicable;
 
     QJsonObject result; // the last answer's result, exactly as received

@@ -130,14 +130,13 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Ite
     }
 
     if (page.hintsExpected) {
-        for (Finding f :
-             judgeHints(page.hasTtl, page.ttlMs, page.hasScope, page.cacheScope,
-                        QStringLiteral("Page %1").arg(idx + 1), QStringLiteral("on page %1").arg(idx + 1))) {
+        for (Finding f : judgeHints(page.hints, QStringLiteral("Page %1").arg(idx + 1),
+                                    QStringLiteral("on page %1").arg(idx + 1))) {
             f.pages = {idx};
             findings.append(f);
         }
-        if (page.hasScope && isValidScope(page.cacheScope)) {
-            const QString scope = page.cacheScope.toString();
+        if (page.hints.hasScope && isValidScope(page.hints.cacheScope)) {
+            const QString scope = page.hints.cacheScope.toString();
             if (m_firstScopePage < 0) {
                 m_firstScope = scope;
                 m_firstScopePage = idx;
@@ -163,10 +162,9 @@ bool WalkJudge::isValidScope(const QJsonValue &cacheScope)
     return cacheScope == QLatin1String("public") || cacheScope == QLatin1String("private");
 }
 
-QList<Finding> WalkJudge::judgeHints(bool hasTtl, const QJsonValue &ttlMs, bool hasScope,
-                                     const QJsonValue &cacheScope, const QString &subject,
-                                     const QString &where)
+QList<Finding> WalkJudge::judgeHints(const CacheHints &hints, const QString &subject, const QString &where)
 {
+    const auto &[hasTtl, ttlMs, hasScope, cacheScope] = hints;
     QList<Finding> findings;
     auto add = [&findings](const QString &id, const QString &message, const QJsonObject &evidence) {
         Finding f;

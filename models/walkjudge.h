@@ -49,9 +49,7 @@ public:
     // subject names the result at a sentence's start ("Page 3", "The read of demo://x"), where
     // after a field's name ("on page 3", "in the read of demo://x"). The findings name no page:
     // the caller adds it (or, for a read, the uri).
-    static QList<Finding> judgeHints(bool hasTtl, const QJsonValue &ttlMs, bool hasScope,
-                                     const QJsonValue &cacheScope, const QString &subject,
-                                     const QString &where);
+    static QList<Finding> judgeHints(const CacheHints &hints, const QString &subject, const QString &where);
     static bool isValidScope(const QJsonValue &cacheScope);
 
 private:

@@ -396,10 +396,10 @@ QString PageInspector::ttlText() const
         return tr("no result");
     if (!p.hintsExpected)
         return p.legacyEra ? tr("no hints (legacy era)") : tr("no hints (tool result)");
-    QString text = QStringLiteral("%1%2").arg(PageRecord::describeValue(p.hasTtl, p.ttlMs),
-                                              p.hasTtl ? tr(" (as sent)") : QString());
+    QString text =
+        QStringLiteral("%1%2").arg(p.hints.ttlText(), p.hints.hasTtl ? tr(" (as sent)") : QString());
     QString meaning;
-    const bool validAsSent = p.hasTtl && TtlClock::isValidTtl(p.ttlMs);
+    const bool validAsSent = p.hints.hasTtl && TtlClock::isValidTtl(p.hints.ttlMs);
     switch (p.state) {
     case PageRecord::State::Fresh:
         meaning = tr("expires in %1").arg(formatDuration(p.expiresAtMonoMs() - now));
@@ -422,7 +422,7 @@ QString PageInspector::ttlText() const
     case PageRecord::State::Failed:
         break;
     }
-    if (p.effectiveTtlMs > 0 && (!validAsSent || qint64(p.ttlMs.toDouble()) != p.effectiveTtlMs))
+    if (p.effectiveTtlMs > 0 && (!validAsSent || qint64(p.hints.ttlMs.toDouble()) != p.effectiveTtlMs))
         meaning += tr(" \u00b7 effective %1 ms").arg(p.effectiveTtlMs);
     return meaning.isEmpty() ? text : text + QStringLiteral(" \u00b7 ") + meaning;
 }
@@ -524,7 +524,7 @@ void PageInspector::refresh()
     m_scope->setVisible(hints);
     m_scopeIcon->setVisible(hints);
     if (hints) {
-        QString scope = PageRecord::describeValue(p.hasScope, p.cacheScope);
+        QString scope = p.hints.scopeText();
         if (p.scope == PageRecord::Scope::Invalid)
             scope += tr(" (not public or private)");
         m_scope->setText(scope);

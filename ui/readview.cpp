@@ -547,7 +547,7 @@ void ReadView::updateDetail()
         facts << (r.legacyEra ? r.hintsLine() : r.hintsLine() + tr(" (as received)"));
         // What Folio counts down, when it is not what was sent (a fraction floored, an invalid value).
         if (r.hintsExpected && r.cacheable &&
-            !(r.ttlMs.isDouble() && r.ttlMs.toDouble() == double(r.effectiveTtlMs)))
+            !(r.hints.ttlMs.isDouble() && r.hints.ttlMs.toDouble() == double(r.effectiveTtlMs)))
             facts << tr("counted as %1 ms").arg(r.effectiveTtlMs);
         m_hints->setText(facts.join(QStringLiteral(" · ")));
         const QString when =

@@ -445,9 +445,7 @@ QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
         lines << facts.join(QStringLiteral(" \u00b7 "));
     }
     if (p.hintsExpected && p.isSettled() && p.state != PageRecord::State::Failed)
-        lines << tr("ttlMs %1 \u00b7 cacheScope %2")
-                     .arg(PageRecord::describeValue(p.hasTtl, p.ttlMs),
-                          PageRecord::describeValue(p.hasScope, p.cacheScope));
+        lines << tr("ttlMs %1 \u00b7 cacheScope %2").arg(p.hints.ttlText(), p.hints.scopeText());
     lines << tr("cursor %1")
                  .arg(p.requestCursor ? displayCursor(*p.requestCursor, maskCursors, 40)
                                       : tr("(none: the first page)"));

@@ -83,8 +83,7 @@ QString pageLine(const PageRecord &page, const PageRecord *previous, bool protoc
             parts << QStringLiteral("%1 ms").arg(page.latencyMs());
         if (page.hintsExpected)
             parts << QStringLiteral("ttlMs %1 · cacheScope %2")
-                         .arg(PageRecord::describeValue(page.hasTtl, page.ttlMs),
-                              PageRecord::describeValue(page.hasScope, page.cacheScope));
+                         .arg(page.hints.ttlText(), page.hints.scopeText());
         else if (protocolList && page.legacyEra)
             parts << QStringLiteral("no hints (legacy era)");
     }

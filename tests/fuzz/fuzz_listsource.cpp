@@ -241,7 +241,7 @@ void withPointers(const QJsonObject &result)
         const QJsonValue items = result.value(QLatin1String("resources"));
         FUZZ_CHECK(items.isArray() ? page.items == items.toArray() && page.extractionError.isEmpty()
                                    : !page.extractionError.isEmpty());
-        FUZZ_CHECK(page.hasTtl == result.contains(QLatin1String("ttlMs")));
+        FUZZ_CHECK(page.hints.hasTtl == result.contains(QLatin1String("ttlMs")));
     }
     int pages = 0;
     for (const auto &[pointer, value] : values) {

@@ -142,7 +142,7 @@ void tst_DemoWalks::legacyEraHasNoHintsAndNoFindings()
     QVERIFY(model.walker()->findings().isEmpty());
     for (const PageRecord &p : model.ledger()->pages()) {
         QVERIFY(p.legacyEra);
-        QVERIFY(!p.hasTtl);
+        QVERIFY(!p.hints.hasTtl);
         QCOMPARE(p.state, PageRecord::State::Stale);
     }
     client->disconnectFromServer();

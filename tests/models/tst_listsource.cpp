@@ -432,7 +432,7 @@ void tst_ListSource::extraction()
     QCOMPARE(page.items.size(), items);
     QCOMPARE(int(page.next), presence);
     QCOMPARE(page.nextCursor, next);
-    QVERIFY(!page.hasTtl); // tool results carry no cache hints
+    QVERIFY(!page.hints.hasTtl); // tool results carry no cache hints
 }
 
 void tst_ListSource::protocolPageKeepsHintsAsReceived()
@@ -441,12 +441,12 @@ void tst_ListSource::protocolPageKeepsHintsAsReceived()
     const ListSource::Page page =
         source.readPage(obj(R"({"tools":[{"name":"a"}],"ttlMs":"30000","cacheScope":"shared"})"));
     QCOMPARE(page.items.size(), 1);
-    QVERIFY(page.hasTtl);
-    QVERIFY(page.ttlMs.isString()); // the string stays a string: the judge decides
-    QCOMPARE(page.cacheScope.toString(), QStringLiteral("shared"));
+    QVERIFY(page.hints.hasTtl);
+    QVERIFY(page.hints.ttlMs.isString()); // the string stays a string: the judge decides
+    QCOMPARE(page.hints.cacheScope.toString(), QStringLiteral("shared"));
     const ListSource::Page bare = source.readPage(obj(R"({"tools":[]})"));
-    QVERIFY(!bare.hasTtl);
-    QVERIFY(!bare.hasScope);
+    QVERIFY(!bare.hints.hasTtl);
+    QVERIFY(!bare.hints.hasScope);
     const ListSource::Page broken = source.readPage(obj(R"({"prompts":[]})"));
     QVERIFY(!broken.extractionError.isEmpty());
 }

@@ -111,10 +111,10 @@ PageLedger::PageAnswer answer(int items, const QString &next, const QJsonValue &
     a.receivedAtMs = 1'700'000'000'000;
     a.receivedMonoMs = 1000;
     a.hintsExpected = true;
-    a.hasTtl = !ttl.isUndefined();
-    a.ttlMs = ttl;
-    a.hasScope = true;
-    a.cacheScope = QStringLiteral("public");
+    a.hints.hasTtl = !ttl.isUndefined();
+    a.hints.ttlMs = ttl;
+    a.hints.hasScope = true;
+    a.hints.cacheScope = QStringLiteral("public");
     return a;
 }
 
@@ -287,7 +287,7 @@ void tst_PageLedger::intents()
         QCOMPARE(m_ledger->page(0).expiresAtMonoMs(), qint64(-1));
     } else if (intent == QLatin1String("applyReplyTtlAbsent")) {
         m_ledger->applyReply(0, answer(5, QString(), QJsonValue::Undefined));
-        QVERIFY(!m_ledger->page(0).hasTtl); // not filled in
+        QVERIFY(!m_ledger->page(0).hints.hasTtl); // not filled in
         QCOMPARE(m_ledger->page(0).effectiveTtlMs, qint64(0));
     } else if (intent == QLatin1String("applyRefetch")) {
         PageLedger::PageAnswer a = answer(6, QStringLiteral("c2"), 60000);

@@ -189,10 +189,10 @@ private Q_SLOTS:
         QCOMPARE(r.state, effective > 0 ? State::Fresh : State::Stale);
         QCOMPARE(r.hintsLine(), line);
         // As received: absent stays absent, an invalid value stays what it was.
-        QCOMPARE(r.hasTtl, hintsSent.contains(QStringLiteral("ttlMs")));
-        QCOMPARE(r.ttlMs, hintsSent.value(QStringLiteral("ttlMs")));
-        QCOMPARE(r.hasScope, hintsSent.contains(QStringLiteral("cacheScope")));
-        QCOMPARE(r.cacheScope, hintsSent.value(QStringLiteral("cacheScope")));
+        QCOMPARE(r.hints.hasTtl, hintsSent.contains(QStringLiteral("ttlMs")));
+        QCOMPARE(r.hints.ttlMs, hintsSent.value(QStringLiteral("ttlMs")));
+        QCOMPARE(r.hints.hasScope, hintsSent.contains(QStringLiteral("cacheScope")));
+        QCOMPARE(r.hints.cacheScope, hintsSent.value(QStringLiteral("cacheScope")));
     }
 
     void legacy_read_has_no_hints_and_no_findings()

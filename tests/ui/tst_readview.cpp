@@ -125,8 +125,8 @@ void tst_ReadView::readsAResourceAndItsTtlExpires()
     QVERIFY(view->shownTexts().first().contains(QStringLiteral("\"")));
     const ReadRecord &r = reads->record(0);
     const QString asReceived = QStringLiteral("ttlMs %1 · cacheScope %2 (as received)")
-                                   .arg(r.ttlMs.toInteger())
-                                   .arg(r.cacheScope.toString());
+                                   .arg(r.hints.ttlMs.toInteger())
+                                   .arg(r.hints.cacheScope.toString());
     QCOMPARE(view->hintsLabel()->text(), asReceived);
     QVERIFY(r.effectiveTtlMs > 0);
     QCOMPARE(view->ttlBar()->look().bar, ReadTtlBar::Bar::Fresh);
