@@ -1,6 +1,6 @@
-#include "pagestripaccessible.h"
+#include "ledgerviewaccessible.h"
 
-#include "pagestrip.h"
+#include "ledgerview.h"
 
 #include <QAccessibleWidget>
 #include <QHash>
@@ -11,19 +11,20 @@ namespace folio {
 
 namespace {
 
-// One chip, by ledger row; valid while the strip holds that row.
-class ChipAccessible : public QAccessibleInterface
+// One row, by ledger row (a row keeps its number while the view shows it; its position can move,
+// as the timeline puts a new walk on top); valid while the view holds that row.
+class RowAccessible : public QAccessibleInterface
 {
 public:
-    ChipAccessible(PageStrip *strip, int row)
-        : m_strip(strip)
+    RowAccessible(LedgerView *view, int row)
+        : m_view(view)
         , m_row(row)
     {}
 
-    bool isValid() const override { return m_strip && m_row < m_strip->chipCount(); }
+    bool isValid() const override { return m_view && m_row < m_view->rowCount(); }
     QObject *object() const override { return nullptr; }
-    QWindow *window() const override { return m_strip ? m_strip->window()->windowHandle() : nullptr; }
-    QAccessibleInterface *parent() const override { return QAccessible::queryAccessibleInterface(m_strip); }
+    QWindow *window() const override { return m_view ? m_view->window()->windowHandle() : nullptr; }
+    QAccessibleInterface *parent() const override { return QAccessible::queryAccessibleInterface(m_view); }
     QAccessibleInterface *child(int) const override { return nullptr; }
     int childCount() const override { return 0; }
     int indexOfChild(const QAccessibleInterface *) const override { return -1; }
@@ -37,9 +38,9 @@ public:
             return {};
         switch (t) {
         case QAccessible::Name:
-            return m_strip->chipAccessibleName(m_row);
+            return m_view->pageAccessibleName(m_row);
         case QAccessible::Description:
-            return m_strip->chipAccessibleDescription(m_row);
+            return m_view->pageAccessibleDescription(m_row);
         default:
             return {};
         }
@@ -49,8 +50,8 @@ public:
     {
         if (!isValid())
             return {};
-        const QRect r = m_strip->chipRect(m_row);
-        return r.isEmpty() ? QRect() : QRect(m_strip->viewport()->mapToGlobal(r.topLeft()), r.size());
+        const QRect r = m_view->rowRect(m_row);
+        return r.isEmpty() ? QRect() : QRect(m_view->viewport()->mapToGlobal(r.topLeft()), r.size());
     }
 
     QAccessible::State state() const override
@@ -58,83 +59,91 @@ public:
         QAccessible::State s;
         s.selectable = true;
         s.focusable = true;
-        if (!isValid() || m_strip->chipRect(m_row).isEmpty()) {
-            s.invisible = true;
+        // A row scrolled away keeps its rectangle; one outside the viewport is off screen.
+        const QRect r = isValid() ? m_view->rowRect(m_row) : QRect();
+        if (r.isEmpty() || !m_view->viewport()->rect().intersects(r)) {
+            s.invisible = r.isEmpty();
             s.offscreen = true;
         }
-        if (isValid() && m_strip->currentPage() == m_row) {
+        if (isValid() && m_view->currentPage() == m_row) {
             s.selected = true;
-            s.focused = m_strip->hasFocus();
+            s.focused = m_view->hasFocus();
         }
         return s;
     }
 
 private:
-    QPointer<PageStrip> m_strip;
+    QPointer<LedgerView> m_view;
     int m_row;
 };
 
-// The strip itself: a list of chips. Its chips' interfaces are made on demand and kept (Qt asks for
+// The view itself: a list of rows. Its rows' interfaces are made on demand and kept (Qt asks for
 // the same child again and compares pointers), and deleted with it.
-class StripAccessible : public QAccessibleWidget
+class LedgerViewAccessible : public QAccessibleWidget
 {
 public:
-    explicit StripAccessible(PageStrip *strip)
-        : QAccessibleWidget(strip, QAccessible::List)
+    explicit LedgerViewAccessible(LedgerView *view)
+        : QAccessibleWidget(view, QAccessible::List)
     {}
-    ~StripAccessible() override
+    ~LedgerViewAccessible() override
     {
-        for (QAccessible::Id id : std::as_const(m_chips))
+        for (QAccessible::Id id : std::as_const(m_rows))
             QAccessible::deleteAccessibleInterface(id);
     }
 
-    PageStrip *strip() const { return static_cast<PageStrip *>(widget()); }
+    LedgerView *view() const { return static_cast<LedgerView *>(widget()); }
 
-    int childCount() const override { return strip()->chipCount(); }
+    int childCount() const override { return view()->rowCount(); }
 
+    // Children in the order the view shows its rows.
     QAccessibleInterface *child(int index) const override
     {
-        if (index < 0 || index >= strip()->chipCount())
+        if (index < 0 || index >= view()->rowCount())
             return nullptr;
-        if (const auto it = m_chips.constFind(index); it != m_chips.constEnd())
+        const int row = view()->rowAtPosition(index);
+        if (row < 0)
+            return nullptr;
+        if (const auto it = m_rows.constFind(row); it != m_rows.constEnd())
             return QAccessible::accessibleInterface(*it);
-        auto *chip = new ChipAccessible(strip(), index);
-        m_chips.insert(index, QAccessible::registerAccessibleInterface(chip));
-        return chip;
+        auto *item = new RowAccessible(view(), row);
+        m_rows.insert(row, QAccessible::registerAccessibleInterface(item));
+        return item;
     }
 
     int indexOfChild(const QAccessibleInterface *child) const override
     {
-        for (auto it = m_chips.constBegin(); it != m_chips.constEnd(); ++it) {
+        for (auto it = m_rows.constBegin(); it != m_rows.constEnd(); ++it) {
             if (QAccessible::accessibleInterface(it.value()) == child)
-                return it.key();
+                return it.key() < view()->rowCount() ? view()->positionOfRow(it.key()) : -1;
         }
         return -1;
     }
 
     QAccessibleInterface *childAt(int x, int y) const override
     {
-        const int row = strip()->chipAt(strip()->viewport()->mapFromGlobal(QPoint(x, y)));
-        return row >= 0 ? child(row) : nullptr;
+        const int row = view()->rowAt(view()->viewport()->mapFromGlobal(QPoint(x, y)));
+        return row >= 0 ? child(view()->positionOfRow(row)) : nullptr;
     }
 
 private:
-    mutable QHash<int, QAccessible::Id> m_chips;
+    mutable QHash<int, QAccessible::Id> m_rows; // by ledger row
 };
 
-QAccessibleInterface *stripFactory(const QString &className, QObject *object)
+// Qt calls a factory with each class name of an object, from the most derived up: every
+// subclass of LedgerView reaches this one before QAbstractScrollArea's.
+QAccessibleInterface *ledgerViewFactory(const QString &className, QObject *object)
 {
-    if (className == QLatin1String("folio::PageStrip") && object && object->isWidgetType())
-        return new StripAccessible(static_cast<PageStrip *>(object));
+    if (className == QLatin1String("folio::LedgerView") && object && object->isWidgetType())
+        return new LedgerViewAccessible(static_cast<LedgerView *>(object));
     return nullptr;
 }
 
 } // namespace
 
-void installPageStripAccessibility()
+void installLedgerViewAccessibility()
 {
     static const bool installed = [] {
-        QAccessible::installFactory(stripFactory);
+        QAccessible::installFactory(ledgerViewFactory);
         return true;
     }();
     Q_UNUSED(installed)

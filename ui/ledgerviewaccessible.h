@@ -2,9 +2,11 @@
 
 namespace folio {
 
-// The page strip for screen readers: a list whose items are its chips, each named "Page 3 of 7"
-// and described in one line ("20 items, fresh, expires in 12 s, private, cursor-repeated"); the
-// current page takes the accessible focus. Installed once, by the first PageStrip.
-void installPageStripAccessibility();
+// A LedgerView (the page strip, the timeline) for screen readers: a list whose items are its rows
+// in the order it shows them, each named and described by the view (pageAccessibleName(),
+// pageAccessibleDescription()); the current row is selected and, while the view has the focus,
+// focused. Installed once, by the first LedgerView; it answers for every subclass, as Qt asks a
+// factory for each class of an object from the most derived up.
+void installLedgerViewAccessibility();
 
 } // namespace folio
