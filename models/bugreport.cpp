@@ -376,54 +376,54 @@ QByteArray toJsonText(const QJsonObject &report)
     return QJsonDocument(report).toJson(QJsonDocument::Indented);
 }
 
-QByteArray render(const QJsonObject &report, Format format)
+QByteArray render(const QJsonObject &report, BugReportFormat format)
 {
     switch (format) {
-    case Format::Html:
+    case BugReportFormat::Html:
         return toHtml(report);
-    case Format::Markdown:
+    case BugReportFormat::Markdown:
         return toMarkdown(report);
-    case Format::Json:
+    case BugReportFormat::Json:
         return toJsonText(report);
     }
     return {};
 }
 
-bool parseFormat(const QString &name, Format *format)
+bool parseFormat(const QString &name, BugReportFormat *format)
 {
     const QString n = name.toLower();
     if (n == QLatin1String("html"))
-        *format = Format::Html;
+        *format = BugReportFormat::Html;
     else if (n == QLatin1String("md") || n == QLatin1String("markdown"))
-        *format = Format::Markdown;
+        *format = BugReportFormat::Markdown;
     else if (n == QLatin1String("json"))
-        *format = Format::Json;
+        *format = BugReportFormat::Json;
     else
         return false;
     return true;
 }
 
-std::optional<Format> formatForFile(const QString &fileName)
+std::optional<BugReportFormat> formatForFile(const QString &fileName)
 {
     const QString s = QFileInfo(fileName).suffix().toLower();
     if (s == QLatin1String("htm"))
-        return Format::Html;
-    Format f;
+        return BugReportFormat::Html;
+    BugReportFormat f;
     if (s != QLatin1String("markdown") && parseFormat(s, &f))
         return f;
     if (s == QLatin1String("markdown"))
-        return Format::Markdown;
+        return BugReportFormat::Markdown;
     return std::nullopt;
 }
 
-QString suffix(Format format)
+QString suffix(BugReportFormat format)
 {
     switch (format) {
-    case Format::Html:
+    case BugReportFormat::Html:
         return QStringLiteral("html");
-    case Format::Markdown:
+    case BugReportFormat::Markdown:
         return QStringLiteral("md");
-    case Format::Json:
+    case BugReportFormat::Json:
         return QStringLiteral("json");
     }
     return {};

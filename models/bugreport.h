@@ -18,6 +18,9 @@ class PageWalker;
 class ServerSession;
 struct ServerConfig;
 
+// What a bug report is written as (`folio report --format`, the window's export by file suffix).
+enum class BugReportFormat { Html, Markdown, Json };
+
 // A bug report of one server in one file (docs/report-format.md): who the server is, every list's
 // pages with their cursors raw and decoded, their hints as sent and as Folio took them, the
 // findings of the walks and of the audit, and each page's raw request and response from the
@@ -25,8 +28,6 @@ struct ServerConfig;
 // `folio report` (the audit's walks) write the same report. The JSON is the report; Markdown and
 // HTML are renderings of it, and nothing in them is not in it.
 namespace BugReport {
-
-enum class Format { Html, Markdown, Json };
 
 // The report's "folioReport": raised when a field changes meaning or goes (new fields may come).
 constexpr int FormatVersion = 1;
@@ -92,13 +93,13 @@ static constexpr qsizetype DefaultRawCapBytes = 32 * 1024;
 QByteArray toHtml(const QJsonObject &report, qsizetype rawCapBytes = DefaultRawCapBytes);
 QByteArray toMarkdown(const QJsonObject &report, qsizetype rawCapBytes = DefaultRawCapBytes);
 QByteArray toJsonText(const QJsonObject &report); // indented
-QByteArray render(const QJsonObject &report, Format format);
+QByteArray render(const QJsonObject &report, BugReportFormat format);
 
 // "html", "md"/"markdown", "json"; false for anything else.
-bool parseFormat(const QString &name, Format *format);
+bool parseFormat(const QString &name, BugReportFormat *format);
 // By a file name's suffix (.html/.htm, .md/.markdown, .json); std::nullopt for another.
-std::optional<Format> formatForFile(const QString &fileName);
-QString suffix(Format format); // "html", "md", "json"
+std::optional<BugReportFormat> formatForFile(const QString &fileName);
+QString suffix(BugReportFormat format); // "html", "md", "json"
 
 } // namespace BugReport
 

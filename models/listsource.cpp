@@ -238,6 +238,11 @@ QString ListSource::displayName() const
     return m_kind == Kind::Tool ? m_toolName : listName(m_listKind);
 }
 
+QString ListSource::requestTitle() const
+{
+    return m_kind == Kind::Tool ? QStringLiteral("tools/call ") + m_toolName : listMethod(m_listKind);
+}
+
 bool ListSource::isReadOnly() const
 {
     if (m_kind == Kind::Protocol)

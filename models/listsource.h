@@ -78,6 +78,8 @@ public:
     // "tools", "prompts", "resources", "templates" or "tool:<name>".
     QString id() const;
     QString displayName() const;
+    // What each page is asked with, as a person reads it: "tools/list", "tools/call list_users".
+    QString requestTitle() const;
     QString toolName() const { return m_toolName; }
     Paging paging() const { return m_paging; }
     // Offset and page-number lists: items shift under the walk when the list changes.

@@ -1,10 +1,12 @@
 #include "ledgerview.h"
 
+#include "ledgerviewaccessible.h"
 #include "pageledger.h"
 #include "statuscolors.h"
 #include "ttlclock.h"
 #include "uilogging.h"
 
+#include <QAccessible>
 #include <QHelpEvent>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
@@ -19,6 +21,15 @@ LedgerView::LedgerView(Qt::Orientation orientation, QWidget *parent)
     : QAbstractScrollArea(parent)
     , m_orientation(orientation)
 {
+    installLedgerViewAccessibility(); // before anything asks for the view's interface
+    // With a screen reader on, the base classes' constructors may have made (and Qt cached) a
+    // plain scroll area's interface for this object: forgotten, the next question makes ours.
+    // Here, not in a subclass: from now on the object is a LedgerView, which the factory knows.
+    if (QAccessible::isActive()) {
+        if (QAccessibleInterface *made = QAccessible::queryAccessibleInterface(this);
+            made && made->role() != QAccessible::List)
+            QAccessible::deleteAccessibleInterface(QAccessible::uniqueId(made));
+    }
     setFocusPolicy(Qt::StrongFocus);
     setFrameShape(QFrame::NoFrame);
     m_tick.setTimerType(Qt::CoarseTimer);
@@ -112,7 +123,41 @@ void LedgerView::handleCurrentRowChanged(const QModelIndex &current)
     updateRow(row);
     if (row >= 0)
         scrollToRow(row);
+    announceCurrent(row);
     Q_EMIT currentPageChanged(row);
+}
+
+void LedgerView::announceCurrent(int ledgerRow)
+{
+    // The current page takes the accessible focus: a screen reader reads it as the user moves.
+    if (ledgerRow < 0 || !QAccessible::isActive())
+        return;
+    QAccessibleInterface *view = QAccessible::queryAccessibleInterface(this);
+    QAccessibleInterface *item = view ? view->child(positionOfRow(ledgerRow)) : nullptr;
+    if (!item)
+        return;
+    QAccessibleEvent event(item, QAccessible::Focus);
+    QAccessible::updateAccessibility(&event);
+}
+
+QString LedgerView::pageAccessibleName(int ledgerRow) const
+{
+    if (!m_ledger || ledgerRow < 0 || ledgerRow >= m_count)
+        return {};
+    const int group = walkBreaksBefore(ledgerRow);
+    const int inWalk = walkGroupEnd(group) - walkGroupFirst(group);
+    const PageRecord &page = m_ledger->page(ledgerRow);
+    QString name = tr("Page %1 of %2").arg(QString::number(page.index + 1), QString::number(inWalk));
+    if (page.walk > 0)
+        name += tr(", walk %1").arg(page.walk + 1);
+    return name;
+}
+
+QString LedgerView::pageAccessibleDescription(int ledgerRow) const
+{
+    if (!m_ledger || !m_model || ledgerRow < 0 || ledgerRow >= m_count)
+        return {};
+    return describePageBriefly(m_ledger->page(ledgerRow), m_model->walker()->ttlClock()->nowMs());
 }
 
 void LedgerView::reset()

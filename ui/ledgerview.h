@@ -16,8 +16,8 @@ class StatusColors;
 // What the page strip and the timeline share: a scroll area that draws one list's ledger rows,
 // follows them as pages are asked for, shows the current page of a selection over the ledger
 // (shared with the table and the inspector, so no view has to tell the others), hit-tests, moves
-// by keys, tells a page in a tooltip and animates with one timer. Subclasses lay the rows out
-// and paint them.
+// by keys, tells a page in a tooltip and to a screen reader (a list of its rows, the current one
+// focused) and animates with one timer. Subclasses lay the rows out and paint them.
 class LedgerView : public QAbstractScrollArea
 {
     Q_OBJECT
@@ -36,10 +36,22 @@ public:
     int currentPage() const;
     void setCurrentPage(int ledgerRow);
 
+    // The ledger rows the view has taken in (its layout covers exactly these).
+    int rowCount() const { return m_count; }
     // Geometry in viewport coordinates: the area a ledger row is drawn in (empty when it is not
     // laid out) and the row drawn at a point (-1 for none).
     virtual QRect rowRect(int ledgerRow) const = 0;
     virtual int rowAt(const QPoint &viewportPos) const = 0;
+    // Rows in the order the view shows them (the strip: ledger order; the timeline: newest walk
+    // on top), for keys, for visible-only work and for a screen reader's list.
+    virtual int positionOfRow(int ledgerRow) const { return ledgerRow; }
+    virtual int rowAtPosition(int position) const { return position; }
+
+    // What a screen reader says of a row (ui/ledgerviewaccessible.h), empty out of range: by
+    // default the page, "Page 3 of 7" (", walk 2" after a restart), and its page in one line
+    // ("20 items, fresh, expires in 12 s, private, cursor-repeated").
+    virtual QString pageAccessibleName(int ledgerRow) const;
+    virtual QString pageAccessibleDescription(int ledgerRow) const;
 
     // The number of paint events and which rows the last one drew (test hooks for repaints).
     int paintCount() const { return m_paintCount; }
@@ -57,8 +69,6 @@ protected:
     LedgerView(Qt::Orientation orientation, QWidget *parent);
 
     PageLedger *ledger() const { return m_ledger; }
-    // The ledger rows the view has taken in (its layout covers exactly these).
-    int rowCount() const { return m_count; }
     // Walks: ledger rows (after row 0) where a new walk begins, ascending.
     const QVector<int> &walkStarts() const { return m_walkStarts; }
     int walkBreaksBefore(int ledgerRow) const; // the walk group of a row, 0 for the first
@@ -79,10 +89,6 @@ protected:
     virtual bool drawsRoles(const QList<int> &roles) const;
     // Rows whose drawn facts changed: by default their areas are repainted if visible.
     virtual void rowsChanged(int first, int last);
-    // Rows in the order the view shows them (the strip: ledger order; the timeline: newest walk
-    // on top), for keys and for visible-only work.
-    virtual int positionOfRow(int ledgerRow) const { return ledgerRow; }
-    virtual int rowAtPosition(int position) const { return position; }
     virtual QPair<int, int> visiblePositions() const = 0; // first, last; last < first when none
     virtual void scrollToRow(int ledgerRow) = 0;
     virtual void paint(QPainter *painter, const StatusColors &colors, const QRect &exposed) = 0;
@@ -119,6 +125,7 @@ private:
     void handleDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
                            const QList<int> &roles);
     void handleCurrentRowChanged(const QModelIndex &current);
+    void announceCurrent(int ledgerRow);
     void noteWalkStarts(int first, int last);
 
     Qt::Orientation m_orientation;

@@ -1,6 +1,5 @@
 #include "pagestrip.h"
 
-#include "pagestripaccessible.h"
 #include "pagewalker.h"
 
 #include "cursordecoder.h"
@@ -10,7 +9,6 @@
 #include "statuscolors.h"
 #include "ttlclock.h"
 
-#include <QAccessible>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -105,47 +103,8 @@ PageStrip::PageStrip(QWidget *parent)
     // Chips are cards on the window colour, like the toolbar they sit under.
     viewport()->setBackgroundRole(QPalette::Window);
     viewport()->setMouseTracking(false);
-    installPageStripAccessibility(); // before anything asks for the strip's interface
-    // With a screen reader on, the base classes' constructors may have made (and Qt cached) a
-    // plain scroll area's interface for this object: forgotten, the next question makes ours.
-    if (QAccessible::isActive()) {
-        if (QAccessibleInterface *made = QAccessible::queryAccessibleInterface(this);
-            made && made->role() != QAccessible::List)
-            QAccessible::deleteAccessibleInterface(QAccessible::uniqueId(made));
-    }
     setAccessibleName(tr("Page strip"));
     updateMetrics();
-    // The current page takes the accessible focus: a screen reader reads it as the user moves.
-    connect(this, &LedgerView::currentPageChanged, this, [this](int row) {
-        if (row < 0 || !QAccessible::isActive())
-            return;
-        if (QAccessibleInterface *strip = QAccessible::queryAccessibleInterface(this)) {
-            if (QAccessibleInterface *chip = strip->child(row)) {
-                QAccessibleEvent event(chip, QAccessible::Focus);
-                QAccessible::updateAccessibility(&event);
-            }
-        }
-    });
-}
-
-QString PageStrip::chipAccessibleName(int ledgerRow) const
-{
-    if (ledgerRow < 0 || ledgerRow >= rowCount())
-        return {};
-    const int group = walkBreaksBefore(ledgerRow);
-    const int inWalk = walkGroupEnd(group) - walkGroupFirst(group);
-    const PageRecord &page = ledger()->page(ledgerRow);
-    QString name = tr("Page %1 of %2").arg(QString::number(page.index + 1), QString::number(inWalk));
-    if (page.walk > 0)
-        name += tr(", walk %1").arg(page.walk + 1);
-    return name;
-}
-
-QString PageStrip::chipAccessibleDescription(int ledgerRow) const
-{
-    if (ledgerRow < 0 || ledgerRow >= rowCount())
-        return {};
-    return describePageBriefly(ledger()->page(ledgerRow), listModel()->walker()->ttlClock()->nowMs());
 }
 
 void PageStrip::rowsReset()

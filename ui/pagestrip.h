@@ -65,11 +65,8 @@ public:
 
     void scrollToPage(int ledgerRow);
 
+    // A screen reader hears a chip as LedgerView tells a page: "Page 3 of 7" and its page in one line.
     int chipCount() const { return rowCount(); }
-    // What a screen reader says of a chip (ui/pagestripaccessible.h): "Page 3 of 7" (", walk 2"
-    // after a restart) and a one-line description of its page.
-    QString chipAccessibleName(int ledgerRow) const;
-    QString chipAccessibleDescription(int ledgerRow) const;
     ChipLook chipLook(int ledgerRow) const;
     // Geometry in viewport coordinates (for tests and for tooltips); empty when out of range.
     QRect chipRect(int ledgerRow) const;

@@ -168,7 +168,7 @@ bool SessionFiles::exportReport(const QString &fileName, QString *error)
         input.auditFinishedAtMs = s->auditFinishedAtMs();
     }
     input.maskCursors = m_maskCursors;
-    const BugReport::Format format = BugReport::formatForFile(fileName).value_or(BugReport::Format::Html);
+    const BugReportFormat format = BugReport::formatForFile(fileName).value_or(BugReportFormat::Html);
     return TrafficExport::writeFile(fileName, BugReport::render(BugReport::build(input), format), error);
 }
 

@@ -415,6 +415,58 @@ QString displayCursor(const QString &cursor, bool mask, int maxChars)
     return cursor.left(half) + QChar(0x2026) + cursor.right(half);
 }
 
+namespace {
+
+QString pageTr(const char *text)
+{
+    return QCoreApplication::translate("folio::PageStrip", text);
+}
+
+// The facts a tooltip and a screen reader both say of a page, in the same words.
+QString itemsFact(const PageRecord &p)
+{
+    return p.itemCount == 1 ? pageTr("1 item") : pageTr("%1 items").arg(p.itemCount);
+}
+
+QString freshFact(const PageRecord &p, qint64 nowMonoMs)
+{
+    return pageTr("fresh, expires in %1").arg(formatDuration(p.expiresAtMonoMs() - nowMonoMs));
+}
+
+QString latencyFact(const PageRecord &p)
+{
+    return QStringLiteral("%1 ms").arg(p.latencyMs());
+}
+
+QString refetchFact(const PageRecord &p)
+{
+    return pageTr("refetched %1\u00d7").arg(p.refetchCount);
+}
+
+// What the page holds and how it stands, for one line: items, state (or the failure), scope,
+// findings. A failed page holds nothing, so it says no count.
+QStringList briefFacts(const PageRecord &p, qint64 nowMonoMs)
+{
+    QStringList parts;
+    if ((p.receivedAtMs > 0 || p.isSettled()) && p.state != PageRecord::State::Failed)
+        parts << itemsFact(p);
+    if (p.state == PageRecord::State::Fresh && p.expiresAtMonoMs() >= 0)
+        parts << freshFact(p, nowMonoMs);
+    else if (p.state == PageRecord::State::Failed && p.error.isError())
+        parts << pageTr("failed: %1").arg(p.error.describe());
+    else
+        parts << PageRecord::stateName(p.state);
+    if (p.scope == PageRecord::Scope::Public)
+        parts << pageTr("public");
+    else if (p.scope == PageRecord::Scope::Private)
+        parts << pageTr("private");
+    for (const Finding &f : p.findings)
+        parts << f.id;
+    return parts;
+}
+
+} // namespace
+
 QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
 {
     auto tr = [](const char *text, const char *disambiguation = nullptr, int n = -1) {
@@ -426,7 +478,7 @@ QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
         head += tr(" (walk %1)").arg(p.walk + 1);
     QString state = PageRecord::stateName(p.state);
     if (p.state == PageRecord::State::Fresh && p.expiresAtMonoMs() >= 0)
-        state = tr("fresh, expires in %1").arg(formatDuration(p.expiresAtMonoMs() - nowMonoMs));
+        state = freshFact(p, nowMonoMs);
     else if (p.state == PageRecord::State::Stale && !p.hintsExpected)
         state = p.legacyEra ? tr("no hints (legacy era)") : tr("no hints (tool result)");
     else if (p.state == PageRecord::State::Discarded && !p.discardReason.isEmpty())
@@ -435,13 +487,13 @@ QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
 
     if (p.receivedAtMs > 0 || p.isSettled()) {
         QStringList facts;
-        facts << (p.itemCount == 1 ? tr("1 item") : tr("%1 items").arg(p.itemCount));
+        facts << itemsFact(p);
         if (p.latencyMs() >= 0)
-            facts << QStringLiteral("%1 ms").arg(p.latencyMs());
+            facts << latencyFact(p);
         if (p.responseBytes > 0)
             facts << QStringLiteral("%1 bytes").arg(p.responseBytes);
         if (p.refetchCount > 0)
-            facts << tr("refetched %1\u00d7").arg(p.refetchCount);
+            facts << refetchFact(p);
         lines << facts.join(QStringLiteral(" \u00b7 "));
     }
     if (p.hintsExpected && p.isSettled() && p.state != PageRecord::State::Failed)
@@ -464,24 +516,17 @@ QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
 
 QString describePageBriefly(const PageRecord &p, qint64 nowMonoMs)
 {
-    auto tr = [](const char *text, const char *disambiguation = nullptr, int n = -1) {
-        return QCoreApplication::translate("folio::PageStrip", text, disambiguation, n);
-    };
+    return oneLineSafe(briefFacts(p, nowMonoMs).join(QStringLiteral(", ")));
+}
+
+QString describeRequestBriefly(const PageRecord &p, qint64 nowMonoMs)
+{
     QStringList parts;
-    if (p.receivedAtMs > 0 || p.isSettled())
-        parts << (p.itemCount == 1 ? tr("1 item") : tr("%1 items").arg(p.itemCount));
-    if (p.state == PageRecord::State::Fresh && p.expiresAtMonoMs() >= 0)
-        parts << tr("fresh, expires in %1").arg(formatDuration(p.expiresAtMonoMs() - nowMonoMs));
-    else if (p.state == PageRecord::State::Failed && p.error.isError())
-        parts << tr("failed: %1").arg(p.error.describe());
-    else
-        parts << PageRecord::stateName(p.state);
-    if (p.scope == PageRecord::Scope::Public)
-        parts << tr("public");
-    else if (p.scope == PageRecord::Scope::Private)
-        parts << tr("private");
-    for (const Finding &f : p.findings)
-        parts << f.id;
+    if (p.latencyMs() >= 0)
+        parts << latencyFact(p);
+    if (p.refetchCount > 0)
+        parts << refetchFact(p);
+    parts << briefFacts(p, nowMonoMs);
     return oneLineSafe(parts.join(QStringLiteral(", ")));
 }
 

@@ -116,7 +116,10 @@ QString displayCursor(const QString &cursor, bool mask, int maxChars = 48);
 // findings, discard reason. nowMonoMs is on the model's TTL clock.
 QString describePage(const PageRecord &page, qint64 nowMonoMs, bool maskCursors);
 // The same page in one line for a screen reader: "20 items, fresh, expires in 12 s, private,
-// cursor-repeated".
+// cursor-repeated"; a failed one says its error ("failed: …") and no count.
 QString describePageBriefly(const PageRecord &page, qint64 nowMonoMs);
+// The page as a request, in one line for a screen reader: its last answer's latency and refetches
+// before what describePageBriefly() says ("120 ms, 20 items, stale, cursor-repeated").
+QString describeRequestBriefly(const PageRecord &page, qint64 nowMonoMs);
 
 } // namespace folio

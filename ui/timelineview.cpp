@@ -84,6 +84,26 @@ TimelineView::TimelineView(QWidget *parent)
 
 TimelineView::~TimelineView() = default;
 
+QString TimelineView::pageAccessibleName(int ledgerRow) const
+{
+    if (!listModel() || ledgerRow < 0 || ledgerRow >= rowCount())
+        return {};
+    const PageRecord &page = ledger()->page(ledgerRow);
+    QString name = tr("Request %1 of %2: %3 page %4")
+                       .arg(QString::number(ledgerRow + 1), QString::number(rowCount()),
+                            listModel()->source().requestTitle(), QString::number(page.index + 1));
+    if (page.walk > 0)
+        name += tr(", walk %1").arg(page.walk + 1);
+    return name;
+}
+
+QString TimelineView::pageAccessibleDescription(int ledgerRow) const
+{
+    if (!listModel() || ledgerRow < 0 || ledgerRow >= rowCount())
+        return {};
+    return describeRequestBriefly(ledger()->page(ledgerRow), listModel()->walker()->ttlClock()->nowMs());
+}
+
 void TimelineView::rowsReset()
 {
     if (listModel() != m_fitted) { // another list: fit it, learn its clock

@@ -35,6 +35,12 @@ public:
     // Now on the wall clock, as the model's TTL clock sees it (tests move that clock).
     qint64 nowWallMs() const;
 
+    // A lane for a screen reader, as a request: "Request 3 of 7: tools/list page 3" (", walk 2"
+    // for an earlier walk; numbered in request order across walks) and "120 ms, 20 items, stale,
+    // cursor-repeated" or "failed: …".
+    QString pageAccessibleName(int ledgerRow) const override;
+    QString pageAccessibleDescription(int ledgerRow) const override;
+
     QSize sizeHint() const override;
 
 protected:

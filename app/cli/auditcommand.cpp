@@ -15,10 +15,10 @@ namespace folio {
 namespace {
 
 // The report on stdout: JSON exact (jsonTerminalSafe), the other formats as terminal-safe text.
-void printReport(const AuditResult &result, AuditReport::Format format)
+void printReport(const AuditResult &result, AuditReportFormat format)
 {
     const QString report = AuditReport::render(result, format);
-    if (format == AuditReport::Format::Json)
+    if (format == AuditReportFormat::Json)
         printJson(report.toUtf8());
     else
         printOut(report);
@@ -274,7 +274,7 @@ AuditCommand::AuditCommand(const Options &options, QObject *parent)
 // on stderr.
 void AuditCommand::printUnreached(const QString &reason)
 {
-    if (m_done || m_options.format == AuditReport::Format::Text)
+    if (m_done || m_options.format == AuditReportFormat::Text)
         return;
     AuditResult result;
     result.server = {{QStringLiteral("name"), m_options.server.name},

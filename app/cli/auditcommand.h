@@ -41,7 +41,7 @@ public:
     struct Options
     {
         AuditOptions audit;
-        AuditReport::Format format = AuditReport::Format::Text;
+        AuditReportFormat format = AuditReportFormat::Text;
         bool verbose = false;
         ServerConfig server;
         CliSession::KeychainToken keychainToken = CliSession::KeychainToken::None;

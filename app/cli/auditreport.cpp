@@ -92,16 +92,16 @@ QString markdownEscape(QString text)
 
 } // namespace
 
-bool parseFormat(const QString &name, Format *format)
+bool parseFormat(const QString &name, AuditReportFormat *format)
 {
     if (name == QLatin1String("text"))
-        *format = Format::Text;
+        *format = AuditReportFormat::Text;
     else if (name == QLatin1String("json"))
-        *format = Format::Json;
+        *format = AuditReportFormat::Json;
     else if (name == QLatin1String("markdown") || name == QLatin1String("md"))
-        *format = Format::Markdown;
+        *format = AuditReportFormat::Markdown;
     else if (name == QLatin1String("junit"))
-        *format = Format::Junit;
+        *format = AuditReportFormat::Junit;
     else
         return false;
     return true;
@@ -112,16 +112,16 @@ int exitCode(const AuditResult &result)
     return result.count(Finding::Severity::Error) > 0 ? 1 : 0;
 }
 
-QString render(const AuditResult &result, Format format)
+QString render(const AuditResult &result, AuditReportFormat format)
 {
     switch (format) {
-    case Format::Text:
+    case AuditReportFormat::Text:
         return toText(result);
-    case Format::Json:
+    case AuditReportFormat::Json:
         return toJson(result);
-    case Format::Markdown:
+    case AuditReportFormat::Markdown:
         return toMarkdown(result);
-    case Format::Junit:
+    case AuditReportFormat::Junit:
         return toJunit(result);
     }
     return {};

@@ -6,13 +6,15 @@
 
 namespace folio {
 
+// What `folio audit --format` renders the audit's result as.
+enum class AuditReportFormat { Text, Json, Markdown, Junit };
+
 // The audit's result as people and CI systems read it. No I/O.
 namespace AuditReport {
 
-enum class Format { Text, Json, Markdown, Junit };
-bool parseFormat(const QString &name, Format *format);
+bool parseFormat(const QString &name, AuditReportFormat *format);
 
-QString render(const AuditResult &result, Format format);
+QString render(const AuditResult &result, AuditReportFormat format);
 QString toText(const AuditResult &result);
 QString toJson(const AuditResult &result);
 QString toMarkdown(const AuditResult &result);

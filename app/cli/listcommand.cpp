@@ -326,7 +326,7 @@ bool ListCommand::failIfNotOffered()
 
 bool ListCommand::streams() const
 {
-    return m_options.format == ListOutput::Format::Json || m_options.format == ListOutput::Format::Ndjson;
+    return m_options.format == ListOutputFormat::Json || m_options.format == ListOutputFormat::Ndjson;
 }
 
 void ListCommand::writePage(int ledgerRow)
@@ -338,7 +338,7 @@ void ListCommand::writePage(int ledgerRow)
     m_writtenPages.append(ledgerRow);
     const RowStore::Items *items = m_walker->rows()->pageItems(ledgerRow);
     QByteArray out;
-    const bool json = m_options.format == ListOutput::Format::Json;
+    const bool json = m_options.format == ListOutputFormat::Json;
     if (json && !m_jsonOpen) {
         ListOutput head;
         head.list = m_options.list;
@@ -407,18 +407,18 @@ void ListCommand::printResult(const QList<int> &pageRows, bool complete, const Q
         out.columns = ListSource::inferColumns(out.items);
 
     switch (m_options.format) {
-    case ListOutput::Format::Table:
+    case ListOutputFormat::Table:
         printOut(out.toTable(terminalWidth()));
         return;
-    case ListOutput::Format::Json: {
+    case ListOutputFormat::Json: {
         const QByteArray rest = (m_jsonOpen ? QByteArray() : out.jsonHead()) + out.jsonTail();
         m_jsonOpen = true;
         printJson(rest);
         return;
     }
-    case ListOutput::Format::Ndjson:
+    case ListOutputFormat::Ndjson:
         break;
-    case ListOutput::Format::Csv:
+    case ListOutputFormat::Csv:
         printOut(out.toCsv());
         break;
     }

@@ -29,7 +29,7 @@ public:
         int pages = 0; // 0: every page (within pageCap)
         std::optional<int> limit;
         std::optional<QJsonObject> arguments;
-        ListOutput::Format format = ListOutput::Format::Table;
+        ListOutputFormat format = ListOutputFormat::Table;
         int pageCap = 1000;
         bool verbose = false;
         bool maskCursors = false;

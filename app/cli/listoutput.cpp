@@ -109,16 +109,16 @@ QString csvField(const QString &text, bool isText = true)
 
 } // namespace
 
-bool ListOutput::parseFormat(const QString &name, Format *format)
+bool ListOutput::parseFormat(const QString &name, ListOutputFormat *format)
 {
     if (name == QLatin1String("table"))
-        *format = Format::Table;
+        *format = ListOutputFormat::Table;
     else if (name == QLatin1String("json"))
-        *format = Format::Json;
+        *format = ListOutputFormat::Json;
     else if (name == QLatin1String("ndjson"))
-        *format = Format::Ndjson;
+        *format = ListOutputFormat::Ndjson;
     else if (name == QLatin1String("csv"))
-        *format = Format::Csv;
+        *format = ListOutputFormat::Csv;
     else
         return false;
     return true;

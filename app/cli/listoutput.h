@@ -12,11 +12,12 @@
 
 namespace folio {
 
+// What `folio list --format` prints a list's items as.
+enum class ListOutputFormat { Table, Json, Ndjson, Csv };
+
 // What `folio list` read, ready to be printed: the walk's pages in order and their items.
 struct ListOutput
 {
-    enum class Format { Table, Json, Ndjson, Csv };
-
     QString list;       // "tools", "tool:search_posts", ...
     QJsonObject server; // {name, version, revision}
     QJsonObject arguments;
@@ -27,7 +28,7 @@ struct ListOutput
     bool complete = false;
     QString stopReason; // why the walk ended before the list did ("" when complete)
 
-    static bool parseFormat(const QString &name, Format *format);
+    static bool parseFormat(const QString &name, ListOutputFormat *format);
 
     // --format json, in three parts so that the items go out as their pages arrive: the document
     // up to the items, one item after another (its stored compact JSON), and the rest once the walk

@@ -192,9 +192,9 @@ bool ReportCommand::write(const BugReport::Input &input)
     const QByteArray data = BugReport::render(BugReport::build(input), m_options.format);
     if (m_options.output == QLatin1String("-")) {
         // JSON stays exact (escaped where a terminal would act); HTML stays well-formed.
-        if (m_options.format == BugReport::Format::Json)
+        if (m_options.format == BugReportFormat::Json)
             printJson(data);
-        else if (m_options.format == BugReport::Format::Html)
+        else if (m_options.format == BugReportFormat::Html)
             printOut(markupTerminalSafe(QString::fromUtf8(data)));
         else
             printOut(QString::fromUtf8(data));

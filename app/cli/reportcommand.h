@@ -19,7 +19,7 @@ public:
     struct Options
     {
         AuditOptions audit;
-        BugReport::Format format = BugReport::Format::Html;
+        BugReportFormat format = BugReportFormat::Html;
         QString output; // a file, or "-" for stdout
         bool maskCursors = false;
         bool verbose = false;

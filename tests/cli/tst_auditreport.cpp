@@ -50,10 +50,10 @@ void tst_AuditReport::junitIsWellFormed()
 void tst_AuditReport::filledArgumentsShown_data()
 {
     QTest::addColumn<int>("format");
-    QTest::addRow("text") << int(AuditReport::Format::Text);
-    QTest::addRow("json") << int(AuditReport::Format::Json);
-    QTest::addRow("markdown") << int(AuditReport::Format::Markdown);
-    QTest::addRow("junit") << int(AuditReport::Format::Junit);
+    QTest::addRow("text") << int(AuditReportFormat::Text);
+    QTest::addRow("json") << int(AuditReportFormat::Json);
+    QTest::addRow("markdown") << int(AuditReportFormat::Markdown);
+    QTest::addRow("junit") << int(AuditReportFormat::Junit);
 }
 
 void tst_AuditReport::filledArgumentsShown()
@@ -70,15 +70,15 @@ void tst_AuditReport::filledArgumentsShown()
         "arguments filled from the schema: repo=\"octo/demo\" (examples), state=\"open\" (enum)");
     l.notes << note;
     result.lists << l;
-    const QString out = AuditReport::render(result, AuditReport::Format(format));
-    switch (AuditReport::Format(format)) {
-    case AuditReport::Format::Text:
+    const QString out = AuditReport::render(result, AuditReportFormat(format));
+    switch (AuditReportFormat(format)) {
+    case AuditReportFormat::Text:
         QVERIFY2(out.contains(QStringLiteral("    note    ") + note + QLatin1Char('\n')), qPrintable(out));
         break;
-    case AuditReport::Format::Markdown:
+    case AuditReportFormat::Markdown:
         QVERIFY2(out.contains(QStringLiteral("- note: ") + note + QLatin1Char('\n')), qPrintable(out));
         break;
-    case AuditReport::Format::Junit: {
+    case AuditReportFormat::Junit: {
         QXmlStreamReader reader(out);
         QString systemOut;
         while (!reader.atEnd()) {
@@ -90,7 +90,7 @@ void tst_AuditReport::filledArgumentsShown()
         QVERIFY2(systemOut.contains(QStringLiteral("note: ") + note), qPrintable(systemOut));
         break;
     }
-    case AuditReport::Format::Json: {
+    case AuditReportFormat::Json: {
         const QJsonObject list = QJsonDocument::fromJson(out.toUtf8())
                                      .object()
                                      .value(QStringLiteral("lists"))
@@ -108,10 +108,10 @@ void tst_AuditReport::filledArgumentsShown()
 void tst_AuditReport::pagesNumberedFromOne_data()
 {
     QTest::addColumn<int>("format");
-    QTest::addRow("text") << int(AuditReport::Format::Text);
-    QTest::addRow("json") << int(AuditReport::Format::Json);
-    QTest::addRow("markdown") << int(AuditReport::Format::Markdown);
-    QTest::addRow("junit") << int(AuditReport::Format::Junit);
+    QTest::addRow("text") << int(AuditReportFormat::Text);
+    QTest::addRow("json") << int(AuditReportFormat::Json);
+    QTest::addRow("markdown") << int(AuditReportFormat::Markdown);
+    QTest::addRow("junit") << int(AuditReportFormat::Junit);
 }
 
 void tst_AuditReport::pagesNumberedFromOne()
@@ -127,8 +127,8 @@ void tst_AuditReport::pagesNumberedFromOne()
     f.message = QStringLiteral("scopes differ");
     l.findings << f;
     result.lists << l;
-    const QString out = AuditReport::render(result, AuditReport::Format(format));
-    if (AuditReport::Format(format) == AuditReport::Format::Json) {
+    const QString out = AuditReport::render(result, AuditReportFormat(format));
+    if (AuditReportFormat(format) == AuditReportFormat::Json) {
         const QJsonObject finding = QJsonDocument::fromJson(out.toUtf8())
                                         .object()
                                         .value(QStringLiteral("lists"))

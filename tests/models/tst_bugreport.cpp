@@ -358,15 +358,15 @@ void tst_BugReport::demoServerIsNamed()
 
 void tst_BugReport::formatsByName()
 {
-    QCOMPARE(BugReport::formatForFile(QStringLiteral("a/demo-report.html")), BugReport::Format::Html);
-    QCOMPARE(BugReport::formatForFile(QStringLiteral("r.HTM")), BugReport::Format::Html);
-    QCOMPARE(BugReport::formatForFile(QStringLiteral("r.md")), BugReport::Format::Markdown);
-    QCOMPARE(BugReport::formatForFile(QStringLiteral("r.markdown")), BugReport::Format::Markdown);
-    QCOMPARE(BugReport::formatForFile(QStringLiteral("r.json")), BugReport::Format::Json);
+    QCOMPARE(BugReport::formatForFile(QStringLiteral("a/demo-report.html")), BugReportFormat::Html);
+    QCOMPARE(BugReport::formatForFile(QStringLiteral("r.HTM")), BugReportFormat::Html);
+    QCOMPARE(BugReport::formatForFile(QStringLiteral("r.md")), BugReportFormat::Markdown);
+    QCOMPARE(BugReport::formatForFile(QStringLiteral("r.markdown")), BugReportFormat::Markdown);
+    QCOMPARE(BugReport::formatForFile(QStringLiteral("r.json")), BugReportFormat::Json);
     QVERIFY(!BugReport::formatForFile(QStringLiteral("r.txt")));
-    BugReport::Format f;
+    BugReportFormat f;
     QVERIFY(BugReport::parseFormat(QStringLiteral("markdown"), &f));
-    QCOMPARE(f, BugReport::Format::Markdown);
+    QCOMPARE(f, BugReportFormat::Markdown);
     QVERIFY(!BugReport::parseFormat(QStringLiteral("pdf"), &f));
 }
 

@@ -141,6 +141,7 @@ void tst_ListSource::detection()
     QCOMPARE(source->cursorArgument(), cursorArg);
     QCOMPARE(source->limitArgument(), limitArg);
     QCOMPARE(source->id(), QStringLiteral("tool:t"));
+    QCOMPARE(source->requestTitle(), QStringLiteral("tools/call t"));
 }
 
 Q_DECLARE_METATYPE(ListSource::Paging)

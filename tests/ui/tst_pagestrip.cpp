@@ -279,6 +279,11 @@ void tst_PageStrip::failedPageShowsItsCode()
     QCOMPARE(look.countText, QStringLiteral("-32602"));
     QVERIFY(look.badges.contains(Finding::Severity::Error)); // page-error
     QCOMPARE(strip.chipLook(0).bar, Bar::Fresh);
+    // A screen reader hears the error, and no count for a page that holds nothing.
+    const QString description =
+        QAccessible::queryAccessibleInterface(&strip)->child(1)->text(QAccessible::Description);
+    QVERIFY2(description.startsWith(QStringLiteral("failed: Invalid cursor (-32602")),
+             qPrintable(description));
 }
 
 void tst_PageStrip::discardedWalkStaysStruckThrough()

@@ -2,6 +2,8 @@
 #include "pageledger.h"
 #include "timelineview.h"
 
+#include <QAccessible>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 #include <QToolTip>
@@ -41,6 +43,7 @@ private Q_SLOTS:
     void clickActivatesALane();
     void zoomPanAndFit();
     void countsDownThenSleeps();
+    void lanesAreAccessible();
 };
 
 void tst_TimelineView::lanesFollowTheLedger()
@@ -184,6 +187,83 @@ void tst_TimelineView::countsDownThenSleeps()
     QTRY_VERIFY(!view.isAnimating());
     QCOMPARE(f.model->ledger()->page(f.model->walker()->walkPageRows().at(1)).state,
              PageRecord::State::Expired);
+}
+
+// A screen reader meets a list of requests in the order the lanes show them (the current walk on
+// top): each named by its request and page, described by its latency and its answer.
+void tst_TimelineView::lanesAreAccessible()
+{
+    PagedFixture f;
+    int secondPages = 0;
+    QVERIFY(f.connect([&secondPages](const QString &cursor) {
+        if (cursor == NoCursor)
+            return PagedFixture::page(PagedFixture::tools(0, 10), QStringLiteral("c1"), 12000,
+                                      QStringLiteral("private"));
+        // The first walk's page 2 hands its own cursor back; the second walk's fails.
+        if (secondPages++ == 0)
+            return PagedFixture::page(PagedFixture::tools(10, 10), QStringLiteral("c1"), 12000,
+                                      QStringLiteral("private"));
+        return PagedFixture::rpcError(-32602, QStringLiteral("Invalid cursor"));
+    }));
+    TimelineView view;
+    view.setListModel(f.model.get());
+    view.resize(700, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(f.walkAll());
+    QCOMPARE(view.laneCount(), 2);
+
+    QAccessibleInterface *list = QAccessible::queryAccessibleInterface(&view);
+    QVERIFY(list);
+    QCOMPARE(list->role(), QAccessible::List);
+    QCOMPARE(list->text(QAccessible::Name), QStringLiteral("Request timeline"));
+    QCOMPARE(list->childCount(), 2);
+    QAccessibleInterface *first = list->child(0);
+    QVERIFY(first && first->isValid());
+    QCOMPARE(first->role(), QAccessible::ListItem);
+    QCOMPARE(first->text(QAccessible::Name), QStringLiteral("Request 1 of 2: tools/list page 1"));
+    const QRegularExpression freshPage(
+        QStringLiteral("^\\d+ ms, 10 items, fresh, expires in 12 s, private$"));
+    QVERIFY2(freshPage.match(first->text(QAccessible::Description)).hasMatch(),
+             qPrintable(first->text(QAccessible::Description)));
+    const QString repeated = list->child(1)->text(QAccessible::Description);
+    QVERIFY2(repeated.contains(QStringLiteral("cursor-repeated")), qPrintable(repeated));
+
+    // A restart puts the new walk's lanes on top: the children follow what the view shows.
+    f.model->walker()->restart(QStringLiteral("test"));
+    QVERIFY(f.walkAll());
+    QCOMPARE(view.laneCount(), 4);
+    QCOMPARE(list->childCount(), 4);
+    QAccessibleInterface *top = list->child(0);
+    QAccessibleInterface *failed = list->child(1);
+    QVERIFY(top && failed);
+    QCOMPARE(top->text(QAccessible::Name), QStringLiteral("Request 3 of 4: tools/list page 1, walk 2"));
+    QCOMPARE(failed->text(QAccessible::Name), QStringLiteral("Request 4 of 4: tools/list page 2, walk 2"));
+    const QString failure = failed->text(QAccessible::Description);
+    QVERIFY2(QRegularExpression(QStringLiteral("^\\d+ ms, failed: Invalid cursor \\(-32602"))
+                 .match(failure)
+                 .hasMatch(),
+             qPrintable(failure));
+    QVERIFY2(!failure.contains(QStringLiteral("items")), qPrintable(failure));
+    QCOMPARE(list->child(2), first); // the same interface each time, now below the new walk
+    QCOMPARE(list->indexOfChild(first), 2);
+    QCOMPARE(list->indexOfChild(failed), 1);
+    QVERIFY(list->child(3)->text(QAccessible::Description).contains(QStringLiteral("discarded")));
+
+    QCOMPARE(failed->rect().size(), view.laneRect(3).size());
+    QCOMPARE(list->childAt(failed->rect().center().x(), failed->rect().center().y()), failed);
+
+    // The current lane is selected, and focused while the view has the focus.
+    QVERIFY(!failed->state().selected);
+    view.setCurrentPage(3);
+    QVERIFY(failed->state().selected);
+    QVERIFY(!top->state().selected);
+    view.activateWindow();
+    view.setFocus();
+    QVERIFY(QTest::qWaitForWindowActive(&view));
+    QTRY_VERIFY(view.hasFocus());
+    QVERIFY(failed->state().focused);
+    QVERIFY(!top->state().focused);
 }
 
 QTEST_MAIN(tst_TimelineView)
