@@ -7,6 +7,7 @@
 #include <QJsonParseError>
 #include <QPointer>
 #include <QProcessEnvironment>
+#include <QSocketNotifier>
 #include <QTimer>
 
 #ifdef Q_OS_LINUX
@@ -14,6 +15,7 @@
 #endif
 #include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -95,13 +97,14 @@ StdioTransport::~StdioTransport()
         qCInfo(lcStdio) << "killing" << m_program << "pid" << m_process->processId()
                         << "(the transport was destroyed while it ran)";
         m_process->disconnect(this);
-        m_process->closeWriteChannel();
+        closeStdin();
         signalGroup(SIGKILL);
         m_process->kill();
         m_process->waitForFinished(1000);
     }
     signalGroup(SIGKILL); // what the server left behind, if it exited before us
     closeLifeline();
+    closeStdin();
 }
 
 void StdioTransport::closeLifeline()
@@ -162,7 +165,33 @@ void StdioTransport::open()
         lifeline[0] = lifeline[1] = -1;
 #endif
     const int watchFd = lifeline[0];
-    m_process->setChildProcessModifier([folioPid, watchFd] {
+    // The server's stdin: both ends close on exec (no other program Folio starts holds them, so
+    // the server sees end of file when Folio closes its end); the child's copy of the read end
+    // becomes its fd 0 (dup2 clears close-on-exec), over the null device QProcess put there.
+    closeStdin();
+    int stdinPipe[2] = {-1, -1};
+    if (::pipe2(stdinPipe, O_CLOEXEC) != 0) {
+        const McpError e = McpError::make(
+            McpError::Kind::SpawnFailed,
+            QStringLiteral("Could not start \"%1\": no pipe for its stdin (%2)")
+                .arg(m_program, QString::fromLocal8Bit(std::strerror(errno))));
+        QTimer::singleShot(0, this, [this, e] { finishClose(e); });
+        return;
+    }
+    const int childStdin = stdinPipe[0];
+    m_stdin = stdinPipe[1];
+    ::fcntl(m_stdin, F_SETFL, ::fcntl(m_stdin, F_GETFL) | O_NONBLOCK);
+    m_stdinRoom = new QSocketNotifier(m_stdin, QSocketNotifier::Write, this);
+    m_stdinRoom->setEnabled(false);
+    connect(m_stdinRoom, &QSocketNotifier::activated, this, &StdioTransport::writeStdin);
+    // A server gone while a write is under way makes write() fail with EPIPE, not end Folio (as
+    // QProcess's own writes do, the signal is ignored for the whole process).
+    struct sigaction ignore = {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ignore, nullptr);
+    m_process->setStandardInputFile(QProcess::nullDevice());
+    m_process->setChildProcessModifier([folioPid, watchFd, childStdin] {
+        ::dup2(childStdin, STDIN_FILENO);
         ::setsid();
 #ifdef Q_OS_LINUX
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -177,7 +206,7 @@ void StdioTransport::open()
     qCDebug(lcStdio) << "spawning" << m_program << "with arguments" << m_arguments
                      << "extra environment variables" << m_extraEnv.keys() << "working directory"
                      << (m_workingDirectory.isEmpty() ? QStringLiteral("(ours)") : m_workingDirectory);
-    m_process->start(QIODevice::ReadWrite);
+    m_process->start(QIODevice::ReadOnly);
     // QProcess learns that the program started (its exec succeeded) on a later event-loop turn,
     // and nothing is sent before that: whatever the caller does next (building a window) would
     // hold the first request back while the server sits idle. Wait for the exec here instead (a
@@ -189,6 +218,7 @@ void StdioTransport::open()
     m_opening = false;
     if (watchFd >= 0)
         ::close(watchFd); // the child has its copy: start() forked it
+    ::close(childStdin);  // likewise
     m_lifeline = lifeline[1];
 }
 
@@ -200,20 +230,56 @@ void StdioTransport::send(const QJsonObject &message, const QByteArray &encoded)
             McpError::make(McpError::Kind::Closed, QStringLiteral("The server process is not running")));
         return;
     }
-    QByteArray line = encoded;
-    line.append('\n');
-    const bool idle = m_process->bytesToWrite() == 0;
-    m_process->write(line);
-    // QProcess writes on its next event-loop turn, after whatever else that turn does (a page
-    // stored and printed, a window painted): write now when the pipe takes it, so that the server
-    // starts on the request at once. Only when nothing was waiting to be written (else the pipe is
-    // full); a pipe that turns out full reports Timedout, which handleError() ignores, and the rest
-    // is written as usual.
-    if (idle) {
-        m_flushing = true;
-        m_process->waitForBytesWritten(0);
-        m_flushing = false;
+    // Written now, as far as the pipe takes it: the server starts on the request at once, not
+    // after whatever else this event-loop turn does (a page stored and printed, a window painted).
+    // A plain non-blocking write: nothing here runs the event loop or reads the server's answer.
+    const bool waiting = m_written < m_toWrite.size();
+    m_toWrite.append(encoded).append('\n');
+    if (!waiting)
+        writeStdin();
+}
+
+void StdioTransport::writeStdin()
+{
+    while (m_stdin >= 0 && m_written < m_toWrite.size()) {
+        const ssize_t n = ::write(m_stdin, m_toWrite.constData() + m_written, size_t(m_toWrite.size() - m_written));
+        if (n > 0) {
+            m_written += n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            m_stdinRoom->setEnabled(true); // the rest when the server has read some
+            return;
+        } else {
+            // EPIPE: the server closed its stdin or is gone; its exit, if it comes, says why. What
+            // was sent fails at its timeout or as the connection closes.
+            if (!m_closing)
+                report(QStringLiteral("Writing to the server failed: ") + QString::fromLocal8Bit(std::strerror(errno)));
+            closeStdin();
+            return;
+        }
     }
+    m_toWrite.clear();
+    m_written = 0;
+    if (m_stdinRoom)
+        m_stdinRoom->setEnabled(false);
+    if (m_closeStdinWhenWritten)
+        closeStdin();
+}
+
+void StdioTransport::closeStdin()
+{
+    if (m_stdinRoom) {
+        m_stdinRoom->setEnabled(false);
+        m_stdinRoom->deleteLater(); // this may run from its activated()
+        m_stdinRoom = nullptr;
+    }
+    if (m_stdin >= 0)
+        ::close(m_stdin);
+    m_stdin = -1;
+    m_toWrite.clear(); // what the pipe did not take is lost with it
+    m_written = 0;
+    m_closeStdinWhenWritten = false;
 }
 
 void StdioTransport::close()
@@ -226,7 +292,11 @@ void StdioTransport::close()
     }
     m_closing = true;
     qCDebug(lcStdio) << "closing stdin of pid" << m_process->processId();
-    m_process->closeWriteChannel();
+    // After what was sent is written, as QProcess::closeWriteChannel() would.
+    if (m_written < m_toWrite.size())
+        m_closeStdinWhenWritten = true;
+    else
+        closeStdin();
     QPointer<QProcess> proc(m_process);
     QTimer::singleShot(m_graceMs, this, [this, proc] {
         if (proc && proc->state() != QProcess::NotRunning) {
@@ -243,20 +313,8 @@ void StdioTransport::close()
     });
 }
 
-bool StdioTransport::deferredWhileFlushing(std::function<void()> handler)
-{
-    // While send() flushes, QProcess may read or reap the child inside that call: what it then
-    // signals is handled on the next event-loop turn instead, never inside send().
-    if (!m_flushing)
-        return false;
-    QMetaObject::invokeMethod(this, std::move(handler), Qt::QueuedConnection);
-    return true;
-}
-
 void StdioTransport::handleStdout()
 {
-    if (deferredWhileFlushing([this] { handleStdout(); }))
-        return;
     const QByteArray bytes = m_process->readAllStandardOutput();
     const LineFramer::Result r = m_framer.feed(bytes);
     if (r.oversizedStarted > 0) {
@@ -271,8 +329,6 @@ void StdioTransport::handleStdout()
 
 void StdioTransport::handleStderr()
 {
-    if (deferredWhileFlushing([this] { handleStderr(); }))
-        return;
     m_stderrBuffer.append(m_process->readAllStandardError());
     qsizetype nl;
     while ((nl = m_stderrBuffer.indexOf('\n')) >= 0) {
@@ -310,8 +366,7 @@ QString StdioTransport::describeStderrTail(const QStringList &tail)
 
 void StdioTransport::handleFinished(int exitCode, QProcess::ExitStatus status)
 {
-    if (deferredWhileFlushing([this, exitCode, status] { handleFinished(exitCode, status); }))
-        return;
+    closeStdin();
     handleStdout(); // whatever was still buffered
     handleStderr();
     qCInfo(lcStdio) << m_program << (status == QProcess::CrashExit ? "crashed" : "exited") << "with code"
@@ -347,8 +402,6 @@ void StdioTransport::handleError(QProcess::ProcessError error)
             QTimer::singleShot(0, this, [this, e] { finishClose(e); });
         else
             finishClose(e);
-    } else if (error == QProcess::WriteError && !m_closing) {
-        report(QStringLiteral("Writing to the server failed: ") + m_process->errorString());
     }
 }
 
@@ -360,6 +413,7 @@ void StdioTransport::report(const QString &line)
 
 void StdioTransport::finishClose(const McpError &error)
 {
+    closeStdin();
     if (m_process->state() == QProcess::NotRunning && m_group == 0)
         closeLifeline(); // nothing left to watch (a server that never started, too)
     if (m_closedEmitted)

@@ -7,13 +7,14 @@
 #include <QProcess>
 #include <QStringList>
 
-#include <functional>
-
-class QTimer;
+class QSocketNotifier;
 
 namespace folio {
 
 // MCP over a child process's stdin/stdout (newline-delimited JSON). stderr is kept as diagnostics.
+// The server's stdin is a pipe of Folio's own, not QProcess's: send() writes what the pipe takes at
+// once with a plain non-blocking write(), and the rest when the pipe has room, so that a request
+// reaches the server before the caller goes on, without send() ever running the event loop.
 // Shutdown closes stdin, then terminates, then kills after a grace period. The server runs in a
 // session (and process group) of its own: SIGTERM and SIGKILL go to the whole group, whatever is
 // left in it once the server exited is killed, and the kernel kills the server if Folio dies.
@@ -44,8 +45,10 @@ private:
     void handleStdout();
     void handleStderr();
     void handleFinished(int exitCode, QProcess::ExitStatus status);
-    // True when called inside send()'s immediate write: handler is queued for the next turn.
-    bool deferredWhileFlushing(std::function<void()> handler);
+    // Writes what the stdin pipe takes of m_toWrite; waits for room (m_stdinRoom) for the rest.
+    void writeStdin();
+    // Closes Folio's end of the server's stdin (the server reads end of file).
+    void closeStdin();
     void handleError(QProcess::ProcessError error);
     void finishClose(const McpError &error);
     // A transport event for the traffic log (diagnostic()) and for folio.net.stdio.
@@ -58,6 +61,11 @@ private:
     QProcess *m_process;
     qint64 m_group = 0;  // the server's process group (its pid), kept after it exited
     int m_lifeline = -1; // the write end of the watcher's pipe; closed when the group is gone
+    int m_stdin = -1;    // the write end of the server's stdin (non-blocking)
+    QSocketNotifier *m_stdinRoom = nullptr; // enabled while m_toWrite waits for the pipe
+    QByteArray m_toWrite;                   // sent lines the pipe has not taken yet
+    qsizetype m_written = 0;                // how much of m_toWrite it took
+    bool m_closeStdinWhenWritten = false;
     QString m_program;
     QStringList m_arguments;
     QMap<QString, QString> m_extraEnv;
@@ -69,7 +77,6 @@ private:
     bool m_closing = false;
     bool m_closedEmitted = false;
     bool m_started = false;
-    bool m_flushing = false; // inside send()'s immediate write
     bool m_opening = false;  // inside open()'s wait for the exec
 };
 

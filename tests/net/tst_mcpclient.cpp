@@ -32,6 +32,7 @@ private Q_SLOTS:
     void badLinesKeepTheConnection_data();
     void badLinesKeepTheConnection();
     void serverRequestsAreAnswered();
+    void largeRequestsAreWrittenWhole();
     void shutdownEscalates_data();
     void shutdownEscalates();
     void bearerTokenIsSentAndRedacted();
@@ -291,6 +292,25 @@ void tst_McpClient::serverRequestsAreAnswered()
     QVERIFY2(all.contains(QStringLiteral("\"id\":\"srv-1\",\"jsonrpc\":\"2.0\",\"result\":{}")),
              qPrintable(all));
     QVERIFY2(all.contains(QStringLiteral("-32601")), qPrintable(all));
+    client.disconnectFromServer();
+}
+
+void tst_McpClient::largeRequestsAreWrittenWhole()
+{
+    // Each request is 16 times a pipe's buffer: send() writes what the pipe takes at once and the
+    // rest as the server reads, with the second request waiting behind the first. Both arrive
+    // whole and are answered.
+    McpClient client;
+    QVERIFY(connectClient(client, stdioConfig(QStringLiteral("legacy"))));
+    const QJsonObject params{
+        {QStringLiteral("_meta"), QJsonObject{{QStringLiteral("padding"), QString(1 << 20, QLatin1Char('x'))}}}};
+    RpcCall *first = client.request(QStringLiteral("tools/list"), params, this);
+    RpcCall *second = client.request(QStringLiteral("tools/list"), params, this);
+    QTRY_VERIFY_WITH_TIMEOUT(first->isFinished() && second->isFinished(), 10000);
+    for (RpcCall *call : {first, second}) {
+        QVERIFY2(!call->isError(), qPrintable(call->error().describe()));
+        QCOMPARE(call->result().value(QStringLiteral("tools")).toArray().size(), 3);
+    }
     client.disconnectFromServer();
 }
 
