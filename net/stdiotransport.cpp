@@ -171,10 +171,9 @@ void StdioTransport::open()
     closeStdin();
     int stdinPipe[2] = {-1, -1};
     if (::pipe2(stdinPipe, O_CLOEXEC) != 0) {
-        const McpError e = McpError::make(
-            McpError::Kind::SpawnFailed,
-            QStringLiteral("Could not start \"%1\": no pipe for its stdin (%2)")
-                .arg(m_program, QString::fromLocal8Bit(std::strerror(errno))));
+        const McpError e = McpError::make(McpError::Kind::SpawnFailed,
+                                          QStringLiteral("Could not start \"%1\": no pipe for its stdin (%2)")
+                                              .arg(m_program, QString::fromLocal8Bit(std::strerror(errno))));
         QTimer::singleShot(0, this, [this, e] { finishClose(e); });
         return;
     }
@@ -242,7 +241,8 @@ void StdioTransport::send(const QJsonObject &message, const QByteArray &encoded)
 void StdioTransport::writeStdin()
 {
     while (m_stdin >= 0 && m_written < m_toWrite.size()) {
-        const ssize_t n = ::write(m_stdin, m_toWrite.constData() + m_written, size_t(m_toWrite.size() - m_written));
+        const ssize_t n =
+            ::write(m_stdin, m_toWrite.constData() + m_written, size_t(m_toWrite.size() - m_written));
         if (n > 0) {
             m_written += n;
         } else if (n < 0 && errno == EINTR) {
@@ -254,7 +254,8 @@ void StdioTransport::writeStdin()
             // EPIPE: the server closed its stdin or is gone; its exit, if it comes, says why. What
             // was sent fails at its timeout or as the connection closes.
             if (!m_closing)
-                report(QStringLiteral("Writing to the server failed: ") + QString::fromLocal8Bit(std::strerror(errno)));
+                report(QStringLiteral("Writing to the server failed: ") +
+                       QString::fromLocal8Bit(std::strerror(errno)));
             closeStdin();
             return;
         }
