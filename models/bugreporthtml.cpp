@@ -482,14 +482,13 @@ QString pageArticle(int listIndex, int pageIndex, const QJsonObject &p, const QL
 
 QByteArray toHtml(const QJsonObject &report, qsizetype rawCapBytes)
 {
-    const QJsonObject server = report.value(QStringLiteral("server")).toObject();
-    const QJsonObject summary = report.value(QStringLiteral("summary")).toObject();
-    const QJsonArray lists = report.value(QStringLiteral("lists")).toArray();
-    const QJsonArray findings = report.value(QStringLiteral("findings")).toArray();
+    const Parts parts(report);
+    const QJsonObject &server = parts.server;
+    const QJsonObject &summary = parts.summary;
+    const QJsonArray &lists = parts.lists;
+    const QJsonArray &findings = parts.findings;
+    const QString &name = parts.serverName;
     const PageFindings byPage = findingsByPage(lists, findings);
-    const QString name = server.value(QStringLiteral("displayName")).toString().isEmpty()
-                             ? server.value(QStringLiteral("name")).toString()
-                             : server.value(QStringLiteral("displayName")).toString();
 
     QString h = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

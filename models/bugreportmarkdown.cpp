@@ -114,13 +114,12 @@ QString raw(const QJsonValue &entry, const QString &what, const QJsonValue &requ
 
 QByteArray toMarkdown(const QJsonObject &report, qsizetype rawCapBytes)
 {
-    const QJsonObject server = report.value(QStringLiteral("server")).toObject();
-    const QJsonObject summary = report.value(QStringLiteral("summary")).toObject();
-    const QJsonArray lists = report.value(QStringLiteral("lists")).toArray();
-    const QJsonArray findings = report.value(QStringLiteral("findings")).toArray();
-    const QString name = server.value(QStringLiteral("displayName")).toString().isEmpty()
-                             ? server.value(QStringLiteral("name")).toString()
-                             : server.value(QStringLiteral("displayName")).toString();
+    const Parts parts(report);
+    const QJsonObject &server = parts.server;
+    const QJsonObject &summary = parts.summary;
+    const QJsonArray &lists = parts.lists;
+    const QJsonArray &findings = parts.findings;
+    const QString &name = parts.serverName;
     const QString aborted = summary.value(QStringLiteral("aborted")).toString();
 
     QString m = QStringLiteral("# Folio bug report: %1\n\n").arg(text(name));

@@ -12,6 +12,17 @@ QString plural(int n, const QString &one, const QString &many)
     return QStringLiteral("%1 %2").arg(QString::number(n), n == 1 ? one : many);
 }
 
+Parts::Parts(const QJsonObject &report)
+    : server(report.value(QStringLiteral("server")).toObject())
+    , summary(report.value(QStringLiteral("summary")).toObject())
+    , lists(report.value(QStringLiteral("lists")).toArray())
+    , findings(report.value(QStringLiteral("findings")).toArray())
+    , serverName(server.value(QStringLiteral("displayName")).toString())
+{
+    if (serverName.isEmpty())
+        serverName = server.value(QStringLiteral("name")).toString();
+}
+
 QString pageLabel(const QJsonObject &page)
 {
     const int number = page.value(QStringLiteral("page")).toInt();

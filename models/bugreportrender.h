@@ -8,6 +8,17 @@
 // JSON: they differ in markup, not in what they say.
 namespace folio::BugReport::Render {
 
+// A report's top-level parts, read once.
+struct Parts
+{
+    explicit Parts(const QJsonObject &report);
+    QJsonObject server;
+    QJsonObject summary;
+    QJsonArray lists;
+    QJsonArray findings;
+    QString serverName; // its display name, else its name
+};
+
 // "Page 3", "Page 3 (walk 2)": as the window's ledger says it.
 QString pageLabel(const QJsonObject &page);
 // A cursor as sent or received: "(none)", "\"\" (empty string)", the text, or a wrong-typed value.

@@ -104,13 +104,7 @@ void StreamableHttpTransport::openServerStream()
 {
     if (!m_open || m_serverStream || Revision::isModern(m_protocolVersion))
         return;
-    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
-    if (!m_protocolVersion.isEmpty())
-        req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
-    if (!m_sessionId.isEmpty())
-        req.setRawHeader("Mcp-Session-Id", m_sessionId);
-    if (!m_lastEventId.isEmpty())
-        req.setRawHeader("Last-Event-ID", m_lastEventId);
+    const QNetworkRequest req = streamRequest(m_lastEventId);
     Exchange ex;
     ex.serverStream = true;
     ex.http = HttpExchange::begin(req, "GET", {});
@@ -119,6 +113,18 @@ void StreamableHttpTransport::openServerStream()
     QNetworkReply *reply = m_nam->get(req);
     m_serverStream = reply;
     watch(reply, ex);
+}
+
+QNetworkRequest StreamableHttpTransport::streamRequest(const QByteArray &lastEventId) const
+{
+    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
+    if (!m_protocolVersion.isEmpty())
+        req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
+    if (!m_sessionId.isEmpty())
+        req.setRawHeader("Mcp-Session-Id", m_sessionId);
+    if (!lastEventId.isEmpty())
+        req.setRawHeader("Last-Event-ID", lastEventId);
+    return req;
 }
 
 bool StreamableHttpTransport::resumeStream(const Exchange &ended)
@@ -136,12 +142,7 @@ bool StreamableHttpTransport::resumeStream(const Exchange &ended)
     QTimer::singleShot(retryMs, this, [this, ended] {
         if (!m_open)
             return;
-        QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
-        if (!m_protocolVersion.isEmpty())
-            req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
-        if (!m_sessionId.isEmpty())
-            req.setRawHeader("Mcp-Session-Id", m_sessionId);
-        req.setRawHeader("Last-Event-ID", ended.lastEventId);
+        const QNetworkRequest req = streamRequest(ended.lastEventId);
         Exchange ex;
         ex.id = ended.id;
         ex.method = ended.method;

@@ -72,6 +72,8 @@ private:
     // 2025 era: a request's SSE stream ended before its response; a GET with Last-Event-ID
     // resumes it (after the stream's retry: time), where the response then arrives.
     bool resumeStream(const Exchange &ended);
+    // A GET for an SSE stream: a new one, or one resumed after lastEventId.
+    QNetworkRequest streamRequest(const QByteArray &lastEventId) const;
     // Stops reading a reply for good: forgotten, aborted, deleted later.
     void drop(QNetworkReply *reply);
     // The exchange's answer is over the size limit: stop reading it and fail its request.

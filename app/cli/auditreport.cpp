@@ -209,24 +209,23 @@ QString toJunit(const AuditResult &result)
     QByteArray xml; // a byte sink makes the writer declare encoding="UTF-8"
     QXmlStreamWriter w(&xml);
     w.setAutoFormatting(true);
+    // The same counts on the suites and on the one suite.
+    const auto writeCounts = [&] {
+        w.writeAttribute(QStringLiteral("tests"), QString::number(tests));
+        w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
+        w.writeAttribute(QStringLiteral("errors"),
+                         result.aborted.isEmpty() ? QStringLiteral("0") : QStringLiteral("1"));
+        w.writeAttribute(QStringLiteral("skipped"), QString::number(skipped));
+        w.writeAttribute(QStringLiteral("time"), seconds);
+    };
     w.writeStartDocument();
     w.writeStartElement(QStringLiteral("testsuites"));
     w.writeAttribute(QStringLiteral("name"), QStringLiteral("folio audit"));
-    w.writeAttribute(QStringLiteral("tests"), QString::number(tests));
-    w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
-    w.writeAttribute(QStringLiteral("errors"),
-                     result.aborted.isEmpty() ? QStringLiteral("0") : QStringLiteral("1"));
-    w.writeAttribute(QStringLiteral("skipped"), QString::number(skipped));
-    w.writeAttribute(QStringLiteral("time"), seconds);
+    writeCounts();
 
     w.writeStartElement(QStringLiteral("testsuite"));
     w.writeAttribute(QStringLiteral("name"), QStringLiteral("folio audit: ") + safe(serverLine(result)));
-    w.writeAttribute(QStringLiteral("tests"), QString::number(tests));
-    w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
-    w.writeAttribute(QStringLiteral("errors"),
-                     result.aborted.isEmpty() ? QStringLiteral("0") : QStringLiteral("1"));
-    w.writeAttribute(QStringLiteral("skipped"), QString::number(skipped));
-    w.writeAttribute(QStringLiteral("time"), seconds);
+    writeCounts();
     w.writeAttribute(QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     w.writeStartElement(QStringLiteral("properties"));
     for (const QString &key : {QStringLiteral("name"), QStringLiteral("version"), QStringLiteral("revision"),
