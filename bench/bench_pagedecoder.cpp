@@ -197,7 +197,8 @@ int main(int argc, char **argv)
              if (!decoder.decode(
                      raw, [&key](const QJsonValue &) { return key; }, &reply))
                  return false;
-             *read = Read{std::move(reply.itemsText), std::move(reply.itemOffsets), std::move(reply.message)};
+             *read =
+                 Read{std::move(reply.items.text), std::move(reply.items.offsets), std::move(reply.message)};
              return true;
          }},
         {QStringLiteral("PageDecoder, key given"),
@@ -205,7 +206,8 @@ int main(int argc, char **argv)
              DecodedReply reply;
              if (!decoder.decode(raw, key, &reply))
                  return false;
-             *read = Read{std::move(reply.itemsText), std::move(reply.itemOffsets), std::move(reply.message)};
+             *read =
+                 Read{std::move(reply.items.text), std::move(reply.items.offsets), std::move(reply.message)};
              return true;
          }},
         {QStringLiteral("decodeListReply (a new decoder per page)"),
@@ -213,7 +215,8 @@ int main(int argc, char **argv)
              DecodedReply reply;
              if (!folio::decodeListReply(raw, key, &reply))
                  return false;
-             *read = Read{std::move(reply.itemsText), std::move(reply.itemOffsets), std::move(reply.message)};
+             *read =
+                 Read{std::move(reply.items.text), std::move(reply.items.offsets), std::move(reply.message)};
              return true;
          }},
         {QStringLiteral("the padded copy alone"),

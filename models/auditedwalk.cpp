@@ -25,12 +25,12 @@ AuditedWalk AuditedWalk::record(const PageWalker &walker)
         // What the server handed back to be sent again: cursors and tokens, not a position the
         // client worked out (a cursor an offset tool returns anyway is not followed). An empty
         // page token ends the list: it is not a "" cursor to send back.
-        if (rec.next == ListSource::CursorPresence::String && !walker.source().pagesByPosition()) {
-            if (rec.nextCursor.isEmpty()) {
+        if (rec.next.isString() && !walker.source().pagesByPosition()) {
+            if (rec.next.text.isEmpty()) {
                 if (walker.source().paging() == ListSource::Paging::Cursor)
                     w.issuedEmpty = true;
             } else {
-                w.issuedCursors.append(rec.nextCursor);
+                w.issuedCursors.append(rec.next.text);
                 w.issuedOnPage.append(rec.index);
             }
         }

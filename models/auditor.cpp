@@ -426,7 +426,7 @@ void Auditor::probeEmptyCursor(int state)
     const ListState &s = m_states.at(state);
     int page = 0;
     for (const PageRecord &p : s.first.pages) {
-        if (p.next == ListSource::CursorPresence::String && p.nextCursor.isEmpty()) {
+        if (p.next.isString() && p.next.text.isEmpty()) {
             page = p.index;
             break;
         }

@@ -163,8 +163,8 @@ QStringList cursorsToMask(const QList<List> &lists)
         for (const PageRecord &p : l.pages) {
             if (p.requestCursor && p.requestCursor->size() >= 4)
                 set.insert(*p.requestCursor);
-            if (p.next == ListSource::CursorPresence::String && p.nextCursor.size() >= 4)
-                set.insert(p.nextCursor);
+            if (p.next.isString() && p.next.text.size() >= 4)
+                set.insert(p.next.text);
         }
     }
     QStringList cursors(set.begin(), set.end());

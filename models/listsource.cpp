@@ -129,19 +129,7 @@ bool findItems(const QJsonObject &obj, QJsonArray *items)
 
 void setCursor(ListSource::Page &page, const QJsonValue &v, bool present)
 {
-    // A string cursor is kept once, in nextCursor: a walk keeps every page's, and a server's
-    // cursor may be long. nextRaw keeps the values that are not strings.
-    if (!v.isString())
-        page.nextRaw = v;
-    if (!present)
-        page.next = ListSource::CursorPresence::Absent;
-    else if (v.isNull())
-        page.next = ListSource::CursorPresence::Null;
-    else if (v.isString()) {
-        page.next = ListSource::CursorPresence::String;
-        page.nextCursor = v.toString();
-    } else
-        page.next = ListSource::CursorPresence::WrongType;
+    page.next = NextCursor::of(v, present);
 }
 
 } // namespace
@@ -303,12 +291,12 @@ std::optional<QString> ListSource::nextRequest(const Page &page, const std::opti
         return std::nullopt;
     switch (m_kind == Kind::Protocol ? Paging::Cursor : m_paging) {
     case Paging::Cursor:
-        if (page.next == CursorPresence::String)
-            return page.nextCursor; // "" included: it is a cursor, not the end
+        if (page.next.isString())
+            return page.next.text; // "" included: it is a cursor, not the end
         return std::nullopt;
     case Paging::PageToken:
-        if (page.next == CursorPresence::String && !page.nextCursor.isEmpty())
-            return page.nextCursor;
+        if (page.next.isString() && !page.next.text.isEmpty())
+            return page.next.text;
         return std::nullopt; // AIP-158: an empty next_page_token is the end of the list
     case Paging::Offset:
     case Paging::PageNumber:
@@ -539,8 +527,7 @@ ListSource::Page ListSource::readPage(const RpcCall *call) const
     if (call->itemsDeferred() && m_kind == Kind::Protocol && m_itemsPointer.isEmpty() &&
         page.extractionError.isEmpty()) {
         page.itemsAsText = true;
-        page.itemsText = call->itemsText();
-        page.itemOffsets = call->itemOffsets();
+        page.itemTexts = call->deferredItems();
         page.items = QJsonArray();
     }
     return page;

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "cachehints.h"
+#include "itemtexts.h"
+#include "nextcursor.h"
 
 #include "mcpclient.h"
 
@@ -28,9 +30,6 @@ public:
     // client works out, and their list ends on a short or an empty page.
     enum class Paging { Cursor, PageToken, Offset, PageNumber };
 
-    // How the next cursor stood in the result, exactly.
-    enum class CursorPresence { Absent, Null, String, WrongType };
-
     struct Column
     {
         QString key;    // top-level member of an item
@@ -43,20 +42,12 @@ public:
     struct Page
     {
         // The items: parsed, or (itemsAsText, a protocol list's page read by the fast path,
-        // RpcCall::deferItems) as compact JSON texts itemsText[itemOffsets[i], itemOffsets[i + 1]),
-        // with items empty.
+        // RpcCall::deferItems) as compact JSON texts, with items empty.
         QJsonArray items;
         bool itemsAsText = false;
-        QByteArray itemsText;
-        QList<quint32> itemOffsets;
-        int itemCount() const { return itemsAsText ? int(itemOffsets.size()) - 1 : int(items.size()); }
-        QByteArrayView itemText(int i) const
-        {
-            return QByteArrayView(itemsText).sliced(itemOffsets[i], itemOffsets[i + 1] - itemOffsets[i]);
-        }
-        CursorPresence next = CursorPresence::Absent;
-        QString nextCursor;      // when next == String
-        QJsonValue nextRaw;      // the value as received (for WrongType)
+        ItemTexts itemTexts;
+        int itemCount() const { return itemsAsText ? itemTexts.count() : int(items.size()); }
+        NextCursor next;         // as it stood in the result
         CacheHints hints;        // a protocol list's, as received
         QString resultType;      // as received ("" when absent)
         bool toolError = false;  // a tool result with isError: true

@@ -75,7 +75,7 @@ PagedListModel::PagedListModel(McpClient *client, const ListSource &source, TtlC
 void PagedListModel::connectWalker()
 {
     connect(m_rows, &RowStore::rowsAboutToBeInserted, this,
-            [this](int first, int last, const RowStore::Items &items) {
+            [this](int first, int last, const ItemTexts &items) {
                 ensureColumns(items);
                 beginInsertRows({}, first, last);
             });
@@ -168,7 +168,7 @@ void PagedListModel::fetchMore(const QModelIndex &parent)
         m_walker->fetchNext();
 }
 
-void PagedListModel::ensureColumns(const RowStore::Items &items)
+void PagedListModel::ensureColumns(const ItemTexts &items)
 {
     // A list tool's columns come from its first page's items.
     if (!m_columns.isEmpty())

@@ -68,7 +68,7 @@ Q_SIGNALS:
 private:
     void connectWalker();
     const QStringList &rowTexts(int row) const;
-    void ensureColumns(const RowStore::Items &items);
+    void ensureColumns(const ItemTexts &items);
     void handleLedgerChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
                              const QList<int> &roles);
 

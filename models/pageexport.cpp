@@ -19,8 +19,8 @@ QJsonObject pageJson(const PageRecord &p, bool maskCursors)
     };
     if (p.requestCursor && !p.requestCursor->isEmpty())
         addDecoding(QStringLiteral("cursorDecoded"), *p.requestCursor);
-    if (p.next == ListSource::CursorPresence::String && !p.nextCursor.isEmpty())
-        addDecoding(QStringLiteral("nextCursorDecoded"), p.nextCursor);
+    if (p.next.isString() && !p.next.text.isEmpty())
+        addDecoding(QStringLiteral("nextCursorDecoded"), p.next.text);
     return o;
 }
 

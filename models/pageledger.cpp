@@ -134,15 +134,15 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
     case CursorColumn:
         return p.requestCursor ? cursorText(*p.requestCursor) : QStringLiteral("(none)");
     case NextCursorColumn:
-        switch (p.next) {
-        case ListSource::CursorPresence::Absent:
+        switch (p.next.presence) {
+        case NextCursor::Presence::Absent:
             return p.isSettled() ? QStringLiteral("absent (end)") : QString();
-        case ListSource::CursorPresence::Null:
+        case NextCursor::Presence::Null:
             return QStringLiteral("null (end)");
-        case ListSource::CursorPresence::String:
-            return cursorText(p.nextCursor);
-        case ListSource::CursorPresence::WrongType:
-            return PageRecord::describeValue(true, p.nextRaw);
+        case NextCursor::Presence::String:
+            return cursorText(p.next.text);
+        case NextCursor::Presence::WrongType:
+            return PageRecord::describeValue(true, p.next.raw);
         }
         return {};
     case ItemsColumn:
@@ -223,9 +223,7 @@ void PageLedger::applyReply(int row, const PageAnswer &a)
         p.attempts.last().latencyMs = a.latencyMs;
         p.attempts.last().failed = false;
     }
-    p.next = a.next;
-    p.nextCursor = a.nextCursor;
-    p.nextRaw = detachedJson(a.nextRaw);
+    p.next = a.next.detached();
     p.itemCount = a.itemCount;
     if (a.requestBytes > 0)
         p.requestBytes = a.requestBytes;

@@ -70,9 +70,7 @@ public:
     // What an answered page request brought, as received (PageWalker fills it from the reply).
     struct PageAnswer
     {
-        ListSource::CursorPresence next = ListSource::CursorPresence::Absent;
-        QString nextCursor;
-        QJsonValue nextRaw;
+        NextCursor next;
         int itemCount = 0;
         qint64 latencyMs = -1;
         qint64 requestBytes = 0;

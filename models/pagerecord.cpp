@@ -99,21 +99,21 @@ QJsonObject PageRecord::toJson() const
                   {QStringLiteral("effectiveTtlMs"), effectiveTtlMs},
                   {QStringLiteral("legacyEra"), legacyEra},
                   {QStringLiteral("findings"), f}};
-    switch (next) {
-    case ListSource::CursorPresence::Absent:
+    switch (next.presence) {
+    case NextCursor::Presence::Absent:
         o[QStringLiteral("nextCursor")] = QJsonValue();
         break;
-    case ListSource::CursorPresence::Null:
+    case NextCursor::Presence::Null:
         o[QStringLiteral("nextCursor")] = QJsonValue();
         break;
-    case ListSource::CursorPresence::String:
-        o[QStringLiteral("nextCursor")] = nextCursor;
+    case NextCursor::Presence::String:
+        o[QStringLiteral("nextCursor")] = next.text;
         break;
-    case ListSource::CursorPresence::WrongType:
-        o[QStringLiteral("nextCursor")] = nextRaw;
+    case NextCursor::Presence::WrongType:
+        o[QStringLiteral("nextCursor")] = next.raw;
         break;
     }
-    o[QStringLiteral("nextCursorPresent")] = next != ListSource::CursorPresence::Absent;
+    o[QStringLiteral("nextCursorPresent")] = next.presence != NextCursor::Presence::Absent;
     // Hints exactly as received: absent is null here and "present": false.
     hints.writeTo(o);
     if (error.isError()) {
@@ -175,8 +175,8 @@ PageRecord PageRecord::masked() const
     QStringList cursors;
     if (requestCursor)
         cursors << *requestCursor;
-    if (next == ListSource::CursorPresence::String)
-        cursors << nextCursor;
+    if (next.isString())
+        cursors << next.text;
     for (const Finding &f : findings) {
         for (const char *key : {"cursor", "nextCursor"}) {
             const QJsonValue v = f.evidence.value(QLatin1String(key));
@@ -190,8 +190,8 @@ PageRecord PageRecord::masked() const
     PageRecord m = *this;
     if (m.requestCursor)
         m.requestCursor = maskCursor(*m.requestCursor);
-    if (m.next == ListSource::CursorPresence::String)
-        m.nextCursor = maskCursor(m.nextCursor);
+    if (m.next.isString())
+        m.next.text = maskCursor(m.next.text);
     for (Finding &f : m.findings) {
         f.message = maskCursorsIn(f.message, cursors).toString();
         f.evidence = maskCursorsIn(f.evidence, cursors).toObject();

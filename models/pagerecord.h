@@ -38,9 +38,7 @@ struct PageRecord
     int index = 0;      // 0-based page index within its walk
 
     std::optional<QString> requestCursor; // absent, or the string sent ("" included)
-    ListSource::CursorPresence next = ListSource::CursorPresence::Absent;
-    QString nextCursor;
-    QJsonValue nextRaw;
+    NextCursor next;                      // as received (with storage of its own)
 
     int itemCount = 0;
     std::optional<int> requestedLimit;

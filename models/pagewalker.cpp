@@ -231,8 +231,6 @@ PageLedger::PageAnswer PageWalker::answerOf(const ListSource::Page &page, RpcCal
 {
     PageLedger::PageAnswer a;
     a.next = page.next;
-    a.nextCursor = page.nextCursor;
-    a.nextRaw = page.nextRaw;
     a.itemCount = page.itemCount();
     a.latencyMs = call->latencyMs();
     a.requestBytes = call->requestBytes();
@@ -254,14 +252,11 @@ void PageWalker::scheduleExpiry(int ledgerRow)
         m_clock->schedule(rec.serial, rec.expiresAtMonoMs());
 }
 
-RowStore::Items PageWalker::itemsOf(const ListSource::Page &page) const
+ItemTexts PageWalker::itemsOf(const ListSource::Page &page) const
 {
-    RowStore::Items items;
-    if (page.itemsAsText) {
-        items.text = page.itemsText;
-        items.offsets = page.itemOffsets;
-        return items;
-    }
+    if (page.itemsAsText)
+        return page.itemTexts;
+    ItemTexts items;
     items.offsets.reserve(page.items.size() + 1);
     for (const QJsonValue &v : page.items)
         items.append(compact(v));
@@ -280,11 +275,10 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
         cursorFindings += WalkJudge::judgePaging(m_ledger->page(ledgerRow), m_source);
     m_ledger->addFindings(ledgerRow, cursorFindings);
 
-    RowStore::Items items = itemsOf(page);
+    ItemTexts items = itemsOf(page);
     // What the walk keeps of this page: its items and its next cursor (UTF-16), which a list whose
     // cursor grows page by page makes count.
-    m_keptBytes += items.text.size() + items.offsets.size() * qint64(sizeof(quint32)) +
-                   page.nextCursor.size() * qint64(sizeof(QChar));
+    m_keptBytes += items.text.size() + items.offsets.size() * qint64(sizeof(quint32)) + page.next.keptBytes();
 
     // Settle the walk's state before the rows go in: views react to rowsInserted by asking
     // canFetchNext()/fetchNext() at once, and must see the new cursor.
@@ -314,7 +308,7 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
                            m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
     m_ledger->addFindings(ledgerRow, itemFindings);
     const bool hasFindings = !cursorFindings.isEmpty() || !itemFindings.isEmpty();
-    const bool wrongType = page.next == ListSource::CursorPresence::WrongType;
+    const bool wrongType = page.next.presence == NextCursor::Presence::WrongType;
 
     // Views answer rowsInserted by asking for more at once: hold such requests until the page is
     // in (pumpQueue() sends them).
@@ -336,13 +330,13 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
 
 void PageWalker::acceptRefetch(int ledgerRow, const ListSource::Page &page, RpcCall *call)
 {
-    const RowStore::Items *old = m_rows->pageItems(ledgerRow);
+    const ItemTexts *old = m_rows->pageItems(ledgerRow);
     if (!old)
         return;
-    RowStore::Items fresh = itemsOf(page);
+    ItemTexts fresh = itemsOf(page);
 
     // The new copy against the old, by identity.
-    const auto itemsFor = [](const RowStore::Items &items) {
+    const auto itemsFor = [](const ItemTexts &items) {
         QList<ItemDiff::Item> out;
         out.reserve(items.count());
         for (int i = 0; i < items.count(); ++i)

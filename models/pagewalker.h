@@ -135,7 +135,7 @@ private:
     void pumpQueue();
     // A page's rows as compact JSON: cut from the reply's raw text when the connection did so,
     // else each parsed item written again.
-    RowStore::Items itemsOf(const ListSource::Page &page) const;
+    ItemTexts itemsOf(const ListSource::Page &page) const;
 
     McpClient *m_client;
     ListSource m_source;

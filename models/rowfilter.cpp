@@ -158,7 +158,7 @@ RowFilter::RowFilter(RowStore *rows, QObject *parent)
     // Rows at the end are matched as they come; anything else means searching again (the rows
     // after a change moved). Either happens on the next turn of the event loop, never inside the
     // store's change.
-    connect(m_rows, &RowStore::rowsAboutToBeInserted, this, [this](int first, int, const RowStore::Items &) {
+    connect(m_rows, &RowStore::rowsAboutToBeInserted, this, [this](int first, int, const ItemTexts &) {
         if (first < m_coveredRows)
             m_searchAgain = true;
     });

@@ -70,7 +70,7 @@ Q_SIGNALS:
 private:
     struct PageItems
     {
-        RowStore::Items items;
+        ItemTexts items;
         int firstRow = 0;
     };
     void applyNeedle();

@@ -63,7 +63,7 @@ bool RowStore::rowsOfPage(int ledgerRow, int *first, int *count) const
     return true;
 }
 
-const RowStore::Items *RowStore::pageItems(int ledgerRow) const
+const ItemTexts *RowStore::pageItems(int ledgerRow) const
 {
     const int i = indexOf(ledgerRow);
     return i < 0 ? nullptr : &m_pages[i].items;
@@ -73,8 +73,7 @@ qint64 RowStore::storedBytes() const
 {
     qint64 total = m_rowPage.capacity() * qint64(sizeof(quint32));
     for (const StoredPage &p : m_pages)
-        total += p.items.text.capacity() + p.items.offsets.capacity() * qint64(sizeof(quint32)) +
-                 qint64(sizeof(StoredPage));
+        total += p.items.keptBytes() + qint64(sizeof(StoredPage));
     return total;
 }
 
@@ -86,7 +85,7 @@ void RowStore::openPage(int ledgerRow)
     m_pages.append(p);
 }
 
-void RowStore::insertRows(int pageIndex, Items items)
+void RowStore::insertRows(int pageIndex, ItemTexts items)
 {
     items.text.squeeze();
     StoredPage &page = m_pages[pageIndex];
@@ -115,20 +114,20 @@ void RowStore::removeRows(int pageIndex)
     Q_EMIT rowsAboutToBeRemoved(first, first + count - 1);
     m_rowPage.remove(first, count);
     m_rowCount -= count;
-    page.items = Items();
+    page.items = ItemTexts();
     for (qsizetype later = pageIndex + 1; later < m_pages.size(); ++later)
         m_pages[later].firstRow -= count;
     Q_EMIT rowsRemoved();
 }
 
-void RowStore::fillPage(int ledgerRow, Items items)
+void RowStore::fillPage(int ledgerRow, ItemTexts items)
 {
     const int i = indexOf(ledgerRow);
     if (i >= 0)
         insertRows(i, std::move(items));
 }
 
-void RowStore::replacePage(int ledgerRow, Items items)
+void RowStore::replacePage(int ledgerRow, ItemTexts items)
 {
     const int i = indexOf(ledgerRow);
     if (i < 0)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "itemtexts.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QJsonObject>
@@ -19,23 +21,6 @@ class RowStore : public QObject
 {
     Q_OBJECT
 public:
-    // One page's items: compact JSON texts items[offsets[i], offsets[i + 1]).
-    struct Items
-    {
-        QByteArray text;
-        QList<quint32> offsets{0};
-        int count() const { return int(offsets.size()) - 1; }
-        QByteArrayView at(int i) const
-        {
-            return QByteArrayView(text).sliced(offsets[i], offsets[i + 1] - offsets[i]);
-        }
-        void append(QByteArrayView item)
-        {
-            text.append(item);
-            offsets.append(quint32(text.size()));
-        }
-    };
-
     using QObject::QObject;
 
     int rowCount() const { return m_rowCount; }
@@ -52,14 +37,14 @@ public:
     // The rows of the page at ledgerRow: [first, first + count). False when it is not in the walk.
     bool rowsOfPage(int ledgerRow, int *first, int *count) const;
     bool containsPage(int ledgerRow) const { return indexOf(ledgerRow) >= 0; }
-    const Items *pageItems(int ledgerRow) const;
+    const ItemTexts *pageItems(int ledgerRow) const;
     qint64 storedBytes() const; // what the storage holds, for benchmarks
 
     // The walker's side. A page is opened when it is requested (it has no rows yet), filled when
     // its answer is accepted, replaced by a refetch; the last page is dropped when cancelled.
     void openPage(int ledgerRow);
-    void fillPage(int ledgerRow, Items items);
-    void replacePage(int ledgerRow, Items items);
+    void fillPage(int ledgerRow, ItemTexts items);
+    void replacePage(int ledgerRow, ItemTexts items);
     void dropLastPage();
     void clear();
 
@@ -68,7 +53,7 @@ public:
 
 Q_SIGNALS:
     // items: what goes in (a table infers its columns from a first page).
-    void rowsAboutToBeInserted(int first, int last, const folio::RowStore::Items &items);
+    void rowsAboutToBeInserted(int first, int last, const folio::ItemTexts &items);
     void rowsInserted();
     void rowsAboutToBeRemoved(int first, int last);
     void rowsRemoved();
@@ -82,10 +67,10 @@ private:
     {
         int ledgerRow = -1;
         int firstRow = 0;
-        Items items;
+        ItemTexts items;
     };
     int indexOf(int ledgerRow) const;
-    void insertRows(int pageIndex, Items items);
+    void insertRows(int pageIndex, ItemTexts items);
     void removeRows(int pageIndex);
 
     QVector<StoredPage> m_pages; // the walk's pages, in order (ledger rows ascending)

@@ -57,9 +57,9 @@ QList<Finding> WalkJudge::judgeCursor(const PageRecord &page, bool *keepWalking)
     QList<Finding> findings;
     *keepWalking = true;
 
-    if (page.next == ListSource::CursorPresence::String && m_sentCursors.contains(page.nextCursor)) {
-        const int first = m_sentCursors.value(page.nextCursor);
-        const QString shown = page.nextCursor.isEmpty() ? QStringLiteral("\"\"") : page.nextCursor;
+    if (page.next.isString() && m_sentCursors.contains(page.next.text)) {
+        const int first = m_sentCursors.value(page.next.text);
+        const QString shown = page.next.text.isEmpty() ? QStringLiteral("\"\"") : page.next.text;
         findings.append(make(
             FindingId::CursorRepeated, idx,
             QStringLiteral("Page %1 returned the cursor %2 already sent for page %3: the "
@@ -67,22 +67,22 @@ QList<Finding> WalkJudge::judgeCursor(const PageRecord &page, bool *keepWalking)
                 .arg(QString::number(idx + 1),
                      shown.size() > 48 ? shown.left(45) + QStringLiteral("…") : shown,
                      QString::number(first + 1)),
-            {{QStringLiteral("cursor"), page.nextCursor}, {QStringLiteral("firstSentForPage"), first + 1}}));
+            {{QStringLiteral("cursor"), page.next.text}, {QStringLiteral("firstSentForPage"), first + 1}}));
         findings.last().pages.append(first);
         *keepWalking = false;
     }
 
-    if (page.next == ListSource::CursorPresence::WrongType) {
+    if (page.next.presence == NextCursor::Presence::WrongType) {
         findings.append(make(FindingId::PageError, idx,
                              QStringLiteral("nextCursor is %1, not a string: the walk cannot continue")
-                                 .arg(PageRecord::describeValue(true, page.nextRaw)),
-                             {{QStringLiteral("nextCursor"), page.nextRaw}}));
+                                 .arg(PageRecord::describeValue(true, page.next.raw)),
+                             {{QStringLiteral("nextCursor"), page.next.raw}}));
         *keepWalking = false;
     }
     return findings;
 }
 
-QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const RowStore::Items &items,
+QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const ItemTexts &items,
                                      const QString &toolLimitArg)
 {
     const int idx = page.index;
@@ -207,7 +207,7 @@ QString WalkJudge::describeError(const PageRecord &page)
     return e.describe();
 }
 
-QList<Finding> WalkJudge::judgeNames(const PageRecord &page, const RowStore::Items &items)
+QList<Finding> WalkJudge::judgeNames(const PageRecord &page, const ItemTexts &items)
 {
     // A name that reads as another: bidirectional overrides reorder it, zero-width characters and
     // controls hide in it, Cyrillic or Greek letters pass for Latin ones. An agent and a person
@@ -300,7 +300,7 @@ QList<Finding> WalkJudge::judgeCapReached(const PageRecord &lastPage, int cap)
     return QList<Finding>{
         make(FindingId::PageCapReached, lastPage.index,
              QStringLiteral("The walk stopped at the cap of %1 pages; the list goes on").arg(cap),
-             {{QStringLiteral("cap"), cap}, {QStringLiteral("nextCursor"), lastPage.nextCursor}})};
+             {{QStringLiteral("cap"), cap}, {QStringLiteral("nextCursor"), lastPage.next.text}})};
 }
 
 QList<Finding> WalkJudge::judgeSizeCapReached(const PageRecord &lastPage, qint64 kept, qint64 cap)
@@ -312,7 +312,7 @@ QList<Finding> WalkJudge::judgeSizeCapReached(const PageRecord &lastPage, qint64
             .arg(QString::number(lastPage.index + 1), McpError::sizeText(kept), McpError::sizeText(cap)),
         {{QStringLiteral("bytes"), kept},
          {QStringLiteral("cap"), cap},
-         {QStringLiteral("nextCursor"), lastPage.nextCursor}})};
+         {QStringLiteral("nextCursor"), lastPage.next.text}})};
 }
 
 QList<Finding> WalkJudge::judgeRestartCapReached(const PageRecord &lastPage, int restarts,

@@ -24,11 +24,10 @@ public:
     // items (by their identities, ListSource::identity()) and cache hints. The walk may
     // ask for the next page in between.
     QList<Finding> judgeCursor(const PageRecord &page, bool *keepWalking);
-    QList<Finding> judgeItems(const PageRecord &page, const RowStore::Items &items,
-                              const QString &toolLimitArg);
+    QList<Finding> judgeItems(const PageRecord &page, const ItemTexts &items, const QString &toolLimitArg);
     // Names (identities) on a page that may read as other names: hidden characters (bidi, zero-width,
     // controls) or letters that pass for Latin ones (deceptive-name). Part of judgeItems().
-    static QList<Finding> judgeNames(const PageRecord &page, const RowStore::Items &items);
+    static QList<Finding> judgeNames(const PageRecord &page, const ItemTexts &items);
     // Judges a failed page.
     static QList<Finding> judgeFailure(const PageRecord &page);
     // The walk stopped at the cap with a cursor still to follow.

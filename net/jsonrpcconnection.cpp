@@ -315,7 +315,7 @@ bool JsonRpcConnection::takeListPage(const QByteArray &raw, QJsonValue *answered
         m_decoder.reset();
     if (!decoded || !call)
         return false;
-    call->takeItems(std::move(reply.itemsText), std::move(reply.itemOffsets));
+    call->takeItems(std::move(reply.items));
     *answeredId = reply.id;
     handleMessage(reply.message, raw);
     return true;

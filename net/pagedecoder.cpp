@@ -180,7 +180,7 @@ bool PageDecoder::Private::readItems(od::value items, DecodedReply *out, const c
     od::array array;
     if (items.current_location().get(*begin) || items.get_array().get(array))
         return false;
-    out->itemOffsets.append(0);
+    out->items.offsets.append(0);
     for (auto element : array) {
         od::value value;
         od::json_type type;
@@ -191,22 +191,22 @@ bool PageDecoder::Private::readItems(od::value items, DecodedReply *out, const c
             const std::string_view token = trimmed(value.raw_json_token());
             if (!check(value, 3))
                 return false;
-            out->itemsText.append(token.data(), qsizetype(token.size()));
+            out->items.text.append(token.data(), qsizetype(token.size()));
         } else {
             const char *start = nullptr;
             const char *next = nullptr;
             if (value.current_location().get(start) || !check(value, 3) ||
                 document.current_location().get(next))
                 return false;
-            const qsizetype at = out->itemsText.size();
+            const qsizetype at = out->items.text.size();
             // minify() may write a SIMD block past what it keeps.
-            out->itemsText.resize(at + (next - start) + qsizetype(simdjson::SIMDJSON_PADDING));
+            out->items.text.resize(at + (next - start) + qsizetype(simdjson::SIMDJSON_PADDING));
             size_t written = 0;
-            if (simdjson::minify(start, size_t(next - start), out->itemsText.data() + at, written))
+            if (simdjson::minify(start, size_t(next - start), out->items.text.data() + at, written))
                 return false;
-            out->itemsText.resize(at + qsizetype(written));
+            out->items.text.resize(at + qsizetype(written));
         }
-        out->itemOffsets.append(quint32(out->itemsText.size()));
+        out->items.offsets.append(quint32(out->items.text.size()));
     }
     return !document.current_location().get(*end);
 }
@@ -221,7 +221,7 @@ bool PageDecoder::Private::read(QByteArrayView raw, QByteArrayView itemsKey, Dec
     od::object top;
     if (document.get_object().get(top))
         return false;
-    out->itemsText.reserve(raw.size() + qsizetype(simdjson::SIMDJSON_PADDING));
+    out->items.text.reserve(raw.size() + qsizetype(simdjson::SIMDJSON_PADDING));
     for (auto member : top) {
         od::field field;
         std::string_view name;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "itemtexts.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QJsonObject>
@@ -14,10 +16,9 @@ namespace folio {
 // A list page reply read once: the envelope parsed, the items cut out as compact JSON texts.
 struct DecodedReply
 {
-    QJsonValue id;              // message's "id" (QJsonDocument keeps the last of two)
-    QJsonObject message;        // the message as QJsonDocument reads it, but result.<itemsKey> is []
-    QByteArray itemsText;       // each item's compact JSON, back to back
-    QList<quint32> itemOffsets; // itemCount + 1 offsets into itemsText, the first 0
+    QJsonValue id;       // message's "id" (QJsonDocument keeps the last of two)
+    QJsonObject message; // the message as QJsonDocument reads it, but result.<itemsKey> is []
+    ItemTexts items;     // each item's compact JSON, back to back
 };
 
 // Reads the answer to a list request with simdjson's On-Demand API: checks the whole message as

@@ -41,11 +41,10 @@ void RpcCall::markSent(JsonRpcConnection *connection, qint64 bytes, std::shared_
     m_sentMonoMs = m_clock->monoMs();
 }
 
-void RpcCall::takeItems(QByteArray text, QList<quint32> offsets)
+void RpcCall::takeItems(ItemTexts items)
 {
     m_itemsDeferred = true;
-    m_itemsText = std::move(text);
-    m_itemOffsets = std::move(offsets);
+    m_items = std::move(items);
 }
 
 void RpcCall::markReceived()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "clock.h"
+#include "itemtexts.h"
 #include "mcperror.h"
 
 #include <QJsonObject>
@@ -48,13 +49,12 @@ public:
 
     // For a list page: asks the connection to cut the array result.<key> out of the reply's raw
     // text (checked to be JSON first) instead of parsing it. When it did, itemsDeferred() is true,
-    // result() holds that member as an empty array, and each item's compact JSON is in itemsText()
-    // between itemOffsets()[i] and [i + 1]. Otherwise the reply is parsed whole, as usual.
+    // result() holds that member as an empty array, and each item's compact JSON is in
+    // deferredItems(). Otherwise the reply is parsed whole, as usual.
     void deferItems(const QString &key) { m_deferredKey = key; }
     QString deferredItemsKey() const { return m_deferredKey; }
     bool itemsDeferred() const { return m_itemsDeferred; }
-    const QByteArray &itemsText() const { return m_itemsText; }
-    const QList<quint32> &itemOffsets() const { return m_itemOffsets; }
+    const ItemTexts &deferredItems() const { return m_items; }
 
 Q_SIGNALS:
     void finished();
@@ -63,7 +63,7 @@ private:
     // What the connection that sent it tells it, and only that connection.
     friend class JsonRpcConnection;
     void markSent(JsonRpcConnection *connection, qint64 bytes, std::shared_ptr<const Clock> clock);
-    void takeItems(QByteArray text, QList<quint32> offsets);
+    void takeItems(ItemTexts items);
     void markReceived();
     // Milliseconds since it was sent, on the connection's clock; -1 before.
     qint64 elapsedSinceSentMs() const
@@ -81,8 +81,7 @@ private:
     QByteArray m_raw;
     QString m_deferredKey;
     bool m_itemsDeferred = false;
-    QByteArray m_itemsText;
-    QList<quint32> m_itemOffsets;
+    ItemTexts m_items;
     std::shared_ptr<const Clock> m_clock; // the connection's, from markSent on
     qint64 m_sentMonoMs = -1;
     qint64 m_requestBytes = 0;

@@ -77,7 +77,7 @@ private:
     bool m_closing = false;
     bool m_closedEmitted = false;
     bool m_started = false;
-    bool m_opening = false;  // inside open()'s wait for the exec
+    bool m_opening = false; // inside open()'s wait for the exec
 };
 
 } // namespace folio

@@ -329,11 +329,7 @@ void PageInspector::showCursor(CursorView &view, const std::optional<QString> &c
         view.raw->setText(QString());
         view.raw->setPlaceholderText(absentText);
         view.summary->setText(QString());
-        view.summary->hide();
-        view.expand->hide();
-        view.opaque->hide();
-        view.tree->hide();
-        view.model->clear();
+        hideDecoding(view, QString());
         return;
     }
     view.raw->setPlaceholderText(QString());
@@ -342,20 +338,11 @@ void PageInspector::showCursor(CursorView &view, const std::optional<QString> &c
     view.raw->setToolTip(m_masked ? QString() : tr("%1 characters").arg(cursor->size()));
     if (cursor->isEmpty()) {
         view.raw->setPlaceholderText(tr("\"\" (the empty string: a valid cursor)"));
-        view.summary->hide();
-        view.expand->hide();
-        view.opaque->hide();
-        view.tree->hide();
-        view.model->clear();
+        hideDecoding(view, QString());
         return;
     }
     if (m_masked) {
-        view.summary->hide();
-        view.expand->hide();
-        view.tree->hide();
-        view.model->clear();
-        view.opaque->setText(tr("The decoded view is hidden while cursors are masked."));
-        view.opaque->show();
+        hideDecoding(view, tr("The decoded view is hidden while cursors are masked."));
         return;
     }
     const CursorDecoding decoding = decodeCursor(*cursor);
@@ -375,13 +362,18 @@ void PageInspector::showCursor(CursorView &view, const std::optional<QString> &c
             view.tree->hide();
         }
     } else {
-        view.expand->hide();
-        view.summary->hide();
-        view.tree->hide();
-        view.model->clear();
-        view.opaque->setText(tr("opaque: %1").arg(decoding.error));
-        view.opaque->show();
+        hideDecoding(view, tr("opaque: %1").arg(decoding.error));
     }
+}
+
+void PageInspector::hideDecoding(CursorView &view, const QString &why)
+{
+    view.summary->hide();
+    view.expand->hide();
+    view.tree->hide();
+    view.model->clear();
+    view.opaque->setText(why);
+    view.opaque->setVisible(!why.isEmpty());
 }
 
 QString PageInspector::ttlText() const
@@ -495,22 +487,22 @@ void PageInspector::refresh()
 
     // Cursors.
     showCursor(m_cursor, p.requestCursor, tr("(none: the first page)"));
-    switch (p.next) {
-    case ListSource::CursorPresence::String:
-        showCursor(m_next, p.nextCursor, QString());
+    switch (p.next.presence) {
+    case NextCursor::Presence::String:
+        showCursor(m_next, p.next.text, QString());
         break;
-    case ListSource::CursorPresence::Absent:
+    case NextCursor::Presence::Absent:
         showCursor(m_next, std::nullopt,
                    p.state == PageRecord::State::Failed ? tr("(no result)")
                    : p.isSettled()                      ? tr("absent: the end of the list")
                                                         : tr("(waiting for the answer)"));
         break;
-    case ListSource::CursorPresence::Null:
+    case NextCursor::Presence::Null:
         showCursor(m_next, std::nullopt, tr("null: the end of the list"));
         break;
-    case ListSource::CursorPresence::WrongType:
+    case NextCursor::Presence::WrongType:
         showCursor(m_next, std::nullopt,
-                   tr("%1 (not a string)").arg(PageRecord::describeValue(true, p.nextRaw)));
+                   tr("%1 (not a string)").arg(PageRecord::describeValue(true, p.next.raw)));
         break;
     }
 

@@ -83,6 +83,8 @@ private:
     void buildUi();
     void buildDetail();
     CursorView makeCursorView(QGridLayout *grid, int row, const QString &label, const QString &name);
+    // No decoded view of the cursor: why not in the view's opaque line, or nothing when why is "".
+    void hideDecoding(CursorView &view, const QString &why);
     void refresh();
     void refreshCountdown();
     void showCursor(CursorView &view, const std::optional<QString> &cursor, const QString &absentText);

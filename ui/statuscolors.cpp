@@ -501,11 +501,12 @@ QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
     lines << tr("cursor %1")
                  .arg(p.requestCursor ? displayCursor(*p.requestCursor, maskCursors, 40)
                                       : tr("(none: the first page)"));
-    if (p.next == ListSource::CursorPresence::String)
-        lines << tr("next %1").arg(displayCursor(p.nextCursor, maskCursors, 40));
+    if (p.next.isString())
+        lines << tr("next %1").arg(displayCursor(p.next.text, maskCursors, 40));
     else if (p.isSettled() && p.state != PageRecord::State::Failed)
         lines << tr("next %1 (the end)")
-                     .arg(p.next == ListSource::CursorPresence::Null ? QStringLiteral("null") : tr("absent"));
+                     .arg(p.next.presence == NextCursor::Presence::Null ? QStringLiteral("null")
+                                                                        : tr("absent"));
     if (p.error.isError())
         lines << tr("error: %1").arg(p.error.describe());
     for (const Finding &f : p.findings)

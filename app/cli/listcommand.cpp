@@ -336,7 +336,7 @@ void ListCommand::writePage(int ledgerRow)
     if (m_done || m_writtenPages.contains(ledgerRow) || !m_walker->rows()->containsPage(ledgerRow))
         return;
     m_writtenPages.append(ledgerRow);
-    const RowStore::Items *items = m_walker->rows()->pageItems(ledgerRow);
+    const ItemTexts *items = m_walker->rows()->pageItems(ledgerRow);
     QByteArray out;
     const bool json = m_options.format == ListOutputFormat::Json;
     if (json && !m_jsonOpen) {

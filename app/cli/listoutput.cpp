@@ -47,15 +47,15 @@ QString csvCell(const QJsonValue &item, const ListSource::Column &column)
 
 QString nextText(const PageRecord &page)
 {
-    switch (page.next) {
-    case ListSource::CursorPresence::Absent:
+    switch (page.next.presence) {
+    case NextCursor::Presence::Absent:
         return QStringLiteral("end");
-    case ListSource::CursorPresence::Null:
+    case NextCursor::Presence::Null:
         return QStringLiteral("null (end)");
-    case ListSource::CursorPresence::String:
-        return QStringLiteral("next ") + shortCursor(page.nextCursor);
-    case ListSource::CursorPresence::WrongType:
-        return QStringLiteral("next ") + PageRecord::describeValue(true, page.nextRaw) +
+    case NextCursor::Presence::String:
+        return QStringLiteral("next ") + shortCursor(page.next.text);
+    case NextCursor::Presence::WrongType:
+        return QStringLiteral("next ") + PageRecord::describeValue(true, page.next.raw) +
                QStringLiteral(" (!)");
     }
     return {};
@@ -67,9 +67,8 @@ QString nextText(const PageRecord &page)
 QString pageLine(const PageRecord &page, const PageRecord *previous, bool protocolList)
 {
     QStringList parts{QStringLiteral("page %1").arg(page.index + 1)};
-    const bool followsPrevious = page.requestCursor && previous &&
-                                 previous->next == ListSource::CursorPresence::String &&
-                                 previous->nextCursor == *page.requestCursor;
+    const bool followsPrevious = page.requestCursor && previous && previous->next.isString() &&
+                                 previous->next.text == *page.requestCursor;
     if (!page.requestCursor)
         parts << QStringLiteral("first page");
     else if (!followsPrevious)

@@ -61,25 +61,25 @@ void walk(const QJsonValue &value, const QString &pointer, int depth,
     }
 }
 
-// The cursor as the server sent it: a string is kept once, in nextCursor; anything else in nextRaw.
+// The cursor as the server sent it: a string is kept once, as text; anything else as raw.
 QJsonValue received(const ListSource::Page &page)
 {
-    return page.next == ListSource::CursorPresence::String ? QJsonValue(page.nextCursor) : page.nextRaw;
+    return page.next.isString() ? QJsonValue(page.next.text) : page.next.raw;
 }
 
 void checkCursor(const ListSource::Page &page)
 {
-    switch (page.next) {
-    case ListSource::CursorPresence::Absent:
+    switch (page.next.presence) {
+    case NextCursor::Presence::Absent:
         break;
-    case ListSource::CursorPresence::Null:
-        FUZZ_CHECK(page.nextRaw.isNull());
+    case NextCursor::Presence::Null:
+        FUZZ_CHECK(page.next.raw.isNull());
         break;
-    case ListSource::CursorPresence::String:
-        FUZZ_CHECK(page.nextRaw.isNull()); // not kept twice: nextRaw stays as constructed
+    case NextCursor::Presence::String:
+        FUZZ_CHECK(page.next.raw.isNull()); // not kept twice: raw stays as constructed
         break;
-    case ListSource::CursorPresence::WrongType:
-        FUZZ_CHECK(!page.nextRaw.isString() && !page.nextRaw.isNull() && !page.nextRaw.isUndefined());
+    case NextCursor::Presence::WrongType:
+        FUZZ_CHECK(!page.next.raw.isString() && !page.next.raw.isNull() && !page.next.raw.isUndefined());
         break;
     }
 }
@@ -127,9 +127,9 @@ void asToolDefinition(QByteArrayView raw)
     const QByteArray reply =
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[" + raw.toByteArray() + "]}}";
     DecodedReply decoded;
-    if (!decoder.decode(reply, QByteArrayView("tools"), &decoded) || decoded.itemOffsets.size() != 2)
+    if (!decoder.decode(reply, QByteArrayView("tools"), &decoded) || decoded.items.offsets.size() != 2)
         return;
-    const QByteArray itemText = decoded.itemsText;
+    const QByteArray itemText = decoded.items.text;
     const QJsonDocument doc = QJsonDocument::fromJson(itemText);
     if (!doc.isObject())
         return;
@@ -187,13 +187,13 @@ void asToolResult(const QJsonObject &result)
     FUZZ_CHECK(page.toolError == result.value(QLatin1String("isError")).toBool(false));
     const std::optional<QJsonValue> root = toolRoot(result);
     if (!root) {
-        FUZZ_CHECK(page.items.isEmpty() && page.next == ListSource::CursorPresence::Absent);
+        FUZZ_CHECK(page.items.isEmpty() && page.next.presence == NextCursor::Presence::Absent);
         FUZZ_CHECK(page.toolError || !page.extractionError.isEmpty());
         return;
     }
     if (root->isArray()) {
         FUZZ_CHECK(page.items == root->toArray() && page.extractionError.isEmpty());
-        FUZZ_CHECK(page.next == ListSource::CursorPresence::Absent);
+        FUZZ_CHECK(page.next.presence == NextCursor::Presence::Absent);
         return;
     }
     const QJsonObject object = root->toObject();
@@ -224,9 +224,10 @@ void asToolResult(const QJsonObject &result)
         }
     }
     if (candidates.isEmpty())
-        FUZZ_CHECK(page.next == ListSource::CursorPresence::Absent);
+        FUZZ_CHECK(page.next.presence == NextCursor::Presence::Absent);
     else
-        FUZZ_CHECK(page.next != ListSource::CursorPresence::Absent && received(page) == candidates.first());
+        FUZZ_CHECK(page.next.presence != NextCursor::Presence::Absent &&
+                   received(page) == candidates.first());
 }
 
 void withPointers(const QJsonObject &result)
@@ -259,7 +260,7 @@ void withPointers(const QJsonObject &result)
         FUZZ_CHECK(value.isArray() ? page.items == value.toArray() && page.extractionError.isEmpty()
                                    : !page.extractionError.isEmpty());
         checkCursor(page);
-        FUZZ_CHECK(page.next != ListSource::CursorPresence::Absent && received(page) == value);
+        FUZZ_CHECK(page.next.presence != NextCursor::Presence::Absent && received(page) == value);
     }
     bool found = true;
     (void)ListSource::resolvePointer(result, QStringLiteral("/no/such/member"), &found);

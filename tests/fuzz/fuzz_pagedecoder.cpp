@@ -61,7 +61,7 @@ bool hasSurrogateEscape(QByteArrayView text)
 void compareWithQt(QByteArrayView raw, const QByteArray &key, bool decoded, const DecodedReply &reply)
 {
     if (!decoded) {
-        FUZZ_CHECK(reply.itemsText.isEmpty() && reply.itemOffsets.isEmpty() && reply.message.isEmpty() &&
+        FUZZ_CHECK(reply.items.text.isEmpty() && reply.items.offsets.isEmpty() && reply.message.isEmpty() &&
                    reply.id.isNull());
         return;
     }
@@ -74,13 +74,13 @@ void compareWithQt(QByteArrayView raw, const QByteArray &key, bool decoded, cons
     const QString itemsKey = QString::fromUtf8(key);
     FUZZ_CHECK(result.value(itemsKey).isArray());
     const QJsonArray expectedItems = result.value(itemsKey).toArray();
-    FUZZ_CHECK(reply.itemOffsets.size() == expectedItems.size() + 1);
-    FUZZ_CHECK(reply.itemOffsets.first() == 0);
-    FUZZ_CHECK(reply.itemOffsets.last() == quint32(reply.itemsText.size()));
+    FUZZ_CHECK(reply.items.offsets.size() == expectedItems.size() + 1);
+    FUZZ_CHECK(reply.items.offsets.first() == 0);
+    FUZZ_CHECK(reply.items.offsets.last() == quint32(reply.items.text.size()));
     for (qsizetype i = 0; i < expectedItems.size(); ++i) {
-        FUZZ_CHECK(reply.itemOffsets[i] <= reply.itemOffsets[i + 1]);
+        FUZZ_CHECK(reply.items.offsets[i] <= reply.items.offsets[i + 1]);
         const QByteArray text =
-            reply.itemsText.mid(reply.itemOffsets[i], reply.itemOffsets[i + 1] - reply.itemOffsets[i]);
+            reply.items.text.mid(reply.items.offsets[i], reply.items.offsets[i + 1] - reply.items.offsets[i]);
         FUZZ_CHECK(!text.isEmpty() && isCompact(text), QString::fromUtf8(text));
         const QJsonDocument one = QJsonDocument::fromJson('[' + text + ']');
         FUZZ_CHECK(one.isArray() && one.array().size() == 1, QString::fromUtf8(text));

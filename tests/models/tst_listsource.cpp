@@ -383,41 +383,41 @@ void tst_ListSource::extraction_data()
     QTest::addRow("structured_next_cursor")
         << QByteArray(
                R"({"content":[],"structuredContent":{"posts":[{"id":1},{"id":2}],"next_cursor":"c2"}})")
-        << 2 << int(ListSource::CursorPresence::String) << "c2";
+        << 2 << int(NextCursor::Presence::String) << "c2";
     QTest::addRow("structured_nextCursor")
         << QByteArray(R"({"structuredContent":{"users":[{"id":1}],"nextCursor":"u"}})") << 1
-        << int(ListSource::CursorPresence::String) << "u";
+        << int(NextCursor::Presence::String) << "u";
     QTest::addRow("next_page_token") << QByteArray(
                                             R"({"structuredContent":{"files":[{}],"next_page_token":"t"}})")
-                                     << 1 << int(ListSource::CursorPresence::String) << "t";
+                                     << 1 << int(NextCursor::Presence::String) << "t";
     QTest::addRow("nextPageToken") << QByteArray(
                                           R"({"structuredContent":{"files":[{}],"nextPageToken":"t"}})")
-                                   << 1 << int(ListSource::CursorPresence::String) << "t";
+                                   << 1 << int(NextCursor::Presence::String) << "t";
     QTest::addRow("nested_pagination")
         << QByteArray(R"({"structuredContent":{"items":[{},{},{}],"pagination":{"next_cursor":"p"}}})") << 3
-        << int(ListSource::CursorPresence::String) << "p";
+        << int(NextCursor::Presence::String) << "p";
     QTest::addRow("nested_page_info")
         << QByteArray(R"({"structuredContent":{"edges":[{}],"page_info":{"nextPageToken":"g"}}})") << 1
-        << int(ListSource::CursorPresence::String) << "g";
+        << int(NextCursor::Presence::String) << "g";
     QTest::addRow("nested_meta") << QByteArray(
                                         R"({"structuredContent":{"data":[{}],"meta":{"nextCursor":"m"}}})")
-                                 << 1 << int(ListSource::CursorPresence::String) << "m";
+                                 << 1 << int(NextCursor::Presence::String) << "m";
     QTest::addRow("text_json_block")
         << QByteArray(
                R"({"content":[{"type":"text","text":"{\"channels\":[{\"id\":\"a\"},{\"id\":\"b\"}],\"next_cursor\":\"x\"}"}]})")
-        << 2 << int(ListSource::CursorPresence::String) << "x";
+        << 2 << int(NextCursor::Presence::String) << "x";
     QTest::addRow("text_after_non_json")
         << QByteArray(
                R"({"content":[{"type":"text","text":"Here you go:"},{"type":"text","text":"{\"rows\":[1,2],\"next_cursor\":null}"}]})")
-        << 2 << int(ListSource::CursorPresence::Null) << "";
+        << 2 << int(NextCursor::Presence::Null) << "";
     QTest::addRow("largest_array_wins")
         << QByteArray(R"({"structuredContent":{"tags":["a"],"posts":[{},{},{}],"next_cursor":""}})") << 3
-        << int(ListSource::CursorPresence::String) << "";
+        << int(NextCursor::Presence::String) << "";
     QTest::addRow("last_page_absent") << QByteArray(R"({"structuredContent":{"posts":[{}]}})") << 1
-                                      << int(ListSource::CursorPresence::Absent) << "";
+                                      << int(NextCursor::Presence::Absent) << "";
     QTest::addRow("numeric_cursor_wrong_type")
         << QByteArray(R"({"structuredContent":{"posts":[{}],"next_cursor":40}})") << 1
-        << int(ListSource::CursorPresence::WrongType) << "";
+        << int(NextCursor::Presence::WrongType) << "";
 }
 
 void tst_ListSource::extraction()
@@ -431,8 +431,8 @@ void tst_ListSource::extraction()
     const ListSource::Page page = source.readPage(QJsonDocument::fromJson(result).object());
     QVERIFY2(page.extractionError.isEmpty(), qPrintable(page.extractionError));
     QCOMPARE(page.items.size(), items);
-    QCOMPARE(int(page.next), presence);
-    QCOMPARE(page.nextCursor, next);
+    QCOMPARE(int(page.next.presence), presence);
+    QCOMPARE(page.next.text, next);
     QVERIFY(!page.hints.hasTtl); // tool results carry no cache hints
 }
 
@@ -455,12 +455,12 @@ void tst_ListSource::protocolPageKeepsHintsAsReceived()
 void tst_ListSource::absentNullAndEmptyCursorDiffer()
 {
     const ListSource source = ListSource::protocol(ListKind::Resources);
-    QCOMPARE(source.readPage(obj(R"({"resources":[]})")).next, ListSource::CursorPresence::Absent);
-    QCOMPARE(source.readPage(obj(R"({"resources":[],"nextCursor":null})")).next,
-             ListSource::CursorPresence::Null);
+    QCOMPARE(source.readPage(obj(R"({"resources":[]})")).next.presence, NextCursor::Presence::Absent);
+    QCOMPARE(source.readPage(obj(R"({"resources":[],"nextCursor":null})")).next.presence,
+             NextCursor::Presence::Null);
     const ListSource::Page empty = source.readPage(obj(R"({"resources":[],"nextCursor":""})"));
-    QCOMPARE(empty.next, ListSource::CursorPresence::String);
-    QCOMPARE(empty.nextCursor, QString());
+    QCOMPARE(empty.next.presence, NextCursor::Presence::String);
+    QCOMPARE(empty.next.text, QString());
 }
 
 void tst_ListSource::pointerOverrides()
@@ -472,7 +472,7 @@ void tst_ListSource::pointerOverrides()
     const ListSource::Page page = source.readPage(obj(
         R"({"structuredContent":{"data":{"results":[1,2,3],"big":[1,2,3,4,5],"continuation/token":"k"}}})"));
     QCOMPARE(page.items.size(), 3);
-    QCOMPARE(page.nextCursor, QStringLiteral("k"));
+    QCOMPARE(page.next.text, QStringLiteral("k"));
     source.setItemsPointer(QStringLiteral("/nope"));
     QVERIFY(!source.readPage(obj(R"({"structuredContent":{}})")).extractionError.isEmpty());
 }

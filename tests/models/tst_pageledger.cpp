@@ -102,8 +102,7 @@ QStringList unannounced(const Cells &before, const Cells &after, const QList<Emi
 PageLedger::PageAnswer answer(int items, const QString &next, const QJsonValue &ttl)
 {
     PageLedger::PageAnswer a;
-    a.next = next.isNull() ? ListSource::CursorPresence::Absent : ListSource::CursorPresence::String;
-    a.nextCursor = next;
+    a.next = next.isNull() ? NextCursor() : NextCursor::string(next);
     a.itemCount = items;
     a.latencyMs = 12;
     a.requestBytes = 80;
@@ -277,7 +276,7 @@ void tst_PageLedger::intents()
         m_ledger->applyReply(0, answer(5, QStringLiteral("c2"), 60000));
         const PageRecord &p = m_ledger->page(0);
         QCOMPARE(p.itemCount, 5);
-        QCOMPARE(p.nextCursor, QStringLiteral("c2"));
+        QCOMPARE(p.next.text, QStringLiteral("c2"));
         QCOMPARE(p.effectiveTtlMs, qint64(60000));
         QCOMPARE(p.expiresAtMonoMs(), qint64(61000));
         QCOMPARE(p.scope, PageRecord::Scope::Public);
@@ -424,7 +423,7 @@ void tst_PageLedger::masking()
         !m_ledger->index(1, PageLedger::NextCursorColumn).data().toString().contains(QLatin1String("4711")));
     QCOMPARE(m_ledger->index(2, PageLedger::CursorColumn).data().toString(),
              QStringLiteral("\"\" (empty string)"));
-    QCOMPARE(m_ledger->page(1).nextCursor, secret); // the record keeps what arrived
+    QCOMPARE(m_ledger->page(1).next.text, secret); // the record keeps what arrived
 
     const Cells after = snapshot(*m_ledger);
     for (auto it = after.constBegin(); it != after.constEnd(); ++it) {

@@ -139,7 +139,7 @@ void tst_PageWalker::walksToTheEnd()
     QVERIFY(!ledger->page(0).requestCursor.has_value());
     QCOMPARE(*ledger->page(1).requestCursor, QStringLiteral("c1"));
     QCOMPARE(ledger->page(1).effectiveTtlMs, qint64(30000));
-    QCOMPARE(ledger->page(2).next, ListSource::CursorPresence::Absent);
+    QCOMPARE(ledger->page(2).next.presence, NextCursor::Presence::Absent);
     for (int row = 0; row < 3; ++row)
         QCOMPARE(ledger->page(row).state, PageRecord::State::Fresh);
 }
@@ -316,7 +316,7 @@ void tst_PageWalker::emptyStringCursorIsACursor()
     QVERIFY(walkAll(walker));
     QVERIFY(walker->isComplete());
     QCOMPARE(walker->rows()->rowCount(), 14);
-    QCOMPARE(walker->ledger()->page(0).next, ListSource::CursorPresence::String);
+    QCOMPARE(walker->ledger()->page(0).next.presence, NextCursor::Presence::String);
     const PageRecord &second = walker->ledger()->page(1);
     QVERIFY(second.requestCursor.has_value());
     QCOMPARE(*second.requestCursor, QString()); // "" was sent as a cursor

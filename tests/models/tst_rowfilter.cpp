@@ -12,9 +12,9 @@ using namespace folio;
 namespace {
 
 // A page of items as the walker stores them: compact JSON back to back.
-RowStore::Items items(const QList<QByteArray> &texts)
+ItemTexts items(const QList<QByteArray> &texts)
 {
-    RowStore::Items page;
+    ItemTexts page;
     for (const QByteArray &t : texts)
         page.append(t);
     return page;

@@ -20,7 +20,7 @@ public:
         : m_rows(rows)
     {
         connect(rows, &RowStore::rowsAboutToBeInserted, this,
-                [this](int first, int last, const RowStore::Items &) { beginInsertRows({}, first, last); });
+                [this](int first, int last, const ItemTexts &) { beginInsertRows({}, first, last); });
         connect(rows, &RowStore::rowsInserted, this, [this] { endInsertRows(); });
         connect(rows, &RowStore::rowsAboutToBeRemoved, this,
                 [this](int first, int last) { beginRemoveRows({}, first, last); });
@@ -47,7 +47,7 @@ private:
 void fill(RowStore *rows, int pages, int perPage, int firstLedgerRow = 0)
 {
     for (int p = 0; p < pages; ++p) {
-        RowStore::Items page;
+        ItemTexts page;
         for (int i = 0; i < perPage; ++i) {
             const int n = rows->rowCount() + i;
             page.append(QStringLiteral("{\"name\":\"p%1\",\"channel\":\"%2\"}")
@@ -98,7 +98,7 @@ private Q_SLOTS:
         QCOMPARE(proxy.mapToSource(proxy.index(5, 0)).row(), 35);
 
         // A page that loses rows takes its matches with it, at once; the rest follow their items.
-        RowStore::Items shorter;
+        ItemTexts shorter;
         shorter.append("{\"name\":\"q\",\"channel\":\"general\"}");
         rows.replacePage(0, shorter); // rows 0-9 become one row: 14 is now 5
         QCOMPARE(proxy.mapToSource(selection.currentIndex()).row(), 5);

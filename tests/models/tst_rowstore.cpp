@@ -9,9 +9,9 @@ using namespace folio;
 namespace {
 
 // Items named name_<from> .. name_<from + count - 1>, as the walker stores them: compact JSON.
-RowStore::Items items(int from, int count, const QString &extra = QString())
+ItemTexts items(int from, int count, const QString &extra = QString())
 {
-    RowStore::Items it;
+    ItemTexts it;
     for (int i = from; i < from + count; ++i)
         it.append(QStringLiteral(R"({"name":"n%1"%2})").arg(i).arg(extra).toUtf8());
     return it;
@@ -69,7 +69,7 @@ void tst_RowStore::record()
         m_events << QStringLiteral("%1 @%2").arg(what).arg(m_store->rowCount());
     };
     connect(m_store, &RowStore::rowsAboutToBeInserted, this,
-            [line](int first, int last, const RowStore::Items &it) {
+            [line](int first, int last, const ItemTexts &it) {
                 line(QStringLiteral("aboutToInsert %1-%2 (%3)").arg(first).arg(last).arg(it.count()));
             });
     connect(m_store, &RowStore::rowsInserted, this, [line] { line(QStringLiteral("inserted")); });
@@ -317,7 +317,7 @@ void tst_RowStore::parse()
     QCOMPARE(RowStore::parse(json), value);
     // item() is an object or nothing: a list of scalars has rows but no members.
     m_store->openPage(0);
-    RowStore::Items it;
+    ItemTexts it;
     it.append(json);
     m_store->fillPage(0, it);
     QCOMPARE(m_store->item(0), value.toObject());

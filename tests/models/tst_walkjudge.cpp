@@ -47,7 +47,7 @@ void tst_WalkJudge::deceptiveNames()
     QFETCH(QByteArrayList, items);
     QFETCH(int, count);
     QFETCH(QString, quoted);
-    RowStore::Items page;
+    ItemTexts page;
     for (const QByteArray &item : items)
         page.append(item);
     PageRecord record;

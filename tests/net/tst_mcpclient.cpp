@@ -302,8 +302,8 @@ void tst_McpClient::largeRequestsAreWrittenWhole()
     // whole and are answered.
     McpClient client;
     QVERIFY(connectClient(client, stdioConfig(QStringLiteral("legacy"))));
-    const QJsonObject params{
-        {QStringLiteral("_meta"), QJsonObject{{QStringLiteral("padding"), QString(1 << 20, QLatin1Char('x'))}}}};
+    const QJsonObject params{{QStringLiteral("_meta"),
+                              QJsonObject{{QStringLiteral("padding"), QString(1 << 20, QLatin1Char('x'))}}}};
     RpcCall *first = client.request(QStringLiteral("tools/list"), params, this);
     RpcCall *second = client.request(QStringLiteral("tools/list"), params, this);
     QTRY_VERIFY_WITH_TIMEOUT(first->isFinished() && second->isFinished(), 10000);

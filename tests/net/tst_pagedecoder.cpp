@@ -39,9 +39,9 @@ private:
     static QList<QByteArray> items(const DecodedReply &reply)
     {
         QList<QByteArray> out;
-        for (qsizetype i = 0; i + 1 < reply.itemOffsets.size(); ++i)
-            out.append(
-                reply.itemsText.mid(reply.itemOffsets[i], reply.itemOffsets[i + 1] - reply.itemOffsets[i]));
+        for (qsizetype i = 0; i + 1 < reply.items.offsets.size(); ++i)
+            out.append(reply.items.text.mid(reply.items.offsets[i],
+                                            reply.items.offsets[i + 1] - reply.items.offsets[i]));
         return out;
     }
 
@@ -70,7 +70,7 @@ private:
                               const DecodedReply &reply)
     {
         if (!decoded) {
-            QVERIFY2(reply.itemsText.isEmpty() && reply.itemOffsets.isEmpty() && reply.message.isEmpty(),
+            QVERIFY2(reply.items.text.isEmpty() && reply.items.offsets.isEmpty() && reply.message.isEmpty(),
                      "a refusal leaves nothing behind");
             return;
         }
@@ -80,9 +80,9 @@ private:
         QJsonObject expected = doc.object();
         QJsonObject result = expected.value(QLatin1String("result")).toObject();
         const QJsonArray expectedItems = result.value(key).toArray();
-        QCOMPARE(reply.itemOffsets.size(), expectedItems.size() + 1);
-        QCOMPARE(reply.itemOffsets.first(), quint32(0));
-        QCOMPARE(reply.itemOffsets.last(), quint32(reply.itemsText.size()));
+        QCOMPARE(reply.items.offsets.size(), expectedItems.size() + 1);
+        QCOMPARE(reply.items.offsets.first(), quint32(0));
+        QCOMPARE(reply.items.offsets.last(), quint32(reply.items.text.size()));
         const QList<QByteArray> texts = items(reply);
         for (qsizetype i = 0; i < texts.size(); ++i) {
             QVERIFY2(isCompact(texts[i]), texts[i].constData());
@@ -344,7 +344,7 @@ private Q_SLOTS:
         QVERIFY(asked.isEmpty());
         // The key is found, the rest is broken.
         QVERIFY(!decoder.decode(j("{'id':'p\\u00e9','result':{'prompts':[1,]}}"), keyFor, &reply));
-        QVERIFY(reply.itemOffsets.isEmpty());
+        QVERIFY(reply.items.offsets.isEmpty());
     }
 
     void decoderIsReused()
@@ -357,7 +357,7 @@ private Q_SLOTS:
             many += j("{'uri':'chat://") + QByteArray::number(i) + j("','name':'n'},");
         many.back() = ']';
         QVERIFY(decoder.decode(page(many), "tools", &reply));
-        QCOMPARE(reply.itemOffsets.size(), 2001);
+        QCOMPARE(reply.items.offsets.size(), 2001);
         QVERIFY(decoder.decode(page("[1]"), "tools", &reply));
         QCOMPARE(items(reply), QList<QByteArray>{"1"});
         QVERIFY(!decoder.decode(page("[1"), "tools", &reply));

@@ -51,7 +51,7 @@ QList<PageFacts> pagesOf(PagedListModel *model)
         QStringList findings;
         for (const Finding &f : p.findings)
             findings << f.id;
-        pages.append({p.index, p.requestCursor, p.nextCursor, p.itemCount, findings});
+        pages.append({p.index, p.requestCursor, p.next.text, p.itemCount, findings});
     }
     return pages;
 }
