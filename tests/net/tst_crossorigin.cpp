@@ -12,6 +12,7 @@
 #include "pageledger.h"
 #include "pagewalker.h"
 #include "rpccall.h"
+#include "serverprocess.h"
 #include "trafficlog.h"
 #include "ttlclock.h"
 
@@ -20,7 +21,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -148,15 +148,10 @@ QUrl tst_CrossOrigin::startFixture(const QString &mode, int status)
                  QString::number(status)});
     if (!proc->waitForStarted(5000))
         return {};
-    for (int i = 0; i < 100 && !m_fixtureSaid.contains('\n'); ++i) {
-        proc->waitForReadyRead(100);
-        m_fixtureSaid += proc->readAllStandardError();
-    }
+    const QString url = testsupport::listeningUrl(*proc, 10000, &m_fixtureSaid);
     connect(proc, &QProcess::readyReadStandardError, this,
             [this, proc] { m_fixtureSaid += proc->readAllStandardError(); });
-    static const QRegularExpression re(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+/mcp)"));
-    const auto m = re.match(QString::fromUtf8(m_fixtureSaid));
-    return m.hasMatch() ? QUrl(m.captured(1)) : QUrl();
+    return QUrl(url);
 }
 
 ServerConfig tst_CrossOrigin::config(const QUrl &url) const

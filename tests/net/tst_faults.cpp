@@ -5,6 +5,7 @@
 #include "pagewalker.h"
 #include "rowstore.h"
 #include "rpccall.h"
+#include "serverprocess.h"
 #include "stdiotransport.h"
 #include "trafficlog.h"
 #include "transport.h"
@@ -87,13 +88,9 @@ ServerConfig tst_Faults::httpConfig(const QString &mode)
     c.requestTimeoutMs = 1500;
     if (!proc->waitForStarted(5000))
         return c;
+    c.url = QUrl(testsupport::listeningUrl(*proc, 5000, &m_serverStderr));
     connect(proc, &QProcess::readyReadStandardError, this,
             [this, proc] { m_serverStderr += proc->readAllStandardError(); });
-    static const QRegularExpression re(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)/mcp"));
-    (void)QTest::qWaitFor([this] { return m_serverStderr.contains('\n'); }, 5000);
-    const auto m = re.match(QString::fromUtf8(m_serverStderr));
-    if (m.hasMatch())
-        c.url = QUrl(m.captured(1) + QStringLiteral("/mcp"));
     return c;
 }
 

@@ -9,12 +9,12 @@
 #include "oauthflow.h"
 #include "rpccall.h"
 #include "secretmask.h"
+#include "serverprocess.h"
 
 #include <QJsonArray>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTcpSocket>
@@ -93,15 +93,10 @@ QUrl tst_OAuthFlow::startServer(const QString &spec, const QStringList &more)
     if (!proc->waitForStarted(5000))
         return {};
     QByteArray err;
-    for (int i = 0; i < 100 && !err.contains('\n'); ++i) {
-        proc->waitForReadyRead(100);
-        err += proc->readAllStandardError();
-    }
-    static const QRegularExpression re(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+/mcp)"));
-    const auto m = re.match(QString::fromUtf8(err));
-    if (!m.hasMatch())
+    const QString url = testsupport::listeningUrl(*proc, 10000, &err);
+    if (url.isEmpty())
         qWarning().noquote() << "the demo server did not start:" << err;
-    return m.hasMatch() ? QUrl(m.captured(1)) : QUrl();
+    return QUrl(url);
 }
 
 void tst_OAuthFlow::cleanup()
