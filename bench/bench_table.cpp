@@ -41,12 +41,8 @@ int main(int argc, char **argv)
     const bool plainDelegate = options.isSet("plain-delegate");
     Theme::apply(Theme::Mode::Light);
 
-    TtlClock clock;
-    McpClient client;
-    bench::connectBench(&client, pages, 1000, 3'600'000);
-    PagedListModel model(&client, ListSource::protocol(ListKind::Resources), &clock);
-    model.walker()->setPageCap(pages + 1);
-    bench::walkToEnd(&model);
+    bench::WalkedList list(pages);
+    PagedListModel &model = list.model;
 
     QSortFilterProxyModel proxy;
     proxy.setFilterKeyColumn(-1);
