@@ -4,6 +4,7 @@
 // origin is a listener of this test on a second loopback address (127.0.0.2), which records every
 // connection; the server is folio-fixture-server in its origin modes, a real process on loopback.
 #include "authorizer.h"
+#include "connectclient.h"
 #include "httpexchange.h"
 #include "listsource.h"
 #include "mcpclient.h"
@@ -169,13 +170,7 @@ ServerConfig tst_CrossOrigin::config(const QUrl &url) const
 bool tst_CrossOrigin::connectClient(McpClient &client, const ServerConfig &config)
 {
     client.setConfig(config);
-    QSignalSpy connected(&client, &McpClient::connected);
-    QSignalSpy disconnected(&client, &McpClient::disconnected);
-    client.connectToServer();
-    QDeadlineTimer deadline(30000);
-    while (connected.isEmpty() && disconnected.isEmpty() && !deadline.hasExpired())
-        connected.wait(50);
-    return !connected.isEmpty();
+    return testsupport::connectClient(client, 30000);
 }
 
 RpcCall *tst_CrossOrigin::listAndWait(McpClient &client, const std::optional<QString> &cursor)

@@ -1,3 +1,4 @@
+#include "connectclient.h"
 #include "jsonrpcconnection.h"
 #include "listsource.h"
 #include "mcpclient.h"
@@ -112,14 +113,9 @@ bool tst_Faults::connectClient(McpClient &client, const ServerConfig &config)
     ServerConfig patient = config;
     patient.requestTimeoutMs = qMax(config.requestTimeoutMs, 15000);
     client.setConfig(patient);
-    QSignalSpy connected(&client, &McpClient::connected);
-    QSignalSpy disconnected(&client, &McpClient::disconnected);
-    client.connectToServer();
-    QDeadlineTimer deadline(30000);
-    while (connected.isEmpty() && disconnected.isEmpty() && !deadline.hasExpired())
-        connected.wait(50);
+    const bool connected = testsupport::connectClient(client, 30000);
     client.setConfig(config);
-    return !connected.isEmpty();
+    return connected;
 }
 
 RpcCall *tst_Faults::listAndWait(McpClient &client, const std::optional<QString> &cursor, int waitMs)

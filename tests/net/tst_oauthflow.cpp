@@ -49,13 +49,13 @@ private Q_SLOTS:
     void challenge();
     void signIn_data();
     void signIn();
-    void refresh_data();
+    void refresh_data() { refreshTokenKeptOrRotated(); }
     void refresh();
     void refreshRefused();
     void fault_data();
     void fault();
     void cancelWhileWaitingForCallback();
-    void tokenExpiresMidWalk_data();
+    void tokenExpiresMidWalk_data() { refreshTokenKeptOrRotated(); }
     void tokenExpiresMidWalk();
     void stepUpForMoreScope();
 
@@ -67,6 +67,8 @@ private:
         QByteArray body;
     };
 
+    // The data of the tests run with the server's refresh tokens kept and rotated (--oauth=rotate).
+    static void refreshTokenKeptOrRotated();
     // Starts the demo server with --oauth=spec (and more arguments); its /mcp URL, or empty.
     QUrl startServer(const QString &spec, const QStringList &more = {});
     std::unique_ptr<OAuthFlow> runFlow(OAuthFlow::Options options);
@@ -340,7 +342,7 @@ void tst_OAuthFlow::signIn()
 
 // --- Refresh ---------------------------------------------------------------------------------
 
-void tst_OAuthFlow::refresh_data()
+void tst_OAuthFlow::refreshTokenKeptOrRotated()
 {
     QTest::addColumn<bool>("rotate");
     QTest::addRow("refresh_token_kept") << false;
@@ -569,13 +571,6 @@ void tst_OAuthFlow::cancelWhileWaitingForCallback()
 }
 
 // --- The Authorizer in a walk ------------------------------------------------------------------
-
-void tst_OAuthFlow::tokenExpiresMidWalk_data()
-{
-    QTest::addColumn<bool>("rotate");
-    QTest::addRow("refresh_token_kept") << false;
-    QTest::addRow("refresh_token_rotated") << true;
-}
 
 void tst_OAuthFlow::tokenExpiresMidWalk()
 {
