@@ -3,6 +3,9 @@
 #include <QByteArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonValue>
+
+#include <initializer_list>
 
 namespace testsupport {
 
@@ -15,6 +18,15 @@ inline QJsonObject jsonObject(const QByteArray &json)
     if (error.error != QJsonParseError::NoError)
         qFatal("bad test JSON: %s in %s", qPrintable(error.errorString()), json.constData());
     return doc.object();
+}
+
+// The value at a path of member names through nested objects ({"response", "message", "error"}):
+// undefined where a member is missing.
+inline QJsonValue jsonAt(QJsonValue value, std::initializer_list<const char *> path)
+{
+    for (const char *name : path)
+        value = value.toObject().value(QLatin1String(name));
+    return value;
 }
 
 } // namespace testsupport
