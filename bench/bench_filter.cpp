@@ -8,6 +8,7 @@
 // (the viewport repainted then).
 //
 // Usage: bench_filter [--runs N] [--rows N] [--needle TEXT] [--interval MS] [--qsfpm]
+#include "benchoptions.h"
 #include "benchstats.h"
 #include "benchtransport.h"
 
@@ -18,7 +19,6 @@
 #include "theme.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QEventLoop>
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
@@ -75,34 +75,22 @@ int main(int argc, char **argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    QCommandLineParser parser;
-    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs."), QStringLiteral("N"),
-                                        QStringLiteral("5"));
-    const QCommandLineOption rowsOption(QStringLiteral("rows"), QStringLiteral("Rows."), QStringLiteral("N"),
-                                        QStringLiteral("1000000"));
-    const QCommandLineOption needleOption(QStringLiteral("needle"), QStringLiteral("What is typed."),
-                                          QStringLiteral("TEXT"), QStringLiteral("budget for week 7"));
-    const QCommandLineOption intervalOption(QStringLiteral("interval"),
-                                            QStringLiteral("Milliseconds between keystrokes."),
-                                            QStringLiteral("MS"), QStringLiteral("80"));
-    const QCommandLineOption qsfpmOption(QStringLiteral("qsfpm"),
-                                         QStringLiteral("The QSortFilterProxyModel filter of before."));
-    parser.addOptions({runsOption, rowsOption, needleOption, intervalOption, qsfpmOption});
-    parser.addHelpOption();
-    parser.process(app);
-    const int runs = qMax(1, parser.value(runsOption).toInt());
-    const int pages = qMax(1, parser.value(rowsOption).toInt() / 1000);
-    const QString needle = parser.value(needleOption);
-    const int interval = qMax(0, parser.value(intervalOption).toInt());
-    const bool qsfpm = parser.isSet(qsfpmOption);
+    bench::Options options;
+    options.add("runs", "Runs.", "5");
+    options.add("rows", "Rows.", "1000000");
+    options.add("needle", "What is typed.", "budget for week 7", "TEXT");
+    options.add("interval", "Milliseconds between keystrokes.", "80", "MS");
+    options.addSwitch("qsfpm", "The QSortFilterProxyModel filter of before.");
+    options.process(app);
+    const int runs = options.number("runs");
+    const int pages = qMax(1, options.number("rows") / 1000);
+    const QString needle = options.text("needle");
+    const int interval = options.number("interval", 0);
+    const bool qsfpm = options.isSet("qsfpm");
     Theme::apply(Theme::Mode::Light);
 
-    TtlClock clock;
-    McpClient client;
-    bench::connectBench(&client, pages, 1000, 3'600'000);
-    PagedListModel model(&client, ListSource::protocol(ListKind::Resources), &clock);
-    model.walker()->setPageCap(pages + 1);
-    bench::walkToEnd(&model);
+    bench::WalkedList list(pages);
+    PagedListModel &model = list.model;
 
     RowFilter filter(model.rows());
     RowFilterModel proxy(&filter);

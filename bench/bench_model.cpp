@@ -6,6 +6,7 @@
 // endInsertRows), and data() cost and allocations per call for the display and page roles.
 //
 // Usage: bench_model [--runs N] [--rows N] [--page-size N]
+#include "benchoptions.h"
 #include "benchstats.h"
 #include "benchtransport.h"
 #include "mallocounter.h"
@@ -13,7 +14,6 @@
 #include "pagedlistmodel.h"
 #include "trafficlog.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 
 #include <malloc.h>
@@ -75,19 +75,14 @@ CallCost measureData(const PagedListModel &model, const QList<QModelIndex> &cell
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    QCommandLineParser parser;
-    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs."), QStringLiteral("N"),
-                                        QStringLiteral("3"));
-    const QCommandLineOption rowsOption(QStringLiteral("rows"), QStringLiteral("Rows."), QStringLiteral("N"),
-                                        QStringLiteral("1000000"));
-    const QCommandLineOption pageOption(QStringLiteral("page-size"), QStringLiteral("Items per page."),
-                                        QStringLiteral("N"), QStringLiteral("1000"));
-    parser.addOptions({runsOption, rowsOption, pageOption});
-    parser.addHelpOption();
-    parser.process(app);
-    const int runs = qMax(1, parser.value(runsOption).toInt());
-    const int pageSize = qMax(1, parser.value(pageOption).toInt());
-    const int pages = qMax(1, parser.value(rowsOption).toInt() / pageSize);
+    bench::Options options;
+    options.add("runs", "Runs.", "3");
+    options.add("rows", "Rows.", "1000000");
+    options.add("page-size", "Items per page.", "1000");
+    options.process(app);
+    const int runs = options.number("runs");
+    const int pageSize = options.number("page-size");
+    const int pages = qMax(1, options.number("rows") / pageSize);
     const int rows = pages * pageSize;
 
     bench::heading(QStringLiteral("bench_model: %1 rows in %2 pages of %3, %4 run(s)")

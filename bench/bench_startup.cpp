@@ -9,11 +9,11 @@
 // The server is the demo server with tools in one page of 123, so every client asks for one page.
 //
 // Usage: bench_startup [--runs N]
+#include "benchoptions.h"
 #include "benchpaths.h"
 #include "benchprocess.h"
 #include "benchstats.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTemporaryDir>
 
@@ -35,13 +35,10 @@ struct Case
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    QCommandLineParser parser;
-    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs."), QStringLiteral("N"),
-                                        QStringLiteral("7"));
-    parser.addOptions({runsOption});
-    parser.addHelpOption();
-    parser.process(app);
-    const int runs = qMax(1, parser.value(runsOption).toInt());
+    bench::Options options;
+    options.add("runs", "Runs.", "7");
+    options.process(app);
+    const int runs = options.number("runs");
 
     QTemporaryDir scratch; // HOME of every run: no saved servers, no Inspector catalog
     const QByteArray home = scratch.path().toLocal8Bit();

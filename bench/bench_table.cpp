@@ -4,6 +4,7 @@
 // frame: the scroll plus a synchronous repaint of the whole viewport.
 //
 // Usage: bench_table [--runs N] [--frames N] [--rows N] [--no-proxy] [--plain-delegate]
+#include "benchoptions.h"
 #include "benchstats.h"
 #include "benchtransport.h"
 
@@ -12,7 +13,6 @@
 #include "theme.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
@@ -27,44 +27,33 @@ int main(int argc, char **argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    QCommandLineParser parser;
-    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs."), QStringLiteral("N"),
-                                        QStringLiteral("3"));
-    const QCommandLineOption framesOption(QStringLiteral("frames"), QStringLiteral("Frames per run."),
-                                          QStringLiteral("N"), QStringLiteral("600"));
-    const QCommandLineOption rowsOption(QStringLiteral("rows"), QStringLiteral("Rows."), QStringLiteral("N"),
-                                        QStringLiteral("1000000"));
-    const QCommandLineOption noProxyOption(QStringLiteral("no-proxy"),
-                                           QStringLiteral("The table on the model itself, without the "
-                                                          "filter proxy ListView puts between."));
-    const QCommandLineOption plainOption(
-        QStringLiteral("plain-delegate"),
-        QStringLiteral("QStyledItemDelegate instead of PageMarginDelegate."));
-    parser.addOptions({runsOption, framesOption, rowsOption, noProxyOption, plainOption});
-    parser.addHelpOption();
-    parser.process(app);
-    const int runs = qMax(1, parser.value(runsOption).toInt());
-    const int frames = qMax(1, parser.value(framesOption).toInt());
-    const int pages = qMax(1, parser.value(rowsOption).toInt() / 1000);
+    bench::Options options;
+    options.add("runs", "Runs.", "3");
+    options.add("frames", "Frames per run.", "600");
+    options.add("rows", "Rows.", "1000000");
+    options.addSwitch("no-proxy",
+                      "The table on the model itself, without the filter proxy ListView puts between.");
+    options.addSwitch("plain-delegate", "QStyledItemDelegate instead of PageMarginDelegate.");
+    options.process(app);
+    const int runs = options.number("runs");
+    const int frames = options.number("frames");
+    const int pages = qMax(1, options.number("rows") / 1000);
+    const bool plainDelegate = options.isSet("plain-delegate");
     Theme::apply(Theme::Mode::Light);
 
-    TtlClock clock;
-    McpClient client;
-    bench::connectBench(&client, pages, 1000, 3'600'000);
-    PagedListModel model(&client, ListSource::protocol(ListKind::Resources), &clock);
-    model.walker()->setPageCap(pages + 1);
-    bench::walkToEnd(&model);
+    bench::WalkedList list(pages);
+    PagedListModel &model = list.model;
 
     QSortFilterProxyModel proxy;
     proxy.setFilterKeyColumn(-1);
     proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
-    const bool useProxy = !parser.isSet(noProxyOption);
+    const bool useProxy = !options.isSet("no-proxy");
     if (useProxy)
         proxy.setSourceModel(&model);
 
     QTableView table;
     table.setModel(useProxy ? static_cast<QAbstractItemModel *>(&proxy) : &model);
-    if (!parser.isSet(plainOption))
+    if (!plainDelegate)
         table.setItemDelegate(new PageMarginDelegate(&table));
     table.setSelectionBehavior(QAbstractItemView::SelectRows);
     table.setWordWrap(false);
@@ -91,8 +80,7 @@ int main(int argc, char **argv)
             .arg(bar->pageStep())
             .arg(frames)
             .arg(useProxy ? QStringLiteral("through the filter proxy") : QStringLiteral("no proxy"))
-            .arg(parser.isSet(plainOption) ? QStringLiteral("plain delegate")
-                                           : QStringLiteral("PageMarginDelegate")));
+            .arg(plainDelegate ? QStringLiteral("plain delegate") : QStringLiteral("PageMarginDelegate")));
     QList<double> all;
     for (int run = 0; run < runs; ++run) {
         QList<double> ms;

@@ -3,15 +3,14 @@
 // one core. (tests/models/bench_ttlclock measures the bare clock with 10,000 keys.)
 //
 // Usage: bench_ttl [--runs N] [--models N] [--pages N] [--idle SECONDS]
+#include "benchcpu.h"
+#include "benchoptions.h"
 #include "benchstats.h"
 #include "benchtransport.h"
 
 #include "pagedlistmodel.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
-
-#include <sys/resource.h>
 
 #include <cstdio>
 #include <memory>
@@ -19,37 +18,19 @@
 
 using namespace folio;
 
-namespace {
-
-double cpuSeconds()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    const auto seconds = [](const timeval &tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-} // namespace
-
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    QCommandLineParser parser;
-    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs."), QStringLiteral("N"),
-                                        QStringLiteral("3"));
-    const QCommandLineOption modelsOption(QStringLiteral("models"), QStringLiteral("Models."),
-                                          QStringLiteral("N"), QStringLiteral("10"));
-    const QCommandLineOption pagesOption(QStringLiteral("pages"), QStringLiteral("Pages per model."),
-                                         QStringLiteral("N"), QStringLiteral("1000"));
-    const QCommandLineOption idleOption(QStringLiteral("idle"), QStringLiteral("Idle seconds per run."),
-                                        QStringLiteral("S"), QStringLiteral("10"));
-    parser.addOptions({runsOption, modelsOption, pagesOption, idleOption});
-    parser.addHelpOption();
-    parser.process(app);
-    const int runs = qMax(1, parser.value(runsOption).toInt());
-    const int modelCount = qMax(1, parser.value(modelsOption).toInt());
-    const int pages = qMax(1, parser.value(pagesOption).toInt());
-    const int idleSeconds = qMax(1, parser.value(idleOption).toInt());
+    bench::Options options;
+    options.add("runs", "Runs.", "3");
+    options.add("models", "Models.", "10");
+    options.add("pages", "Pages per model.", "1000");
+    options.add("idle", "Idle seconds per run.", "10", "S");
+    options.process(app);
+    const int runs = options.number("runs");
+    const int modelCount = options.number("models");
+    const int pages = options.number("pages");
+    const int idleSeconds = options.number("idle");
 
     bench::heading(QStringLiteral("bench_ttl: %1 models x %2 pages (10 items each, ttlMs 1 h), %3 s idle, "
                                   "%4 run(s)")
@@ -77,11 +58,11 @@ int main(int argc, char **argv)
         QCoreApplication::processEvents();
         expiredPages = 0;
         const int live = clock.scheduledCount();
-        const double cpuBefore = cpuSeconds();
+        const double cpuBefore = bench::cpuSeconds();
         const qint64 wallStart = bench::nowNs();
         QTimer::singleShot(idleSeconds * 1000, Qt::PreciseTimer, &app, &QCoreApplication::quit);
         app.exec();
-        const double cpu = cpuSeconds() - cpuBefore;
+        const double cpu = bench::cpuSeconds() - cpuBefore;
         const double wall = double(bench::nowNs() - wallStart) / 1e9;
         idlePercent.append(100.0 * cpu / wall);
         std::printf("run %d: %d live TTL clocks; %.2f s idle, %.4f s CPU = %.4f%% of one core; ledger "

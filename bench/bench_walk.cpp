@@ -9,11 +9,11 @@
 // to exit. Peak RSS: the client's process tree, the demo server it spawns over stdio left out.
 //
 // Usage: bench_walk [--runs N] [--items N] [--page-size N] [--transports stdio,http]
+#include "benchoptions.h"
 #include "benchpaths.h"
 #include "benchprocess.h"
 #include "benchstats.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTemporaryDir>
 
@@ -86,23 +86,16 @@ void runPair(const QString &title, QList<Client> &clients, int runs, qint64 expe
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    QCommandLineParser parser;
-    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs."), QStringLiteral("N"),
-                                        QStringLiteral("5"));
-    const QCommandLineOption itemsOption(QStringLiteral("items"), QStringLiteral("Items of the long list."),
-                                         QStringLiteral("N"), QStringLiteral("100000"));
-    const QCommandLineOption pageOption(QStringLiteral("page-size"),
-                                        QStringLiteral("Page size of the long list."), QStringLiteral("N"),
-                                        QStringLiteral("100"));
-    const QCommandLineOption transportsOption(QStringLiteral("transports"), QStringLiteral("stdio,http"),
-                                              QStringLiteral("LIST"), QStringLiteral("stdio,http"));
-    parser.addOptions({runsOption, itemsOption, pageOption, transportsOption});
-    parser.addHelpOption();
-    parser.process(app);
-    const int runs = qMax(1, parser.value(runsOption).toInt());
-    const int items = qMax(1, parser.value(itemsOption).toInt());
-    const int pageSize = qMax(1, parser.value(pageOption).toInt());
-    const QStringList transports = parser.value(transportsOption).split(QLatin1Char(','));
+    bench::Options options;
+    options.add("runs", "Runs.", "5");
+    options.add("items", "Items of the long list.", "100000");
+    options.add("page-size", "Page size of the long list.", "100");
+    options.add("transports", "stdio,http", "stdio,http", "LIST");
+    options.process(app);
+    const int runs = options.number("runs");
+    const int items = options.number("items");
+    const int pageSize = options.number("page-size");
+    const QStringList transports = options.text("transports").split(QLatin1Char(','));
     if (!bench::nodePeersInstalled()) {
         std::printf("bench_walk: the npm clients are not installed under bench/node_modules (scripts/bench "
                     "installs them)\n");

@@ -6,6 +6,7 @@
 // header re-measured, a tab bar laid out again, a strip or timeline redrawn whole) show here.
 //
 // Usage: bench_window [--runs N] [--items N] [--page-size N]
+#include "benchoptions.h"
 #include "benchpaths.h"
 #include "benchprocess.h"
 #include "benchstats.h"
@@ -21,7 +22,6 @@
 #include "ttlclock.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QStandardPaths>
@@ -64,19 +64,14 @@ int main(int argc, char **argv)
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("FolioBench"));
     QCoreApplication::setApplicationName(QStringLiteral("bench_window"));
-    QCommandLineParser parser;
-    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs."), QStringLiteral("N"),
-                                        QStringLiteral("5"));
-    const QCommandLineOption itemsOption(QStringLiteral("items"), QStringLiteral("Items in the list."),
-                                         QStringLiteral("N"), QStringLiteral("100000"));
-    const QCommandLineOption pageOption(QStringLiteral("page-size"), QStringLiteral("Items per page."),
-                                        QStringLiteral("N"), QStringLiteral("100"));
-    parser.addOptions({runsOption, itemsOption, pageOption});
-    parser.addHelpOption();
-    parser.process(app);
-    const int runs = qMax(1, parser.value(runsOption).toInt());
-    const int items = qMax(1, parser.value(itemsOption).toInt());
-    const int pageSize = qMax(1, parser.value(pageOption).toInt());
+    bench::Options options;
+    options.add("runs", "Runs.", "5");
+    options.add("items", "Items in the list.", "100000");
+    options.add("page-size", "Items per page.", "100");
+    options.process(app);
+    const int runs = options.number("runs");
+    const int items = options.number("items");
+    const int pageSize = options.number("page-size");
     const int pages = (items + pageSize - 1) / pageSize;
     const QStringList demoArgs{QStringLiteral("--resources"), QString::number(items),
                                QStringLiteral("--list"),

@@ -178,4 +178,27 @@ inline void walkToEnd(folio::PagedListModel *model)
         qFatal("bench: the walk stopped: %s", qPrintable(model->walker()->stopReason()));
 }
 
+// The list the widget benches measure: pages of 1,000 resources (one-hour TTLs) from a
+// BenchTransport, in a real PagedListModel walked to the end.
+struct WalkedList
+{
+    explicit WalkedList(int pages)
+        : model(connected(pages), folio::ListSource::protocol(folio::ListKind::Resources), &clock)
+    {
+        model.walker()->setPageCap(pages + 1);
+        walkToEnd(&model);
+    }
+
+    folio::TtlClock clock;
+    folio::McpClient client;
+    folio::PagedListModel model; // after the clock and the client it reads
+
+private:
+    folio::McpClient *connected(int pages)
+    {
+        connectBench(&client, pages, 1000, 3'600'000);
+        return &client;
+    }
+};
+
 } // namespace bench

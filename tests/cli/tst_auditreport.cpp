@@ -16,13 +16,26 @@ class tst_AuditReport : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void junitIsWellFormed();
-    void filledArgumentsShown_data();
+    void filledArgumentsShown_data() { everyFormat(); }
     void filledArgumentsShown();
-    void pagesNumberedFromOne_data();
+    void pagesNumberedFromOne_data() { everyFormat(); }
     void pagesNumberedFromOne();
     void exitCode_data();
     void exitCode();
+
+private:
+    // One row a report format: the column format, an AuditReportFormat.
+    static void everyFormat();
 };
+
+void tst_AuditReport::everyFormat()
+{
+    QTest::addColumn<int>("format");
+    QTest::addRow("text") << int(AuditReportFormat::Text);
+    QTest::addRow("json") << int(AuditReportFormat::Json);
+    QTest::addRow("markdown") << int(AuditReportFormat::Markdown);
+    QTest::addRow("junit") << int(AuditReportFormat::Junit);
+}
 
 void tst_AuditReport::junitIsWellFormed()
 {
@@ -47,15 +60,6 @@ void tst_AuditReport::junitIsWellFormed()
 
 // A list tool walked with arguments filled from its schema: every format says which, and the
 // JSON holds the arguments sent.
-void tst_AuditReport::filledArgumentsShown_data()
-{
-    QTest::addColumn<int>("format");
-    QTest::addRow("text") << int(AuditReportFormat::Text);
-    QTest::addRow("json") << int(AuditReportFormat::Json);
-    QTest::addRow("markdown") << int(AuditReportFormat::Markdown);
-    QTest::addRow("junit") << int(AuditReportFormat::Junit);
-}
-
 void tst_AuditReport::filledArgumentsShown()
 {
     QFETCH(int, format);
@@ -105,15 +109,6 @@ void tst_AuditReport::filledArgumentsShown()
 }
 
 // The third page (index 2 in C++) is page 3 in every format, JSON included.
-void tst_AuditReport::pagesNumberedFromOne_data()
-{
-    QTest::addColumn<int>("format");
-    QTest::addRow("text") << int(AuditReportFormat::Text);
-    QTest::addRow("json") << int(AuditReportFormat::Json);
-    QTest::addRow("markdown") << int(AuditReportFormat::Markdown);
-    QTest::addRow("junit") << int(AuditReportFormat::Junit);
-}
-
 void tst_AuditReport::pagesNumberedFromOne()
 {
     QFETCH(int, format);

@@ -1,6 +1,8 @@
 // folio call and folio get-prompt end to end: the real folio binary against the real demo server,
 // checking exit codes, what is printed and what is said on stderr.
 
+#include "fixtureprocess.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,7 +13,7 @@
 namespace {
 
 const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
-const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
+using fixtureprocess::folioBinary;
 
 struct Run
 {
@@ -34,23 +36,11 @@ class tst_Call : public QObject
 
     Run folio(const QStringList &arguments)
     {
-        QProcess p;
-        p.setProgram(folioBinary);
-        p.setArguments(arguments);
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
         env.remove(QStringLiteral("QT_LOGGING_RULES"));
-        p.setProcessEnvironment(env);
-        p.start();
-        Run run;
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished(5000);
-        }
-        run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        run.out = QString::fromUtf8(p.readAllStandardOutput());
-        run.err = QString::fromUtf8(p.readAllStandardError());
-        return run;
+        const fixtureprocess::Run run = fixtureprocess::folio(arguments, env, 60000);
+        return {run.exitCode, QString::fromUtf8(run.out), QString::fromUtf8(run.err)};
     }
 
     QTemporaryDir m_config;

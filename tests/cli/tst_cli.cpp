@@ -1,7 +1,9 @@
 // The command line end to end: the real folio binary against the real demo server (stdio and
 // HTTP) and the real server-everything, checking exit codes, output shapes and the audit's findings.
 
+#include "fixtureprocess.h"
 #include "indentedjson.h"
+#include "testjson.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -28,8 +30,11 @@
 
 namespace {
 
+using fixtureprocess::folioBinary;
+using fixtureprocess::Run;
+using testsupport::HttpDemo;
+
 const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
-const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
 const QString peersDir = QStringLiteral(FOLIO_PEERS_DIR);
 
 const QStringList protocolLists{QStringLiteral("tools"), QStringLiteral("prompts"),
@@ -39,17 +44,6 @@ const QStringList toolLists{QStringLiteral("tool:search_posts"), QStringLiteral(
 // search_posts reads nothing without a channel or a query: audit it on a channel the seed-42 catalogue
 // has, with five pages of posts.
 const QString searchArgs = QStringLiteral("search_posts={\"channel\":\"help-android\"}");
-
-struct Run
-{
-    int exitCode = -1;
-    bool finished = false;
-    QByteArray out;
-    QByteArray err;
-    qint64 elapsedMs = 0;
-
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
 
 QProcessEnvironment isolatedEnvironment(const QString &configHome)
 {
@@ -66,41 +60,6 @@ QStringList demo(const QString &scenario, const QStringList &extra = {})
 {
     return QStringList{QStringLiteral("--"), demoServer, QStringLiteral("--scenario"), scenario} + extra;
 }
-
-// A demo server on Streamable HTTP; the URL it listens on is read from its stderr.
-class HttpDemo
-{
-public:
-    explicit HttpDemo(const QString &scenario, const QStringList &extra = {})
-    {
-        m_process.setProgram(demoServer);
-        m_process.setArguments(QStringList{QStringLiteral("--scenario"), scenario, QStringLiteral("--http"),
-                                           QStringLiteral("0")} +
-                               extra);
-        m_process.start();
-        QElapsedTimer timer;
-        timer.start();
-        QByteArray err;
-        static const QRegularExpression listening(QStringLiteral("listening on (http://\\S+)"));
-        while (timer.elapsed() < 10000 && m_url.isEmpty() && m_process.state() != QProcess::NotRunning) {
-            m_process.waitForReadyRead(200);
-            err += m_process.readAllStandardError();
-            const QRegularExpressionMatch m = listening.match(QString::fromUtf8(err));
-            if (m.hasMatch())
-                m_url = m.captured(1);
-        }
-    }
-    ~HttpDemo()
-    {
-        m_process.kill();
-        m_process.waitForFinished(5000);
-    }
-    QString url() const { return m_url; }
-
-private:
-    QProcess m_process;
-    QString m_url;
-};
 
 QSet<QString> findingIds(const QJsonObject &list)
 {
@@ -234,24 +193,7 @@ private:
 
     Run folio(const QStringList &arguments, const QProcessEnvironment &environment, int timeoutMs = 60000)
     {
-        QProcess p;
-        p.setProgram(folioBinary);
-        p.setArguments(arguments);
-        p.setProcessEnvironment(environment);
-        QElapsedTimer timer;
-        timer.start();
-        p.start();
-        Run run;
-        run.finished = p.waitForFinished(timeoutMs);
-        if (!run.finished) {
-            p.kill();
-            p.waitForFinished(5000);
-        }
-        run.elapsedMs = timer.elapsed();
-        run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        run.out = p.readAllStandardOutput();
-        run.err = p.readAllStandardError();
-        return run;
+        return fixtureprocess::folio(arguments, environment, timeoutMs);
     }
 
     QTemporaryDir m_config;
@@ -1735,15 +1677,7 @@ private Q_SLOTS:
             attempt.value(QStringLiteral("request")).toObject().value(QStringLiteral("message")).toObject();
         QCOMPARE(sent.value(QStringLiteral("params")).toObject().value(QStringLiteral("cursor")),
                  failed.value(QStringLiteral("cursor")));
-        QCOMPARE(attempt.value(QStringLiteral("response"))
-                     .toObject()
-                     .value(QStringLiteral("message"))
-                     .toObject()
-                     .value(QStringLiteral("error"))
-                     .toObject()
-                     .value(QStringLiteral("code"))
-                     .toInt(),
-                 -32603);
+        QCOMPARE(testsupport::jsonAt(attempt, {"response", "message", "error", "code"}).toInt(), -32603);
     }
 
     // A server that cannot be reached still gets a report, saying why, and exit status 2.

@@ -135,7 +135,7 @@ private Q_SLOTS:
         std::unique_ptr<HttpFixture> server;
         const QStringList where = target(http, {QStringLiteral("--mode"), mode}, &server);
         if (http)
-            QVERIFY(!server->url.isEmpty());
+            QVERIFY(!server->url().isEmpty());
         const qint64 capMiB = 32;
         const Run run =
             folio(QStringList{QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--format"),

@@ -81,7 +81,7 @@ void tst_HostileText::noRawControlReachesTheTerminal()
     const QStringList target =
         fixtureprocess::target(http, {QStringLiteral("--mode"), QStringLiteral("hostile-text")}, &server);
     if (http)
-        QVERIFY2(!server->url.isEmpty(), "the HTTP fixture did not start");
+        QVERIFY2(!server->url().isEmpty(), "the HTTP fixture did not start");
 
     struct Step
     {

@@ -69,16 +69,16 @@ void tst_Secrets::noOutputShowsTheToken()
     } else {
         http = std::make_unique<HttpFixture>(
             QStringList{QStringLiteral("--mode"), QStringLiteral("echo-secret")});
-        QVERIFY2(!http->url.isEmpty(), "the HTTP fixture did not start");
+        QVERIFY2(!http->url().isEmpty(), "the HTTP fixture did not start");
         if (how == QLatin1String("token-env")) {
             env.insert(QStringLiteral("FOLIO_TEST_TOKEN"), token);
-            target = {QStringLiteral("--url"), http->url, QStringLiteral("--token-env"),
+            target = {QStringLiteral("--url"), http->url(), QStringLiteral("--token-env"),
                       QStringLiteral("FOLIO_TEST_TOKEN")};
         } else if (how == QLatin1String("header")) {
-            target = {QStringLiteral("--url"), http->url, QStringLiteral("--header"),
+            target = {QStringLiteral("--url"), http->url(), QStringLiteral("--header"),
                       QStringLiteral("X-Api-Key: ") + token};
         } else {
-            target = {QStringLiteral("--url"), http->url + QStringLiteral("?access_token=") + token};
+            target = {QStringLiteral("--url"), http->url() + QStringLiteral("?access_token=") + token};
         }
     }
     // The token reaches the server: else this test proves nothing.

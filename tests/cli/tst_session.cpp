@@ -2,26 +2,22 @@
 // server stopped, then `folio replay ... list ... --format json` compared with what `folio list`
 // printed live; damaged and foreign files get a clear error and exit 2.
 
+#include "fixtureprocess.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
 const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
-const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using fixtureprocess::folioBinary;
+using fixtureprocess::Run;
+using testsupport::HttpDemo;
 
 // What a replay cannot repeat: when things happened and how long they took.
 QJsonValue withoutTimes(const QJsonValue &v)
@@ -46,39 +42,6 @@ QJsonValue withoutTimes(const QJsonValue &v)
     return v;
 }
 
-// A demo server on Streamable HTTP, stopped when it goes (or by stop()).
-class HttpDemo
-{
-public:
-    explicit HttpDemo(const QString &scenario)
-    {
-        m_process.setProgram(demoServer);
-        m_process.setArguments(
-            {QStringLiteral("--scenario"), scenario, QStringLiteral("--http"), QStringLiteral("0")});
-        m_process.start();
-        QByteArray err;
-        static const QRegularExpression listening(QStringLiteral("listening on (http://\\S+)"));
-        for (int i = 0; i < 50 && m_url.isEmpty() && m_process.state() != QProcess::NotRunning; ++i) {
-            m_process.waitForReadyRead(200);
-            err += m_process.readAllStandardError();
-            const QRegularExpressionMatch m = listening.match(QString::fromUtf8(err));
-            if (m.hasMatch())
-                m_url = m.captured(1);
-        }
-    }
-    ~HttpDemo() { stop(); }
-    void stop()
-    {
-        m_process.kill();
-        m_process.waitForFinished(5000);
-    }
-    QString url() const { return m_url; }
-
-private:
-    QProcess m_process;
-    QString m_url;
-};
-
 } // namespace
 
 class TestSession : public QObject
@@ -87,23 +50,10 @@ class TestSession : public QObject
 
     Run folio(const QStringList &arguments)
     {
-        QProcess p;
-        p.setProgram(folioBinary);
-        p.setArguments(arguments);
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
         env.insert(QStringLiteral("FOLIO_TEST_TOKEN"), QStringLiteral("sekrit-token-4711"));
-        p.setProcessEnvironment(env);
-        p.start();
-        Run run;
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished(5000);
-        }
-        run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        run.out = p.readAllStandardOutput();
-        run.err = p.readAllStandardError();
-        return run;
+        return fixtureprocess::folio(arguments, env, 60000);
     }
 
     QString path(const QString &name) const { return m_dir.filePath(name); }

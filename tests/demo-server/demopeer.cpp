@@ -157,14 +157,7 @@ PeerReply DemoPeer::sendRaw(const QByteArray &body, const QJsonValue &id, const 
         return reply;
     }
 
-    QNetworkRequest request(m_url);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setRawHeader("Accept", "application/json, text/event-stream");
-    if (!m_sessionId.isEmpty())
-        request.setRawHeader("Mcp-Session-Id", m_sessionId);
-    for (const auto &[name, value] : headers)
-        request.setRawHeader(name, value);
-    QNetworkReply *networkReply = m_network.post(request, body);
+    QNetworkReply *networkReply = m_network.post(postRequest(headers), body);
     QSignalSpy finished(networkReply, &QNetworkReply::finished);
     if (!networkReply->isFinished())
         finished.wait(timeoutMs);
@@ -194,6 +187,18 @@ PeerReply DemoPeer::sendRaw(const QByteArray &body, const QJsonValue &id, const 
     return reply;
 }
 
+QNetworkRequest DemoPeer::postRequest(const Headers &headers) const
+{
+    QNetworkRequest request(m_url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setRawHeader("Accept", "application/json, text/event-stream");
+    if (!m_sessionId.isEmpty())
+        request.setRawHeader("Mcp-Session-Id", m_sessionId);
+    for (const auto &[name, value] : headers)
+        request.setRawHeader(name, value);
+    return request;
+}
+
 QList<QJsonObject> DemoPeer::sseMessages(const QByteArray &body)
 {
     QList<QJsonObject> messages;
@@ -211,14 +216,7 @@ void DemoPeer::sendAsync(const QJsonObject &message, const Headers &headers)
         m_process.write(body + '\n');
         return;
     }
-    QNetworkRequest request(m_url);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setRawHeader("Accept", "application/json, text/event-stream");
-    if (!m_sessionId.isEmpty())
-        request.setRawHeader("Mcp-Session-Id", m_sessionId);
-    for (const auto &[name, value] : headers)
-        request.setRawHeader(name, value);
-    QNetworkReply *reply = m_network.post(request, body);
+    QNetworkReply *reply = m_network.post(postRequest(headers), body);
     m_requests.append(reply);
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] {
         if (reply->rawHeader("Content-Type").startsWith("text/event-stream"))

@@ -84,6 +84,8 @@ private:
     void handleStdout();
     void readSse(QNetworkReply *reply);
     // The messages of an SSE body, in order.
+    // A POST to the server's endpoint: JSON in, JSON or an event stream out, in the session if any.
+    QNetworkRequest postRequest(const Headers &headers) const;
     static QList<QJsonObject> sseMessages(const QByteArray &body);
     void handleStreamMessage(const QJsonObject &message);
 

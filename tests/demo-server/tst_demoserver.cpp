@@ -117,6 +117,14 @@ QStringList names(const QJsonArray &items)
 
 constexpr int toolCount = 123;
 
+// The peer on the healthy scenario; in the legacy era, initialized.
+bool startHealthy(DemoPeer &peer, bool legacy)
+{
+    if (!peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}))
+        return false;
+    return !legacy || peer.initialize().message.contains(QStringLiteral("result"));
+}
+
 } // namespace
 
 class TestDemoServer : public QObject
@@ -749,9 +757,7 @@ void TestDemoServer::toolContent()
     QFETCH(int, transport);
     QFETCH(bool, legacy);
     DemoPeer peer{DemoPeer::Transport(transport)};
-    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
-    if (legacy)
-        QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    QVERIFY(startHealthy(peer, legacy));
 
     QHash<QString, QJsonObject> tools;
     for (const QJsonValue &tool : walkTools(peer, legacy))
@@ -881,9 +887,7 @@ void TestDemoServer::progressAndCancel()
     QFETCH(int, transport);
     QFETCH(bool, legacy);
     DemoPeer peer{DemoPeer::Transport(transport)};
-    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
-    if (legacy)
-        QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    QVERIFY(startHealthy(peer, legacy));
     // Legacy requests carry no protocol _meta, only the progress token, and the session's headers.
     const DemoPeer::Headers legacyHeaders{{"MCP-Protocol-Version", "2025-11-25"}};
     auto headersFor = [&](const QJsonObject &message) {
@@ -957,9 +961,7 @@ void TestDemoServer::prompts()
     QFETCH(int, transport);
     QFETCH(bool, legacy);
     DemoPeer peer{DemoPeer::Transport(transport)};
-    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
-    if (legacy)
-        QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    QVERIFY(startHealthy(peer, legacy));
     const QJsonObject first = request(peer, legacy, QStringLiteral("prompts/list"), {})
                                   .result()[QStringLiteral("prompts")][0]
                                   .toObject();
@@ -1015,9 +1017,7 @@ void TestDemoServer::reads()
     QFETCH(int, transport);
     QFETCH(bool, legacy);
     DemoPeer peer{DemoPeer::Transport(transport)};
-    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
-    if (legacy)
-        QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    QVERIFY(startHealthy(peer, legacy));
     auto read = [&](const QString &uri) {
         return request(peer, legacy, QStringLiteral("resources/read"), {{QStringLiteral("uri"), uri}});
     };

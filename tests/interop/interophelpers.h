@@ -3,6 +3,7 @@
 // Shared by the interop tests: where the npm peers live, a child server process whose output is
 // watched, the loopback-only network namespace check, and waiting on the MCP client.
 
+#include "connectclient.h"
 #include "jsonrpcconnection.h" // the tests reach the transport through McpClient::connection()
 #include "mcpclient.h"
 #include "rpccall.h"
@@ -201,22 +202,7 @@ private:
     QByteArray m_output;
 };
 
-// Connects and waits for the outcome; on failure *why says what happened.
-inline bool connectClient(folio::McpClient &client, int timeoutMs, QString *why)
-{
-    QSignalSpy connected(&client, &folio::McpClient::connected);
-    QSignalSpy disconnected(&client, &folio::McpClient::disconnected);
-    client.connectToServer();
-    const QDeadlineTimer deadline(timeoutMs);
-    while (connected.isEmpty() && disconnected.isEmpty() && !deadline.hasExpired())
-        connected.wait(int(qMax<qint64>(1, deadline.remainingTime())));
-    if (!connected.isEmpty())
-        return true;
-    *why = disconnected.isEmpty()
-               ? QStringLiteral("no answer within %1 ms").arg(timeoutMs)
-               : disconnected.constFirst().constFirst().value<folio::McpError>().describe();
-    return false;
-}
+using testsupport::connectClient; // (tests/support/connectclient.h)
 
 inline bool waitFor(folio::RpcCall *call, int timeoutMs = 15000)
 {

@@ -89,6 +89,8 @@ private:
     static void addTransportRows(bool withAutoFallback);
     // Starts the HTTP server when the transport needs one, then builds the config; empty on failure.
     std::optional<ServerConfig> prepare(const QString &transport, QString *why);
+    // prepare(), then m_client connected to it.
+    bool connectTo(const QString &transport, QString *why);
     void useRootsDeclaringTransport(const ServerConfig &config);
 
     ServerProcess m_server;
@@ -172,6 +174,16 @@ void tst_Everything::useRootsDeclaringTransport(const ServerConfig &config)
     });
 }
 
+bool tst_Everything::connectTo(const QString &transport, QString *why)
+{
+    const std::optional<ServerConfig> config = prepare(transport, why);
+    if (!config)
+        return false;
+    m_client = std::make_unique<McpClient>();
+    m_client->setConfig(*config);
+    return interop::connectClient(*m_client, connectTimeoutMs, why);
+}
+
 void tst_Everything::connectsListsAndCalls_data()
 {
     addTransportRows(true);
@@ -183,11 +195,7 @@ void tst_Everything::connectsListsAndCalls()
     if (transport != QLatin1String("stdio"))
         FOLIO_REQUIRE_LOOPBACK_ONLY_NETNS();
     QString why;
-    const std::optional<ServerConfig> config = prepare(transport, &why);
-    QVERIFY2(config, qPrintable(why));
-    m_client = std::make_unique<McpClient>();
-    m_client->setConfig(*config);
-    QVERIFY2(interop::connectClient(*m_client, connectTimeoutMs, &why), qPrintable(why));
+    QVERIFY2(connectTo(transport, &why), qPrintable(why));
 
     // Era detection: a 2025-era server. server/discover is refused (stdio -32601, HTTP 400), so
     // Folio falls back to initialize, which server-everything answers with 2025-11-25 over every
@@ -336,11 +344,7 @@ void tst_Everything::shutsDownCleanly()
     if (transport != QLatin1String("stdio"))
         FOLIO_REQUIRE_LOOPBACK_ONLY_NETNS();
     QString why;
-    const std::optional<ServerConfig> config = prepare(transport, &why);
-    QVERIFY2(config, qPrintable(why));
-    m_client = std::make_unique<McpClient>();
-    m_client->setConfig(*config);
-    QVERIFY2(interop::connectClient(*m_client, connectTimeoutMs, &why), qPrintable(why));
+    QVERIFY2(connectTo(transport, &why), qPrintable(why));
 
     Transport *t = m_client->connection()->transport();
     qint64 pid = 0;

@@ -10,6 +10,7 @@
 //
 // Where Folio gets a real server wrong, the check stays (marked QEXPECT_FAIL with the bug, until fixed).
 
+#include "fixtureprocess.h"
 #include "interophelpers.h"
 
 #include <QDir>
@@ -30,7 +31,7 @@ using interop::ServerProcess;
 
 namespace {
 
-const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
+using fixtureprocess::folioBinary;
 
 constexpr char pagingPeer[] = "paging-peer.mjs";
 constexpr char filesystemServer[] = "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js";
@@ -62,48 +63,17 @@ QString recordId(int index)
     return QStringLiteral("rec-%1").arg(index + 1, 2, 10, QLatin1Char('0'));
 }
 
-struct Run
-{
-    bool finished = false;
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    qint64 elapsedMs = 0;
-
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-    QString describe() const
-    {
-        return QStringLiteral("exit %1%2\n--- stderr ---\n%3\n--- stdout (start) ---\n%4")
-            .arg(exitCode)
-            .arg(finished ? QString() : QStringLiteral(" (did not finish: killed)"))
-            .arg(QString::fromUtf8(err.right(4000)), QString::fromUtf8(out.left(2000)));
-    }
-};
+using fixtureprocess::Run;
 
 // Runs folio to its exit (killed after the timeout), with a configuration home of its own.
 Run runFolio(const QStringList &arguments, const QString &configHome, const QMap<QString, QString> &env = {})
 {
-    Run run;
-    QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome); // no saved servers of a developer's
     environment.remove(QStringLiteral("QT_LOGGING_RULES"));
     for (auto it = env.cbegin(); it != env.cend(); ++it)
         environment.insert(it.key(), it.value());
-    process.setProcessEnvironment(environment);
-    QElapsedTimer timer;
-    timer.start();
-    process.start(folioBinary, arguments);
-    run.finished = process.waitForFinished(folioTimeoutMs);
-    if (!run.finished) {
-        process.kill();
-        process.waitForFinished(5000);
-    }
-    run.elapsedMs = timer.elapsed();
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return fixtureprocess::folio(arguments, environment, folioTimeoutMs);
 }
 
 // A list straight from the server over stdio, by JSON-RPC lines written here (no Folio code), so

@@ -1,26 +1,13 @@
 // Measures what 10,000 live page TTLs cost while nothing expires: the budget is under 1% of
 // one core. Usage: bench_ttlclock [keys] [idle seconds]
+#include "benchcpu.h"
 #include "ttlclock.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QTimer>
 
-#include <sys/resource.h>
-
 #include <cstdio>
-
-namespace {
-
-double cpuSeconds()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    const auto seconds = [](const timeval &tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-} // namespace
 
 int main(int argc, char **argv)
 {
@@ -37,21 +24,21 @@ int main(int argc, char **argv)
     // Deadlines between one hour and one year ahead, as pages with long TTLs would have.
     QElapsedTimer scheduling;
     scheduling.start();
-    const double cpuBeforeScheduling = cpuSeconds();
+    const double cpuBeforeScheduling = bench::cpuSeconds();
     const qint64 now = clock.nowMs();
     for (int i = 0; i < keys; ++i) {
         const qint64 ttl = 3'600'000LL + (qint64(i) * 7919 % keys) * 3'153'600LL;
         clock.schedule(quint64(i), folio::TtlClock::deadlineFor(now, ttl));
     }
-    const double schedulingCpuMs = (cpuSeconds() - cpuBeforeScheduling) * 1000;
+    const double schedulingCpuMs = (bench::cpuSeconds() - cpuBeforeScheduling) * 1000;
     const qint64 schedulingWallMs = scheduling.elapsed();
 
     QElapsedTimer wall;
     wall.start();
-    const double cpuBefore = cpuSeconds();
+    const double cpuBefore = bench::cpuSeconds();
     QTimer::singleShot(idleSeconds * 1000, Qt::PreciseTimer, &app, &QCoreApplication::quit);
     app.exec();
-    const double cpuUsed = cpuSeconds() - cpuBefore;
+    const double cpuUsed = bench::cpuSeconds() - cpuBefore;
     const double wallSeconds = double(wall.elapsed()) / 1000;
 
     std::printf("keys scheduled:        %d (in %lld ms wall, %.1f ms CPU)\n", clock.scheduledCount(),

@@ -17,10 +17,12 @@ class tst_Auditor : public QObject
     Q_OBJECT
 
 private:
-    // A client connected to a fresh ScriptedServer; server receives the transport.
-    McpClient *connectedClient(QPointer<ScriptedServer> *server)
+    // Starts the audit and waits until it has finished.
+    static bool auditToEnd(Auditor &auditor)
     {
-        return connectedToScriptedServer(this, server);
+        QSignalSpy finished(&auditor, &Auditor::finished);
+        auditor.start();
+        return finished.wait(10000);
     }
 
     static const AuditedList *find(const AuditResult &result, const QString &id)
@@ -36,7 +38,7 @@ private Q_SLOTS:
     void onlyReadOnlyListToolsAreCalled()
     {
         QPointer<ScriptedServer> server;
-        McpClient *client = connectedClient(&server);
+        McpClient *client = connectedToScriptedServer(this, &server);
         QVERIFY(client);
         Auditor auditor(client, AuditOptions{});
         QSignalSpy finished(&auditor, &Auditor::finished);
@@ -81,12 +83,10 @@ private Q_SLOTS:
     void requiredArgumentsFilledFromSchema()
     {
         QPointer<ScriptedServer> server;
-        McpClient *client = connectedClient(&server);
+        McpClient *client = connectedToScriptedServer(this, &server);
         QVERIFY(client);
         Auditor auditor(client, AuditOptions{});
-        QSignalSpy finished(&auditor, &Auditor::finished);
-        auditor.start();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(auditToEnd(auditor));
 
         const AuditedList *repo = find(auditor.result(), QStringLiteral("tool:read_repo_issues"));
         QVERIFY(repo);
@@ -129,16 +129,14 @@ private Q_SLOTS:
     void toolArgsOverrideFilledValues()
     {
         QPointer<ScriptedServer> server;
-        McpClient *client = connectedClient(&server);
+        McpClient *client = connectedToScriptedServer(this, &server);
         QVERIFY(client);
         AuditOptions options;
         options.lists = {QStringLiteral("tool:read_repo_issues")};
         options.toolArguments.insert(QStringLiteral("read_repo_issues"),
                                      QJsonObject{{QStringLiteral("repo"), QStringLiteral("acme/widgets")}});
         Auditor auditor(client, options);
-        QSignalSpy finished(&auditor, &Auditor::finished);
-        auditor.start();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(auditToEnd(auditor));
         QCOMPARE(auditor.result().lists.size(), 1);
         const AuditedList &repo = auditor.result().lists.first();
         QVERIFY2(repo.isAudited(), qPrintable(repo.skipped));
@@ -153,15 +151,13 @@ private Q_SLOTS:
 
         // Given in full: nothing filled, nothing said.
         QPointer<ScriptedServer> second;
-        McpClient *again = connectedClient(&second);
+        McpClient *again = connectedToScriptedServer(this, &second);
         QVERIFY(again);
         options.toolArguments.insert(QStringLiteral("read_repo_issues"),
                                      QJsonObject{{QStringLiteral("repo"), QStringLiteral("acme/widgets")},
                                                  {QStringLiteral("state"), QStringLiteral("closed")}});
         Auditor full(again, options);
-        QSignalSpy fullFinished(&full, &Auditor::finished);
-        full.start();
-        QVERIFY(fullFinished.wait(10000));
+        QVERIFY(auditToEnd(full));
         const AuditedList &given = full.result().lists.first();
         QVERIFY(given.isAudited());
         QCOMPARE(given.arguments.value(QStringLiteral("state")).toString(), QStringLiteral("closed"));
@@ -172,14 +168,12 @@ private Q_SLOTS:
     void stillFailingToolSkippedWithFilledValues()
     {
         QPointer<ScriptedServer> server;
-        McpClient *client = connectedClient(&server);
+        McpClient *client = connectedToScriptedServer(this, &server);
         QVERIFY(client);
         AuditOptions options;
         options.lists = {QStringLiteral("tool:read_private_things")};
         Auditor auditor(client, options);
-        QSignalSpy finished(&auditor, &Auditor::finished);
-        auditor.start();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(auditToEnd(auditor));
         const AuditedList &l = auditor.result().lists.first();
         QVERIFY(!l.isAudited());
         QCOMPARE(l.skipped,
@@ -217,16 +211,14 @@ private Q_SLOTS:
         QFETCH(QString, tools);
         QFETCH(QString, onePage);
         QPointer<ScriptedServer> server;
-        McpClient *client = connectedClient(&server);
+        McpClient *client = connectedToScriptedServer(this, &server);
         QVERIFY(client);
         server->ignoresCursors = ignoresCursors;
         server->cursorErrorCode = code;
         AuditOptions options;
         options.lists = {QStringLiteral("tools"), QStringLiteral("tool:read_one_page")};
         Auditor auditor(client, options);
-        QSignalSpy finished(&auditor, &Auditor::finished);
-        auditor.start();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(auditToEnd(auditor));
 
         const QString forged = AuditProbes::forgedCursor();
         QVERIFY(!forged.isEmpty());
@@ -269,14 +261,12 @@ private Q_SLOTS:
     void noForgedCursorForOffsetLists()
     {
         QPointer<ScriptedServer> server;
-        McpClient *client = connectedClient(&server);
+        McpClient *client = connectedToScriptedServer(this, &server);
         QVERIFY(client);
         AuditOptions options;
         options.lists = {QStringLiteral("tool:read_rows")};
         Auditor auditor(client, options);
-        QSignalSpy finished(&auditor, &Auditor::finished);
-        auditor.start();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(auditToEnd(auditor));
         const AuditedList &rows = auditor.result().lists.first();
         QVERIFY(rows.isAudited());
         QCOMPARE(rows.pages, 2); // two rows, then an empty page
@@ -295,15 +285,13 @@ private Q_SLOTS:
     void allowToolOptsIn()
     {
         QPointer<ScriptedServer> server;
-        McpClient *client = connectedClient(&server);
+        McpClient *client = connectedToScriptedServer(this, &server);
         QVERIFY(client);
         AuditOptions options;
         options.allowedTools = {QStringLiteral("sync_things")};
         options.lists = {QStringLiteral("tool:sync_things")};
         Auditor auditor(client, options);
-        QSignalSpy finished(&auditor, &Auditor::finished);
-        auditor.start();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(auditToEnd(auditor));
         QVERIFY(server->calls.contains(QStringLiteral("sync_things")));
         QVERIFY(!server->calls.contains(QStringLiteral("read_things"))); // not asked for
         QCOMPARE(auditor.result().lists.size(), 1);
@@ -313,7 +301,7 @@ private Q_SLOTS:
     void cancelStopsAndReports()
     {
         QPointer<ScriptedServer> server;
-        McpClient *client = connectedClient(&server);
+        McpClient *client = connectedToScriptedServer(this, &server);
         QVERIFY(client);
         Auditor auditor(client, AuditOptions{});
         QSignalSpy finished(&auditor, &Auditor::finished);

@@ -1,17 +1,14 @@
 #include "auditprobes.h"
+#include "testjson.h"
 
 #include <QJsonDocument>
 #include <QTest>
 
 using namespace folio;
 using AuditProbes::ProbeAnswer;
+using testsupport::jsonObject;
 
 namespace {
-
-QJsonObject obj(const char *json)
-{
-    return QJsonDocument::fromJson(json).object();
-}
 
 ProbeAnswer answer(ProbeAnswer::Kind kind, int code = 0, const QString &message = {})
 {
@@ -231,8 +228,8 @@ void tst_AuditProbes::otherArgumentsJudged()
     QFETCH(ProbeAnswer::Kind, kind);
     QFETCH(bool, finding);
     QFETCH(bool, note);
-    const QJsonObject walk = obj(R"({"channel":"x"})");
-    const QJsonObject probe = obj(R"({"channel":"xa"})");
+    const QJsonObject walk = jsonObject(R"({"channel":"x"})");
+    const QJsonObject probe = jsonObject(R"({"channel":"xa"})");
     const CheckOutcome o =
         AuditProbes::judgeOtherArguments(answer(kind, -32602), QStringLiteral("c1"), walk, probe, 2);
     QCOMPARE(o.finding.has_value(), finding);

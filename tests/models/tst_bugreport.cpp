@@ -62,6 +62,16 @@ private Q_SLOTS:
 
 private:
     BugReport::Input input() const;
+    // The pages of the report's first (and only) list.
+    QJsonArray firstListPages() const
+    {
+        return m_report.value(QStringLiteral("lists"))
+            .toArray()
+            .at(0)
+            .toObject()
+            .value(QStringLiteral("pages"))
+            .toArray();
+    }
 
     PagedFixture *m_fixture = nullptr;
     QJsonObject m_report;
@@ -125,12 +135,7 @@ void tst_BugReport::pagesAreNumberedFromOne()
 
 void tst_BugReport::cursorsRawAndDecoded()
 {
-    const QJsonArray pages = m_report.value(QStringLiteral("lists"))
-                                 .toArray()
-                                 .at(0)
-                                 .toObject()
-                                 .value(QStringLiteral("pages"))
-                                 .toArray();
+    const QJsonArray pages = firstListPages();
     const QJsonObject second = pages.at(1).toObject();
     QCOMPARE(second.value(QStringLiteral("cursor")).toString(), cursorAt(3));
     QCOMPARE(second.value(QStringLiteral("cursorDecoded")).toObject(),
@@ -141,12 +146,7 @@ void tst_BugReport::cursorsRawAndDecoded()
 
 void tst_BugReport::hintsAsSentAndEffective()
 {
-    const QJsonArray pages = m_report.value(QStringLiteral("lists"))
-                                 .toArray()
-                                 .at(0)
-                                 .toObject()
-                                 .value(QStringLiteral("pages"))
-                                 .toArray();
+    const QJsonArray pages = firstListPages();
     const QJsonObject first = pages.at(0).toObject();
     QCOMPARE(first.value(QStringLiteral("ttlMs")).toInt(), 60000);
     QCOMPARE(first.value(QStringLiteral("ttlMsPresent")).toBool(), true);
@@ -164,14 +164,7 @@ void tst_BugReport::hintsAsSentAndEffective()
 
 void tst_BugReport::failingPageHasItsRawRequest()
 {
-    const QJsonObject third = m_report.value(QStringLiteral("lists"))
-                                  .toArray()
-                                  .at(0)
-                                  .toObject()
-                                  .value(QStringLiteral("pages"))
-                                  .toArray()
-                                  .at(2)
-                                  .toObject();
+    const QJsonObject third = firstListPages().at(2).toObject();
     QCOMPARE(third.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
     const QJsonObject attempt = third.value(QStringLiteral("attempts")).toArray().at(0).toObject();
     const QJsonObject request = attempt.value(QStringLiteral("request")).toObject();

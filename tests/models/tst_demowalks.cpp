@@ -1,6 +1,7 @@
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
 #include "ttlclock.h"
+#include "walkall.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -45,9 +46,7 @@ McpClient *tst_DemoWalks::connectDemo(const QStringList &args, const QString &re
 
 bool tst_DemoWalks::walk(PagedListModel &model)
 {
-    QSignalSpy finished(model.walker(), &PageWalker::walkFinished);
-    model.walker()->fetchAll();
-    return finished.wait(30000);
+    return testsupport::walkAll(model, 30000);
 }
 
 void tst_DemoWalks::scenarios_data()

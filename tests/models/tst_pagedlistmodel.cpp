@@ -2,6 +2,7 @@
 #include "pageledger.h"
 #include "scriptedlist.h"
 #include "ttlclock.h"
+#include "walkall.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -53,9 +54,7 @@ void tst_PagedListModel::cleanup()
 
 bool tst_PagedListModel::walkAll(PagedListModel &model)
 {
-    QSignalSpy finished(model.walker(), &PageWalker::walkFinished);
-    model.walker()->fetchAll();
-    return finished.wait(3000);
+    return testsupport::walkAll(model, 3000);
 }
 
 void tst_PagedListModel::modelTester_data()

@@ -2,28 +2,22 @@
 // inputSchema alone, and where each came from.
 
 #include "schemaargs.h"
+#include "testjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
 
 using namespace folio;
+using testsupport::jsonObject;
 
 namespace {
-
-QJsonObject obj(const QByteArray &json)
-{
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        qFatal("bad test JSON: %s in %s", qPrintable(error.errorString()), json.constData());
-    return doc.object();
-}
 
 // A tool's inputSchema with one required property "p" of the schema given.
 QJsonObject oneRequired(const QByteArray &property, const QByteArray &extra = {})
 {
-    return obj(R"({"type":"object","properties":{"p":)" + property + R"(},"required":["p"])" + extra + "}");
+    return jsonObject(R"({"type":"object","properties":{"p":)" + property + R"(},"required":["p"])" + extra +
+                      "}");
 }
 
 QString sourcesOf(const SchemaArgs &args)
@@ -134,7 +128,7 @@ void tst_SchemaArgs::value()
     QFETCH(QByteArray, schema);
     QFETCH(QByteArray, value);
     QFETCH(QString, source);
-    const SchemaArgs args = SchemaArgs::fill(obj(schema));
+    const SchemaArgs args = SchemaArgs::fill(jsonObject(schema));
     QCOMPARE(args.filled.size(), 1);
     QCOMPARE(args.filled.first().name, QStringLiteral("p"));
     QCOMPARE(QJsonArray{args.filled.first().value}, QJsonDocument::fromJson(value).array());
@@ -144,35 +138,35 @@ void tst_SchemaArgs::value()
 
 void tst_SchemaArgs::onlyRequiredAndMissing()
 {
-    const SchemaArgs args = SchemaArgs::fill(obj(R"({"type":"object",
+    const SchemaArgs args = SchemaArgs::fill(jsonObject(R"({"type":"object",
         "properties":{"a":{"type":"string"},"b":{"type":"integer"},"c":{"type":"boolean"}},
         "required":["b","a","a",7,"undeclared"]})"));
     // Required order, each once; a name that is not a string is no name; an undeclared one is
     // anything: a string.
     QCOMPARE(sourcesOf(args), QStringLiteral("b:placeholder a:placeholder undeclared:placeholder"));
-    QCOMPARE(args.arguments, obj(R"({"a":"example","b":1,"undeclared":"example"})"));
+    QCOMPARE(args.arguments, jsonObject(R"({"a":"example","b":1,"undeclared":"example"})"));
 
-    QVERIFY(
-        SchemaArgs::fill(obj(R"({"type":"object","properties":{"a":{"type":"string"}}})")).filled.isEmpty());
-    QVERIFY(SchemaArgs::fill(obj(R"({"type":"object","required":"a"})")).filled.isEmpty());
+    QVERIFY(SchemaArgs::fill(jsonObject(R"({"type":"object","properties":{"a":{"type":"string"}}})"))
+                .filled.isEmpty());
+    QVERIFY(SchemaArgs::fill(jsonObject(R"({"type":"object","required":"a"})")).filled.isEmpty());
     QVERIFY(SchemaArgs::fill(QJsonObject()).filled.isEmpty());
 }
 
 void tst_SchemaArgs::givenWinAndPagingLeftOut()
 {
-    const QJsonObject schema = obj(R"({"type":"object","properties":{
+    const QJsonObject schema = jsonObject(R"({"type":"object","properties":{
         "repo":{"type":"string","examples":["octo/demo"]},"state":{"type":"string","enum":["open","closed"]},
         "cursor":{"type":"string"},"limit":{"type":"integer","minimum":1}},
         "required":["repo","state","cursor","limit"]})");
-    const SchemaArgs args = SchemaArgs::fill(schema, obj(R"({"repo":"acme/widgets","label":"bug"})"),
+    const SchemaArgs args = SchemaArgs::fill(schema, jsonObject(R"({"repo":"acme/widgets","label":"bug"})"),
                                              {QStringLiteral("cursor"), QStringLiteral("limit")});
     QCOMPARE(sourcesOf(args), QStringLiteral("state:enum"));
-    QCOMPARE(args.arguments, obj(R"({"repo":"acme/widgets","label":"bug","state":"open"})"));
+    QCOMPARE(args.arguments, jsonObject(R"({"repo":"acme/widgets","label":"bug","state":"open"})"));
 }
 
 void tst_SchemaArgs::nestedObject()
 {
-    const SchemaArgs args = SchemaArgs::fill(obj(R"({"type":"object","properties":{
+    const SchemaArgs args = SchemaArgs::fill(jsonObject(R"({"type":"object","properties":{
         "filter":{"type":"object","properties":{
             "owner":{"type":"string","examples":["octo"]},
             "range":{"type":"object","properties":{"from":{"type":"integer","minimum":0},
@@ -181,13 +175,13 @@ void tst_SchemaArgs::nestedObject()
           "required":["owner","range"]}},
         "required":["filter"]})"));
     QCOMPARE(sourcesOf(args), QStringLiteral("filter:placeholder"));
-    QCOMPARE(args.arguments, obj(R"({"filter":{"owner":"octo","range":{"from":0}}})"));
+    QCOMPARE(args.arguments, jsonObject(R"({"filter":{"owner":"octo","range":{"from":0}}})"));
 }
 
 void tst_SchemaArgs::refCycleIsBounded()
 {
     // A tree node that requires a child node: unsatisfiable, so it must stop, and soon.
-    const QJsonObject schema = obj(R"({"type":"object","properties":{"root":{"$ref":"#/$defs/Node"},
+    const QJsonObject schema = jsonObject(R"({"type":"object","properties":{"root":{"$ref":"#/$defs/Node"},
         "state":{"$ref":"#/definitions/State"},"self":{"$ref":"#"},"loop":{"$ref":"#/$defs/A"}},
         "required":["root","state","self","loop"],
         "$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"child":{"$ref":"#/$defs/Node"}},
@@ -200,7 +194,7 @@ void tst_SchemaArgs::refCycleIsBounded()
     QCOMPARE(args.arguments.value(QStringLiteral("state")).toString(), QStringLiteral("open"));
     // The node once, then its child as the cycle's {} (the second visit follows nothing).
     QCOMPARE(args.arguments.value(QStringLiteral("root")).toObject(),
-             obj(R"({"name":"example","child":{}})"));
+             jsonObject(R"({"name":"example","child":{}})"));
     QVERIFY(args.arguments.value(QStringLiteral("self")).isObject());
     QCOMPARE(args.arguments.value(QStringLiteral("loop")).toString(), QStringLiteral("example"));
 }
@@ -211,7 +205,7 @@ void tst_SchemaArgs::deepNestingIsBounded()
     QByteArray schema = R"({"type":"object"})";
     for (int i = 0; i < 200; ++i)
         schema = R"({"type":"object","properties":{"n":)" + schema + R"(},"required":["n"]})";
-    const SchemaArgs args = SchemaArgs::fill(obj(schema));
+    const SchemaArgs args = SchemaArgs::fill(jsonObject(schema));
     int depth = 0;
     QJsonValue v = args.arguments.value(QStringLiteral("n"));
     while (v.isObject() && v.toObject().contains(QStringLiteral("n"))) {
@@ -236,9 +230,9 @@ void tst_SchemaArgs::branchingRefsAreBounded()
                 "},\"required\":[" + required + "]},";
     }
     defs += R"("L8":{"type":"string"})";
-    const QJsonObject schema =
-        obj(R"({"type":"object","properties":{"top":{"$ref":"#/$defs/L0"}},"required":["top"],"$defs":{)" +
-            defs + "}}");
+    const QJsonObject schema = jsonObject(
+        R"({"type":"object","properties":{"top":{"$ref":"#/$defs/L0"}},"required":["top"],"$defs":{)" + defs +
+        "}}");
     const SchemaArgs args = SchemaArgs::fill(schema);
     QCOMPARE(args.filled.size(), 1);
     const QByteArray written = QJsonDocument(args.arguments).toJson(QJsonDocument::Compact);
@@ -267,14 +261,14 @@ void tst_SchemaArgs::remoteRefNotFetched()
     QCOMPARE(sourcesOf(viaRef), QStringLiteral("p:enum"));
     QCOMPARE(viaRef.arguments.value(QStringLiteral("p")).toString(), QStringLiteral("blue"));
     // An inputSchema that is a $ref itself.
-    const SchemaArgs top = SchemaArgs::fill(obj(R"({"$ref":"#/definitions/Args","definitions":{"Args":
+    const SchemaArgs top = SchemaArgs::fill(jsonObject(R"({"$ref":"#/definitions/Args","definitions":{"Args":
         {"type":"object","properties":{"q":{"type":"string","examples":["x"]}},"required":["q"]}}})"));
     QCOMPARE(sourcesOf(top), QStringLiteral("q:examples"));
 }
 
 void tst_SchemaArgs::describe()
 {
-    const SchemaArgs args = SchemaArgs::fill(obj(R"({"type":"object","properties":{
+    const SchemaArgs args = SchemaArgs::fill(jsonObject(R"({"type":"object","properties":{
         "repo":{"type":"string","examples":["octo/demo"]},"state":{"enum":["open","closed"]},
         "n":{"type":"integer"},"long":{"const":"0123456789012345678901234567890123456789xyz"},
         "bad\nname":{"type":"boolean"}},

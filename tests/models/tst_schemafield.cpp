@@ -1,10 +1,12 @@
 #include "schemafield.h"
+#include "testjson.h"
 
 #include <QJsonDocument>
 #include <QTest>
 
 using folio::SchemaField;
 using Kind = folio::SchemaField::Kind;
+using testsupport::jsonObject;
 
 // SchemaField: what a form shows for a schema, decided without widgets.
 class tst_SchemaField : public QObject
@@ -21,15 +23,10 @@ private Q_SLOTS:
 
 namespace {
 
-QJsonObject obj(const char *json)
-{
-    return QJsonDocument::fromJson(json).object();
-}
-
 SchemaField field(const char *schema, const QJsonObject &root = {})
 {
-    return SchemaField::describe(root.isEmpty() ? obj(schema) : root, QStringLiteral("f"), obj(schema), true,
-                                 1);
+    return SchemaField::describe(root.isEmpty() ? jsonObject(schema) : root, QStringLiteral("f"),
+                                 jsonObject(schema), true, 1);
 }
 
 } // namespace
@@ -66,7 +63,7 @@ void tst_SchemaField::kinds()
 void tst_SchemaField::refsAndAllOf()
 {
     // A $ref's siblings win over its target; a chain is followed; allOf parts merge.
-    const QJsonObject root = obj(R"({"type":"object","properties":{
+    const QJsonObject root = jsonObject(R"({"type":"object","properties":{
         "state":{"$ref":"#/$defs/Alias","description":"mine"},
         "both":{"allOf":[{"$ref":"#/$defs/A"},{"properties":{"b":{"type":"integer"}},"required":["b"]}]}},
         "$defs":{"Alias":{"$ref":"#/$defs/State"},
@@ -114,9 +111,9 @@ void tst_SchemaField::bounded()
     // A $ref cycle stops after its hops; nesting past maxNesting is a JSON field; a form holds at
     // most maxFields top-level fields.
     const QJsonObject loop =
-        obj(R"({"$ref":"#/$defs/A","$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}})");
+        jsonObject(R"({"$ref":"#/$defs/A","$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}})");
     QCOMPARE(SchemaField::describe(loop, QString(), loop, true, 0).kind, Kind::Json);
-    const QJsonObject deep = obj(R"({"type":"object","properties":{"n":{"$ref":"#"}}})");
+    const QJsonObject deep = jsonObject(R"({"type":"object","properties":{"n":{"$ref":"#"}}})");
     const SchemaField *f = nullptr;
     SchemaField top = SchemaField::describe(deep, QString(), deep, true, 0);
     f = &top;

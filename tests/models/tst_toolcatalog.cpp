@@ -18,17 +18,11 @@ class tst_ToolCatalog : public QObject
 {
     Q_OBJECT
 
-private:
-    McpClient *connectedClient(QPointer<ScriptedServer> *server)
-    {
-        return connectedToScriptedServer(this, server);
-    }
-
 private Q_SLOTS:
     void findsToolsAndListTools()
     {
         QPointer<ScriptedServer> server;
-        McpClient *client = connectedClient(&server);
+        McpClient *client = connectedToScriptedServer(this, &server);
         QVERIFY(client);
         TtlClock clock;
         ToolCatalog catalog(client, &clock);
@@ -69,7 +63,7 @@ private Q_SLOTS:
     void saysWhenTheListDidNotEnd()
     {
         QPointer<ScriptedServer> server;
-        McpClient *client = connectedClient(&server);
+        McpClient *client = connectedToScriptedServer(this, &server);
         QVERIFY(client);
         server->setHandler([](const QString &method, const QJsonObject &) -> QJsonObject {
             if (method == QLatin1String("tools/list"))

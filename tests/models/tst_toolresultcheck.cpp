@@ -1,3 +1,4 @@
+#include "testjson.h"
 #include "toolresultcheck.h"
 
 #include <QJsonArray>
@@ -6,6 +7,7 @@
 
 using folio::ToolResultCheck;
 using Verdict = ToolResultCheck::Verdict;
+using testsupport::jsonObject;
 
 // The one output-schema verdict of a tool's result (the window's Call pane and `folio call`).
 class tst_ToolResultCheck : public QObject
@@ -16,13 +18,6 @@ private Q_SLOTS:
     void verdict();
 };
 
-namespace {
-QJsonObject json(const char *text)
-{
-    return QJsonDocument::fromJson(text).object();
-}
-} // namespace
-
 void tst_ToolResultCheck::verdict_data()
 {
     QTest::addColumn<QJsonObject>("tool");
@@ -31,17 +26,17 @@ void tst_ToolResultCheck::verdict_data()
     QTest::addColumn<bool>("failed");
     QTest::addColumn<QStringList>("lines");
 
-    const QJsonObject schema = json(R"({"name":"t","outputSchema":{"type":"object","required":["n"],
+    const QJsonObject schema = jsonObject(R"({"name":"t","outputSchema":{"type":"object","required":["n"],
         "properties":{"n":{"type":"integer"}}}})");
-    QTest::addRow("no schema") << json(R"({"name":"t"})") << json(R"({"content":[]})")
+    QTest::addRow("no schema") << jsonObject(R"({"name":"t"})") << jsonObject(R"({"content":[]})")
                                << int(Verdict::NoSchema) << false << QStringList();
-    QTest::addRow("tool error") << schema << json(R"({"isError":true,"content":[]})")
+    QTest::addRow("tool error") << schema << jsonObject(R"({"isError":true,"content":[]})")
                                 << int(Verdict::ToolError) << false << QStringList();
-    QTest::addRow("missing") << schema << json(R"({"content":[]})") << int(Verdict::Missing) << true
+    QTest::addRow("missing") << schema << jsonObject(R"({"content":[]})") << int(Verdict::Missing) << true
                              << QStringList();
-    QTest::addRow("matches") << schema << json(R"({"structuredContent":{"n":3}})") << int(Verdict::Matches)
-                             << false << QStringList();
-    QTest::addRow("mismatch") << schema << json(R"({"structuredContent":{"n":"three"}})")
+    QTest::addRow("matches") << schema << jsonObject(R"({"structuredContent":{"n":3}})")
+                             << int(Verdict::Matches) << false << QStringList();
+    QTest::addRow("mismatch") << schema << jsonObject(R"({"structuredContent":{"n":"three"}})")
                               << int(Verdict::Mismatch) << true
                               << QStringList{QStringLiteral("n: expected an integer, got a string")};
 }

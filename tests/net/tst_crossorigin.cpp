@@ -4,6 +4,7 @@
 // origin is a listener of this test on a second loopback address (127.0.0.2), which records every
 // connection; the server is folio-fixture-server in its origin modes, a real process on loopback.
 #include "authorizer.h"
+#include "connectclient.h"
 #include "httpexchange.h"
 #include "listsource.h"
 #include "mcpclient.h"
@@ -12,6 +13,7 @@
 #include "pageledger.h"
 #include "pagewalker.h"
 #include "rpccall.h"
+#include "serverprocess.h"
 #include "trafficlog.h"
 #include "ttlclock.h"
 
@@ -20,7 +22,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -148,15 +149,10 @@ QUrl tst_CrossOrigin::startFixture(const QString &mode, int status)
                  QString::number(status)});
     if (!proc->waitForStarted(5000))
         return {};
-    for (int i = 0; i < 100 && !m_fixtureSaid.contains('\n'); ++i) {
-        proc->waitForReadyRead(100);
-        m_fixtureSaid += proc->readAllStandardError();
-    }
+    const QString url = testsupport::listeningUrl(*proc, 10000, &m_fixtureSaid);
     connect(proc, &QProcess::readyReadStandardError, this,
             [this, proc] { m_fixtureSaid += proc->readAllStandardError(); });
-    static const QRegularExpression re(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+/mcp)"));
-    const auto m = re.match(QString::fromUtf8(m_fixtureSaid));
-    return m.hasMatch() ? QUrl(m.captured(1)) : QUrl();
+    return QUrl(url);
 }
 
 ServerConfig tst_CrossOrigin::config(const QUrl &url) const
@@ -174,13 +170,7 @@ ServerConfig tst_CrossOrigin::config(const QUrl &url) const
 bool tst_CrossOrigin::connectClient(McpClient &client, const ServerConfig &config)
 {
     client.setConfig(config);
-    QSignalSpy connected(&client, &McpClient::connected);
-    QSignalSpy disconnected(&client, &McpClient::disconnected);
-    client.connectToServer();
-    QDeadlineTimer deadline(30000);
-    while (connected.isEmpty() && disconnected.isEmpty() && !deadline.hasExpired())
-        connected.wait(50);
-    return !connected.isEmpty();
+    return testsupport::connectClient(client, 30000);
 }
 
 RpcCall *tst_CrossOrigin::listAndWait(McpClient &client, const std::optional<QString> &cursor)

@@ -1,3 +1,4 @@
+#include "connectclient.h"
 #include "jsonrpcconnection.h"
 #include "listsource.h"
 #include "mcpclient.h"
@@ -5,6 +6,7 @@
 #include "pagewalker.h"
 #include "rowstore.h"
 #include "rpccall.h"
+#include "serverprocess.h"
 #include "stdiotransport.h"
 #include "trafficlog.h"
 #include "transport.h"
@@ -87,13 +89,9 @@ ServerConfig tst_Faults::httpConfig(const QString &mode)
     c.requestTimeoutMs = 1500;
     if (!proc->waitForStarted(5000))
         return c;
+    c.url = QUrl(testsupport::listeningUrl(*proc, 5000, &m_serverStderr));
     connect(proc, &QProcess::readyReadStandardError, this,
             [this, proc] { m_serverStderr += proc->readAllStandardError(); });
-    static const QRegularExpression re(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)/mcp"));
-    (void)QTest::qWaitFor([this] { return m_serverStderr.contains('\n'); }, 5000);
-    const auto m = re.match(QString::fromUtf8(m_serverStderr));
-    if (m.hasMatch())
-        c.url = QUrl(m.captured(1) + QStringLiteral("/mcp"));
     return c;
 }
 
@@ -115,14 +113,9 @@ bool tst_Faults::connectClient(McpClient &client, const ServerConfig &config)
     ServerConfig patient = config;
     patient.requestTimeoutMs = qMax(config.requestTimeoutMs, 15000);
     client.setConfig(patient);
-    QSignalSpy connected(&client, &McpClient::connected);
-    QSignalSpy disconnected(&client, &McpClient::disconnected);
-    client.connectToServer();
-    QDeadlineTimer deadline(30000);
-    while (connected.isEmpty() && disconnected.isEmpty() && !deadline.hasExpired())
-        connected.wait(50);
+    const bool connected = testsupport::connectClient(client, 30000);
     client.setConfig(config);
-    return !connected.isEmpty();
+    return connected;
 }
 
 RpcCall *tst_Faults::listAndWait(McpClient &client, const std::optional<QString> &cursor, int waitMs)

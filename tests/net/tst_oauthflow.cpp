@@ -9,12 +9,12 @@
 #include "oauthflow.h"
 #include "rpccall.h"
 #include "secretmask.h"
+#include "serverprocess.h"
 
 #include <QJsonArray>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTcpSocket>
@@ -49,13 +49,13 @@ private Q_SLOTS:
     void challenge();
     void signIn_data();
     void signIn();
-    void refresh_data();
+    void refresh_data() { refreshTokenKeptOrRotated(); }
     void refresh();
     void refreshRefused();
     void fault_data();
     void fault();
     void cancelWhileWaitingForCallback();
-    void tokenExpiresMidWalk_data();
+    void tokenExpiresMidWalk_data() { refreshTokenKeptOrRotated(); }
     void tokenExpiresMidWalk();
     void stepUpForMoreScope();
 
@@ -67,6 +67,8 @@ private:
         QByteArray body;
     };
 
+    // The data of the tests run with the server's refresh tokens kept and rotated (--oauth=rotate).
+    static void refreshTokenKeptOrRotated();
     // Starts the demo server with --oauth=spec (and more arguments); its /mcp URL, or empty.
     QUrl startServer(const QString &spec, const QStringList &more = {});
     std::unique_ptr<OAuthFlow> runFlow(OAuthFlow::Options options);
@@ -93,15 +95,10 @@ QUrl tst_OAuthFlow::startServer(const QString &spec, const QStringList &more)
     if (!proc->waitForStarted(5000))
         return {};
     QByteArray err;
-    for (int i = 0; i < 100 && !err.contains('\n'); ++i) {
-        proc->waitForReadyRead(100);
-        err += proc->readAllStandardError();
-    }
-    static const QRegularExpression re(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+/mcp)"));
-    const auto m = re.match(QString::fromUtf8(err));
-    if (!m.hasMatch())
+    const QString url = testsupport::listeningUrl(*proc, 10000, &err);
+    if (url.isEmpty())
         qWarning().noquote() << "the demo server did not start:" << err;
-    return m.hasMatch() ? QUrl(m.captured(1)) : QUrl();
+    return QUrl(url);
 }
 
 void tst_OAuthFlow::cleanup()
@@ -345,7 +342,7 @@ void tst_OAuthFlow::signIn()
 
 // --- Refresh ---------------------------------------------------------------------------------
 
-void tst_OAuthFlow::refresh_data()
+void tst_OAuthFlow::refreshTokenKeptOrRotated()
 {
     QTest::addColumn<bool>("rotate");
     QTest::addRow("refresh_token_kept") << false;
@@ -574,13 +571,6 @@ void tst_OAuthFlow::cancelWhileWaitingForCallback()
 }
 
 // --- The Authorizer in a walk ------------------------------------------------------------------
-
-void tst_OAuthFlow::tokenExpiresMidWalk_data()
-{
-    QTest::addColumn<bool>("rotate");
-    QTest::addRow("refresh_token_kept") << false;
-    QTest::addRow("refresh_token_rotated") << true;
-}
 
 void tst_OAuthFlow::tokenExpiresMidWalk()
 {

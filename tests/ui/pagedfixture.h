@@ -5,6 +5,7 @@
 #include "scriptedlist.h"
 #include "scriptedtransport.h"
 #include "ttlclock.h"
+#include "walkall.h"
 
 #include <QJsonArray>
 #include <QMap>
@@ -64,12 +65,7 @@ public:
     }
 
     // Follows the cursors to the end (or a stop) and waits for it.
-    bool walkAll(int timeoutMs = 5000)
-    {
-        QSignalSpy finished(model.get()->walker(), &folio::PageWalker::walkFinished);
-        model->walker()->fetchAll();
-        return finished.wait(timeoutMs);
-    }
+    bool walkAll(int timeoutMs = 5000) { return testsupport::walkAll(*model, timeoutMs); }
 
     // Moves the injected clock and lets the TTL clock fire what became due.
     void advance(qint64 ms)

@@ -16,6 +16,26 @@
 
 using namespace folio;
 
+namespace {
+
+ServerConfig demoConfig()
+{
+    ServerConfig config;
+    config.name = QStringLiteral("demo");
+    return config;
+}
+
+// The panel on the session of a server named "demo", not connected.
+struct PanelOnSession
+{
+    PanelOnSession() { panel.setSession(&session); }
+
+    ServerSession session{demoConfig(), nullptr, nullptr};
+    AuditPanel panel;
+};
+
+} // namespace
+
 // The audit dock's tree: Copy and Copy as JSON on the selected rows (a list's report, a finding);
 // the session keeps the result, and its findings join the session's, marked as the audit's.
 class tst_AuditPanel : public QObject
@@ -49,11 +69,8 @@ AuditResult tst_AuditPanel::loopResult()
 
 void tst_AuditPanel::copyRowsAndJson()
 {
-    ServerConfig config;
-    config.name = QStringLiteral("demo");
-    ServerSession session(config, nullptr, nullptr);
-    AuditPanel panel;
-    panel.setSession(&session);
+    PanelOnSession f;
+    AuditPanel &panel = f.panel;
     panel.showResult(loopResult());
 
     QTreeWidget *tree = panel.tree();
@@ -90,11 +107,9 @@ void tst_AuditPanel::copyRowsAndJson()
 
 void tst_AuditPanel::sessionKeepsTheResult()
 {
-    ServerConfig config;
-    config.name = QStringLiteral("demo");
-    ServerSession session(config, nullptr, nullptr);
-    AuditPanel panel;
-    panel.setSession(&session);
+    PanelOnSession f;
+    ServerSession &session = f.session;
+    AuditPanel &panel = f.panel;
     QCOMPARE(panel.tree()->topLevelItemCount(), 0);
     QVERIFY(!panel.runButton()->isEnabled()); // not connected
     QVERIFY(panel.statusText().contains(QLatin1String("Connect to the server first")));

@@ -12,6 +12,7 @@
 #include "serversession.h"
 #include "serverview.h"
 #include "settingskeys.h"
+#include "testjson.h"
 #include "timelineview.h"
 #include "trafficlogmodel.h"
 #include "trafficview.h"
@@ -521,15 +522,7 @@ void tst_MainWindow::exportsAReport()
     QCOMPARE(request.value(QStringLiteral("method")).toString(), QStringLiteral("tools/list"));
     QCOMPARE(request.value(QStringLiteral("params")).toObject().value(QStringLiteral("cursor")).toString(),
              cursor);
-    QCOMPARE(attempt.value(QStringLiteral("response"))
-                 .toObject()
-                 .value(QStringLiteral("message"))
-                 .toObject()
-                 .value(QStringLiteral("error"))
-                 .toObject()
-                 .value(QStringLiteral("code"))
-                 .toInt(),
-             -32603);
+    QCOMPARE(testsupport::jsonAt(attempt, {"response", "message", "error", "code"}).toInt(), -32603);
 
     // The HTML a person opens: Page 3's card holds that request, unfolded.
     const QString htmlPath = dir.filePath(QStringLiteral("demo-report.html"));

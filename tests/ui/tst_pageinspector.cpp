@@ -40,6 +40,16 @@ Script script()
             {Opaque, PagedFixture::rpcError(-32602, QStringLiteral("Invalid cursor"))}};
 }
 
+// The scripted list walked to its end, and the inspector shown on page row of it.
+bool showWalkedPage(PagedFixture &f, PageInspector &inspector, int row)
+{
+    if (!f.connect(script()) || !f.walkAll())
+        return false;
+    inspector.setPage(f.model.get(), row);
+    inspector.show();
+    return QTest::qWaitForWindowExposed(&inspector);
+}
+
 template<typename T> T *child(const QWidget &w, const char *name)
 {
     T *found = w.findChild<T *>(QString::fromLatin1(name));
@@ -96,12 +106,8 @@ void tst_PageInspector::emptyState()
 void tst_PageInspector::decodedCursors()
 {
     PagedFixture f;
-    QVERIFY(f.connect(script()));
-    QVERIFY(f.walkAll());
     PageInspector inspector;
-    inspector.setPage(f.model.get(), 1);
-    inspector.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QVERIFY(showWalkedPage(f, inspector, 1));
     QVERIFY(!child<QLabel>(inspector, "emptyState")->isVisible());
     QCOMPARE(child<QLabel>(inspector, "title")->text(), QStringLiteral("Page 2"));
 
@@ -150,12 +156,8 @@ void tst_PageInspector::decodedCursors()
 void tst_PageInspector::opaqueCursorAndFailedPage()
 {
     PagedFixture f;
-    QVERIFY(f.connect(script()));
-    QVERIFY(f.walkAll());
     PageInspector inspector;
-    inspector.setPage(f.model.get(), 2);
-    inspector.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QVERIFY(showWalkedPage(f, inspector, 2));
     QCOMPARE(child<QLineEdit>(inspector, "requestCursorRaw")->text(), Opaque);
     QVERIFY(child<QLabel>(inspector, "requestCursorOpaque")
                 ->text()
@@ -189,12 +191,8 @@ void tst_PageInspector::opaqueCursorAndFailedPage()
 void tst_PageInspector::maskToggle()
 {
     PagedFixture f;
-    QVERIFY(f.connect(script()));
-    QVERIFY(f.walkAll());
     PageInspector inspector;
-    inspector.setPage(f.model.get(), 1);
-    inspector.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QVERIFY(showWalkedPage(f, inspector, 1));
     inspector.setDecodedTreesShown(true);
     auto *mask = child<QCheckBox>(inspector, "maskCursors");
     QVERIFY(!mask->isChecked());
@@ -211,12 +209,8 @@ void tst_PageInspector::maskToggle()
 void tst_PageInspector::hintsCountDownLive()
 {
     PagedFixture f;
-    QVERIFY(f.connect(script()));
-    QVERIFY(f.walkAll());
     PageInspector inspector;
-    inspector.setPage(f.model.get(), 1);
-    inspector.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QVERIFY(showWalkedPage(f, inspector, 1));
     auto *ttl = child<QLabel>(inspector, "ttl");
     QCOMPARE(ttl->text(), QStringLiteral("45000 (as sent) \u00b7 expires in 45 s"));
     QCOMPARE(child<QLabel>(inspector, "scope")->text(), QStringLiteral("\"private\""));
@@ -249,12 +243,8 @@ void tst_PageInspector::legacyPageHasNoHints()
 void tst_PageInspector::copyAsJson()
 {
     PagedFixture f;
-    QVERIFY(f.connect(script()));
-    QVERIFY(f.walkAll());
     PageInspector inspector;
-    inspector.setPage(f.model.get(), 1);
-    inspector.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QVERIFY(showWalkedPage(f, inspector, 1));
     QSignalSpy status(&inspector, &PageInspector::statusMessage);
     QGuiApplication::clipboard()->clear();
     QTest::mouseClick(child<QPushButton>(inspector, "copy"), Qt::LeftButton);
@@ -288,12 +278,8 @@ void tst_PageInspector::copyAsJson()
 void tst_PageInspector::refetchAndRestart()
 {
     PagedFixture f;
-    QVERIFY(f.connect(script()));
-    QVERIFY(f.walkAll());
     PageInspector inspector;
-    inspector.setPage(f.model.get(), 0);
-    inspector.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QVERIFY(showWalkedPage(f, inspector, 0));
     auto *refetch = child<QPushButton>(inspector, "refetch");
     QVERIFY(refetch->isEnabled());
     QVERIFY(!child<QLabel>(inspector, "refetches")->isVisible());
@@ -325,12 +311,8 @@ void tst_PageInspector::refetchAndRestart()
 void tst_PageInspector::copyAsJsonMasksKnownSecrets()
 {
     PagedFixture f;
-    QVERIFY(f.connect(script()));
-    QVERIFY(f.walkAll());
     PageInspector inspector;
-    inspector.setPage(f.model.get(), 1);
-    inspector.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QVERIFY(showWalkedPage(f, inspector, 1));
     QVERIFY(QJsonDocument(inspector.pageJson()).toJson().contains("tool_015"));
     SecretMask::remember(QStringLiteral("tool_015"));
     QGuiApplication::clipboard()->clear();

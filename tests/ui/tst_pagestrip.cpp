@@ -2,6 +2,7 @@
 #include "pageledger.h"
 #include "pagestrip.h"
 #include "serverconfig.h"
+#include "walkall.h"
 #include "zoom.h"
 
 #include <QAccessible>
@@ -485,9 +486,7 @@ void tst_PageStrip::tourTemplatesLoopDrawsAnArc()
     strip.resize(900, strip.sizeHint().height());
     strip.show();
     QVERIFY(QTest::qWaitForWindowExposed(&strip));
-    QSignalSpy finished(model.walker(), &PageWalker::walkFinished);
-    model.walker()->fetchAll();
-    QVERIFY(finished.wait(10000));
+    QVERIFY(testsupport::walkAll(model, 10000));
     QVERIFY(model.walker()->isStopped());
 
     const QList<PageStrip::Arc> arcs = strip.arcs();

@@ -1,6 +1,7 @@
 // SchemaForm: a form from a JSON Schema (a tool's inputSchema, an elicitation's requestedSchema)
 // and the JSON editor beside it, driven with QTest input offscreen.
 #include "schemaform.h"
+#include "testjson.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,17 +18,9 @@
 #include <QToolButton>
 
 using namespace folio;
+using testsupport::jsonObject;
 
 namespace {
-
-QJsonObject obj(const QByteArray &json)
-{
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        qFatal("bad test JSON: %s in %s", qPrintable(error.errorString()), json.constData());
-    return doc.object();
-}
 
 template<typename T> T *field(SchemaForm &form, const QString &name)
 {
@@ -64,7 +57,7 @@ private Q_SLOTS:
 void tst_SchemaForm::fieldsFromTheSchema()
 {
     SchemaForm form;
-    form.setSchema(obj(R"({"type":"object","properties":{
+    form.setSchema(jsonObject(R"({"type":"object","properties":{
         "city":{"type":"string","description":"Where"},
         "units":{"type":"string","enum":["metric","imperial"],"default":"metric"},
         "days":{"type":"integer","minimum":1,"maximum":7,"default":3},
@@ -79,20 +72,20 @@ void tst_SchemaForm::fieldsFromTheSchema()
     QCOMPARE(field<QSpinBox>(form, QStringLiteral("days"))->value(), 3);
     QVERIFY(field<QComboBox>(form, QStringLiteral("detailed"))); // optional boolean: three ways
     // Defaults are sent; the required city is missing, and the form says so.
-    QCOMPARE(form.values(), obj(R"({"units":"metric","days":3})"));
+    QCOMPARE(form.values(), jsonObject(R"({"units":"metric","days":3})"));
     QCOMPARE(form.problem(), QStringLiteral("city: required, and missing"));
 }
 
 void tst_SchemaForm::typingFillsTheValues()
 {
     SchemaForm form;
-    form.setSchema(obj(R"({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"string"}},
+    form.setSchema(jsonObject(R"({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"string"}},
                            "required":["a"]})"));
     QSignalSpy changed(&form, &SchemaForm::changed);
     QSignalSpy submitted(&form, &SchemaForm::submitted);
     QTest::keyClicks(field<QLineEdit>(form, QStringLiteral("a")), QStringLiteral("2.5"));
     QVERIFY(changed.count() >= 3);
-    QCOMPARE(form.values(), obj(R"({"a":2.5})"));
+    QCOMPARE(form.values(), jsonObject(R"({"a":2.5})"));
     QTest::keyClick(field<QLineEdit>(form, QStringLiteral("a")), Qt::Key_Return);
     QCOMPARE(submitted.count(), 1);
 }
@@ -100,7 +93,7 @@ void tst_SchemaForm::typingFillsTheValues()
 void tst_SchemaForm::problemPerField()
 {
     SchemaForm form;
-    form.setSchema(obj(R"({"type":"object","properties":{"n":{"type":"number","maximum":10},
+    form.setSchema(jsonObject(R"({"type":"object","properties":{"n":{"type":"number","maximum":10},
                            "s":{"type":"string","pattern":"^[a-z]+$"}},"required":["n","s"]})"));
     form.show();
     QTest::keyClicks(field<QLineEdit>(form, QStringLiteral("n")), QStringLiteral("twelve"));
@@ -120,7 +113,7 @@ void tst_SchemaForm::problemPerField()
 void tst_SchemaForm::nestedObjectAndArray()
 {
     SchemaForm form;
-    form.setSchema(obj(R"({"type":"object","properties":{
+    form.setSchema(jsonObject(R"({"type":"object","properties":{
         "address":{"type":"object","properties":{"street":{"type":"string"}},"required":["street"]},
         "tags":{"type":"array","items":{"type":"string"}}},
         "required":["address"]})"));
@@ -138,13 +131,14 @@ void tst_SchemaForm::nestedObjectAndArray()
     QTest::mouseClick(form.findChildren<QToolButton *>(QStringLiteral("removeItem")).first(), Qt::LeftButton);
     QCOMPARE(form.values().value(QStringLiteral("tags")).toArray(), (QJsonArray{QStringLiteral("blue")}));
     field<QLineEdit>(form, QStringLiteral("street"))->setText(QStringLiteral("Main St"));
-    QCOMPARE(form.values().value(QStringLiteral("address")).toObject(), obj(R"({"street":"Main St"})"));
+    QCOMPARE(form.values().value(QStringLiteral("address")).toObject(),
+             jsonObject(R"({"street":"Main St"})"));
 }
 
 void tst_SchemaForm::localRefResolvedRemoteNot()
 {
     SchemaForm form;
-    form.setSchema(obj(R"({"type":"object","properties":{
+    form.setSchema(jsonObject(R"({"type":"object","properties":{
         "color":{"$ref":"#/$defs/Color"},
         "remote":{"$ref":"https://example.com/never-fetched.json"}},
         "$defs":{"Color":{"enum":["red","green"]}}})"));
@@ -158,14 +152,14 @@ void tst_SchemaForm::localRefResolvedRemoteNot()
 void tst_SchemaForm::jsonEditorInSyncBothWays()
 {
     SchemaForm form;
-    form.setSchema(obj(R"({"type":"object","properties":{"q":{"type":"string"},"n":{"type":"integer"}},
+    form.setSchema(jsonObject(R"({"type":"object","properties":{"q":{"type":"string"},"n":{"type":"integer"}},
                            "required":["q"]})"));
     field<QLineEdit>(form, QStringLiteral("q"))->setText(QStringLiteral("cats"));
     QVERIFY(form.showJson(true));
     QPlainTextEdit *json = form.findChild<QPlainTextEdit *>(QStringLiteral("schemaFormJson"));
-    QCOMPARE(QJsonDocument::fromJson(json->toPlainText().toUtf8()).object(), obj(R"({"q":"cats"})"));
+    QCOMPARE(QJsonDocument::fromJson(json->toPlainText().toUtf8()).object(), jsonObject(R"({"q":"cats"})"));
     json->setPlainText(QStringLiteral(R"({"q":"dogs","n":4,"extra":true})"));
-    QCOMPARE(form.values(), obj(R"({"q":"dogs","n":4,"extra":true})"));
+    QCOMPARE(form.values(), jsonObject(R"({"q":"dogs","n":4,"extra":true})"));
     json->setPlainText(QStringLiteral(R"({"q":)"));
     QVERIFY(form.problem().startsWith(QLatin1String("The JSON does not parse")));
     QVERIFY(!form.showJson(false)); // not until it parses
@@ -173,19 +167,19 @@ void tst_SchemaForm::jsonEditorInSyncBothWays()
     QVERIFY(form.showJson(false));
     QCOMPARE(field<QLineEdit>(form, QStringLiteral("q"))->text(), QStringLiteral("dogs"));
     QCOMPARE(field<QSpinBox>(form, QStringLiteral("n"))->value(), 4);
-    QCOMPARE(form.values(), obj(R"({"q":"dogs","n":4,"extra":true})")); // the extra member kept
+    QCOMPARE(form.values(), jsonObject(R"({"q":"dogs","n":4,"extra":true})")); // the extra member kept
 }
 
 void tst_SchemaForm::formRefusesWhatItCannotShow()
 {
     SchemaForm form;
-    form.setSchema(obj(R"({"type":"object","properties":{"q":{"type":"string"}}})"));
+    form.setSchema(jsonObject(R"({"type":"object","properties":{"q":{"type":"string"}}})"));
     QVERIFY(form.showJson(true));
     form.findChild<QPlainTextEdit *>(QStringLiteral("schemaFormJson"))
         ->setPlainText(QStringLiteral(R"({"q":42})"));
     QVERIFY(!form.showJson(false));
     QVERIFY(form.isShowingJson());
-    QCOMPARE(form.values(), obj(R"({"q":42})"));
+    QCOMPARE(form.values(), jsonObject(R"({"q":42})"));
     QVERIFY(form.problem().contains(QLatin1String("expected a string")));
 }
 
@@ -193,18 +187,19 @@ void tst_SchemaForm::elicitationDefaults()
 {
     // An elicitation's requestedSchema: a flat object of primitives with defaults (SEP-1034).
     SchemaForm form;
-    form.setSchema(obj(R"({"type":"object","properties":{
+    form.setSchema(jsonObject(R"({"type":"object","properties":{
         "name":{"type":"string","default":"Ada"},
         "age":{"type":"integer","default":36},
         "score":{"type":"number","default":9.5},
         "subscribe":{"type":"boolean","default":true},
         "plan":{"type":"string","oneOf":[{"const":"free","title":"Free"},{"const":"pro","title":"Pro"}],"default":"pro"}},
         "required":["name"]})"));
-    QCOMPARE(form.values(), obj(R"({"name":"Ada","age":36,"score":9.5,"subscribe":true,"plan":"pro"})"));
+    QCOMPARE(form.values(),
+             jsonObject(R"({"name":"Ada","age":36,"score":9.5,"subscribe":true,"plan":"pro"})"));
     QCOMPARE(form.problem(), QString());
     QCOMPARE(field<QComboBox>(form, QStringLiteral("plan"))->currentText(), QStringLiteral("Pro (pro)"));
-    form.setValues(obj(R"({"name":"Grace","plan":"free"})"));
-    QCOMPARE(form.values(), obj(R"({"name":"Grace","plan":"free"})"));
+    form.setValues(jsonObject(R"({"name":"Grace","plan":"free"})"));
+    QCOMPARE(form.values(), jsonObject(R"({"name":"Grace","plan":"free"})"));
 }
 
 QTEST_MAIN(tst_SchemaForm)

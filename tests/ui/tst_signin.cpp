@@ -3,6 +3,7 @@
 #include "oauthflow.h"
 #include "secretstore.h"
 #include "serverlistmodel.h"
+#include "serverprocess.h"
 #include "serversession.h"
 #include "signinpanel.h"
 #include "signinstore.h"
@@ -21,7 +22,6 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -126,17 +126,7 @@ bool tst_SignIn::startServer(const QStringList &oauth)
          QStringLiteral("0"),
          QStringLiteral("--oauth=") + (oauth.isEmpty() ? QStringLiteral("jwt") : oauth.join(u','))});
     m_server.start();
-    QByteArray err;
-    static const QRegularExpression listening(QStringLiteral("listening on (http://\\S+)"));
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < 10000 && m_url.isEmpty() && m_server.state() != QProcess::NotRunning) {
-        m_server.waitForReadyRead(200);
-        err += m_server.readAllStandardError();
-        const QRegularExpressionMatch m = listening.match(QString::fromUtf8(err));
-        if (m.hasMatch())
-            m_url = m.captured(1);
-    }
+    m_url = testsupport::listeningUrl(m_server);
     return !m_url.isEmpty();
 }
 

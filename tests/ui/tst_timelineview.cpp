@@ -31,6 +31,15 @@ void wheel(QWidget *viewport, const QPoint &pos, int delta, Qt::KeyboardModifier
     QApplication::sendEvent(viewport, &event);
 }
 
+// The view on f's list, 700 by 300, shown.
+bool showOn(TimelineView &view, PagedFixture &f)
+{
+    view.setListModel(f.model.get());
+    view.resize(700, 300);
+    view.show();
+    return QTest::qWaitForWindowExposed(&view);
+}
+
 } // namespace
 
 // The request waterfall: lanes in walk order, clicks and keys, zoom and pan, the live "now" on the
@@ -51,10 +60,7 @@ void tst_TimelineView::lanesFollowTheLedger()
     PagedFixture f;
     QVERIFY(f.connect(threePages()));
     TimelineView view;
-    view.setListModel(f.model.get());
-    view.resize(700, 300);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showOn(view, f));
     QCOMPARE(view.laneCount(), 0);
     QVERIFY(f.walkAll());
     QCOMPARE(view.laneCount(), 3);
@@ -93,10 +99,7 @@ void tst_TimelineView::clickActivatesALane()
     PagedFixture f;
     QVERIFY(f.connect(threePages()));
     TimelineView view;
-    view.setListModel(f.model.get());
-    view.resize(700, 300);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showOn(view, f));
     QVERIFY(f.walkAll());
 
     QSignalSpy activated(&view, &TimelineView::pageActivated);
@@ -123,10 +126,7 @@ void tst_TimelineView::zoomPanAndFit()
     PagedFixture f;
     QVERIFY(f.connect(threePages()));
     TimelineView view;
-    view.setListModel(f.model.get());
-    view.resize(700, 300);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showOn(view, f));
     QVERIFY(f.walkAll());
 
     const qint64 span = view.rangeEndMs() - view.rangeStartMs();
@@ -163,10 +163,7 @@ void tst_TimelineView::countsDownThenSleeps()
     f.hang.insert(NoCursor);
     QVERIFY(f.connect(threePages()));
     TimelineView view;
-    view.setListModel(f.model.get());
-    view.resize(700, 300);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showOn(view, f));
     QVERIFY(!view.isAnimating());
     f.model->walker()->start(); // in flight: the bar grows
     QVERIFY(view.isAnimating());
@@ -206,10 +203,7 @@ void tst_TimelineView::lanesAreAccessible()
         return PagedFixture::rpcError(-32602, QStringLiteral("Invalid cursor"));
     }));
     TimelineView view;
-    view.setListModel(f.model.get());
-    view.resize(700, 300);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showOn(view, f));
     QVERIFY(f.walkAll());
     QCOMPARE(view.laneCount(), 2);
 

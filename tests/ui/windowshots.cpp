@@ -211,6 +211,21 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         window.grab().save(path);
         QTextStream(stdout) << path << Qt::endl;
     };
+    // The steps to the dark theme and to a laptop's window size that follow a light picture, and
+    // back.
+    const auto toDark = [] {
+        Theme::apply(Theme::Mode::Dark);
+        return true;
+    };
+    const auto toSmall = [&window] {
+        window.resize(900, 600);
+        return true;
+    };
+    const auto toLargeAndLight = [&window] {
+        window.resize(1480, 920);
+        Theme::apply(Theme::Mode::Light);
+        return true;
+    };
     // A few ticks for the window to settle (layouts, a theme's repaint), then its picture.
     auto shot = [&script, save](const QString &name, int ticks) {
         auto waited = std::make_shared<int>(0);
@@ -241,10 +256,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         save(QStringLiteral("main-light.png"));
         return true;
     });
-    script.add(QStringLiteral("dark"), [] {
-        Theme::apply(Theme::Mode::Dark);
-        return true;
-    });
+    script.add(QStringLiteral("dark"), toDark);
     shot(QStringLiteral("main-dark"), 3);
     script.add(QStringLiteral("templates"), [&window] {
         window.currentServerView()->showList(QStringLiteral("templates"));
@@ -304,16 +316,9 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return true;
     });
     shot(QStringLiteral("audit-dark"), 3);
-    script.add(QStringLiteral("audit small"), [&window] {
-        window.resize(900, 600);
-        return true;
-    });
+    script.add(QStringLiteral("audit small"), toSmall);
     shot(QStringLiteral("audit-small-dark"), 5);
-    script.add(QStringLiteral("light for the rest"), [&window] {
-        window.resize(1480, 920);
-        Theme::apply(Theme::Mode::Light);
-        return true;
-    });
+    script.add(QStringLiteral("light for the rest"), toLargeAndLight);
     // The same window at a small size: what a laptop beside a projector gives it.
     script.add(QStringLiteral("small"), [&window, list] {
         window.resize(900, 600);
@@ -337,10 +342,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return true;
     });
     shot(QStringLiteral("presentation-light"), 5);
-    script.add(QStringLiteral("presentation dark"), [] {
-        Theme::apply(Theme::Mode::Dark);
-        return true;
-    });
+    script.add(QStringLiteral("presentation dark"), toDark);
     shot(QStringLiteral("presentation-dark"), 3);
     // The Reads tab: two resources read, the one shown with its text, its hints as received and
     // its TTL draining, the other's bar beside it in the list.
@@ -367,21 +369,11 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     auto drained = std::make_shared<int>(0);
     script.add(QStringLiteral("let the read's TTL drain a little"), [drained] { return ++*drained > 40; });
     shot(QStringLiteral("read-light"), 1);
-    script.add(QStringLiteral("read dark"), [] {
-        Theme::apply(Theme::Mode::Dark);
-        return true;
-    });
+    script.add(QStringLiteral("read dark"), toDark);
     shot(QStringLiteral("read-dark"), 3);
-    script.add(QStringLiteral("read small"), [&window] {
-        window.resize(900, 600);
-        return true;
-    });
+    script.add(QStringLiteral("read small"), toSmall);
     shot(QStringLiteral("read-small-dark"), 5);
-    script.add(QStringLiteral("read done"), [&window] {
-        window.resize(1480, 920);
-        Theme::apply(Theme::Mode::Light);
-        return true;
-    });
+    script.add(QStringLiteral("read done"), toLargeAndLight);
     // A tool called from the tools list: update_post (not read-only, so it asks first), its form
     // filled in, confirmed, and its result; then a prompt got with its argument.
     auto item = [list](const QString &listId, const QString &name) {
@@ -449,10 +441,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     script.add(QStringLiteral("call done"),
                [callView] { return *callView && (*callView)->state() == CallView::State::Done; });
     widgetShot([callView] { return callView->data(); }, QStringLiteral("call-light"), 3);
-    script.add(QStringLiteral("call dark"), [] {
-        Theme::apply(Theme::Mode::Dark);
-        return true;
-    });
+    script.add(QStringLiteral("call dark"), toDark);
     widgetShot([callView] { return callView->data(); }, QStringLiteral("call-dark"), 3);
     script.add(QStringLiteral("call small"), [callView] {
         if (*callView)
@@ -481,10 +470,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return *promptView && (*promptView)->run() && (*promptView)->run()->isFinished();
     });
     widgetShot([promptView] { return promptView->data(); }, QStringLiteral("prompt-light"), 3);
-    script.add(QStringLiteral("prompt dark"), [] {
-        Theme::apply(Theme::Mode::Dark);
-        return true;
-    });
+    script.add(QStringLiteral("prompt dark"), toDark);
     widgetShot([promptView] { return promptView->data(); }, QStringLiteral("prompt-dark"), 3);
     script.add(QStringLiteral("views closed"), [promptView] {
         Theme::apply(Theme::Mode::Light);
@@ -512,10 +498,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
                [responderOf] { return responderOf() && responderOf()->openDialog(); });
     widgetShot([responderOf] { return responderOf() ? responderOf()->openDialog() : nullptr; },
                QStringLiteral("elicitation-light"), 3);
-    script.add(QStringLiteral("elicitation dark"), [] {
-        Theme::apply(Theme::Mode::Dark);
-        return true;
-    });
+    script.add(QStringLiteral("elicitation dark"), toDark);
     widgetShot([responderOf] { return responderOf() ? responderOf()->openDialog() : nullptr; },
                QStringLiteral("elicitation-dark"), 3);
     script.add(QStringLiteral("elicitation answered"), [responderOf, askingCall] {
@@ -556,15 +539,9 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     script.add(QStringLiteral("signed in"), signInSettled(true), 30000);
     script.add(QStringLiteral("the token step"), selectStep(QStringLiteral("Token")));
     shot(QStringLiteral("signin-light"), 5);
-    script.add(QStringLiteral("sign-in dark"), [] {
-        Theme::apply(Theme::Mode::Dark);
-        return true;
-    });
+    script.add(QStringLiteral("sign-in dark"), toDark);
     shot(QStringLiteral("signin-dark"), 3);
-    script.add(QStringLiteral("sign-in small"), [&window] {
-        window.resize(900, 600);
-        return true;
-    });
+    script.add(QStringLiteral("sign-in small"), toSmall);
     shot(QStringLiteral("signin-small-dark"), 5);
     script.add(QStringLiteral("sign-in server stopped"), [&window, signIn] {
         window.resize(1480, 920);
@@ -604,10 +581,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
                !l->model()->walker()->isLoading();
     });
     shot(QStringLiteral("replay-light"), 8);
-    script.add(QStringLiteral("replay dark"), [] {
-        Theme::apply(Theme::Mode::Dark);
-        return true;
-    });
+    script.add(QStringLiteral("replay dark"), toDark);
     shot(QStringLiteral("replay-dark"), 3);
     script.add(QStringLiteral("replay done"), [sessionFile] {
         Theme::apply(Theme::Mode::Light);

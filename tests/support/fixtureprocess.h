@@ -1,0 +1,82 @@
+#pragma once
+
+// The real folio binary run to its end, and folio-fixture-server (tests/fixtures/fixtureserver.cpp)
+// over stdio or over HTTP on a port of its choosing: what the end-to-end tests share.
+
+#include "serverprocess.h"
+
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStringList>
+
+#include <memory>
+
+namespace fixtureprocess {
+
+inline const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
+inline const QString fixture = QStringLiteral(FOLIO_FIXTURE_SERVER);
+
+struct Run
+{
+    int exitCode = -1;     // -1: it crashed or was killed at the timeout
+    bool finished = false; // false: killed at the timeout
+    QByteArray out;
+    QByteArray err;
+    qint64 elapsedMs = 0;
+
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+    // For a failure message: the exit, the end of stderr, the start of stdout.
+    QString describe() const
+    {
+        return QStringLiteral("exit %1%2\n--- stderr ---\n%3\n--- stdout (start) ---\n%4")
+            .arg(exitCode)
+            .arg(finished ? QString() : QStringLiteral(" (did not finish: killed)"))
+            .arg(QString::fromUtf8(err.right(4000)), QString::fromUtf8(out.left(2000)));
+    }
+};
+
+// The real folio binary with these arguments, run to its exit (killed after timeoutMs).
+inline Run folio(const QStringList &arguments,
+                 const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+                 int timeoutMs = 120000)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    QElapsedTimer timer;
+    timer.start();
+    p.start(folioBinary, arguments);
+    Run run;
+    run.finished = p.waitForFinished(timeoutMs);
+    if (!run.finished) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    run.elapsedMs = timer.elapsed();
+    run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    run.out = p.readAllStandardOutput();
+    run.err = p.readAllStandardError();
+    return run;
+}
+
+// The fixture over HTTP with these arguments (--mode ...); url() is empty when it did not start.
+class HttpFixture : public testsupport::HttpServer
+{
+public:
+    explicit HttpFixture(const QStringList &arguments)
+        : HttpServer(fixture, arguments + QStringList{QStringLiteral("--http"), QStringLiteral("0")})
+    {}
+};
+
+// Where the fixture runs: after "--" for stdio, or at --url (started into *server).
+inline QStringList target(bool http, const QStringList &fixtureArguments,
+                          std::unique_ptr<HttpFixture> *server)
+{
+    if (!http)
+        return QStringList{QStringLiteral("--"), fixture} + fixtureArguments;
+    *server = std::make_unique<HttpFixture>(fixtureArguments);
+    return {QStringLiteral("--url"), (*server)->url()};
+}
+
+} // namespace fixtureprocess
