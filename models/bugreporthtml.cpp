@@ -482,12 +482,7 @@ QString pageArticle(int listIndex, int pageIndex, const QJsonObject &p, const QL
 
 QByteArray toHtml(const QJsonObject &report, qsizetype rawCapBytes)
 {
-    const Parts parts(report);
-    const QJsonObject &server = parts.server;
-    const QJsonObject &summary = parts.summary;
-    const QJsonArray &lists = parts.lists;
-    const QJsonArray &findings = parts.findings;
-    const QString &name = parts.serverName;
+    const auto &[server, summary, lists, findings, name] = Parts(report);
     const PageFindings byPage = findingsByPage(lists, findings);
 
     QString h = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -114,12 +114,7 @@ QString raw(const QJsonValue &entry, const QString &what, const QJsonValue &requ
 
 QByteArray toMarkdown(const QJsonObject &report, qsizetype rawCapBytes)
 {
-    const Parts parts(report);
-    const QJsonObject &server = parts.server;
-    const QJsonObject &summary = parts.summary;
-    const QJsonArray &lists = parts.lists;
-    const QJsonArray &findings = parts.findings;
-    const QString &name = parts.serverName;
+    const auto &[server, summary, lists, findings, name] = Parts(report);
     const QString aborted = summary.value(QStringLiteral("aborted")).toString();
 
     QString m = QStringLiteral("# Folio bug report: %1\n\n").arg(text(name));
