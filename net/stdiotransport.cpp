@@ -97,7 +97,6 @@ StdioTransport::~StdioTransport()
         qCInfo(lcStdio) << "killing" << m_program << "pid" << m_process->processId()
                         << "(the transport was destroyed while it ran)";
         m_process->disconnect(this);
-        closeStdin();
         signalGroup(SIGKILL);
         m_process->kill();
         m_process->waitForFinished(1000);
@@ -150,21 +149,6 @@ void StdioTransport::open()
     // An argument list, never a shell: no quoting or injection surprises.
     m_process->setProgram(m_program);
     m_process->setArguments(m_arguments);
-    // In the child, before the exec (async-signal-safe calls only). A session of its own makes the
-    // server the leader of a new process group that its children join: close() and the destructor
-    // stop them all, not only the server. PR_SET_PDEATHSIG has the kernel kill the server when
-    // Folio dies, even by SIGKILL (of the thread that started it: transports live on the main
-    // thread); a Folio gone before the prctl() is caught by the parent pid having changed.
-    // The lifeline (startGroupWatcher()): both ends close on exec, so neither this server nor
-    // any other program Folio starts holds them; the watcher, which execs nothing, keeps its end.
-    const pid_t folioPid = ::getpid();
-    closeLifeline();
-    int lifeline[2] = {-1, -1};
-#ifdef Q_OS_LINUX
-    if (::pipe2(lifeline, O_CLOEXEC) != 0)
-        lifeline[0] = lifeline[1] = -1;
-#endif
-    const int watchFd = lifeline[0];
     // The server's stdin: both ends close on exec (no other program Folio starts holds them, so
     // the server sees end of file when Folio closes its end); the child's copy of the read end
     // becomes its fd 0 (dup2 clears close-on-exec), over the null device QProcess put there.
@@ -189,6 +173,21 @@ void StdioTransport::open()
     ignore.sa_handler = SIG_IGN;
     ::sigaction(SIGPIPE, &ignore, nullptr);
     m_process->setStandardInputFile(QProcess::nullDevice());
+    // In the child, before the exec (async-signal-safe calls only). A session of its own makes the
+    // server the leader of a new process group that its children join: close() and the destructor
+    // stop them all, not only the server. PR_SET_PDEATHSIG has the kernel kill the server when
+    // Folio dies, even by SIGKILL (of the thread that started it: transports live on the main
+    // thread); a Folio gone before the prctl() is caught by the parent pid having changed.
+    // The lifeline (startGroupWatcher()): both ends close on exec, so neither this server nor
+    // any other program Folio starts holds them; the watcher, which execs nothing, keeps its end.
+    const pid_t folioPid = ::getpid();
+    closeLifeline();
+    int lifeline[2] = {-1, -1};
+#ifdef Q_OS_LINUX
+    if (::pipe2(lifeline, O_CLOEXEC) != 0)
+        lifeline[0] = lifeline[1] = -1;
+#endif
+    const int watchFd = lifeline[0];
     m_process->setChildProcessModifier([folioPid, watchFd, childStdin] {
         ::dup2(childStdin, STDIN_FILENO);
         ::setsid();
