@@ -59,10 +59,8 @@ private Q_SLOTS:
         // A stdio server with a plain variable and a secret one, whose value is in the keychain
         // only (as the window saves an imported GITHUB_TOKEN).
         const QString dump = m_config.filePath(QStringLiteral("environment.txt"));
-        ServerConfig saved;
+        ServerConfig saved = ServerConfig::process(QStringLiteral("/bin/sh"));
         saved.name = m_name;
-        saved.kind = ServerConfig::Kind::Stdio;
-        saved.command = QStringLiteral("/bin/sh");
         saved.arguments = {
             QStringLiteral("-c"),
             QStringLiteral("printf '%s|%s\\n' \"$FOLIO_TEST_SECRET_TOKEN\" \"$FOLIO_TEST_PLAIN\" "

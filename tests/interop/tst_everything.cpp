@@ -120,13 +120,14 @@ void tst_Everything::addTransportRows(bool withAutoFallback)
 
 std::optional<ServerConfig> tst_Everything::prepare(const QString &transport, QString *why)
 {
-    ServerConfig config;
-    config.name = QStringLiteral("everything");
-    config.requestTimeoutMs = 15000;
+    const auto named = [](ServerConfig config) {
+        config.name = QStringLiteral("everything");
+        config.requestTimeoutMs = 15000;
+        return config;
+    };
     if (transport == QLatin1String("stdio")) {
-        config.kind = ServerConfig::Kind::Stdio;
-        config.command = interop::node22();
-        config.arguments = {everythingScript(), QStringLiteral("stdio")};
+        ServerConfig config =
+            named(ServerConfig::process(interop::node22(), {everythingScript(), QStringLiteral("stdio")}));
         config.workingDirectory = interop::peersDir();
         return config;
     }
@@ -144,13 +145,14 @@ std::optional<ServerConfig> tst_Everything::prepare(const QString &transport, QS
         *why = QStringLiteral("server-everything did not start: ") + m_server.output();
         return std::nullopt;
     }
-    config.kind = ServerConfig::Kind::Http;
+    // Its HTTP+SSE stream is GET /sse (dist/transports/sse.js); POSTs go where `endpoint` says.
+    ServerConfig config = named(
+        ServerConfig::remote(QUrl(QStringLiteral("http://127.0.0.1:%1/%2")
+                                      .arg(port)
+                                      .arg(streamable ? QStringLiteral("mcp") : QStringLiteral("sse")))));
     if (streamable) {
-        config.url = QUrl(QStringLiteral("http://127.0.0.1:%1/mcp").arg(port));
         config.httpMode = ServerConfig::HttpMode::Auto;
     } else {
-        // Its HTTP+SSE stream is GET /sse (dist/transports/sse.js); POSTs go where `endpoint` says.
-        config.url = QUrl(QStringLiteral("http://127.0.0.1:%1/sse").arg(port));
         config.httpMode = transport == QLatin1String("legacy_sse") ? ServerConfig::HttpMode::LegacySse
                                                                    : ServerConfig::HttpMode::Auto;
     }
@@ -160,7 +162,7 @@ std::optional<ServerConfig> tst_Everything::prepare(const QString &transport, QS
 void tst_Everything::useRootsDeclaringTransport(const ServerConfig &config)
 {
     m_client->setTransportFactory([config](QObject *parent) -> Transport * {
-        if (config.kind == ServerConfig::Kind::Stdio) {
+        if (config.startsProcess()) {
             auto *t = new RootsDeclaring<StdioTransport>(parent);
             t->setProgram(config.command, config.arguments);
             t->setWorkingDirectory(config.workingDirectory);

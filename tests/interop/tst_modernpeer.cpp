@@ -103,12 +103,8 @@ void tst_ModernPeer::addTransportRows()
 bool tst_ModernPeer::startAndConnect(const QString &transport, QString *why)
 {
     ServerConfig config;
-    config.name = QStringLiteral("modern-peer");
-    config.requestTimeoutMs = 15000;
     if (transport == QLatin1String("stdio")) {
-        config.kind = ServerConfig::Kind::Stdio;
-        config.command = interop::node22();
-        config.arguments = {peerScript(), QStringLiteral("stdio")};
+        config = ServerConfig::process(interop::node22(), {peerScript(), QStringLiteral("stdio")});
         config.workingDirectory = interop::peersDir();
     } else {
         m_httpPeer.start(interop::node22(), {peerScript(), QStringLiteral("http"), QStringLiteral("0")});
@@ -119,10 +115,11 @@ bool tst_ModernPeer::startAndConnect(const QString &transport, QString *why)
             *why = QStringLiteral("the HTTP peer did not start: ") + m_httpPeer.output();
             return false;
         }
-        config.kind = ServerConfig::Kind::Http;
-        config.url = QUrl(m.captured(1));
+        config = ServerConfig::remote(QUrl(m.captured(1)));
         config.httpMode = ServerConfig::HttpMode::Auto;
     }
+    config.name = QStringLiteral("modern-peer");
+    config.requestTimeoutMs = 15000;
     m_client = std::make_unique<McpClient>();
     m_client->setConfig(config);
     return interop::connectClient(*m_client, connectTimeoutMs, why);

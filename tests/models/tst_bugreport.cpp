@@ -324,10 +324,8 @@ void tst_BugReport::markdownIsEscaped()
 
 void tst_BugReport::demoServerIsNamed()
 {
-    ServerConfig config;
-    config.kind = ServerConfig::Kind::Stdio;
-    config.command = QStringLiteral("folio-demo-server");
-    config.arguments = {QStringLiteral("--scenario"), QStringLiteral("cursor-cycle")};
+    ServerConfig config = ServerConfig::process(
+        QStringLiteral("folio-demo-server"), {QStringLiteral("--scenario"), QStringLiteral("cursor-cycle")});
     BugReport::Server s;
     s.serverInfo = {{QStringLiteral("name"), QStringLiteral("folio-demo-server")}};
     s.instructions = QStringLiteral("Watch the loop.\nFolio's demo server: a team chat.");

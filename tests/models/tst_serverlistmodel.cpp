@@ -24,20 +24,15 @@ namespace {
 
 ServerConfig stdioServer(const QString &name, const QString &command = QStringLiteral("srv"))
 {
-    ServerConfig c;
+    ServerConfig c = ServerConfig::process(command, {QStringLiteral("--flag")});
     c.name = name;
-    c.kind = ServerConfig::Kind::Stdio;
-    c.command = command;
-    c.arguments = {QStringLiteral("--flag")};
     return c;
 }
 
 ServerConfig httpServer(const QString &name, const QString &token)
 {
-    ServerConfig c;
+    ServerConfig c = ServerConfig::remote(QUrl(QStringLiteral("http://127.0.0.1:9/mcp")));
     c.name = name;
-    c.kind = ServerConfig::Kind::Http;
-    c.url = QUrl(QStringLiteral("http://127.0.0.1:9/mcp"));
     c.bearerToken = token; // typed in the dialog: not saved yet
     return c;
 }
@@ -230,10 +225,8 @@ void tst_ServerListModel::addRenameRemove()
 void tst_ServerListModel::savedServersLoadBackInOrder()
 {
     m_model->addServer(stdioServer(QStringLiteral("one")));
-    ServerConfig http;
+    ServerConfig http = ServerConfig::remote(QUrl(QStringLiteral("https://example.test/mcp")));
     http.name = QStringLiteral("two");
-    http.kind = ServerConfig::Kind::Http;
-    http.url = QUrl(QStringLiteral("https://example.test/mcp"));
     m_model->addServer(http);
     ServerConfig unnamed = stdioServer(QStringLiteral("three"));
     unnamed.nameFromServer = true; // the Add dialog's Name left empty
@@ -248,7 +241,7 @@ void tst_ServerListModel::savedServersLoadBackInOrder()
     QCOMPARE(again.rowCount(), 4); // after the demo server
     QCOMPARE(again.index(1).data().toString(), QStringLiteral("one"));
     QCOMPARE(again.index(2).data().toString(), QStringLiteral("two"));
-    QCOMPARE(again.session(2)->config().kind, ServerConfig::Kind::Http);
+    QVERIFY(again.session(2)->config().hasUrl());
     QCOMPARE(again.session(2)->config().url, http.url);
     QCOMPARE(again.index(3).data().toString(), QStringLiteral("three"));
     QVERIFY(again.session(3)->config().nameFromServer);
@@ -259,10 +252,8 @@ void tst_ServerListModel::savedServersLoadBackInOrder()
 void tst_ServerListModel::savedServersKeepNoSecret()
 {
     m_model->setDemoServer(QStringLiteral("/bin/true"), {});
-    ServerConfig http;
+    ServerConfig http = ServerConfig::remote(QUrl(QStringLiteral("https://example.test/mcp")));
     http.name = QStringLiteral("remote");
-    http.kind = ServerConfig::Kind::Http;
-    http.url = QUrl(QStringLiteral("https://example.test/mcp"));
     http.bearerToken = QStringLiteral("super-secret-token");
     http.tokenInKeychain = true;
     m_model->addServer(http);

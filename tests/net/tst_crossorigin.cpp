@@ -157,10 +157,8 @@ QUrl tst_CrossOrigin::startFixture(const QString &mode, int status)
 
 ServerConfig tst_CrossOrigin::config(const QUrl &url) const
 {
-    ServerConfig c;
+    ServerConfig c = ServerConfig::remote(url);
     c.name = QStringLiteral("fixture-http");
-    c.kind = ServerConfig::Kind::Http;
-    c.url = url;
     c.bearerToken = QString::fromLatin1(bearerToken);
     c.headers = {{"X-Api-Key", apiKey}};
     c.requestTimeoutMs = 15000;

@@ -67,11 +67,9 @@ private:
 
 ServerConfig tst_Faults::stdioConfig(const QString &mode, const QStringList &extra) const
 {
-    ServerConfig c;
+    ServerConfig c = ServerConfig::process(QStringLiteral(FOLIO_FIXTURE_SERVER),
+                                           QStringList{QStringLiteral("--mode"), mode} + extra);
     c.name = QStringLiteral("fixture");
-    c.kind = ServerConfig::Kind::Stdio;
-    c.command = QStringLiteral(FOLIO_FIXTURE_SERVER);
-    c.arguments = QStringList{QStringLiteral("--mode"), mode} + extra;
     c.requestTimeoutMs = 1500;
     return c;
 }
@@ -83,9 +81,8 @@ ServerConfig tst_Faults::httpConfig(const QString &mode)
     m_serverStderr.clear();
     proc->start(QStringLiteral(FOLIO_FIXTURE_SERVER),
                 {QStringLiteral("--mode"), mode, QStringLiteral("--http"), QStringLiteral("0")});
-    ServerConfig c;
+    ServerConfig c = ServerConfig::remote(QUrl());
     c.name = QStringLiteral("fixture-http");
-    c.kind = ServerConfig::Kind::Http;
     c.requestTimeoutMs = 1500;
     if (!proc->waitForStarted(5000))
         return c;

@@ -247,8 +247,7 @@ void tst_Handshake::httpRefusalAsksForHttpSse()
     QFETCH(ServerConfig::HttpMode, configured);
     QFETCH(ServerConfig::HttpMode, transport);
     QFETCH(bool, refused);
-    ServerConfig config;
-    config.kind = ServerConfig::Kind::Http;
+    ServerConfig config = ServerConfig::remote(QUrl());
     config.httpMode = configured;
     config.pinnedRevision = Revision::legacy().constFirst();
     start(config, transport);

@@ -51,11 +51,9 @@ private:
 
 ServerConfig tst_McpClient::stdioConfig(const QString &mode) const
 {
-    ServerConfig c;
+    ServerConfig c =
+        ServerConfig::process(QStringLiteral(FOLIO_FIXTURE_SERVER), {QStringLiteral("--mode"), mode});
     c.name = QStringLiteral("fixture");
-    c.kind = ServerConfig::Kind::Stdio;
-    c.command = QStringLiteral(FOLIO_FIXTURE_SERVER);
-    c.arguments = {QStringLiteral("--mode"), mode};
     c.requestTimeoutMs = 3000;
     return c;
 }
@@ -66,9 +64,8 @@ ServerConfig tst_McpClient::httpConfig(const QString &mode, const QString &path)
     m_servers.append(proc);
     proc->start(QStringLiteral(FOLIO_FIXTURE_SERVER),
                 {QStringLiteral("--mode"), mode, QStringLiteral("--http"), QStringLiteral("0")});
-    ServerConfig c;
+    ServerConfig c = ServerConfig::remote(QUrl());
     c.name = QStringLiteral("fixture-http");
-    c.kind = ServerConfig::Kind::Http;
     c.requestTimeoutMs = 3000;
     if (!proc->waitForStarted(5000))
         return c;

@@ -599,10 +599,8 @@ void tst_OAuthFlow::tokenExpiresMidWalk()
     });
 
     McpClient client;
-    ServerConfig config;
+    ServerConfig config = ServerConfig::remote(server);
     config.name = QStringLiteral("demo-oauth");
-    config.kind = ServerConfig::Kind::Http;
-    config.url = server;
     config.requestTimeoutMs = 15000;
     client.setConfig(config);
     client.setAuthorizer(&authorizer);
@@ -671,10 +669,8 @@ void tst_OAuthFlow::stepUpForMoreScope()
                       (flow->succeeded() ? QString() : QStringLiteral(" failed: ") + flow->error().message));
     });
     McpClient client;
-    ServerConfig config;
+    ServerConfig config = ServerConfig::remote(server);
     config.name = QStringLiteral("demo-oauth");
-    config.kind = ServerConfig::Kind::Http;
-    config.url = server;
     client.setConfig(config);
     client.setAuthorizer(&authorizer);
     QSignalSpy connected(&client, &McpClient::connected);

@@ -325,8 +325,7 @@ void tst_SecretMask::serverConfigTarget()
     QFETCH(QString, expected);
     ServerConfig config;
     if (kind == QLatin1String("http")) {
-        config.kind = ServerConfig::Kind::Http;
-        config.url = QUrl(target);
+        config = ServerConfig::remote(QUrl(target));
     } else {
         const QStringList words = target.split(QLatin1Char('|'));
         config.command = words.constFirst();

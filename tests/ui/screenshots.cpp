@@ -187,12 +187,11 @@ void takeWidgetShots(const QString &dir)
         save(&timeline, dir, QStringLiteral("timeline") + suffix);
 
         ServerDialog dialog;
-        ServerConfig server;
+        ServerConfig server = ServerConfig::process(
+            QStringLiteral("npx"),
+            {QStringLiteral("-y"), QStringLiteral("@modelcontextprotocol/server-filesystem"),
+             QStringLiteral("/home/me/projects")});
         server.name = QStringLiteral("filesystem");
-        server.kind = ServerConfig::Kind::Stdio;
-        server.command = QStringLiteral("npx");
-        server.arguments = {QStringLiteral("-y"), QStringLiteral("@modelcontextprotocol/server-filesystem"),
-                            QStringLiteral("/home/me/projects")};
         dialog.setConfig(server);
         dialog.resize(dialog.sizeHint());
         save(&dialog, dir, QStringLiteral("serverdialog") + suffix);

@@ -50,7 +50,7 @@ void tst_ImportDialog::secretsAreShownMasked()
     const QList<ServerConfig> chosen = dialog.selected();
     QCOMPARE(chosen.size(), 2);
     for (const ServerConfig &c : chosen) {
-        if (c.kind == ServerConfig::Kind::Http) {
+        if (c.hasUrl()) {
             QCOMPARE(c.bearerToken, QStringLiteral("tst-secret-bearer-0123456789"));
             QVERIFY(c.headers.isEmpty());
         } else {

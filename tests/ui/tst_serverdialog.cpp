@@ -40,20 +40,16 @@ private:
 
     static ServerConfig stdioServer(qint64 maxBytes)
     {
-        ServerConfig c;
+        ServerConfig c = ServerConfig::process(QStringLiteral("npx"));
         c.name = QStringLiteral("files");
-        c.kind = ServerConfig::Kind::Stdio;
-        c.command = QStringLiteral("npx");
         c.maxMessageBytes = maxBytes;
         return c;
     }
 
     static ServerConfig httpServer()
     {
-        ServerConfig c;
+        ServerConfig c = ServerConfig::remote(QUrl(QStringLiteral("https://example.test/mcp")));
         c.name = QStringLiteral("remote");
-        c.kind = ServerConfig::Kind::Http;
-        c.url = QUrl(QStringLiteral("https://example.test/mcp"));
         return c;
     }
 

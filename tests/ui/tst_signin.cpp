@@ -132,10 +132,8 @@ bool tst_SignIn::startServer(const QStringList &oauth)
 
 void tst_SignIn::openWindow()
 {
-    ServerConfig config;
+    ServerConfig config = ServerConfig::remote(QUrl(m_url));
     config.name = QStringLiteral("hosted");
-    config.kind = ServerConfig::Kind::Http;
-    config.url = QUrl(m_url);
     m_fixture.makeServers()->addServer(config);
     m_fixture.showWindow();
     // The browser: the authorization URL fetched, its redirect followed to the loopback listener.
