@@ -11,6 +11,7 @@
 #include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QToolTip>
 
 #include <algorithm>
@@ -18,7 +19,7 @@
 namespace folio {
 
 LedgerView::LedgerView(Qt::Orientation orientation, QWidget *parent)
-    : QAbstractScrollArea(parent)
+    : QAbstractItemView(parent)
     , m_orientation(orientation)
 {
     installLedgerViewAccessibility(); // before anything asks for the view's interface
@@ -30,10 +31,22 @@ LedgerView::LedgerView(Qt::Orientation orientation, QWidget *parent)
             made && made->role() != QAccessible::List)
             QAccessible::deleteAccessibleInterface(QAccessible::uniqueId(made));
     }
+    // One current page, selected as a row of the ledger; nothing is edited, and a press held at
+    // the edge does not scroll.
+    setSelectionMode(SingleSelection);
+    setSelectionBehavior(SelectRows);
+    setEditTriggers(NoEditTriggers);
+    setTabKeyNavigation(false);
+    setAutoScroll(false);
     setFocusPolicy(Qt::StrongFocus);
     setFrameShape(QFrame::NoFrame);
+    m_ownSelection = QAbstractItemView::selectionModel(); // over no model until a list comes
     m_tick.setTimerType(Qt::CoarseTimer);
     connect(&m_tick, &QTimer::timeout, this, [this] { tick(); });
+    connect(this, &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
+        if (index.isValid() && index.row() < m_count)
+            Q_EMIT pageActivated(index.row());
+    });
 }
 
 LedgerView::~LedgerView() = default;
@@ -42,59 +55,78 @@ void LedgerView::setListModel(PagedListModel *model)
 {
     if (m_model == model)
         return;
-    if (m_model) {
-        m_model->disconnect(this);
+    if (m_model)
         m_model->walker()->disconnect(this);
-    }
     if (m_ledger)
         m_ledger->disconnect(this);
     m_model = model;
     m_ledger = model ? model->ledger() : nullptr;
-    if (m_ledger) {
-        connect(m_ledger, &QAbstractItemModel::rowsInserted, this,
-                [this](const QModelIndex &, int first, int last) { handleRowsInserted(first, last); });
-        connect(m_ledger, &QAbstractItemModel::dataChanged, this, &LedgerView::handleDataChanged);
-        connect(m_ledger, &QAbstractItemModel::modelReset, this, &LedgerView::reset);
-        connect(m_ledger, &QAbstractItemModel::rowsRemoved, this, &LedgerView::reset);
-        connect(m_ledger, &QObject::destroyed, this, [this] {
-            m_ledger = nullptr;
-            reset();
-        });
-        // A restart draws the new walk (its separator, its dimmed lanes) before its first row exists.
-        connect(m_model->walker(), &PageWalker::walkRestarted, this, [this] { viewport()->update(); });
-    }
-    // Like a QAbstractItemView: a new model comes with a selection of the view's own.
+    takeModel(m_ledger);
+    if (!m_ledger)
+        return;
+    // Appends, changes and resets come through the item view's slots; a removal (the ledger makes
+    // none today) starts over. A ledger that goes takes its selections with it: the view shows
+    // no list, with a selection of its own over no model.
+    connect(m_ledger, &QAbstractItemModel::rowsRemoved, this, &LedgerView::relayout);
+    connect(m_ledger, &QObject::destroyed, this, [this] {
+        m_ledger = nullptr;
+        takeModel(nullptr);
+    });
+    // A restart draws the new walk (its separator, its dimmed lanes) before its first row exists.
+    connect(m_model->walker(), &PageWalker::walkRestarted, this, [this] { viewport()->update(); });
+}
+
+void LedgerView::takeModel(QAbstractItemModel *ledger)
+{
+    // Like any item view, a new model comes with a selection of the view's own (and a reset).
     QItemSelectionModel *oldOwn = m_ownSelection;
-    m_ownSelection = new QItemSelectionModel(m_ledger, this);
-    setSelectionModel(m_ownSelection);
-    delete oldOwn;
-    reset();
+    QAbstractItemView::setModel(ledger);
+    m_ownSelection = QAbstractItemView::selectionModel();
+    if (oldOwn != m_ownSelection)
+        delete oldOwn;
+}
+
+void LedgerView::setModel(QAbstractItemModel *other)
+{
+    if (other != model())
+        qCWarning(lcUi) << "a page view is given a list (setListModel), not a model; ignored";
 }
 
 void LedgerView::setSelectionModel(QItemSelectionModel *selection)
 {
     if (!selection)
         selection = m_ownSelection;
-    if (selection && selection->model() != m_ledger) {
+    if (!selection || selection == selectionModel())
+        return;
+    // The item view hands its own new selection in with a new model; any other must be over the
+    // ledger (without a list there is nothing to share: the view keeps its own).
+    const bool own = selection->parent() == this;
+    if (!own && !m_ledger)
+        return;
+    if (!own && selection->model() != m_ledger) {
         qCWarning(lcUi) << "a page view was given a selection over another model; kept its own";
         return;
     }
-    if (selection == m_selection)
-        return;
-    if (m_selection)
-        m_selection->disconnect(this);
-    m_selection = selection;
-    if (m_selection)
-        connect(m_selection, &QItemSelectionModel::currentRowChanged, this,
-                [this](const QModelIndex &current) { handleCurrentRowChanged(current); });
-    handleCurrentRowChanged(m_selection ? m_selection->currentIndex() : QModelIndex());
+    if (QItemSelectionModel *shared = selectionModel(); shared && shared->parent() != this)
+        shared->disconnect(this);
+    QAbstractItemView::setSelectionModel(selection);
+    if (!own) {
+        // A shared selection that goes (its list's tab closed) leaves the view with its own.
+        connect(selection, &QObject::destroyed, this, [this] {
+            if (m_ownSelection && m_ledger && m_ownSelection->model() == m_ledger)
+                QAbstractItemView::setSelectionModel(m_ownSelection);
+            handleCurrentRowChanged(selectionModel() ? selectionModel()->currentIndex() : QModelIndex());
+        });
+    }
+    handleCurrentRowChanged(selection->currentIndex());
 }
 
 int LedgerView::currentPage() const
 {
-    if (!m_selection)
+    const QItemSelectionModel *selection = selectionModel();
+    if (!selection || !m_ledger)
         return -1;
-    const QModelIndex current = m_selection->currentIndex();
+    const QModelIndex current = selection->currentIndex();
     return current.isValid() && current.row() < m_count ? current.row() : -1;
 }
 
@@ -103,18 +135,24 @@ void LedgerView::setCurrentPage(int ledgerRow)
     if (ledgerRow < -1 || ledgerRow >= m_count)
         ledgerRow = -1;
     // The same row again changes nothing and tells no one: views that follow each other settle.
-    if (!m_selection || ledgerRow == currentPage())
+    QItemSelectionModel *selection = selectionModel();
+    if (!selection || ledgerRow == currentPage())
         return;
     if (ledgerRow < 0)
-        m_selection->clear();
+        selection->clear();
     else
-        m_selection->setCurrentIndex(m_ledger->index(ledgerRow, 0),
-                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        selection->setCurrentIndex(indexOfRow(ledgerRow),
+                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+void LedgerView::currentChanged(const QModelIndex &current, const QModelIndex &)
+{
+    handleCurrentRowChanged(current);
 }
 
 void LedgerView::handleCurrentRowChanged(const QModelIndex &current)
 {
-    const int row = current.isValid() && current.row() < m_count ? current.row() : -1;
+    const int row = m_ledger && current.isValid() && current.row() < m_count ? current.row() : -1;
     if (row == m_current)
         return;
     const int old = m_current;
@@ -125,6 +163,106 @@ void LedgerView::handleCurrentRowChanged(const QModelIndex &current)
         scrollToRow(row);
     announceCurrent(row);
     Q_EMIT currentPageChanged(row);
+}
+
+QModelIndex LedgerView::indexOfRow(int ledgerRow) const
+{
+    return m_ledger && ledgerRow >= 0 && ledgerRow < m_count ? m_ledger->index(ledgerRow, 0) : QModelIndex();
+}
+
+QRect LedgerView::visualRect(const QModelIndex &index) const
+{
+    return index.isValid() && index.model() == m_ledger ? rowRect(index.row()) : QRect();
+}
+
+QModelIndex LedgerView::indexAt(const QPoint &viewportPos) const
+{
+    return indexOfRow(rowAt(viewportPos));
+}
+
+void LedgerView::scrollTo(const QModelIndex &index, ScrollHint)
+{
+    if (index.isValid() && index.model() == m_ledger && index.row() < m_count)
+        scrollToRow(index.row());
+}
+
+QModelIndex LedgerView::moveCursor(CursorAction action, Qt::KeyboardModifiers)
+{
+    if (m_count == 0)
+        return {};
+    const bool horizontal = m_orientation == Qt::Horizontal;
+    const QPair<int, int> visible = visiblePositions();
+    int delta = 0;
+    switch (action) {
+    case MoveLeft:
+    case MoveRight:
+        if (!horizontal)
+            return {};
+        delta = action == MoveLeft ? -1 : 1;
+        break;
+    case MoveUp:
+    case MoveDown:
+        if (horizontal)
+            return {};
+        delta = action == MoveUp ? -1 : 1;
+        break;
+    case MovePageUp:
+    case MovePageDown:
+        delta = qMax(1, visible.second - visible.first) * (action == MovePageUp ? -1 : 1);
+        break;
+    case MoveHome:
+        return indexOfRow(rowAtPosition(0));
+    case MoveEnd:
+        return indexOfRow(rowAtPosition(m_count - 1));
+    case MoveNext:
+    case MovePrevious:
+        return {}; // Tab leaves the view; the focus coming in picks no page
+    }
+    // Nothing current yet: the first key lands on what shows.
+    const int current = currentPage();
+    const int position =
+        current < 0 ? (delta > 0 ? visible.first : visible.second) : positionOfRow(current) + delta;
+    return indexOfRow(rowAtPosition(qBound(0, position, m_count - 1)));
+}
+
+int LedgerView::horizontalOffset() const
+{
+    return horizontalScrollBar()->value();
+}
+
+int LedgerView::verticalOffset() const
+{
+    return verticalScrollBar()->value();
+}
+
+void LedgerView::setSelection(const QRect &rect, QItemSelectionModel::SelectionFlags command)
+{
+    // One page at a time: the row under the rectangle's end, where the press is (the item view
+    // spans it from the current page's centre).
+    QItemSelectionModel *selection = selectionModel();
+    if (!selection)
+        return;
+    const QModelIndex index = indexAt(rect.bottomRight());
+    if (index.isValid())
+        selection->select(index, command);
+}
+
+QRegion LedgerView::visualRegionForSelection(const QItemSelection &selection) const
+{
+    // Only the rows on screen: a long walk's selection costs what the visible rows do.
+    QRegion region;
+    const QPair<int, int> visible = visiblePositions();
+    for (int position = visible.first; position <= visible.second; ++position) {
+        const int row = rowAtPosition(position);
+        if (selection.contains(indexOfRow(row)))
+            region += rowRect(row).adjusted(-2, -2, 2, 2);
+    }
+    return region;
+}
+
+qint64 LedgerView::nowMs() const
+{
+    return m_model ? m_model->walker()->ttlClock()->nowMs() : 0;
 }
 
 void LedgerView::announceCurrent(int ledgerRow)
@@ -162,6 +300,12 @@ QString LedgerView::pageAccessibleDescription(int ledgerRow) const
 
 void LedgerView::reset()
 {
+    QAbstractItemView::reset();
+    relayout();
+}
+
+void LedgerView::relayout()
+{
     m_walkStarts.clear();
     m_count = m_ledger ? m_ledger->rowCount() : 0;
     noteWalkStarts(1, m_count - 1);
@@ -169,7 +313,7 @@ void LedgerView::reset()
     viewport()->update();
     updateTimer();
     // A reset clears the selection without a signal (QItemSelectionModel::reset()): say it here.
-    handleCurrentRowChanged(m_selection ? m_selection->currentIndex() : QModelIndex());
+    handleCurrentRowChanged(selectionModel() ? selectionModel()->currentIndex() : QModelIndex());
 }
 
 void LedgerView::noteWalkStarts(int first, int last)
@@ -181,10 +325,12 @@ void LedgerView::noteWalkStarts(int first, int last)
     }
 }
 
-void LedgerView::handleRowsInserted(int first, int last)
+void LedgerView::rowsInserted(const QModelIndex &parent, int first, int last)
 {
+    if (!m_ledger || parent.isValid())
+        return;
     if (first != m_count) { // not an append: start over
-        reset();
+        relayout();
         return;
     }
     noteWalkStarts(first, last);
@@ -199,10 +345,10 @@ bool LedgerView::drawsRoles(const QList<int> &roles) const
     return roles.isEmpty();
 }
 
-void LedgerView::handleDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
-                                   const QList<int> &roles)
+void LedgerView::dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
+                             const QList<int> &roles)
 {
-    if (!drawsRoles(roles))
+    if (!m_ledger || !drawsRoles(roles))
         return;
     rowsChanged(qMax(0, topLeft.row()), qMin(bottomRight.row(), m_count - 1));
     updateTimer();
@@ -269,93 +415,21 @@ void LedgerView::paintEvent(QPaintEvent *event)
     paint(&painter, colors, event->rect());
 }
 
-void LedgerView::moveCurrent(int delta)
+void LedgerView::paintRow(QPainter *painter, int ledgerRow, const QRect &rect)
 {
-    if (m_count == 0)
-        return;
-    const QPair<int, int> visible = visiblePositions();
-    if (currentPage() < 0) {
-        // Nothing current yet: the first key lands on what shows.
-        const int position = delta > 0 ? visible.first : visible.second;
-        setCurrentPage(rowAtPosition(qBound(0, position, m_count - 1)));
-        return;
+    // The delegate paints the row from the model's roles; the view says where, and whether it is
+    // the current page (selected; with the focus when the view has it).
+    QStyleOptionViewItem option;
+    initViewItemOption(&option);
+    option.rect = rect;
+    option.state &= ~(QStyle::State_Selected | QStyle::State_HasFocus | QStyle::State_MouseOver);
+    if (ledgerRow == currentPage()) {
+        option.state |= QStyle::State_Selected;
+        if (hasFocus())
+            option.state |= QStyle::State_HasFocus;
     }
-    setCurrentPage(rowAtPosition(qBound(0, positionOfRow(currentPage()) + delta, m_count - 1)));
-}
-
-void LedgerView::activateCurrent()
-{
-    if (currentPage() >= 0)
-        Q_EMIT pageActivated(currentPage());
-}
-
-void LedgerView::keyPressEvent(QKeyEvent *event)
-{
-    const bool horizontal = m_orientation == Qt::Horizontal;
-    const QPair<int, int> visible = visiblePositions();
-    const int pageStep = qMax(1, visible.second - visible.first);
-    switch (event->key()) {
-    case Qt::Key_Left:
-    case Qt::Key_Up:
-        if ((event->key() == Qt::Key_Left) != horizontal)
-            return QAbstractScrollArea::keyPressEvent(event);
-        moveCurrent(-1);
-        break;
-    case Qt::Key_Right:
-    case Qt::Key_Down:
-        if ((event->key() == Qt::Key_Right) != horizontal)
-            return QAbstractScrollArea::keyPressEvent(event);
-        moveCurrent(1);
-        break;
-    case Qt::Key_Home:
-        setCurrentPage(rowAtPosition(0));
-        break;
-    case Qt::Key_End:
-        setCurrentPage(rowAtPosition(m_count - 1));
-        break;
-    case Qt::Key_PageUp:
-        moveCurrent(-pageStep);
-        break;
-    case Qt::Key_PageDown:
-        moveCurrent(pageStep);
-        break;
-    case Qt::Key_Return:
-    case Qt::Key_Enter:
-        activateCurrent();
-        break;
-    default:
-        QAbstractScrollArea::keyPressEvent(event);
-        return;
-    }
-    event->accept();
-}
-
-void LedgerView::mousePressEvent(QMouseEvent *event)
-{
-    if (event->button() != Qt::LeftButton) {
-        QAbstractScrollArea::mousePressEvent(event);
-        return;
-    }
-    if (const int row = rowAt(event->position().toPoint()); row >= 0)
-        setCurrentPage(row);
-    event->accept();
-}
-
-void LedgerView::mouseReleaseEvent(QMouseEvent *event)
-{
-    event->accept();
-}
-
-void LedgerView::mouseDoubleClickEvent(QMouseEvent *event)
-{
-    const int row = rowAt(event->position().toPoint());
-    if (event->button() == Qt::LeftButton && row >= 0) {
-        setCurrentPage(row);
-        Q_EMIT pageActivated(row);
-        event->accept();
-        return;
-    }
-    QAbstractScrollArea::mouseDoubleClickEvent(event);
+    notePainted(ledgerRow);
+    itemDelegate()->paint(painter, option, indexOfRow(ledgerRow));
 }
 
 QString LedgerView::pageToolTip(int ledgerRow) const
@@ -387,12 +461,12 @@ bool LedgerView::viewportEvent(QEvent *event)
             QToolTip::showText(help->globalPos(), text, viewport(), area);
         return true;
     }
-    return QAbstractScrollArea::viewportEvent(event);
+    return QAbstractItemView::viewportEvent(event);
 }
 
 void LedgerView::changeEvent(QEvent *event)
 {
-    QAbstractScrollArea::changeEvent(event);
+    QAbstractItemView::changeEvent(event);
     const QEvent::Type type = event->type();
     if (type == QEvent::FontChange || type == QEvent::StyleChange)
         metricsChanged();
@@ -402,25 +476,25 @@ void LedgerView::changeEvent(QEvent *event)
 
 void LedgerView::focusInEvent(QFocusEvent *event)
 {
-    QAbstractScrollArea::focusInEvent(event);
+    QAbstractItemView::focusInEvent(event);
     updateRow(m_current); // the current page is drawn stronger with the focus
 }
 
 void LedgerView::focusOutEvent(QFocusEvent *event)
 {
-    QAbstractScrollArea::focusOutEvent(event);
+    QAbstractItemView::focusOutEvent(event);
     updateRow(m_current);
 }
 
 void LedgerView::showEvent(QShowEvent *event)
 {
-    QAbstractScrollArea::showEvent(event);
+    QAbstractItemView::showEvent(event);
     updateTimer();
 }
 
 void LedgerView::hideEvent(QHideEvent *event)
 {
-    QAbstractScrollArea::hideEvent(event);
+    QAbstractItemView::hideEvent(event);
     m_tick.stop(); // nothing to animate off screen
 }
 

@@ -2,7 +2,7 @@
 
 #include "pagedlistmodel.h"
 
-#include <QAbstractScrollArea>
+#include <QAbstractItemView>
 #include <QItemSelectionModel>
 #include <QPointer>
 #include <QTimer>
@@ -13,24 +13,28 @@ namespace folio {
 class PageLedger;
 class StatusColors;
 
-// What the page strip and the timeline share: a scroll area that draws one list's ledger rows,
-// follows them as pages are asked for, shows the current page of a selection over the ledger
-// (shared with the table and the inspector, so no view has to tell the others), hit-tests, moves
-// by keys, tells a page in a tooltip and to a screen reader (a list of its rows, the current one
-// focused) and animates with one timer. Subclasses lay the rows out and paint them.
-class LedgerView : public QAbstractScrollArea
+// What the page strip and the timeline share: an item view over one list's ledger (a row per page
+// request; column 0 stands for the row) that follows the rows as pages are asked for, shares the
+// current page through a selection model over the ledger (with the table and the inspector, so no
+// view has to tell the others), moves by keys through moveCursor(), opens a page on Enter or a
+// double click (activated()), tells a page in a tooltip and to a screen reader (a list of its rows,
+// the current one focused) and animates with one timer. Subclasses lay the rows out; a delegate
+// paints each row (PageChipDelegate, PageLaneDelegate) and the view what lies between them.
+class LedgerView : public QAbstractItemView
 {
     Q_OBJECT
 public:
     ~LedgerView() override;
 
+    // The list whose ledger the view shows: the view's model is listModel()->ledger().
     void setListModel(PagedListModel *model);
     PagedListModel *listModel() const { return m_model; }
+    // Refused (a warning) unless it is the list model's ledger: a view is given a list, not a model.
+    void setModel(QAbstractItemModel *model) override;
     // The selection over listModel()->ledger() that every view of the list shares; the view
     // makes its own with setListModel(), and null goes back to that one. One over another model
     // is refused.
-    void setSelectionModel(QItemSelectionModel *selection);
-    QItemSelectionModel *selectionModel() const { return m_selection; }
+    void setSelectionModel(QItemSelectionModel *selection) override;
 
     // The current page by ledger row, -1 for none: the selection's current row.
     int currentPage() const;
@@ -46,6 +50,13 @@ public:
     // on top), for keys, for visible-only work and for a screen reader's list.
     virtual int positionOfRow(int ledgerRow) const { return ledgerRow; }
     virtual int rowAtPosition(int position) const { return position; }
+    // The item view's geometry, by the rows above.
+    QRect visualRect(const QModelIndex &index) const override;
+    QModelIndex indexAt(const QPoint &viewportPos) const override;
+    void scrollTo(const QModelIndex &index, ScrollHint hint = EnsureVisible) override;
+
+    // Now on the list's TTL clock (what a delegate counts down against); 0 without a list.
+    qint64 nowMs() const;
 
     // What a screen reader says of a row (ui/ledgerviewaccessible.h), empty out of range: by
     // default the page, "Page 3 of 7" (", walk 2" after a restart), and its page in one line
@@ -62,7 +73,8 @@ Q_SIGNALS:
     // The current page changed, by click, keyboard, setCurrentPage() or another view sharing the
     // selection; -1 when nothing is current.
     void currentPageChanged(int ledgerRow);
-    // Enter/Return on the current page or a double click: open the page (the inspector, its rows).
+    // Enter/Return on the current page or a double click (the item view's activated()): open the
+    // page (the inspector, its rows).
     void pageActivated(int ledgerRow);
 
 protected:
@@ -91,7 +103,9 @@ protected:
     virtual void rowsChanged(int first, int last);
     virtual QPair<int, int> visiblePositions() const = 0; // first, last; last < first when none
     virtual void scrollToRow(int ledgerRow) = 0;
+    // Paints what is exposed: the rows through paintRow() (the delegate), and what lies between.
     virtual void paint(QPainter *painter, const StatusColors &colors, const QRect &exposed) = 0;
+    void paintRow(QPainter *painter, int ledgerRow, const QRect &rect);
     // What a tooltip says at a point and the area it holds for; the default tells the page there.
     virtual QString toolTipAt(const QPoint &viewportPos, QRect *area) const;
     QString pageToolTip(int ledgerRow) const;
@@ -104,14 +118,25 @@ protected:
 
     void updateRow(int ledgerRow);
     void notePainted(int ledgerRow);
-    void moveCurrent(int delta);
-    void activateCurrent();
+    QModelIndex indexOfRow(int ledgerRow) const;
+
+    // The item view's moves and selection, by the rows above: arrows along the view's orientation,
+    // pages and ends; the other arrows and Tab leave the current page where it is.
+    QModelIndex moveCursor(CursorAction action, Qt::KeyboardModifiers modifiers) override;
+    int horizontalOffset() const override;
+    int verticalOffset() const override;
+    bool isIndexHidden(const QModelIndex &) const override { return false; }
+    void setSelection(const QRect &rect, QItemSelectionModel::SelectionFlags command) override;
+    QRegion visualRegionForSelection(const QItemSelection &selection) const override;
+
+    // The model's changes, taken as rows appended at the end or anything else (a reset).
+    void reset() override;
+    void rowsInserted(const QModelIndex &parent, int first, int last) override;
+    void dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
+                     const QList<int> &roles = QList<int>()) override;
+    void currentChanged(const QModelIndex &current, const QModelIndex &previous) override;
 
     void paintEvent(QPaintEvent *event) override;
-    void mousePressEvent(QMouseEvent *event) override;
-    void mouseReleaseEvent(QMouseEvent *event) override;
-    void mouseDoubleClickEvent(QMouseEvent *event) override;
-    void keyPressEvent(QKeyEvent *event) override;
     bool viewportEvent(QEvent *event) override;
     void changeEvent(QEvent *event) override;
     void focusInEvent(QFocusEvent *event) override;
@@ -120,10 +145,8 @@ protected:
     void hideEvent(QHideEvent *event) override;
 
 private:
-    void reset();
-    void handleRowsInserted(int first, int last);
-    void handleDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
-                           const QList<int> &roles);
+    void takeModel(QAbstractItemModel *ledger);
+    void relayout();
     void handleCurrentRowChanged(const QModelIndex &current);
     void announceCurrent(int ledgerRow);
     void noteWalkStarts(int first, int last);
@@ -131,8 +154,7 @@ private:
     Qt::Orientation m_orientation;
     QPointer<PagedListModel> m_model;
     PageLedger *m_ledger = nullptr;
-    QPointer<QItemSelectionModel> m_selection;
-    QItemSelectionModel *m_ownSelection = nullptr; // made for each list; used until one is shared
+    QPointer<QItemSelectionModel> m_ownSelection; // made with each list; used until one is shared
     QVector<int> m_walkStarts;
     int m_count = 0;
     int m_current = -1; // the current row last shown and told, to repaint it when it moves

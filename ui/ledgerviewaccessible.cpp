@@ -130,7 +130,7 @@ private:
 };
 
 // Qt calls a factory with each class name of an object, from the most derived up: every
-// subclass of LedgerView reaches this one before QAbstractScrollArea's.
+// subclass of LedgerView reaches this one before the item view's and the scroll area's.
 QAccessibleInterface *ledgerViewFactory(const QString &className, QObject *object)
 {
     if (className == QLatin1String("folio::LedgerView") && object && object->isWidgetType())

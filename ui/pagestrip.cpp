@@ -4,6 +4,7 @@
 
 #include "cursordecoder.h"
 #include "fonts.h"
+#include "pagechipdelegate.h"
 #include "pagedlistmodel.h"
 #include "pageledger.h"
 #include "statuscolors.h"
@@ -29,7 +30,7 @@ namespace {
 
 int ChipWidth()
 {
-    return zoomed(68);
+    return PageChipDelegate::chipWidth();
 }
 int Spacing()
 {
@@ -64,34 +65,8 @@ quint64 pageKey(int walk, int index)
 {
     return (quint64(quint32(walk)) << 32) | quint32(index);
 }
-int Pad()
-{
-    return zoomed(7);
-}
-int BarHeight()
-{
-    return zoomed(5);
-}
-int BadgeSize()
-{
-    return zoomed(11);
-}
-int ScopeBadgeSize()
-{
-    return zoomed(14);
-}
 constexpr int CountdownTickMs = 200;
 constexpr int SpinnerTickMs = 80;
-// The last fifth of a countdown blends from green to amber: a page about to go stale says so.
-
-qint64 animationClockMs()
-{
-    static QElapsedTimer timer;
-    if (!timer.isValid())
-        timer.start();
-    return timer.elapsed();
-}
-
 } // namespace
 
 PageStrip::PageStrip(QWidget *parent)
@@ -104,6 +79,8 @@ PageStrip::PageStrip(QWidget *parent)
     viewport()->setBackgroundRole(QPalette::Window);
     viewport()->setMouseTracking(false);
     setAccessibleName(tr("Page strip"));
+    m_chips = new PageChipDelegate(this);
+    setItemDelegate(m_chips);
     updateMetrics();
 }
 
@@ -276,17 +253,12 @@ QPair<int, int> PageStrip::visibleRange() const
 
 void PageStrip::updateMetrics()
 {
-    m_smallFont = smallFont(font());
-    m_countFont = titleFont(font());
-    m_codeFont = font();
-    m_codeFont.setBold(true);
-    m_smallHeight = QFontMetrics(m_smallFont).height();
-    m_countHeight = QFontMetrics(m_countFont).height();
+    m_chips->setFont(font());
 }
 
 int PageStrip::chipHeight() const
 {
-    return Pad() + m_smallHeight + 2 + m_countHeight + 4 + BarHeight() + Pad();
+    return m_chips->chipHeight();
 }
 
 QRect PageStrip::chipRect(int ledgerRow) const
@@ -319,18 +291,6 @@ int PageStrip::separatorAt(const QPoint &pos) const
     return -1;
 }
 
-QRect PageStrip::barRect(const QRect &chip) const
-{
-    return QRect(chip.left() + Pad(), chip.bottom() - Pad() - BarHeight() + 1, chip.width() - 2 * Pad(),
-                 BarHeight());
-}
-
-QRect PageStrip::countRect(const QRect &chip) const
-{
-    return QRect(chip.left() + Pad(), chip.top() + Pad() + m_smallHeight + 2, chip.width() - 2 * Pad(),
-                 m_countHeight);
-}
-
 void PageStrip::updateScrollRange()
 {
     QScrollBar *bar = horizontalScrollBar();
@@ -353,71 +313,7 @@ QSize PageStrip::minimumSizeHint() const
 
 PageStrip::ChipLook PageStrip::chipLook(int ledgerRow) const
 {
-    ChipLook look;
-    if (!ledger() || ledgerRow < 0 || ledgerRow >= rowCount())
-        return look;
-    const auto value = [this, ledgerRow](int role) { return pageData(ledgerRow, role); };
-    using State = PageRecord::State;
-    const State state = State(value(PageLedger::StateRole).toInt());
-    look.ledgerRow = ledgerRow;
-    look.pageNumber = value(PageLedger::PageIndexRole).toInt() + 1;
-    look.walk = value(PageLedger::WalkRole).toInt();
-    look.state = state;
-    look.scope = PageRecord::Scope(value(PageLedger::ScopeRole).toInt());
-    const bool received = value(PageLedger::AnsweredRole).toBool();
-    look.legacy = received && value(PageLedger::LegacyRole).toBool();
-    look.struck = state == State::Discarded;
-    switch (state) {
-    case State::Loading:
-        look.bar = Bar::Loading;
-        break;
-    case State::Fresh: {
-        look.bar = Bar::Fresh;
-        const qint64 now = listModel() ? listModel()->walker()->ttlClock()->nowMs() : 0;
-        const qint64 ttl = value(PageLedger::EffectiveTtlRole).toLongLong();
-        const qint64 expiresAt = value(PageLedger::ExpiresAtRole).toLongLong();
-        look.remaining =
-            ttl > 0 && expiresAt >= 0 ? qBound(0.0, qreal(expiresAt - now) / qreal(ttl), 1.0) : 0.0;
-        break;
-    }
-    case State::Stale:
-        look.bar = look.legacy ? Bar::Legacy : Bar::Stale;
-        break;
-    case State::Expired:
-        look.bar = Bar::Expired;
-        break;
-    case State::Refetching:
-        look.bar = Bar::Refetching;
-        break;
-    case State::Failed:
-        look.bar = Bar::Failed;
-        break;
-    case State::Discarded:
-        look.bar = !received ? Bar::None : look.legacy ? Bar::Legacy : Bar::Expired;
-        break;
-    }
-    const auto error = McpError::Kind(value(PageLedger::ErrorKindRole).toInt());
-    if (error != McpError::Kind::None && (state == State::Failed || !received)) {
-        const int httpStatus = value(PageLedger::HttpStatusRole).toInt();
-        if (error == McpError::Kind::Rpc)
-            look.countText = QString::number(value(PageLedger::ErrorCodeRole).toInt());
-        else if (httpStatus > 0)
-            look.countText = QStringLiteral("HTTP %1").arg(httpStatus);
-        else if (error == McpError::Kind::Timeout)
-            look.countText = tr("timeout");
-        else if (error == McpError::Kind::Cancelled)
-            look.countText = QStringLiteral("\u2014");
-        else
-            look.countText = tr("error");
-    } else if (received || state == State::Refetching) {
-        look.countText = QString::number(value(PageLedger::ItemCountRole).toInt());
-    } else if (state == State::Discarded) {
-        look.countText = QStringLiteral("\u2014");
-    }
-    for (int severity : value(PageLedger::SeveritiesRole).value<QList<int>>())
-        look.badges.append(Finding::Severity(severity));
-    std::stable_sort(look.badges.begin(), look.badges.end(), std::greater<>());
-    return look;
+    return PageChipDelegate::lookOf(indexOfRow(ledgerRow), nowMs());
 }
 
 void PageStrip::paint(QPainter *painter, const StatusColors &colors, const QRect &exposed)
@@ -449,8 +345,7 @@ void PageStrip::paint(QPainter *painter, const StatusColors &colors, const QRect
         const QRect r = chipRect(row);
         if (!exposed.intersects(r.adjusted(-2, -2, 2, 2)))
             continue;
-        notePainted(row);
-        paintChip(painter, r, chipLook(row), colors, row == currentPage());
+        paintRow(painter, row, r);
     }
     paintArcs(painter, colors, exposed);
 }
@@ -583,106 +478,14 @@ void PageStrip::paintSeparator(QPainter *painter, int walkStartRow, const Status
     const int x = contentX(walkStartRow) - horizontalScrollBar()->value() - (WalkGap() + Spacing()) / 2;
     const QRect chip = chipRect(walkStartRow);
     painter->save();
-    painter->setFont(m_smallFont);
+    painter->setFont(m_chips->labelFont());
     painter->setPen(colors.mutedText());
-    const QRect label(x - WalkGap() / 2, chip.top(), WalkGap(), m_smallHeight);
+    const QRect label(x - WalkGap() / 2, chip.top(), WalkGap(), m_chips->labelHeight());
     painter->drawText(label, Qt::AlignCenter,
                       QStringLiteral("w%1").arg(pageData(walkStartRow, PageLedger::WalkRole).toInt() + 1));
     QPen pen(colors.mutedText(), 1, Qt::DashLine);
     painter->setPen(pen);
     painter->drawLine(QPointF(x + 0.5, label.bottom() + 3), QPointF(x + 0.5, chip.bottom()));
-    painter->restore();
-}
-
-void PageStrip::paintChip(QPainter *painter, const QRect &rect, const ChipLook &look,
-                          const StatusColors &colors, bool current)
-{
-    painter->save();
-    painter->setRenderHint(QPainter::Antialiasing);
-    if (look.struck)
-        painter->setOpacity(0.55);
-
-    // The card.
-    const QRectF card = QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5);
-    QColor border = colors.chipBorder();
-    qreal borderWidth = 1;
-    if (look.bar == Bar::Failed) {
-        border = colors.failed();
-        borderWidth = 2;
-    }
-    QColor fill = look.bar == Bar::Failed ? colors.tint(colors.failed(), 0.10) : colors.chipFill();
-    if (current) {
-        fill = colors.tint(colors.highlight(), 0.16);
-        if (look.bar != Bar::Failed) {
-            border = colors.highlight();
-            borderWidth = hasFocus() ? 2 : 1.5;
-        }
-    }
-    painter->setPen(QPen(border, borderWidth));
-    painter->setBrush(fill);
-    painter->drawRoundedRect(card.adjusted(borderWidth / 2 - 0.5, borderWidth / 2 - 0.5,
-                                           0.5 - borderWidth / 2, 0.5 - borderWidth / 2),
-                             5, 5);
-    if (current && look.bar == Bar::Failed) {
-        // Selected and failed: the red outline stays, the selection shows inside it.
-        painter->setPen(QPen(colors.highlight(), 1.5));
-        painter->setBrush(Qt::NoBrush);
-        painter->drawRoundedRect(card.adjusted(3, 3, -3, -3), 3, 3);
-    }
-
-    // Header: the page number, the findings.
-    const QRect header(rect.left() + Pad(), rect.top() + Pad() - 1, rect.width() - 2 * Pad(), m_smallHeight);
-    painter->setFont(m_smallFont);
-    painter->setPen(colors.mutedText());
-    painter->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, QString::number(look.pageNumber));
-    const int shown = int(qMin<qsizetype>(look.badges.size(), 3));
-    for (int i = 0; i < shown; ++i) {
-        const QRectF badge(header.right() + 1 - (i + 1) * BadgeSize() - i * 2,
-                           header.center().y() - BadgeSize() / 2.0 + 0.5, BadgeSize(), BadgeSize());
-        colors.drawSeverityBadge(painter, badge, look.badges.at(i));
-    }
-    if (look.badges.size() > shown) {
-        painter->setPen(colors.mutedText());
-        painter->drawText(QRect(header.left(), header.top(), header.width() - shown * (BadgeSize() + 2) - 1,
-                                header.height()),
-                          Qt::AlignRight | Qt::AlignVCenter,
-                          QStringLiteral("+%1").arg(look.badges.size() - shown));
-    }
-
-    // Middle: the item count (or the error code), the scope badge.
-    const QRect count = countRect(rect);
-    if (look.bar == Bar::Loading) {
-        const qreal phase = (animationClockMs() % 1000) / 1000.0;
-        StatusColors::drawSpinner(painter, QRectF(count.left(), count.center().y() - 7, 14, 14),
-                                  colors.loading(), phase);
-    } else if (!look.countText.isEmpty()) {
-        const bool failed =
-            look.bar == Bar::Failed || (look.struck && look.countText.startsWith(QLatin1Char('-')));
-        const QFont &f = failed ? m_codeFont : m_countFont;
-        painter->setFont(f);
-        painter->setPen(failed ? colors.failed() : colors.text());
-        const int scopeSpace = failed ? 0 : ScopeBadgeSize() + 2;
-        const QString text =
-            QFontMetrics(f).elidedText(look.countText, Qt::ElideRight, count.width() - scopeSpace);
-        painter->drawText(count.adjusted(0, 0, -scopeSpace, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
-    }
-    if (look.bar != Bar::Failed && look.bar != Bar::Loading && !look.legacy) {
-        const QRectF badge(count.right() + 1 - ScopeBadgeSize(),
-                           count.center().y() - ScopeBadgeSize() / 2.0 + 0.5, ScopeBadgeSize(),
-                           ScopeBadgeSize());
-        colors.drawScopeBadge(painter, badge, look.scope);
-    }
-
-    // Bottom: the TTL bar.
-    const QRectF bar = barRect(rect);
-    colors.drawTtlBar(painter, bar, look.bar, look.remaining, (animationClockMs() % 800) / 800.0);
-
-    if (look.struck) {
-        painter->setOpacity(0.9);
-        painter->setPen(QPen(colors.text(), 1.5));
-        painter->drawLine(QPointF(rect.left() + 3, rect.center().y() + 0.5),
-                          QPointF(rect.right() - 3, rect.center().y() + 0.5));
-    }
     painter->restore();
 }
 
@@ -720,9 +523,9 @@ void PageStrip::tick()
         const auto s = PageRecord::State(pageData(row, PageLedger::StateRole).toInt());
         const QRect chip = chipRect(row);
         if (s == PageRecord::State::Fresh || s == PageRecord::State::Refetching)
-            viewport()->update(barRect(chip));
+            viewport()->update(m_chips->barRect(chip));
         else if (s == PageRecord::State::Loading)
-            viewport()->update(countRect(chip));
+            viewport()->update(m_chips->countRect(chip));
     }
     updateTimer();
 }

@@ -1,11 +1,9 @@
 #pragma once
 
-#include "statuscolors.h"
-
 #include "ledgerview.h"
+#include "pagechipdelegate.h"
 #include "pagerecord.h"
 
-#include <QFont>
 #include <QHash>
 #include <QMap>
 
@@ -14,7 +12,9 @@ class QPainterPath;
 namespace folio {
 
 // Folio's signature view: one chip per page request, in order, so the health of a paged list
-// (counts, live TTLs, scope, errors, findings, earlier walks) reads at a glance. Geometry is
+// (counts, live TTLs, scope, errors, findings, earlier walks) reads at a glance. An item view over
+// the ledger: PageChipDelegate paints each chip, the strip lays them out and draws what lies
+// between them (walk separators, the links below). Geometry is
 // arithmetic and only visible chips are painted, so ten thousand pages cost what twenty do; one
 // timer animates the visible chips that count down, spin or refetch, and sleeps otherwise. The
 // cursor chain is drawn too: an arc above the chips for each repeated cursor, so a loop reads as a
@@ -23,23 +23,9 @@ class PageStrip : public LedgerView
 {
     Q_OBJECT
 public:
-    // What a chip shows, computed from the page record by the same code that paints it (tests and
-    // accessibility read it; the paint event draws it).
-    using Bar = StatusColors::TtlBar;
-    struct ChipLook
-    {
-        int ledgerRow = -1;
-        int pageNumber = 0; // 1-based, within its walk
-        int walk = 0;
-        PageRecord::State state = PageRecord::State::Loading;
-        Bar bar = Bar::None;
-        qreal remaining = 0; // the fresh bar's length, 0..1
-        bool struck = false; // discarded: drawn struck through
-        bool legacy = false; // no hints by design
-        PageRecord::Scope scope = PageRecord::Scope::NotApplicable;
-        QString countText; // "20", or the JSON-RPC code of a failed page ("-32602")
-        QList<Finding::Severity> badges;
-    };
+    // What a chip shows (the delegate's look of the row: tests and accessibility read it).
+    using Bar = PageChipDelegate::Bar;
+    using ChipLook = PageChipDelegate::Look;
 
     // A link between two chips of one walk, from the findings on their pages (computed when the
     // ledger changes, drawn from this): a repeated cursor's arc from the page that returned it back
@@ -105,8 +91,6 @@ private:
     QPair<int, int> visibleRange() const;
     int separatorAt(const QPoint &viewportPos) const; // the walk start row whose gap is there, -1
     QString separatorToolTip(int walkStartRow) const;
-    void paintChip(QPainter *painter, const QRect &rect, const ChipLook &look, const StatusColors &colors,
-                   bool current);
     void paintSeparator(QPainter *painter, int walkStartRow, const StatusColors &colors);
     void updateMetrics();
     // Arcs: the pages of each walk by number, and the links from the findings of rows first..last.
@@ -118,17 +102,11 @@ private:
     const Arc *arcAt(const QPoint &viewportPos) const;
     QString arcToolTip(const Arc &arc) const;
     int chipHeight() const;
-    QRect barRect(const QRect &chip) const;
-    QRect countRect(const QRect &chip) const;
 
-    QFont m_smallFont; // fonts and heights, made on font changes, not per paint
-    QFont m_countFont;
-    QFont m_codeFont;
-    int m_smallHeight = 0;
-    int m_countHeight = 0;
-    QHash<quint64, int> m_pageRows; // (walk << 32 | page index) -> ledger row (the last asked)
-    QMap<int, QList<Arc>> m_arcs;   // by the ledger row they start from
-    int m_duplicateLinks = 0;       // in m_arcs, drawn or not
+    PageChipDelegate *m_chips = nullptr; // paints each chip; its metrics lay them out
+    QHash<quint64, int> m_pageRows;      // (walk << 32 | page index) -> ledger row (the last asked)
+    QMap<int, QList<Arc>> m_arcs;        // by the ledger row they start from
+    int m_duplicateLinks = 0;            // in m_arcs, drawn or not
 };
 
 } // namespace folio

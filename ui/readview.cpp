@@ -17,7 +17,6 @@
 #include <QCompleter>
 #include <QDateTime>
 #include <QDialogButtonBox>
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -46,14 +45,6 @@ namespace {
 
 constexpr int CountdownTickMs = 100;
 constexpr int StripeTickMs = 40;
-
-qint64 animationMs()
-{
-    static QElapsedTimer timer;
-    if (!timer.isValid())
-        timer.start();
-    return timer.elapsed();
-}
 
 // The reads list: each URI with its TTL bar beneath, as a chip would show it.
 class ReadDelegate : public QStyledItemDelegate
@@ -98,7 +89,7 @@ public:
         const QRectF bar(option.rect.left() + 6, option.rect.bottom() - 8, option.rect.width() - 12, 5);
         painter->save();
         painter->setRenderHint(QPainter::Antialiasing);
-        ReadTtlBar::paintBar(painter, bar, look, StatusColors(option.palette), animationMs());
+        ReadTtlBar::paintBar(painter, bar, look, StatusColors(option.palette), StatusColors::animationMs());
         painter->restore();
     }
 };
@@ -230,7 +221,7 @@ void ReadTtlBar::paintEvent(QPaintEvent *)
     if (l.bar != Bar::None && l.bar != Bar::Loading && l.bar != Bar::Failed && l.bar != Bar::Legacy)
         colors.drawScopeBadge(&p, QRectF(2, 3, badge, badge), l.scope);
     const QRect bar = barRect();
-    paintBar(&p, bar, l, colors, animationMs());
+    paintBar(&p, bar, l, colors, StatusColors::animationMs());
     p.setPen(l.bar == Bar::Failed ? colors.failed() : colors.text());
     p.drawText(QRect(bar.right() + 8, 0, width() - bar.right() - 8, height()),
                Qt::AlignLeft | Qt::AlignVCenter,

@@ -2,6 +2,7 @@
 
 #include "terminaltext.h"
 
+#include <QElapsedTimer>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
@@ -327,6 +328,14 @@ void StatusColors::drawStripes(QPainter *painter, const QRectF &rect, const QCol
         painter->drawPath(stripe);
     }
     painter->restore();
+}
+
+qint64 StatusColors::animationMs()
+{
+    static QElapsedTimer timer;
+    if (!timer.isValid())
+        timer.start();
+    return timer.elapsed();
 }
 
 void StatusColors::drawSpinner(QPainter *painter, const QRectF &rect, const QColor &color, qreal phase)

@@ -68,6 +68,9 @@ public:
     // Diagonal stripes moving with phase (0..1), for bars of pages being refetched.
     static void drawStripes(QPainter *painter, const QRectF &rect, const QColor &color, qreal phase);
     // A spinner arc for requests in flight; phase 0..1 turns it.
+    // One clock for every spinner and stripe (ms since the first asked), so that what is painted
+    // at different times moves together.
+    static qint64 animationMs();
     static void drawSpinner(QPainter *painter, const QRectF &rect, const QColor &color, qreal phase);
 
     // A TTL bar, as a page's chip and a read draw it: green and draining while fresh (turning

@@ -1,6 +1,7 @@
 #include "timelineview.h"
 
 #include "fonts.h"
+#include "pagelanedelegate.h"
 #include "pageledger.h"
 #include "statuscolors.h"
 #include "ttlclock.h"
@@ -77,6 +78,7 @@ TimelineView::TimelineView(QWidget *parent)
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     viewport()->setBackgroundRole(QPalette::Base);
     setAccessibleName(tr("Request timeline"));
+    setItemDelegate(new PageLaneDelegate(this));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_start = now - 1000;
     m_end = now + 9000;
@@ -179,8 +181,19 @@ void TimelineView::noteRow(int row)
     }
 }
 
-qint64 TimelineView::walkEndMs(int group) const
+bool TimelineView::isCurrentWalk(int walk) const
 {
+    return !listModel() || walk == listModel()->walker()->currentWalk();
+}
+
+int TimelineView::laneHeight()
+{
+    return LaneHeight();
+}
+
+qint64 TimelineView::walkEndMs(int ledgerRow) const
+{
+    const int group = walkBreaksBefore(ledgerRow);
     if (group + 1 < m_walkFirstSent.size() && m_walkFirstSent[group + 1] > 0)
         return m_walkFirstSent[group + 1];
     return Never;
@@ -382,8 +395,7 @@ void TimelineView::paint(QPainter *painter, const StatusColors &colors, const QR
     }
     for (int lane = firstLane; lane <= lastLane; ++lane) {
         const int row = ledgerRowForLane(lane);
-        notePainted(row);
-        paintLane(painter, row, laneRect(row), colors, now);
+        paintRow(painter, row, laneRect(row));
     }
     painter->restore();
 
@@ -443,138 +455,6 @@ void TimelineView::paintRuler(QPainter *painter, const StatusColors &colors)
         painter->drawRoundedRect(tag, 3, 3);
         painter->setPen(colors.palette().color(QPalette::HighlightedText));
         painter->drawText(tag, Qt::AlignCenter, tr("now"));
-    }
-    painter->restore();
-}
-
-void TimelineView::paintLane(QPainter *painter, int row, const QRect &lane, const StatusColors &colors,
-                             qint64 now)
-{
-    using State = PageRecord::State;
-    const auto value = [this, row](int role) { return pageData(row, role); };
-    const State state = State(value(PageLedger::StateRole).toInt());
-    const int walk = value(PageLedger::WalkRole).toInt();
-    const int index = value(PageLedger::PageIndexRole).toInt();
-    const bool hintsExpected = !value(PageLedger::LegacyRole).toBool();
-    const qint64 effectiveTtlMs = value(PageLedger::EffectiveTtlRole).toLongLong();
-    const auto attempts = value(PageLedger::AttemptsRole).value<QList<PageRecord::Attempt>>();
-    const auto errorKind = McpError::Kind(value(PageLedger::ErrorKindRole).toInt());
-    const bool dimmed = listModel() && walk != listModel()->walker()->currentWalk();
-    painter->save();
-    if (dimmed)
-        painter->setOpacity(0.5);
-
-    // The label: a state dot and the page number (with its walk when it is not the current one).
-    const QColor stateColor =
-        value(PageLedger::AnsweredRole).toBool() && !hintsExpected && state == State::Stale
-            ? colors.legacy()
-            : colors.forState(state);
-    painter->setRenderHint(QPainter::Antialiasing);
-    painter->setPen(Qt::NoPen);
-    painter->setBrush(stateColor);
-    painter->drawEllipse(QPointF(10, lane.center().y() + 0.5), 3.5, 3.5);
-    painter->setPen(state == State::Failed ? colors.failed() : colors.text());
-    const QString label = dimmed
-                              ? tr("w%1 \u00b7 %2").arg(QString::number(walk + 1), QString::number(index + 1))
-                              : tr("page %1").arg(index + 1);
-    painter->drawText(QRect(19, lane.top(), LabelWidth() - 21, lane.height()),
-                      Qt::AlignLeft | Qt::AlignVCenter, label);
-
-    const QRect plot = plotRect();
-    painter->setClipRect(QRect(plot.left(), lane.top(), plot.width() + RightMargin(), lane.height()),
-                         Qt::IntersectClip);
-    const qreal barTop = lane.top() + 4;
-    const qreal barHeight = lane.height() - 8;
-    const qreal bandHeight = 6;
-    const qreal bandTop = lane.center().y() + 0.5 - bandHeight / 2;
-    const qint64 walkEnd = dimmed ? walkEndMs(walkBreaksBefore(row)) : Never;
-
-    int lastOk = -1;
-    for (int i = 0; i < attempts.size(); ++i) {
-        if (!attempts[i].failed && attempts[i].latencyMs >= 0)
-            lastOk = i;
-    }
-    auto band = [&](qint64 from, qint64 to, const QColor &color) {
-        if (to <= from)
-            return;
-        const qreal x0 = xForTime(from);
-        const qreal x1 = qMax(x0 + 1, qreal(xForTime(to)));
-        painter->setPen(Qt::NoPen);
-        painter->setBrush(color);
-        painter->drawRoundedRect(QRectF(x0, bandTop, x1 - x0, bandHeight), 2, 2);
-    };
-
-    for (int i = 0; i < attempts.size(); ++i) {
-        const PageRecord::Attempt &a = attempts[i];
-        if (a.sentAtMs <= 0)
-            continue;
-        const qint64 nextSent = i + 1 < attempts.size() ? attempts[i + 1].sentAtMs : Never;
-        const qint64 stop = qMin(nextSent, walkEnd);
-        const bool inFlight = a.latencyMs < 0;
-        const qint64 answered = inFlight ? now : a.sentAtMs + a.latencyMs;
-
-        // What the answer was worth afterwards: fresh until expiry, then expired; stale at once; no hints.
-        if (!inFlight && !a.failed) {
-            if (!hintsExpected) {
-                QPen dotted(colors.legacy(), 1.5, Qt::DotLine);
-                painter->setPen(dotted);
-                const int y = lane.center().y();
-                painter->drawLine(xForTime(answered), y, xForTime(qMin(stop, now)), y);
-            } else if (i == lastOk && effectiveTtlMs > 0) {
-                const qint64 expiry = TtlClock::deadlineFor(answered, effectiveTtlMs);
-                const qint64 freshEnd = qMin(expiry, stop);
-                band(answered, qMin(freshEnd, now), colors.fresh());
-                QColor ahead = colors.fresh();
-                ahead.setAlphaF(0.35f);
-                band(qMax(answered, now), freshEnd, ahead); // what is left of the TTL
-                if (expiry < stop)
-                    band(expiry, qMin(stop, qMax(now, expiry)), colors.expired());
-            } else if (i == lastOk) {
-                band(answered, qMin(stop, now), colors.stale());
-            } else {
-                band(answered, qMin(stop, now), colors.tint(colors.expired(), 0.5));
-            }
-        }
-
-        // The request itself: sent -> answered.
-        const qreal x0 = xForTime(a.sentAtMs);
-        const qreal x1 = qMax(x0 + 3, qreal(xForTime(answered)));
-        const QRectF bar(x0, barTop, x1 - x0, barHeight);
-        const QColor color = a.failed ? colors.failed() : colors.loading();
-        painter->setPen(Qt::NoPen);
-        if (a.refetch) {
-            painter->setBrush(colors.tint(color, 0.35));
-            painter->drawRoundedRect(bar, 2, 2);
-            painter->setBrush(QBrush(color, Qt::BDiagPattern));
-            painter->drawRoundedRect(bar, 2, 2);
-            painter->setPen(QPen(color, 1));
-            painter->setBrush(Qt::NoBrush);
-            painter->drawRoundedRect(bar.adjusted(0.5, 0.5, -0.5, -0.5), 2, 2);
-        } else {
-            QColor fill = color;
-            if (inFlight)
-                fill.setAlphaF(0.6f);
-            painter->setBrush(fill);
-            painter->drawRoundedRect(bar, 2, 2);
-        }
-        if (a.failed && i == attempts.size() - 1 && errorKind != McpError::Kind::None) {
-            QFont small = smallFont(font());
-            small.setBold(true);
-            painter->setFont(small);
-            painter->setPen(colors.failed());
-            const QString code = errorKind == McpError::Kind::Rpc
-                                     ? QString::number(value(PageLedger::ErrorCodeRole).toInt())
-                                     : McpError::kindName(errorKind);
-            painter->drawText(QRectF(bar.right() + 4, lane.top(), 120, lane.height()),
-                              Qt::AlignLeft | Qt::AlignVCenter, code);
-        }
-    }
-
-    if (state == State::Discarded) {
-        painter->setOpacity(0.8);
-        painter->setPen(QPen(colors.discarded(), 1));
-        const int y = lane.center().y();
-        painter->drawLine(4, y, LabelWidth() - 4, y);
     }
     painter->restore();
 }

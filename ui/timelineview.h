@@ -6,7 +6,8 @@ namespace folio {
 
 // A waterfall of page requests, drawn rather than listed, so timing problems show as shapes: when
 // each page was asked for, how long it took, how long it stays fresh, refetches and failures. One
-// lane per page (the current walk on top, discarded walks dimmed below); x is wall-clock time. The
+// lane per page (the current walk on top, discarded walks dimmed below); x is wall-clock time. An
+// item view over the ledger: PageLaneDelegate paints each lane, the view the ruler, the grid and now. The
 // wheel zooms around the pointer, a drag pans, a double click fits everything again.
 class TimelineView : public LedgerView
 {
@@ -32,6 +33,13 @@ public:
     QRect rowRect(int ledgerRow) const override { return laneRect(ledgerRow); }
     int rowAt(const QPoint &viewportPos) const override { return laneAt(viewportPos); }
     int xForTime(qint64 wallMs) const;
+    // The axis as the lanes' delegate (PageLaneDelegate) reads it: the plot's area (the labels to
+    // its left), whether a walk is the list's current one (others are dimmed), when the walk of a
+    // row ended (the next walk's first request; max while it is current), a lane's height.
+    QRect plotRect() const;
+    bool isCurrentWalk(int walk) const;
+    qint64 walkEndMs(int ledgerRow) const;
+    static int laneHeight();
     // Now on the wall clock, as the model's TTL clock sees it (tests move that clock).
     qint64 nowWallMs() const;
 
@@ -72,12 +80,8 @@ private:
     void noteRow(int row);
     void updateScrollRange();
     void refit();
-    qint64 walkEndMs(int group) const; // when the next walk began; max when none did
-    QRect plotRect() const;
     qint64 timeForX(int x) const;
     void paintRuler(QPainter *painter, const StatusColors &colors);
-    void paintLane(QPainter *painter, int ledgerRow, const QRect &lane, const StatusColors &colors,
-                   qint64 now);
     void zoomAround(int x, qreal factor);
 
     QVector<qint64> m_walkFirstSent; // per walk group: its first request, 0 until one was sent

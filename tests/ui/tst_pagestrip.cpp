@@ -1,3 +1,4 @@
+#include "pagechipdelegate.h"
 #include "pagedfixture.h"
 #include "pageledger.h"
 #include "pagestrip.h"
@@ -9,6 +10,9 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QHelpEvent>
+#include <QImage>
+#include <QPainter>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
@@ -42,6 +46,7 @@ private Q_SLOTS:
     void emptyStrip();
     void chipsAppearAsPagesArrive();
     void clickAndKeyboardSelect();
+    void itemViewOverTheLedger();
     void expiryRepaintsTheChip();
     void stateChangeRepaintsOnlyItsChip();
     void loadingChipAnimates();
@@ -174,6 +179,9 @@ void tst_PageStrip::clickAndKeyboardSelect()
     QCOMPARE(activated.count(), 1);
     QCOMPARE(activated.takeFirst().at(0).toInt(), 0);
 
+    // A double click as the window system sends it: a press and a release, then the second press
+    // as a double click (QTest::mouseDClick alone sends only the last).
+    QTest::mouseClick(strip.viewport(), Qt::LeftButton, {}, strip.chipRect(2).center());
     QTest::mouseDClick(strip.viewport(), Qt::LeftButton, {}, strip.chipRect(2).center());
     QCOMPARE(activated.count(), 1);
     QCOMPARE(activated.takeFirst().at(0).toInt(), 2);
@@ -187,6 +195,70 @@ void tst_PageStrip::clickAndKeyboardSelect()
     QTest::mouseClick(strip.viewport(), Qt::LeftButton, {},
                       QPoint(strip.chipRect(1).right() + 3, strip.chipRect(1).center().y()));
     QCOMPARE(strip.currentPage(), 1);
+}
+
+void tst_PageStrip::itemViewOverTheLedger()
+{
+    PagedFixture f;
+    QVERIFY(f.connect(threePages()));
+    PageStrip strip;
+    QVERIFY(show(strip, f));
+    QVERIFY(f.walkAll());
+    PageLedger *ledger = f.model->ledger();
+
+    // The strip is an item view whose model is the ledger: a chip is an index of it.
+    QCOMPARE(strip.model(), ledger);
+    const QModelIndex second = strip.indexAt(strip.chipRect(1).center());
+    QCOMPARE(second, ledger->index(1, 0));
+    QCOMPARE(strip.visualRect(second), strip.chipRect(1));
+    QVERIFY(!strip.indexAt(QPoint(strip.chipRect(1).right() + 3, strip.chipRect(1).center().y())).isValid());
+    // Its delegate paints the chip, from the roles alone: the same look outside the strip.
+    auto *chips = qobject_cast<PageChipDelegate *>(strip.itemDelegate());
+    QVERIFY(chips);
+    const PageStrip::ChipLook look = strip.chipLook(1);
+    QCOMPARE(PageChipDelegate::lookOf(second, strip.nowMs()).countText, look.countText);
+    QCOMPARE(int(PageChipDelegate::lookOf(second, strip.nowMs()).scope), int(look.scope));
+    QCOMPARE(PageChipDelegate::lookOf(QModelIndex(), 0).ledgerRow, -1);
+    QImage image(chips->sizeHint({}, second), QImage::Format_ARGB32);
+    image.fill(Qt::transparent);
+    {
+        QPainter painter(&image);
+        QStyleOptionViewItem option;
+        option.rect = image.rect();
+        option.palette = strip.palette();
+        chips->paint(&painter, option, second);
+    }
+    QVERIFY(image.pixel(image.width() / 2, 2) != 0); // the card's border
+    QVERIFY(image.pixel(image.width() / 2, image.height() / 2) != 0);
+
+    // Another model is refused: a page view is given a list.
+    PageLedger other;
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("given a list")));
+    strip.setModel(&other);
+    QCOMPARE(strip.model(), ledger);
+
+    // A shared selection moves the strip; when it goes (its list's tab closed), the strip goes
+    // back to a selection of its own and still answers clicks.
+    auto *shared = new QItemSelectionModel(ledger);
+    strip.setSelectionModel(shared);
+    QCOMPARE(strip.selectionModel(), shared);
+    shared->setCurrentIndex(ledger->index(2, 0),
+                            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QCOMPARE(strip.currentPage(), 2);
+    delete shared;
+    QVERIFY(strip.selectionModel());
+    QVERIFY(strip.selectionModel() != shared);
+    QTest::mouseClick(strip.viewport(), Qt::LeftButton, {}, strip.chipRect(0).center());
+    QCOMPARE(strip.currentPage(), 0);
+    QVERIFY(strip.selectionModel()->isRowSelected(0));
+
+    // The list going away leaves an empty strip, not a dangling one.
+    f.model.reset();
+    QCOMPARE(strip.chipCount(), 0);
+    QCOMPARE(strip.currentPage(), -1);
+    QTest::mouseClick(strip.viewport(), Qt::LeftButton, {}, QPoint(20, 40));
+    QTest::keyClick(&strip, Qt::Key_Right);
+    QCOMPARE(strip.currentPage(), -1);
 }
 
 void tst_PageStrip::expiryRepaintsTheChip()

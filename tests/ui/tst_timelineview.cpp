@@ -1,4 +1,5 @@
 #include "pagedfixture.h"
+#include "pagelanedelegate.h"
 #include "pageledger.h"
 #include "timelineview.h"
 
@@ -8,6 +9,8 @@
 #include <QTest>
 #include <QToolTip>
 #include <QWheelEvent>
+
+#include <limits>
 
 using namespace folio;
 using Script = PagedFixture::Script;
@@ -79,6 +82,15 @@ void tst_TimelineView::lanesFollowTheLedger()
     QVERIFY(view.laneRect(3).bottom() < view.laneRect(0).top());
     QCOMPARE(view.laneAt(view.laneRect(1).center()), 1);
     QCOMPARE(view.laneAt(QPoint(200, 3)), -1); // the ruler
+    // An item view over the ledger: a lane is the index of its row, painted by the lane delegate.
+    QCOMPARE(view.model(), f.model->ledger());
+    QCOMPARE(view.indexAt(view.laneRect(4).center()), f.model->ledger()->index(4, 0));
+    QCOMPARE(view.visualRect(f.model->ledger()->index(4, 0)), view.laneRect(4));
+    QVERIFY(qobject_cast<PageLaneDelegate *>(view.itemDelegate()));
+    QVERIFY(!view.isCurrentWalk(0));
+    QVERIFY(view.isCurrentWalk(1));
+    QCOMPARE(view.walkEndMs(0), f.model->ledger()->page(3).sentAtMs); // the next walk's first request
+    QCOMPARE(view.walkEndMs(3), std::numeric_limits<qint64>::max());
 
     // Everything requested is inside the fitted range.
     QVERIFY(view.isAutoFit());
