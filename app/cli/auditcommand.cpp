@@ -65,12 +65,11 @@ QString AuditCommand::helpText()
                "\n"
                "Options:\n") +
            AuditArguments::helpText() +
-           QStringLiteral(
-               "  --format F           text (default), json, markdown or junit\n"
-               "  -v, --verbose        progress, the server's stderr, each request and transport events\n"
-               "                       on stderr (every folio.* logging category; see 'folio --help')\n"
-               "  -h, --help           show this help\n"
-               "\n") +
+           QStringLiteral("  --format F           text (default), json, markdown or junit\n") +
+           CommandLine::sharedOptionsHelp(
+               23,
+               QStringLiteral("progress, the server's stderr, each request and transport events on stderr "
+                              "(every folio.* logging category; see 'folio --help')")) +
            TargetOptions::helpText() +
            QStringLiteral(
                "\n"

@@ -75,11 +75,8 @@ QString CallCommand::helpText(Kind kind)
                    "                   the required)\n"
                    "  --format F       text (default): each message's role, then its content (text as\n"
                    "                   is, other blocks summarised in brackets)\n"
-                   "                   json: the result exactly as received\n"
-                   "  -v, --verbose    log what Folio does on stderr (see 'folio --help')\n"
-                   "  -h, --help       show this help\n"
-                   "\n") +
-               TargetOptions::helpText() +
+                   "                   json: the result exactly as received\n") +
+               CommandLine::sharedOptionsHelp(19) + TargetOptions::helpText() +
                QStringLiteral(
                    "\n"
                    "Exit status:\n"
@@ -105,11 +102,8 @@ QString CallCommand::helpText(Kind kind)
                "  --format F       text (default): the content blocks (text as is, images, audio and\n"
                "                   resources summarised in brackets), then structuredContent as JSON\n"
                "                   json: the result exactly as received\n"
-               "  --page-cap N     tools/list pages read at most while looking the tool up (1000)\n"
-               "  -v, --verbose    log what Folio does on stderr (see 'folio --help')\n"
-               "  -h, --help       show this help\n"
-               "\n") +
-           TargetOptions::helpText() +
+               "  --page-cap N     tools/list pages read at most while looking the tool up (1000)\n") +
+           CommandLine::sharedOptionsHelp(19) + TargetOptions::helpText() +
            QStringLiteral(
                "\n"
                "A structuredContent that does not match the tool's outputSchema (or is missing where\n"

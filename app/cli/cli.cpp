@@ -96,23 +96,22 @@ QString mainHelp()
 QString decodeHelp()
 {
     return QStringLiteral(
-        "Usage: folio decode-cursor [--format text|json] [-v] <cursor>\n"
-        "\n"
-        "Shows what a cursor holds, layer by layer: base64 / base64url (with or without padding),\n"
-        "hex, percent-encoding, UTF-8 text, JSON (string members decoded again), JWT-like dotted\n"
-        "parts and printable prefixes such as o:123. Best effort and non-normative: cursors are\n"
-        "opaque by protocol, and a cursor that does not decode is \"opaque\", not a fault. Give '-' to\n"
-        "read the cursor from stdin (one line). No server is contacted.\n"
-        "\n"
-        "Options:\n"
-        "  --format F   text (default): an indented tree, or where and why decoding stopped\n"
-        "               json: {verdict, nonNormative, summary, layers:[{kind, path, text, json,\n"
-        "                      children}], error}\n"
-        "  -v, --verbose\n"
-        "               log what Folio does on stderr (see 'folio --help')\n"
-        "  -h, --help   show this help\n"
-        "\n"
-        "Exit status: 0 decoded (or the empty cursor \"\"), 1 opaque, 2 bad usage.\n");
+               "Usage: folio decode-cursor [--format text|json] [-v] <cursor>\n"
+               "\n"
+               "Shows what a cursor holds, layer by layer: base64 / base64url (with or without padding),\n"
+               "hex, percent-encoding, UTF-8 text, JSON (string members decoded again), JWT-like dotted\n"
+               "parts and printable prefixes such as o:123. Best effort and non-normative: cursors are\n"
+               "opaque by protocol, and a cursor that does not decode is \"opaque\", not a fault. Give '-' "
+               "to\n"
+               "read the cursor from stdin (one line). No server is contacted.\n"
+               "\n"
+               "Options:\n"
+               "  --format F   text (default): an indented tree, or where and why decoding stopped\n"
+               "               json: {verdict, nonNormative, summary, layers:[{kind, path, text, json,\n"
+               "                      children}], error}\n") +
+           CommandLine::sharedOptionsHelp(
+               15, QStringLiteral("log what Folio does on stderr (see 'folio --help')")) +
+           QStringLiteral("Exit status: 0 decoded (or the empty cursor \"\"), 1 opaque, 2 bad usage.\n");
 }
 
 void renderLayer(const CursorLayer &layer, int depth, QString *out)

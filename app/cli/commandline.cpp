@@ -21,6 +21,35 @@ CommandLine::CommandLine(const QString &word, const QStringList &arguments, cons
         m_target.addTo(m_parser);
 }
 
+QString CommandLine::sharedOptionsHelp(int column, const QString &verbose)
+{
+    constexpr int Width = 80;
+    const auto row = [column](const QString &option, const QString &text) {
+        QString out = QStringLiteral("  ") + option;
+        out =
+            out.size() < column ? out.leftJustified(column) : out + QLatin1Char('\n') + QString(column, u' ');
+        int lineStart = int(out.lastIndexOf(QLatin1Char('\n')) + 1);
+        bool first = true;
+        for (const QString &word : text.split(QLatin1Char(' '))) {
+            if (!first && out.size() - lineStart + 1 + word.size() > Width) {
+                out += QLatin1Char('\n') + QString(column, u' ');
+                lineStart = int(out.size()) - column;
+            } else if (!first) {
+                out += QLatin1Char(' ');
+            }
+            out += word;
+            first = false;
+        }
+        return out + QLatin1Char('\n');
+    };
+    return row(QStringLiteral("-v, --verbose"),
+               verbose.isEmpty()
+                   ? QStringLiteral("log the server's stderr, each request and transport events "
+                                    "on stderr (every folio.* logging category; see 'folio --help')")
+                   : verbose) +
+           row(QStringLiteral("-h, --help"), QStringLiteral("show this help")) + QLatin1Char('\n');
+}
+
 int CommandLine::usage(const QString &message) const
 {
     printErr(QStringLiteral("folio %1: %2\nTry 'folio %1 --help'.\n").arg(m_word, message));

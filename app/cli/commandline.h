@@ -33,6 +33,12 @@ public:
     // Says message as a usage error; returns 2.
     int usage(const QString &message) const;
 
+    // The help's rows for -v/--verbose and -h/--help, which every command takes, with their text
+    // at column (as the command's other options) and wrapped within 80 columns; verbose says what
+    // -v shows where a command differs from the default (the server's stderr, each request and
+    // transport events). Ends with an empty line.
+    static QString sharedOptionsHelp(int column, const QString &verbose = QString());
+
     bool verbose() const { return m_parser.isSet(m_verbose); }
     bool formatGiven() const { return m_parser.isSet(m_format); }
     QString format() const { return m_parser.value(m_format); }

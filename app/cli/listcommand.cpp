@@ -56,12 +56,8 @@ QString ListCommand::helpText()
                "                   picks the page size, so --limit is refused there)\n"
                "  --args JSON      a list tool's other arguments, as a JSON object\n"
                "  --format F       table (default), json, ndjson or csv\n"
-               "  --page-cap N     stop after N pages (default 1000; finding page-cap-reached)\n"
-               "  -v, --verbose    log the server's stderr, each request and transport events on\n"
-               "                   stderr (every folio.* logging category; see 'folio --help')\n"
-               "  -h, --help       show this help\n"
-               "\n") +
-           TargetOptions::helpText() +
+               "  --page-cap N     stop after N pages (default 1000; finding page-cap-reached)\n") +
+           CommandLine::sharedOptionsHelp(19) + TargetOptions::helpText() +
            QStringLiteral(
                "\n"
                "Formats:\n"

@@ -22,12 +22,8 @@ QString ReadCommand::helpText()
                           "(2026-07-28: ttlMs and cacheScope, exactly as received) with their findings.\n"
                           "\n"
                           "Options:\n"
-                          "  --format F       text (default) or json\n"
-                          "  -v, --verbose    log the server's stderr, each request and transport events on\n"
-                          "                   stderr (every folio.* logging category; see 'folio --help')\n"
-                          "  -h, --help       show this help\n"
-                          "\n") +
-           TargetOptions::helpText() +
+                          "  --format F       text (default) or json\n") +
+           CommandLine::sharedOptionsHelp(19) + TargetOptions::helpText() +
            QStringLiteral(
                "\n"
                "Formats:\n"

@@ -40,9 +40,8 @@ QString ReportCommand::helpText()
                "  --mask-cursors       cursors read as their first characters and their length, and are\n"
                "                       not decoded (cursors can carry tenant data)\n") +
            AuditArguments::helpText() +
-           QStringLiteral("  -v, --verbose        progress and each request on stderr (see 'folio --help')\n"
-                          "  -h, --help           show this help\n"
-                          "\n") +
+           CommandLine::sharedOptionsHelp(
+               23, QStringLiteral("progress and each request on stderr (see 'folio --help')")) +
            TargetOptions::helpText() +
            QStringLiteral(
                "\n"

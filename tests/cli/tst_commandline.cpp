@@ -17,6 +17,7 @@ private Q_SLOTS:
     void formatAndVerbose();
     void jsonObjectAndNumbers();
     void target();
+    void sharedOptionsHelp();
 };
 
 void tst_CommandLine::helpAndUsage()
@@ -144,6 +145,24 @@ void tst_CommandLine::target()
     CommandLine none(QStringLiteral("decode-cursor"), {QStringLiteral("--url"), QStringLiteral("x")},
                      QStringLiteral("text"), CommandLine::Target::None);
     QCOMPARE(none.parse(QString()), 2);
+}
+
+void tst_CommandLine::sharedOptionsHelp()
+{
+    // At the column of the command's other options, wrapped within 80 columns, under the option.
+    const QString help = CommandLine::sharedOptionsHelp(19);
+    const QStringList lines = help.split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 5); // -v on two lines, -h, the empty line, and what follows it
+    QVERIFY(lines.at(0).startsWith(QLatin1String("  -v, --verbose    log the server's stderr")));
+    QVERIFY(lines.at(1).startsWith(QString(19, QLatin1Char(' ')) + QLatin1String("stderr")));
+    QCOMPARE(lines.at(2), QStringLiteral("  -h, --help       show this help"));
+    QVERIFY(help.endsWith(QLatin1String("\n\n")));
+    for (const QString &line : lines)
+        QVERIFY2(line.size() <= 80, qPrintable(line));
+    // An option longer than the column: its text on the next line, at the column.
+    const QString narrow = CommandLine::sharedOptionsHelp(15, QStringLiteral("log what Folio does"));
+    QVERIFY(narrow.startsWith(QLatin1String("  -v, --verbose\n               log what Folio does\n")));
+    QVERIFY(narrow.contains(QLatin1String("\n  -h, --help   show this help\n")));
 }
 
 QTEST_GUILESS_MAIN(tst_CommandLine)
