@@ -7,6 +7,8 @@
 #include "uilogging.h"
 
 #include <QAccessible>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHelpEvent>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
@@ -430,6 +432,17 @@ void LedgerView::paintRow(QPainter *painter, int ledgerRow, const QRect &rect)
     }
     notePainted(ledgerRow);
     itemDelegate()->paint(painter, option, indexOfRow(ledgerRow));
+}
+
+void LedgerView::keyPressEvent(QKeyEvent *event)
+{
+    if (event == QKeySequence::Copy) {
+        if (const int row = currentPage(); row >= 0)
+            QGuiApplication::clipboard()->setText(pageToolTip(row));
+        event->accept();
+        return;
+    }
+    QAbstractItemView::keyPressEvent(event);
 }
 
 QString LedgerView::pageToolTip(int ledgerRow) const

@@ -137,6 +137,9 @@ protected:
     void currentChanged(const QModelIndex &current, const QModelIndex &previous) override;
 
     void paintEvent(QPaintEvent *event) override;
+    // Copy (Ctrl+C) puts the current page as its tooltip tells it on the clipboard (cursors masked
+    // where the ledger masks them), to hand on; the item view would copy one cell.
+    void keyPressEvent(QKeyEvent *event) override;
     bool viewportEvent(QEvent *event) override;
     void changeEvent(QEvent *event) override;
     void focusInEvent(QFocusEvent *event) override;

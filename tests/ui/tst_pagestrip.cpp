@@ -7,8 +7,10 @@
 #include "zoom.h"
 
 #include <QAccessible>
+#include <QClipboard>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QGuiApplication>
 #include <QHelpEvent>
 #include <QImage>
 #include <QPainter>
@@ -251,6 +253,11 @@ void tst_PageStrip::itemViewOverTheLedger()
     QTest::mouseClick(strip.viewport(), Qt::LeftButton, {}, strip.chipRect(0).center());
     QCOMPARE(strip.currentPage(), 0);
     QVERIFY(strip.selectionModel()->isRowSelected(0));
+    // Copy hands the current page on as its tooltip tells it.
+    QGuiApplication::clipboard()->clear();
+    QTest::keyClick(&strip, Qt::Key_C, Qt::ControlModifier);
+    QVERIFY2(QGuiApplication::clipboard()->text().startsWith(QLatin1String("Page 1")),
+             qPrintable(QGuiApplication::clipboard()->text()));
 
     // The list going away leaves an empty strip, not a dangling one.
     f.model.reset();
