@@ -1,6 +1,7 @@
 #include "listview.h"
 
 #include "copyaction.h"
+#include "elidedlabel.h"
 #include "jsontreemodel.h"
 #include "pagedlistmodel.h"
 #include "pageinspector.h"
@@ -26,7 +27,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPlainTextEdit>
@@ -88,7 +88,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     , m_vertical(new QSplitter(Qt::Vertical, this))
     , m_horizontal(new QSplitter(Qt::Horizontal, this))
     , m_filter(new QLineEdit(this))
-    , m_summary(new QLabel(this))
+    , m_summary(new ElidedLabel(this))
     , m_progress(new QProgressBar(this))
 {
     m_model = session->listModel(m_listId);
@@ -116,7 +116,9 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_progress->setTextVisible(false);
     m_progress->setRange(0, 0);
     m_progress->setVisible(false);
-    addCopyAction(m_summary, [this] { return m_summary->text(); });
+    // What the walk says can be long (a page's error from the server): one line, elided at the end,
+    // whole in its tooltip and Copy, never a minimum width for the window.
+    m_summary->setObjectName(QStringLiteral("listSummary"));
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
     bar->addWidget(m_loadAll);
@@ -146,7 +148,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     bar->addWidget(m_filter, 1);
     bar->addSpacing(8);
     bar->addWidget(m_progress);
-    bar->addWidget(m_summary);
+    bar->addWidget(m_summary, 2);
 
     // The table and the selected row.
     m_table->setVerticalHeader(new RowNumberHeader(m_table));

@@ -23,6 +23,7 @@ class QTreeView;
 
 namespace folio {
 
+class ElidedLabel;
 class JsonTreeModel;
 class PageInspector;
 class PagedListModel;
@@ -120,7 +121,7 @@ private:
     QSplitter *m_vertical;
     QSplitter *m_horizontal;
     QLineEdit *m_filter;
-    QLabel *m_summary;
+    ElidedLabel *m_summary;
     QProgressBar *m_progress;
     QToolButton *m_loadAll;
     QToolButton *m_cancel;

@@ -131,10 +131,11 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
             list->selectPage(ledgerRow);
     });
     createActions();
-    // Two texts side by side, each elided to its share: a long error never widens the window.
+    // Two texts side by side, each elided at its end to its share (the words that matter come
+    // first: "connected · 2026-07-28", "Could not reach the server"): a long error never widens
+    // the window.
     m_message->setObjectName(QStringLiteral("statusMessage"));
     m_permanentStatus->setObjectName(QStringLiteral("serverStatus"));
-    m_permanentStatus->setElideMode(Qt::ElideMiddle);
     m_permanentStatus->setMaximumWidth(fontMetrics().averageCharWidth() * 60);
     statusBar()->addWidget(m_message, 1);
     statusBar()->addPermanentWidget(m_permanentStatus);

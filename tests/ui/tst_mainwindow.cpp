@@ -35,7 +35,9 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
@@ -80,6 +82,8 @@ private Q_SLOTS:
     void auditFromTheWindow();
     void removingAServerAsksFirst();
     void longTextsNeverWidenTheWindow();
+    void noTabOfAnyScenarioWidensTheWindow_data();
+    void noTabOfAnyScenarioWidensTheWindow();
     void keyboardReachesEveryPart();
     void theChosenTabIsRemembered();
     void problemsShowWithoutOpeningTabs();
@@ -733,6 +737,10 @@ void tst_MainWindow::longTextsNeverWidenTheWindow()
     QCOMPARE(m_fixture.window()->width(), 900);
     QVERIFY(message->isElided());
     QVERIFY(message->toolTip().contains(QStringLiteral("/srv/index.js")));
+    // What a list's walk says (a page's error from the server can be long) elides the same way.
+    auto *summary = list->findChild<ElidedLabel *>(QStringLiteral("listSummary"));
+    QVERIFY(summary);
+    QVERIFY(!summary->text().isEmpty());
     // The two status texts sit side by side, never on top of each other.
     auto *state = m_fixture.window()->findChild<ElidedLabel *>(QStringLiteral("serverStatus"));
     QVERIFY(state);
@@ -751,6 +759,55 @@ void tst_MainWindow::longTextsNeverWidenTheWindow()
                             .arg(again.height())
                             .arg(screen.width())
                             .arg(screen.height())));
+}
+
+void tst_MainWindow::noTabOfAnyScenarioWidensTheWindow_data()
+{
+    // Every scenario the demo server has, as its help lists them.
+    QTest::addColumn<QString>("scenario");
+    QProcess help;
+    help.start(QStringLiteral(FOLIO_DEMO_SERVER), {QStringLiteral("--help")});
+    QVERIFY(help.waitForFinished(10000));
+    const QString text = QString::fromUtf8(help.readAllStandardOutput());
+    const qsizetype from = text.indexOf(QLatin1String("Scenarios ("));
+    const qsizetype to = text.indexOf(QLatin1String("Behaviours ("));
+    QVERIFY(from > 0 && to > from);
+    static const QRegularExpression name(QStringLiteral("^  ([a-z][a-z-]+) "),
+                                         QRegularExpression::MultilineOption);
+    for (auto it = name.globalMatch(text.mid(from, to - from)); it.hasNext();) {
+        const QString scenario = it.next().captured(1);
+        QTest::addRow("%s", qPrintable(scenario)) << scenario;
+    }
+}
+
+void tst_MainWindow::noTabOfAnyScenarioWidensTheWindow()
+{
+    // A small screen's window (1024x640): no tab of any demo scenario, with what its first pages
+    // say (errors, loops, long tool arguments), may make it wider.
+    QFETCH(QString, scenario);
+    const QSize small(1024, 640);
+    // As a user's first start: every list walked on connect (earlier tests may have chosen less).
+    QSettings().setValue(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole));
+    ServerView *view = m_fixture.openDemo({QStringLiteral("--scenario"), scenario}, small);
+    QVERIFY(view);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->listIds().isEmpty(), 10000);
+    for (const QString &id : view->listIds()) {
+        if (id == ServerSession::ReadsId) {
+            view->showList(id);
+        } else {
+            ListView *list = m_fixture.showList(id);
+            QVERIFY2(list, qPrintable(id));
+            // Until its first page is in, failed or still asked for after a moment.
+            (void)QTest::qWaitFor([list] { return list->strip()->chipCount() > 0; }, 3000);
+        }
+        QApplication::processEvents();
+        QVERIFY2(m_fixture.window()->width() <= small.width() &&
+                     m_fixture.window()->minimumSizeHint().width() <= small.width(),
+                 qPrintable(QStringLiteral("%1, tab %2: window %3 px, at least %4 px")
+                                .arg(scenario, id)
+                                .arg(m_fixture.window()->width())
+                                .arg(m_fixture.window()->minimumSizeHint().width())));
+    }
 }
 
 void tst_MainWindow::keyboardReachesEveryPart()
