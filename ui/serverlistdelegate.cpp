@@ -72,8 +72,11 @@ void ServerListDelegate::paint(QPainter *p, const QStyleOptionViewItem &option,
             p->setPen(colors.stale());
     }
     const QRect subRect(r.left() + 16, r.top() + line + 2, r.width() - 16, line);
+    // A state is read from its start ("4 findings · connected · 2026-…"); a target keeps its
+    // program and its end ("npx -y …/server-filesystem").
+    const Qt::TextElideMode elide = state == ClientState::Connected ? Qt::ElideRight : Qt::ElideMiddle;
     p->drawText(subRect, Qt::AlignLeft | Qt::AlignVCenter,
-                QFontMetrics(small).elidedText(sub, Qt::ElideMiddle, subRect.width()));
+                QFontMetrics(small).elidedText(sub, elide, subRect.width()));
     p->restore();
 }
 
