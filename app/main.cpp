@@ -5,6 +5,7 @@
 #include "clioutput.h"
 #include "conformanceclient.h"
 #include "mainwindow.h"
+#include "plurals.h"
 #include "secretstore.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
@@ -98,6 +99,7 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QGuiApplication::setDesktopFileName(QStringLiteral(FOLIO_APP_ID));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/folio.svg")));
+    folio::installPluralForms(&app);
 
     // Split off a stdio server given after "--".
     QStringList args = app.arguments();

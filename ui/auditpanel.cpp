@@ -175,8 +175,9 @@ void AuditPanel::showResult(const AuditResult &r)
         const int warnings = list.count(Finding::Severity::Warning);
         top->setText(3, list.findings.isEmpty()
                             ? tr("%n page(s), no findings", nullptr, list.pages)
-                            : tr("%n page(s) · %1 error(s), %2 warning(s)", nullptr, list.pages)
-                                  .arg(QString::number(errors), QString::number(warnings)));
+                            : tr("%n page(s)", nullptr, list.pages) + QStringLiteral(" · ") +
+                                  tr("%n error(s)", nullptr, errors) + QStringLiteral(", ") +
+                                  tr("%n warning(s)", nullptr, warnings));
         if (!list.findings.isEmpty())
             top->setIcon(0,
                          colors.severityIcon(errors ? Finding::Severity::Error : Finding::Severity::Warning));

@@ -10,6 +10,7 @@
 #include "pageinspector.h"
 #include "pageledger.h"
 #include "pagestrip.h"
+#include "plurals.h"
 #include "serverdialog.h"
 #include "timelineview.h"
 #include "windowshots.h"
@@ -225,6 +226,7 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("Folio"));
     QCoreApplication::setApplicationName(QStringLiteral("Folio"));
+    installPluralForms(&app); // as the window's counts read
     const QString dir = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("/tmp/folio-shots");
     QDir().mkpath(dir);
 
