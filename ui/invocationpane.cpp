@@ -13,6 +13,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
@@ -47,6 +48,7 @@ InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, 
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_primary(new QPushButton(kind.primary, this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
+    , m_close(new QPushButton(tr("Close"), this))
     , m_progress(new QProgressBar(this))
     , m_progressText(new QLabel(this))
     , m_resultStack(new QStackedWidget(this))
@@ -95,11 +97,31 @@ InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, 
         shortcut->setContext(Qt::WidgetWithChildrenShortcut);
         connect(shortcut, &QShortcut::activated, this, &InvocationPane::submit);
     }
+    // As a window of its own (showAsWindow()): Close, Ctrl+W, and Esc (which cancels a running
+    // request first).
+    m_close->setObjectName(prefix + QStringLiteral("Close"));
+    m_close->setVisible(false);
+    connect(m_close, &QPushButton::clicked, this, &QWidget::close);
+    auto *closeKey = new QShortcut(QKeySequence::Close, this);
+    closeKey->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(closeKey, &QShortcut::activated, this, [this] {
+        if (isWindow())
+            close();
+    });
+    auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    escape->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(escape, &QShortcut::activated, this, [this] {
+        if (isRunning())
+            cancel();
+        else if (isWindow())
+            close();
+    });
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_progress);
     buttons->addWidget(m_progressText);
     buttons->addStretch(1);
     buttons->addWidget(m_cancel);
+    buttons->addWidget(m_close);
     buttons->addWidget(m_primary);
     auto *left = new QWidget(m_splitter);
     auto *leftOuter = new QVBoxLayout(left);
@@ -217,6 +239,33 @@ void InvocationPane::start(InvocationRun *run, const QString &working)
     updateButtons();
     if (run->isFinished()) // refused before anything was sent
         handleFinished();
+}
+
+void InvocationPane::showAsWindow(const QString &title, QSize size)
+{
+    QWidget *over = parentWidget() ? parentWidget()->window() : nullptr;
+    setWindowFlag(Qt::Window);
+    setAttribute(Qt::WA_DeleteOnClose);
+    setWindowTitle(title);
+    m_close->setVisible(true);
+    // Within the screen of the window it comes from, centred over that window.
+    const QScreen *screen = over ? over->screen() : this->screen();
+    const QRect room = screen ? screen->availableGeometry() : QRect(QPoint(0, 0), size);
+    resize(size.boundedTo(room.size() * 0.9));
+    const auto placed = [&](QRect frame) {
+        frame.moveCenter(over ? over->frameGeometry().center() : room.center());
+        frame.moveLeft(
+            qBound(room.left(), frame.left(), room.left() + qMax(0, room.width() - frame.width())));
+        frame.moveTop(qBound(room.top(), frame.top(), room.top() + qMax(0, room.height() - frame.height())));
+        return frame.topLeft();
+    };
+    // Placed by its own size first, so that it opens where it stays; once shown its frame is known,
+    // and it moves only if the frame would leave the screen.
+    move(placed(QRect(QPoint(0, 0), this->size())));
+    show();
+    if (!room.contains(frameGeometry()))
+        move(placed(frameGeometry()));
+    activateWindow();
 }
 
 void InvocationPane::cancel()

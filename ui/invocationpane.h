@@ -39,6 +39,11 @@ public:
     bool isRunning() const { return m_run && !m_run->isFinished(); }
     virtual void cancel();
 
+    // Shows the pane as a window of its own over parent's window: titled, within the screen that
+    // window is on (centred on it), deleted when closed. Close, Esc and Ctrl+W close it; Esc while a
+    // request runs cancels it first.
+    void showAsWindow(const QString &title, QSize size);
+
 Q_SIGNALS:
     void statusMessage(const QString &message);
 
@@ -97,6 +102,7 @@ private:
     QSplitter *m_splitter;
     QPushButton *m_primary;
     QPushButton *m_cancel;
+    QPushButton *m_close;
     QProgressBar *m_progress;
     QLabel *m_progressText;
     QStackedWidget *m_resultStack;

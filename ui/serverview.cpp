@@ -351,14 +351,10 @@ CallView *ServerView::openCallView(const QJsonObject &tool)
         }
     }
     auto *view = new CallView(m_session, tool, this);
-    view->setWindowFlag(Qt::Window);
-    view->setAttribute(Qt::WA_DeleteOnClose);
-    view->setWindowTitle(
-        tr("Call %1 — %2").arg(tool.value(QStringLiteral("name")).toString(), m_session->displayName()));
-    view->resize(1000, 640);
     connect(view, &CallView::statusMessage, this, &ServerView::statusMessage);
-    view->show();
-    view->activateWindow();
+    view->showAsWindow(
+        tr("Call %1 — %2").arg(tool.value(QStringLiteral("name")).toString(), m_session->displayName()),
+        QSize(1000, 640));
     return view;
 }
 
@@ -374,14 +370,10 @@ PromptView *ServerView::openPromptView(const QJsonObject &prompt)
         }
     }
     auto *view = new PromptView(m_session, prompt, this);
-    view->setWindowFlag(Qt::Window);
-    view->setAttribute(Qt::WA_DeleteOnClose);
-    view->setWindowTitle(tr("Get prompt %1 — %2")
-                             .arg(prompt.value(QStringLiteral("name")).toString(), m_session->displayName()));
-    view->resize(900, 600);
     connect(view, &PromptView::statusMessage, this, &ServerView::statusMessage);
-    view->show();
-    view->activateWindow();
+    view->showAsWindow(tr("Get prompt %1 — %2")
+                           .arg(prompt.value(QStringLiteral("name")).toString(), m_session->displayName()),
+                       QSize(900, 600));
     return view;
 }
 

@@ -18,7 +18,9 @@
 #include <QDeadlineTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -240,6 +242,27 @@ void tst_CallView::aMismatchAndMixedContentAreShown()
     QVERIFY(image && !image->pixmap().isNull());
     QCOMPARE(mixed->findChild<QLabel *>(QStringLiteral("callSchemaCheck"))->text(),
              QStringLiteral("Matches the tool's outputSchema."));
+
+    // A window of its own, on its screen: Close, Ctrl+W and Esc close it.
+    QVERIFY(mixed->isWindow());
+    QVERIFY2(mixed->screen()->availableGeometry().contains(mixed->geometry()), qPrintable(QStringLiteral("%1,%2 %3x%4 in %5x%6").arg(mixed->geometry().x()).arg(mixed->geometry().y()).arg(mixed->width()).arg(mixed->height()).arg(mixed->screen()->availableGeometry().width()).arg(mixed->screen()->availableGeometry().height())));
+    QPointer<CallView> closing(mixed);
+    QVERIFY(mixed->findChild<QPushButton *>(QStringLiteral("callClose"))->isVisible());
+    mixed->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(mixed));
+    QTest::keyClick(mixed->form(), Qt::Key_Escape);
+    QTRY_VERIFY(!closing);
+    QPointer<CallView> again(serverView()->openCallView(reactions));
+    again->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(again));
+    QTest::keySequence(again.data(), QKeySequence::Close);
+    QTRY_VERIFY(!again);
+    QPointer<CallView> third(serverView()->openCallView(reactions));
+    third->findChild<QPushButton *>(QStringLiteral("callClose"))->click();
+    QTRY_VERIFY(!third);
+    QPointer<CallView> mismatchView(mismatch);
+    mismatch->close();
+    QTRY_VERIFY(!mismatchView);
 }
 
 void tst_CallView::aListToolIsCalledOnce()
