@@ -19,6 +19,7 @@
 #include "serverview.h"
 #include "sessionfiles.h"
 #include "settingskeys.h"
+#include "shortcutsdialog.h"
 #include "signinpanel.h"
 #include "signinstore.h"
 #include "terminaltext.h"
@@ -293,6 +294,11 @@ void MainWindow::createActions()
     Theme::addMenu(view);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] {
+        auto *shortcuts = new ShortcutsDialog(menuBar(), this);
+        shortcuts->setAttribute(Qt::WA_DeleteOnClose);
+        shortcuts->show();
+    });
     help->addAction(tr("&About Folio"), this, [this] {
         QMessageBox::about(
             this, tr("About Folio"),

@@ -12,6 +12,7 @@
 #include "serversession.h"
 #include "serverview.h"
 #include "settingskeys.h"
+#include "shortcutsdialog.h"
 #include "testjson.h"
 #include "timelineview.h"
 #include "trafficlogmodel.h"
@@ -33,6 +34,7 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -82,6 +84,7 @@ private Q_SLOTS:
     void auditFromTheWindow();
     void removingAServerAsksFirst();
     void longTextsNeverWidenTheWindow();
+    void helpListsTheKeyboardShortcuts();
     void noTabOfAnyScenarioWidensTheWindow_data();
     void noTabOfAnyScenarioWidensTheWindow();
     void keyboardReachesEveryPart();
@@ -759,6 +762,41 @@ void tst_MainWindow::longTextsNeverWidenTheWindow()
                             .arg(again.height())
                             .arg(screen.width())
                             .arg(screen.height())));
+}
+
+void tst_MainWindow::helpListsTheKeyboardShortcuts()
+{
+    m_fixture.openDemo({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QAction *help = nullptr;
+    for (QAction *menu : m_fixture.window()->menuBar()->actions()) {
+        for (QAction *a : menu->menu() ? menu->menu()->actions() : QList<QAction *>()) {
+            if (a->text() == QLatin1String("&Keyboard Shortcuts"))
+                help = a;
+        }
+    }
+    QVERIFY(help);
+    QCOMPARE(help->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    help->trigger();
+    ShortcutsDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = m_fixture.window()->findChild<ShortcutsDialog *>()));
+    // Read from the menus: each action with keys under its menu, and the page views' keys.
+    QHash<QString, QString> keys;
+    QStringList groups;
+    for (int i = 0; i < dialog->tree()->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem *group = dialog->tree()->topLevelItem(i);
+        groups << group->text(0);
+        for (int j = 0; j < group->childCount(); ++j)
+            keys.insert(group->child(j)->text(0), group->child(j)->text(1));
+    }
+    QVERIFY2(groups.contains(QStringLiteral("List")), qPrintable(groups.join(u',')));
+    QVERIFY(groups.contains(QStringLiteral("Page strip and timeline")));
+    QVERIFY2(keys.values().contains(QStringLiteral("Ctrl+L")), qPrintable(keys.values().join(u',')));
+    QVERIFY(keys.values().contains(QStringLiteral("F5")));
+    QVERIFY(keys.value(QStringLiteral("Keyboard Shortcuts")) ==
+            QKeySequence(QKeySequence::HelpContents).toString(QKeySequence::NativeText));
+    for (const QString &what : keys.keys())
+        QVERIFY2(!what.contains(QLatin1Char('&')), qPrintable(what));
+    dialog->close();
 }
 
 void tst_MainWindow::noTabOfAnyScenarioWidensTheWindow_data()

@@ -18,6 +18,7 @@
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
+#include "shortcutsdialog.h"
 #include "signinpanel.h"
 #include "signinstore.h"
 #include "theme.h"
@@ -30,6 +31,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPixmap>
@@ -472,6 +474,20 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     widgetShot([promptView] { return promptView->data(); }, QStringLiteral("prompt-light"), 3);
     script.add(QStringLiteral("prompt dark"), toDark);
     widgetShot([promptView] { return promptView->data(); }, QStringLiteral("prompt-dark"), 3);
+    // Help > Keyboard Shortcuts, read from the menus.
+    auto shortcuts = std::make_shared<QPointer<ShortcutsDialog>>();
+    script.add(QStringLiteral("shortcuts"), [&window, shortcuts] {
+        *shortcuts = new ShortcutsDialog(window.menuBar(), &window);
+        (*shortcuts)->setAttribute(Qt::WA_DeleteOnClose);
+        (*shortcuts)->show();
+        return true;
+    });
+    widgetShot([shortcuts] { return shortcuts->data(); }, QStringLiteral("shortcuts-dark"), 3);
+    script.add(QStringLiteral("shortcuts closed"), [shortcuts] {
+        if (*shortcuts)
+            (*shortcuts)->close();
+        return true;
+    });
     script.add(QStringLiteral("views closed"), [promptView] {
         Theme::apply(Theme::Mode::Light);
         if (*promptView)
