@@ -94,13 +94,7 @@ ServerConfig tst_Faults::httpConfig(const QString &mode)
 
 void tst_Faults::cleanup()
 {
-    for (QProcess *p : std::as_const(m_servers)) {
-        p->disconnect(this);
-        p->kill();
-        p->waitForFinished(2000);
-        delete p;
-    }
-    m_servers.clear();
+    testsupport::stopAll(m_servers);
 }
 
 bool tst_Faults::connectClient(McpClient &client, const ServerConfig &config)

@@ -1,6 +1,7 @@
 #include "jsonrpcconnection.h"
 #include "mcpclient.h"
 #include "rpccall.h"
+#include "serverprocess.h"
 #include "stdiotransport.h"
 #include "trafficlog.h"
 #include "transport.h"
@@ -83,12 +84,7 @@ ServerConfig tst_McpClient::httpConfig(const QString &mode, const QString &path)
 
 void tst_McpClient::cleanup()
 {
-    for (QProcess *p : std::as_const(m_servers)) {
-        p->kill();
-        p->waitForFinished(2000);
-        delete p;
-    }
-    m_servers.clear();
+    testsupport::stopAll(m_servers);
 }
 
 bool tst_McpClient::connectClient(McpClient &client, const ServerConfig &config)

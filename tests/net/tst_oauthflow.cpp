@@ -120,12 +120,7 @@ bool tst_OAuthFlow::connectSignedIn(McpClient &client, const QUrl &server, Autho
 
 void tst_OAuthFlow::cleanup()
 {
-    for (QProcess *p : std::as_const(m_servers)) {
-        p->kill();
-        p->waitForFinished(2000);
-        delete p;
-    }
-    m_servers.clear();
+    testsupport::stopAll(m_servers);
 }
 
 std::unique_ptr<OAuthFlow> tst_OAuthFlow::runFlow(OAuthFlow::Options options)
