@@ -330,6 +330,19 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("-o, --output FILE"), QStringLiteral("--mask-cursors"),
                            QStringLiteral("--allow-tool"), QStringLiteral("Exit status (as 'folio audit')"),
                            QStringLiteral("-- COMMAND ARGS")};
+        QTest::newRow("folio --help names call and get-prompt")
+            << QStringList{QStringLiteral("--help")}
+            << QStringList{QStringLiteral("call TOOL --args JSON"),
+                           QStringLiteral("get-prompt NAME --args JSON")};
+        QTest::newRow("call --help") << QStringList{QStringLiteral("call"), QStringLiteral("--help")}
+                                     << QStringList{QStringLiteral("Usage: folio call TOOL"),
+                                                    QStringLiteral("isError: true"),
+                                                    QStringLiteral("outputSchema"),
+                                                    QStringLiteral("x-mcp-header"),
+                                                    QStringLiteral("-- COMMAND ARGS")};
+        QTest::newRow("help get-prompt")
+            << QStringList{QStringLiteral("help"), QStringLiteral("get-prompt")}
+            << QStringList{QStringLiteral("Usage: folio get-prompt NAME"), QStringLiteral("Exit status")};
     }
 
     void help()
