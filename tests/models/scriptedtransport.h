@@ -1,9 +1,11 @@
 #pragma once
 
 #include "inprocesstransport.h"
+#include "mcpclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSignalSpy>
 #include <QTimer>
 #include <functional>
 
@@ -87,3 +89,21 @@ private:
     bool m_modern;
     Handler m_handler;
 };
+
+// A client (a child of owner) connected to a modern ScriptedTransport answering with handler; null
+// when the handshake did not finish within 5 s. setUp, when given, is handed the transport as it is
+// made (to change what it advertises, or keep it).
+inline folio::McpClient *connectedToScripted(QObject *owner, ScriptedTransport::Handler handler,
+                                             const std::function<void(ScriptedTransport *)> &setUp = {})
+{
+    auto *client = new folio::McpClient(owner);
+    client->setTransportFactory([handler, setUp](QObject *parent) {
+        auto *t = new ScriptedTransport(/*modern=*/true, handler, parent);
+        if (setUp)
+            setUp(t);
+        return t;
+    });
+    QSignalSpy up(client, &folio::McpClient::connected);
+    client->connectToServer();
+    return up.wait(5000) ? client : nullptr;
+}
