@@ -11,16 +11,15 @@
 #include "benchoptions.h"
 #include "benchstats.h"
 #include "benchtransport.h"
+#include "benchwidgets.h"
 
 #include "pagedlistmodel.h"
-#include "pagemargindelegate.h"
 #include "rowfilter.h"
 #include "rowfiltermodel.h"
 #include "theme.h"
 
 #include <QApplication>
 #include <QEventLoop>
-#include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTimer>
@@ -72,8 +71,7 @@ void spin(int ms)
 
 int main(int argc, char **argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    bench::offscreenUnlessSet();
     QApplication app(argc, argv);
     bench::Options options;
     options.add("runs", "Runs.", "5");
@@ -104,13 +102,7 @@ int main(int argc, char **argv)
 
     QTableView table;
     table.setModel(qsfpm ? static_cast<QAbstractItemModel *>(&before) : &proxy);
-    table.setItemDelegate(new PageMarginDelegate(&table));
-    table.setSelectionBehavior(QAbstractItemView::SelectRows);
-    table.setWordWrap(false);
-    table.setShowGrid(false);
-    table.verticalHeader()->setDefaultSectionSize(table.fontMetrics().height() + 8);
-    table.verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    table.horizontalHeader()->setStretchLastSection(true);
+    bench::setUpAsListView(&table);
     table.resize(1200, 760);
     table.show();
     table.setCurrentIndex(table.model()->index(0, 0));

@@ -7,9 +7,9 @@
 #include "benchoptions.h"
 #include "benchstats.h"
 #include "benchtransport.h"
+#include "benchwidgets.h"
 
 #include "pagedlistmodel.h"
-#include "pagemargindelegate.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -24,8 +24,7 @@ using namespace folio;
 
 int main(int argc, char **argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    bench::offscreenUnlessSet();
     QApplication app(argc, argv);
     bench::Options options;
     options.add("runs", "Runs.", "3");
@@ -53,14 +52,7 @@ int main(int argc, char **argv)
 
     QTableView table;
     table.setModel(useProxy ? static_cast<QAbstractItemModel *>(&proxy) : &model);
-    if (!plainDelegate)
-        table.setItemDelegate(new PageMarginDelegate(&table));
-    table.setSelectionBehavior(QAbstractItemView::SelectRows);
-    table.setWordWrap(false);
-    table.setShowGrid(false);
-    table.verticalHeader()->setDefaultSectionSize(table.fontMetrics().height() + 8);
-    table.verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    table.horizontalHeader()->setStretchLastSection(true);
+    bench::setUpAsListView(&table, !plainDelegate);
     table.setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     table.resize(1200, 760);
     table.show();

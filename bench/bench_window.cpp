@@ -10,6 +10,7 @@
 #include "benchpaths.h"
 #include "benchprocess.h"
 #include "benchstats.h"
+#include "benchwidgets.h"
 
 #include "listview.h"
 #include "mainwindow.h"
@@ -57,8 +58,7 @@ template<typename Done> bool spinUntil(Done done, int timeoutMs)
 
 int main(int argc, char **argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    bench::offscreenUnlessSet();
     QApplication app(argc, argv);
     // The window remembers things (geometry, splitters, column widths): not from the user's settings.
     QStandardPaths::setTestModeEnabled(true);

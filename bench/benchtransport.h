@@ -1,8 +1,8 @@
 #pragma once
 
+#include "inprocesstransport.h" // tests/support
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
-#include "transport.h"
 #include "ttlclock.h"
 
 #include <QCoreApplication>
@@ -49,27 +49,16 @@ inline QJsonObject resourceItem(int i)
 // pages of pageSize items, pages in all, with ttlMs (live TTL clocks) and cacheScope. Replies are
 // serialized to bytes and handed up on a later turn of the event loop, as a real transport
 // does; deliveredNs() is the moment the reply's bytes go up to the connection.
-class BenchTransport : public folio::Transport
+class BenchTransport : public testsupport::InProcessTransport
 {
 public:
     BenchTransport(int pages, int pageSize, qint64 ttlMs, QObject *parent = nullptr)
-        : folio::Transport(parent)
+        : InProcessTransport(parent)
         , m_pages(pages)
         , m_pageSize(pageSize)
         , m_ttlMs(ttlMs)
     {}
 
-    void open() override
-    {
-        m_open = true;
-        QTimer::singleShot(0, this, [this] { Q_EMIT opened(); });
-    }
-    void close() override
-    {
-        m_open = false;
-        QTimer::singleShot(0, this, [this] { Q_EMIT closed({}); });
-    }
-    bool isOpen() const override { return m_open; }
     QString kindName() const override { return QStringLiteral("bench"); }
 
     // Answers on the next event-loop turn, like a server in another process: send() itself does
@@ -116,7 +105,7 @@ private:
         }
         const QByteArray raw = QJsonDocument(reply).toJson(QJsonDocument::Compact);
         {
-            if (!m_open)
+            if (!isOpen())
                 return;
             m_rawBytes += raw.size();
             // Like the real transports: the bytes go up to the connection, which reads them (a
@@ -136,7 +125,6 @@ private:
     int m_pageSize;
     qint64 m_ttlMs;
     int m_itemOffset = 0;
-    bool m_open = false;
     qint64 m_deliveredNs = 0;
     qint64 m_rawBytes = 0;
 };

@@ -1,5 +1,6 @@
 // folio call and folio get-prompt end to end: the real folio binary against the real demo server,
-// checking exit codes, what is printed and what is said on stderr.
+// checking exit codes, what is printed and what is said on stderr. (What their --help says is
+// checked with every command's, in tst_cli's help().)
 
 #include "fixtureprocess.h"
 
@@ -50,34 +51,6 @@ private Q_SLOTS:
     {
         QVERIFY2(QFile::exists(folioBinary), qPrintable(folioBinary));
         QVERIFY(m_config.isValid());
-    }
-
-    void help_data()
-    {
-        QTest::addColumn<QStringList>("arguments");
-        QTest::addColumn<QStringList>("mentions");
-        QTest::newRow("folio --help") << QStringList{QStringLiteral("--help")}
-                                      << QStringList{QStringLiteral("call TOOL --args JSON"),
-                                                     QStringLiteral("get-prompt NAME --args JSON")};
-        QTest::newRow("call --help") << QStringList{QStringLiteral("call"), QStringLiteral("--help")}
-                                     << QStringList{QStringLiteral("Usage: folio call TOOL"),
-                                                    QStringLiteral("isError: true"),
-                                                    QStringLiteral("outputSchema"),
-                                                    QStringLiteral("x-mcp-header"),
-                                                    QStringLiteral("-- COMMAND ARGS")};
-        QTest::newRow("help get-prompt")
-            << QStringList{QStringLiteral("help"), QStringLiteral("get-prompt")}
-            << QStringList{QStringLiteral("Usage: folio get-prompt NAME"), QStringLiteral("Exit status")};
-    }
-
-    void help()
-    {
-        QFETCH(QStringList, arguments);
-        QFETCH(QStringList, mentions);
-        const Run run = folio(arguments);
-        QCOMPARE(run.exitCode, 0);
-        for (const QString &m : mentions)
-            QVERIFY2(run.out.contains(m), qPrintable(m));
     }
 
     void usageErrors_data()

@@ -61,6 +61,12 @@ QStringList demo(const QString &scenario, const QStringList &extra = {})
     return QStringList{QStringLiteral("--"), demoServer, QStringLiteral("--scenario"), scenario} + extra;
 }
 
+// The id of the first finding of a page (or list) of folio's JSON output.
+QJsonValue firstFindingId(const QJsonObject &page)
+{
+    return page.value(QStringLiteral("findings")).toArray().first().toObject().value(QStringLiteral("id"));
+}
+
 QSet<QString> findingIds(const QJsonObject &list)
 {
     QSet<QString> ids;
@@ -324,6 +330,19 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("-o, --output FILE"), QStringLiteral("--mask-cursors"),
                            QStringLiteral("--allow-tool"), QStringLiteral("Exit status (as 'folio audit')"),
                            QStringLiteral("-- COMMAND ARGS")};
+        QTest::newRow("folio --help names call and get-prompt")
+            << QStringList{QStringLiteral("--help")}
+            << QStringList{QStringLiteral("call TOOL --args JSON"),
+                           QStringLiteral("get-prompt NAME --args JSON")};
+        QTest::newRow("call --help") << QStringList{QStringLiteral("call"), QStringLiteral("--help")}
+                                     << QStringList{QStringLiteral("Usage: folio call TOOL"),
+                                                    QStringLiteral("isError: true"),
+                                                    QStringLiteral("outputSchema"),
+                                                    QStringLiteral("x-mcp-header"),
+                                                    QStringLiteral("-- COMMAND ARGS")};
+        QTest::newRow("help get-prompt")
+            << QStringList{QStringLiteral("help"), QStringLiteral("get-prompt")}
+            << QStringList{QStringLiteral("Usage: folio get-prompt NAME"), QStringLiteral("Exit status")};
     }
 
     void help()
@@ -755,12 +774,7 @@ private Q_SLOTS:
             const QJsonObject failed = pages.at(2).toObject();
             QCOMPARE(failed.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
                      -32603);
-            QCOMPARE(failed.value(QStringLiteral("findings"))
-                         .toArray()
-                         .first()
-                         .toObject()
-                         .value(QStringLiteral("id")),
-                     QJsonValue(QStringLiteral("page-error")));
+            QCOMPARE(firstFindingId(failed), QJsonValue(QStringLiteral("page-error")));
             QCOMPARE(o.value(QStringLiteral("items")).toArray().size(), 20);
         } else if (format == QLatin1String("table")) {
             QVERIFY(run.out.contains("FAILED"));
@@ -855,14 +869,7 @@ private Q_SLOTS:
         const QJsonArray pages = run.json().value(QStringLiteral("pages")).toArray();
         QCOMPARE(pages.size(), 2);
         QCOMPARE(pages.at(1).toObject().value(QStringLiteral("cursor")).toString(), QString()); // "" sent
-        QCOMPARE(pages.at(1)
-                     .toObject()
-                     .value(QStringLiteral("findings"))
-                     .toArray()
-                     .first()
-                     .toObject()
-                     .value(QStringLiteral("id")),
-                 QJsonValue(QStringLiteral("cursor-repeated")));
+        QCOMPARE(firstFindingId(pages.at(1).toObject()), QJsonValue(QStringLiteral("cursor-repeated")));
         // Pages are numbered from 1, as the text and the window number them: page 2 was sent ""
         // and returned it again.
         QCOMPARE(pages.at(0).toObject().value(QStringLiteral("page")).toInt(), 1);
@@ -888,14 +895,7 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, 1);
         const QJsonArray pages = run.json().value(QStringLiteral("pages")).toArray();
         QCOMPARE(pages.size(), 3);
-        QCOMPARE(pages.last()
-                     .toObject()
-                     .value(QStringLiteral("findings"))
-                     .toArray()
-                     .first()
-                     .toObject()
-                     .value(QStringLiteral("id")),
-                 QJsonValue(QStringLiteral("page-cap-reached")));
+        QCOMPARE(firstFindingId(pages.last().toObject()), QJsonValue(QStringLiteral("page-cap-reached")));
     }
 
     // A page that never comes back costs one --timeout-ms, not a hang.

@@ -9,6 +9,7 @@
 // when it is a string, so the fuzzer picks the member name).
 #include "fuzzcheck.h"
 #include "pagedecoder.h"
+#include "testjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -25,25 +26,6 @@ QByteArray keyForId(const QJsonValue &id)
     if (id.isString())
         return id.toString().toUtf8();
     return id.isDouble() ? fixedKey : QByteArray();
-}
-
-bool isCompact(QByteArrayView text)
-{
-    bool inString = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-            return false;
-        } else {
-            inString = c == '"';
-        }
-    }
-    return true;
 }
 
 // "\uD800" to "\uDFFF" (or a "\\" followed by such text: skipping more than needed is harmless).
@@ -81,7 +63,7 @@ void compareWithQt(QByteArrayView raw, const QByteArray &key, bool decoded, cons
         FUZZ_CHECK(reply.items.offsets[i] <= reply.items.offsets[i + 1]);
         const QByteArray text =
             reply.items.text.mid(reply.items.offsets[i], reply.items.offsets[i + 1] - reply.items.offsets[i]);
-        FUZZ_CHECK(!text.isEmpty() && isCompact(text), QString::fromUtf8(text));
+        FUZZ_CHECK(!text.isEmpty() && testsupport::isCompactJson(text), QString::fromUtf8(text));
         const QJsonDocument one = QJsonDocument::fromJson('[' + text + ']');
         FUZZ_CHECK(one.isArray() && one.array().size() == 1, QString::fromUtf8(text));
         FUZZ_CHECK(one.array().at(0) == expectedItems.at(i), QString::fromUtf8(text));

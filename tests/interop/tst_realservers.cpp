@@ -397,6 +397,11 @@ void tst_RealServers::pagingWalk_data()
 
     const QList<int> fivePages{5, 5, 5, 5, 3};
     const QStringList transparent{QStringLiteral("1:transparent-paging:info")};
+    // What the position walks send after the first page, with a limit of 5 or none.
+    const QStringList offsets{QStringLiteral("5"), QStringLiteral("10"), QStringLiteral("15"),
+                              QStringLiteral("20")};
+    const QStringList pageNumbers{QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("4"),
+                                  QStringLiteral("5")};
     for (const QString &transport :
          {QStringLiteral("stdio"), QStringLiteral("http"), QStringLiteral("proxy")}) {
         // FastMCP 4 is on the 1.x SDK: 2025-11-25. mcp-proxy serves 2026-07-28 in front of it.
@@ -427,25 +432,17 @@ void tst_RealServers::pagingWalk_data()
         row("page_token", logs, 5, QStringLiteral("insertId"), issuedBy(logs), fivePages, {});
         // Offset: a page shorter than the pages before it ends the list (not one shorter than the
         // limit sent: servers cap it).
-        row("offset_limit5", QStringLiteral("read_records"), 5, id,
-            {QStringLiteral("5"), QStringLiteral("10"), QStringLiteral("15"), QStringLiteral("20")},
-            fivePages, transparent);
+        row("offset_limit5", QStringLiteral("read_records"), 5, id, offsets, fivePages, transparent);
         // Page number, from the schema's default of 1.
-        row("page_limit5", QStringLiteral("list_issues"), 5, id,
-            {QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("4"), QStringLiteral("5")}, fivePages,
-            transparent);
+        row("page_limit5", QStringLiteral("list_issues"), 5, id, pageNumbers, fivePages, transparent);
         // Without a limit the same: the short fifth page is the last, no empty page is asked for.
         // (Not over FastMCP's own HTTP: the walk does not depend on the transport, and each session
         // there costs a second, as FastMCP waits that long for client capabilities before it answers
         // initialize.)
         if (transport == QLatin1String("http"))
             continue;
-        row("offset_nolimit", QStringLiteral("read_records"), 0, id,
-            {QStringLiteral("5"), QStringLiteral("10"), QStringLiteral("15"), QStringLiteral("20")},
-            fivePages, transparent);
-        row("page_nolimit", QStringLiteral("list_issues"), 0, id,
-            {QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("4"), QStringLiteral("5")}, fivePages,
-            transparent);
+        row("offset_nolimit", QStringLiteral("read_records"), 0, id, offsets, fivePages, transparent);
+        row("page_nolimit", QStringLiteral("list_issues"), 0, id, pageNumbers, fivePages, transparent);
     }
 }
 

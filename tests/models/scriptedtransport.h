@@ -1,37 +1,28 @@
 #pragma once
 
-#include "transport.h"
+#include "inprocesstransport.h"
+#include "mcpclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSignalSpy>
 #include <QTimer>
 #include <functional>
 
 // A scripted MCP server behind the Transport seam, for model unit tests: the handler returns the
 // `result` (or an object with an `error` member) for each request; answers arrive asynchronously.
-class ScriptedTransport : public folio::Transport
+class ScriptedTransport : public testsupport::InProcessTransport
 {
     Q_OBJECT
 public:
     using Handler = std::function<QJsonObject(const QString &method, const QJsonObject &params)>;
 
     ScriptedTransport(bool modern, Handler handler, QObject *parent = nullptr)
-        : folio::Transport(parent)
+        : InProcessTransport(parent)
         , m_modern(modern)
         , m_handler(std::move(handler))
     {}
 
-    void open() override
-    {
-        m_open = true;
-        QTimer::singleShot(0, this, [this] { Q_EMIT opened(); });
-    }
-    void close() override
-    {
-        m_open = false;
-        QTimer::singleShot(0, this, [this] { Q_EMIT closed({}); });
-    }
-    bool isOpen() const override { return m_open; }
     void setHandler(Handler handler) { m_handler = std::move(handler); }
     QString kindName() const override { return QStringLiteral("scripted"); }
 
@@ -72,7 +63,7 @@ public:
         }
         const QByteArray raw = QJsonDocument(reply).toJson(QJsonDocument::Compact);
         QTimer::singleShot(0, this, [this, raw] {
-            if (m_open)
+            if (isOpen())
                 handUp(raw);
         });
     }
@@ -97,5 +88,22 @@ public:
 private:
     bool m_modern;
     Handler m_handler;
-    bool m_open = false;
 };
+
+// A client (a child of owner) connected to a modern ScriptedTransport answering with handler; null
+// when the handshake did not finish within 5 s. setUp, when given, is handed the transport as it is
+// made (to change what it advertises, or keep it).
+inline folio::McpClient *connectedToScripted(QObject *owner, ScriptedTransport::Handler handler,
+                                             const std::function<void(ScriptedTransport *)> &setUp = {})
+{
+    auto *client = new folio::McpClient(owner);
+    client->setTransportFactory([handler, setUp](QObject *parent) {
+        auto *t = new ScriptedTransport(/*modern=*/true, handler, parent);
+        if (setUp)
+            setUp(t);
+        return t;
+    });
+    QSignalSpy up(client, &folio::McpClient::connected);
+    client->connectToServer();
+    return up.wait(5000) ? client : nullptr;
+}

@@ -28,17 +28,11 @@ private:
 
 McpClient *tst_ArgumentCompleter::connected(ScriptedTransport::Handler handler, bool completions)
 {
-    auto *client = new McpClient(this);
-    client->setTransportFactory([this, handler, completions](QObject *parent) {
-        auto *t = new ScriptedTransport(/*modern=*/true, handler, parent);
+    return connectedToScripted(this, std::move(handler), [this, completions](ScriptedTransport *t) {
         if (completions)
             t->capabilities.insert(QStringLiteral("completions"), QJsonObject());
         m_transport = t;
-        return t;
     });
-    QSignalSpy up(client, &McpClient::connected);
-    client->connectToServer();
-    return up.wait(5000) ? client : nullptr;
 }
 
 void tst_ArgumentCompleter::asksAndCaps()

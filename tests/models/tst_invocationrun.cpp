@@ -25,20 +25,9 @@ private Q_SLOTS:
     void prompt();
 
 private:
-    McpClient *connected(ScriptedTransport::Handler handler);
     static QJsonObject tool(const QString &name) { return {{QStringLiteral("name"), name}}; }
     static bool finish(InvocationRun *run);
 };
-
-McpClient *tst_InvocationRun::connected(ScriptedTransport::Handler handler)
-{
-    auto *client = new McpClient(this);
-    client->setTransportFactory(
-        [handler](QObject *parent) { return new ScriptedTransport(/*modern=*/true, handler, parent); });
-    QSignalSpy up(client, &McpClient::connected);
-    client->connectToServer();
-    return up.wait(5000) ? client : nullptr;
-}
 
 bool tst_InvocationRun::finish(InvocationRun *run)
 {
@@ -50,7 +39,7 @@ bool tst_InvocationRun::finish(InvocationRun *run)
 
 void tst_InvocationRun::done()
 {
-    McpClient *client = connected([](const QString &method, const QJsonObject &) {
+    McpClient *client = connectedToScripted(this, [](const QString &method, const QJsonObject &) {
         if (method != QLatin1String("tools/call"))
             return QJsonObject();
         return QJsonObject{{QStringLiteral("resultType"), QStringLiteral("complete")},
@@ -81,7 +70,7 @@ void tst_InvocationRun::done()
 
 void tst_InvocationRun::toolError()
 {
-    McpClient *client = connected([](const QString &method, const QJsonObject &) {
+    McpClient *client = connectedToScripted(this, [](const QString &method, const QJsonObject &) {
         if (method != QLatin1String("tools/call"))
             return QJsonObject();
         return QJsonObject{
@@ -102,7 +91,7 @@ void tst_InvocationRun::toolError()
 
 void tst_InvocationRun::failed()
 {
-    McpClient *client = connected([](const QString &method, const QJsonObject &) {
+    McpClient *client = connectedToScripted(this, [](const QString &method, const QJsonObject &) {
         if (method != QLatin1String("tools/call"))
             return QJsonObject();
         return QJsonObject{
@@ -122,7 +111,7 @@ void tst_InvocationRun::failed()
 void tst_InvocationRun::refusedBeforeSending()
 {
     int calls = 0;
-    McpClient *client = connected([&calls](const QString &, const QJsonObject &) {
+    McpClient *client = connectedToScripted(this, [&calls](const QString &, const QJsonObject &) {
         ++calls;
         return QJsonObject();
     });
@@ -151,7 +140,7 @@ void tst_InvocationRun::refusedBeforeSending()
 void tst_InvocationRun::cancelled()
 {
     int calls = 0;
-    McpClient *client = connected([&calls](const QString &method, const QJsonObject &) {
+    McpClient *client = connectedToScripted(this, [&calls](const QString &method, const QJsonObject &) {
         calls += method == QLatin1String("tools/call");
         return QJsonObject(); // never answers
     });
@@ -168,7 +157,7 @@ void tst_InvocationRun::cancelled()
 void tst_InvocationRun::prompt()
 {
     QJsonObject asked;
-    McpClient *client = connected([&asked](const QString &method, const QJsonObject &params) {
+    McpClient *client = connectedToScripted(this, [&asked](const QString &method, const QJsonObject &params) {
         if (method != QLatin1String("prompts/get"))
             return QJsonObject();
         asked = params;

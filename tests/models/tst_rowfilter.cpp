@@ -28,7 +28,7 @@ QByteArray post(int i, const QString &channel)
 }
 
 // pages pages of perPage posts; every seventh is in ~release, the rest in ~general.
-void fill(RowStore *rows, int pages, int perPage, int firstLedgerRow = 0)
+RowStore *fill(RowStore *rows, int pages, int perPage, int firstLedgerRow = 0)
 {
     for (int p = 0; p < pages; ++p) {
         QList<QByteArray> texts;
@@ -39,7 +39,23 @@ void fill(RowStore *rows, int pages, int perPage, int firstLedgerRow = 0)
         rows->openPage(firstLedgerRow + p);
         rows->fillPage(firstLedgerRow + p, items(texts));
     }
+    return rows;
 }
+
+// A store filled with pages of posts, a filter over it with its debounce set, and a spy on the
+// filter's resets: where each test starts.
+struct FilteredPosts
+{
+    FilteredPosts(int pages, int perPage, int debounceMs = 0)
+        : filter(fill(&rows, pages, perPage))
+        , reset(&filter, &RowFilter::matchesReset)
+    {
+        filter.setDebounceMs(debounceMs);
+    }
+    RowStore rows;
+    RowFilter filter;
+    QSignalSpy reset;
+};
 
 QList<int> everySeventh(int from, int to)
 {
@@ -133,11 +149,8 @@ private Q_SLOTS:
 
     void filtersTheStoredRows()
     {
-        RowStore rows;
-        fill(&rows, 20, 50);
-        RowFilter filter(&rows);
-        filter.setDebounceMs(0);
-        QSignalSpy reset(&filter, &RowFilter::matchesReset);
+        FilteredPosts posts(20, 50);
+        auto &[rows, filter, reset] = posts;
         filter.setNeedle(QStringLiteral("~RELEASE"));
         QVERIFY(filter.isPending());
         QVERIFY(reset.wait());
@@ -153,11 +166,8 @@ private Q_SLOTS:
 
     void debounceWaitsForTheLastKeystroke()
     {
-        RowStore rows;
-        fill(&rows, 4, 50);
-        RowFilter filter(&rows);
-        filter.setDebounceMs(100);
-        QSignalSpy reset(&filter, &RowFilter::matchesReset);
+        FilteredPosts posts(4, 50, 100);
+        auto &[rows, filter, reset] = posts;
         const int generation = filter.generation();
         for (const char *typed : {"r", "re", "rel", "rele"})
             filter.setNeedle(QString::fromLatin1(typed));
@@ -172,11 +182,8 @@ private Q_SLOTS:
     // A needle typed while an older one is being searched: only the newer result arrives.
     void newerNeedleDropsTheOlderResult()
     {
-        RowStore rows;
-        fill(&rows, 400, 500); // 200,000 rows: the first search is still running
-        RowFilter filter(&rows);
-        filter.setDebounceMs(0);
-        QSignalSpy reset(&filter, &RowFilter::matchesReset);
+        FilteredPosts posts(400, 500); // 200,000 rows: the first search is still running
+        auto &[rows, filter, reset] = posts;
         const int generation = filter.generation();
         filter.setNeedle(QStringLiteral("general"));
         QTRY_VERIFY(filter.generation() > generation); // that search has started
@@ -189,11 +196,8 @@ private Q_SLOTS:
 
     void rowsArrivingAreMatched()
     {
-        RowStore rows;
-        fill(&rows, 2, 50);
-        RowFilter filter(&rows);
-        filter.setDebounceMs(0);
-        QSignalSpy reset(&filter, &RowFilter::matchesReset);
+        FilteredPosts posts(2, 50);
+        auto &[rows, filter, reset] = posts;
         QSignalSpy matched(&filter, &RowFilter::rowsMatched);
         filter.setNeedle(QStringLiteral("release"));
         QVERIFY(reset.wait());
@@ -208,11 +212,8 @@ private Q_SLOTS:
     // again rather than patch row numbers.
     void rowsMovingSearchAgain()
     {
-        RowStore rows;
-        fill(&rows, 3, 10);
-        RowFilter filter(&rows);
-        filter.setDebounceMs(0);
-        QSignalSpy reset(&filter, &RowFilter::matchesReset);
+        FilteredPosts posts(3, 10);
+        auto &[rows, filter, reset] = posts;
         filter.setNeedle(QStringLiteral("release"));
         QVERIFY(reset.wait());
         QCOMPARE(filter.matches(), (QList<int>{0, 7, 14, 21, 28}));

@@ -45,6 +45,12 @@ private:
     // Every signal as one line, with the row count the store reports at that moment: an
     // "about to" line must still see the old count, the line after it the new one.
     void record();
+    // A page asked for at ledgerRow and answered with page at once.
+    void addPage(int ledgerRow, const ItemTexts &page)
+    {
+        m_store->openPage(ledgerRow);
+        m_store->fillPage(ledgerRow, page);
+    }
 
     RowStore *m_store = nullptr;
     QStringList m_events;
@@ -101,8 +107,7 @@ void tst_RowStore::openedPageHasNoRows()
 
 void tst_RowStore::fillAppendsAfterEarlierPages()
 {
-    m_store->openPage(0);
-    m_store->fillPage(0, items(0, 3));
+    addPage(0, items(0, 3));
     m_store->openPage(2); // ledger row 1 was a request that is not part of the walk
     m_store->fillPage(2, items(3, 2));
     QCOMPARE(m_events,
@@ -118,8 +123,7 @@ void tst_RowStore::fillAppendsAfterEarlierPages()
 
 void tst_RowStore::pageStillLoadingAfterAFilledOne()
 {
-    m_store->openPage(0);
-    m_store->fillPage(0, items(0, 3));
+    addPage(0, items(0, 3));
     m_store->openPage(1);
     int first = -1, count = -1;
     QVERIFY(m_store->rowsOfPage(1, &first, &count));
@@ -148,10 +152,8 @@ void tst_RowStore::laterPageOpenedBeforeTheEarlierFills()
 
 void tst_RowStore::emptyPageAnnouncesNothing()
 {
-    m_store->openPage(0);
-    m_store->fillPage(0, items(0, 0));
-    m_store->openPage(1);
-    m_store->fillPage(1, items(0, 2));
+    addPage(0, items(0, 0));
+    addPage(1, items(0, 2));
     QCOMPARE(m_events,
              (QStringList{QStringLiteral("aboutToInsert 0-1 (2) @0"), QStringLiteral("inserted @2")}));
     QCOMPARE(m_store->pageIndexOf(0), 1); // the empty page is still a page of the walk
@@ -194,12 +196,9 @@ void tst_RowStore::replacePage()
     QFETCH(int, after);
     QFETCH(QStringList, events);
     QFETCH(int, lastPageFirst);
-    m_store->openPage(0);
-    m_store->fillPage(0, items(0, 3));
-    m_store->openPage(1);
-    m_store->fillPage(1, items(100, before));
-    m_store->openPage(2);
-    m_store->fillPage(2, items(200, 2));
+    addPage(0, items(0, 3));
+    addPage(1, items(100, before));
+    addPage(2, items(200, 2));
     m_events.clear();
 
     m_store->replacePage(1, items(100, after, QStringLiteral(R"(,"v":2)")));
@@ -228,10 +227,8 @@ void tst_RowStore::dropLastPage()
 {
     m_store->dropLastPage(); // nothing to drop
     QVERIFY(m_events.isEmpty());
-    m_store->openPage(0);
-    m_store->fillPage(0, items(0, 3));
-    m_store->openPage(1);
-    m_store->fillPage(1, items(3, 2));
+    addPage(0, items(0, 3));
+    addPage(1, items(3, 2));
     m_store->openPage(2); // still loading
     m_events.clear();
 
@@ -244,15 +241,13 @@ void tst_RowStore::dropLastPage()
     QVERIFY(!m_store->containsPage(1));
     QCOMPARE(m_store->rowCount(), 3);
     // A page opened after the drop starts where the dropped one did.
-    m_store->openPage(3);
-    m_store->fillPage(3, items(3, 1));
+    addPage(3, items(3, 1));
     QCOMPARE(m_store->ledgerRowOf(3), 3);
 }
 
 void tst_RowStore::clear()
 {
-    m_store->openPage(0);
-    m_store->fillPage(0, items(0, 3));
+    addPage(0, items(0, 3));
     m_store->openPage(1);
     m_events.clear();
     m_store->clear();
@@ -260,8 +255,7 @@ void tst_RowStore::clear()
     QCOMPARE(m_store->pageCount(), 0);
     QVERIFY(!m_store->containsPage(0));
     QVERIFY(m_store->item(0).isEmpty());
-    m_store->openPage(2);
-    m_store->fillPage(2, items(0, 1));
+    addPage(2, items(0, 1));
     QCOMPARE(m_store->rowCount(), 1);
     QCOMPARE(m_store->ledgerRowOf(0), 2);
 }
@@ -269,12 +263,9 @@ void tst_RowStore::clear()
 void tst_RowStore::lookups()
 {
     // Ledger rows with gaps (cancelled and discarded requests), pages of 2, 0 and 3 items.
-    m_store->openPage(1);
-    m_store->fillPage(1, items(0, 2));
-    m_store->openPage(4);
-    m_store->fillPage(4, items(2, 0));
-    m_store->openPage(6);
-    m_store->fillPage(6, items(2, 3));
+    addPage(1, items(0, 2));
+    addPage(4, items(2, 0));
+    addPage(6, items(2, 3));
     QCOMPARE(m_store->rowCount(), 5);
     const QList<int> ledgerRows{1, 1, 6, 6, 6};
     const QList<int> pageIndexes{0, 0, 2, 2, 2};

@@ -128,13 +128,7 @@ void tst_CrossOrigin::init()
 
 void tst_CrossOrigin::cleanup()
 {
-    for (QProcess *p : std::as_const(m_fixtures)) {
-        p->disconnect(this);
-        p->kill();
-        p->waitForFinished(2000);
-        delete p;
-    }
-    m_fixtures.clear();
+    testsupport::stopAll(m_fixtures);
     m_second.reset();
 }
 

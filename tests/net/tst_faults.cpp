@@ -1,4 +1,5 @@
 #include "connectclient.h"
+#include "httpfixture.h"
 #include "jsonrpcconnection.h"
 #include "listsource.h"
 #include "mcpclient.h"
@@ -76,17 +77,9 @@ ServerConfig tst_Faults::stdioConfig(const QString &mode, const QStringList &ext
 
 ServerConfig tst_Faults::httpConfig(const QString &mode)
 {
-    auto *proc = new QProcess(this);
-    m_servers.append(proc);
     m_serverStderr.clear();
-    proc->start(QStringLiteral(FOLIO_FIXTURE_SERVER),
-                {QStringLiteral("--mode"), mode, QStringLiteral("--http"), QStringLiteral("0")});
-    ServerConfig c = ServerConfig::remote(QUrl());
-    c.name = QStringLiteral("fixture-http");
-    c.requestTimeoutMs = 1500;
-    if (!proc->waitForStarted(5000))
-        return c;
-    c.url = QUrl(testsupport::listeningUrl(*proc, 5000, &m_serverStderr));
+    const ServerConfig c = httpFixtureConfig(this, m_servers, mode, 1500, &m_serverStderr);
+    QProcess *proc = m_servers.last(); // what it says from now on, too
     connect(proc, &QProcess::readyReadStandardError, this,
             [this, proc] { m_serverStderr += proc->readAllStandardError(); });
     return c;
@@ -94,13 +87,7 @@ ServerConfig tst_Faults::httpConfig(const QString &mode)
 
 void tst_Faults::cleanup()
 {
-    for (QProcess *p : std::as_const(m_servers)) {
-        p->disconnect(this);
-        p->kill();
-        p->waitForFinished(2000);
-        delete p;
-    }
-    m_servers.clear();
+    testsupport::stopAll(m_servers);
 }
 
 bool tst_Faults::connectClient(McpClient &client, const ServerConfig &config)

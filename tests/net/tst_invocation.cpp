@@ -145,6 +145,14 @@ QJsonObject textResult(const QString &text)
                                                            {QStringLiteral("text"), text}}}}};
 }
 
+// A server that answers every request with result.
+FakeServer::Handler answerEvery(const QJsonObject &result)
+{
+    return [result](FakeServer &s, const QJsonObject &m) {
+        s.receive(reply(m.value(QStringLiteral("id")), result));
+    };
+}
+
 bool waitFor(Invocation *invocation)
 {
     QSignalSpy finished(invocation, &Invocation::finished);
@@ -272,9 +280,7 @@ void tst_Invocation::roundsAreBounded()
     McpClient client;
     ScriptedResponder responder;
     client.setInputResponder(&responder);
-    FakeServer *server = connect(client, true, [](FakeServer &s, const QJsonObject &m) {
-        s.receive(reply(m.value(QStringLiteral("id")), inputRequired(QStringLiteral("again"))));
-    });
+    FakeServer *server = connect(client, true, answerEvery(inputRequired(QStringLiteral("again"))));
     QVERIFY(server);
     Invocation *call =
         client.invoke(QStringLiteral("tools/call"), {{QStringLiteral("name"), QStringLiteral("loop")}}, this);
@@ -287,10 +293,8 @@ void tst_Invocation::roundsAreBounded()
 void tst_Invocation::unknownResultTypeFails()
 {
     McpClient client;
-    FakeServer *server = connect(client, true, [](FakeServer &s, const QJsonObject &m) {
-        s.receive(
-            reply(m.value(QStringLiteral("id")), {{QStringLiteral("resultType"), QStringLiteral("later")}}));
-    });
+    FakeServer *server =
+        connect(client, true, answerEvery({{QStringLiteral("resultType"), QStringLiteral("later")}}));
     QVERIFY(server);
     Invocation *call = client.read(QStringLiteral("demo://x"), this);
     QVERIFY(waitFor(call));
@@ -304,9 +308,7 @@ void tst_Invocation::refusedInputFailsTheCall()
     ScriptedResponder responder;
     responder.elicitation = false; // nobody answers elicitations
     client.setInputResponder(&responder);
-    FakeServer *server = connect(client, true, [](FakeServer &s, const QJsonObject &m) {
-        s.receive(reply(m.value(QStringLiteral("id")), inputRequired()));
-    });
+    FakeServer *server = connect(client, true, answerEvery(inputRequired()));
     QVERIFY(server);
     Invocation *call =
         client.invoke(QStringLiteral("tools/call"), {{QStringLiteral("name"), QStringLiteral("x")}}, this);
@@ -323,9 +325,7 @@ void tst_Invocation::cancelWhileWaitingForInput()
     ScriptedResponder responder;
     responder.later = true;
     client.setInputResponder(&responder);
-    FakeServer *server = connect(client, true, [](FakeServer &s, const QJsonObject &m) {
-        s.receive(reply(m.value(QStringLiteral("id")), inputRequired()));
-    });
+    FakeServer *server = connect(client, true, answerEvery(inputRequired()));
     QVERIFY(server);
     Invocation *call =
         client.invoke(QStringLiteral("tools/call"), {{QStringLiteral("name"), QStringLiteral("x")}}, this);

@@ -1,6 +1,7 @@
 // JsonSlice::pickMembers reads members of an item's JSON text without parsing it: what it finds
 // must be what QJsonDocument reads, and on any text, damaged or not, it never reads outside it.
 #include "jsonslice.h"
+#include "testjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,19 +13,14 @@
 
 using namespace folio;
 
+// JSON written with ' for ".
+constexpr auto j = testsupport::singleQuotedJson;
+
 class TestJsonSlice : public QObject
 {
     Q_OBJECT
 
 private:
-    // JSON written with ' for " (moc's tokenizer trips over raw strings holding quotes).
-    static QByteArray j(const char *text)
-    {
-        QByteArray b(text);
-        b.replace('\'', '"');
-        return b;
-    }
-
     static QJsonValue parse(QByteArrayView element)
     {
         return QJsonDocument::fromJson("[" + element.toByteArray() + "]").array().at(0);

@@ -1,6 +1,8 @@
+#include "httpfixture.h"
 #include "jsonrpcconnection.h"
 #include "mcpclient.h"
 #include "rpccall.h"
+#include "serverprocess.h"
 #include "stdiotransport.h"
 #include "trafficlog.h"
 #include "transport.h"
@@ -60,35 +62,15 @@ ServerConfig tst_McpClient::stdioConfig(const QString &mode) const
 
 ServerConfig tst_McpClient::httpConfig(const QString &mode, const QString &path)
 {
-    auto *proc = new QProcess(this);
-    m_servers.append(proc);
-    proc->start(QStringLiteral(FOLIO_FIXTURE_SERVER),
-                {QStringLiteral("--mode"), mode, QStringLiteral("--http"), QStringLiteral("0")});
-    ServerConfig c = ServerConfig::remote(QUrl());
-    c.name = QStringLiteral("fixture-http");
-    c.requestTimeoutMs = 3000;
-    if (!proc->waitForStarted(5000))
-        return c;
-    QByteArray err;
-    static const QRegularExpression re(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)/mcp"));
-    for (int i = 0; i < 50 && !err.contains('\n'); ++i) {
-        proc->waitForReadyRead(100);
-        err += proc->readAllStandardError();
-    }
-    const auto m = re.match(QString::fromUtf8(err));
-    if (m.hasMatch())
-        c.url = QUrl(m.captured(1) + path);
+    ServerConfig c = httpFixtureConfig(this, m_servers, mode, 3000);
+    if (!c.url.isEmpty())
+        c.url.setPath(path);
     return c;
 }
 
 void tst_McpClient::cleanup()
 {
-    for (QProcess *p : std::as_const(m_servers)) {
-        p->kill();
-        p->waitForFinished(2000);
-        delete p;
-    }
-    m_servers.clear();
+    testsupport::stopAll(m_servers);
 }
 
 bool tst_McpClient::connectClient(McpClient &client, const ServerConfig &config)

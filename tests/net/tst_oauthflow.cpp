@@ -4,6 +4,7 @@
 // What the conformance harness does not test: the faults a server can have, cancel, the listener
 // closing, refresh token rotation, and a token that expires in the middle of a paged walk.
 #include "authorizer.h"
+#include "connectclient.h"
 #include "mcpclient.h"
 #include "oauth.h"
 #include "oauthflow.h"
@@ -73,6 +74,10 @@ private:
     QUrl startServer(const QString &spec, const QStringList &more = {});
     std::unique_ptr<OAuthFlow> runFlow(OAuthFlow::Options options);
     std::unique_ptr<OAuthFlow> signIn(const QUrl &server);
+    // Connects client to the demo server at server ("demo-oauth"; requestTimeoutMs when given),
+    // signing in through authorizer: whether it connected within 20 s (*why: why not).
+    static bool connectSignedIn(McpClient &client, const QUrl &server, Authorizer *authorizer, QString *why,
+                                std::optional<int> requestTimeoutMs = std::nullopt);
     Answer postDiscover(const QUrl &server, const QString &token);
     static bool portRefuses(quint16 port);
     static quint16 listenerPort(const OAuthFlow &flow);
@@ -101,14 +106,21 @@ QUrl tst_OAuthFlow::startServer(const QString &spec, const QStringList &more)
     return QUrl(url);
 }
 
+bool tst_OAuthFlow::connectSignedIn(McpClient &client, const QUrl &server, Authorizer *authorizer,
+                                    QString *why, std::optional<int> requestTimeoutMs)
+{
+    ServerConfig config = ServerConfig::remote(server);
+    config.name = QStringLiteral("demo-oauth");
+    if (requestTimeoutMs)
+        config.requestTimeoutMs = *requestTimeoutMs;
+    client.setConfig(config);
+    client.setAuthorizer(authorizer);
+    return testsupport::connectClient(client, 20000, why);
+}
+
 void tst_OAuthFlow::cleanup()
 {
-    for (QProcess *p : std::as_const(m_servers)) {
-        p->kill();
-        p->waitForFinished(2000);
-        delete p;
-    }
-    m_servers.clear();
+    testsupport::stopAll(m_servers);
 }
 
 std::unique_ptr<OAuthFlow> tst_OAuthFlow::runFlow(OAuthFlow::Options options)
@@ -599,16 +611,8 @@ void tst_OAuthFlow::tokenExpiresMidWalk()
     });
 
     McpClient client;
-    ServerConfig config = ServerConfig::remote(server);
-    config.name = QStringLiteral("demo-oauth");
-    config.requestTimeoutMs = 15000;
-    client.setConfig(config);
-    client.setAuthorizer(&authorizer);
-    QSignalSpy connected(&client, &McpClient::connected);
-    QSignalSpy disconnected(&client, &McpClient::disconnected);
-    client.connectToServer();
-    QTRY_VERIFY_WITH_TIMEOUT(!connected.isEmpty() || !disconnected.isEmpty(), 20000);
-    QVERIFY2(!connected.isEmpty(), qPrintable(client.lastError().describe()));
+    QString why;
+    QVERIFY2(connectSignedIn(client, server, &authorizer, &why, 15000), qPrintable(why));
     QCOMPARE(flows.size(), 1);
     QVERIFY(!flows.first().refresh);
     QVERIFY2(flows.first().succeeded, qPrintable(flows.first().error));
@@ -669,15 +673,8 @@ void tst_OAuthFlow::stepUpForMoreScope()
                       (flow->succeeded() ? QString() : QStringLiteral(" failed: ") + flow->error().message));
     });
     McpClient client;
-    ServerConfig config = ServerConfig::remote(server);
-    config.name = QStringLiteral("demo-oauth");
-    client.setConfig(config);
-    client.setAuthorizer(&authorizer);
-    QSignalSpy connected(&client, &McpClient::connected);
-    QSignalSpy disconnected(&client, &McpClient::disconnected);
-    client.connectToServer();
-    QTRY_VERIFY_WITH_TIMEOUT(!connected.isEmpty() || !disconnected.isEmpty(), 20000);
-    QVERIFY2(!connected.isEmpty(), qPrintable(client.lastError().describe()));
+    QString why;
+    QVERIFY2(connectSignedIn(client, server, &authorizer, &why), qPrintable(why));
     QCOMPARE(titles, (QStringList{QStringLiteral("Sign-in"), QStringLiteral("Step-up")}));
     const QStringList granted = authorizer.record().tokens.scope.split(QLatin1Char(' '));
     for (const QString &scope :

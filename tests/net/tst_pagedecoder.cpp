@@ -3,6 +3,7 @@
 // reads; what it refuses just takes the usual path, so a refusal is only wrong where a plain page
 // would lose its fast path.
 #include "pagedecoder.h"
+#include "testjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,19 +15,14 @@
 
 using namespace folio;
 
+// JSON written with ' for ".
+constexpr auto j = testsupport::singleQuotedJson;
+
 class TestPageDecoder : public QObject
 {
     Q_OBJECT
 
 private:
-    // JSON written with ' for " (moc's tokenizer trips over raw strings holding quotes).
-    static QByteArray j(const char *text)
-    {
-        QByteArray b(text);
-        b.replace('\'', '"');
-        return b;
-    }
-
     // A reply as the demo server writes it, around the given items text.
     static QByteArray page(const QByteArray &items, const char *key = "tools")
     {
@@ -43,26 +39,6 @@ private:
             out.append(reply.items.text.mid(reply.items.offsets[i],
                                             reply.items.offsets[i + 1] - reply.items.offsets[i]));
         return out;
-    }
-
-    // No whitespace outside strings.
-    static bool isCompact(QByteArrayView text)
-    {
-        bool inString = false;
-        for (qsizetype i = 0; i < text.size(); ++i) {
-            const char c = text[i];
-            if (inString) {
-                if (c == '\\')
-                    ++i;
-                else if (c == '"')
-                    inString = false;
-            } else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-                return false;
-            } else {
-                inString = c == '"';
-            }
-        }
-        return true;
     }
 
     // The oracle: a decoded reply is what QJsonDocument reads from the same bytes.
@@ -85,7 +61,7 @@ private:
         QCOMPARE(reply.items.offsets.last(), quint32(reply.items.text.size()));
         const QList<QByteArray> texts = items(reply);
         for (qsizetype i = 0; i < texts.size(); ++i) {
-            QVERIFY2(isCompact(texts[i]), texts[i].constData());
+            QVERIFY2(testsupport::isCompactJson(texts[i]), texts[i].constData());
             const QJsonDocument one = QJsonDocument::fromJson('[' + texts[i] + ']');
             QVERIFY2(one.isArray() && one.array().size() == 1, texts[i].constData());
             QCOMPARE(one.array().at(0), expectedItems.at(i));

@@ -37,6 +37,23 @@ private:
     static QString describeFailures(const QSignalSpy &failed);
 };
 
+namespace {
+
+// A store on a keychain service, and a spy on each of its answers.
+struct SpiedStore
+{
+    explicit SpiedStore(const QString &service)
+        : store(service)
+    {}
+    SecretStore store;
+    QSignalSpy stored{&store, &SecretStore::stored};
+    QSignalSpy restored{&store, &SecretStore::restored};
+    QSignalSpy removed{&store, &SecretStore::removed};
+    QSignalSpy failed{&store, &SecretStore::failed};
+};
+
+} // namespace
+
 QString tst_SecretStore::uniqueKey(const char *what)
 {
     return QStringLiteral("server:tst_secretstore-%1-%2")
@@ -129,11 +146,8 @@ void tst_SecretStore::unreachableKeychainIsNoBackend()
 
 void tst_SecretStore::storeReadRemove()
 {
-    SecretStore store(QStringLiteral("Folio-test"));
-    QSignalSpy stored(&store, &SecretStore::stored);
-    QSignalSpy restored(&store, &SecretStore::restored);
-    QSignalSpy removed(&store, &SecretStore::removed);
-    QSignalSpy failed(&store, &SecretStore::failed);
+    SpiedStore spied(QStringLiteral("Folio-test"));
+    auto &[store, stored, restored, removed, failed] = spied;
     const QString key = uniqueKey("roundtrip");
     const QString token = QStringLiteral("tst-token-\u00e9\u2603-") + key; // not only ASCII
 
@@ -164,11 +178,8 @@ void tst_SecretStore::storeReadRemove()
 
 void tst_SecretStore::storeReplaces()
 {
-    SecretStore store(QStringLiteral("Folio-test"));
-    QSignalSpy stored(&store, &SecretStore::stored);
-    QSignalSpy restored(&store, &SecretStore::restored);
-    QSignalSpy removed(&store, &SecretStore::removed);
-    QSignalSpy failed(&store, &SecretStore::failed);
+    SpiedStore spied(QStringLiteral("Folio-test"));
+    auto &[store, stored, restored, removed, failed] = spied;
     const QString key = uniqueKey("replace");
 
     store.store(key, QStringLiteral("tst-token-old"));
@@ -187,11 +198,9 @@ void tst_SecretStore::storeReplaces()
 
 void tst_SecretStore::servicesAreSeparate()
 {
-    SecretStore folio(QStringLiteral("Folio-test"));
+    SpiedStore spied(QStringLiteral("Folio-test"));
+    auto &[folio, stored, restored, removed, failed] = spied;
     SecretStore other(QStringLiteral("Folio-test-other"));
-    QSignalSpy stored(&folio, &SecretStore::stored);
-    QSignalSpy removed(&folio, &SecretStore::removed);
-    QSignalSpy failed(&folio, &SecretStore::failed);
     QSignalSpy otherRestored(&other, &SecretStore::restored);
     QSignalSpy otherFailed(&other, &SecretStore::failed);
     const QString key = uniqueKey("service");
@@ -221,10 +230,8 @@ void tst_SecretStore::storeDeletedInFlight()
         delete gone;
     }
     // Another store's answers arrive after the deleted store's: its jobs were dispatched first.
-    SecretStore store(QStringLiteral("Folio-test"));
-    QSignalSpy restored(&store, &SecretStore::restored);
-    QSignalSpy removed(&store, &SecretStore::removed);
-    QSignalSpy failed(&store, &SecretStore::failed);
+    SpiedStore spied(QStringLiteral("Folio-test"));
+    auto &[store, stored, restored, removed, failed] = spied;
     // The deleted store's writes may still be on their way: read until the token is there.
     QDeadlineTimer deadline(Timeout);
     while (restored.isEmpty() && !deadline.hasExpired()) {

@@ -4,6 +4,7 @@
 // then listen.
 
 #include <QDeadlineTimer>
+#include <QList>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStringList>
@@ -35,6 +36,19 @@ inline QString listeningUrl(QProcess &server, int timeoutMs = 10000, QByteArray 
     if (said)
         *said += err;
     return url;
+}
+
+// Stops the servers a test started (each disconnected first, so that nothing hears it die, then
+// killed, waited for up to 2 s and deleted) and empties the list: a test class's cleanup().
+inline void stopAll(QList<QProcess *> &servers)
+{
+    for (QProcess *p : std::as_const(servers)) {
+        p->disconnect();
+        p->kill();
+        p->waitForFinished(2000);
+        delete p;
+    }
+    servers.clear();
 }
 
 // A server process on HTTP, killed when this goes (or at stop()); url() is where it listens, empty

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -27,6 +28,34 @@ inline QJsonValue jsonAt(QJsonValue value, std::initializer_list<const char *> p
     for (const char *name : path)
         value = value.toObject().value(QLatin1String(name));
     return value;
+}
+
+// JSON written with ' for " (moc's tokenizer trips over raw strings holding quotes): {'a':1}.
+inline QByteArray singleQuotedJson(const char *text)
+{
+    QByteArray b(text);
+    b.replace('\'', '"');
+    return b;
+}
+
+// JSON text with no whitespace outside its strings.
+inline bool isCompactJson(QByteArrayView text)
+{
+    bool inString = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            return false;
+        } else {
+            inString = c == '"';
+        }
+    }
+    return true;
 }
 
 } // namespace testsupport
