@@ -521,23 +521,9 @@ QByteArray toHtml(const QJsonObject &report, qsizetype rawCapBytes)
 
     // The server.
     h += QStringLiteral("<section id=\"server\"><h2>Server</h2><table class=\"kv\">");
-    auto kv = [&h](const QString &key, const QJsonValue &v, bool mono = false) {
-        if (v.isNull() || v.isUndefined() || (v.isString() && v.toString().isEmpty()))
-            return;
-        const QString text = v.isString() ? v.toString() : PageRecord::describeValue(true, v);
-        h += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>").arg(esc(key), mono ? code(text) : esc(text));
-    };
-    kv(QStringLiteral("Name (serverInfo)"), server.value(QStringLiteral("name")));
-    kv(QStringLiteral("Title"), server.value(QStringLiteral("title")));
-    kv(QStringLiteral("Version"), server.value(QStringLiteral("version")));
-    kv(QStringLiteral("Transport"), server.value(QStringLiteral("transport")));
-    kv(QStringLiteral("Protocol revision"), server.value(QStringLiteral("revision")));
-    kv(QStringLiteral("Started as"), server.value(QStringLiteral("target")), true);
-    kv(QStringLiteral("Demo scenario"), server.value(QStringLiteral("demoScenario")));
-    kv(QStringLiteral("Instructions"), server.value(QStringLiteral("instructions")));
-    kv(QStringLiteral("Report written"), QStringLiteral("%1 by %2")
-                                             .arg(report.value(QStringLiteral("generatedAt")).toString(),
-                                                  report.value(QStringLiteral("generator")).toString()));
+    for (const Render::Fact &fact : Render::serverFacts(report, server))
+        h += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>")
+                 .arg(esc(fact.label), fact.code ? code(fact.text) : esc(fact.text));
     h += QStringLiteral("</table></section>\n");
 
     // The lists at a glance.

@@ -133,23 +133,8 @@ QByteArray toMarkdown(const QJsonObject &report, qsizetype rawCapBytes)
         m += QStringLiteral("*%1*\n\n").arg(text(server.value(QStringLiteral("demoCaption")).toString()));
 
     m += QStringLiteral("## Server\n\n| | |\n|---|---|\n");
-    auto kv = [&m](const QString &key, const QJsonValue &v, bool mono = false) {
-        if (v.isNull() || v.isUndefined() || (v.isString() && v.toString().isEmpty()))
-            return;
-        const QString t = v.isString() ? v.toString() : PageRecord::describeValue(true, v);
-        m += QStringLiteral("| %1 | %2 |\n").arg(key, mono ? code(t) : text(t));
-    };
-    kv(QStringLiteral("Name (serverInfo)"), server.value(QStringLiteral("name")));
-    kv(QStringLiteral("Title"), server.value(QStringLiteral("title")));
-    kv(QStringLiteral("Version"), server.value(QStringLiteral("version")));
-    kv(QStringLiteral("Transport"), server.value(QStringLiteral("transport")));
-    kv(QStringLiteral("Protocol revision"), server.value(QStringLiteral("revision")));
-    kv(QStringLiteral("Started as"), server.value(QStringLiteral("target")), true);
-    kv(QStringLiteral("Demo scenario"), server.value(QStringLiteral("demoScenario")));
-    kv(QStringLiteral("Instructions"), server.value(QStringLiteral("instructions")));
-    kv(QStringLiteral("Report written"), QStringLiteral("%1 by %2")
-                                             .arg(report.value(QStringLiteral("generatedAt")).toString(),
-                                                  report.value(QStringLiteral("generator")).toString()));
+    for (const Render::Fact &fact : Render::serverFacts(report, server))
+        m += QStringLiteral("| %1 | %2 |\n").arg(fact.label, fact.code ? code(fact.text) : text(fact.text));
 
     m += QStringLiteral(
         "\n## Lists\n\n| List | Requests | Items | Ended | Findings |\n|---|--:|--:|---|---|\n");

@@ -12,6 +12,28 @@ QString plural(int n, const QString &one, const QString &many)
     return QStringLiteral("%1 %2").arg(QString::number(n), n == 1 ? one : many);
 }
 
+QList<Fact> serverFacts(const QJsonObject &report, const QJsonObject &server)
+{
+    QList<Fact> facts;
+    const auto fact = [&facts](const QString &label, const QJsonValue &v, bool code = false) {
+        if (v.isNull() || v.isUndefined() || (v.isString() && v.toString().isEmpty()))
+            return;
+        facts.append({label, v.isString() ? v.toString() : PageRecord::describeValue(true, v), code});
+    };
+    fact(QStringLiteral("Name (serverInfo)"), server.value(QStringLiteral("name")));
+    fact(QStringLiteral("Title"), server.value(QStringLiteral("title")));
+    fact(QStringLiteral("Version"), server.value(QStringLiteral("version")));
+    fact(QStringLiteral("Transport"), server.value(QStringLiteral("transport")));
+    fact(QStringLiteral("Protocol revision"), server.value(QStringLiteral("revision")));
+    fact(QStringLiteral("Started as"), server.value(QStringLiteral("target")), true);
+    fact(QStringLiteral("Demo scenario"), server.value(QStringLiteral("demoScenario")));
+    fact(QStringLiteral("Instructions"), server.value(QStringLiteral("instructions")));
+    fact(QStringLiteral("Report written"), QStringLiteral("%1 by %2")
+                                               .arg(report.value(QStringLiteral("generatedAt")).toString(),
+                                                    report.value(QStringLiteral("generator")).toString()));
+    return facts;
+}
+
 Parts::Parts(const QJsonObject &report)
     : server(report.value(QStringLiteral("server")).toObject())
     , summary(report.value(QStringLiteral("summary")).toObject())

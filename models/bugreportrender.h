@@ -2,11 +2,24 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 
 // What the HTML and Markdown renderings of a bug report (bugreport.h) say alike, read from its
 // JSON: they differ in markup, not in what they say.
 namespace folio::BugReport::Render {
+
+// One row of the server's facts: its label, its text, and whether the text is code (monospace).
+struct Fact
+{
+    QString label;
+    QString text;
+    bool code = false;
+};
+// The server's facts as both renderings table them, in order, the empty ones left out: its name,
+// title, version, transport, revision, how it was started, the demo scenario, its instructions, and
+// when and by what the report was written.
+QList<Fact> serverFacts(const QJsonObject &report, const QJsonObject &server);
 
 // A report's top-level parts, read once.
 struct Parts
