@@ -245,7 +245,14 @@ void tst_CallView::aMismatchAndMixedContentAreShown()
 
     // A window of its own, on its screen: Close, Ctrl+W and Esc close it.
     QVERIFY(mixed->isWindow());
-    QVERIFY2(mixed->screen()->availableGeometry().contains(mixed->geometry()), qPrintable(QStringLiteral("%1,%2 %3x%4 in %5x%6").arg(mixed->geometry().x()).arg(mixed->geometry().y()).arg(mixed->width()).arg(mixed->height()).arg(mixed->screen()->availableGeometry().width()).arg(mixed->screen()->availableGeometry().height())));
+    QVERIFY2(mixed->screen()->availableGeometry().contains(mixed->geometry()),
+             qPrintable(QStringLiteral("%1,%2 %3x%4 in %5x%6")
+                            .arg(mixed->geometry().x())
+                            .arg(mixed->geometry().y())
+                            .arg(mixed->width())
+                            .arg(mixed->height())
+                            .arg(mixed->screen()->availableGeometry().width())
+                            .arg(mixed->screen()->availableGeometry().height())));
     QPointer<CallView> closing(mixed);
     QVERIFY(mixed->findChild<QPushButton *>(QStringLiteral("callClose"))->isVisible());
     mixed->activateWindow();

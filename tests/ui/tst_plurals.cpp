@@ -52,8 +52,7 @@ void tst_Plurals::everyCountingTextHasItsForms()
         if (xml.name() == QLatin1String("source")) {
             source = xml.readElementText();
             forms[source].clear(); // the same text in another context: its forms again
-        }
-        else if (xml.name() == QLatin1String("numerusform"))
+        } else if (xml.name() == QLatin1String("numerusform"))
             forms[source].append(xml.readElementText());
     }
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
@@ -63,7 +62,8 @@ void tst_Plurals::everyCountingTextHasItsForms()
             QVERIFY2(!form.isEmpty() && !form.contains(QLatin1String("(s)")), qPrintable(it.key()));
     }
     // Every tr() with a count (%n) in the window's and the models' sources.
-    static const QRegularExpression counted(QStringLiteral(R"re(tr\("((?:[^"\\]|\\.)*%n(?:[^"\\]|\\.)*)")re"));
+    static const QRegularExpression counted(
+        QStringLiteral(R"re(tr\("((?:[^"\\]|\\.)*%n(?:[^"\\]|\\.)*)")re"));
     int seen = 0;
     for (const char *dir : {"ui", "models"}) {
         QDirIterator files(QStringLiteral(FOLIO_SOURCE_DIR "/") + QLatin1String(dir),
