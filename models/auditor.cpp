@@ -245,20 +245,17 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
     // A list tool that fails on its first page, without a cursor, without arguments from the user or
     // with some filled from its schema, wants (other) arguments: that says nothing about its paging.
     const QString &filled = s.filledFromSchema;
-    if (s.source.kind() == ListSource::Kind::Tool && pages.size() == 1 && pages.first().error.isError() &&
-        (!m_options.toolArguments.contains(s.source.toolName()) || !filled.isEmpty())) {
+    const bool chosen = m_options.toolArguments.contains(s.source.toolName()) && filled.isEmpty();
+    if (pages.size() == 1 && WalkJudge::refusedForArguments(s.source, pages.first(), chosen)) {
         const McpError &e = pages.first().error;
-        const bool isError = e.kind == McpError::Kind::ToolError; // isError: true (no JSON-RPC code)
-        if (isError || (e.kind == McpError::Kind::Rpc && e.code == -32602)) {
-            r.skipped = filled.isEmpty()
-                            ? QStringLiteral("its first page failed without arguments (%1); give them with "
-                                             "--tool-args %2=JSON")
-                                  .arg(shortText(e.message, 160), s.source.toolName())
-                            : QStringLiteral("its first page failed (%1) with arguments filled from its "
-                                             "schema: %2; give them with --tool-args %3=JSON")
-                                  .arg(shortText(e.message, 160), filled, s.source.toolName());
-            return;
-        }
+        r.skipped = filled.isEmpty()
+                        ? QStringLiteral("its first page failed without arguments (%1); give them with "
+                                         "--tool-args %2=JSON")
+                              .arg(shortText(e.message, 160), s.source.toolName())
+                        : QStringLiteral("its first page failed (%1) with arguments filled from its "
+                                         "schema: %2; give them with --tool-args %3=JSON")
+                              .arg(shortText(e.message, 160), filled, s.source.toolName());
+        return;
     }
     // A protocol list whose first request is -32601 (method not found) is not the server's: not
     // audited, as a list whose capability is not advertised (folio list says the same).

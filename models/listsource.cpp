@@ -671,4 +671,68 @@ QStringList ListSource::pagingArguments() const
     return paging;
 }
 
+QString ListSource::argumentsNeeded() const
+{
+    if (m_kind != Kind::Tool)
+        return {};
+    const QJsonObject schema = m_tool.value(QStringLiteral("inputSchema")).toObject();
+    const QStringList paging = pagingArguments();
+    // The names of a "required" list that are neither given nor sent by the walk.
+    const auto missing = [&](const QJsonValue &required) {
+        QStringList out;
+        for (const QJsonValue &name : required.toArray()) {
+            if (name.isString() && !m_arguments.contains(name.toString()) &&
+                !paging.contains(name.toString()) && !out.contains(name.toString()))
+                out.append(name.toString());
+        }
+        return out;
+    };
+    const auto joined = [](const QStringList &names, const QString &word) {
+        if (names.size() < 2)
+            return names.value(0);
+        return QStringList(names.mid(0, names.size() - 1)).join(QStringLiteral(", ")) + QLatin1Char(' ') +
+               word + QLatin1Char(' ') + names.constLast();
+    };
+    const QStringList required = missing(schema.value(QStringLiteral("required")));
+    if (!required.isEmpty())
+        return joined(required, QObject::tr("and"));
+    // One of several sets: what is missing is the first name of each alternative, unless one is
+    // already whole. Only alternatives that are nothing but a "required" list count (others say
+    // more than which names must be there); a bounded number of them.
+    for (const QString &key : {QStringLiteral("anyOf"), QStringLiteral("oneOf")}) {
+        const QJsonArray alternatives = schema.value(key).toArray();
+        if (alternatives.isEmpty() || alternatives.size() > 16)
+            continue;
+        QStringList firsts;
+        bool satisfied = false, plain = true;
+        for (const QJsonValue &alternative : alternatives) {
+            const QJsonObject a = alternative.toObject();
+            if (a.size() != 1 || !a.value(QStringLiteral("required")).isArray()) {
+                plain = false;
+                break;
+            }
+            const QStringList lacking = missing(a.value(QStringLiteral("required")));
+            if (lacking.isEmpty()) {
+                satisfied = true;
+                break;
+            }
+            if (!firsts.contains(lacking.first()))
+                firsts.append(lacking.first());
+        }
+        if (plain && !satisfied && !firsts.isEmpty())
+            return joined(firsts, QObject::tr("or"));
+    }
+    return {};
+}
+
+bool ListSource::hasChosenArguments() const
+{
+    const QStringList paging = pagingArguments();
+    for (auto it = m_arguments.begin(); it != m_arguments.end(); ++it) {
+        if (!paging.contains(it.key()))
+            return true;
+    }
+    return false;
+}
+
 } // namespace folio

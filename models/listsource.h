@@ -80,6 +80,13 @@ public:
     QString limitArgument() const { return m_limitArg; }
     // The arguments the walk sends itself (the cursor or position, and the page size when any).
     QStringList pagingArguments() const;
+    // What a list tool's inputSchema requires that its arguments lack, the paging arguments aside,
+    // as a person reads it: "repo and owner" (its "required" list), "channel or query" (a top-level
+    // anyOf or oneOf whose alternatives each require names); "" when nothing is missing. The walk
+    // asks for no page before the user gives them.
+    QString argumentsNeeded() const;
+    // Whether the user gave any argument the walk does not send itself.
+    bool hasChosenArguments() const;
     QJsonObject toolDefinition() const { return m_tool; }
     bool isReadOnly() const; // annotations.readOnlyHint === true
 

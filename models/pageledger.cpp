@@ -308,6 +308,8 @@ void PageLedger::markDiscarded(const QList<int> &rows, const QString &reason)
 {
     int first = -1, last = -1;
     for (int row : rows) {
+        if (m_pages[row].state == PageRecord::State::Discarded)
+            continue; // discarded already, for the reason it has
         m_pages[row].state = PageRecord::State::Discarded;
         m_pages[row].discardReason = reason;
         first = first < 0 ? row : qMin(first, row);

@@ -101,7 +101,8 @@ public:
     // The request was cancelled before its answer: Discarded ("cancelled"), or back to Fresh or
     // Expired when it was a refetch.
     void markCancelled(int row, const McpError &error, qint64 nowMonoMs);
-    // Pages of a walk that was thrown away (restart, list_changed), kept in the history.
+    // Pages of a walk that was thrown away (restart, list_changed), kept in the history. A page
+    // discarded already keeps the reason it was discarded for.
     void markDiscarded(const QList<int> &rows, const QString &reason);
     // Replaces a page's timings by recorded ones (screenshots, replays): its first request's, and
     // when refetchSentAtMs >= 0 the time its refetches were sent.

@@ -140,6 +140,13 @@ void PageWalker::requestNextPage()
                  .arg(McpError::sizeText(m_keptBytes), McpError::sizeText(m_sizeCap)));
         return;
     }
+    if (pagesInWalk() == 0) {
+        if (const QString needed = m_source.argumentsNeeded(); !needed.isEmpty()) {
+            m_needsArguments = true;
+            stop(tr("needs %1").arg(needed));
+            return;
+        }
+    }
     PageRecord rec;
     rec.serial = m_clock->allocateKey(); // unique across every walker sharing the clock
     rec.walk = m_walk;
@@ -361,6 +368,20 @@ void PageWalker::failPage(int ledgerRow, const McpError &error, RpcCall *call)
 {
     const bool refetch = m_ledger->page(ledgerRow).state == PageRecord::State::Refetching;
     m_ledger->applyFailure(ledgerRow, error, call->latencyMs(), call->responseBytes(), call->receivedAtMs());
+    if (!refetch &&
+        WalkJudge::refusedForArguments(m_source, m_ledger->page(ledgerRow), m_source.hasChosenArguments())) {
+        // Folio asked without arguments the tool wants: not the server's fault, and not a page of
+        // the list. The answer stays on the record, struck out; the walk waits for arguments.
+        m_ledger->markDiscarded({ledgerRow}, tr("asked without arguments"));
+        m_needsArguments = true;
+        // In the server's words: its refusal says what it wants ("give a channel").
+        QString words = error.message;
+        if (const QString said = tr("The tool answered isError: %1").arg(QString()); words.startsWith(said))
+            words = words.mid(said.size());
+        stop(tr("needs arguments: %1").arg(words.simplified()));
+        Q_EMIT pageFailed(ledgerRow, error);
+        return;
+    }
     m_ledger->addFindings(ledgerRow, WalkJudge::judgeFailure(m_ledger->page(ledgerRow)));
     if (!refetch) {
         const PageRecord &rec = m_ledger->page(ledgerRow);
@@ -498,6 +519,7 @@ void PageWalker::startNewWalk(const QString &reason)
     m_nextPageWanted = false;
     m_complete = false;
     m_stopped = false;
+    m_needsArguments = false;
     m_stopReason.clear();
     m_nextCursor = m_source.startCursor();
     m_largestPage = 0;

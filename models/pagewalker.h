@@ -91,6 +91,12 @@ public:
     bool isFetchingAll() const { return m_fetchingAll; }
     bool isComplete() const { return m_complete; }
     bool isStopped() const { return m_stopped; }
+    // The walk waits for arguments the user has not given a list tool: the ones its inputSchema
+    // requires (ListSource::argumentsNeeded(): no request was sent), or any, when the server
+    // refused the first page without them (WalkJudge::refusedForArguments(): that page stays in
+    // the walk, discarded, with no finding). Stopped, with stopReason() saying what it needs;
+    // setSource() with arguments walks again.
+    bool needsArguments() const { return m_needsArguments; }
     QString stopReason() const { return m_stopReason; }
     int currentWalk() const { return m_walk; }
     int pagesInWalk() const { return m_rows->pageCount(); } // the one asked for included
@@ -161,6 +167,7 @@ private:
     bool m_inserting = false; // a page's rows are going in: requests wait (views ask at once)
     bool m_complete = false;
     bool m_stopped = false;
+    bool m_needsArguments = false;
     QString m_stopReason;
     std::optional<QString> m_nextCursor; // what the next page request sends
     int m_largestPage = 0;               // the most items a page of this walk held

@@ -251,6 +251,15 @@ QList<Finding> WalkJudge::judgeNames(const PageRecord &page, const ItemTexts &it
                  {{QStringLiteral("count"), count}, {QStringLiteral("examples"), examples}})};
 }
 
+bool WalkJudge::refusedForArguments(const ListSource &source, const PageRecord &page, bool argumentsChosen)
+{
+    if (source.kind() != ListSource::Kind::Tool || argumentsChosen || page.index != 0 ||
+        page.requestCursor.has_value())
+        return false;
+    const McpError &e = page.error;
+    return e.kind == McpError::Kind::ToolError || (e.kind == McpError::Kind::Rpc && e.code == -32602);
+}
+
 QList<Finding> WalkJudge::judgeFailure(const PageRecord &page)
 {
     QList<Finding> findings;

@@ -30,6 +30,12 @@ public:
     static QList<Finding> judgeNames(const PageRecord &page, const ItemTexts &items);
     // Judges a failed page.
     static QList<Finding> judgeFailure(const PageRecord &page);
+    // A list tool's first page, asked without a cursor, refused with isError: true or -32602
+    // (invalid params) when none of its arguments was chosen (argumentsChosen: by the user; the
+    // audit's filled from the schema do not count): the tool wants arguments. That says nothing
+    // about its paging: no finding, the walk waits for them (the window and folio list), the
+    // audit skips the list.
+    static bool refusedForArguments(const ListSource &source, const PageRecord &page, bool argumentsChosen);
     // The walk stopped at the cap with a cursor still to follow.
     static QList<Finding> judgeCapReached(const PageRecord &lastPage, int cap);
     // The walk stopped with a cursor still to follow because it keeps cap bytes already.

@@ -87,7 +87,9 @@ QString ListCommand::helpText()
                "  1  it stopped before: a failed page, a repeated cursor, the page cap, a timeout;\n"
                "     the pages read so far are still printed\n"
                "  2  bad usage, the server could not be reached, or it does not offer the list\n"
-               "     (a protocol list answered -32601, a tool it does not list)\n"
+               "     (a protocol list answered -32601, a tool it does not list), or a list tool\n"
+               "     needs arguments: its inputSchema requires some that --args lacks, or the server\n"
+               "     refused its first page (isError, or -32602) when --args gave none\n"
                "\n"
                "Examples:\n"
                "  folio list tools -- npx -y @modelcontextprotocol/server-everything\n"
@@ -266,6 +268,13 @@ void ListCommand::evaluate()
         return;
     if (m_walker->isStopped() && failIfNotOffered())
         return;
+    if (m_walker->needsArguments()) {
+        // Folio's question was incomplete, not the server's answer wrong: usage, as the audit
+        // skips the list for it.
+        fail(2,
+             QStringLiteral("%1 %2; give them with --args JSON").arg(m_options.list, m_walker->stopReason()));
+        return;
+    }
     if (m_walker->isComplete() || m_walker->isStopped()) {
         printResult(m_walker->isComplete(), m_walker->stopReason());
         finish(m_walker->isComplete() ? 0 : 1);

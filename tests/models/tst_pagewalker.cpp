@@ -45,6 +45,10 @@ private Q_SLOTS:
     void manualStart();
     void legacyPagesCarryNoHintsByDesign();
     void listToolArgumentsAndLimit();
+    void listToolWaitsForRequiredArguments_data();
+    void listToolWaitsForRequiredArguments();
+    void listToolRefusedWithoutArgumentsWaits_data();
+    void listToolRefusedWithoutArgumentsWaits();
     void pagingStyles_data();
     void pagingStyles();
     void limitAndCursorAmongTheArguments();
@@ -791,6 +795,113 @@ void tst_PageWalker::listToolArgumentsAndLimit()
     QCOMPARE(walker->findings().size(), 1);
     QCOMPARE(walker->findings().first().id, FindingId::PageOverLimit);
     QCOMPARE(walker->ledger()->page(0).scope, PageRecord::Scope::NotApplicable);
+}
+
+// A list tool whose inputSchema requires arguments the user has not given asks for nothing and
+// says what it needs; given them, it walks.
+void tst_PageWalker::listToolWaitsForRequiredArguments_data()
+{
+    QTest::addColumn<QString>("schema");
+    QTest::addColumn<QString>("needs");
+    QTest::addRow("required") << R"({"required":["cursor","repo","owner"]})"
+                              << QStringLiteral("needs repo and owner");
+    QTest::addRow("one of two") << R"({"anyOf":[{"required":["channel"]},{"required":["query","channel"]}]})"
+                                << QStringLiteral("needs channel or query");
+    QTest::addRow("oneOf of three")
+        << R"({"oneOf":[{"required":["a"]},{"required":["b"]},{"required":["c"]}]})"
+        << QStringLiteral("needs a, b or c");
+    QTest::addRow("alternatives that say more are not read")
+        << R"({"anyOf":[{"required":["a"],"properties":{}}]})" << QString();
+}
+
+void tst_PageWalker::listToolWaitsForRequiredArguments()
+{
+    QFETCH(QString, schema);
+    QFETCH(QString, needs);
+    QVERIFY(m_server.connect(scripted::postsPages()));
+    QJsonObject inputSchema = QJsonDocument::fromJson(schema.toUtf8()).object();
+    inputSchema.insert(QStringLiteral("properties"),
+                       QJsonObject{{QStringLiteral("cursor"),
+                                    QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}});
+    const QJsonObject tool{{QStringLiteral("name"), QStringLiteral("search_posts")},
+                           {QStringLiteral("inputSchema"), inputSchema}};
+    ListSource source = *ListSource::fromTool(tool);
+    QCOMPARE(source.argumentsNeeded(), needs.mid(6)); // without "needs "
+    PageWalker *walker = makeWalker(source);
+    walker->start();
+    if (needs.isEmpty()) {
+        QCOMPARE(walker->ledger()->rowCount(), 1);
+        QVERIFY(!walker->needsArguments());
+        return;
+    }
+    QCOMPARE(walker->ledger()->rowCount(), 0); // nothing asked
+    QVERIFY(walker->needsArguments());
+    QVERIFY(walker->isStopped());
+    QCOMPARE(walker->stopReason(), needs);
+    QVERIFY(walker->findings().isEmpty());
+
+    // Given every name any alternative asks for, the walk goes.
+    QJsonObject given;
+    for (const QString &name : {QStringLiteral("repo"), QStringLiteral("owner"), QStringLiteral("channel"),
+                                QStringLiteral("query"), QStringLiteral("a")})
+        given.insert(name, QStringLiteral("x"));
+    source.setArguments(given);
+    QCOMPARE(source.argumentsNeeded(), QString());
+    walker->setSource(source);
+    walker->start();
+    QVERIFY(!walker->needsArguments());
+    QVERIFY(walkAll(walker));
+    QCOMPARE(walker->rows()->rowCount(), 3);
+}
+
+// A first page refused for want of arguments the user did not give is Folio's question, not the
+// server's fault: no finding, the page struck out, the walk waiting. With arguments the user chose,
+// the same refusal is a failed page as any other.
+void tst_PageWalker::listToolRefusedWithoutArgumentsWaits_data()
+{
+    QTest::addColumn<QJsonObject>("refusal");
+    QTest::addColumn<bool>("chosen");
+    const QJsonObject isError{
+        {QStringLiteral("content"),
+         QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                {QStringLiteral("text"), QStringLiteral("give a channel")}}}},
+        {QStringLiteral("isError"), true}};
+    QTest::addRow("isError") << isError << false;
+    QTest::addRow("-32602") << rpcError(-32602, QStringLiteral("give a channel")) << false;
+    QTest::addRow("isError with arguments chosen") << isError << true;
+}
+
+void tst_PageWalker::listToolRefusedWithoutArgumentsWaits()
+{
+    QFETCH(QJsonObject, refusal);
+    QFETCH(bool, chosen);
+    QVERIFY(m_server.connect(Script{{NoCursor, refusal}}));
+    ListSource source = *ListSource::fromTool(
+        QJsonDocument::fromJson(
+            R"({"name":"search_posts","inputSchema":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer"},"channel":{"type":"string"}}}})")
+            .object());
+    source.setLimit(5); // a paging argument: not a choice of what to list
+    if (chosen)
+        source.setArguments({{QStringLiteral("channel"), QStringLiteral("nowhere")}});
+    PageWalker *walker = makeWalker(source);
+    QSignalSpy finished(walker, &PageWalker::walkFinished);
+    walker->start();
+    QVERIFY(finished.wait(2000));
+    QVERIFY(walker->isStopped());
+    QCOMPARE(walker->needsArguments(), !chosen);
+    const PageRecord &rec = walker->ledger()->page(0);
+    QVERIFY(rec.error.isError()); // the answer stays as received
+    if (chosen) {
+        QCOMPARE(rec.state, PageRecord::State::Failed);
+        QCOMPARE(walker->findings().size(), 1);
+        QCOMPARE(walker->findings().first().id, FindingId::PageError);
+        return;
+    }
+    QCOMPARE(rec.state, PageRecord::State::Discarded);
+    QVERIFY(walker->findings().isEmpty());
+    QVERIFY(rec.findings.isEmpty());
+    QCOMPARE(walker->stopReason(), QStringLiteral("needs arguments: give a channel"));
+    QVERIFY(!walker->canRetry());
 }
 
 // Each paging style walks to its end: a page-token list on an empty token, an offset list on a
