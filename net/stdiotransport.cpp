@@ -7,6 +7,7 @@
 #include <QJsonParseError>
 #include <QPointer>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QSocketNotifier>
 #include <QTimer>
 
@@ -332,9 +333,12 @@ void StdioTransport::handleStderr()
     m_stderrBuffer.append(m_process->readAllStandardError());
     qsizetype nl;
     while ((nl = m_stderrBuffer.indexOf('\n')) >= 0) {
-        const QString line = QString::fromUtf8(m_stderrBuffer.left(nl)).trimmed();
+        // Its indentation stays: it tells a stack frame from the error it is under.
+        QString line = QString::fromUtf8(m_stderrBuffer.left(nl));
         m_stderrBuffer.remove(0, nl + 1);
-        if (line.isEmpty())
+        while (!line.isEmpty() && line.back().isSpace())
+            line.chop(1);
+        if (line.trimmed().isEmpty())
             continue;
         m_stderrTail.append(line);
         if (m_stderrTail.size() > stderrTailLines)
@@ -346,6 +350,27 @@ void StdioTransport::handleStderr()
         m_stderrBuffer.clear();
 }
 
+QString StdioTransport::errorLine(const QStringList &tail)
+{
+    static const QRegularExpression error(QStringLiteral(
+        "^(?:[\\w.$]*(?:Error|Exception|Failure)\\b|(?:panic|fatal|error|FATAL|ERROR)\\b[:\\]]|"
+        "thread '.*' panicked)"));
+    static const QRegularExpression frame(QStringLiteral("^(?:at |File \"|Traceback \\(|\\^+$|\\.\\.\\. \\d+ "
+                                                         "more|Node\\.js v\\d|[{}\\]),]+$|goroutine \\d+)"));
+    QString fallback;
+    for (const QString &line : tail) {
+        const QString trimmed = line.trimmed();
+        if (trimmed.isEmpty())
+            continue;
+        if (error.match(trimmed).hasMatch())
+            return trimmed;
+        // Indented lines are frames, quoted source or an object's members.
+        if (!line.at(0).isSpace() && !frame.match(trimmed).hasMatch())
+            fallback = trimmed;
+    }
+    return fallback;
+}
+
 QString StdioTransport::describeStderrTail(const QStringList &tail)
 {
     // The last lines, not the last one: a Node stack trace ends in "}", a Python one in the
@@ -355,8 +380,12 @@ QString StdioTransport::describeStderrTail(const QStringList &tail)
     if (tail.isEmpty())
         return QStringLiteral(" (it wrote nothing on stderr)");
     const qsizetype from = qMax<qsizetype>(0, tail.size() - shown);
-    QString text = from > 0 ? QStringLiteral("; the last %1 lines it wrote on stderr:").arg(shown)
-                            : QStringLiteral("; what it wrote on stderr:");
+    const QString said = errorLine(tail);
+    QString text = said.isEmpty() ? QString()
+                                  : QStringLiteral(": ") +
+                                        (said.size() > width ? said.left(width - 1) + QChar(0x2026) : said);
+    text += from > 0 ? QStringLiteral("; the last %1 lines it wrote on stderr:").arg(shown)
+                     : QStringLiteral("; what it wrote on stderr:");
     for (qsizetype i = from; i < tail.size(); ++i) {
         const QString &line = tail.at(i);
         text += QStringLiteral("\n  ") + (line.size() > width ? line.left(width - 1) + QChar(0x2026) : line);

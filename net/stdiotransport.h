@@ -37,8 +37,14 @@ public:
     QString kindName() const override { return QStringLiteral("stdio"); }
 
     QStringList stderrTail() const { return m_stderrTail; }
-    // How an exit message names what the server last wrote on stderr (its last lines).
+    // How an exit message names what the server last wrote on stderr: its error line first
+    // (": Error: Cannot find module …"), then its last lines, each on a line of its own.
     static QString describeStderrTail(const QStringList &tail);
+    // The line of a stderr tail that says what went wrong, not where: the first that reads as an
+    // error ("Error: …", "ValueError: …", "panic: …", "thread 'main' panicked at …"), else the
+    // last that is no stack frame, no source line quoted under one and no runtime's banner; ""
+    // when every line is one of those.
+    static QString errorLine(const QStringList &tail);
     qint64 processId() const;
 
 private:

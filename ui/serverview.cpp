@@ -19,6 +19,7 @@
 
 #include <QAction>
 #include <QEvent>
+#include <QFontDatabase>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -38,6 +39,7 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     , m_emptyState(new QWidget(this))
     , m_emptyTitle(new QLabel(this))
     , m_emptyText(new WrapLabel(this))
+    , m_emptyDetail(new QLabel(this))
     , m_connect(new QPushButton(tr("Connect"), this))
     , m_connected(new QWidget(this))
     , m_header(new RunsLabel(this))
@@ -53,10 +55,25 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     m_emptyTitle->setAlignment(Qt::AlignCenter);
     m_emptyTitle->setWordWrap(true);
     m_emptyText->setAlignment(Qt::AlignCenter);
-    addCopyAction(m_emptyText,
-                  [this] { return m_emptyTitle->text() + QStringLiteral("\n\n") + m_emptyText->text(); });
+    addCopyAction(m_emptyText, [this] {
+        return m_emptyTitle->text() + QStringLiteral("\n\n") + m_emptyText->text() +
+               (m_emptyDetail->isHidden() ? QString() : QStringLiteral("\n\n") + m_emptyDetail->text());
+    });
+    // What a failed server wrote last (its stderr lines): as it wrote them, monospace, from the
+    // left, within the window's width (each line was cut to a bound where it was kept).
+    m_emptyDetail->setObjectName(QStringLiteral("failureDetail"));
+    m_emptyDetail->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_emptyDetail->setTextFormat(Qt::PlainText);
+    m_emptyDetail->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_emptyDetail->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_emptyDetail->setFrameShape(QFrame::StyledPanel);
+    m_emptyDetail->setMargin(6);
+    m_emptyDetail->setMinimumWidth(0);
+    m_emptyDetail->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_emptyDetail->hide();
     empty->addWidget(m_emptyTitle);
     empty->addWidget(m_emptyText);
+    empty->addWidget(m_emptyDetail);
     auto *connectRow = new QHBoxLayout;
     connectRow->addStretch();
     connectRow->addWidget(m_connect);
@@ -138,12 +155,14 @@ void ServerView::updateHeader()
     case ClientState::Connecting:
         m_stack->setCurrentWidget(m_emptyState);
         m_emptyTitle->setText(tr("Connecting to %1…").arg(m_session->config().name));
+        m_emptyDetail->hide();
         m_emptyText->setText(m_session->config().displayTarget());
         m_connect->setEnabled(false);
         break;
     case ClientState::Disconnected:
         m_stack->setCurrentWidget(m_emptyState);
         m_emptyTitle->setText(tr("%1 is not connected").arg(m_session->config().name));
+        m_emptyDetail->hide();
         m_emptyText->setText(m_session->config().displayTarget() + QStringLiteral("\n\n") +
                              tr("Connect to browse its lists (Ctrl+Return)."));
         m_connect->setEnabled(true);
@@ -174,7 +193,13 @@ void ServerView::updateHeader()
             break;
         }
         m_emptyTitle->setText(tr("Could not connect to %1").arg(m_session->config().name));
-        m_emptyText->setText(e.describe() + QStringLiteral("\n\n") + hint);
+        // The error's first line says what happened; the lines after it (a crashed server's
+        // stderr) are shown as written, below.
+        const QString said = e.describe();
+        const qsizetype nl = said.indexOf(QLatin1Char('\n'));
+        m_emptyText->setText((nl < 0 ? said : said.left(nl)) + QStringLiteral("\n\n") + hint);
+        m_emptyDetail->setText(nl < 0 ? QString() : terminalSafe(said.mid(nl + 1)));
+        m_emptyDetail->setVisible(nl >= 0);
         m_connect->setText(tr("Try again"));
         m_connect->setEnabled(true);
         break;

@@ -84,6 +84,7 @@ private:
     QWidget *m_emptyState;
     QLabel *m_emptyTitle;
     WrapLabel *m_emptyText;
+    QLabel *m_emptyDetail; // a failure's detail lines (a crashed server's stderr), monospace
     QPushButton *m_connect;
     QWidget *m_connected;
     RunsLabel *m_header;

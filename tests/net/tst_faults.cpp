@@ -45,6 +45,8 @@ private Q_SLOTS:
     void sizeLimitStopsReading_data();
     void sizeLimitStopsReading();
     void stderrFloodKeepsTheConnection();
+    void errorLineOfAStderrTail_data();
+    void errorLineOfAStderrTail();
     void forkedChildIsGone_data();
     void forkedChildIsGone();
     void walkerKeepsTheFirstPage();
@@ -321,6 +323,51 @@ void tst_Faults::sizeLimitStopsReading()
         QVERIFY2(queued < 24 * 1024 * 1024, qPrintable(QString::number(queued)));
     QVERIFY(!listAndWait(client, std::nullopt)->isError());
     client.disconnectFromServer();
+}
+
+// A crashed server's message names the line that says what went wrong, not the frames under it.
+void tst_Faults::errorLineOfAStderrTail_data()
+{
+    QTest::addColumn<QStringList>("tail");
+    QTest::addColumn<QString>("line");
+    QTest::addRow("node") << QStringList{QStringLiteral("node:internal/modules/cjs/loader:1228"),
+                                         QStringLiteral("  throw err;"),
+                                         QStringLiteral("  ^"),
+                                         QStringLiteral("Error: Cannot find module './config.json'"),
+                                         QStringLiteral("    at Module._load (node:internal/loader:1051:27)"),
+                                         QStringLiteral("  code: 'MODULE_NOT_FOUND',"),
+                                         QStringLiteral("}"),
+                                         QStringLiteral("Node.js v18.19.0")}
+                          << QStringLiteral("Error: Cannot find module './config.json'");
+    QTest::addRow("python") << QStringList{QStringLiteral("Traceback (most recent call last):"),
+                                           QStringLiteral("  File \"server.py\", line 3, in <module>"),
+                                           QStringLiteral("    main()"),
+                                           QStringLiteral("KeyError: 'GITHUB_TOKEN'")}
+                            << QStringLiteral("KeyError: 'GITHUB_TOKEN'");
+    QTest::addRow("rust") << QStringList{QStringLiteral("thread 'main' panicked at src/main.rs:4:5:"),
+                                         QStringLiteral("no token"),
+                                         QStringLiteral("note: run with `RUST_BACKTRACE=1`")}
+                          << QStringLiteral("thread 'main' panicked at src/main.rs:4:5:");
+    QTest::addRow("go") << QStringList{QStringLiteral("panic: runtime error: index out of range"),
+                                       QStringLiteral("goroutine 1 [running]:"),
+                                       QStringLiteral("main.main()"),
+                                       QStringLiteral("\t/srv/main.go:9 +0x1d")}
+                        << QStringLiteral("panic: runtime error: index out of range");
+    QTest::addRow("a plain last line")
+        << QStringList{QStringLiteral("starting"), QStringLiteral("listen EADDRINUSE 127.0.0.1:80")}
+        << QStringLiteral("listen EADDRINUSE 127.0.0.1:80");
+    QTest::addRow("frames only") << QStringList{QStringLiteral("    at a (x.js:1:1)"), QStringLiteral("}")}
+                                 << QString();
+}
+
+void tst_Faults::errorLineOfAStderrTail()
+{
+    QFETCH(QStringList, tail);
+    QFETCH(QString, line);
+    QCOMPARE(StdioTransport::errorLine(tail), line);
+    const QString said = StdioTransport::describeStderrTail(tail);
+    if (!line.isEmpty())
+        QVERIFY2(said.startsWith(QStringLiteral(": ") + line + QLatin1Char(';')), qPrintable(said));
 }
 
 void tst_Faults::stderrFloodKeepsTheConnection()
