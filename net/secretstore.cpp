@@ -4,6 +4,8 @@
 
 #include <qt6keychain/keychain.h>
 
+#include <QRegularExpression>
+
 namespace folio {
 
 namespace {
@@ -48,6 +50,23 @@ SecretStore::Failure failureFor(QKeychain::Error error, const QString &detail)
         break;
     }
     return SecretStore::Failure::Other;
+}
+
+// The backend's own words, when they say something a user can act on, without the D-Bus object
+// paths and interface names that GLib puts in them ("No such secret collection at path:
+// /org/freedesktop/secrets/aliases/default"). The raw text stays in the log.
+QString plainDetail(const QString &detail)
+{
+    if (detail.contains(QLatin1StringView("locked"), Qt::CaseInsensitive))
+        return SecretStore::tr("the keyring is locked");
+    if (detail.contains(QLatin1StringView("collection"), Qt::CaseInsensitive))
+        return SecretStore::tr(
+            "the keychain has no default keyring: create one (named \"login\") and unlock it");
+    static const QRegularExpression dbus(QStringLiteral(R"((/org/freedesktop/\S*|\borg\.freedesktop\.\S*))"));
+    QString words = QString(detail).remove(dbus).simplified();
+    while (words.endsWith(QLatin1Char(':')) || words.endsWith(QLatin1Char(',')))
+        words.chop(1);
+    return words.size() < 4 ? QString() : words;
 }
 
 } // namespace
@@ -107,8 +126,9 @@ QString SecretStore::failureMessage(Failure failure, const QString &key, const Q
         message = tr("The keychain could not handle the token for %1.").arg(key);
         break;
     }
-    if (!detail.isEmpty())
-        message += QStringLiteral(" (%1)").arg(detail);
+    // What to do is said above; the backend's detail adds to an unknown failure only.
+    if (const QString words = plainDetail(detail); failure == Failure::Other && !words.isEmpty())
+        message += QStringLiteral(" (%1)").arg(words);
     return message;
 }
 

@@ -105,6 +105,18 @@ void tst_SecretStore::failureMessage_data()
     QTest::newRow("other_keeps_backend_detail")
         << SecretStore::Failure::Other << QStringLiteral("D-Bus said no")
         << QStringList{QStringLiteral("server:demo"), QStringLiteral("(D-Bus said no)")};
+    // GLib's messages name D-Bus paths and interfaces: the user reads what happened in words.
+    QTest::newRow("missing_collection_in_words")
+        << SecretStore::Failure::Other
+        << QStringLiteral("No such secret collection at path: /org/freedesktop/secrets/aliases/default")
+        << QStringList{QStringLiteral("server:demo"), QStringLiteral("no default keyring")};
+    QTest::newRow("locked_in_words") << SecretStore::Failure::Other
+                                     << QStringLiteral("Cannot create an item in a locked collection")
+                                     << QStringList{QStringLiteral("(the keyring is locked)")};
+    QTest::newRow("no_backend_without_dbus_names")
+        << SecretStore::Failure::NoBackend
+        << QStringLiteral("The name org.freedesktop.secrets was not provided by any .service files")
+        << QStringList{QStringLiteral("No keychain is available")};
 }
 
 void tst_SecretStore::failureMessage()
@@ -118,6 +130,7 @@ void tst_SecretStore::failureMessage()
         QVERIFY2(message.contains(mention), qPrintable(message));
     if (failure == SecretStore::Failure::NotFound)
         QVERIFY2(!message.contains(detail), qPrintable(message));
+    QVERIFY2(!message.contains(QStringLiteral("freedesktop")), qPrintable(message));
 }
 
 void tst_SecretStore::unreachableKeychainIsNoBackend()
@@ -141,6 +154,10 @@ void tst_SecretStore::unreachableKeychainIsNoBackend()
     QCOMPARE(failure.at(0).toString(), key);
     QCOMPARE(failure.at(1).value<SecretStore::Failure>(), SecretStore::Failure::NoBackend);
     QVERIFY2(failure.at(2).toString().startsWith(QStringLiteral("No keychain is available")),
+             qPrintable(failure.at(2).toString()));
+    // In words: no bus address, socket path or D-Bus name reaches the user.
+    QVERIFY2(!failure.at(2).toString().contains(QStringLiteral("no-bus")) &&
+                 !failure.at(2).toString().contains(QStringLiteral("DBus")),
              qPrintable(failure.at(2).toString()));
 }
 
