@@ -5,7 +5,6 @@
 #include "pagedlistmodel.h"
 #include "replaytransport.h"
 #include "resourcereads.h"
-#include "schemaargs.h"
 #include "secretstore.h"
 #include "signinstore.h"
 #include "toolcatalog.h"
@@ -258,11 +257,8 @@ void ServerSession::walkOnConnect(const QList<ListSource> &lists)
             // needs nothing but its paging arguments.
             if (!source.isReadOnly())
                 continue;
-            // What the audit would fill in is what it needs.
-            const SchemaArgs needed =
-                SchemaArgs::fill(source.toolDefinition().value(QStringLiteral("inputSchema")).toObject(),
-                                 source.arguments(), source.pagingArguments());
-            if (!needed.filled.isEmpty())
+            // One whose schema says it needs arguments waits for the user (its tab says what).
+            if (!source.argumentsNeeded().isEmpty())
                 continue;
         }
         if (PagedListModel *model = listModel(source.id()))
@@ -493,6 +489,13 @@ QList<PagedListModel *> ServerSession::openModels() const
             models.append(m);
     }
     return models;
+}
+
+QString ServerSession::readOnlyReason() const
+{
+    return isReplay() ? tr("A replay is read-only: this would ask the server, and the recording holds only "
+                           "the answers it was given")
+                      : QString();
 }
 
 } // namespace folio

@@ -51,6 +51,11 @@ public:
     // A replay of a recorded session (ServerConfig::replayFile): its pages count down on a clock
     // of its own, the recording's, which plays at the recorded pace from each connect.
     bool isReplay() const { return m_config.isReplay(); }
+    // Why what would ask the server again (walk again, refetch, call) is not offered: a replay
+    // holds only the answers it recorded, and asking it anything else would replace them with
+    // errors (an audit recorded is replayed whole, so the audit stays). "" when the server can be asked; the
+    // views show it as the disabled action's tooltip.
+    QString readOnlyReason() const;
     std::shared_ptr<ReplayClock> replayClock() const;
     std::shared_ptr<const SessionRecording> replayRecording() const;
     // Replays from the start up to t ms into the recording (a scrub back): connects again, then

@@ -45,6 +45,10 @@ namespace folio {
 
 namespace {
 
+// The item pane's width while it holds only its hint, and the width it takes for the first item.
+constexpr int EmptyRowPaneWidth = 170;
+constexpr int ItemPaneWidth = 320;
+
 // The row numbers down the table's side. QHeaderView sizes itself by measuring up to 200
 // sections' contents, again after every page inserted; a row number is only as wide as its
 // digits, so the first and the last section say all (an eighth of the window's work before the
@@ -103,6 +107,8 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_autoRefetch = toolButton(tr("Auto-refetch"),
                                tr("Refetch each page with its own cursor when its TTL expires"), this);
     m_autoRefetch->setCheckable(true);
+    m_restart->setObjectName(QStringLiteral("restartButton"));
+    m_autoRefetch->setObjectName(QStringLiteral("autoRefetchButton"));
     m_cancel->setEnabled(false);
     m_filter->setPlaceholderText(tr("Filter loaded rows (Ctrl+F)"));
     // The clear button shows only while there is text: it is made when there first is (its icon
@@ -164,6 +170,16 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    // The description is the column that stretches: shown last (a prompt's short argument names
+    // before it), in the view only; the model, the exports and the CLI keep their order.
+    if (m_model) {
+        for (int c = 0; c < m_model->columnCount(); ++c) {
+            if (m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() ==
+                QStringLiteral("Description"))
+                m_table->horizontalHeader()->moveSection(m_table->horizontalHeader()->visualIndex(c),
+                                                         m_model->columnCount() - 1);
+        }
+    }
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     // Tab and Shift+Tab leave the table for the next and previous widgets (arrows move in it).
@@ -197,8 +213,10 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_vertical->setStretchFactor(0, 4);
     m_vertical->setStretchFactor(1, 1);
     m_vertical->setCollapsible(0, false);
+    connect(m_vertical, &QSplitter::splitterMoved, this, [this] { m_inspectorPlaced = true; });
     m_vertical->setSizes({600, 160});
-    m_horizontal->setSizes({900, 280});
+    // The item pane holds a hint until a row is chosen: narrow until then (showRowItem widens it).
+    m_horizontal->setSizes({1000, EmptyRowPaneWidth});
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -236,7 +254,12 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
         connect(m_model->walker(), &PageWalker::progress, this, &ListView::updateSummary);
         connect(m_model->walker(), &PageWalker::walkFinished, this, &ListView::updateSummary);
         connect(m_model->walker(), &PageWalker::findingsChanged, this, &ListView::updateSummary);
+        connect(m_model->walker(), &PageWalker::findingsChanged, this, &ListView::selectFirstFinding);
         connect(m_model->walker(), &PageWalker::pageFailed, this, [this](int row, const McpError &e) {
+            if (m_model->walker()->needsArguments()) {
+                Q_EMIT statusMessage(tr("%1 %2").arg(m_listId, m_model->walker()->stopReason()));
+                return;
+            }
             Q_EMIT statusMessage(
                 tr("%1: page %2 failed: %3")
                     .arg(m_listId, QString::number(m_model->ledger()->page(row).index + 1), e.describe()));
@@ -253,6 +276,17 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
             sizeColumns();
         });
     }
+    // A replay shows what was recorded: nothing here may ask the server again.
+    m_readOnlyReason = session->readOnlyReason();
+    if (!m_readOnlyReason.isEmpty()) {
+        for (QToolButton *b : {m_restart, m_autoRefetch, m_invoke}) {
+            if (b) {
+                b->setEnabled(false);
+                b->setToolTip(m_readOnlyReason);
+            }
+        }
+        m_inspector->setReadOnly(m_readOnlyReason);
+    }
     QSettings settings;
     settings.beginGroup(SettingsKey::ListViewGroup);
     restoreSettings(settings);
@@ -261,7 +295,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
 
 ListView::~ListView() = default;
 
-// Each column but the last (which stretches) as wide as its header and its widest text among the
+// Each column but the last shown (which stretches) as wide as its header and its widest text among the
 // first rows, within bounds. Measured here as the width of each cell's text: asking the
 // view (resizeColumnToContents) lays every cell out as the style would to draw it, which was an
 // eighth of the work before the first page was on screen.
@@ -275,7 +309,9 @@ void ListView::sizeColumns()
     const int textMargin =
         2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1);
     const int rows = qMin(model->rowCount(), sampleRows);
-    for (int c = 0; c + 1 < h->count(); ++c) {
+    for (int c = 0; c < h->count(); ++c) {
+        if (h->visualIndex(c) == h->count() - 1)
+            continue; // it stretches
         int width = h->sectionSizeHint(c);
         const int cellMargin = textMargin + (c == 0 ? PageMarginDelegate::marginWidth + 3 : 0);
         for (int r = 0; r < rows; ++r) {
@@ -403,6 +439,14 @@ void ListView::showRowItem(const QJsonObject &item)
         m_rowTabs->setCornerWidget(copy, Qt::TopRightCorner);
         connect(m_rowTabs, &QTabWidget::currentChanged, this, [this] { showRowItem(m_rowItem); });
         m_rowStack->addWidget(m_rowTabs);
+        // The first item: the pane takes the room an item needs, if it had only the hint's.
+        if (const QList<int> sizes = m_horizontal->sizes();
+            sizes.size() == 2 && sizes.at(1) <= EmptyRowPaneWidth) {
+            const int total = sizes.at(0) + sizes.at(1);
+            const int pane = qMin(ItemPaneWidth, total / 3);
+            if (pane > sizes.at(1))
+                m_horizontal->setSizes({total - pane, pane});
+        }
     }
     // Only the tab on show is filled: the raw text of a large item is not laid out unasked.
     if (m_rowTabs->currentWidget() == m_rowRaw) {
@@ -481,7 +525,9 @@ void ListView::showTableMenu(const QPoint &pos)
     });
     QAction *refetch =
         menu.addAction(ledgerRow >= 0 ? tr("Refetch Page %1").arg(pageNumber) : tr("Refetch Page"));
-    refetch->setEnabled(ledgerRow >= 0 && m_model->ledger()->page(ledgerRow).isSettled() &&
+    if (isReadOnly())
+        refetch->setToolTip(m_readOnlyReason);
+    refetch->setEnabled(!isReadOnly() && ledgerRow >= 0 && m_model->ledger()->page(ledgerRow).isSettled() &&
                         m_model->ledger()->page(ledgerRow).state != PageRecord::State::Failed);
     connect(refetch, &QAction::triggered, this,
             [this, ledgerRow] { m_model->walker()->refetchPage(ledgerRow); });
@@ -504,7 +550,7 @@ void ListView::cancel()
 
 void ListView::restart()
 {
-    if (m_model)
+    if (m_model && !isReadOnly())
         m_model->walker()->restart(tr("restarted by the user"));
 }
 
@@ -524,7 +570,7 @@ void ListView::setMaskCursors(bool mask)
 
 void ListView::requestInvoke()
 {
-    if (!m_invoke)
+    if (!m_invoke || isReadOnly())
         return;
     if (m_source.kind() == ListSource::Kind::Tool) {
         Q_EMIT callToolRequested(m_source.toolDefinition());
@@ -576,6 +622,32 @@ bool ListView::selectWalkPage(int pageIndex)
     return false;
 }
 
+void ListView::fitInspector()
+{
+    // The evidence gets the room: the inspector grows to show a page whole (up to a little over
+    // half the view), unless the user has placed the divider.
+    if (m_inspectorPlaced || m_inspector->isEmpty())
+        return;
+    const QList<int> sizes = m_vertical->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    const int wanted = qMin(m_inspector->detailHeight(), total * 55 / 100);
+    if (sizes.size() == 2 && total > 0 && wanted > sizes.at(1))
+        m_vertical->setSizes({total - wanted, wanted});
+}
+
+void ListView::selectFirstFinding()
+{
+    // A list with findings opens on the first of them, unless a page was chosen already.
+    if (!m_model || m_pageSelection->currentIndex().isValid())
+        return;
+    for (int row : m_model->walker()->walkPageRows()) {
+        if (!m_model->ledger()->page(row).findings.isEmpty()) {
+            selectPage(row);
+            return;
+        }
+    }
+}
+
 void ListView::selectPage(int ledgerRow)
 {
     if (!m_model)
@@ -596,6 +668,7 @@ void ListView::showPage(int ledgerRow, bool reselectRows)
     if (!m_model)
         return;
     m_inspector->setPage(m_model, ledgerRow);
+    fitInspector();
     const QModelIndex current = sourceIndex(m_table->currentIndex());
     if (ledgerRow < 0 || (!reselectRows && current.isValid() &&
                           current.data(PagedListModel::PageRowRole).toInt() == ledgerRow))
@@ -631,6 +704,14 @@ QString ListView::summary() const
 {
     if (!m_model)
         return tr("This list is not available");
+    if (m_model->walker()->needsArguments()) {
+        // Folio's question lacked what the tool wants: nothing to count yet, and no fault of the
+        // server's. Said as what to do.
+        QString reason = m_model->walker()->stopReason();
+        if (!reason.isEmpty())
+            reason[0] = reason.at(0).toUpper();
+        return tr("%1 — fill them in above, then Walk with these arguments").arg(reason);
+    }
     const int findings = int(m_model->walker()->findings().size());
     // Filtered, the rows shown out of the rows loaded.
     QString text = m_proxy && m_proxy->isFiltering()

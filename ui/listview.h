@@ -52,6 +52,11 @@ public:
     // this view's table and inspector follow.
     QItemSelectionModel *pageSelection() const { return m_pageSelection; }
 
+    // A replay's list: nothing may ask the server again (restart, refetch, auto-refetch, call);
+    // the reason is the disabled controls' tooltip (ServerSession::readOnlyReason()).
+    bool isReadOnly() const { return !m_readOnlyReason.isEmpty(); }
+    QString readOnlyReason() const { return m_readOnlyReason; }
+
     void loadAll();
     void cancel();
     void restart();
@@ -90,6 +95,8 @@ private:
     void applyColors();
     void handleRowSelected(const QModelIndex &current);
     void showPage(int ledgerRow, bool reselectRows);
+    void fitInspector();
+    void selectFirstFinding();
     void showRowItem(const QJsonObject &item);
     void showTableMenu(const QPoint &pos);
     void filterRows(const QString &text);
@@ -128,7 +135,9 @@ private:
     QToolButton *m_restart;
     QToolButton *m_autoRefetch;
     QToolButton *m_invoke = nullptr; // Call… / Get… / Call once…
+    QString m_readOnlyReason;
     bool m_columnsSized = false;
+    bool m_inspectorPlaced = false; // the user moved the divider: fitInspector() leaves it
 };
 
 } // namespace folio

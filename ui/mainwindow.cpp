@@ -474,7 +474,9 @@ void MainWindow::updateActions()
     const bool hasList = currentList() != nullptr;
     m_loadAllAction->setEnabled(hasList);
     m_cancelAction->setEnabled(hasList);
-    m_restartAction->setEnabled(hasList);
+    const bool readOnly = hasList && currentList()->isReadOnly();
+    m_restartAction->setEnabled(hasList && !readOnly);
+    m_restartAction->setToolTip(readOnly ? currentList()->readOnlyReason() : QString());
     m_filterAction->setEnabled(hasList);
     m_permanentStatus->setText(s ? tr("%1: %2").arg(s->displayName(), s->stateText()) : QString());
 }

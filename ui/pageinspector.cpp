@@ -92,6 +92,14 @@ PageInspector::PageInspector(QWidget *parent)
 
 PageInspector::~PageInspector() = default;
 
+int PageInspector::detailHeight() const
+{
+    auto *scroll = qobject_cast<QScrollArea *>(m_detail);
+    if (!scroll || !scroll->widget())
+        return 0;
+    return scroll->widget()->sizeHint().height() + 2 * scroll->frameWidth();
+}
+
 void PageInspector::buildUi()
 {
     auto *outer = new QVBoxLayout(this);
@@ -436,8 +444,14 @@ void PageInspector::refreshCountdown()
 
 void PageInspector::updateTimer()
 {
-    const bool counting =
-        !isEmpty() && m_model->ledger()->page(m_row).state == PageRecord::State::Fresh && isVisible();
+    // A fresh page counts down to its expiry, an expired one up from it ("expired 12 s ago"):
+    // a frozen age would say the page expired a moment ago for as long as it is looked at.
+    bool counting = !isEmpty() && isVisible();
+    if (counting) {
+        const PageRecord &p = m_model->ledger()->page(m_row);
+        counting = p.state == PageRecord::State::Fresh ||
+                   (p.state == PageRecord::State::Expired && p.expiresAtMonoMs() >= 0);
+    }
     if (counting && !m_countdown.isActive())
         m_countdown.start(CountdownTickMs);
     else if (!counting)
@@ -606,8 +620,13 @@ void PageInspector::refresh()
     m_refetch->setToolTip(retry ? tr("Ask for this page again with the same cursor and go on from there "
                                      "(the failed attempt stays in the history)")
                                 : tr("Ask for this page again with its own cursor and compare the copies"));
-    m_refetch->setEnabled(retry ? m_model->walker()->canRetry() : inWalk && p.isSettled());
-    m_restart->setEnabled(true);
+    m_refetch->setEnabled(m_readOnlyReason.isEmpty() &&
+                          (retry ? m_model->walker()->canRetry() : inWalk && p.isSettled()));
+    m_restart->setEnabled(m_readOnlyReason.isEmpty());
+    if (!m_readOnlyReason.isEmpty()) {
+        m_refetch->setToolTip(m_readOnlyReason);
+        m_restart->setToolTip(m_readOnlyReason);
+    }
     m_copy->setEnabled(true);
     updateTimer();
 }
@@ -624,9 +643,16 @@ QJsonObject PageInspector::pageJson() const
     return isEmpty() ? QJsonObject() : PageExport::pageJson(*m_model->walker(), m_row, cursorsMasked());
 }
 
+void PageInspector::setReadOnly(const QString &reason)
+{
+    m_readOnlyReason = reason;
+    if (!isEmpty())
+        setPage(m_model, m_row);
+}
+
 void PageInspector::refetchPage()
 {
-    if (isEmpty())
+    if (isEmpty() || !m_readOnlyReason.isEmpty())
         return;
     const PageRecord &p = m_model->ledger()->page(m_row);
     if (p.state == PageRecord::State::Failed) {
@@ -645,7 +671,7 @@ void PageInspector::refetchPage()
 
 void PageInspector::discardAndRestart()
 {
-    if (!m_model)
+    if (!m_model || !m_readOnlyReason.isEmpty())
         return;
     m_model->walker()->restart(tr("discarded by the user"));
     Q_EMIT statusMessage(tr("Discarded every page; walking the list again"));

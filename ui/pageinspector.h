@@ -29,6 +29,9 @@ class PageInspector : public QWidget
 {
     Q_OBJECT
 public:
+    // The height that shows the page on show without a scroll (its cursors, hints, error and
+    // findings); 0 before a page was first shown.
+    int detailHeight() const;
     explicit PageInspector(QWidget *parent = nullptr);
     ~PageInspector() override;
 
@@ -49,6 +52,9 @@ public:
     // What "Copy as JSON" puts on the clipboard: PageExport::pageJson() of the page shown, masked
     // when the inspector masks cursors.
     QJsonObject pageJson() const;
+
+    // A replay's page: Refetch, Retry and Discard all are disabled, with reason as their tooltip.
+    void setReadOnly(const QString &reason);
 
     // Where the keyboard lands in the inspector: the request cursor, else the inspector itself.
     QWidget *focusTarget();
@@ -119,6 +125,7 @@ private:
     QWidget *m_findings = nullptr;
     QPushButton *m_refetch = nullptr;
     QPushButton *m_restart = nullptr;
+    QString m_readOnlyReason; // a replay's: nothing asks the server again
     QPushButton *m_copy = nullptr;
     QList<QLabel *> m_fieldNames;
 };

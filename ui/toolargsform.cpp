@@ -15,6 +15,9 @@ ToolArgsForm::ToolArgsForm(QWidget *parent)
     : QWidget(parent)
     , m_form(new SchemaForm(this))
 {
+    // As tall as its fields, never more than a few rows' worth: the strip and the table below
+    // are what the view is for (the form scrolls beyond that).
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_form);
@@ -38,6 +41,8 @@ void ToolArgsForm::setTool(const QJsonObject &tool, const QString &cursorArg, co
     }
     schema.insert(QStringLiteral("required"), required);
     m_form->setSchema(schema);
+    // Nothing to fill in but the paging: the form gives its room to the list (the limit row stays).
+    m_form->setVisible(!m_form->isEmpty());
 
     delete m_limitRow;
     m_limit = nullptr;
@@ -66,6 +71,10 @@ void ToolArgsForm::setTool(const QJsonObject &tool, const QString &cursorArg, co
     connect(apply, &QPushButton::clicked, this, &ToolArgsForm::applied);
     h->addWidget(apply);
     layout()->addWidget(m_limitRow);
+    const int limitRow = m_limitRow->sizeHint().height();
+    setMaximumHeight(m_form->isEmpty() ? limitRow
+                                       : limitRow + layout()->spacing() +
+                                             qMin(m_form->sizeHint().height(), fontMetrics().height() * 9));
 }
 
 QJsonObject ToolArgsForm::arguments() const

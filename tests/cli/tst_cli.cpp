@@ -858,6 +858,17 @@ private Q_SLOTS:
         run = folio(QStringList{QStringLiteral("list"), QStringLiteral("tool:no_such_tool")} +
                     demo(QStringLiteral("healthy")));
         QCOMPARE(run.exitCode, 2);
+
+        // search_posts wants a channel or a query and says so only when refused: that is Folio's
+        // question lacking, not a page of the server's failing (the window waits the same way).
+        run = folio(QStringList{QStringLiteral("list"), QStringLiteral("tool:search_posts"),
+                                QStringLiteral("--format"), QStringLiteral("json")} +
+                    demo(QStringLiteral("healthy")));
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("folio list: tool:search_posts needs arguments: give a channel to read, a "
+                                  "query to search, or both; give them with --args JSON"),
+                 run.err);
+        QVERIFY2(!run.out.contains("page-error"), run.out);
     }
 
     void listLoopStops()
@@ -1257,7 +1268,9 @@ private Q_SLOTS:
         Run run = folio({QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--"), fixture,
                          QStringLiteral("--mode"), QStringLiteral("exit-with-trace")});
         QCOMPARE(run.exitCode, 2);
-        QVERIFY2(run.err.contains("exited with code 3; the last 8 lines it wrote on stderr:"), run.err);
+        QVERIFY2(run.err.contains("exited with code 3: Error: Cannot find module './config.json'; the last 8 "
+                                  "lines it wrote on stderr:"),
+                 run.err);
         QVERIFY2(run.err.contains("Error: Cannot find module './config.json'"), run.err);
         QVERIFY2(run.err.contains("code: 'MODULE_NOT_FOUND'"), run.err);
 

@@ -16,6 +16,7 @@
 
 #include <QApplication>
 #include <QDeadlineTimer>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
@@ -179,6 +180,9 @@ void tst_CallView::getsAPromptWithItsArgument()
     // The arguments column reads as names, the required marked.
     const QModelIndex current = list->table()->currentIndex();
     QCOMPARE(current.siblingAtColumn(3).data().toString(), QStringLiteral("channel*, since, style"));
+    // The description is shown last, where the table stretches it; the model keeps its order.
+    QCOMPARE(list->table()->model()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Description"));
+    QCOMPARE(list->table()->horizontalHeader()->visualIndex(2), 3);
     QTest::keyClick(list->table(), Qt::Key_Return, Qt::ControlModifier);
     PromptView *prompt = nullptr;
     QTRY_VERIFY((prompt = serverView()->findChild<PromptView *>()));

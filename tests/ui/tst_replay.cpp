@@ -5,6 +5,7 @@
 #include "listview.h"
 #include "mainwindow.h"
 #include "pagedlistmodel.h"
+#include "pageinspector.h"
 #include "pageledger.h"
 #include "replaybar.h"
 #include "replaytransport.h"
@@ -17,6 +18,7 @@
 
 #include <QDeadlineTimer>
 #include <QFile>
+#include <QPushButton>
 #include <QSettings>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -140,6 +142,41 @@ void tst_Replay::savedSessionReplaysWithTheServerGone()
     QCOMPARE(replay->findingCount(), findings);
     QCOMPARE(replay->client()->serverInfo(), live->client()->serverInfo());
     QVERIFY(replay->stateText().contains(QStringLiteral("replay")));
+
+    // A replay is read-only: what would ask the server again is disabled and says why, and the
+    // recorded pages survive every way of asking (F5, the inspector's buttons).
+    QAction *restartAction = nullptr;
+    for (QAction *a : m_fixture.window()->findChildren<QAction *>()) {
+        if (a->shortcut() == QKeySequence(Qt::Key_F5))
+            restartAction = a;
+    }
+    QVERIFY(restartAction);
+    for (const QString &id : lists) {
+        view->showList(id);
+        ListView *list = view->listView(id);
+        QVERIFY(list);
+        QVERIFY(list->isReadOnly());
+        for (const char *name : {"restartButton", "autoRefetchButton", "invokeButton"}) {
+            auto *button = list->findChild<QToolButton *>(QLatin1String(name));
+            if (!button)
+                continue; // Call… is on tools and prompts only
+            QVERIFY2(!button->isEnabled(), name);
+            QVERIFY2(button->toolTip().contains(QStringLiteral("replay is read-only")), name);
+        }
+        QVERIFY(!restartAction->isEnabled());
+        const int walk = list->model()->walker()->currentWalk();
+        QTest::keyClick(m_fixture.window(), Qt::Key_F5);
+        list->restart();
+        list->selectPage(list->model()->walker()->walkPageRows().first());
+        for (const char *name : {"refetch", "restart"}) {
+            auto *button = list->inspector()->findChild<QPushButton *>(QLatin1String(name));
+            QVERIFY2(button && !button->isEnabled(), name);
+        }
+        list->inspector()->refetchPage();
+        list->inspector()->discardAndRestart();
+        QCOMPARE(list->model()->walker()->currentWalk(), walk);
+        QCOMPARE(pagesOf(list->model()), before.value(id));
+    }
 }
 
 void tst_Replay::replayClockPlaysPausesAndScrubs()
