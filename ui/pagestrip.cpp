@@ -13,6 +13,7 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
@@ -86,6 +87,7 @@ PageStrip::PageStrip(QWidget *parent)
 
 void PageStrip::rowsReset()
 {
+    m_lastFoldEnd = foldEnd();
     m_pageRows.clear();
     m_arcs.clear();
     m_duplicateLinks = 0;
@@ -98,11 +100,14 @@ void PageStrip::rowsAppended(int first, int last)
 {
     notePageRows(first, last);
     updateArcs(first, last);
-    // New chips scroll into view while the strip shows the end.
+    // New chips scroll into view while the strip shows the end, and a new walk always: the
+    // walks before fold away behind it.
     QScrollBar *bar = horizontalScrollBar();
+    const bool newWalk = foldEnd() != m_lastFoldEnd;
+    m_lastFoldEnd = foldEnd();
     const bool atEnd = bar->value() >= bar->maximum();
     updateScrollRange();
-    if (atEnd)
+    if (atEnd || newWalk)
         bar->setValue(bar->maximum());
 }
 
@@ -210,9 +215,22 @@ bool PageStrip::drawsRoles(const QList<int> &roles) const
 
 PageStrip::~PageStrip() = default;
 
+int PageStrip::leadWidth() const
+{
+    if (foldEnd() == 0)
+        return 0;
+    const QFontMetrics fm(m_chips->labelFont());
+    const int text = fm.horizontalAdvance(tr("%n earlier walk(s)", nullptr, 88));
+    return qMax(ChipWidth() * 3 / 2, text + zoomed(16)) + WalkGap();
+}
+
 int PageStrip::contentX(int ledgerRow) const
 {
-    return SideMargin() + ledgerRow * (ChipWidth() + Spacing()) + walkBreaksBefore(ledgerRow) * WalkGap();
+    const int first = firstShownRow();
+    if (ledgerRow < first)
+        return SideMargin(); // folded away, under the block
+    return SideMargin() + leadWidth() + (ledgerRow - first) * (ChipWidth() + Spacing()) +
+           (walkBreaksBefore(ledgerRow) - walkBreaksBefore(first)) * WalkGap();
 }
 
 int PageStrip::contentWidth() const
@@ -225,7 +243,7 @@ int PageStrip::contentWidth() const
 int PageStrip::indexAtContentX(int x, bool *onChip) const
 {
     // The first chip whose right edge lies past x; chip positions grow with the row.
-    int lo = 0, hi = rowCount();
+    int lo = firstShownRow(), hi = rowCount();
     while (lo < hi) {
         const int mid = (lo + hi) / 2;
         if (contentX(mid) + ChipWidth() > x)
@@ -263,7 +281,7 @@ int PageStrip::chipHeight() const
 
 QRect PageStrip::chipRect(int ledgerRow) const
 {
-    if (ledgerRow < 0 || ledgerRow >= rowCount())
+    if (ledgerRow < firstShownRow() || ledgerRow >= rowCount())
         return {};
     return QRect(contentX(ledgerRow) - horizontalScrollBar()->value(), TopMargin(), ChipWidth(),
                  chipHeight());
@@ -282,6 +300,8 @@ int PageStrip::separatorAt(const QPoint &pos) const
 {
     const int x = pos.x() + horizontalScrollBar()->value();
     for (int start : walkStarts()) {
+        if (start < firstShownRow())
+            continue;
         const int right = contentX(start);
         if (x >= right - WalkGap() - Spacing() && x < right)
             return start;
@@ -333,7 +353,11 @@ void PageStrip::paint(QPainter *painter, const StatusColors &colors, const QRect
     // Separators of the walks that show, then the chips the exposed region touches.
     const int left = horizontalScrollBar()->value();
     const int right = left + viewport()->width();
+    if (foldEnd() > 0)
+        paintFold(painter, colors);
     for (int start : walkStarts()) {
+        if (start < firstShownRow())
+            continue;
         const int x = contentX(start);
         if (x < left)
             continue;
@@ -554,6 +578,8 @@ void PageStrip::scrollToPage(int ledgerRow)
 {
     if (ledgerRow < 0 || ledgerRow >= rowCount())
         return;
+    if (ledgerRow < firstShownRow())
+        setEarlierWalksShown(true); // a page of an earlier walk was asked for: show it
     QScrollBar *bar = horizontalScrollBar();
     const int x = contentX(ledgerRow);
     if (x - SideMargin() < bar->value())
@@ -576,6 +602,10 @@ QString PageStrip::toolTipAt(const QPoint &pos, QRect *area) const
 {
     if (chipAt(pos) >= 0)
         return LedgerView::toolTipAt(pos, area);
+    if (foldRect().contains(pos)) {
+        *area = foldRect();
+        return foldToolTip();
+    }
     if (const Arc *arc = arcAt(pos)) {
         *area = arcRect(*arc);
         return arcToolTip(*arc);
@@ -593,6 +623,94 @@ QString PageStrip::separatorToolTip(int walkStartRow) const
     if (previous.discardReason.isEmpty())
         return tr("walk %1").arg(walk);
     return tr("walk %1 \u2014 restarted: %2").arg(QString::number(walk), previous.discardReason);
+}
+
+QRect PageStrip::foldRect() const
+{
+    if (foldEnd() == 0)
+        return {};
+    return QRect(SideMargin() - horizontalScrollBar()->value(), TopMargin(), leadWidth() - WalkGap(),
+                 chipHeight());
+}
+
+void PageStrip::setEarlierWalksShown(bool shown)
+{
+    if (shown == m_earlierWalksShown)
+        return;
+    m_earlierWalksShown = shown;
+    updateScrollRange();
+    // Shown, the strip starts at the first walk; folded, it goes back to the page in hand (or the
+    // live walk's end).
+    QScrollBar *bar = horizontalScrollBar();
+    if (shown)
+        bar->setValue(0);
+    else if (const int current = currentPage(); current >= firstShownRow())
+        scrollToPage(current);
+    else
+        bar->setValue(bar->maximum());
+    viewport()->update();
+    updateTimer();
+}
+
+void PageStrip::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton && foldRect().contains(event->position().toPoint())) {
+        setEarlierWalksShown(!m_earlierWalksShown);
+        event->accept();
+        return;
+    }
+    LedgerView::mousePressEvent(event);
+}
+
+QString PageStrip::foldToolTip() const
+{
+    const int walks = int(walkStarts().size());
+    const QString what = tr("%n earlier walk(s)", nullptr, walks) + QStringLiteral(", ") +
+                         tr("%n page(s)", nullptr, foldEnd());
+    return m_earlierWalksShown ? tr("%1: click to fold them away").arg(what)
+                               : tr("%1, folded: click to show them").arg(what);
+}
+
+void PageStrip::paintFold(QPainter *painter, const StatusColors &colors)
+{
+    const QRect r = foldRect();
+    if (!r.intersects(viewport()->rect()))
+        return;
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    // A stack of cards, struck chips' colour: history, put away.
+    const QRectF card = QRectF(r).adjusted(0.5, 0.5, -3.5, -3.5);
+    painter->setPen(QPen(colors.chipBorder(), 1));
+    painter->setBrush(colors.chipFill());
+    if (!m_earlierWalksShown)
+        painter->drawRoundedRect(card.translated(3, 3), 4, 4);
+    painter->setPen(QPen(colors.discarded(), 1, m_earlierWalksShown ? Qt::DashLine : Qt::SolidLine));
+    painter->drawRoundedRect(card, 4, 4);
+    // A chevron that points where the click goes: right to open, left to fold.
+    const qreal h = zoomed(4);
+    const QPointF c(card.left() + zoomed(10), card.center().y());
+    QPainterPath chevron;
+    if (m_earlierWalksShown) {
+        chevron.moveTo(c.x() + h / 2, c.y() - h);
+        chevron.lineTo(c.x() - h / 2, c.y());
+        chevron.lineTo(c.x() + h / 2, c.y() + h);
+    } else {
+        chevron.moveTo(c.x() - h / 2, c.y() - h);
+        chevron.lineTo(c.x() + h / 2, c.y());
+        chevron.lineTo(c.x() - h / 2, c.y() + h);
+    }
+    painter->setPen(
+        QPen(colors.mutedText(), qMax(1.5, 1.5 * uiZoom()), Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawPath(chevron);
+    painter->setFont(m_chips->labelFont());
+    painter->setPen(colors.mutedText());
+    const int walks = int(walkStarts().size());
+    const QRectF text = card.adjusted(zoomed(18), 2, -2, -2);
+    const QString lines = tr("%n earlier walk(s)", nullptr, walks) + QLatin1Char('\n') +
+                          (m_earlierWalksShown ? tr("fold") : tr("%n page(s)", nullptr, foldEnd()));
+    painter->drawText(text, Qt::AlignLeft | Qt::AlignVCenter, lines);
+    painter->restore();
 }
 
 } // namespace folio

@@ -64,6 +64,15 @@ public:
     QRect rowRect(int ledgerRow) const override { return chipRect(ledgerRow); }
     int rowAt(const QPoint &viewportPos) const override { return chipAt(viewportPos); }
 
+    // Earlier walks fold into one block before the live walk (after F5 the struck chips of the
+    // walks before would push the live page off-screen): a click on the block, or moving onto one
+    // of their pages, shows them; a second click folds them again. Folded, their chips are not
+    // laid out (chipRect() is empty).
+    bool earlierWalksShown() const { return m_earlierWalksShown; }
+    void setEarlierWalksShown(bool shown);
+    // The block's area in viewport coordinates: empty while the list has a single walk.
+    QRect foldRect() const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -82,6 +91,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
     void scrollContentsBy(int dx, int dy) override;
     void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
 
 private:
     void updateScrollRange();
@@ -102,11 +112,20 @@ private:
     const Arc *arcAt(const QPoint &viewportPos) const;
     QString arcToolTip(const Arc &arc) const;
     int chipHeight() const;
+    // The fold: the first row of the live (last) walk, 0 with one walk; the first row laid out.
+    int foldEnd() const { return walkStarts().isEmpty() ? 0 : walkStarts().last(); }
+    bool folded() const { return foldEnd() > 0 && !m_earlierWalksShown; }
+    int firstShownRow() const { return folded() ? foldEnd() : 0; }
+    int leadWidth() const; // the block and its gap before the first chip laid out
+    void paintFold(QPainter *painter, const StatusColors &colors);
+    QString foldToolTip() const;
 
     PageChipDelegate *m_chips = nullptr; // paints each chip; its metrics lay them out
     QHash<quint64, int> m_pageRows;      // (walk << 32 | page index) -> ledger row (the last asked)
     QMap<int, QList<Arc>> m_arcs;        // by the ledger row they start from
     int m_duplicateLinks = 0;            // in m_arcs, drawn or not
+    bool m_earlierWalksShown = false;
+    int m_lastFoldEnd = 0; // the fold when rows last came: a new walk moves it
 };
 
 } // namespace folio

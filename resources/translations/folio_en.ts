@@ -89,6 +89,20 @@
             <numerusform>+%n more duplicate links, not drawn</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n earlier walk(s)</source>
+        <translation>
+            <numerusform>%n earlier walk</numerusform>
+            <numerusform>%n earlier walks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n page(s)</source>
+        <translation>
+            <numerusform>%n page</numerusform>
+            <numerusform>%n pages</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>folio::SchemaForm</name>

@@ -388,7 +388,24 @@ void tst_PageStrip::discardedWalkStaysStruckThrough()
     QCOMPARE(strip.chipLook(3).walk, 1);
     QCOMPARE(strip.currentPage(), 1); // the selection stays on the discarded chip
 
-    // The new walk starts after a gap that names the restart.
+    // The walk before folds into one block ahead of the live one, which stays in view.
+    QVERIFY(!strip.earlierWalksShown());
+    QVERIFY(strip.foldRect().isValid());
+    for (int row = 0; row < 3; ++row)
+        QVERIFY(strip.chipRect(row).isEmpty());
+    QVERIFY(strip.chipRect(3).left() > strip.foldRect().right());
+    QVERIFY(strip.viewport()->rect().contains(strip.chipRect(3)));
+    const QPoint onFold = strip.foldRect().center();
+    const QString foldTip = toolTipAt(strip, onFold);
+    QVERIFY2(foldTip.startsWith(QStringLiteral("1 earlier walk")) &&
+                 foldTip.endsWith(QStringLiteral("folded: click to show them")),
+             qPrintable(foldTip));
+    QTest::mouseClick(strip.viewport(), Qt::LeftButton, {}, onFold);
+    QVERIFY(strip.earlierWalksShown());
+    QCOMPARE(strip.currentPage(), 1); // a click on the block selects nothing
+    QVERIFY(strip.chipRect(0).left() > strip.foldRect().right());
+
+    // Shown, the new walk starts after a gap that names the restart.
     const int gap = strip.chipRect(3).left() - strip.chipRect(2).right();
     QVERIFY(gap > strip.chipRect(2).left() - strip.chipRect(1).right() + 10);
     const QPoint inGap(strip.chipRect(3).left() - gap / 2, strip.chipRect(3).center().y());
@@ -398,6 +415,14 @@ void tst_PageStrip::discardedWalkStaysStruckThrough()
     QTRY_COMPARE(QToolTip::text(),
                  QStringLiteral("walk 2 \u2014 restarted: the server sent notifications/tools/list_changed"));
     QCOMPARE(strip.chipAt(strip.chipRect(3).center()), 3);
+
+    // Folded again, and shown again when one of its pages is asked for.
+    QTest::mouseClick(strip.viewport(), Qt::LeftButton, {}, strip.foldRect().center());
+    QVERIFY(!strip.earlierWalksShown());
+    QVERIFY(strip.chipRect(2).isEmpty());
+    strip.scrollToPage(2);
+    QVERIFY(strip.earlierWalksShown());
+    QVERIFY(strip.viewport()->rect().contains(strip.chipRect(2)));
 
     QVERIFY(f.walkAll());
     QCOMPARE(strip.chipCount(), 6);
