@@ -68,6 +68,7 @@ public:
     int paintCount() const { return m_paintCount; }
     QPair<int, int> lastPaintedRange() const { return m_lastPainted; }
     bool isAnimating() const { return m_tick.isActive(); }
+    int animationIntervalMs() const { return m_tick.isActive() ? m_tick.interval() : 0; }
 
 Q_SIGNALS:
     // The current page changed, by click, keyboard, setCurrentPage() or another view sharing the

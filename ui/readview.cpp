@@ -3,6 +3,7 @@
 #include "argumentcompleter.h"
 #include "copyaction.h"
 #include "fonts.h"
+#include "pagedlistmodel.h"
 #include "resourcereads.h"
 #include "serversession.h"
 #include "statuscolors.h"
@@ -370,7 +371,7 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     , m_contents(new QWidget(this))
     , m_contentsLayout(new QVBoxLayout(m_contents))
 {
-    m_uriField->setPlaceholderText(tr("A resource URI, e.g. chat://channels/general"));
+    updatePlaceholder();
     m_uriField->setClearButtonEnabled(true);
     connect(m_uriField, &QLineEdit::returnPressed, m_readButton, &QPushButton::click);
     connect(m_readButton, &QPushButton::clicked, this, [this] {
@@ -727,9 +728,24 @@ void ReadView::tick()
     updateTicking();
 }
 
+// The example is this server's: the first resource it listed, when it has listed one (another
+// server's URI would only fail).
+void ReadView::updatePlaceholder()
+{
+    const PagedListModel *resources =
+        m_session ? m_session->existingModel(QStringLiteral("resources")) : nullptr;
+    const QString uri = resources && resources->rowCount() > 0
+                            ? resources->item(0).value(QStringLiteral("uri")).toString()
+                            : QString();
+    m_uriField->setPlaceholderText(uri.isEmpty() || uri.size() > 80
+                                       ? tr("A resource URI (or double-click one in the Resources tab)")
+                                       : tr("A resource URI, e.g. %1").arg(terminalSafe(uri)));
+}
+
 void ReadView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    updatePlaceholder();
     updateTicking();
 }
 

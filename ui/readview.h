@@ -134,6 +134,7 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void updatePlaceholder();
     void hideEvent(QHideEvent *event) override;
 
 private:

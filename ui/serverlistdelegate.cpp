@@ -24,18 +24,18 @@ void ServerListDelegate::paint(QPainter *p, const QStyleOptionViewItem &option,
     option.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, p, option.widget);
     const StatusColors colors(option.palette);
     const auto state = ClientState(index.data(ServerListModel::StateRole).toInt());
+    // The dot says one thing, the connection: green connected, amber connecting, red when it
+    // could not connect, grey otherwise. Findings wear their severity badge, as everywhere else.
     QColor dot = colors.mutedText();
-    const auto worst = Finding::Severity(index.data(ServerListModel::SeverityRole).toInt());
-    // Connected, the dot rolls its lists up: red with an error among their findings, amber
-    // with a warning, green when all is well.
     if (state == ClientState::Connected)
-        dot = worst == Finding::Severity::Error     ? colors.failed()
-              : worst == Finding::Severity::Warning ? colors.stale()
-                                                    : colors.fresh();
+        dot = colors.fresh();
     else if (state == ClientState::Connecting)
         dot = colors.stale();
     else if (state == ClientState::Failed)
         dot = colors.failed();
+    const int findingCount =
+        state == ClientState::Connected ? index.data(ServerListModel::FindingCountRole).toInt() : 0;
+    const auto worst = Finding::Severity(index.data(ServerListModel::SeverityRole).toInt());
     const bool selected = option.state & QStyle::State_Selected;
     const QColor text = option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text);
     p->save();
@@ -49,7 +49,10 @@ void ServerListDelegate::paint(QPainter *p, const QStyleOptionViewItem &option,
     bold.setBold(true);
     p->setFont(bold);
     p->setPen(text);
-    const QRect nameRect(r.left() + 16, r.top(), r.width() - 16, line);
+    const int badge = findingCount > 0 ? line - 2 : 0;
+    if (badge > 0)
+        colors.drawSeverityBadge(p, QRectF(r.right() - badge, r.top() + 1, badge, badge), worst);
+    const QRect nameRect(r.left() + 16, r.top(), r.width() - 16 - (badge > 0 ? badge + 6 : 0), line);
     p->drawText(nameRect, Qt::AlignLeft | Qt::AlignVCenter,
                 QFontMetrics(bold).elidedText(index.data().toString(), Qt::ElideRight, nameRect.width()));
     const QFont small = smallFont(option.font);
@@ -59,9 +62,9 @@ void ServerListDelegate::paint(QPainter *p, const QStyleOptionViewItem &option,
     p->setPen(muted);
     QString sub = state == ClientState::Connected ? index.data(ServerListModel::StateTextRole).toString()
                                                   : index.data(ServerListModel::TargetRole).toString();
-    if (const int n = index.data(ServerListModel::FindingCountRole).toInt();
-        n > 0 && state == ClientState::Connected)
-        sub = (n == 1 ? tr("1 finding") : tr("%1 findings").arg(n)) + QStringLiteral(" · ") + sub;
+    if (findingCount > 0)
+        sub = (findingCount == 1 ? tr("1 finding") : tr("%1 findings").arg(findingCount)) +
+              QStringLiteral(" · ") + sub;
     // Signed in, it says so first (who, scopes and expiry are in the tooltip and the Sign-in dock).
     if (index.data(ServerListModel::SignedInRole).toBool())
         sub = tr("signed in") + QStringLiteral(" · ") + sub;

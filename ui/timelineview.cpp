@@ -37,6 +37,7 @@ int RightMargin()
     return zoomed(12);
 }
 constexpr int TickMs = 200;
+constexpr int IdleTickMs = 1000;
 constexpr int DragThreshold = 4;
 constexpr qint64 MinSpanMs = 20;
 constexpr qint64 MaxSpanMs = 7LL * 24 * 3600 * 1000;
@@ -231,6 +232,7 @@ void TimelineView::fitAll()
     m_autoFit = true;
     refit();
     viewport()->update();
+    updateTimer();
 }
 
 void TimelineView::setTimeRange(qint64 startMs, qint64 endMs)
@@ -343,8 +345,12 @@ QSize TimelineView::sizeHint() const
 
 void TimelineView::updateTimer()
 {
+    // Something in flight or fresh moves at the animation's pace; a settled list still has a
+    // "now" that walks right, once a second, so it never stops short of the present or runs off.
     if (m_activeCount > 0 && isVisible())
         animate(TickMs);
+    else if (m_autoFit && rowCount() > 0 && isVisible())
+        animate(IdleTickMs);
     else
         stopAnimating();
 }
