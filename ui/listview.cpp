@@ -214,6 +214,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_vertical->setStretchFactor(1, 1);
     m_vertical->setCollapsible(0, false);
     connect(m_vertical, &QSplitter::splitterMoved, this, [this] { m_inspectorPlaced = true; });
+    connect(m_horizontal, &QSplitter::splitterMoved, this, [this] { m_itemPanePlaced = true; });
     m_vertical->setSizes({600, 160});
     // The item pane holds a hint until a row is chosen: narrow until then (showRowItem widens it).
     m_horizontal->setSizes({1000, EmptyRowPaneWidth});
@@ -325,6 +326,11 @@ void ListView::sizeColumns()
 void ListView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    // Pages read before the view was made (the walk on connect): sized to them when first shown.
+    if (!m_columnsSized && m_model && m_model->rowCount() > 0) {
+        m_columnsSized = true;
+        sizeColumns();
+    }
     if (m_model && m_model->ledger()->rowCount() == 0 && m_model->canFetchMore({}))
         m_model->walker()->start();
 }
@@ -439,14 +445,20 @@ void ListView::showRowItem(const QJsonObject &item)
         m_rowTabs->setCornerWidget(copy, Qt::TopRightCorner);
         connect(m_rowTabs, &QTabWidget::currentChanged, this, [this] { showRowItem(m_rowItem); });
         m_rowStack->addWidget(m_rowTabs);
-        // The first item: the pane takes the room an item needs, if it had only the hint's.
-        if (const QList<int> sizes = m_horizontal->sizes();
-            sizes.size() == 2 && sizes.at(1) <= EmptyRowPaneWidth) {
-            const int total = sizes.at(0) + sizes.at(1);
-            const int pane = qMin(ItemPaneWidth, total / 3);
-            if (pane > sizes.at(1))
-                m_horizontal->setSizes({total - pane, pane});
-        }
+        // The first item: the pane takes the room an item needs, if it had only the hint's
+        // (once the splitter has its real width).
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                const QList<int> sizes = m_horizontal->sizes();
+                if (sizes.size() != 2 || m_itemPanePlaced)
+                    return;
+                const int total = sizes.at(0) + sizes.at(1);
+                const int pane = qMin(ItemPaneWidth, total / 3);
+                if (pane > sizes.at(1))
+                    m_horizontal->setSizes({total - pane, pane});
+            },
+            Qt::QueuedConnection);
     }
     // Only the tab on show is filled: the raw text of a large item is not laid out unasked.
     if (m_rowTabs->currentWidget() == m_rowRaw) {
@@ -668,7 +680,8 @@ void ListView::showPage(int ledgerRow, bool reselectRows)
     if (!m_model)
         return;
     m_inspector->setPage(m_model, ledgerRow);
-    fitInspector();
+    // Measured once the inspector has laid the page out (a page shown first builds it).
+    QMetaObject::invokeMethod(this, &ListView::fitInspector, Qt::QueuedConnection);
     const QModelIndex current = sourceIndex(m_table->currentIndex());
     if (ledgerRow < 0 || (!reselectRows && current.isValid() &&
                           current.data(PagedListModel::PageRowRole).toInt() == ledgerRow))
@@ -757,8 +770,9 @@ void ListView::restoreSettings(QSettings &settings)
     m_vertical->restoreState(settings.value(SettingsKey::ListViewVertical).toByteArray());
     m_horizontal->restoreState(settings.value(SettingsKey::ListViewHorizontal).toByteArray());
     const QByteArray columns = settings.value(SettingsKey::listViewColumns(m_listId)).toByteArray();
-    if (!columns.isEmpty())
-        m_table->horizontalHeader()->restoreState(columns);
+    // The user's widths win over the ones measured from the first page.
+    if (!columns.isEmpty() && m_table->horizontalHeader()->restoreState(columns))
+        m_columnsSized = true;
 }
 
 } // namespace folio

@@ -138,6 +138,7 @@ private:
     QString m_readOnlyReason;
     bool m_columnsSized = false;
     bool m_inspectorPlaced = false; // the user moved the divider: fitInspector() leaves it
+    bool m_itemPanePlaced = false;  // the same for the item pane's width
 };
 
 } // namespace folio

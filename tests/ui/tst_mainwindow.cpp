@@ -41,6 +41,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -88,6 +89,7 @@ private Q_SLOTS:
     void noTabOfAnyScenarioWidensTheWindow_data();
     void noTabOfAnyScenarioWidensTheWindow();
     void aHealthyDemoHasNoFindings();
+    void theEvidenceGetsTheRoom();
     void keyboardReachesEveryPart();
     void theChosenTabIsRemembered();
     void problemsShowWithoutOpeningTabs();
@@ -882,6 +884,33 @@ void tst_MainWindow::aHealthyDemoHasNoFindings()
         } else {
             QVERIFY2(walker->isComplete(), qPrintable(id + QStringLiteral(": ") + walker->stopReason()));
         }
+    }
+}
+
+void tst_MainWindow::theEvidenceGetsTheRoom()
+{
+    // At 1360x860, the tour's templates loop: the list opens on its finding's page, and the
+    // inspector shows that page's cursors, hints and finding without a scroll.
+    QSettings().setValue(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole));
+    ServerView *view =
+        m_fixture.openDemo({QStringLiteral("--scenario"), QStringLiteral("tour")}, QSize(1360, 860));
+    QVERIFY(view);
+    ListView *list = m_fixture.showList(QStringLiteral("templates"));
+    QVERIFY(list);
+    PageWalker *walker = list->model()->walker();
+    QTRY_VERIFY_WITH_TIMEOUT(walker->isStopped(), 10000);
+    QVERIFY(!walker->findings().isEmpty());
+    QTRY_COMPARE(list->strip()->currentPage(), walker->walkPageRows().last()); // the loop's page
+    PageInspector *inspector = list->inspector();
+    auto *scroll = inspector->findChild<QScrollArea *>();
+    QVERIFY(scroll);
+    QTRY_VERIFY(scroll->isVisible());
+    for (const char *name : {"nextCursorRaw", "ttl", "scope", "findings"}) {
+        auto *part = inspector->findChild<QWidget *>(QString::fromLatin1(name));
+        QVERIFY2(part && part->isVisible(), name);
+        QTRY_VERIFY2(scroll->viewport()->rect().contains(
+                         QRect(part->mapTo(scroll->viewport(), QPoint(0, 0)), part->size())),
+                     name);
     }
 }
 

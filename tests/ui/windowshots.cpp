@@ -288,6 +288,16 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return true;
     });
     shot(QStringLiteral("findings-light"), 3);
+    // A list tool asked without the arguments it wants: it waits for them, no finding.
+    script.add(QStringLiteral("search_posts"), [&window] {
+        window.currentServerView()->showList(QStringLiteral("tool:search_posts"));
+        return true;
+    });
+    script.add(QStringLiteral("search_posts waits"), [list] {
+        ListView *l = list(QStringLiteral("tool:search_posts"));
+        return l && l->model() && l->model()->walker()->needsArguments();
+    });
+    shot(QStringLiteral("needs-arguments-light"), 3);
     // The audit in its dock below the table, its findings in the Findings dock too, and the
     // templates loop drawn as an arc in the strip above.
     script.add(QStringLiteral("audit"), [&window] {
