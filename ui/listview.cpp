@@ -634,6 +634,22 @@ bool ListView::selectWalkPage(int pageIndex)
     return false;
 }
 
+void ListView::selectItem(int row)
+{
+    if (!m_model || row < 0 || row >= m_model->rowCount())
+        return;
+    QModelIndex index = viewIndex(m_model->index(row, 0));
+    if (!index.isValid() && !m_filter->text().isEmpty()) {
+        m_filter->clear(); // the filter hid it
+        index = viewIndex(m_model->index(row, 0));
+    }
+    if (!index.isValid())
+        return;
+    m_table->setCurrentIndex(index);
+    m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    m_table->setFocus(Qt::OtherFocusReason);
+}
+
 void ListView::fitInspector()
 {
     // The evidence gets the room: the inspector grows to show a page whole (up to a little over

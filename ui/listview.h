@@ -68,6 +68,8 @@ public:
     // Selects the walk's page pageIndex (0-based), as a finding or the audit names it; one not
     // loaded yet is selected when it arrives, after Load All Pages. False when it had to load.
     bool selectWalkPage(int pageIndex);
+    // Selects the model's row (clearing a filter that hides it) and shows its item.
+    void selectItem(int row);
     void setMaskCursors(bool mask);
     QString summary() const;
 

@@ -2,6 +2,7 @@
 
 #include "auditpanel.h"
 #include "clientstate.h"
+#include "commandpalette.h"
 #include "elidedlabel.h"
 #include "findingspanel.h"
 #include "fonts.h"
@@ -37,10 +38,12 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QHBoxLayout>
+#include <QJsonObject>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QScreen>
@@ -273,6 +276,11 @@ void MainWindow::createActions()
                 w->setFocus(Qt::ShortcutFocusReason);
         });
     };
+    QAction *find = go->addAction(tr("&Find Anything…"));
+    find->setObjectName(QStringLiteral("findAnything"));
+    find->setShortcut(QKeySequence(tr("Ctrl+K")));
+    connect(find, &QAction::triggered, this, &MainWindow::openPalette);
+    go->addSeparator();
     focusAction(tr("&Server List"), QKeySequence(tr("Alt+1")),
                 [this]() -> QWidget * { return m_serverList; });
     focusAction(tr("&Table"), QKeySequence(tr("Alt+2")), [this]() -> QWidget * {
@@ -502,6 +510,97 @@ void MainWindow::showStatus(const QString &message)
         m_messageTimer->stop();
     else
         m_messageTimer->start();
+}
+
+// Find anything: the menus' actions, the servers, the current server's lists, the items loaded in
+// them and their findings, each with what choosing it does. Made anew at each opening, so it is
+// never out of date; bounded, so a server with a million loaded rows opens it as fast as any.
+void MainWindow::openPalette()
+{
+    constexpr int MaxItems = 20000;
+    QList<CommandPalette::Entry> entries;
+    // Actions, by their menu path ("List › Load All Pages"), enabled ones only.
+    const std::function<void(QMenu *, const QString &)> addMenu = [&](QMenu *menu, const QString &path) {
+        for (QAction *a : menu->actions()) {
+            if (a->isSeparator() || !a->isVisible())
+                continue;
+            QString text = a->text();
+            text.remove(QLatin1Char('&'));
+            if (text.endsWith(QStringLiteral("\u2026")))
+                text.chop(1);
+            if (a->menu()) {
+                addMenu(a->menu(), path + text + QStringLiteral(" \u203a "));
+                continue;
+            }
+            if (!a->isEnabled() || a->objectName() == QLatin1String("findAnything"))
+                continue;
+            QPointer<QAction> action(a);
+            entries.append(
+                {tr("Action"), path + text, a->shortcut().toString(QKeySequence::NativeText), [action] {
+                     if (action && action->isEnabled())
+                         action->trigger();
+                 }});
+        }
+    };
+    for (QAction *top : menuBar()->actions()) {
+        if (top->menu()) {
+            QString name = top->text();
+            name.remove(QLatin1Char('&'));
+            addMenu(top->menu(), name + QStringLiteral(" \u203a "));
+        }
+    }
+    for (int row = 0; row < m_servers->rowCount(); ++row) {
+        const QModelIndex index = m_servers->index(row);
+        entries.append({tr("Server"), index.data().toString(),
+                        index.data(ServerListModel::TargetRole).toString(),
+                        [this, row] { selectServer(row); }});
+    }
+    if (ServerView *view = currentServerView()) {
+        ServerSession *session = view->session();
+        const QString server = session->displayName();
+        const QStringList ids = view->listIds();
+        for (const QString &id : ids)
+            entries.append({tr("List"), id, server, [this, id] {
+                                if (ServerView *v = currentServerView())
+                                    v->showList(id);
+                            }});
+        int items = 0;
+        for (const QString &id : ids) {
+            ListView *list = view->listView(id);
+            const PagedListModel *model = list ? list->model() : nullptr;
+            for (int row = 0; model && row < model->rowCount() && items < MaxItems; ++row, ++items) {
+                const QJsonObject item = model->item(row);
+                QString name = item.value(QStringLiteral("name")).toString();
+                for (const char *key : {"uri", "uriTemplate", "id"}) {
+                    if (name.isEmpty())
+                        name = item.value(QLatin1StringView(key)).toString();
+                }
+                if (name.isEmpty())
+                    continue;
+                entries.append({tr("Item"), name, id, [this, id, row] {
+                                    if (ServerView *v = currentServerView()) {
+                                        v->showList(id);
+                                        if (ListView *l = v->listView(id))
+                                            l->selectItem(row);
+                                    }
+                                }});
+            }
+            for (const Finding &f : session->findings(id)) {
+                const int page = f.pages.value(0, -1);
+                entries.append({tr("Finding"), f.id + QStringLiteral(": ") + f.message,
+                                page >= 0 ? tr("%1, page %2").arg(id).arg(page + 1) : id, [this, id, page] {
+                                    if (page >= 0)
+                                        goToPageIndex(id, page);
+                                    else if (ServerView *v = currentServerView())
+                                        v->showList(id);
+                                }});
+            }
+        }
+    }
+    if (!m_palette)
+        m_palette = new CommandPalette(this);
+    m_palette->setEntries(std::move(entries));
+    m_palette->popup();
 }
 
 void MainWindow::goToPage(const QString &listId, int ledgerRow)

@@ -18,6 +18,7 @@ class QTimer;
 namespace folio {
 
 class AuditPanel;
+class CommandPalette;
 class ElidedLabel;
 class FindingsPanel;
 class LegendBar;
@@ -64,6 +65,10 @@ public:
     void setZoom(qreal zoom) { m_presentation->setZoom(zoom); }
     void setPresentation(bool on) { m_presentation->setPresenting(on); }
     bool isPresenting() const { return m_presentation->isPresenting(); }
+    // Find anything (Ctrl+K): the palette over the window's actions, servers, lists, loaded items
+    // and findings; made when first opened.
+    void openPalette();
+    CommandPalette *commandPalette() const { return m_palette; }
     LegendBar *legend() const { return m_presentation->legend(); }
     void setLegendShown(bool shown) { m_presentation->setLegendShown(shown); }
     QString serverStatus() const;
@@ -105,6 +110,7 @@ private:
     void goToPageIndex(const QString &listId, int pageIndex);
 
     ServerListModel *m_servers;
+    CommandPalette *m_palette = nullptr; // made when first opened (Ctrl+K)
     SecretStore *m_secrets;
     QSplitter *m_splitter;
     QListView *m_serverList;

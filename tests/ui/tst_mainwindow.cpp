@@ -1,4 +1,5 @@
 #include "auditpanel.h"
+#include "commandpalette.h"
 #include "elidedlabel.h"
 #include "findingspanel.h"
 #include "legendbar.h"
@@ -90,6 +91,7 @@ private Q_SLOTS:
     void noTabOfAnyScenarioWidensTheWindow();
     void aHealthyDemoHasNoFindings();
     void theEvidenceGetsTheRoom();
+    void findAnything();
     void keyboardReachesEveryPart();
     void theChosenTabIsRemembered();
     void problemsShowWithoutOpeningTabs();
@@ -912,6 +914,50 @@ void tst_MainWindow::theEvidenceGetsTheRoom()
                          QRect(part->mapTo(scroll->viewport(), QPoint(0, 0)), part->size())),
                      name);
     }
+}
+
+void tst_MainWindow::findAnything()
+{
+    // Ctrl+K over the window: an item of a loaded list, an action, a finding.
+    ListView *tools = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("tour")},
+                                             QStringLiteral("tools"), ServerSession::WalkOnConnect::Whole);
+    QVERIFY(tools);
+    QTRY_VERIFY_WITH_TIMEOUT(tools->model()->walker()->isComplete(), 10000);
+    ServerSession *session = m_fixture.serverView()->session();
+    QTRY_VERIFY_WITH_TIMEOUT(!session->findings(QStringLiteral("templates")).isEmpty(), 10000);
+    MainWindow *window = m_fixture.window();
+    window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window));
+    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
+    CommandPalette *palette = window->commandPalette();
+    QVERIFY(palette);
+    QTRY_VERIFY(palette->isVisible());
+    QVERIFY(palette->geometry().width() <= window->geometry().width());
+
+    QTest::keyClicks(palette->field(), QStringLiteral("delete_bookmark"));
+    QCOMPARE(palette->shownTexts().value(0), QStringLiteral("delete_bookmark"));
+    QTest::keyClick(palette->field(), Qt::Key_Return);
+    QVERIFY(!palette->isVisible());
+    const QModelIndex current = tools->table()->currentIndex();
+    QVERIFY(current.isValid());
+    QCOMPARE(current.siblingAtColumn(0).data().toString(), QStringLiteral("delete_bookmark"));
+
+    // The menus' actions, by their path; the walk's finding, which opens its page.
+    window->openPalette();
+    QTest::keyClicks(palette->field(), QStringLiteral("keyboard shortcuts"));
+    QVERIFY2(palette->shownTexts().value(0).endsWith(QStringLiteral("Keyboard Shortcuts")),
+             qPrintable(palette->shownTexts().join(QLatin1Char('|'))));
+    palette->field()->setText(QStringLiteral("cursor-repeated"));
+    QVERIFY(!palette->shownTexts().isEmpty());
+    QVERIFY(palette->shownTexts().first().startsWith(QStringLiteral("cursor-repeated: ")));
+    QTest::keyClick(palette->field(), Qt::Key_Return);
+    ListView *templates = m_fixture.serverView()->listView(QStringLiteral("templates"));
+    QVERIFY(templates);
+    QTRY_COMPARE(templates->strip()->currentPage(), templates->model()->walker()->walkPageRows().last());
+    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
+    QTRY_VERIFY(palette->isVisible());
+    QTest::keyClick(palette, Qt::Key_Escape);
+    QVERIFY(!palette->isVisible());
 }
 
 void tst_MainWindow::keyboardReachesEveryPart()

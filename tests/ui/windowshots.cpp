@@ -1,5 +1,7 @@
 #include "windowshots.h"
 
+#include "commandpalette.h"
+
 #include "auditpanel.h"
 #include "callview.h"
 #include "findingspanel.h"
@@ -415,6 +417,18 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
             return true;
         });
     };
+    // Find anything (Ctrl+K) over the tour: items, actions and findings that match "post".
+    script.add(QStringLiteral("palette"), [&window] {
+        window.openPalette();
+        window.commandPalette()->field()->setText(QStringLiteral("post"));
+        return true;
+    });
+    widgetShot([&window]() -> QWidget * { return window.commandPalette(); }, QStringLiteral("palette-light"),
+               3);
+    script.add(QStringLiteral("palette closed"), [&window] {
+        window.commandPalette()->close();
+        return true;
+    });
     script.add(QStringLiteral("call view"), [&window, item, callView] {
         Theme::apply(Theme::Mode::Light);
         window.setZoom(1.0);
