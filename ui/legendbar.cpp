@@ -59,18 +59,71 @@ QStringList LegendBar::entryNames()
     return names;
 }
 
+namespace {
+
+int entryWidth(const QFontMetrics &fm, const QString &name)
+{
+    return swatchWidth(fm) + 4 + fm.horizontalAdvance(name);
+}
+
+// Each entry's left edge and line, for a width: entries wrap whole onto the next line.
+QList<QPoint> layoutEntries(const QFontMetrics &fm, int width)
+{
+    QList<QPoint> at;
+    int x = 2, line = 0;
+    for (const Entry &e : entries) {
+        const int w = entryWidth(fm, LegendBar::tr(e.name));
+        if (x > 2 && x + w > width) {
+            x = 2;
+            ++line;
+        }
+        at.append({x, line});
+        x += w + Gap;
+    }
+    return at;
+}
+
+int lineHeight(const QFontMetrics &fm)
+{
+    return fm.height() + 6;
+}
+
+} // namespace
+
 QSize LegendBar::sizeHint() const
 {
     const QFontMetrics fm = fontMetrics();
     int width = 0;
     for (const Entry &e : entries)
-        width += swatchWidth(fm) + 4 + fm.horizontalAdvance(tr(e.name)) + Gap;
-    return {width, fm.height() + 6};
+        width += entryWidth(fm, tr(e.name)) + Gap;
+    return {width, lineHeight(fm)};
 }
 
 QSize LegendBar::minimumSizeHint() const
 {
-    return {0, fontMetrics().height() + 6};
+    return {0, lineHeight(fontMetrics())};
+}
+
+bool LegendBar::hasHeightForWidth() const
+{
+    return true;
+}
+
+int LegendBar::heightForWidth(int width) const
+{
+    const QFontMetrics fm = fontMetrics();
+    const QList<QPoint> at = layoutEntries(fm, width);
+    return (at.isEmpty() ? 1 : at.constLast().y() + 1) * lineHeight(fm);
+}
+
+void LegendBar::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // A narrower bar wraps onto more lines: its height follows its width.
+    if (const int h = heightForWidth(width()); h != height() && h != minimumHeight()) {
+        setMinimumHeight(h);
+        setMaximumHeight(h);
+    }
 }
 
 void LegendBar::paintEvent(QPaintEvent *)
@@ -80,13 +133,14 @@ void LegendBar::paintEvent(QPaintEvent *)
     const StatusColors colors(palette());
     const QFontMetrics fm = fontMetrics();
     const int h = fm.height();
-    const int top = (height() - h) / 2;
-    int x = 2;
-    for (const Entry &e : entries) {
+    const QList<QPoint> at = layoutEntries(fm, width());
+    for (qsizetype i = 0; i < at.size(); ++i) {
+        const Entry &e = entries[i];
         const QString name = tr(e.name);
         const int w = swatchWidth(fm);
-        if (x + w + 4 + fm.horizontalAdvance(name) > width())
-            break; // what does not fit is left out whole, never cut
+        const int lineTop = at.at(i).y() * lineHeight(fm);
+        const int top = lineTop + 3;
+        int x = at.at(i).x();
         const QRectF box(x, top, w, h);
         switch (e.kind) {
         case Kind::Bar: {
@@ -116,9 +170,8 @@ void LegendBar::paintEvent(QPaintEvent *)
         }
         x += w + 4;
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QRect(x, 0, fm.horizontalAdvance(name) + 1, height()), Qt::AlignLeft | Qt::AlignVCenter,
-                   name);
-        x += fm.horizontalAdvance(name) + Gap;
+        p.drawText(QRect(x, lineTop, fm.horizontalAdvance(name) + 1, lineHeight(fm)),
+                   Qt::AlignLeft | Qt::AlignVCenter, name);
     }
 }
 

@@ -18,9 +18,14 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    // Entries that do not fit on a line wrap whole onto the next (at a projector's zoom, at
+    // 1024 px): none is left out or cut.
+    bool hasHeightForWidth() const override;
+    int heightForWidth(int width) const override;
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 };
 
 } // namespace folio

@@ -7,6 +7,7 @@
 #include "findingspanel.h"
 #include "fonts.h"
 #include "framepacer.h"
+#include "guidedialog.h"
 #include "inputresponder.h"
 #include "listview.h"
 #include "pagedlistmodel.h"
@@ -307,6 +308,12 @@ void MainWindow::createActions()
         shortcuts->setAttribute(Qt::WA_DeleteOnClose);
         shortcuts->show();
     });
+    QAction *guide = help->addAction(tr("&What Am I Looking At?"), QKeySequence::WhatsThis, this, [this] {
+        auto *dialog = new GuideDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    guide->setObjectName(QStringLiteral("guideAction"));
     help->addAction(tr("&About Folio"), this, [this] {
         QMessageBox::about(
             this, tr("About Folio"),

@@ -2,6 +2,7 @@
 #include "commandpalette.h"
 #include "elidedlabel.h"
 #include "findingspanel.h"
+#include "guidedialog.h"
 #include "legendbar.h"
 #include "listview.h"
 #include "mainwindow.h"
@@ -51,6 +52,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -92,6 +94,7 @@ private Q_SLOTS:
     void aHealthyDemoHasNoFindings();
     void theEvidenceGetsTheRoom();
     void findAnything();
+    void helpSaysWhatIsOnScreen();
     void keyboardReachesEveryPart();
     void theChosenTabIsRemembered();
     void problemsShowWithoutOpeningTabs();
@@ -958,6 +961,36 @@ void tst_MainWindow::findAnything()
     QTRY_VERIFY(palette->isVisible());
     QTest::keyClick(palette, Qt::Key_Escape);
     QVERIFY(!palette->isVisible());
+}
+
+void tst_MainWindow::helpSaysWhatIsOnScreen()
+{
+    m_fixture.makeServers();
+    MainWindow *window = m_fixture.showWindow();
+    auto *guide = window->findChild<QAction *>(QStringLiteral("guideAction"));
+    QVERIFY(guide);
+    QCOMPARE(guide->shortcut(), QKeySequence(QKeySequence::WhatsThis));
+    guide->trigger();
+    GuideDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = window->findChild<GuideDialog *>()) && dialog->isVisible());
+    const QString text = dialog->text()->toPlainText();
+    for (const char *part :
+         {"The page strip", "The inspector", "The timeline", "Findings", "The server list"})
+        QVERIFY2(text.contains(QLatin1String(part)), part);
+    auto *legend = dialog->findChild<LegendBar *>();
+    QVERIFY(legend);
+    // A narrow legend wraps its entries onto more lines instead of leaving the last out.
+    QVERIFY(legend->hasHeightForWidth());
+    QVERIFY(legend->heightForWidth(300) > 2 * legend->heightForWidth(4000));
+    QCOMPARE(legend->heightForWidth(4000), legend->sizeHint().height());
+    // Its swatches are the palette's status colours: another in dark.
+    QPalette dark = dialog->palette();
+    dark.setColor(QPalette::Window, Qt::black);
+    dark.setColor(QPalette::Base, Qt::black);
+    dark.setColor(QPalette::Text, Qt::white);
+    dark.setColor(QPalette::WindowText, Qt::white);
+    QVERIFY(GuideDialog::html(dark) != GuideDialog::html(dialog->palette()));
+    dialog->close();
 }
 
 void tst_MainWindow::keyboardReachesEveryPart()

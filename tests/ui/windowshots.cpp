@@ -1,6 +1,7 @@
 #include "windowshots.h"
 
 #include "commandpalette.h"
+#include "guidedialog.h"
 
 #include "auditpanel.h"
 #include "callview.h"
@@ -427,6 +428,15 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
                3);
     script.add(QStringLiteral("palette closed"), [&window] {
         window.commandPalette()->close();
+        if (auto *guide = window.findChild<QAction *>(QStringLiteral("guideAction")))
+            guide->trigger(); // Help > What Am I Looking At?
+        return true;
+    });
+    widgetShot([&window]() -> QWidget * { return window.findChild<GuideDialog *>(); },
+               QStringLiteral("guide-light"), 3);
+    script.add(QStringLiteral("guide closed"), [&window] {
+        if (auto *guide = window.findChild<GuideDialog *>())
+            guide->close();
         return true;
     });
     script.add(QStringLiteral("call view"), [&window, item, callView] {
