@@ -811,6 +811,7 @@ void tst_MainWindow::noTabOfAnyScenarioWidensTheWindow_data()
 {
     // Every scenario the demo server has, as its help lists them.
     QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QSize>("size");
     QProcess help;
     help.start(QStringLiteral(FOLIO_DEMO_SERVER), {QStringLiteral("--help")});
     QVERIFY(help.waitForFinished(10000));
@@ -822,16 +823,19 @@ void tst_MainWindow::noTabOfAnyScenarioWidensTheWindow_data()
                                          QRegularExpression::MultilineOption);
     for (auto it = name.globalMatch(text.mid(from, to - from)); it.hasNext();) {
         const QString scenario = it.next().captured(1);
-        QTest::addRow("%s", qPrintable(scenario)) << scenario;
+        // A small laptop's window and a large one.
+        for (const QSize size : {QSize(1024, 640), QSize(1600, 1000)})
+            QTest::addRow("%s@%dx%d", qPrintable(scenario), size.width(), size.height()) << scenario << size;
     }
 }
 
 void tst_MainWindow::noTabOfAnyScenarioWidensTheWindow()
 {
-    // A small screen's window (1024x640): no tab of any demo scenario, with what its first pages
-    // say (errors, loops, long tool arguments), may make it wider.
+    // A small screen's window (1024x640) and a large one (1600x1000): no tab of any demo scenario, with what
+    // its first pages say (errors, loops, long tool arguments), may make it wider.
     QFETCH(QString, scenario);
-    const QSize small(1024, 640);
+    QFETCH(QSize, size);
+    const QSize small = size;
     // As a user's first start: every list walked on connect (earlier tests may have chosen less).
     QSettings().setValue(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole));
     ServerView *view = m_fixture.openDemo({QStringLiteral("--scenario"), scenario}, small);
