@@ -125,6 +125,7 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
 
     m_splitter->addWidget(sidebar);
     m_splitter->addWidget(m_stack);
+    m_presentation->setSideWidget(sidebar);
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({220, 1000});
@@ -694,6 +695,9 @@ void MainWindow::saveSettings()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // The window is remembered as it is outside a presentation (its docks and sidebar back).
+    if (isPresenting())
+        setPresentation(false);
     saveSettings();
     for (int row = 0; row < m_servers->rowCount(); ++row)
         m_servers->session(row)->disconnectFromServer();

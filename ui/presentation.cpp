@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QMainWindow>
 #include <QMenu>
 #include <QSettings>
@@ -78,10 +79,25 @@ void Presentation::setPresenting(bool on)
         m_zoomBefore = uiZoom();
         m_legendBefore = m_legendAction->isChecked();
         m_presenting = true;
+        m_steppedAside.clear();
+        QList<QWidget *> aside{m_side};
+        for (QDockWidget *dock : m_window->findChildren<QDockWidget *>())
+            aside.append(dock);
+        for (QWidget *w : std::as_const(aside)) {
+            if (w && w->isVisible()) {
+                m_steppedAside.append(w);
+                w->hide();
+            }
+        }
         m_window->showFullScreen();
         setZoom(qMax(uiZoom(), 1.3));
         m_legendAction->setChecked(true);
     } else {
+        for (const QPointer<QWidget> &w : std::as_const(m_steppedAside)) {
+            if (w)
+                w->show();
+        }
+        m_steppedAside.clear();
         m_window->showNormal();
         m_legendAction->setChecked(m_legendBefore);
         m_presenting = false;

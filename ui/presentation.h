@@ -2,6 +2,7 @@
 
 #include <QFont>
 #include <QObject>
+#include <QPointer>
 
 class QAction;
 class QMainWindow;
@@ -15,7 +16,8 @@ class LegendBar;
 // How the window is shown to a room: View > Presentation (full screen, the text at least 1.3×, the
 // legend of the colours shown; leaving puts the zoom and the legend back as they were), Zoom
 // In/Out/Actual Size, and the legend, a row of its own across the window's foot. Zoom and the
-// legend are remembered, except while presenting.
+// legend are remembered, except while presenting. Presenting, the sidebar and the docks step aside
+// so the list's strip and table fill the screen.
 class Presentation : public QObject
 {
     Q_OBJECT
@@ -30,6 +32,9 @@ public:
     void setPresenting(bool on);
     bool isPresenting() const { return m_presenting; }
     void setLegendShown(bool shown);
+    // What steps aside while presenting, with the docks: the window's sidebar. Each comes back
+    // when presenting ends (a dock's own key brings it back meanwhile).
+    void setSideWidget(QWidget *side) { m_side = side; }
 
 private:
     QMainWindow *m_window;
@@ -41,6 +46,8 @@ private:
     bool m_presenting = false;
     qreal m_zoomBefore = 1.0;
     bool m_legendBefore = false;
+    QWidget *m_side = nullptr;
+    QList<QPointer<QWidget>> m_steppedAside; // the sidebar and docks hidden for the presentation
 };
 
 } // namespace folio

@@ -1206,17 +1206,27 @@ void tst_MainWindow::presentationZoomsAndShowsTheLegend()
     QTRY_COMPARE(list->strip()->chipRect(row).size(), chip);
     QCOMPARE(QApplication::font().pointSizeF(), text);
 
-    // Presentation: full screen, larger, with the legend; left as it was.
+    // Presentation: full screen, larger, with the legend, the sidebar and docks stepped aside;
+    // left as it was.
+    QDockWidget *timeline = m_fixture.window()->timelineDock();
+    timeline->show();
+    QWidget *sidebar = m_fixture.window()->findChild<QListView *>()->parentWidget();
+    QTRY_VERIFY(timeline->isVisible() && sidebar->isVisible());
     m_fixture.window()->setPresentation(true);
     QVERIFY(m_fixture.window()->isPresenting());
     QTRY_VERIFY(m_fixture.window()->isFullScreen());
     QVERIFY(!legendBar->isHidden());
+    QVERIFY(!timeline->isVisible());
+    QVERIFY(!sidebar->isVisible());
+    QVERIFY(m_fixture.serverView()->isVisible()); // the server's lists fill the screen
     QVERIFY(list->strip()->chipRect(row).width() > chip.width());
     QCOMPARE(LegendBar::entryNames().size(), 13);
     QVERIFY(LegendBar::entryNames().contains(QStringLiteral("refetching")));
     m_fixture.window()->setPresentation(false);
     QTRY_VERIFY(!m_fixture.window()->isFullScreen());
     QVERIFY(legendBar->isHidden());
+    QVERIFY(timeline->isVisible());
+    QVERIFY(sidebar->isVisible());
     QTRY_COMPARE(list->strip()->chipRect(row).size(), chip);
     QSettings().remove(SettingsKey::Zoom);
 }
