@@ -474,6 +474,13 @@ void SignInPanel::updateStatus()
     m_signInButton->setEnabled(a && !running);
     m_signInButton->setText(a && m_progress->isSignedIn() ? tr("Sign in again") : tr("Sign in"));
     m_signOut->setEnabled(a && m_progress->hasAnything());
+    // Not signed in, what is left to forget is a registration or a refused token: said so.
+    const bool signedIn = a && m_progress->isSignedIn();
+    m_signOut->setText(signedIn || !m_signOut->isEnabled() ? tr("Sign out\u2026") : tr("Forget\u2026"));
+    m_signOut->setToolTip(signedIn || !m_signOut->isEnabled()
+                              ? tr("Forget the server's tokens, here and in the keychain")
+                              : tr("Forget what the last sign-in left (its client registration, any "
+                                   "token), here and in the keychain"));
     m_stepped->setEnabled(a);
     m_continue->setVisible(a && (m_progress->isStepped() || paused));
     m_continue->setEnabled(paused);
