@@ -223,6 +223,17 @@ int main(int argc, char **argv)
         QTextStream(stderr) << "folio-screenshots: could not make a temporary settings directory" << Qt::endl;
         return 1;
     }
+    // Offscreen, a projector's screen (1920x1080) rather than the plugin's 800x600: the
+    // presentation shots are taken full screen.
+    if (qgetenv("QT_QPA_PLATFORM") == "offscreen") {
+        QFile config(profile.filePath(QStringLiteral("offscreen.json")));
+        if (config.open(QIODevice::WriteOnly)) {
+            config.write(R"({"screens":[{"name":"Projector","x":0,"y":0,"width":1920,"height":1080,)"
+                         R"("logicalDpi":96,"logicalBaseDpi":96,"dpr":1}]})");
+            config.close();
+            qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + QFile::encodeName(config.fileName()));
+        }
+    }
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("Folio"));
     QCoreApplication::setApplicationName(QStringLiteral("Folio"));

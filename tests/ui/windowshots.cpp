@@ -349,16 +349,21 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return true;
     });
     shot(QStringLiteral("small-light"), 5);
-    // What a room sees: larger, with the legend (full screen is the window manager's: not here).
+    // What a room sees at 1920x1080: presenting (larger, the legend, the sidebar and docks
+    // stepped aside); full screen is the window manager's, so the size is set here.
     script.add(QStringLiteral("presentation"), [&window] {
-        window.resize(1480, 920);
-        window.setZoom(1.3);
-        window.setLegendShown(true);
+        window.setPresentation(true);
+        window.resize(1920, 1080);
         return true;
     });
     shot(QStringLiteral("presentation-light"), 5);
     script.add(QStringLiteral("presentation dark"), toDark);
     shot(QStringLiteral("presentation-dark"), 3);
+    script.add(QStringLiteral("presentation ends"), [&window] {
+        window.setPresentation(false);
+        window.resize(1480, 920);
+        return true;
+    });
     // The Reads tab: two resources read, the one shown with its text, its hints as received and
     // its TTL draining, the other's bar beside it in the list.
     script.add(QStringLiteral("reads"), [&window, list] {
