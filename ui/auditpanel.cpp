@@ -71,8 +71,14 @@ void AuditPanel::setSession(ServerSession *session)
         connect(session, &ServerSession::auditStarted, this, &AuditPanel::showSessionState);
         connect(session, &ServerSession::auditProgressed, m_status, &QLabel::setText);
         connect(session, &ServerSession::auditResultChanged, this, &AuditPanel::showSessionState);
-        connect(session, &ServerSession::stateChanged, this,
-                [this] { m_run->setEnabled(!isRunning() && m_session->state() == ClientState::Connected); });
+        connect(session, &ServerSession::stateChanged, this, [this] {
+            // Before any audit the text says whether one can run ("Connect to the server first"):
+            // it follows the connection as the button does.
+            if (!isRunning() && !m_session->hasAuditResult())
+                showIdle();
+            else
+                m_run->setEnabled(!isRunning() && m_session->state() == ClientState::Connected);
+        });
     }
     showSessionState();
 }

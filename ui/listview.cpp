@@ -331,6 +331,8 @@ void ListView::showEvent(QShowEvent *event)
         m_columnsSized = true;
         sizeColumns();
     }
+    // Findings made before the view was (a walk on connect, a replay): opened on the first too.
+    selectFirstFinding();
     if (m_model && m_model->ledger()->rowCount() == 0 && m_model->canFetchMore({}))
         m_model->walker()->start();
 }

@@ -601,6 +601,11 @@ void tst_MainWindow::auditFromTheWindow()
     QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
     QVERIFY(!session->existingModel(QStringLiteral("templates"))); // walked on demand only
     const int before = session->findingCount();
+    // Connected, the panel no longer asks to connect first (it followed the connection).
+    QVERIFY2(!m_fixture.window()->auditPanel()->statusText().contains(
+                 QLatin1String("Connect to the server first")),
+             qPrintable(m_fixture.window()->auditPanel()->statusText()));
+    QVERIFY(m_fixture.window()->auditPanel()->runButton()->isEnabled());
     m_fixture.window()->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(m_fixture.window()));
     QTest::keyClick(m_fixture.window(), Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
