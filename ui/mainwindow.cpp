@@ -10,6 +10,7 @@
 #include "guidedialog.h"
 #include "inputresponder.h"
 #include "listview.h"
+#include "menuactions.h"
 #include "pagedlistmodel.h"
 #include "pageinspector.h"
 #include "pagestrip.h"
@@ -278,10 +279,10 @@ void MainWindow::createActions()
                 w->setFocus(Qt::ShortcutFocusReason);
         });
     };
-    QAction *find = go->addAction(tr("&Find Anything…"));
-    find->setObjectName(QStringLiteral("findAnything"));
-    find->setShortcut(QKeySequence(tr("Ctrl+K")));
-    connect(find, &QAction::triggered, this, &MainWindow::openPalette);
+    m_findAction = go->addAction(tr("&Find Anything…"));
+    m_findAction->setObjectName(QStringLiteral("findAnything"));
+    m_findAction->setShortcut(QKeySequence(tr("Ctrl+K")));
+    connect(m_findAction, &QAction::triggered, this, &MainWindow::openPalette);
     go->addSeparator();
     focusAction(tr("&Server List"), QKeySequence(tr("Alt+1")),
                 [this]() -> QWidget * { return m_serverList; });
@@ -528,34 +529,17 @@ void MainWindow::openPalette()
     constexpr int MaxItems = 20000;
     QList<CommandPalette::Entry> entries;
     // Actions, by their menu path ("List › Load All Pages"), enabled ones only.
-    const std::function<void(QMenu *, const QString &)> addMenu = [&](QMenu *menu, const QString &path) {
-        for (QAction *a : menu->actions()) {
-            if (a->isSeparator() || !a->isVisible())
-                continue;
-            QString text = a->text();
-            text.remove(QLatin1Char('&'));
-            if (text.endsWith(QStringLiteral("\u2026")))
-                text.chop(1);
-            if (a->menu()) {
-                addMenu(a->menu(), path + text + QStringLiteral(" \u203a "));
-                continue;
-            }
-            if (!a->isEnabled() || a->objectName() == QLatin1String("findAnything"))
-                continue;
-            QPointer<QAction> action(a);
-            entries.append(
-                {tr("Action"), path + text, a->shortcut().toString(QKeySequence::NativeText), [action] {
-                     if (action && action->isEnabled())
-                         action->trigger();
-                 }});
-        }
-    };
-    for (QAction *top : menuBar()->actions()) {
-        if (top->menu()) {
-            QString name = top->text();
-            name.remove(QLatin1Char('&'));
-            addMenu(top->menu(), name + QStringLiteral(" \u203a "));
-        }
+    for (const MenuAction &m : menuActions(menuBar())) {
+        if (!m.action->isVisible() || !m.action->isEnabled() || m.action == m_findAction)
+            continue;
+        QString text = m.menu + QStringLiteral(" \u203a ") + m.path;
+        if (text.endsWith(QStringLiteral("\u2026")))
+            text.chop(1);
+        QPointer<QAction> action(m.action);
+        entries.append({tr("Action"), text, actionKeys(m.action), [action] {
+                            if (action && action->isEnabled())
+                                action->trigger();
+                        }});
     }
     for (int row = 0; row < m_servers->rowCount(); ++row) {
         const QModelIndex index = m_servers->index(row);

@@ -111,6 +111,7 @@ private:
 
     ServerListModel *m_servers;
     CommandPalette *m_palette = nullptr; // made when first opened (Ctrl+K)
+    QAction *m_findAction = nullptr;     // View > Go To > Find Anything, not offered by the palette
     SecretStore *m_secrets;
     QSplitter *m_splitter;
     QListView *m_serverList;

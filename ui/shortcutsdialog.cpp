@@ -1,49 +1,16 @@
 #include "shortcutsdialog.h"
 
+#include "menuactions.h"
+
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QMenu>
 #include <QMenuBar>
-#include <QRegularExpression>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace folio {
-
-namespace {
-
-QString plain(const QString &text)
-{
-    QString out = text;
-    out.remove(QRegularExpression(QStringLiteral("&(?!&)")));
-    return out.replace(QLatin1String("&&"), QLatin1String("&"));
-}
-
-QString keysOf(const QAction *action)
-{
-    QStringList keys;
-    for (const QKeySequence &k : action->shortcuts())
-        keys << k.toString(QKeySequence::NativeText);
-    return keys.join(QStringLiteral(", "));
-}
-
-// The actions of menu (and its submenus, under their names) that have keys.
-void addMenu(QTreeWidgetItem *group, const QMenu *menu, const QString &prefix)
-{
-    for (const QAction *a : menu->actions()) {
-        if (a->isSeparator())
-            continue;
-        if (const QMenu *sub = a->menu()) {
-            addMenu(group, sub, prefix + plain(a->text()) + QStringLiteral(" \u203a "));
-            continue;
-        }
-        if (!a->shortcuts().isEmpty())
-            new QTreeWidgetItem(group, {prefix + plain(a->text()), keysOf(a)});
-    }
-}
-
-} // namespace
 
 ShortcutsDialog::ShortcutsDialog(const QMenuBar *menus, QWidget *parent)
     : QDialog(parent)
@@ -56,14 +23,15 @@ ShortcutsDialog::ShortcutsDialog(const QMenuBar *menus, QWidget *parent)
     m_tree->setRootIsDecorated(false);
     m_tree->setSelectionMode(QAbstractItemView::NoSelection);
     m_tree->setAccessibleName(tr("Keyboard shortcuts"));
-    for (const QAction *a : menus->actions()) {
-        const QMenu *menu = a->menu();
-        if (!menu)
+    // The actions that have keys, under their menus.
+    QTreeWidgetItem *group = nullptr;
+    for (const MenuAction &m : menuActions(menus)) {
+        const QString keys = actionKeys(m.action);
+        if (keys.isEmpty())
             continue;
-        auto *group = new QTreeWidgetItem(m_tree, {plain(a->text())});
-        addMenu(group, menu, QString());
-        if (group->childCount() == 0)
-            delete group;
+        if (!group || group->text(0) != m.menu)
+            group = new QTreeWidgetItem(m_tree, {m.menu});
+        new QTreeWidgetItem(group, {m.path, keys});
     }
     // What no menu says: the keys of the page views and the table.
     auto *pages = new QTreeWidgetItem(m_tree, {tr("Page strip and timeline")});
