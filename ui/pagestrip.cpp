@@ -217,11 +217,7 @@ PageStrip::~PageStrip() = default;
 
 int PageStrip::leadWidth() const
 {
-    if (foldEnd() == 0)
-        return 0;
-    const QFontMetrics fm(m_chips->labelFont());
-    const int text = fm.horizontalAdvance(tr("%n earlier walk(s)", nullptr, 88));
-    return qMax(ChipWidth() * 3 / 2, text + zoomed(16)) + WalkGap();
+    return foldEnd() == 0 ? 0 : m_foldWidth + WalkGap();
 }
 
 int PageStrip::contentX(int ledgerRow) const
@@ -272,6 +268,10 @@ QPair<int, int> PageStrip::visibleRange() const
 void PageStrip::updateMetrics()
 {
     m_chips->setFont(font());
+    // The fold block's width, measured once per font (the layout reads it for every chip).
+    const QFontMetrics fm(m_chips->labelFont());
+    m_foldWidth =
+        qMax(ChipWidth() * 3 / 2, fm.horizontalAdvance(tr("%n earlier walk(s)", nullptr, 88)) + zoomed(16));
 }
 
 int PageStrip::chipHeight() const

@@ -125,6 +125,7 @@ private:
     QMap<int, QList<Arc>> m_arcs;        // by the ledger row they start from
     int m_duplicateLinks = 0;            // in m_arcs, drawn or not
     bool m_earlierWalksShown = false;
+    int m_foldWidth = 0;   // the fold block's, by updateMetrics()
     int m_lastFoldEnd = 0; // the fold when rows last came: a new walk moves it
 };
 
