@@ -46,6 +46,11 @@ public:
     // QAbstractItemModel
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
+    // The item key a column shows ("name", "description"); "" out of range.
+    QString columnKey(int column) const
+    {
+        return column >= 0 && column < m_columns.size() ? m_columns.at(column).key : QString();
+    }
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
     bool canFetchMore(const QModelIndex &parent) const override;

@@ -15,6 +15,15 @@ namespace folio {
 
 namespace {
 
+// What a tool said with isError: true, its content's text (bounded).
+QString toolErrorText(const RpcCall *call)
+{
+    QString text;
+    for (const QJsonValue &b : call->result().value(QStringLiteral("content")).toArray())
+        text += b.toObject().value(QStringLiteral("text")).toString();
+    return text.left(500);
+}
+
 QByteArray compact(const QJsonValue &v)
 {
     if (v.isObject())
@@ -215,10 +224,7 @@ void PageWalker::handleReply(RpcCall *call, Job job, int ledgerRow, int walk)
         McpError e;
         if (page.toolError) {
             e.kind = McpError::Kind::ToolError;
-            QString text;
-            for (const QJsonValue &b : call->result().value(QStringLiteral("content")).toArray())
-                text += b.toObject().value(QStringLiteral("text")).toString();
-            e.message = tr("The tool answered isError: %1").arg(text.left(500));
+            e.message = tr("The tool answered isError: %1").arg(toolErrorText(call));
         } else {
             e.kind = McpError::Kind::Protocol;
             e.message = page.extractionError;
@@ -375,9 +381,7 @@ void PageWalker::failPage(int ledgerRow, const McpError &error, RpcCall *call)
         m_ledger->markDiscarded({ledgerRow}, tr("asked without arguments"));
         m_needsArguments = true;
         // In the server's words: its refusal says what it wants ("give a channel").
-        QString words = error.message;
-        if (const QString said = tr("The tool answered isError: %1").arg(QString()); words.startsWith(said))
-            words = words.mid(said.size());
+        const QString words = error.kind == McpError::Kind::ToolError ? toolErrorText(call) : error.message;
         stop(tr("needs arguments: %1").arg(words.simplified()));
         Q_EMIT pageFailed(ledgerRow, error);
         return;

@@ -53,8 +53,8 @@ public:
     bool isReplay() const { return m_config.isReplay(); }
     // Why what would ask the server again (walk again, refetch, call) is not offered: a replay
     // holds only the answers it recorded, and asking it anything else would replace them with
-    // errors (an audit recorded is replayed whole, so the audit stays). "" when the server can be asked; the
-    // views show it as the disabled action's tooltip.
+    // errors (a recorded audit replays whole, so the audit stays). "" when the server can be
+    // asked; the views show it as the disabled action's tooltip.
     QString readOnlyReason() const;
     std::shared_ptr<ReplayClock> replayClock() const;
     std::shared_ptr<const SessionRecording> replayRecording() const;

@@ -174,8 +174,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     // before it), in the view only; the model, the exports and the CLI keep their order.
     if (m_model) {
         for (int c = 0; c < m_model->columnCount(); ++c) {
-            if (m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() ==
-                QStringLiteral("Description"))
+            if (m_model->columnKey(c) == QStringLiteral("description"))
                 m_table->horizontalHeader()->moveSection(m_table->horizontalHeader()->visualIndex(c),
                                                          m_model->columnCount() - 1);
         }

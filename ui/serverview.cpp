@@ -197,7 +197,7 @@ void ServerView::updateHeader()
         // stderr) are shown as written, below.
         const QString said = e.describe();
         const qsizetype nl = said.indexOf(QLatin1Char('\n'));
-        m_emptyText->setText((nl < 0 ? said : said.left(nl)) + QStringLiteral("\n\n") + hint);
+        m_emptyText->setText(terminalSafe(nl < 0 ? said : said.left(nl)) + QStringLiteral("\n\n") + hint);
         m_emptyDetail->setText(nl < 0 ? QString() : terminalSafe(said.mid(nl + 1)));
         m_emptyDetail->setVisible(nl >= 0);
         m_connect->setText(tr("Try again"));
