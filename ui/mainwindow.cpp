@@ -7,22 +7,22 @@
 #include "findingspanel.h"
 #include "fonts.h"
 #include "framepacer.h"
-#include "guidedialog.h"
+#include "helpmenu.h"
 #include "inputresponder.h"
 #include "listview.h"
 #include "menuactions.h"
 #include "pagedlistmodel.h"
 #include "pageinspector.h"
 #include "pagestrip.h"
+#include "paletteentries.h"
 #include "secretstore.h"
 #include "serverlistactions.h"
-#include "serverlistdelegate.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
+#include "serversidebar.h"
 #include "serverview.h"
 #include "sessionfiles.h"
 #include "settingskeys.h"
-#include "shortcutsdialog.h"
 #include "signinpanel.h"
 #include "signinstore.h"
 #include "terminaltext.h"
@@ -33,20 +33,14 @@
 #include "zoom.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDesktopServices>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QHBoxLayout>
-#include <QJsonObject>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
-#include <QMessageBox>
-#include <QPointer>
-#include <QPushButton>
 #include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
@@ -65,7 +59,8 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     , m_servers(servers)
     , m_secrets(secrets)
     , m_splitter(new QSplitter(Qt::Horizontal, this))
-    , m_serverList(new QListView(this))
+    , m_sidebar(new ServerSidebar(servers, this))
+    , m_serverList(m_sidebar->list())
     , m_stack(new QStackedWidget(this))
     , m_traffic(new TrafficView(this))
     , m_findings(new FindingsPanel(this))
@@ -75,7 +70,7 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     , m_message(new ElidedLabel(this))
     , m_permanentStatus(new ElidedLabel(this))
     , m_messageTimer(new QTimer(this))
-    , m_serverActions(new ServerListActions(servers, m_serverList, this))
+    , m_serverActions(m_sidebar->actions())
     , m_files(new SessionFiles(servers, m_serverList, this))
     , m_docks(new WindowDocks(this, m_timeline, m_findings, m_traffic, m_audit, m_signIn))
     , m_presentation(new Presentation(this))
@@ -84,16 +79,6 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     setObjectName(QStringLiteral("FolioMainWindow"));
     new FramePacer(this); // a fast walk repaints at the display's pace, not once per page
 
-    // Sidebar.
-    auto *sidebar = new QWidget(this);
-    auto *side = new QVBoxLayout(sidebar);
-    side->setContentsMargins(6, 6, 0, 6);
-    auto *title = new QLabel(tr("Servers"), sidebar); // plain text: no rich-text layout to size it
-    QFont bold = title->font();
-    bold.setBold(true);
-    title->setFont(bold);
-    side->addWidget(title);
-    m_serverList->setModel(m_servers);
     // Each server's questions (elicitation, sampling, roots) are answered here; set before the
     // first handshake, which a start-up connect begins only once the event loop runs.
     for (int row = 0; row < m_servers->rowCount(); ++row)
@@ -103,20 +88,6 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
                 for (int row = first; row <= last; ++row)
                     attachResponder(m_servers->session(row));
             });
-    m_serverList->setItemDelegate(new ServerListDelegate(m_serverList));
-    m_serverList->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_serverList->setContextMenuPolicy(Qt::ActionsContextMenu);
-    side->addWidget(m_serverList, 1);
-    auto *buttons = new QHBoxLayout;
-    auto *add = new QPushButton(tr("Add"), sidebar);
-    add->setToolTip(tr("Add a server (Ctrl+N)"));
-    auto *import = new QPushButton(tr("Import…"), sidebar);
-    import->setToolTip(tr("Import servers from Claude Desktop, Cursor, .mcp.json or VS Code (Ctrl+I)"));
-    buttons->addWidget(add);
-    buttons->addWidget(import);
-    side->addLayout(buttons);
-    connect(add, &QPushButton::clicked, m_serverActions, &ServerListActions::addServer);
-    connect(import, &QPushButton::clicked, m_serverActions, &ServerListActions::importServers);
     connect(m_serverActions, &ServerListActions::statusMessage, this, &MainWindow::showStatus);
     connect(m_serverActions, &ServerListActions::removing, this, [this](ServerSession *s) {
         if (ServerView *v = m_views.take(s))
@@ -124,9 +95,9 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     });
     connect(m_files, &SessionFiles::statusMessage, this, &MainWindow::showStatus);
 
-    m_splitter->addWidget(sidebar);
+    m_splitter->addWidget(m_sidebar);
     m_splitter->addWidget(m_stack);
-    m_presentation->setSideWidget(sidebar);
+    m_presentation->setSideWidget(m_sidebar);
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({220, 1000});
@@ -304,25 +275,7 @@ void MainWindow::createActions()
     view->addSeparator();
     Theme::addMenu(view);
 
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] {
-        auto *shortcuts = new ShortcutsDialog(menuBar(), this);
-        shortcuts->setAttribute(Qt::WA_DeleteOnClose);
-        shortcuts->show();
-    });
-    QAction *guide = help->addAction(tr("&What Am I Looking At?"), QKeySequence::WhatsThis, this, [this] {
-        auto *dialog = new GuideDialog(this);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->show();
-    });
-    guide->setObjectName(QStringLiteral("guideAction"));
-    help->addAction(tr("&About Folio"), this, [this] {
-        QMessageBox::about(
-            this, tr("About Folio"),
-            tr("<h3>Folio %1</h3><p>An inspector for MCP servers that shows every page of every list: "
-               "cursors, cache hints, TTLs and cursor errors.</p><p>Speaks MCP %2.</p>")
-                .arg(QCoreApplication::applicationVersion(), Revision::all().join(QStringLiteral(", "))));
-    });
+    addHelpMenu(menuBar(), this);
 }
 
 void MainWindow::selectServer(int row)
@@ -522,73 +475,13 @@ void MainWindow::showStatus(const QString &message)
 }
 
 // Find anything: the menus' actions, the servers, the current server's lists, the items loaded in
-// them and their findings, each with what choosing it does. Made anew at each opening, so it is
-// never out of date; bounded, so a server with a million loaded rows opens it as fast as any.
+// them and their findings, each with what choosing it does.
 void MainWindow::openPalette()
 {
-    constexpr int MaxItems = 20000;
-    QList<CommandPalette::Entry> entries;
-    // Actions, by their menu path ("List › Load All Pages"), enabled ones only.
-    for (const MenuAction &m : menuActions(menuBar())) {
-        if (!m.action->isVisible() || !m.action->isEnabled() || m.action == m_findAction)
-            continue;
-        QString text = m.menu + QStringLiteral(" \u203a ") + m.path;
-        if (text.endsWith(QStringLiteral("\u2026")))
-            text.chop(1);
-        QPointer<QAction> action(m.action);
-        entries.append({tr("Action"), text, actionKeys(m.action), [action] {
-                            if (action && action->isEnabled())
-                                action->trigger();
-                        }});
-    }
-    for (int row = 0; row < m_servers->rowCount(); ++row) {
-        const QModelIndex index = m_servers->index(row);
-        entries.append({tr("Server"), index.data().toString(),
-                        index.data(ServerListModel::TargetRole).toString(),
-                        [this, row] { selectServer(row); }});
-    }
-    if (ServerView *view = currentServerView()) {
-        ServerSession *session = view->session();
-        const QString server = session->displayName();
-        const QStringList ids = view->listIds();
-        for (const QString &id : ids)
-            entries.append({tr("List"), id, server, [this, id] {
-                                if (ServerView *v = currentServerView())
-                                    v->showList(id);
-                            }});
-        int items = 0;
-        for (const QString &id : ids) {
-            ListView *list = view->listView(id);
-            const PagedListModel *model = list ? list->model() : nullptr;
-            for (int row = 0; model && row < model->rowCount() && items < MaxItems; ++row, ++items) {
-                const QJsonObject item = model->item(row);
-                QString name = item.value(QStringLiteral("name")).toString();
-                for (const char *key : {"uri", "uriTemplate", "id"}) {
-                    if (name.isEmpty())
-                        name = item.value(QLatin1StringView(key)).toString();
-                }
-                if (name.isEmpty())
-                    continue;
-                entries.append({tr("Item"), name, id, [this, id, row] {
-                                    if (ServerView *v = currentServerView()) {
-                                        v->showList(id);
-                                        if (ListView *l = v->listView(id))
-                                            l->selectItem(row);
-                                    }
-                                }});
-            }
-            for (const Finding &f : session->findings(id)) {
-                const int page = f.pages.value(0, -1);
-                entries.append({tr("Finding"), f.id + QStringLiteral(": ") + f.message,
-                                page >= 0 ? tr("%1, page %2").arg(id).arg(page + 1) : id, [this, id, page] {
-                                    if (page >= 0)
-                                        goToPageIndex(id, page);
-                                    else if (ServerView *v = currentServerView())
-                                        v->showList(id);
-                                }});
-            }
-        }
-    }
+    QList<CommandPalette::Entry> entries = PaletteEntries::actions(menuBar(), m_findAction);
+    entries += PaletteEntries::servers(m_servers, [this](int row) { selectServer(row); });
+    entries += PaletteEntries::contents(currentServerView(), 20000,
+                                        [this](const QString &id, int page) { goToPageIndex(id, page); });
     if (!m_palette)
         m_palette = new CommandPalette(this);
     m_palette->setEntries(std::move(entries));

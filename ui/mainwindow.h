@@ -27,6 +27,7 @@ class SecretStore;
 class ServerListActions;
 class ServerListModel;
 class ServerSession;
+class ServerSidebar;
 class ServerView;
 class SessionFiles;
 class SignInPanel;
@@ -114,6 +115,7 @@ private:
     QAction *m_findAction = nullptr;     // View > Go To > Find Anything, not offered by the palette
     SecretStore *m_secrets;
     QSplitter *m_splitter;
+    ServerSidebar *m_sidebar;
     QListView *m_serverList;
     QStackedWidget *m_stack;
     QWidget *m_welcome = nullptr; // made by welcome()
