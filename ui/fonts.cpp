@@ -1,5 +1,8 @@
 #include "fonts.h"
 
+#include <QEvent>
+#include <QHeaderView>
+#include <QTableView>
 #include <QtGlobal>
 
 namespace folio {
@@ -15,7 +18,41 @@ QFont scaled(QFont f, qreal factor)
     return f;
 }
 
+class RowFitter : public QObject
+{
+public:
+    RowFitter(QTableView *table, int padding)
+        : QObject(table)
+        , m_table(table)
+        , m_padding(padding)
+    {
+        fit();
+        table->installEventFilter(this);
+    }
+
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched == m_table && event->type() == QEvent::FontChange)
+            fit();
+        return false;
+    }
+
+private:
+    void fit()
+    {
+        m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + m_padding);
+    }
+
+    QTableView *m_table;
+    int m_padding;
+};
+
 } // namespace
+
+void keepRowsFitted(QTableView *table, int padding)
+{
+    new RowFitter(table, padding);
+}
 
 QFont smallFont(const QFont &base)
 {

@@ -2,6 +2,8 @@
 
 #include <QFont>
 
+class QTableView;
+
 namespace folio {
 
 // The window's type scale, derived from a widget's font: body text, small (chip indexes, ruler
@@ -9,5 +11,10 @@ namespace folio {
 // look calmer, and each distinct font costs a font engine and its glyphs when first drawn.
 QFont smallFont(const QFont &base);
 QFont titleFont(const QFont &base);
+
+// A table's rows as tall as a line of its font plus padding, now and each time its font changes
+// (View > Zoom, presentation): a row of fixed height would clip descenders ("get_post") when
+// zoomed in and stay tall after Ctrl+0.
+void keepRowsFitted(QTableView *table, int padding);
 
 } // namespace folio

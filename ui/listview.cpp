@@ -2,6 +2,7 @@
 
 #include "copyaction.h"
 #include "elidedlabel.h"
+#include "fonts.h"
 #include "jsontreemodel.h"
 #include "pagedlistmodel.h"
 #include "pageinspector.h"
@@ -167,7 +168,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_table->setWordWrap(false);
     m_table->setShowGrid(false);
     applyColors();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    keepRowsFitted(m_table, 8);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setStretchLastSection(true);
     // The description is the column that stretches: shown last (a prompt's short argument names

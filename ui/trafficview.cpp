@@ -1,5 +1,6 @@
 #include "trafficview.h"
 
+#include "fonts.h"
 #include "trafficexport.h"
 #include "trafficlogmodel.h"
 
@@ -102,7 +103,7 @@ void TrafficView::build()
     m_table->setShowGrid(false);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->setVisible(false);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    keepRowsFitted(m_table, 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_text->setReadOnly(true);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));

@@ -1194,7 +1194,7 @@ void tst_MainWindow::presentationZoomsAndShowsTheLegend()
 {
     ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
     QVERIFY(list);
-    QTRY_VERIFY_WITH_TIMEOUT(list->strip()->chipCount() >= 1, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(list->strip()->chipCount() >= 1 && list->model()->rowCount() > 0, 10000);
     const int row = list->model()->walker()->walkPageRows().first();
     const QSize chip = list->strip()->chipRect(row).size();
     const qreal text = QApplication::font().pointSizeF();
@@ -1202,14 +1202,31 @@ void tst_MainWindow::presentationZoomsAndShowsTheLegend()
     QVERIFY(legendBar);
     QVERIFY(legendBar->isHidden());
 
-    // Zoom scales the text and the chips, and Ctrl+0 puts them back.
+    // Zoom scales the text, the chips and the rows, and Ctrl+0 puts them back: at 150 % every
+    // table's rows keep their padding around a line of the larger text (no descender clipped, as
+    // "get_post" was), and are as before once back at actual size.
+    const auto tables = m_fixture.window()->findChildren<QTableView *>();
+    QVERIFY(tables.contains(list->table()));
+    QList<int> rowHeights, paddings; // a row's height, and what it has beyond a line of text
+    for (const QTableView *table : tables) {
+        rowHeights.append(table->verticalHeader()->defaultSectionSize());
+        paddings.append(rowHeights.last() - QFontMetrics(table->font()).height());
+    }
     m_fixture.window()->setZoom(1.5);
     QTRY_VERIFY(list->strip()->chipRect(row).width() > chip.width());
     QVERIFY(list->strip()->chipRect(row).height() > chip.height());
     QVERIFY(QApplication::font().pointSizeF() > text);
+    for (int i = 0; i < tables.size(); ++i) {
+        const int line = QFontMetrics(tables.at(i)->font()).height();
+        QVERIFY2(tables.at(i)->verticalHeader()->defaultSectionSize() >= line + paddings.at(i),
+                 "a table's rows did not grow with its text");
+    }
+    QCOMPARE(list->table()->rowHeight(0), list->table()->verticalHeader()->defaultSectionSize());
     m_fixture.window()->setZoom(1.0);
     QTRY_COMPARE(list->strip()->chipRect(row).size(), chip);
     QCOMPARE(QApplication::font().pointSizeF(), text);
+    for (int i = 0; i < tables.size(); ++i)
+        QCOMPARE(tables.at(i)->verticalHeader()->defaultSectionSize(), rowHeights.at(i));
 
     // Presentation: full screen, larger, with the legend, the sidebar and docks stepped aside;
     // left as it was.
