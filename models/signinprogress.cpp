@@ -153,8 +153,7 @@ QString SignInProgress::statusText(qint64 nowMs) const
         const QString step = flow->steps().isEmpty() ? QString() : flow->steps().constLast().title;
         if (flow->isPaused())
             return tr("Paused before the step after “%1”: Continue when ready.").arg(step);
-        if (flow->authorizationUrl().isValid() && !flow->steps().isEmpty() &&
-            flow->steps().constLast().kind == AuthStep::Kind::Authorization)
+        if (flow->isWaitingForBrowser())
             return tr("Waiting for the browser: sign in there, then come back.");
         return tr("%1 in progress: %2…").arg(Authorizer::flowTitle(flow), step);
     }
@@ -164,6 +163,18 @@ QString SignInProgress::statusText(qint64 nowMs) const
     if (!a->isSignedIn() && !a->flow())
         text += tr(" Folio signs in when the server asks for it (an HTTP 401), or now with Sign in.");
     return text;
+}
+
+QUrl SignInProgress::waitingUrl() const
+{
+    const OAuthFlow *flow = isRunning() ? m_store->authorizer()->flow() : nullptr;
+    return flow && flow->isWaitingForBrowser() ? flow->authorizationUrl() : QUrl();
+}
+
+void SignInProgress::openPageAgain()
+{
+    if (isRunning())
+        m_store->authorizer()->flow()->openBrowserAgain();
 }
 
 void SignInProgress::setStepped(bool stepped)

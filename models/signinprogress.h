@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QUrl>
 
 #include <optional>
 
@@ -58,6 +59,11 @@ public:
     // The sign-in in a sentence: a running flow's step (paused, waiting for the browser, in
     // progress), else the store's status; empty when it is not available().
     QString statusText(qint64 nowMs) const;
+
+    // While the authorization page waits in the browser: its URL (to open again or copy); empty
+    // otherwise.
+    QUrl waitingUrl() const;
+    void openPageAgain();
 
     void setStepped(bool stepped);
     // Loads the saved record first when it is not (its client identities are reused), then signs in.

@@ -86,7 +86,7 @@ QString McpError::describe() const
     case Kind::HttpStatus:
     case Kind::AuthRequired:
     case Kind::InsufficientScope:
-        if (httpStatus)
+        if (httpStatus && !signInFailed)
             return QStringLiteral("HTTP %1: %2").arg(QString::number(httpStatus), message);
         return message;
     default:
@@ -139,6 +139,8 @@ QJsonObject McpError::toJson() const
         o.insert(QStringLiteral("data"), data);
     if (!wwwAuthenticate.isEmpty())
         o.insert(QStringLiteral("wwwAuthenticate"), wwwAuthenticate);
+    if (signInFailed)
+        o.insert(QStringLiteral("signInFailed"), true);
     return o;
 }
 
@@ -158,6 +160,7 @@ McpError McpError::fromJson(const QJsonObject &object)
     e.httpStatus = object.value(QStringLiteral("httpStatus")).toInt();
     e.data = object.value(QStringLiteral("data"));
     e.wwwAuthenticate = object.value(QStringLiteral("wwwAuthenticate")).toString();
+    e.signInFailed = object.value(QStringLiteral("signInFailed")).toBool();
     return e;
 }
 

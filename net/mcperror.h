@@ -35,6 +35,10 @@ struct McpError
     QString message;         // what a person reads
     QJsonValue data;         // JSON-RPC error data, as received
     QString wwwAuthenticate; // for AuthRequired/InsufficientScope
+    // The sign-in that a refusal began failed: message says at which step and why (the check that
+    // broke, the token endpoint's answer). httpStatus is still the refusal's, but describe() does
+    // not lead with it: "HTTP 401:" before a failed iss check would name the wrong thing.
+    bool signInFailed = false;
 
     bool isError() const { return kind != Kind::None; }
     // One line for a status bar or a CLI: "Invalid cursor (-32602 invalid params)".
@@ -49,7 +53,8 @@ struct McpError
     static McpError make(Kind kind, const QString &message);
 
     // As a recorded session keeps it (docs/session-format.md): {kind, message, code?, httpStatus?,
-    // data?, wwwAuthenticate?}, the kind by kindName(). fromJson reads an unknown kind as Protocol.
+    // data?, wwwAuthenticate?, signInFailed?}, the kind by kindName(). fromJson reads an unknown kind as
+    // Protocol.
     QJsonObject toJson() const;
     static McpError fromJson(const QJsonObject &object);
 };

@@ -211,6 +211,7 @@ void OAuthFlow::fail(const QString &message, McpError::Kind kind)
     changed();
     m_error =
         McpError::make(kind, QStringLiteral("Sign-in failed at \"%1\": %2").arg(current().title, message));
+    m_error.signInFailed = true;
     finish();
 }
 
@@ -762,6 +763,19 @@ void OAuthFlow::authorize()
         return;
     }
     followAuthorization(url, 0);
+}
+
+bool OAuthFlow::isWaitingForBrowser() const
+{
+    return !m_finished && m_authorizationUrl.isValid() && !m_steps.isEmpty() &&
+           m_steps.constLast().kind == AuthStep::Kind::Authorization &&
+           m_steps.constLast().state == AuthStep::State::Waiting;
+}
+
+void OAuthFlow::openBrowserAgain()
+{
+    if (isWaitingForBrowser() && m_options.openBrowser)
+        m_options.openBrowser(m_authorizationUrl);
 }
 
 void OAuthFlow::followAuthorization(const QUrl &url, int hops)

@@ -76,6 +76,11 @@ public:
     const AuthRecord &record() const { return m_record; }
     // Set once the authorization request is built (for --no-browser and the Auth view).
     QUrl authorizationUrl() const { return m_authorizationUrl; }
+    // The authorization page is open in the browser and its redirect not back yet.
+    bool isWaitingForBrowser() const;
+    // Shows the authorization page again (a browser tab closed by mistake); nothing unless
+    // isWaitingForBrowser() and the flow has a browser.
+    void openBrowserAgain();
     // A step the flow's owner adds after the flow (the authorized request that followed).
     void appendStep(const AuthStep &step);
 

@@ -7,9 +7,11 @@
 #include "terminaltext.h"
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QDateTime>
 #include <QEvent>
 #include <QFontDatabase>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -59,7 +61,7 @@ QString stateMark(AuthStep::State state)
     case AuthStep::State::Failed:
         return QStringLiteral("\u2717"); // ballot x
     case AuthStep::State::Waiting:
-        return QStringLiteral("\u23F8"); // pause
+        return QStringLiteral("\u2016"); // double vertical line: a pause that every font draws
     case AuthStep::State::Running:
         return QStringLiteral("\u2026"); // ellipsis
     }
@@ -232,6 +234,8 @@ SignInPanel::SignInPanel(QWidget *parent)
     , m_signInButton(new QPushButton(tr("Sign in"), this))
     , m_signOut(new QPushButton(tr("Sign out…"), this))
     , m_stepped(new QCheckBox(tr("Step through"), this))
+    , m_openAgain(new QPushButton(tr("Open Page Again"), this))
+    , m_copyLink(new QPushButton(tr("Copy Link"), this))
     , m_continue(new QPushButton(tr("Continue"), this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_steps(new QTreeWidget(this))
@@ -245,6 +249,12 @@ SignInPanel::SignInPanel(QWidget *parent)
     m_signOut->setToolTip(tr("Forget the server's tokens, here and in the keychain"));
     m_stepped->setToolTip(tr("Pause after every step of the next sign-in until Continue"));
     m_continue->setToolTip(tr("Go on with the next step of the sign-in"));
+    m_openAgain->setObjectName(QStringLiteral("openSignInPageAgain"));
+    m_openAgain->setToolTip(tr("Open the authorization page in the browser again (a tab closed too soon)"));
+    m_copyLink->setObjectName(QStringLiteral("copySignInLink"));
+    m_copyLink->setToolTip(tr("Copy the authorization page's address, to open it in another browser"));
+    m_openAgain->hide();
+    m_copyLink->hide();
     m_reveal->setToolTip(tr("Show tokens, codes and secrets in the exchanges instead of masking them"));
     m_steps->setColumnCount(2);
     m_steps->setHeaderLabels({tr("Step"), tr("What it found")});
@@ -260,6 +270,14 @@ SignInPanel::SignInPanel(QWidget *parent)
     connect(m_signOut, &QPushButton::clicked, this, [this] { signOut(); });
     connect(m_continue, &QPushButton::clicked, this, &SignInPanel::continueFlow);
     connect(m_cancel, &QPushButton::clicked, this, &SignInPanel::cancel);
+    connect(m_openAgain, &QPushButton::clicked, this, [this] {
+        if (available())
+            m_progress->openPageAgain();
+    });
+    connect(m_copyLink, &QPushButton::clicked, this, [this] {
+        if (const QUrl url = available() ? m_progress->waitingUrl() : QUrl(); url.isValid())
+            QGuiApplication::clipboard()->setText(url.toString(QUrl::FullyEncoded));
+    });
     connect(m_stepped, &QCheckBox::toggled, this, [this](bool on) {
         if (m_progress)
             m_progress->setStepped(on);
@@ -275,7 +293,8 @@ SignInPanel::SignInPanel(QWidget *parent)
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_status, 1);
-    for (QWidget *w : {static_cast<QWidget *>(m_stepped), static_cast<QWidget *>(m_continue),
+    for (QWidget *w : {static_cast<QWidget *>(m_openAgain), static_cast<QWidget *>(m_copyLink),
+                       static_cast<QWidget *>(m_stepped), static_cast<QWidget *>(m_continue),
                        static_cast<QWidget *>(m_cancel), static_cast<QWidget *>(m_signInButton),
                        static_cast<QWidget *>(m_signOut)})
         top->addWidget(w, 0, Qt::AlignTop);
@@ -361,6 +380,7 @@ void SignInPanel::setSession(ServerSession *session)
             m_steps->resizeColumnToContents(0);
             m_steps->setCurrentItem(item);
             m_steps->scrollToItem(item);
+            updateStatus();
         });
         connect(m_progress, &SignInProgress::stepChanged, this, [this](int index) {
             const QList<AuthStep> steps = m_progress->steps(currentFlow);
@@ -370,6 +390,7 @@ void SignInPanel::setSession(ServerSession *session)
             fillStepItem(item, steps.at(index));
             if (m_steps->currentItem() == item)
                 showDetail();
+            updateStatus(); // "Waiting for the browser", and the buttons that go with it
         });
     }
     rebuild();
@@ -485,6 +506,9 @@ void SignInPanel::updateStatus()
     m_continue->setVisible(a && (m_progress->isStepped() || paused));
     m_continue->setEnabled(paused);
     m_cancel->setEnabled(running);
+    const bool waiting = a && m_progress->waitingUrl().isValid();
+    m_openAgain->setVisible(waiting);
+    m_copyLink->setVisible(waiting);
     m_reveal->setEnabled(a);
     if (!m_session) {
         m_status->setText(tr("Choose a server to see its sign-in."));

@@ -52,6 +52,9 @@ public:
     QCheckBox *revealBox() const { return m_reveal; }
     QPushButton *signInButton() const { return m_signInButton; }
     QPushButton *continueButton() const { return m_continue; }
+    // While the authorization page waits in the browser: open it again, copy its link.
+    QPushButton *openAgainButton() const { return m_openAgain; }
+    QPushButton *copyLinkButton() const { return m_copyLink; }
 
 Q_SIGNALS:
     // A sign-in flow started for the session shown (the window brings the panel forward).
@@ -78,6 +81,8 @@ private:
     QPushButton *m_signInButton;
     QPushButton *m_signOut;
     QCheckBox *m_stepped;
+    QPushButton *m_openAgain;
+    QPushButton *m_copyLink;
     QPushButton *m_continue;
     QPushButton *m_cancel;
     QTreeWidget *m_steps;

@@ -12,10 +12,13 @@
 #include "windowfixture.h"
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QGuiApplication>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLoggingCategory>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
@@ -64,6 +67,8 @@ private Q_SLOTS:
     void signOutAsksAndForgetsTheTokens();
     void noTokenLeaksIntoFilesOrLogs();
     void stdioServerNeedsNoSignIn();
+    void aFailedSignInIsNamedByItsStepNotTheRefusal();
+    void aWaitingSignInOffersItsPageAgain();
 
 private:
     // Starts the demo server on HTTP with its authorization server; false when it did not listen.
@@ -77,6 +82,8 @@ private:
     QString m_url;
     QNetworkAccessManager m_browser;
     int m_browserOpened = 0;
+    bool m_browserFollows = true; // false: the page is left waiting, as a user who has not signed in yet
+    QList<QUrl> m_pagesOpened;
     WindowFixture m_fixture;
 };
 
@@ -115,6 +122,9 @@ void tst_SignIn::cleanup()
     m_server.kill();
     m_server.waitForFinished(5000);
     m_url.clear();
+    m_browserOpened = 0;
+    m_browserFollows = true;
+    m_pagesOpened.clear();
     QSettings().clear();
 }
 
@@ -139,6 +149,9 @@ void tst_SignIn::openWindow()
     // The browser: the authorization URL fetched, its redirect followed to the loopback listener.
     m_fixture.servers()->session(0)->setSignInBrowser([this](const QUrl &url) {
         ++m_browserOpened;
+        m_pagesOpened.append(url);
+        if (!m_browserFollows)
+            return;
         QNetworkReply *reply = m_browser.get(QNetworkRequest(url));
         connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
     });
@@ -327,6 +340,68 @@ void tst_SignIn::stdioServerNeedsNoSignIn()
     SignInPanel *panel = m_fixture.window()->signInPanel();
     QVERIFY(panel->statusText().contains(QStringLiteral("local process")));
     QVERIFY(!panel->signInButton()->isEnabled());
+}
+
+// A sign-in begun by an HTTP 401 that then fails a check (here the RFC 9207 iss in the redirect)
+// is said as the step and the check, not as "HTTP 401:", which would name the wrong thing.
+void tst_SignIn::aFailedSignInIsNamedByItsStepNotTheRefusal()
+{
+    QVERIFY(startServer({QStringLiteral("fault=wrong-iss")}));
+    openWindow();
+    ServerSession *session = m_fixture.servers()->session(0);
+    QTRY_COMPARE_WITH_TIMEOUT(session->state(), ClientState::Failed, 30000);
+    const QString status = m_fixture.window()->serverStatus();
+    QVERIFY2(status.contains(QStringLiteral("Sign-in failed at \"Callback\"")), qPrintable(status));
+    QVERIFY2(!status.contains(QStringLiteral("HTTP 401")), qPrintable(status));
+    auto *view = m_fixture.window()->currentServerView();
+    QVERIFY(view);
+    QString shown;
+    for (const QLabel *label : view->findChildren<QLabel *>())
+        shown += label->text() + QLatin1Char('\n');
+    QVERIFY2(shown.contains(QStringLiteral("Sign-in failed at \"Callback\"")), qPrintable(shown));
+    QVERIFY2(!shown.contains(QStringLiteral("HTTP 401")), qPrintable(shown));
+}
+
+// While the authorization page waits in the browser, the dock says so, draws every mark of its
+// steps in its own font (no missing-glyph box), opens the page again and copies its link; once
+// the browser comes back, both buttons go.
+void tst_SignIn::aWaitingSignInOffersItsPageAgain()
+{
+    QVERIFY(startServer());
+    m_browserFollows = false;
+    openWindow();
+    SignInPanel *panel = m_fixture.window()->signInPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->openAgainButton()->isVisible(), 20000);
+    QVERIFY(panel->copyLinkButton()->isVisible());
+    QCOMPARE(m_pagesOpened.size(), 1);
+    QVERIFY2(panel->statusText().startsWith(QStringLiteral("Waiting for the browser")),
+             qPrintable(panel->statusText()));
+
+    // The waiting step's heading: every character in the detail's font.
+    QTreeWidget *tree = panel->steps();
+    QTreeWidgetItem *flow = tree->topLevelItem(tree->topLevelItemCount() - 1);
+    QTreeWidgetItem *waiting = flow->child(flow->childCount() - 1);
+    QCOMPARE(waiting->text(0), QStringLiteral("Authorization"));
+    tree->setCurrentItem(waiting);
+    const QString heading = panel->detail()->toPlainText().section(QLatin1Char('\n'), 0, 0);
+    QVERIFY2(heading.contains(QStringLiteral("waiting")), qPrintable(heading));
+    const QFontMetrics metrics(panel->detail()->font());
+    for (const char32_t c : heading.toUcs4())
+        QVERIFY2(metrics.inFontUcs4(c),
+                 qPrintable(QStringLiteral("U+%1 is not in the font").arg(uint(c), 4, 16, QLatin1Char('0'))));
+
+    panel->openAgainButton()->click();
+    QCOMPARE(m_pagesOpened.size(), 2);
+    QCOMPARE(m_pagesOpened.at(1), m_pagesOpened.at(0));
+    panel->copyLinkButton()->click();
+    QCOMPARE(QGuiApplication::clipboard()->text(), m_pagesOpened.at(0).toString(QUrl::FullyEncoded));
+
+    // The user signs in: the browser follows the page, and the buttons go.
+    QNetworkReply *reply = m_browser.get(QNetworkRequest(m_pagesOpened.at(0)));
+    connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+    QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
+    QVERIFY(!panel->openAgainButton()->isVisible());
+    QVERIFY(!panel->copyLinkButton()->isVisible());
 }
 
 QTEST_MAIN(tst_SignIn)
