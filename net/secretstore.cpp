@@ -4,7 +4,10 @@
 
 #include <qt6keychain/keychain.h>
 
+#include <QPointer>
 #include <QRegularExpression>
+
+#include <utility>
 
 namespace folio {
 
@@ -89,21 +92,29 @@ SecretStore::SecretStore(const QString &service, QObject *parent)
     , m_service(service)
 {}
 
+SecretStore::~SecretStore()
+{
+    // Jobs never started hold no GLib callback: they can go with the store. The running one
+    // deletes itself when the keychain answers (see enqueue()).
+    for (const Waiting &w : std::as_const(m_waiting))
+        delete w.job;
+}
+
 void SecretStore::store(const QString &key, const QString &secret)
 {
     auto job = new QKeychain::WritePasswordJob(m_service);
     job->setTextData(secret);
-    start(job, Operation::Store, key);
+    enqueue(job, Operation::Store, key);
 }
 
 void SecretStore::read(const QString &key)
 {
-    start(new QKeychain::ReadPasswordJob(m_service), Operation::Read, key);
+    enqueue(new QKeychain::ReadPasswordJob(m_service), Operation::Read, key);
 }
 
 void SecretStore::remove(const QString &key)
 {
-    start(new QKeychain::DeletePasswordJob(m_service), Operation::Remove, key);
+    enqueue(new QKeychain::DeletePasswordJob(m_service), Operation::Remove, key);
 }
 
 QString SecretStore::failureMessage(Failure failure, const QString &key, const QString &detail)
@@ -132,7 +143,7 @@ QString SecretStore::failureMessage(Failure failure, const QString &key, const Q
     return message;
 }
 
-void SecretStore::start(QKeychain::Job *job, Operation operation, const QString &key)
+void SecretStore::enqueue(QKeychain::Job *job, Operation operation, const QString &key)
 {
     job->setKey(key);
     // The job has no parent and deletes itself after finished(): the Secret Service backend
@@ -141,10 +152,26 @@ void SecretStore::start(QKeychain::Job *job, Operation operation, const QString 
     // below drops the answer of a store that is gone.
     job->setAutoDelete(true);
     job->setInsecureFallback(false);
-    qCDebug(lcSecrets).noquote() << operationName(operation) << "the token for" << key;
-    connect(job, &QKeychain::Job::finished, this,
-            [this, operation, key](QKeychain::Job *finished) { handleFinished(finished, operation, key); });
-    job->start();
+    m_waiting.append({job, operation, key});
+    startNext();
+}
+
+void SecretStore::startNext()
+{
+    if (m_running || m_waiting.isEmpty())
+        return;
+    const Waiting next = m_waiting.takeFirst();
+    m_running = true;
+    qCDebug(lcSecrets).noquote() << operationName(next.operation) << "the token for" << next.key;
+    connect(next.job, &QKeychain::Job::finished, this,
+            [this, operation = next.operation, key = next.key](QKeychain::Job *finished) {
+                m_running = false;
+                const QPointer<SecretStore> self(this); // a slot may delete the store
+                handleFinished(finished, operation, key);
+                if (self)
+                    startNext();
+            });
+    next.job->start();
 }
 
 void SecretStore::handleFinished(QKeychain::Job *job, Operation operation, const QString &key)
@@ -154,7 +181,21 @@ void SecretStore::handleFinished(QKeychain::Job *job, Operation operation, const
         // Info, not a warning: failed() reaches the user (a banner, the command's message).
         qCInfo(lcSecrets).noquote() << operationName(operation) << "the token for" << key << "failed:"
                                     << "QKeychain error" << int(job->error()) << job->errorString();
+        // The user refused to unlock (or there is no keychain): the jobs waiting behind this one
+        // would ask again, once each. They get the same answer.
+        QList<Waiting> refused;
+        if (failure == Failure::AccessDenied || failure == Failure::NoBackend)
+            refused = std::exchange(m_waiting, {});
+        const QPointer<SecretStore> self(this); // a slot may delete the store
         Q_EMIT failed(key, failure, failureMessage(failure, key, job->errorString()));
+        for (const Waiting &w : std::as_const(refused)) {
+            delete w.job; // never started
+            if (!self)
+                continue;
+            qCInfo(lcSecrets).noquote() << operationName(w.operation) << "the token for" << w.key
+                                        << "not tried: the keychain just refused";
+            Q_EMIT failed(w.key, failure, failureMessage(failure, w.key));
+        }
         return;
     }
     qCDebug(lcSecrets).noquote() << operationName(operation) << "the token for" << key << "done";

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -10,8 +11,11 @@ class Job;
 namespace folio {
 
 // Keeps per-server bearer tokens in the platform keychain (QtKeychain), never in plain text.
-// Every call starts one asynchronous job and answers with exactly one signal: the matching
-// success signal or failed(). Secrets never appear in a message or a log line.
+// Every call is one asynchronous job and answers with exactly one signal: the matching success
+// signal or failed(). Secrets never appear in a message or a log line. The jobs run one at a time,
+// in the order asked: a locked keyring asks the user to unlock it once (for the first job), not
+// once per secret of an import; and when the user refuses, or there is no keychain, the jobs
+// waiting behind it fail with the same answer instead of asking again.
 class SecretStore : public QObject
 {
     Q_OBJECT
@@ -25,6 +29,7 @@ public:
     Q_ENUM(Failure)
 
     explicit SecretStore(const QString &service = QStringLiteral("Folio"), QObject *parent = nullptr);
+    ~SecretStore() override;
 
     QString service() const { return m_service; }
 
@@ -34,6 +39,8 @@ public:
     virtual void read(const QString &key);
     virtual void remove(const QString &key);
 
+    // Jobs asked for and not started yet (one runs at a time).
+    int waitingJobs() const { return int(m_waiting.size()); }
     // Plain words for a person. key names what the secret belongs to; detail is the backend's own
     // explanation, added where it helps.
     static QString failureMessage(Failure failure, const QString &key, const QString &detail = {});
@@ -52,10 +59,19 @@ private:
     enum class Operation { Store, Read, Remove };
     static const char *operationName(Operation operation); // for folio.net.secrets
 
-    void start(QKeychain::Job *job, Operation operation, const QString &key);
+    struct Waiting
+    {
+        QKeychain::Job *job;
+        Operation operation;
+        QString key;
+    };
+    void enqueue(QKeychain::Job *job, Operation operation, const QString &key);
+    void startNext();
     void handleFinished(QKeychain::Job *job, Operation operation, const QString &key);
 
     QString m_service;
+    QList<Waiting> m_waiting;
+    bool m_running = false;
 };
 
 } // namespace folio
