@@ -1,5 +1,6 @@
 #include "findingspanel.h"
 
+#include "clientstate.h"
 #include "pagedlistmodel.h"
 #include "serversession.h"
 #include "statuscolors.h"
@@ -34,9 +35,7 @@ void FindingsPanel::build()
     if (m_tree)
         return;
     m_tree = new QTreeWidget(this);
-    m_empty = new QLabel(tr("No findings. Folio judges each page as it arrives: loops, gaps, duplicates, "
-                            "missing or invalid cache hints, cursor errors."),
-                         this);
+    m_empty = new QLabel(this); // its text is set by rebuild(), from the session's state
     m_tree->setColumnCount(ColumnCount);
     m_tree->setHeaderLabels(
         {tr("Severity"), tr("Finding"), tr("List"), tr("Page"), tr("Found by"), tr("What happened")});
@@ -86,6 +85,7 @@ void FindingsPanel::setSession(ServerSession *session)
     if (session) {
         connect(session, &ServerSession::findingsChanged, &m_rebuild, qOverload<>(&QTimer::start));
         connect(session, &ServerSession::listsChanged, &m_rebuild, qOverload<>(&QTimer::start));
+        connect(session, &ServerSession::stateChanged, &m_rebuild, qOverload<>(&QTimer::start));
     }
     rebuild();
 }
@@ -93,6 +93,11 @@ void FindingsPanel::setSession(ServerSession *session)
 int FindingsPanel::count() const
 {
     return m_session ? m_session->findingCount() : 0;
+}
+
+QString FindingsPanel::emptyText() const
+{
+    return m_empty && !m_empty->isHidden() ? m_empty->text() : QString();
 }
 
 void FindingsPanel::rebuild()
@@ -147,6 +152,18 @@ void FindingsPanel::rebuild()
         m_tree->resizeColumnToContents(c);
     m_tree->setVisible(m_tree->topLevelItemCount() > 0);
     m_empty->setVisible(m_tree->topLevelItemCount() == 0);
+    // An empty state that says what it means: nothing judged yet, or everything judged and clean.
+    if (!m_session)
+        m_empty->setText(tr("No server chosen: pick one on the left, and what Folio finds in its lists "
+                            "shows here."));
+    else if (m_session->state() == ClientState::Connected || m_session->isReplay())
+        m_empty->setText(tr("No findings — every page read so far was judged as it arrived: no cursor "
+                            "loop, gap, duplicate, missing or invalid cache hint, or cursor error. Load all "
+                            "pages (Ctrl+L) or audit the server (Ctrl+Shift+A) to judge more."));
+    else
+        m_empty->setText(
+            tr("No findings yet. Connect, and Folio judges each page as it arrives: loops, gaps, "
+               "duplicates, missing or invalid cache hints, cursor errors."));
 }
 
 } // namespace folio

@@ -40,6 +40,9 @@ public:
     // The tree's context menu: Copy (the row), Copy as JSON (the finding, with its list).
     RowCopyActions copyActions() const { return m_copy; }
     QTreeWidget *tree() const { return m_tree; }
+    // What the panel says when there is nothing to list (empty while it shows findings, or before
+    // it was first on screen).
+    QString emptyText() const;
 
 Q_SIGNALS:
     // A finding was activated: show this page of this list (-1: the list, no page).

@@ -899,6 +899,12 @@ void tst_MainWindow::aHealthyDemoHasNoFindings()
             QVERIFY2(walker->isComplete(), qPrintable(id + QStringLiteral(": ") + walker->stopReason()));
         }
     }
+    // The empty findings say what the silence means: every page read was judged.
+    FindingsPanel *findings = m_fixture.window()->findingsPanel();
+    m_fixture.window()->findingsDock()->show();
+    m_fixture.window()->findingsDock()->raise();
+    QTRY_VERIFY(findings->emptyText().startsWith(
+        QStringLiteral("No findings \u2014 every page read so far was judged")));
 }
 
 void tst_MainWindow::theEvidenceGetsTheRoom()
