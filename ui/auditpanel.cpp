@@ -1,6 +1,7 @@
 #include "auditpanel.h"
 
 #include "auditresult.h"
+#include "icons.h"
 #include "serversession.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
@@ -38,6 +39,8 @@ AuditPanel::AuditPanel(QWidget *parent)
     m_copy =
         addRowCopyActions(m_tree, [](const QModelIndex &row) { return row.data(JsonRole).toJsonValue(); });
     m_run->setToolTip(tr("Audit the server's paging (Ctrl+Shift+A)"));
+    m_run->setIcon(actionIcon(QStringLiteral("audit")));
+    m_cancel->setIcon(actionIcon(QStringLiteral("cancel")));
     m_cancel->setEnabled(false);
     connect(m_run, &QPushButton::clicked, this, &AuditPanel::start);
     connect(m_cancel, &QPushButton::clicked, this, &AuditPanel::cancel);

@@ -3,6 +3,7 @@
 #include "copyaction.h"
 #include "elidedlabel.h"
 #include "fonts.h"
+#include "icons.h"
 #include "jsontreemodel.h"
 #include "pagedlistmodel.h"
 #include "pageinspector.h"
@@ -69,12 +70,13 @@ public:
     }
 };
 
-QToolButton *toolButton(const QString &text, const QString &tip, QWidget *parent)
+QToolButton *toolButton(const QString &text, const QString &icon, const QString &tip, QWidget *parent)
 {
     auto *b = new QToolButton(parent);
     b->setText(text);
     b->setToolTip(tip);
-    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    b->setIcon(actionIcon(icon));
+    b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     b->setAutoRaise(true);
     return b;
 }
@@ -102,10 +104,13 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
         m_model->walker()->setManualStart(true);
 
     // Toolbar.
-    m_loadAll = toolButton(tr("Load all"), tr("Follow the cursors to the end of the list (Ctrl+L)"), this);
-    m_cancel = toolButton(tr("Cancel"), tr("Stop loading; the pages read stay (Esc)"), this);
-    m_restart = toolButton(tr("Restart"), tr("Discard every page and walk again from the first (F5)"), this);
-    m_autoRefetch = toolButton(tr("Auto-refetch"),
+    m_loadAll = toolButton(tr("Load all"), QStringLiteral("load-all"),
+                           tr("Follow the cursors to the end of the list (Ctrl+L)"), this);
+    m_cancel = toolButton(tr("Cancel"), QStringLiteral("cancel"),
+                          tr("Stop loading; the pages read stay (Esc)"), this);
+    m_restart = toolButton(tr("Restart"), QStringLiteral("restart"),
+                           tr("Discard every page and walk again from the first (F5)"), this);
+    m_autoRefetch = toolButton(tr("Auto-refetch"), QStringLiteral("auto-refetch"),
                                tr("Refetch each page with its own cursor when its TTL expires"), this);
     m_autoRefetch->setCheckable(true);
     m_restart->setObjectName(QStringLiteral("restartButton"));
@@ -137,16 +142,16 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
                          source.protocolKind() == ListKind::Prompts;
     if (invokes) {
         if (source.kind() == ListSource::Kind::Tool)
-            m_invoke = toolButton(tr("Call once…"),
+            m_invoke = toolButton(tr("Call once…"), QStringLiteral("call"),
                                   tr("Call this tool once with arguments of your choosing, "
                                      "outside the walk"),
                                   this);
         else if (source.protocolKind() == ListKind::Tools)
-            m_invoke =
-                toolButton(tr("Call…"), tr("Call the selected tool (Ctrl+Return, or double-click it)"), this);
+            m_invoke = toolButton(tr("Call…"), QStringLiteral("call"),
+                                  tr("Call the selected tool (Ctrl+Return, or double-click it)"), this);
         else
-            m_invoke =
-                toolButton(tr("Get…"), tr("Get the selected prompt (Ctrl+Return, or double-click it)"), this);
+            m_invoke = toolButton(tr("Get…"), QStringLiteral("call"),
+                                  tr("Get the selected prompt (Ctrl+Return, or double-click it)"), this);
         m_invoke->setObjectName(QStringLiteral("invokeButton"));
         connect(m_invoke, &QToolButton::clicked, this, &ListView::requestInvoke);
         bar->addWidget(m_invoke);

@@ -3,6 +3,7 @@
 #include "copyaction.h"
 #include "elidedlabel.h"
 #include "fonts.h"
+#include "icons.h"
 #include "jsontreemodel.h"
 #include "pageexport.h"
 #include "pageledger.h"
@@ -152,6 +153,9 @@ void PageInspector::buildDetail()
     m_restart->setToolTip(tr("Keep every page in the history, struck through, and walk the list again"));
     m_copy = new QPushButton(tr("Copy as JSON"), page);
     m_copy->setObjectName(QStringLiteral("copy"));
+    m_refetch->setIcon(actionIcon(QStringLiteral("refetch")));
+    m_restart->setIcon(actionIcon(QStringLiteral("discard")));
+    m_copy->setIcon(actionIcon(QStringLiteral("copy")));
     m_copy->setToolTip(tr("The page as received, its decoded cursors and its items, for a bug report"));
     connect(m_refetch, &QPushButton::clicked, this, &PageInspector::refetchPage);
     connect(m_restart, &QPushButton::clicked, this, &PageInspector::discardAndRestart);

@@ -1,5 +1,6 @@
 #include "serversidebar.h"
 
+#include "icons.h"
 #include "serverlistactions.h"
 #include "serverlistdelegate.h"
 #include "serverlistmodel.h"
@@ -36,6 +37,8 @@ ServerSidebar::ServerSidebar(ServerListModel *servers, QWidget *window)
     add->setToolTip(tr("Add a server (Ctrl+N)"));
     auto *import = new QPushButton(tr("Import…"), this);
     import->setToolTip(tr("Import servers from Claude Desktop, Cursor, .mcp.json or VS Code (Ctrl+I)"));
+    add->setIcon(actionIcon(QStringLiteral("add")));
+    import->setIcon(actionIcon(QStringLiteral("import")));
     buttons->addWidget(add);
     buttons->addWidget(import);
     side->addLayout(buttons);

@@ -1,6 +1,7 @@
 #include "trafficview.h"
 
 #include "fonts.h"
+#include "icons.h"
 #include "trafficexport.h"
 #include "trafficlogmodel.h"
 
@@ -92,8 +93,10 @@ void TrafficView::build()
     bar->addWidget(m_exportStatus);
     m_export = new QAction(tr("Export…"), this);
     m_export->setToolTip(tr("Save the traffic as JSON Lines, or its HTTP exchanges as HAR"));
+    m_export->setIcon(actionIcon(QStringLiteral("export")));
     auto *exportButton = new QToolButton(this);
     exportButton->setDefaultAction(m_export);
+    exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addWidget(exportButton);
 
     m_proxy->setSourceModel(m_model);

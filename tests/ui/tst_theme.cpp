@@ -1,5 +1,7 @@
 #include "theme.h"
 
+#include "icons.h"
+
 #include <QApplication>
 #include <QImage>
 #include <QPalette>
@@ -19,6 +21,7 @@ private Q_SLOTS:
     void palettesDiffer();
     void extensionArrowsDraw();
     void titleBarIconsAreMadeOnce();
+    void actionIconsFollowThePalette();
 };
 
 void tst_Theme::palettesDiffer()
@@ -74,6 +77,32 @@ void tst_Theme::titleBarIconsAreMadeOnce()
     // After a theme change the style is new, and so are its icons: still drawn.
     Theme::apply(Theme::Mode::Dark);
     QVERIFY(!QApplication::style()->standardIcon(QStyle::SP_TitleBarCloseButton).isNull());
+    Theme::apply(Theme::Mode::Light);
+}
+
+// The action icons are drawn in the palette's button-text colour when drawn: dark strokes in
+// light, light strokes in dark, the disabled colour when disabled; a name with no file is null.
+void tst_Theme::actionIconsFollowThePalette()
+{
+    QVERIFY(actionIcon(QStringLiteral("no-such-icon")).isNull());
+    const auto strokes = [](QIcon::Mode mode) {
+        const QImage image = actionIcon(QStringLiteral("restart")).pixmap(QSize(24, 24), mode).toImage();
+        // The most opaque pixel: a stroke, away from the antialiased edges.
+        QColor best(Qt::transparent);
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if (const QColor c = image.pixelColor(x, y); c.alpha() > best.alpha())
+                    best = c;
+        return best;
+    };
+    Theme::apply(Theme::Mode::Light);
+    const QColor light = strokes(QIcon::Normal);
+    QVERIFY(light.alpha() > 200);
+    QVERIFY2(light.lightness() < 100, qPrintable(light.name()));
+    QVERIFY(strokes(QIcon::Disabled) != light);
+    Theme::apply(Theme::Mode::Dark);
+    const QColor dark = strokes(QIcon::Normal);
+    QVERIFY2(dark.lightness() > 150, qPrintable(dark.name()));
     Theme::apply(Theme::Mode::Light);
 }
 
