@@ -193,7 +193,8 @@ void CallView::callNow()
     if (!m_refusal.isEmpty() || m_state == State::Running || !client())
         return;
     m_state = State::Running; // before start(): a refused call ends inside it
-    start(InvocationRun::callTool(client(), item(), m_form->values(), this), tr("Calling…"));
+    start(InvocationRun::callTool(client(), item(), m_form->values(), this),
+          tr("Calling %1…").arg(itemName()));
     if (m_state == State::Running)
         setState(State::Running);
 }
