@@ -1,7 +1,8 @@
 // Calling a tool and getting a prompt from the window, on the real demo server (offscreen, QTest
 // input): a read-only tool is called through its form and its result shown; a tool that may
 // delete things asks first, and declining sends nothing; a prompt is got with its argument and its
-// message shown; a slow call shows its progress where its result will be, and is cancelled there.
+// message shown; a slow call shows its progress where its result will be, and is cancelled there;
+// a tool's argument suggests what was given it before, in a new window too.
 #include "callview.h"
 #include "contentblocks.h"
 #include "listview.h"
@@ -11,10 +12,13 @@
 #include "schemaform.h"
 #include "serversession.h"
 #include "serverview.h"
+#include "settingskeys.h"
 #include "trafficlog.h"
 #include "windowfixture.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
+#include <QCompleter>
 #include <QDeadlineTimer>
 #include <QHeaderView>
 #include <QLabel>
@@ -23,6 +27,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTableView>
@@ -43,6 +48,7 @@ private Q_SLOTS:
     void aMismatchAndMixedContentAreShown();
     void aListToolIsCalledOnce();
     void aRunningCallShowsItsProgressInTheResultPane();
+    void aToolArgumentSuggestsWhatWasGivenBefore();
 
 private:
     ListView *openDemo(const QString &listId)
@@ -391,6 +397,52 @@ void tst_CallView::aRunningCallShowsItsProgressInTheResultPane()
     QVERIFY2(
         call->findChild<QLabel *>(QStringLiteral("callStatus"))->text().startsWith(QLatin1String("Done:")),
         qPrintable(call->findChild<QLabel *>(QStringLiteral("callStatus"))->text()));
+}
+
+void tst_CallView::aToolArgumentSuggestsWhatWasGivenBefore()
+{
+    QSettings().remove(SettingsKey::ToolArgumentsGroup); // what the tests before gave
+    ListView *list = openDemo(QStringLiteral("tools"));
+    QVERIFY(list);
+    const QJsonObject getPost = toolNamed(list, QStringLiteral("get_post"));
+    QVERIFY(!getPost.isEmpty());
+    QPointer<CallView> first(serverView()->openCallView(getPost));
+    QCOMPARE(first->form()->suggestionsFor(QStringLiteral("post_id")), QStringList());
+    first->form()->setValues({{QStringLiteral("post_id"), QStringLiteral("p00042")}});
+    first->call();
+    QTRY_COMPARE(first->state(), CallView::State::Done);
+    first->form()->setValues({{QStringLiteral("post_id"), QStringLiteral("p00007")}});
+    first->call();
+    QTRY_COMPARE(first->state(), CallView::State::Done);
+    // In the same form at once, the latest first.
+    QCOMPARE(first->form()->suggestionsFor(QStringLiteral("post_id")),
+             (QStringList{QStringLiteral("p00007"), QStringLiteral("p00042")}));
+    first->close();
+    QTRY_VERIFY(!first);
+
+    // A new window for the tool: remembered, and offered as the field's completions.
+    CallView *second = serverView()->openCallView(getPost);
+    QVERIFY(QTest::qWaitForWindowExposed(second));
+    second->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(second));
+    auto *id = second->form()->findChild<QLineEdit *>(QStringLiteral("field:post_id"));
+    QVERIFY(id && id->completer());
+    QCOMPARE(second->form()->suggestionsFor(QStringLiteral("post_id")),
+             (QStringList{QStringLiteral("p00007"), QStringLiteral("p00042")}));
+    id->setFocus();
+    QTRY_VERIFY(id->hasFocus());
+    // Down in the empty field lists them all; typing narrows them.
+    QTest::keyClick(id, Qt::Key_Down);
+    QTRY_VERIFY(id->completer()->popup()->isVisible());
+    QCOMPARE(id->completer()->completionCount(), 2);
+    QTest::keyClick(id->completer()->popup(), Qt::Key_Escape);
+    QTest::keyClicks(id, QStringLiteral("42"));
+    QTRY_VERIFY(id->completer()->popup()->isVisible());
+    QCOMPARE(id->completer()->completionCount(), 1);
+    QCOMPARE(id->completer()->currentCompletion(), QStringLiteral("p00042"));
+    // Another tool's field does not offer them.
+    CallView *other = serverView()->openCallView(toolNamed(list, QStringLiteral("delete_post")));
+    QCOMPARE(other->form()->suggestionsFor(QStringLiteral("post_id")), QStringList());
 }
 
 QTEST_MAIN(tst_CallView)
