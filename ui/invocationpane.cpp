@@ -365,6 +365,7 @@ void InvocationPane::handleProgress(double progress, double total, const QString
         m_progress->setRange(0, 0); // busy: no total to measure against
     }
     m_progressText->setText(progressLine(progress, total, message));
+    showElapsed(); // the time beside the step, not up to a second behind it
 }
 
 void InvocationPane::handleFinished()
