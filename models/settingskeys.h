@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QCryptographicHash>
 #include <QString>
 
 // Every key Folio keeps in QSettings, in one place: what each remembers, and who reads it. A new
@@ -39,5 +40,15 @@ inline QString serverViewTab(const QString &serverName)
 inline const QString CallViewSplitter = QStringLiteral("callView/splitter");
 inline const QString PromptViewSplitter = QStringLiteral("promptView/splitter");
 inline const QString InspectorDecodedTrees = QStringLiteral("inspector/decodedTrees");
+// The values given a tool's arguments before, per server and tool (models/argumentsuggestions.cpp):
+// a map of argument name to its last values, most recent first. Named by a hash, since a server's
+// name and a tool's are anyone's text, and QSettings reads a '/' in a key as a group.
+inline const QString ToolArgumentsGroup = QStringLiteral("toolArguments");
+inline QString toolArgumentHistory(const QString &server, const QString &tool)
+{
+    const QByteArray id =
+        QCryptographicHash::hash((server + QChar(0) + tool).toUtf8(), QCryptographicHash::Sha256);
+    return ToolArgumentsGroup + QLatin1Char('/') + QString::fromLatin1(id.toHex().left(32));
+}
 
 } // namespace folio::SettingsKey

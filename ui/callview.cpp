@@ -4,6 +4,7 @@
 #include "fonts.h"
 #include "jsontreemodel.h"
 #include "schemaform.h"
+#include "serversession.h"
 #include "settingskeys.h"
 #include "statuscolors.h"
 #include "toolresultcheck.h"
@@ -84,6 +85,8 @@ CallView::CallView(ServerSession *session, const QJsonObject &tool, QWidget *par
 
     // The arguments and the confirmation.
     m_form->setObjectName(QStringLiteral("callForm"));
+    if (session)
+        m_form->setSuggestions(ArgumentSuggestions(session->config().name, itemName()));
     m_form->setSchema(tool.value(QStringLiteral("inputSchema")).toObject());
     connect(m_form, &SchemaForm::submitted, this, &CallView::call);
     setArgumentsWidget(m_form);
@@ -193,7 +196,9 @@ void CallView::callNow()
     if (!m_refusal.isEmpty() || m_state == State::Running || !client())
         return;
     m_state = State::Running; // before start(): a refused call ends inside it
-    start(InvocationRun::callTool(client(), item(), m_form->values(), this), tr("Calling…"));
+    m_form->rememberValues(); // what was asked, whatever the server makes of it
+    start(InvocationRun::callTool(client(), item(), m_form->values(), this),
+          tr("Calling %1…").arg(itemName()));
     if (m_state == State::Running)
         setState(State::Running);
 }

@@ -19,6 +19,7 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -31,6 +32,33 @@ QLabel *sectionTitle(const QString &text, QWidget *parent)
     auto *label = new QLabel(text, parent);
     label->setFont(titleFont(label->font()));
     return label;
+}
+
+// What a progress notification says, on one line: "3 of 10 — Fetching comments", "40 so far".
+// The message is the server's text: made safe, and cut short so that it cannot crowd the pane.
+QString progressLine(double progress, double total, const QString &message)
+{
+    constexpr int maxMessage = 300;
+    QString said = oneLineSafe(message);
+    if (said.size() > maxMessage)
+        said = said.left(maxMessage - 1) + QChar(0x2026);
+    QString counted;
+    if (total > 0)
+        counted = InvocationPane::tr("%1 of %2").arg(QString::number(progress), QString::number(total));
+    else if (progress >= 0)
+        counted = InvocationPane::tr("%1 so far").arg(QString::number(progress));
+    if (said.isEmpty())
+        return counted;
+    return counted.isEmpty() ? said : counted + QStringLiteral(" — ") + said;
+}
+
+// "4 s", "1 min 05 s".
+QString elapsedText(qint64 ms)
+{
+    const qint64 s = ms / 1000;
+    if (s < 60)
+        return InvocationPane::tr("%1 s").arg(s);
+    return InvocationPane::tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
 } // namespace
@@ -49,8 +77,12 @@ InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, 
     , m_primary(new QPushButton(kind.primary, this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_close(new QPushButton(tr("Close"), this))
-    , m_progress(new QProgressBar(this))
-    , m_progressText(new QLabel(this))
+    , m_running(new QWidget(this))
+    , m_working(new WrapLabel(m_running))
+    , m_progress(new QProgressBar(m_running))
+    , m_progressText(new WrapLabel(m_running))
+    , m_elapsed(new QLabel(m_running))
+    , m_elapsedTick(new QTimer(this))
     , m_resultStack(new QStackedWidget(this))
     , m_empty(new WrapLabel(this))
     , m_status(new WrapLabel(this))
@@ -85,10 +117,6 @@ InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, 
     m_primary->setDefault(true);
     m_cancel->setObjectName(QStringLiteral("cancel%1").arg(prefix.left(1).toUpper() + prefix.mid(1)));
     m_cancel->setToolTip(tr("Cancel (sends notifications/cancelled)"));
-    m_progress->setObjectName(prefix + QStringLiteral("Progress"));
-    m_progress->setTextVisible(false);
-    m_progress->setMaximumWidth(200);
-    m_progressText->setObjectName(prefix + QStringLiteral("ProgressText"));
     connect(m_primary, &QPushButton::clicked, this, &InvocationPane::submit);
     connect(m_cancel, &QPushButton::clicked, this, &InvocationPane::cancel);
     for (const QKeySequence &keys :
@@ -117,10 +145,7 @@ InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, 
             close();
     });
     auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_progress);
-    buttons->addWidget(m_progressText);
     buttons->addStretch(1);
-    buttons->addWidget(m_cancel);
     buttons->addWidget(m_close);
     buttons->addWidget(m_primary);
     auto *left = new QWidget(m_splitter);
@@ -170,8 +195,39 @@ InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, 
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(resultInner);
+
+    // While it runs: where the result will be, what the request is doing and how to stop it.
+    m_running->setObjectName(prefix + QStringLiteral("Running"));
+    m_working->setObjectName(prefix + QStringLiteral("Working"));
+    m_working->setTextFormat(Qt::PlainText);
+    m_working->setFont(titleFont(m_working->font()));
+    m_progress->setObjectName(prefix + QStringLiteral("Progress"));
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumWidth(640);
+    m_progressText->setObjectName(prefix + QStringLiteral("ProgressText"));
+    m_progressText->setTextFormat(Qt::PlainText);
+    m_progressText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_elapsed->setObjectName(prefix + QStringLiteral("Elapsed"));
+    m_elapsedTick->setInterval(1000);
+    connect(m_elapsedTick, &QTimer::timeout, this, &InvocationPane::showElapsed);
+    m_cancel->setParent(m_running);
+    auto *runningLayout = new QVBoxLayout(m_running);
+    runningLayout->setContentsMargins(12, 0, 12, 0);
+    runningLayout->setSpacing(8);
+    runningLayout->addStretch(1);
+    runningLayout->addWidget(m_working);
+    runningLayout->addWidget(m_progress);
+    runningLayout->addWidget(m_progressText);
+    auto *runningFoot = new QHBoxLayout;
+    runningFoot->addWidget(m_elapsed);
+    runningFoot->addStretch(1);
+    runningFoot->addWidget(m_cancel);
+    runningLayout->addLayout(runningFoot);
+    runningLayout->addStretch(2);
+
     m_resultStack->addWidget(m_empty);
     m_resultStack->addWidget(scroll);
+    m_resultStack->addWidget(m_running);
     auto *right = new QWidget(m_splitter);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(4, 0, 0, 0);
@@ -232,8 +288,15 @@ void InvocationPane::start(InvocationRun *run, const QString &working)
     if (m_run)
         m_run->deleteLater();
     m_run = run;
-    m_progress->setRange(0, 0);
-    m_progressText->setText(working);
+    m_working->setText(oneLineSafe(working));
+    m_progress->setRange(0, 0); // until the server says how far, if it does
+    m_progressText->setText(tr("Waiting for the server…"));
+    m_runClock.start();
+    showElapsed();
+    m_elapsedTick->start();
+    if (m_resultStack->currentWidget() != m_running)
+        m_pageBeforeRun = m_resultStack->currentIndex();
+    m_resultStack->setCurrentWidget(m_running);
     connect(run, &InvocationRun::progressed, this, &InvocationPane::handleProgress);
     connect(run, &InvocationRun::finished, this, &InvocationPane::handleFinished);
     updateButtons();
@@ -278,9 +341,19 @@ void InvocationPane::updateButtons()
 {
     const bool running = isRunning();
     m_primary->setEnabled(!running && client());
-    m_cancel->setVisible(running);
-    m_progress->setVisible(running);
-    m_progressText->setVisible(running);
+    m_cancel->setEnabled(running);
+    if (!running) {
+        m_elapsedTick->stop();
+        // Ended without an outcome shown (a kind that had nothing to say): what was there before.
+        if (m_resultStack->currentWidget() == m_running)
+            m_resultStack->setCurrentIndex(m_pageBeforeRun);
+    }
+}
+
+void InvocationPane::showElapsed()
+{
+    m_elapsed->setText(
+        tr("Running for %1").arg(elapsedText(m_runClock.isValid() ? m_runClock.elapsed() : 0)));
 }
 
 void InvocationPane::handleProgress(double progress, double total, const QString &message)
@@ -288,13 +361,11 @@ void InvocationPane::handleProgress(double progress, double total, const QString
     if (total > 0) {
         m_progress->setRange(0, 1000);
         m_progress->setValue(int(qBound(0.0, progress / total, 1.0) * 1000));
-        m_progressText->setText(message.isEmpty()
-                                    ? tr("%1 of %2").arg(QString::number(progress), QString::number(total))
-                                    : message);
     } else {
-        m_progress->setRange(0, 0);
-        m_progressText->setText(message.isEmpty() ? tr("%1 so far").arg(progress) : message);
+        m_progress->setRange(0, 0); // busy: no total to measure against
     }
+    m_progressText->setText(progressLine(progress, total, message));
+    showElapsed(); // the time beside the step, not up to a second behind it
 }
 
 void InvocationPane::handleFinished()
@@ -325,6 +396,8 @@ void InvocationPane::applyColors()
     QPalette muted = palette();
     muted.setColor(QPalette::WindowText, StatusColors(palette()).mutedText());
     m_empty->setPalette(muted);
+    m_progressText->setPalette(muted);
+    m_elapsed->setPalette(muted);
 }
 
 void InvocationPane::changeEvent(QEvent *event)

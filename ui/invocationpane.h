@@ -2,6 +2,7 @@
 
 #include "invocationrun.h"
 
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QPointer>
 #include <QWidget>
@@ -11,6 +12,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSplitter;
+class QTimer;
 class QStackedWidget;
 class QToolButton;
 class QVBoxLayout;
@@ -23,11 +25,12 @@ class WrapLabel;
 
 // What a tool call and a prompt get share: one pane for "an invocation and its result". At the
 // top who it is (its name, its title when it differs, its description, and the lines a kind adds);
-// on the left the arguments, then the primary button (also Ctrl+Return), Cancel and the progress
-// while it runs; on the right the result, an empty state until the first answer, then a status
-// line in the outcome's colour, what the kind shows, and every round raw (opened by itself when
-// the request failed). The split is remembered per kind. A kind builds its argument and result
-// widgets, starts an InvocationRun with start(), and shows its outcome in showOutcome().
+// on the left the arguments and the primary button (also Ctrl+Return); on the right the result, an
+// empty state until the first answer, while a request runs what it is doing (who, the server's
+// progress and message, the time so far, Cancel), then a status line in the outcome's colour, what
+// the kind shows, and every round raw (opened by itself when the request failed). The split is remembered per
+// kind. A kind builds its argument and result widgets, starts an InvocationRun with start(), and shows its
+// outcome in showOutcome().
 class InvocationPane : public QWidget
 {
     Q_OBJECT
@@ -72,7 +75,8 @@ protected:
     // The primary button and the shortcuts run this.
     virtual void submit() = 0;
 
-    // Takes the run (replacing the last one), shows progress, and calls showOutcome() once it ends.
+    // Takes the run (replacing the last one), shows it running in the result pane ("Calling
+    // get_post…", the server's own text: made safe here), and calls showOutcome() once it ends.
     void start(InvocationRun *run, const QString &working);
     virtual void showOutcome(const InvocationRun &run) = 0;
     // The status line, in a colour; the result page shown, the raw rounds filled (opened on a
@@ -81,7 +85,7 @@ protected:
 
     QPushButton *primaryButton() const { return m_primary; }
     QLabel *nameLabel() const { return m_name; }
-    // Enables the primary button and shows Cancel and the progress as the run goes.
+    // Enables the primary button, and shows the running page while the run goes.
     virtual void updateButtons();
     void changeEvent(QEvent *event) override;
     // Colours that follow the palette (light, dark): the kind's own, after the pane's.
@@ -90,6 +94,7 @@ protected:
 private:
     void handleProgress(double progress, double total, const QString &message);
     void handleFinished();
+    void showElapsed();
 
     QPointer<ServerSession> m_session;
     QJsonObject m_item;
@@ -103,8 +108,14 @@ private:
     QPushButton *m_primary;
     QPushButton *m_cancel;
     QPushButton *m_close;
+    QWidget *m_running;
+    WrapLabel *m_working;
     QProgressBar *m_progress;
-    QLabel *m_progressText;
+    WrapLabel *m_progressText;
+    QLabel *m_elapsed;
+    QTimer *m_elapsedTick;
+    QElapsedTimer m_runClock;
+    int m_pageBeforeRun = 0;
     QStackedWidget *m_resultStack;
     WrapLabel *m_empty;
     WrapLabel *m_status;

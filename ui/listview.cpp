@@ -1,5 +1,6 @@
 #include "listview.h"
 
+#include "argumentsuggestions.h"
 #include "copyaction.h"
 #include "elidedlabel.h"
 #include "fonts.h"
@@ -230,6 +231,9 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     layout->addLayout(bar);
     if (source.kind() == ListSource::Kind::Tool) {
         m_argsForm = new ToolArgsForm(this);
+        if (m_session)
+            m_argsForm->setSuggestions(ArgumentSuggestions(
+                m_session->config().name, source.toolDefinition().value(QStringLiteral("name")).toString()));
         m_argsForm->setTool(source.toolDefinition(), source.cursorArgument(), source.limitArgument());
         m_argsForm->setContentsMargins(8, 0, 8, 0);
         connect(m_argsForm, &ToolArgsForm::applied, this, &ListView::applyToolArguments);

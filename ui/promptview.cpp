@@ -224,7 +224,8 @@ void PromptView::get()
 {
     if (!client() || isRunning())
         return;
-    start(InvocationRun::getPrompt(client(), itemName(), arguments(), this), tr("Getting…"));
+    start(InvocationRun::getPrompt(client(), itemName(), arguments(), this),
+          tr("Getting %1…").arg(itemName()));
 }
 
 void PromptView::showOutcome(const InvocationRun &run)

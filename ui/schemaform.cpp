@@ -6,15 +6,18 @@
 #include "statuscolors.h"
 #include "wraplabel.h"
 
+#include <QAbstractItemView>
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCompleter>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QJsonDocument>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -22,6 +25,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QStringListModel>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -194,9 +198,99 @@ void SchemaForm::setSchema(const QJsonObject &schema)
     m_scroll->setWidget(m_formPage);
     m_empty->setVisible(isEmpty());
     m_scroll->setVisible(!isEmpty());
+    refreshSuggestions();
     m_syncing = false;
     applyColors();
     handleEdited();
+}
+
+void SchemaForm::setSuggestions(const ArgumentSuggestions &suggestions)
+{
+    m_suggestions = suggestions;
+    refreshSuggestions();
+}
+
+void SchemaForm::rememberValues()
+{
+    m_suggestions.remember(values(), m_schema);
+    refreshSuggestions();
+}
+
+QStringList SchemaForm::suggestionsFor(const QString &argument) const
+{
+    if (!m_root)
+        return {};
+    for (const std::unique_ptr<Node> &member : m_root->members) {
+        if (member->name != argument)
+            continue;
+        const auto *edit = qobject_cast<QLineEdit *>(member->editor);
+        const auto *model = edit && edit->completer()
+                                ? qobject_cast<QStringListModel *>(edit->completer()->model())
+                                : nullptr;
+        return model ? model->stringList() : QStringList();
+    }
+    return {};
+}
+
+// The top-level text and number fields: the values given before, then the schema's (nested
+// fields keep the schema's alone, set when built).
+void SchemaForm::refreshSuggestions()
+{
+    if (!m_root)
+        return;
+    for (const std::unique_ptr<Node> &member : m_root->members) {
+        if (member->kind != Node::Kind::String && member->kind != Node::Kind::Number)
+            continue;
+        if (auto *edit = qobject_cast<QLineEdit *>(member->editor))
+            setCompletions(edit, m_suggestions.suggestions(member->name, member->schema));
+    }
+}
+
+void SchemaForm::setCompletions(QLineEdit *edit, const QStringList &values)
+{
+    QCompleter *completer = edit->completer();
+    if (values.isEmpty()) {
+        if (completer)
+            completer->setModel(new QStringListModel(completer)); // the old model goes with it
+        return;
+    }
+    if (!completer) {
+        completer = new QCompleter(new QStringListModel(edit), edit);
+        completer->setCaseSensitivity(Qt::CaseInsensitive);
+        completer->setFilterMode(Qt::MatchContains);
+        completer->setCompletionMode(QCompleter::PopupCompletion);
+        completer->setMaxVisibleItems(10);
+        edit->setCompleter(completer);
+        edit->installEventFilter(this);
+        // A chosen suggestion is set, not typed: the form hears of it once the field has it.
+        connect(completer, qOverload<const QString &>(&QCompleter::activated), this,
+                &SchemaForm::handleEdited, Qt::QueuedConnection);
+        if (edit->placeholderText().isEmpty())
+            edit->setPlaceholderText(tr("type, or ↓ for suggestions"));
+    }
+    auto *model = qobject_cast<QStringListModel *>(completer->model());
+    if (!model) {
+        model = new QStringListModel(completer);
+        completer->setModel(model);
+    }
+    model->setStringList(values);
+}
+
+// Down in a field with suggestions and no list shown: the suggestions that fit what it holds
+// (all of them when it is empty).
+bool SchemaForm::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::KeyPress && static_cast<QKeyEvent *>(event)->key() == Qt::Key_Down &&
+        static_cast<QKeyEvent *>(event)->modifiers() == Qt::NoModifier) {
+        if (auto *edit = qobject_cast<QLineEdit *>(watched); edit && edit->completer() &&
+                                                             !edit->completer()->popup()->isVisible() &&
+                                                             edit->completer()->model()->rowCount() > 0) {
+            edit->completer()->setCompletionPrefix(edit->text());
+            edit->completer()->complete();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 bool SchemaForm::isEmpty() const
@@ -332,6 +426,8 @@ std::unique_ptr<SchemaForm::Node> SchemaForm::buildNode(const SchemaField &f)
         break;
     }
     }
+    if ((f.kind == Node::Kind::String || f.kind == Node::Kind::Number) && f.depth > 1)
+        setCompletions(static_cast<QLineEdit *>(node->editor), ArgumentSuggestions::fromSchema(f.schema));
     if (node->editor) {
         node->editor->setObjectName(QStringLiteral("field:") + name);
         if (!f.description.isEmpty())

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "argumentsuggestions.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QWidget>
@@ -9,6 +11,7 @@
 
 class QFormLayout;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QScrollArea;
 class QStackedWidget;
@@ -29,7 +32,10 @@ class WrapLabel;
 // as rows with Add and Remove, local $refs resolved (never fetched), descriptions as hints and
 // tooltips. What the form cannot hold (anyOf of shapes, arrays of arrays, …) is a one-line JSON
 // field. Beside it, a JSON editor of the whole value (Form | JSON), kept in sync both ways; the
-// form refuses to take over values it could not show exactly, and says where.
+// form refuses to take over values it could not show exactly, and says where. A text or number
+// field suggests (a completer; Down shows them all) what ArgumentSuggestions knows of it: its
+// schema's enum, const, examples and default, and for a top-level argument the values given it
+// before, once setSuggestions() says whose they are and rememberValues() is called on each use.
 class SchemaForm : public QWidget
 {
     Q_OBJECT
@@ -39,6 +45,13 @@ public:
 
     // Builds the form; values start at the schema's defaults.
     void setSchema(const QJsonObject &schema);
+    // Whose arguments these are, for the values given before (by default none are remembered).
+    void setSuggestions(const ArgumentSuggestions &suggestions);
+    // Remembers the values as they are now (a call was sent with them), for this form's fields
+    // and every later form with the same suggestions.
+    void rememberValues();
+    // What a top-level text or number field suggests now; empty for another field.
+    QStringList suggestionsFor(const QString &argument) const;
     QJsonObject schema() const { return m_schema; }
     // Whether the schema has no properties to show (a tool without arguments).
     bool isEmpty() const;
@@ -91,8 +104,12 @@ private:
     void handleJsonEdited();
     void applyColors();
     void watch(QWidget *editor);
+    void setCompletions(QLineEdit *edit, const QStringList &values);
+    void refreshSuggestions();
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
     QJsonObject m_schema;
+    ArgumentSuggestions m_suggestions;
     std::unique_ptr<Node> m_root;
     QJsonObject m_extra; // members the schema does not list, kept from setValues() and the editor
     QToolButton *m_formButton;

@@ -22,6 +22,12 @@ ToolArgsForm::ToolArgsForm(QWidget *parent)
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_form);
     connect(m_form, &SchemaForm::submitted, this, &ToolArgsForm::applied);
+    connect(this, &ToolArgsForm::applied, m_form, &SchemaForm::rememberValues);
+}
+
+void ToolArgsForm::setSuggestions(const ArgumentSuggestions &suggestions)
+{
+    m_form->setSuggestions(suggestions);
 }
 
 void ToolArgsForm::setTool(const QJsonObject &tool, const QString &cursorArg, const QString &limitArg)

@@ -10,6 +10,7 @@ class QCheckBox;
 
 namespace folio {
 
+class ArgumentSuggestions;
 class SchemaForm;
 
 // A list tool's arguments for its walk: the SchemaForm of its inputSchema without the cursor and
@@ -21,6 +22,9 @@ public:
     explicit ToolArgsForm(QWidget *parent = nullptr);
 
     void setTool(const QJsonObject &tool, const QString &cursorArg, const QString &limitArg);
+    // Whose arguments these are: the fields suggest the values given before (SchemaForm), and
+    // each walk asked for remembers its arguments.
+    void setSuggestions(const ArgumentSuggestions &suggestions);
     QJsonObject arguments() const;
     std::optional<int> limit() const;
     SchemaForm *form() const { return m_form; }

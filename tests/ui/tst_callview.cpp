@@ -1,7 +1,8 @@
 // Calling a tool and getting a prompt from the window, on the real demo server (offscreen, QTest
 // input): a read-only tool is called through its form and its result shown; a tool that may
 // delete things asks first, and declining sends nothing; a prompt is got with its argument and its
-// message shown.
+// message shown; a slow call shows its progress where its result will be, and is cancelled there;
+// a tool's argument suggests what was given it before, in a new window too.
 #include "callview.h"
 #include "contentblocks.h"
 #include "listview.h"
@@ -11,18 +12,24 @@
 #include "schemaform.h"
 #include "serversession.h"
 #include "serverview.h"
+#include "settingskeys.h"
 #include "trafficlog.h"
 #include "windowfixture.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
+#include <QCompleter>
 #include <QDeadlineTimer>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
@@ -40,6 +47,8 @@ private Q_SLOTS:
     void getsAPromptWithItsArgument();
     void aMismatchAndMixedContentAreShown();
     void aListToolIsCalledOnce();
+    void aRunningCallShowsItsProgressInTheResultPane();
+    void aToolArgumentSuggestsWhatWasGivenBefore();
 
 private:
     ListView *openDemo(const QString &listId)
@@ -49,6 +58,8 @@ private:
     // Selects the row whose first column is name, once the list has it.
     bool selectRow(ListView *list, const QString &name);
     int sentCount(const QString &method) const;
+    // The tools list's definition of name, once the list has it.
+    QJsonObject toolNamed(ListView *list, const QString &name);
     ServerView *serverView() const { return m_fixture.serverView(); }
 
     WindowFixture m_fixture;
@@ -82,6 +93,17 @@ bool tst_CallView::selectRow(ListView *list, const QString &name)
             return false;
         },
         10000);
+}
+
+QJsonObject tst_CallView::toolNamed(ListView *list, const QString &name)
+{
+    if (!selectRow(list, name))
+        return {};
+    for (int row = 0; row < list->model()->rowCount(); ++row) {
+        if (list->model()->item(row).value(QStringLiteral("name")).toString() == name)
+            return list->model()->item(row);
+    }
+    return {};
 }
 
 int tst_CallView::sentCount(const QString &method) const
@@ -303,6 +325,124 @@ void tst_CallView::aListToolIsCalledOnce()
     QTRY_COMPARE(call->state(), CallView::State::Done);
     QVERIFY(
         call->findChild<QLabel *>(QStringLiteral("callStatus"))->text().startsWith(QLatin1String("Done:")));
+}
+
+void tst_CallView::aRunningCallShowsItsProgressInTheResultPane()
+{
+    ListView *list = openDemo(QStringLiteral("tools"));
+    QVERIFY(list);
+    const QJsonObject playbook = toolNamed(list, QStringLiteral("run_playbook"));
+    QVERIFY(!playbook.isEmpty());
+    CallView *call = serverView()->openCallView(playbook);
+    QVERIFY(QTest::qWaitForWindowExposed(call));
+    auto *stack = call->findChild<QWidget *>(QStringLiteral("emptyState"))->parentWidget();
+    auto *results = qobject_cast<QStackedWidget *>(stack);
+    QVERIFY(results);
+    QCOMPARE(results->currentWidget()->objectName(), QStringLiteral("emptyState"));
+    // Ten steps of 400 ms: slow enough to look at, and each step says how far it got.
+    call->form()->setValues({{QStringLiteral("playbook_id"), QStringLiteral("pb-1")},
+                             {QStringLiteral("steps"), 10},
+                             {QStringLiteral("stepMs"), 400}});
+    call->call();
+    if (call->state() == CallView::State::Confirming)
+        QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("confirmCall")), Qt::LeftButton);
+    QCOMPARE(call->state(), CallView::State::Running);
+
+    // The result pane says the call runs, not "Fill in the arguments…".
+    auto *running = call->findChild<QWidget *>(QStringLiteral("callRunning"));
+    QVERIFY(running);
+    QCOMPARE(results->currentWidget(), running);
+    QVERIFY(running->isVisible());
+    QVERIFY(!call->findChild<QWidget *>(QStringLiteral("emptyState"))->isVisible());
+    QCOMPARE(call->findChild<QLabel *>(QStringLiteral("callWorking"))->text(),
+             QStringLiteral("Calling run_playbook…"));
+    auto *bar = call->findChild<QProgressBar *>(QStringLiteral("callProgress"));
+    QVERIFY(bar && bar->isVisible());
+    QVERIFY(running->isAncestorOf(bar));
+    // The server's progress: how far, of what, and its message.
+    auto *progressText = call->findChild<QLabel *>(QStringLiteral("callProgressText"));
+    QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() > 0 && bar->value() > 0, 5000);
+    QVERIFY2(progressText->text().contains(QStringLiteral(" of 100 — Step ")),
+             qPrintable(progressText->text()));
+    // Wide enough to read: more than the old 200 px strip, within the pane.
+    QVERIFY2(bar->width() > 300, qPrintable(QString::number(bar->width())));
+    QVERIFY(call->findChild<QLabel *>(QStringLiteral("callElapsed"))
+                ->text()
+                .startsWith(QLatin1String("Running for")));
+    // grab() of the window mid-call, for a person to look at.
+    if (const QString shot = qEnvironmentVariable("FOLIO_CALL_RUNNING_SHOT"); !shot.isEmpty())
+        call->grab().save(shot);
+
+    // Cancel is there, in the pane, and cancels.
+    auto *cancel = call->findChild<QPushButton *>(QStringLiteral("cancelCall"));
+    QVERIFY(cancel && cancel->isVisible() && running->isAncestorOf(cancel));
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QTRY_COMPARE(call->state(), CallView::State::Done);
+    QVERIFY(call->run()->outcome() == InvocationRun::Outcome::Cancelled);
+    QVERIFY(!running->isVisible());
+    const QString status = call->findChild<QLabel *>(QStringLiteral("callStatus"))->text();
+    QVERIFY2(status.startsWith(QLatin1String("Cancelled")), qPrintable(status));
+    QVERIFY(call->findChild<QLabel *>(QStringLiteral("callStatus"))->isVisible());
+
+    // A second call runs in the same place, and its result replaces it.
+    call->form()->setValues({{QStringLiteral("playbook_id"), QStringLiteral("pb-2")},
+                             {QStringLiteral("steps"), 2},
+                             {QStringLiteral("stepMs"), 50}});
+    call->call();
+    if (call->state() == CallView::State::Confirming)
+        QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("confirmCall")), Qt::LeftButton);
+    QCOMPARE(results->currentWidget(), running);
+    QTRY_COMPARE(call->state(), CallView::State::Done);
+    QVERIFY(results->currentWidget() != running);
+    QVERIFY2(
+        call->findChild<QLabel *>(QStringLiteral("callStatus"))->text().startsWith(QLatin1String("Done:")),
+        qPrintable(call->findChild<QLabel *>(QStringLiteral("callStatus"))->text()));
+}
+
+void tst_CallView::aToolArgumentSuggestsWhatWasGivenBefore()
+{
+    QSettings().remove(SettingsKey::ToolArgumentsGroup); // what the tests before gave
+    ListView *list = openDemo(QStringLiteral("tools"));
+    QVERIFY(list);
+    const QJsonObject getPost = toolNamed(list, QStringLiteral("get_post"));
+    QVERIFY(!getPost.isEmpty());
+    QPointer<CallView> first(serverView()->openCallView(getPost));
+    QCOMPARE(first->form()->suggestionsFor(QStringLiteral("post_id")), QStringList());
+    first->form()->setValues({{QStringLiteral("post_id"), QStringLiteral("p00042")}});
+    first->call();
+    QTRY_COMPARE(first->state(), CallView::State::Done);
+    first->form()->setValues({{QStringLiteral("post_id"), QStringLiteral("p00007")}});
+    first->call();
+    QTRY_COMPARE(first->state(), CallView::State::Done);
+    // In the same form at once, the latest first.
+    QCOMPARE(first->form()->suggestionsFor(QStringLiteral("post_id")),
+             (QStringList{QStringLiteral("p00007"), QStringLiteral("p00042")}));
+    first->close();
+    QTRY_VERIFY(!first);
+
+    // A new window for the tool: remembered, and offered as the field's completions.
+    CallView *second = serverView()->openCallView(getPost);
+    QVERIFY(QTest::qWaitForWindowExposed(second));
+    second->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(second));
+    auto *id = second->form()->findChild<QLineEdit *>(QStringLiteral("field:post_id"));
+    QVERIFY(id && id->completer());
+    QCOMPARE(second->form()->suggestionsFor(QStringLiteral("post_id")),
+             (QStringList{QStringLiteral("p00007"), QStringLiteral("p00042")}));
+    id->setFocus();
+    QTRY_VERIFY(id->hasFocus());
+    // Down in the empty field lists them all; typing narrows them.
+    QTest::keyClick(id, Qt::Key_Down);
+    QTRY_VERIFY(id->completer()->popup()->isVisible());
+    QCOMPARE(id->completer()->completionCount(), 2);
+    QTest::keyClick(id->completer()->popup(), Qt::Key_Escape);
+    QTest::keyClicks(id, QStringLiteral("42"));
+    QTRY_VERIFY(id->completer()->popup()->isVisible());
+    QCOMPARE(id->completer()->completionCount(), 1);
+    QCOMPARE(id->completer()->currentCompletion(), QStringLiteral("p00042"));
+    // Another tool's field does not offer them.
+    CallView *other = serverView()->openCallView(toolNamed(list, QStringLiteral("delete_post")));
+    QCOMPARE(other->form()->suggestionsFor(QStringLiteral("post_id")), QStringList());
 }
 
 QTEST_MAIN(tst_CallView)

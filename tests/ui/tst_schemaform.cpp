@@ -1,10 +1,14 @@
 // SchemaForm: a form from a JSON Schema (a tool's inputSchema, an elicitation's requestedSchema)
 // and the JSON editor beside it, driven with QTest input offscreen.
 #include "schemaform.h"
+#include "settingskeys.h"
 #include "testjson.h"
 
+#include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCompleter>
+#include <QCoreApplication>
 #include <QGroupBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,8 +16,10 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
 
@@ -44,6 +50,7 @@ class tst_SchemaForm : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase();
     void fieldsFromTheSchema();
     void typingFillsTheValues();
     void problemPerField();
@@ -52,7 +59,17 @@ private Q_SLOTS:
     void jsonEditorInSyncBothWays();
     void formRefusesWhatItCannotShow();
     void elicitationDefaults();
+    void suggestsTheSchemasValuesAndWhatWasGiven();
+    void aHostileSchemasSuggestionsAreBounded();
 };
+
+void tst_SchemaForm::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_schemaform"));
+    QSettings().clear();
+}
 
 void tst_SchemaForm::fieldsFromTheSchema()
 {
@@ -200,6 +217,107 @@ void tst_SchemaForm::elicitationDefaults()
     QCOMPARE(field<QComboBox>(form, QStringLiteral("plan"))->currentText(), QStringLiteral("Pro (pro)"));
     form.setValues(jsonObject(R"({"name":"Grace","plan":"free"})"));
     QCOMPARE(form.values(), jsonObject(R"({"name":"Grace","plan":"free"})"));
+}
+
+void tst_SchemaForm::suggestsTheSchemasValuesAndWhatWasGiven()
+{
+    const QJsonObject schema = jsonObject(R"({"type":"object","properties":{
+        "channel":{"type":"string","examples":["town-square","off-topic"]},
+        "size":{"type":"string","default":"small"},
+        "kind":{"enum":["a","b"]},
+        "ratio":{"type":"number","examples":[0.5,2]},
+        "tags":{"type":"array","items":{"type":"string","examples":["urgent"]}},
+        "note":{"type":"string"}},"required":["channel"]})");
+    const ArgumentSuggestions whose(QStringLiteral("demo"), QStringLiteral("post_message"));
+    SchemaForm form;
+    form.setSuggestions(whose);
+    form.setSchema(schema);
+    QCOMPARE(form.suggestionsFor(QStringLiteral("channel")),
+             (QStringList{QStringLiteral("town-square"), QStringLiteral("off-topic")}));
+    QCOMPARE(form.suggestionsFor(QStringLiteral("size")), QStringList{QStringLiteral("small")});
+    QCOMPARE(form.suggestionsFor(QStringLiteral("ratio")),
+             (QStringList{QStringLiteral("0.5"), QStringLiteral("2")}));
+    // An enum is a combo box already; a field with nothing known has no completer.
+    QVERIFY(field<QComboBox>(form, QStringLiteral("kind")));
+    QCOMPARE(form.suggestionsFor(QStringLiteral("kind")), QStringList());
+    QVERIFY(!field<QLineEdit>(form, QStringLiteral("note"))->completer());
+    // An array's string items suggest their schema's examples.
+    QTest::mouseClick(form.findChild<QPushButton *>(QStringLiteral("addItem")), Qt::LeftButton);
+    QLineEdit *tag = nullptr;
+    for (QLineEdit *e : form.findChildren<QLineEdit *>()) {
+        if (e->objectName() == QLatin1String("field:") && e->completer())
+            tag = e;
+    }
+    QVERIFY(tag);
+    QCOMPARE(tag->completer()->model()->index(0, 0).data().toString(), QStringLiteral("urgent"));
+    tag->setText(QStringLiteral("urgent"));
+
+    // Choosing a suggestion fills the field, as typing would.
+    form.show();
+    QVERIFY(QTest::qWaitForWindowActive(&form));
+    auto *channel = field<QLineEdit>(form, QStringLiteral("channel"));
+    channel->setFocus();
+    QTRY_VERIFY(channel->hasFocus());
+    QSignalSpy changed(&form, &SchemaForm::changed);
+    QTest::keyClicks(channel, QStringLiteral("off"));
+    QTRY_VERIFY(channel->completer()->popup()->isVisible());
+    QCOMPARE(channel->completer()->completionCount(), 1);
+    QTest::keyClick(channel->completer()->popup(), Qt::Key_Down);
+    QTest::keyClick(channel->completer()->popup(), Qt::Key_Return);
+    QTRY_COMPARE(channel->text(), QStringLiteral("off-topic"));
+    QTRY_COMPARE(form.values().value(QStringLiteral("channel")).toString(), QStringLiteral("off-topic"));
+    QTRY_VERIFY(!changed.isEmpty());
+    QCOMPARE(form.problem(), QString());
+
+    // Given once (a call sent with them), offered first from then on, in this form and a new one.
+    channel->setText(QStringLiteral("random"));
+    field<QLineEdit>(form, QStringLiteral("note"))->setText(QStringLiteral("see you"));
+    form.rememberValues();
+    QCOMPARE(
+        form.suggestionsFor(QStringLiteral("channel")),
+        (QStringList{QStringLiteral("random"), QStringLiteral("town-square"), QStringLiteral("off-topic")}));
+    SchemaForm later;
+    later.setSuggestions(ArgumentSuggestions(QStringLiteral("demo"), QStringLiteral("post_message")));
+    later.setSchema(schema);
+    QCOMPARE(
+        later.suggestionsFor(QStringLiteral("channel")),
+        (QStringList{QStringLiteral("random"), QStringLiteral("town-square"), QStringLiteral("off-topic")}));
+    QCOMPARE(later.suggestionsFor(QStringLiteral("size")), QStringList{QStringLiteral("small")}); // once
+    QCOMPARE(later.suggestionsFor(QStringLiteral("note")), QStringList{QStringLiteral("see you")});
+    QVERIFY(field<QLineEdit>(later, QStringLiteral("note"))->completer());
+    // The form's own values are not changed by what it remembers: a new form starts at the defaults.
+    QCOMPARE(later.values().value(QStringLiteral("channel")), QJsonValue(QJsonValue::Undefined));
+    // A form that is not told whose it is (an elicitation) remembers nothing.
+    SchemaForm anonymous;
+    anonymous.setSchema(schema);
+    QCOMPARE(anonymous.suggestionsFor(QStringLiteral("channel")),
+             (QStringList{QStringLiteral("town-square"), QStringLiteral("off-topic")}));
+}
+
+void tst_SchemaForm::aHostileSchemasSuggestionsAreBounded()
+{
+    QJsonArray examples;
+    examples.append(QString(1 << 20, QLatin1Char('x')));
+    examples.append(QStringLiteral("ring\x07"
+                                   "bell"));
+    examples.append(QString::fromUtf8("rtl\u202Eoverride"));
+    for (int i = 0; i < 5000; ++i)
+        examples.append(QStringLiteral("value-%1").arg(i));
+    QJsonObject property{{QStringLiteral("type"), QStringLiteral("string")},
+                         {QStringLiteral("examples"), examples}};
+    QJsonObject schema{{QStringLiteral("type"), QStringLiteral("object")},
+                       {QStringLiteral("properties"), QJsonObject{{QStringLiteral("q"), property}}}};
+    SchemaForm form;
+    form.resize(400, 300);
+    form.setSchema(schema);
+    const QStringList offered = form.suggestionsFor(QStringLiteral("q"));
+    QCOMPARE(offered.size(), ArgumentSuggestions::maxSuggestions);
+    QCOMPARE(offered.first(), QStringLiteral("value-0"));
+    // The field keeps its width: the form is laid out as for any string.
+    form.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&form));
+    QVERIFY(field<QLineEdit>(form, QStringLiteral("q"))->width() <= form.width());
+    QVERIFY(form.sizeHint().width() < 1000);
 }
 
 QTEST_MAIN(tst_SchemaForm)

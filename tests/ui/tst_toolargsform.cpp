@@ -1,12 +1,18 @@
 // A list tool's argument form: integer arguments as spin boxes that start where the schema says
 // (its default, else its minimum when required), an optional one not sent until set, and the
-// page limit within the schema's bounds.
+// page limit within the schema's bounds; the arguments of a walk are suggested to the next form.
+#include "schemaform.h"
 #include "toolargsform.h"
 
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTest>
 
 using namespace folio;
@@ -29,6 +35,14 @@ private:
     }
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_toolargsform"));
+        QSettings().clear();
+    }
+
     void integerStartsWhereTheSchemaSays_data()
     {
         QTest::addColumn<QByteArray>("property");
@@ -98,6 +112,42 @@ private Q_SLOTS:
                       QStringLiteral("cursor"), QStringLiteral("limit"));
         QCOMPARE(box(small, 0)->value(), 8);
         QCOMPARE(box(small, 0)->minimum(), 1);
+    }
+
+    void aWalksArgumentsAreSuggestedNextTime()
+    {
+        const QJsonObject t = tool(R"({"type":"object","properties":{"cursor":{"type":"string"},
+            "channel":{"type":"string","default":"town-square","examples":["help-android"]},
+            "api_token":{"type":"string"}}})");
+        const ArgumentSuggestions whose(QStringLiteral("demo"), QStringLiteral("list_things"));
+        ToolArgsForm form;
+        form.setSuggestions(whose);
+        form.setTool(t, QStringLiteral("cursor"), QString());
+        QCOMPARE(form.form()->suggestionsFor(QStringLiteral("channel")),
+                 (QStringList{QStringLiteral("help-android"), QStringLiteral("town-square")}));
+        form.form()
+            ->findChild<QLineEdit *>(QStringLiteral("field:channel"))
+            ->setText(QStringLiteral("off-topic"));
+        form.form()
+            ->findChild<QLineEdit *>(QStringLiteral("field:api_token"))
+            ->setText(QStringLiteral("s3cr3t-value"));
+        QPushButton *walk = nullptr;
+        for (QPushButton *b : form.findChildren<QPushButton *>()) {
+            if (b->text() == QLatin1String("Walk with these arguments"))
+                walk = b;
+        }
+        QVERIFY(walk);
+        walk->click(); // the walk asked for: its arguments are remembered
+
+        ToolArgsForm next;
+        next.setSuggestions(whose);
+        next.setTool(t, QStringLiteral("cursor"), QString());
+        QCOMPARE(next.form()->suggestionsFor(QStringLiteral("channel")),
+                 (QStringList{QStringLiteral("off-topic"), QStringLiteral("help-android"),
+                              QStringLiteral("town-square")}));
+        // A secret is never remembered; the cursor is the walk's, not a field.
+        QCOMPARE(next.form()->suggestionsFor(QStringLiteral("api_token")), QStringList());
+        QCOMPARE(next.form()->suggestionsFor(QStringLiteral("cursor")), QStringList());
     }
 };
 

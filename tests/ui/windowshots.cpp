@@ -33,6 +33,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QJsonArray>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QNetworkAccessManager>
@@ -490,6 +491,34 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return true;
     });
     widgetShot([callView] { return callView->data(); }, QStringLiteral("call-small-dark"), 3);
+    // A slow tool mid-call: its progress where its result will be, with Cancel.
+    script.add(QStringLiteral("call running"), [&window, item, callView] {
+        Theme::apply(Theme::Mode::Light);
+        if (*callView)
+            (*callView)->close();
+        const QJsonObject tool = item(QStringLiteral("tools"), QStringLiteral("run_playbook"));
+        if (tool.isEmpty())
+            return false;
+        *callView = window.currentServerView()->openCallView(tool);
+        (*callView)->resize(1100, 720);
+        (*callView)->form()->setValues(
+            QJsonObject{{QStringLiteral("playbook_id"), QStringLiteral("onboarding")},
+                        {QStringLiteral("steps"), 10},
+                        {QStringLiteral("stepMs"), 700}});
+        (*callView)->callNow();
+        return true;
+    });
+    script.add(QStringLiteral("call progressed"), [callView] {
+        const auto *text =
+            *callView ? (*callView)->findChild<QLabel *>(QStringLiteral("callProgressText")) : nullptr;
+        return text && text->text().contains(QStringLiteral("Step 3 of 10"));
+    });
+    widgetShot([callView] { return callView->data(); }, QStringLiteral("call-running-light"), 1);
+    script.add(QStringLiteral("call cancelled"), [callView] {
+        if (*callView)
+            (*callView)->cancel();
+        return true;
+    });
     script.add(QStringLiteral("prompt view"), [&window, item, callView, promptView] {
         Theme::apply(Theme::Mode::Light);
         if (*callView)
