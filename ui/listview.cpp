@@ -34,6 +34,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
@@ -75,7 +76,11 @@ QToolButton *toolButton(const QString &text, const QString &icon, const QString 
 {
     auto *b = new QToolButton(parent);
     b->setText(text);
-    b->setToolTip(tip);
+    // Named first: in a narrow view the button shows its icon only (fitToolButtons()).
+    QString name = text;
+    if (name.endsWith(QChar(0x2026)))
+        name.chop(1);
+    b->setToolTip(QStringLiteral("%1: %2").arg(name, tip));
     b->setIcon(actionIcon(icon));
     b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     b->setAutoRaise(true);
@@ -368,6 +373,36 @@ void ListView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         applyColors();
+    if (event->type() == QEvent::FontChange)
+        fitToolButtons();
+}
+
+void ListView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitToolButtons();
+}
+
+void ListView::fitToolButtons()
+{
+    QList<QToolButton *> buttons{m_loadAll, m_cancel, m_restart, m_autoRefetch};
+    if (m_invoke)
+        buttons.append(m_invoke);
+    // Measured with their words (a button's hint is that of its current style): the filter and
+    // the summary keep at least 24 characters each.
+    const QFontMetrics metrics = fontMetrics();
+    int needed = 48 * metrics.averageCharWidth() + 40;
+    for (const QToolButton *b : std::as_const(buttons)) {
+        const int icon = b->icon().isNull() ? 0 : b->iconSize().width() + 4;
+        needed += metrics.horizontalAdvance(b->text()) + icon + 20;
+    }
+    const Qt::ToolButtonStyle style =
+        width() >= needed ? Qt::ToolButtonTextBesideIcon : Qt::ToolButtonIconOnly;
+    for (QToolButton *b : std::as_const(buttons)) {
+        if (b->icon().isNull())
+            continue; // a button with no icon keeps its words
+        b->setToolButtonStyle(style);
+    }
 }
 
 void ListView::watchSelection()

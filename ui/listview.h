@@ -91,6 +91,7 @@ Q_SIGNALS:
 protected:
     void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void updateSummary();
@@ -137,6 +138,9 @@ private:
     QToolButton *m_restart;
     QToolButton *m_autoRefetch;
     QToolButton *m_invoke = nullptr; // Call… / Get… / Call once…
+    // The tool row's buttons show their icon only when the view is too narrow for their words
+    // beside the filter and the summary (each word stays in the button's tooltip).
+    void fitToolButtons();
     QString m_readOnlyReason;
     bool m_columnsSized = false;
     bool m_inspectorPlaced = false; // the user moved the divider: fitInspector() leaves it

@@ -854,6 +854,17 @@ void tst_MainWindow::noTabOfAnyScenarioWidensTheWindow()
             QVERIFY2(list, qPrintable(id));
             // Until its first page is in, failed or still asked for after a moment.
             (void)QTest::qWaitFor([list] { return list->strip()->chipCount() > 0; }, 3000);
+            // The tool row's words show beside their icons where they fit, and give way to the
+            // icons where they do not (the name stays first in the tooltip); a large window fits.
+            auto *restart = list->findChild<QToolButton *>(QStringLiteral("restartButton"));
+            QVERIFY(restart && !restart->icon().isNull());
+            if (small.width() >= 1200)
+                QCOMPARE(restart->toolButtonStyle(), Qt::ToolButtonTextBesideIcon);
+            const int wide = list->width();
+            list->resize(560, list->height());
+            QCOMPARE(restart->toolButtonStyle(), Qt::ToolButtonIconOnly);
+            QVERIFY(restart->toolTip().startsWith(QStringLiteral("Restart: ")) || list->isReadOnly());
+            list->resize(wide, list->height());
         }
         QApplication::processEvents();
         QVERIFY2(m_fixture.window()->width() <= small.width() &&
