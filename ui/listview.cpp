@@ -391,6 +391,10 @@ void ListView::fitToolButtons()
     // Measured with their words (a button's hint is that of its current style): the filter and
     // the summary keep at least 24 characters each.
     const QFontMetrics metrics = fontMetrics();
+    // The icons grow with the text (View > Zoom): the style's size is read again.
+    const int iconSide = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    for (QToolButton *b : std::as_const(buttons))
+        b->setIconSize(QSize(iconSide, iconSide));
     int needed = 48 * metrics.averageCharWidth() + 40;
     for (const QToolButton *b : std::as_const(buttons)) {
         const int icon = b->icon().isNull() ? 0 : b->iconSize().width() + 4;

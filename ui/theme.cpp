@@ -1,6 +1,7 @@
 #include "theme.h"
 
 #include "settingskeys.h"
+#include "zoom.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -45,6 +46,20 @@ public:
         }
         default:
             return QProxyStyle::standardIcon(icon, option, widget);
+        }
+    }
+
+    // Button and small icons grow with View > Zoom and presentation, as the text beside them does.
+    int pixelMetric(PixelMetric metric, const QStyleOption *option, const QWidget *widget) const override
+    {
+        const int size = QProxyStyle::pixelMetric(metric, option, widget);
+        switch (metric) {
+        case PM_ButtonIconSize:
+        case PM_SmallIconSize:
+        case PM_TabBarIconSize:
+            return qRound(size * uiZoom());
+        default:
+            return size;
         }
     }
 

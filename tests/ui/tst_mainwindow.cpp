@@ -16,6 +16,7 @@
 #include "settingskeys.h"
 #include "shortcutsdialog.h"
 #include "testjson.h"
+#include "theme.h"
 #include "timelineview.h"
 #include "trafficlogmodel.h"
 #include "trafficview.h"
@@ -1207,6 +1208,19 @@ void tst_MainWindow::onConnectTheFirstListGoesFirst()
     session->disconnectFromServer();
 }
 
+namespace {
+// QApplication::setFont tells the widgets only once the event loop has been entered by exec(),
+// which a test never calls: this does what it would (each window resolves its font again and
+// passes it down as a FontChange).
+void tellWidgetsTheFont()
+{
+    for (QWidget *w : QApplication::topLevelWidgets()) {
+        QEvent change(QEvent::ApplicationFontChange);
+        QApplication::sendEvent(w, &change);
+    }
+}
+} // namespace
+
 void tst_MainWindow::presentationZoomsAndShowsTheLegend()
 {
     ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
@@ -1229,8 +1243,15 @@ void tst_MainWindow::presentationZoomsAndShowsTheLegend()
         rowHeights.append(table->verticalHeader()->defaultSectionSize());
         paddings.append(rowHeights.last() - QFontMetrics(table->font()).height());
     }
+    Theme::apply(Theme::Mode::Light); // Folio's style, as the app runs (its icons follow the zoom)
+    auto *restart = list->findChild<QToolButton *>(QStringLiteral("restartButton"));
+    QVERIFY(restart);
+    QTRY_VERIFY(restart->iconSize().width() > 0);
+    const QSize icon = restart->iconSize();
     m_fixture.window()->setZoom(1.5);
+    tellWidgetsTheFont();
     QTRY_VERIFY(list->strip()->chipRect(row).width() > chip.width());
+    QVERIFY2(restart->iconSize().width() > icon.width(), "the icons did not grow with the text");
     QVERIFY(list->strip()->chipRect(row).height() > chip.height());
     QVERIFY(QApplication::font().pointSizeF() > text);
     for (int i = 0; i < tables.size(); ++i) {
@@ -1240,8 +1261,10 @@ void tst_MainWindow::presentationZoomsAndShowsTheLegend()
     }
     QCOMPARE(list->table()->rowHeight(0), list->table()->verticalHeader()->defaultSectionSize());
     m_fixture.window()->setZoom(1.0);
+    tellWidgetsTheFont();
     QTRY_COMPARE(list->strip()->chipRect(row).size(), chip);
     QCOMPARE(QApplication::font().pointSizeF(), text);
+    QCOMPARE(restart->iconSize(), icon);
     for (int i = 0; i < tables.size(); ++i)
         QCOMPARE(tables.at(i)->verticalHeader()->defaultSectionSize(), rowHeights.at(i));
 
