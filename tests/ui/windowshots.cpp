@@ -202,7 +202,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     serverList.setDemoServer(demoServer, {QStringLiteral("--scenario"), QStringLiteral("tour")});
     ServerListModel *servers = &serverList;
     MainWindow window(servers, &secretStore);
-    window.resize(1480, 920);
+    window.resize(1600, 1000);
     window.show();
     window.selectServer(0);
     window.connectCurrent();
@@ -224,11 +224,11 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return true;
     };
     const auto toSmall = [&window] {
-        window.resize(900, 600);
+        window.resize(1024, 640);
         return true;
     };
     const auto toLargeAndLight = [&window] {
-        window.resize(1480, 920);
+        window.resize(1600, 1000);
         Theme::apply(Theme::Mode::Light);
         return true;
     };
@@ -337,7 +337,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     script.add(QStringLiteral("light for the rest"), toLargeAndLight);
     // The same window at a small size: what a laptop beside a projector gives it.
     script.add(QStringLiteral("small"), [&window, list] {
-        window.resize(900, 600);
+        window.resize(1024, 640);
         window.currentServerView()->showList(QStringLiteral("tools"));
         if (ListView *l = list(QStringLiteral("tools"))) {
             const QList<int> rows = l->model()->walker()->walkPageRows();
@@ -350,6 +350,12 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return true;
     });
     shot(QStringLiteral("small-light"), 5);
+    script.add(QStringLiteral("small dark"), toDark);
+    shot(QStringLiteral("small-dark"), 3);
+    script.add(QStringLiteral("light again"), [] {
+        Theme::apply(Theme::Mode::Light);
+        return true;
+    });
     // What a room sees at 1920x1080: presenting (larger, the legend, the sidebar and docks
     // stepped aside); full screen is the window manager's, so the size is set here.
     script.add(QStringLiteral("presentation"), [&window] {
@@ -362,7 +368,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     shot(QStringLiteral("presentation-dark"), 3);
     script.add(QStringLiteral("presentation ends"), [&window] {
         window.setPresentation(false);
-        window.resize(1480, 920);
+        window.resize(1600, 1000);
         return true;
     });
     // The Reads tab: two resources read, the one shown with its text, its hints as received and
@@ -628,7 +634,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     script.add(QStringLiteral("sign-in small"), toSmall);
     shot(QStringLiteral("signin-small-dark"), 5);
     script.add(QStringLiteral("sign-in server stopped"), [&window, signIn] {
-        window.resize(1480, 920);
+        window.resize(1600, 1000);
         Theme::apply(Theme::Mode::Light);
         signIn->close();
         return true;
