@@ -31,7 +31,11 @@ PageChipDelegate::PageChipDelegate(QObject *parent)
 void PageChipDelegate::setFont(const QFont &font)
 {
     m_smallFont = smallFont(font);
+    // The count is the chip's headline, read from across a room: larger than a title.
     m_countFont = titleFont(font);
+    m_countFont.setPointSizeF(font.pointSizeF() > 0 ? font.pointSizeF() * 1.45 : m_countFont.pointSizeF());
+    if (font.pointSizeF() <= 0 && font.pixelSize() > 0)
+        m_countFont.setPixelSize(qRound(font.pixelSize() * 1.45));
     m_codeFont = font;
     m_codeFont.setBold(true);
     m_smallHeight = QFontMetrics(m_smallFont).height();
@@ -40,7 +44,7 @@ void PageChipDelegate::setFont(const QFont &font)
 
 int PageChipDelegate::chipWidth()
 {
-    return zoomed(68);
+    return zoomed(80);
 }
 
 int PageChipDelegate::chipHeight() const
