@@ -1,5 +1,6 @@
 #include "contentblocks.h"
 
+#include "fonts.h"
 #include "mcperror.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
@@ -8,7 +9,6 @@
 #include <QEvent>
 #include <QFile>
 #include <QFileDialog>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QJsonDocument>
@@ -231,7 +231,7 @@ QWidget *ContentBlocks::blockWidget(const QJsonObject &block)
     } else {
         v->addWidget(caption(summarize(block)));
         auto *raw = body(QString::fromUtf8(QJsonDocument(block).toJson(QJsonDocument::Indented)));
-        raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        raw->setFont(fixedFont());
         v->addWidget(raw);
     }
     return w;

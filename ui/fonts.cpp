@@ -1,6 +1,7 @@
 #include "fonts.h"
 
 #include <QEvent>
+#include <QFontDatabase>
 #include <QHeaderView>
 #include <QTableView>
 #include <QtGlobal>
@@ -52,6 +53,15 @@ private:
 void keepRowsFitted(QTableView *table, int padding)
 {
     new RowFitter(table, padding);
+}
+
+QFont fixedFont()
+{
+    static const QString family = QFontDatabase::systemFont(QFontDatabase::FixedFont).family();
+    QFont font; // resolves nothing yet: a widget fills in what is not set from its parent
+    font.setFamilies({family});
+    font.setStyleHint(QFont::Monospace);
+    return font;
 }
 
 QFont smallFont(const QFont &base)

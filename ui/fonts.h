@@ -11,6 +11,10 @@ namespace folio {
 // look calmer, and each distinct font costs a font engine and its glyphs when first drawn.
 QFont smallFont(const QFont &base);
 QFont titleFont(const QFont &base);
+// The fixed-width face for cursors, JSON, URIs and raw text. Only its family is set: its size is
+// the widget's own, so it follows View > Zoom and presentation like the text around it (the
+// system's fixed font, set whole, kept its size at every zoom).
+QFont fixedFont();
 
 // A table's rows as tall as a line of its font plus padding, now and each time its font changes
 // (View > Zoom, presentation): a row of fixed height would clip descenders ("get_post") when

@@ -1,10 +1,11 @@
 #include "importdialog.h"
 
+#include "fonts.h"
+
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
-#include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -30,7 +31,7 @@ ImportDialog::ImportDialog(QWidget *parent)
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setWordWrap(true); // a keychain sentence after the count
     m_preview->setObjectName(QStringLiteral("preview"));
-    m_source->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_source->setFont(fixedFont());
     m_source->setPlaceholderText(
         QStringLiteral("{\n  \"mcpServers\": {\n    \"everything\": { \"command\": \"npx\", "
                        "\"args\": [\"-y\", \"@modelcontextprotocol/server-everything\"] }\n  }\n}"));

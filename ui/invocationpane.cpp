@@ -7,7 +7,6 @@
 #include "wraplabel.h"
 
 #include <QEvent>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -172,7 +171,7 @@ InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, 
     m_rawToggle->setToolTip(tr("Each round trip's request and response, as sent and received"));
     m_raw->setObjectName(prefix + QStringLiteral("Raw"));
     m_raw->setReadOnly(true);
-    m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_raw->setFont(fixedFont());
     m_raw->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_raw->setMinimumHeight(160);
     m_raw->setVisible(false);

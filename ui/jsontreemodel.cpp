@@ -1,8 +1,8 @@
 #include "jsontreemodel.h"
 
+#include "fonts.h"
 #include "terminaltext.h"
 
-#include <QFontDatabase>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -206,7 +206,7 @@ QVariant JsonTreeModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::FontRole:
         if (index.column() == ValueColumn)
-            return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+            return fixedFont();
         return {};
     case JsonValueRole:
         return QVariant::fromValue(node.value);

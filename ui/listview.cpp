@@ -23,7 +23,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QEvent>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -482,7 +481,7 @@ void ListView::showRowItem(const QJsonObject &item)
         m_rowRaw = new QPlainTextEdit(m_rowTabs);
         m_rowRaw->setObjectName(QStringLiteral("rowItemJson"));
         m_rowRaw->setReadOnly(true);
-        m_rowRaw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        m_rowRaw->setFont(fixedFont());
         m_rowRaw->setLineWrapMode(QPlainTextEdit::NoWrap);
         m_rowTabs->addTab(m_rowTree, tr("Tree"));
         m_rowTabs->addTab(m_rowRaw, tr("JSON"));

@@ -17,7 +17,6 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QDateTime>
-#include <QFontDatabase>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -242,13 +241,13 @@ PageInspector::CursorView PageInspector::makeCursorView(QGridLayout *grid, int r
     view.raw = new QLineEdit(page);
     view.raw->setObjectName(name + QStringLiteral("Raw"));
     view.raw->setReadOnly(true);
-    view.raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    view.raw->setFont(fixedFont());
     grid->addWidget(view.raw, row, 1);
 
     // What it decodes to on one line; the tree behind the arrow (one state for both cursors,
     // remembered: the line says most, and the trees were half the inspector's height).
     view.summary = makeValueLabel(page, name + QStringLiteral("Summary"));
-    view.summary->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    view.summary->setFont(fixedFont());
     view.summary->setWordWrap(false);
     view.expand = new QToolButton(page);
     view.expand->setObjectName(name + QStringLiteral("Expand"));

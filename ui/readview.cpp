@@ -19,7 +19,6 @@
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFileDialog>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QImage>
@@ -248,7 +247,7 @@ TemplateReadDialog::TemplateReadDialog(McpClient *client, const QJsonObject &res
 
     auto *layout = new QVBoxLayout(this);
     auto *templ = new QLabel(oneLineSafe(m_template), this);
-    templ->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    templ->setFont(fixedFont());
     templ->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(templ);
     if (const QString d = resourceTemplate.value(QStringLiteral("description")).toString(); !d.isEmpty()) {
@@ -292,7 +291,7 @@ TemplateReadDialog::TemplateReadDialog(McpClient *client, const QJsonObject &res
         }
     }
     layout->addLayout(form);
-    m_uri->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_uri->setFont(fixedFont());
     m_uri->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_uri->setWordWrap(true);
     layout->addWidget(m_uri);
@@ -409,7 +408,7 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     m_title->setFont(titleFont(m_title->font()));
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_title->setWordWrap(true);
-    m_hints->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_hints->setFont(fixedFont());
     m_hints->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_hints->setWordWrap(true);
     m_state->setForegroundRole(QPalette::PlaceholderText);
@@ -633,7 +632,7 @@ QWidget *ReadView::contentWidget(int index)
         auto *text = new QPlainTextEdit(box);
         text->setObjectName(QStringLiteral("readText"));
         text->setReadOnly(true);
-        text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        text->setFont(fixedFont());
         text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
         text->setPlainText(terminalSafe(c.text));
         // Tall enough for the text, within reason: the scroll area scrolls the rest.
@@ -683,7 +682,7 @@ QWidget *ReadView::contentWidget(int index)
     }
     case ReadContent::Kind::Unknown: {
         auto *raw = new QLabel(QString::fromUtf8(QJsonDocument(c.raw).toJson(QJsonDocument::Compact)), box);
-        raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        raw->setFont(fixedFont());
         raw->setWordWrap(true);
         raw->setTextInteractionFlags(Qt::TextSelectableByMouse);
         layout->addWidget(raw);

@@ -1,5 +1,6 @@
 #include "schemaform.h"
 
+#include "fonts.h"
 #include "schemafield.h"
 
 #include "schemacheck.h"
@@ -12,7 +13,6 @@
 #include <QComboBox>
 #include <QCompleter>
 #include <QEvent>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -112,7 +112,7 @@ SchemaForm::SchemaForm(QWidget *parent)
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_json->setObjectName(QStringLiteral("schemaFormJson"));
-    m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_json->setFont(fixedFont());
     m_json->setTabChangesFocus(true);
     m_json->setPlaceholderText(QStringLiteral("{ }"));
     m_stack->addWidget(m_scroll);
@@ -420,7 +420,7 @@ std::unique_ptr<SchemaForm::Node> SchemaForm::buildNode(const SchemaField &f)
     case Node::Kind::Json: {
         auto *edit = new QLineEdit;
         edit->setPlaceholderText(tr("any JSON value"));
-        edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        edit->setFont(fixedFont());
         connect(edit, &QLineEdit::returnPressed, this, &SchemaForm::submitted);
         node->editor = edit;
         break;

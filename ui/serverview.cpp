@@ -19,7 +19,6 @@
 
 #include <QAction>
 #include <QEvent>
-#include <QFontDatabase>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -62,7 +61,7 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     // What a failed server wrote last (its stderr lines): as it wrote them, monospace, from the
     // left, within the window's width (each line was cut to a bound where it was kept).
     m_emptyDetail->setObjectName(QStringLiteral("failureDetail"));
-    m_emptyDetail->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_emptyDetail->setFont(fixedFont());
     m_emptyDetail->setTextFormat(Qt::PlainText);
     m_emptyDetail->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_emptyDetail->setAlignment(Qt::AlignLeft | Qt::AlignTop);

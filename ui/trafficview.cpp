@@ -11,7 +11,6 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -109,7 +108,7 @@ void TrafficView::build()
     keepRowsFitted(m_table, 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_text->setReadOnly(true);
-    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setFont(fixedFont());
     m_text->setPlaceholderText(tr("Select a message to read it in full"));
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);

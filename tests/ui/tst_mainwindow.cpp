@@ -28,6 +28,7 @@
 #include <QDeadlineTimer>
 #include <QDialog>
 #include <QDockWidget>
+#include <QFontInfo>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QJsonArray>
@@ -1248,10 +1249,17 @@ void tst_MainWindow::presentationZoomsAndShowsTheLegend()
     QVERIFY(restart);
     QTRY_VERIFY(restart->iconSize().width() > 0);
     const QSize icon = restart->iconSize();
+    // The cursors' fixed-width text grows with the rest.
+    list->selectPage(row); // the inspector is built for a page
+    auto *cursor = m_fixture.window()->findChild<QLineEdit *>(QStringLiteral("nextCursorRaw"));
+    QVERIFY(cursor);
+    const qreal cursorText = QFontInfo(cursor->font()).pointSizeF();
     m_fixture.window()->setZoom(1.5);
     tellWidgetsTheFont();
     QTRY_VERIFY(list->strip()->chipRect(row).width() > chip.width());
     QVERIFY2(restart->iconSize().width() > icon.width(), "the icons did not grow with the text");
+    QVERIFY2(QFontInfo(cursor->font()).pointSizeF() > cursorText, "the cursors' text did not grow");
+    QVERIFY(QFontInfo(cursor->font()).fixedPitch());
     QVERIFY(list->strip()->chipRect(row).height() > chip.height());
     QVERIFY(QApplication::font().pointSizeF() > text);
     for (int i = 0; i < tables.size(); ++i) {
