@@ -179,6 +179,7 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     m_table->setShowGrid(false);
     applyColors();
     keepRowsFitted(m_table, 8);
+    m_columnsFontHeight = m_table->fontMetrics().height();
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setStretchLastSection(true);
     // The description is the column that stretches: shown last (a prompt's short argument names
@@ -372,8 +373,25 @@ void ListView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         applyColors();
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
         fitToolButtons();
+        scaleColumnsToFont();
+    }
+}
+
+// View > Zoom: the columns' widths (measured, or the user's) grow and shrink with the text, so a
+// zoomed name is not cut to half of what it was.
+void ListView::scaleColumnsToFont()
+{
+    const int height = m_table->fontMetrics().height();
+    if (m_columnsFontHeight > 0 && height != m_columnsFontHeight) {
+        QHeaderView *h = m_table->horizontalHeader();
+        for (int c = 0; c < h->count(); ++c) {
+            if (h->visualIndex(c) != h->count() - 1) // the last one stretches
+                h->resizeSection(c, qRound(h->sectionSize(c) * qreal(height) / m_columnsFontHeight));
+        }
+    }
+    m_columnsFontHeight = height;
 }
 
 void ListView::resizeEvent(QResizeEvent *event)

@@ -141,8 +141,10 @@ private:
     // The tool row's buttons show their icon only when the view is too narrow for their words
     // beside the filter and the summary (each word stays in the button's tooltip).
     void fitToolButtons();
+    void scaleColumnsToFont();
     QString m_readOnlyReason;
     bool m_columnsSized = false;
+    int m_columnsFontHeight = 0;    // the text height the columns' widths were made for (zoom rescales them)
     bool m_inspectorPlaced = false; // the user moved the divider: fitInspector() leaves it
     bool m_itemPanePlaced = false;  // the same for the item pane's width
 };

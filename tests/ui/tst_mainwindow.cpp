@@ -1254,11 +1254,13 @@ void tst_MainWindow::presentationZoomsAndShowsTheLegend()
     auto *cursor = m_fixture.window()->findChild<QLineEdit *>(QStringLiteral("nextCursorRaw"));
     QVERIFY(cursor);
     const qreal cursorText = QFontInfo(cursor->font()).pointSizeF();
+    const int nameColumn = list->table()->columnWidth(0);
     m_fixture.window()->setZoom(1.5);
     tellWidgetsTheFont();
     QTRY_VERIFY(list->strip()->chipRect(row).width() > chip.width());
     QVERIFY2(restart->iconSize().width() > icon.width(), "the icons did not grow with the text");
     QVERIFY2(QFontInfo(cursor->font()).pointSizeF() > cursorText, "the cursors' text did not grow");
+    QVERIFY2(list->table()->columnWidth(0) > nameColumn, "the name column did not grow with its text");
     QVERIFY(QFontInfo(cursor->font()).fixedPitch());
     QVERIFY(list->strip()->chipRect(row).height() > chip.height());
     QVERIFY(QApplication::font().pointSizeF() > text);
@@ -1273,6 +1275,7 @@ void tst_MainWindow::presentationZoomsAndShowsTheLegend()
     QTRY_COMPARE(list->strip()->chipRect(row).size(), chip);
     QCOMPARE(QApplication::font().pointSizeF(), text);
     QCOMPARE(restart->iconSize(), icon);
+    QVERIFY(qAbs(list->table()->columnWidth(0) - nameColumn) <= 2); // back, give or take rounding
     for (int i = 0; i < tables.size(); ++i)
         QCOMPARE(tables.at(i)->verticalHeader()->defaultSectionSize(), rowHeights.at(i));
 
