@@ -226,9 +226,10 @@ void AuditPanel::showResult(const AuditResult &r)
     const int errors = r.count(Finding::Severity::Error);
     const int warnings = r.count(Finding::Severity::Warning);
     QString text = r.aborted.isEmpty() ? tr("Audit complete") : tr("Audit stopped: %1").arg(r.aborted);
-    text += tr(": %1 error(s), %2 warning(s) · %3 request(s) in %4 ms · double-click a finding for its page")
-                .arg(QString::number(errors), QString::number(warnings), QString::number(r.requests()),
-                     QString::number(r.elapsedMs));
+    text += QStringLiteral(": ") + tr("%n error(s)", nullptr, errors) + QStringLiteral(", ") +
+            tr("%n warning(s)", nullptr, warnings) + QStringLiteral(" \u00b7 ") +
+            tr("%n request(s) in %1 ms", nullptr, r.requests()).arg(r.elapsedMs) +
+            tr(" \u00b7 double-click a finding for its page");
     m_status->setText(text);
     m_status->setToolTip(tr("The audit's findings are in the Findings dock too, marked \"audit\"; one the "
                             "window's walk shows already is counted once there."));

@@ -31,6 +31,13 @@
             <numerusform>%n warnings</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n request(s) in %1 ms</source>
+        <translation>
+            <numerusform>%n request in %1 ms</numerusform>
+            <numerusform>%n requests in %1 ms</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>folio::ImportDialog</name>

@@ -334,6 +334,11 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     shot(QStringLiteral("audit-dark"), 3);
     script.add(QStringLiteral("audit small"), toSmall);
     shot(QStringLiteral("audit-small-dark"), 5);
+    script.add(QStringLiteral("audit small light"), [] {
+        Theme::apply(Theme::Mode::Light);
+        return true;
+    });
+    shot(QStringLiteral("audit-small-light"), 3);
     script.add(QStringLiteral("light for the rest"), toLargeAndLight);
     // The same window at a small size: what a laptop beside a projector gives it.
     script.add(QStringLiteral("small"), [&window, list] {
@@ -633,6 +638,11 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     shot(QStringLiteral("signin-dark"), 3);
     script.add(QStringLiteral("sign-in small"), toSmall);
     shot(QStringLiteral("signin-small-dark"), 5);
+    script.add(QStringLiteral("sign-in small light"), [] {
+        Theme::apply(Theme::Mode::Light);
+        return true;
+    });
+    shot(QStringLiteral("signin-small-light"), 3);
     script.add(QStringLiteral("sign-in server stopped"), [&window, signIn] {
         window.resize(1600, 1000);
         Theme::apply(Theme::Mode::Light);
