@@ -51,15 +51,6 @@ QString progressLine(double progress, double total, const QString &message)
     return counted.isEmpty() ? said : counted + QStringLiteral(" — ") + said;
 }
 
-// "4 s", "1 min 05 s".
-QString elapsedText(qint64 ms)
-{
-    const qint64 s = ms / 1000;
-    if (s < 60)
-        return InvocationPane::tr("%1 s").arg(s);
-    return InvocationPane::tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-}
-
 } // namespace
 
 InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, const Kind &kind,
@@ -351,8 +342,9 @@ void InvocationPane::updateButtons()
 
 void InvocationPane::showElapsed()
 {
-    m_elapsed->setText(
-        tr("Running for %1").arg(elapsedText(m_runClock.isValid() ? m_runClock.elapsed() : 0)));
+    // Whole seconds ("0 s", "4 s", "1 min 05 s"): the line changes once a tick, not with every step.
+    const qint64 ms = m_runClock.isValid() ? m_runClock.elapsed() : 0;
+    m_elapsed->setText(tr("Running for %1").arg(ms < 1000 ? tr("0 s") : formatDuration(ms / 1000 * 1000)));
 }
 
 void InvocationPane::handleProgress(double progress, double total, const QString &message)

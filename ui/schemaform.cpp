@@ -249,11 +249,8 @@ void SchemaForm::refreshSuggestions()
 void SchemaForm::setCompletions(QLineEdit *edit, const QStringList &values)
 {
     QCompleter *completer = edit->completer();
-    if (values.isEmpty()) {
-        if (completer)
-            completer->setModel(new QStringListModel(completer)); // the old model goes with it
+    if (!completer && values.isEmpty())
         return;
-    }
     if (!completer) {
         completer = new QCompleter(new QStringListModel(edit), edit);
         completer->setCaseSensitivity(Qt::CaseInsensitive);

@@ -456,38 +456,42 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
             guide->close();
         return true;
     });
-    script.add(QStringLiteral("call view"), [&window, item, callView] {
-        Theme::apply(Theme::Mode::Light);
-        window.setZoom(1.0);
-        window.setLegendShown(false);
-        // The form showcase: an enum with a default, nested options by $ref, an array of targets.
-        const QJsonObject tool = item(QStringLiteral("tools"), QStringLiteral("execute_command"));
+    // The current call window closed, then the named tool's opened at the pictures' size with
+    // these arguments; false when the server has no such tool.
+    const auto openCall = [&window, item, callView](const QString &name, const QJsonObject &arguments) {
+        if (*callView)
+            (*callView)->close();
+        const QJsonObject tool = item(QStringLiteral("tools"), name);
         if (tool.isEmpty())
             return false;
         *callView = window.currentServerView()->openCallView(tool);
         (*callView)->resize(1100, 720);
-        (*callView)->form()->setValues(
-            QJsonObject{{QStringLiteral("command"), QStringLiteral("/remind")},
-                        {QStringLiteral("text"), QStringLiteral("Stand-up in 5 minutes")},
-                        {QStringLiteral("targets"),
-                         QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("channel")},
-                                                {QStringLiteral("name"), QStringLiteral("town-square")}}}}});
+        (*callView)->form()->setValues(arguments);
+        return true;
+    };
+    script.add(QStringLiteral("call view"), [&window, openCall, callView] {
+        Theme::apply(Theme::Mode::Light);
+        window.setZoom(1.0);
+        window.setLegendShown(false);
+        // The form showcase: an enum with a default, nested options by $ref, an array of targets.
+        if (!openCall(QStringLiteral("execute_command"),
+                      QJsonObject{{QStringLiteral("command"), QStringLiteral("/remind")},
+                                  {QStringLiteral("text"), QStringLiteral("Stand-up in 5 minutes")},
+                                  {QStringLiteral("targets"),
+                                   QJsonArray{QJsonObject{
+                                       {QStringLiteral("kind"), QStringLiteral("channel")},
+                                       {QStringLiteral("name"), QStringLiteral("town-square")}}}}}))
+            return false;
         (*callView)->call(); // asks first when it is not read-only
         return true;
     });
     widgetShot([callView] { return callView->data(); }, QStringLiteral("call-confirm-light"), 3);
     // A read-only tool with mixed content: text, an image, an embedded resource, a link, and a
     // structuredContent checked against its outputSchema.
-    script.add(QStringLiteral("call mixed"), [&window, item, callView] {
-        if (*callView)
-            (*callView)->close();
-        const QJsonObject tool = item(QStringLiteral("tools"), QStringLiteral("summarize_reactions"));
-        if (tool.isEmpty())
+    script.add(QStringLiteral("call mixed"), [openCall, callView] {
+        if (!openCall(QStringLiteral("summarize_reactions"),
+                      QJsonObject{{QStringLiteral("reaction_id"), QStringLiteral("p00042")}}))
             return false;
-        *callView = window.currentServerView()->openCallView(tool);
-        (*callView)->resize(1100, 720);
-        (*callView)->form()->setValues(
-            QJsonObject{{QStringLiteral("reaction_id"), QStringLiteral("p00042")}});
         (*callView)->call();
         return true;
     });
@@ -503,19 +507,13 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     });
     widgetShot([callView] { return callView->data(); }, QStringLiteral("call-small-dark"), 3);
     // A slow tool mid-call: its progress where its result will be, with Cancel.
-    script.add(QStringLiteral("call running"), [&window, item, callView] {
+    script.add(QStringLiteral("call running"), [openCall, callView] {
         Theme::apply(Theme::Mode::Light);
-        if (*callView)
-            (*callView)->close();
-        const QJsonObject tool = item(QStringLiteral("tools"), QStringLiteral("run_playbook"));
-        if (tool.isEmpty())
+        if (!openCall(QStringLiteral("run_playbook"),
+                      QJsonObject{{QStringLiteral("playbook_id"), QStringLiteral("onboarding")},
+                                  {QStringLiteral("steps"), 10},
+                                  {QStringLiteral("stepMs"), 700}}))
             return false;
-        *callView = window.currentServerView()->openCallView(tool);
-        (*callView)->resize(1100, 720);
-        (*callView)->form()->setValues(
-            QJsonObject{{QStringLiteral("playbook_id"), QStringLiteral("onboarding")},
-                        {QStringLiteral("steps"), 10},
-                        {QStringLiteral("stepMs"), 700}});
         (*callView)->callNow();
         return true;
     });
