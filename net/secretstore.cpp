@@ -90,7 +90,22 @@ const char *SecretStore::operationName(Operation operation)
 SecretStore::SecretStore(const QString &service, QObject *parent)
     : QObject(parent)
     , m_service(service)
-{}
+    , m_stall(new QTimer(this))
+{
+    m_stall->setSingleShot(true);
+    m_stall->setInterval(defaultStallMs);
+    connect(m_stall, &QTimer::timeout, this, [this] {
+        qCInfo(lcSecrets).noquote() << "the keychain has not answered in" << m_stall->interval()
+                                    << "ms: the next job starts";
+        m_current = 0;
+        startNext();
+    });
+}
+
+void SecretStore::setStallMs(int ms)
+{
+    m_stall->setInterval(ms);
+}
 
 SecretStore::~SecretStore()
 {
@@ -158,17 +173,24 @@ void SecretStore::enqueue(QKeychain::Job *job, Operation operation, const QStrin
 
 void SecretStore::startNext()
 {
-    if (m_running || m_waiting.isEmpty())
+    if (m_current != 0 || m_waiting.isEmpty())
         return;
     const Waiting next = m_waiting.takeFirst();
-    m_running = true;
+    const quint64 serial = ++m_serial;
+    m_current = serial;
+    m_stall->start();
     qCDebug(lcSecrets).noquote() << operationName(next.operation) << "the token for" << next.key;
     connect(next.job, &QKeychain::Job::finished, this,
-            [this, operation = next.operation, key = next.key](QKeychain::Job *finished) {
-                m_running = false;
+            [this, serial, operation = next.operation, key = next.key](QKeychain::Job *finished) {
+                // A job that stalled was passed by: its answer still comes, the queue has moved on.
+                const bool waitedFor = m_current == serial;
+                if (waitedFor) {
+                    m_current = 0;
+                    m_stall->stop();
+                }
                 const QPointer<SecretStore> self(this); // a slot may delete the store
                 handleFinished(finished, operation, key);
-                if (self)
+                if (self && waitedFor)
                     startNext();
             });
     next.job->start();

@@ -3,6 +3,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 namespace QKeychain {
 class Job;
@@ -13,9 +14,10 @@ namespace folio {
 // Keeps per-server bearer tokens in the platform keychain (QtKeychain), never in plain text.
 // Every call is one asynchronous job and answers with exactly one signal: the matching success
 // signal or failed(). Secrets never appear in a message or a log line. The jobs run one at a time,
-// in the order asked: a locked keyring asks the user to unlock it once (for the first job), not
-// once per secret of an import; and when the user refuses, or there is no keychain, the jobs
-// waiting behind it fail with the same answer instead of asking again.
+// in the order asked (a job that does not answer in defaultStallMs no longer holds the others): a locked
+// keyring asks the user to unlock it once (for the first job), not once per secret of an import; and when the
+// user refuses, or there is no keychain, the jobs waiting behind it fail with the same answer instead of
+// asking again.
 class SecretStore : public QObject
 {
     Q_OBJECT
@@ -41,6 +43,10 @@ public:
 
     // Jobs asked for and not started yet (one runs at a time).
     int waitingJobs() const { return int(m_waiting.size()); }
+    // A job the keychain has not answered in this long (a prompt nobody sees, a backend that
+    // hangs) stops holding the others back: the next one starts, and its own answer still comes.
+    static constexpr int defaultStallMs = 10000;
+    void setStallMs(int ms);
     // Plain words for a person. key names what the secret belongs to; detail is the backend's own
     // explanation, added where it helps.
     static QString failureMessage(Failure failure, const QString &key, const QString &detail = {});
@@ -71,7 +77,9 @@ private:
 
     QString m_service;
     QList<Waiting> m_waiting;
-    bool m_running = false;
+    quint64 m_serial = 0;  // the last job started
+    quint64 m_current = 0; // the job the queue waits for; 0 when none
+    QTimer *m_stall;
 };
 
 } // namespace folio

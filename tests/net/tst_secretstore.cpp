@@ -29,6 +29,7 @@ private Q_SLOTS:
     void storeReplaces();
     void servicesAreSeparate();
     void storeDeletedInFlight();
+    void aStalledJobHoldsNoOneBack();
 
 private:
     static constexpr int Timeout = 15000;
@@ -272,6 +273,27 @@ void tst_SecretStore::storeDeletedInFlight()
     QCOMPARE(restored.first().at(1).toString(), QStringLiteral("tst-token-inflight"));
     store.remove(key);
     QVERIFY2(removed.wait(Timeout), qPrintable(describeFailures(failed)));
+}
+
+// A keychain that does not answer (a prompt nobody sees) must not hold every later job: after the
+// stall time the next one starts. Each job still answers exactly once, whichever way it ran.
+void tst_SecretStore::aStalledJobHoldsNoOneBack()
+{
+    SpiedStore spied(QStringLiteral("Folio-test"));
+    auto &[store, stored, restored, removed, failed] = spied;
+    store.setStallMs(1); // every job "stalls": the queue moves on at once
+    const QString key = uniqueKey("stall");
+    for (int i = 0; i < 3; ++i)
+        store.store(key + QString::number(i), QStringLiteral("tst-token-stall"));
+    QCOMPARE(store.waitingJobs(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(stored.size() + failed.size(), 3, Timeout);
+    QVERIFY2(failed.isEmpty(), qPrintable(describeFailures(failed)));
+    QCOMPARE(store.waitingJobs(), 0);
+    QVERIFY(!stored.wait(200)); // no answer comes twice
+    QCOMPARE(stored.size(), 3);
+    for (int i = 0; i < 3; ++i)
+        store.remove(key + QString::number(i));
+    QTRY_COMPARE_WITH_TIMEOUT(removed.size() + failed.size(), 3, Timeout);
 }
 
 QTEST_GUILESS_MAIN(tst_SecretStore)
