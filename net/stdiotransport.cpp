@@ -29,48 +29,82 @@ constexpr int stderrTailLines = 50;
 constexpr int startedWaitMs = 200;
 
 #ifdef Q_OS_LINUX
+// The watcher's program: /bin/sh (dash on Debian), with the lifeline as its standard input. `read`
+// returns at the pipe's end; then the group is killed (its id, "-PGID", is $1). Nothing but shell
+// builtins, so nothing else is started. A group already gone makes kill fail, quietly.
+constexpr char watcherShell[] = "/bin/sh";
+constexpr char watcherScript[] = "while read -r line; do :; done; kill -s KILL -- \"$1\" 2>/dev/null";
+
+// "-<pid>" into out (at least 24 bytes), without allocating: this runs between fork and exec.
+void formatGroupArgument(pid_t group, char *out)
+{
+    char digits[20];
+    int n = 0;
+    for (unsigned long v = static_cast<unsigned long>(group); n == 0 || v > 0; v /= 10)
+        digits[n++] = char('0' + v % 10);
+    int i = 0;
+    out[i++] = '-';
+    while (n > 0)
+        out[i++] = digits[--n];
+    out[i] = '\0';
+}
+
 // In the server's child before its exec (async-signal-safe calls only): leaves behind a watcher
 // that kills the server's process group once Folio is gone, however it went. PR_SET_PDEATHSIG
 // kills the server itself, but not what the server forked: those are the server's children, and
 // with Folio killed nobody would be left to stop their group. The watcher holds the read end of a
 // pipe whose only write end is Folio's (the lifeline); the kernel closes it when Folio exits, and
 // read() returning 0 is the sign. Folio closes it on purpose once the group is gone
-// (closeLifeline()). The watcher is forked twice so that it is nobody's child but init's (the
-// server never sees it in wait()), and sits in a group of its own, out of the group it watches.
+// (closeLifeline()). The watcher is started twice removed so that it is nobody's child but
+// init's (the server never sees it in wait()), and sits in a group of its own, out of the group it
+// watches.
+//
+// It is a small program of its own (the shell), started with vfork() and exec: no copy of Folio.
+// It used to be a fork of this child, which shares Folio's memory: each fork copied the page
+// tables of all of Folio, with Folio stopped meanwhile (the child is a vfork child), and left a
+// process holding every page Folio had, so Folio's next write to each of them copied it. That was
+// about 11 ms of every stdio start (docs/benchmarks.md), and more the more memory Folio held.
 void startGroupWatcher(int watchFd)
 {
-    const pid_t group = ::getpid(); // after setsid(): the server's group
-    const pid_t first = ::fork();
+    const pid_t server = ::getpid(); // after setsid(): the server's group
+    if (server <= 1)
+        return; // "kill -- -1" would be every process there is
+    char group[24];
+    formatGroupArgument(server, group);
+    char *const argv[] = {const_cast<char *>("folio-group-watcher"),
+                          const_cast<char *>("-c"),
+                          const_cast<char *>(watcherScript),
+                          const_cast<char *>("folio-group-watcher"),
+                          group,
+                          nullptr};
+    char *const envp[] = {nullptr};
+    const pid_t first = ::vfork();
     if (first < 0)
         return;
-    if (first > 0) {
-        int status = 0;
-        while (::waitpid(first, &status, 0) < 0 && errno == EINTR) {
+    if (first == 0) {
+        // Shares memory with the server's child, which waits: start the watcher and leave, so
+        // that it is orphaned at once.
+        if (::vfork() == 0) {
+            ::setpgid(0, 0);
+            if (watchFd == STDIN_FILENO)
+                ::fcntl(watchFd, F_SETFD, 0); // the lifeline is on close-on-exec
+            else if (::dup2(watchFd, STDIN_FILENO) < 0)
+                ::_exit(127);
+            // Only the lifeline stays open: the server's pipes and the lifeline's write end must
+            // not be held here (Folio would never see the server's stdout end, nor the lifeline
+            // close).
+            if (::close_range(1, ~0U, 0) != 0) {
+                for (int fd = 1; fd < 4096; ++fd)
+                    ::close(fd);
+            }
+            ::execve(watcherShell, argv, envp);
+            ::_exit(127);
         }
-        return;
-    }
-    if (::fork() != 0)
         ::_exit(0);
-    ::setpgid(0, 0);
-    // Only the read end stays open: the server's pipes and the lifeline's write end must not be
-    // held here (Folio would never see the server's stdout end, nor the lifeline close).
-    if (::close_range(0, unsigned(watchFd) - 1, 0) != 0 ||
-        ::close_range(unsigned(watchFd) + 1, ~0U, 0) != 0) {
-        for (int fd = 0; fd < 4096; ++fd) {
-            if (fd != watchFd)
-                ::close(fd);
-        }
     }
-    char byte;
-    for (;;) {
-        const ssize_t n = ::read(watchFd, &byte, 1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
+    int status = 0;
+    while (::waitpid(first, &status, 0) < 0 && errno == EINTR) {
     }
-    ::kill(-group, SIGKILL);
-    ::_exit(0);
 }
 #endif
 } // namespace
@@ -180,7 +214,7 @@ void StdioTransport::open()
     // Folio dies, even by SIGKILL (of the thread that started it: transports live on the main
     // thread); a Folio gone before the prctl() is caught by the parent pid having changed.
     // The lifeline (startGroupWatcher()): both ends close on exec, so neither this server nor
-    // any other program Folio starts holds them; the watcher, which execs nothing, keeps its end.
+    // any other program Folio starts holds them; the watcher gets its end as its standard input.
     const pid_t folioPid = ::getpid();
     closeLifeline();
     int lifeline[2] = {-1, -1};

@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
 #include <QRegularExpression>
@@ -538,6 +539,18 @@ void tst_Faults::serverDiesWithFolio()
     const qint64 server = m.captured(1).toLongLong();
     const qint64 child = m.captured(2).toLongLong();
     QVERIFY(!processGone(server));
+    // The group's watcher is a small program of its own, not a fork of Folio: a fork would hold
+    // every page Folio had (the start paid for copying its page tables). It is the one member of
+    // the server's session that is neither the server nor its child.
+    QList<qint64> others = sessionMembers(server);
+    others.removeAll(server);
+    others.removeAll(child);
+    QCOMPARE(others.size(), 1);
+    const QString watcherProgram =
+        QFileInfo(QStringLiteral("/proc/%1/exe").arg(others.constFirst())).canonicalFilePath();
+    QVERIFY2(watcherProgram != QFileInfo(QStringLiteral(FOLIO_BINARY_DIR "/app/folio")).canonicalFilePath(),
+             qPrintable(watcherProgram));
+    QCOMPARE(watcherProgram, QFileInfo(QStringLiteral("/bin/sh")).canonicalFilePath());
     folio.kill();
     QVERIFY(folio.waitForFinished(5000));
     QTRY_VERIFY_WITH_TIMEOUT(processGone(server), 5000);
