@@ -4,6 +4,7 @@
 #include "clilogging.h"
 #include "clioutput.h"
 #include "conformanceclient.h"
+#include "inputresponder.h"
 #include "mainwindow.h"
 #include "plurals.h"
 #include "secretstore.h"
@@ -171,8 +172,12 @@ int main(int argc, char **argv)
 
     // The server starts (and answers the handshake) while the window is built.
     const QStringList sessionFiles = parser.positionalArguments();
-    if (startRow >= 0 && sessionFiles.isEmpty())
+    if (startRow >= 0 && sessionFiles.isEmpty()) {
+        // The handshake says what the window answers (elicitation, sampling, roots), and over
+        // stdio it is sent at once: the window's responder first, its dialogs parented later.
+        folio::attachWindowResponder(servers.session(startRow), nullptr);
         servers.session(startRow)->connectToServer();
+    }
     folio::MainWindow window(&servers, &secrets);
     if (!sessionFiles.isEmpty()) {
         QString error;

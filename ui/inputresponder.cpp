@@ -6,6 +6,7 @@
 #include "terminaltext.h"
 #include "wraplabel.h"
 
+#include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QJsonArray>
 #include <QLabel>
@@ -51,6 +52,22 @@ WindowInputResponder::WindowInputResponder(ServerSession *session, QWidget *dial
     , m_session(session)
     , m_dialogParent(dialogParent)
 {}
+
+void attachWindowResponder(ServerSession *session, QWidget *dialogParent)
+{
+    if (!session)
+        return;
+    if (auto *ours = dynamic_cast<WindowInputResponder *>(session->inputResponder())) {
+        if (dialogParent)
+            ours->setDialogParent(dialogParent);
+        return;
+    }
+    if (session->inputResponder())
+        return; // someone else's (a test's)
+    session->setInputResponder(new WindowInputResponder(session, dialogParent));
+    // A sign-in's authorization page opens in the desktop's browser.
+    session->setSignInBrowser([](const QUrl &url) { QDesktopServices::openUrl(url); });
+}
 
 bool WindowInputResponder::answers(InputRequest::Kind) const
 {

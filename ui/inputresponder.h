@@ -28,6 +28,8 @@ class WindowInputResponder : public QObject, public InputResponder
 public:
     // Lives as long as the session; its dialogs are parented to dialogParent.
     WindowInputResponder(ServerSession *session, QWidget *dialogParent);
+    // The window, once there is one (a start-up connect is begun before the window is built).
+    void setDialogParent(QWidget *dialogParent) { m_dialogParent = dialogParent; }
 
     bool answers(InputRequest::Kind kind) const override;
     void respond(InputReply *reply) override;
@@ -40,6 +42,11 @@ private:
     QPointer<QWidget> m_dialogParent;
     QList<QPointer<QDialog>> m_dialogs;
 };
+
+// Gives the session the window's answers (a WindowInputResponder, if it has none; else its
+// dialogs get dialogParent) and a browser for sign-in pages. Before the session connects: the
+// handshake declares what the client answers (elicitation, sampling, roots) once, as it starts.
+void attachWindowResponder(ServerSession *session, QWidget *dialogParent);
 
 // The form for one elicitation.
 class ElicitationDialog : public QDialog

@@ -35,7 +35,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDesktopServices>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QLabel>
@@ -79,14 +78,14 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     setObjectName(QStringLiteral("FolioMainWindow"));
     new FramePacer(this); // a fast walk repaints at the display's pace, not once per page
 
-    // Each server's questions (elicitation, sampling, roots) are answered here; set before the
-    // first handshake, which a start-up connect begins only once the event loop runs.
+    // Each server's questions (elicitation, sampling, roots) are answered here. A start-up
+    // connect, begun before the window was built, was given its responder then (main()).
     for (int row = 0; row < m_servers->rowCount(); ++row)
-        attachResponder(m_servers->session(row));
+        attachWindowResponder(m_servers->session(row), this);
     connect(m_servers, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex &, int first, int last) {
                 for (int row = first; row <= last; ++row)
-                    attachResponder(m_servers->session(row));
+                    attachWindowResponder(m_servers->session(row), this);
             });
     connect(m_serverActions, &ServerListActions::statusMessage, this, &MainWindow::showStatus);
     connect(m_serverActions, &ServerListActions::removing, this, [this](ServerSession *s) {
@@ -286,15 +285,6 @@ void MainWindow::selectServer(int row)
 int MainWindow::currentServerRow() const
 {
     return m_serverList->currentIndex().row();
-}
-
-void MainWindow::attachResponder(ServerSession *session)
-{
-    if (session && !session->inputResponder()) {
-        session->setInputResponder(new WindowInputResponder(session, this));
-        // A sign-in's authorization page opens in the desktop's browser.
-        session->setSignInBrowser([](const QUrl &url) { QDesktopServices::openUrl(url); });
-    }
 }
 
 ServerView *MainWindow::serverView(int row)

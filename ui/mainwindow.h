@@ -96,7 +96,6 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
-    void attachResponder(ServerSession *session);
     void createActions();
     QWidget *welcome();
     void handleServerSelected();
