@@ -13,29 +13,29 @@ namespace {
 
 ListBehaviour defaults(const QString &list)
 {
+    // Each list's page size and hints unless a scenario says otherwise; list tools have no hints
+    // of their own, and any other list pages by 20.
+    struct Default
+    {
+        const char *list;
+        int pageSize;
+        qint64 ttlMs;
+        const char *cacheScope;
+    };
+    static constexpr Default table[] = {
+        {"tools", 20, 300000, "public"},       {"prompts", 10, 300000, "public"},
+        {"resources", 100, 60000, "private"},  {"templates", 8, 600000, "public"},
+        {"tool:search_posts", 20, 0, nullptr}, {"tool:list_users", 25, 0, nullptr},
+    };
     ListBehaviour b;
-    if (list == QStringLiteral("tools")) {
-        b.pageSize = 20;
-        b.ttlMs = 300000;
-        b.cacheScope = QStringLiteral("public");
-    } else if (list == QStringLiteral("prompts")) {
-        b.pageSize = 10;
-        b.ttlMs = 300000;
-        b.cacheScope = QStringLiteral("public");
-    } else if (list == QStringLiteral("resources")) {
-        b.pageSize = 100;
-        b.ttlMs = 60000;
-        b.cacheScope = QStringLiteral("private");
-    } else if (list == QStringLiteral("templates")) {
-        b.pageSize = 8;
-        b.ttlMs = 600000;
-        b.cacheScope = QStringLiteral("public");
-    } else if (list == QStringLiteral("tool:search_posts")) {
-        b.pageSize = 20;
-    } else if (list == QStringLiteral("tool:list_users")) {
-        b.pageSize = 25;
-    } else {
-        b.pageSize = 20;
+    b.pageSize = 20;
+    for (const Default &d : table) {
+        if (list != QLatin1String(d.list))
+            continue;
+        b.pageSize = d.pageSize;
+        b.ttlMs = d.ttlMs;
+        if (d.cacheScope)
+            b.cacheScope = QLatin1String(d.cacheScope);
     }
     return b;
 }

@@ -10,6 +10,8 @@
 #include "serversession.h"
 #include "ttlclock.h"
 
+#include "fixtureprocess.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QProcess>
@@ -21,12 +23,8 @@
 
 using namespace folio;
 
-namespace {
-
-const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
-const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
-
-} // namespace
+using fixtureprocess::demoServer;
+using fixtureprocess::folioBinary;
 
 class tst_SavedServers : public QObject
 {

@@ -4,6 +4,8 @@
 // a 2025-era server hears it only once, in initialize, and a server that is never told cannot
 // ask. A shell in front of the demo server writes the first line it was sent.
 
+#include "fixtureprocess.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,12 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-namespace {
-
-const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
-const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
-
-} // namespace
+using fixtureprocess::demoServer;
+using fixtureprocess::folioBinary;
 
 class tst_WindowStart : public QObject
 {

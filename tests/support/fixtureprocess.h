@@ -17,6 +17,7 @@ namespace fixtureprocess {
 
 inline const QString folioBinary = QStringLiteral(FOLIO_BINARY_DIR "/app/folio");
 inline const QString fixture = QStringLiteral(FOLIO_FIXTURE_SERVER);
+inline const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
 
 struct Run
 {
