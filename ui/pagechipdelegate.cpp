@@ -123,7 +123,9 @@ PageChipDelegate::Look PageChipDelegate::lookOf(const QModelIndex &index, qint64
         break;
     }
     const auto error = McpError::Kind(value(PageLedger::ErrorKindRole).toInt());
-    if (error != McpError::Kind::None && (state == State::Failed || !received)) {
+    if (value(PageLedger::AskedWithoutArgumentsRole).toBool()) {
+        look.countText = tr("no args"); // Folio's question, not the server's error
+    } else if (error != McpError::Kind::None && (state == State::Failed || !received)) {
         const int httpStatus = value(PageLedger::HttpStatusRole).toInt();
         if (error == McpError::Kind::Rpc)
             look.countText = QString::number(value(PageLedger::ErrorCodeRole).toInt());
