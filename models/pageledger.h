@@ -106,7 +106,7 @@ public:
     // discarded already keeps the reason it was discarded for.
     void markDiscarded(const QList<int> &rows, const QString &reason);
     // A list tool's page refused because Folio asked without the arguments the tool wants: struck
-    // out like any discarded page, and said for what it is (the chip reads "no args", not "error").
+    // out like any discarded page, and said for what it is (the chip reads "args?", not "error").
     void markAskedWithoutArguments(int row);
     // Replaces a page's timings by recorded ones (screenshots, replays): its first request's, and
     // when refetchSentAtMs >= 0 the time its refetches were sent.
