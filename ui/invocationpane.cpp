@@ -368,8 +368,10 @@ void InvocationPane::handleFinished()
     updateButtons();
 }
 
-void InvocationPane::showResult(const QString &status, const QColor &color, const InvocationRun &run)
+void InvocationPane::showResult(const QString &text, const QColor &color, const InvocationRun &run)
 {
+    // The status quotes the server (an error's message): shown, never acted on.
+    const QString status = terminalSafe(text);
     m_status->setText(status);
     QPalette p = palette();
     p.setColor(QPalette::WindowText, color);

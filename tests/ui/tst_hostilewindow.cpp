@@ -5,6 +5,7 @@
 // read <U+XXXX>, and the names that read as others are deceptive-name findings.
 //
 // With FOLIO_SCREENSHOT_DIR set, the window is saved there as hostile-text-<theme>.png.
+#include "callview.h"
 #include "finding.h"
 #include "listview.h"
 #include "mainwindow.h"
@@ -19,6 +20,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QLabel>
+#include <QPushButton>
 #include <QTest>
 
 using namespace folio;
@@ -108,6 +110,33 @@ void tst_HostileWindow::hostileTextIsShownNotActedOn()
     for (RunsLabel *label : m_fixture.window()->findChildren<RunsLabel *>()) {
         QVERIFY2(hiddenIn(label->text()).isEmpty(), qPrintable(label->text()));
         QVERIFY2(!label->text().contains(QStringLiteral("live")), qPrintable(label->text()));
+    }
+
+    // A call: the server's progress message, its result and its error reach the Call window's
+    // labels (the running page keeps the last progress line) shown, never raw.
+    for (const QString &tool : {QStringLiteral("echo"), QStringLiteral("fail")}) {
+        QJsonObject definition;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            if (model->item(row).value(QStringLiteral("name")).toString() == tool)
+                definition = model->item(row);
+        }
+        QVERIFY2(!definition.isEmpty(), qPrintable(tool));
+        CallView *call = view->openCallView(definition);
+        QVERIFY(call);
+        call->call();
+        if (call->state() == CallView::State::Confirming)
+            QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("confirmCall")), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(call->state(), CallView::State::Done, 10000);
+        auto *progress = call->findChild<QLabel *>(QStringLiteral("callProgressText"));
+        QVERIFY(progress);
+        QVERIFY2(progress->text().startsWith(QStringLiteral("1 of 2 \u2014 half")),
+                 qPrintable(progress->text()));
+        for (QLabel *label : call->findChildren<QLabel *>()) {
+            QVERIFY2(hiddenIn(label->text()).isEmpty(),
+                     qPrintable(tool + QStringLiteral(": ") + label->objectName() + QStringLiteral(": ") +
+                                describeCodePoints(hiddenIn(label->text()))));
+        }
+        call->close();
     }
 
     // The deceptive names are findings, one on each page.
