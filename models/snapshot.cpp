@@ -284,7 +284,8 @@ std::optional<Snapshot> Snapshot::fromJson(const QByteArray &data, QString *erro
             if (po.contains(kCursor))
                 p.cursor = po.value(kCursor).toString();
             p.hasNextCursor = po.contains(kNextCursor);
-            p.nextCursor = po.value(kNextCursor);
+            if (p.hasNextCursor)
+                p.nextCursor = po.value(kNextCursor);
             p.hints = CacheHints::of(po).detached();
             p.error = po.value(kError).toObject();
             p.items = po.value(kItems).toArray();
