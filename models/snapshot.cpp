@@ -95,6 +95,12 @@ struct Reader
     }
 };
 
+QString tooLarge()
+{
+    return QStringLiteral("the file is over the %1 a snapshot may be")
+        .arg(McpError::sizeText(Snapshot::MaxFileBytes));
+}
+
 bool isOptionalString(const QJsonObject &o, const QString &key)
 {
     return !o.contains(key) || o.value(key).isString();
@@ -192,8 +198,7 @@ std::optional<Snapshot> Snapshot::fromJson(const QByteArray &data, QString *erro
 {
     const Reader r{error};
     if (data.size() > MaxFileBytes)
-        return r.fail(QStringLiteral("the file is over the %1 a snapshot may be")
-                          .arg(McpError::sizeText(MaxFileBytes)));
+        return r.fail(tooLarge());
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(data, &parseError);
     if (parseError.error != QJsonParseError::NoError)
@@ -315,8 +320,7 @@ std::optional<Snapshot> Snapshot::load(const QString &path, QString *error)
     }
     if (file.size() > MaxFileBytes) {
         if (error)
-            *error = QStringLiteral("the file is over the %1 a snapshot may be")
-                         .arg(McpError::sizeText(MaxFileBytes));
+            *error = tooLarge();
         return std::nullopt;
     }
     // A device whose size is not known (a pipe) is read up to one byte past the cap.
