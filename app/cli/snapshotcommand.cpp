@@ -15,38 +15,38 @@ namespace folio {
 
 QString SnapshotCommand::helpText()
 {
-    return QStringLiteral(
-               "Usage: folio snapshot -o FILE [options] <target | FILE.folio>\n"
-               "\n"
-               "Walks every list (tools, prompts, resources, templates) and every list tool of a server to\n"
-               "its end and writes what it holds to FILE: each page's items exactly as received, its\n"
-               "cursors raw and its cache hints (ttlMs, cacheScope) as sent, the server's info,\n"
-               "capabilities and instructions, the revision and transport, and the walks' findings.\n"
-               "Only list requests are sent: no probe, no second walk. A recording (folio record) stands\n"
-               "in for a server: give FILE.folio as the target and it is replayed, with no server and no\n"
-               "network. The same server gives the same file but for \"takenAt\" and \"takenFrom\"; no\n"
-               "secrets are kept. The format: docs/snapshot-format.md.\n"
-               "\n"
-               "Options:\n"
-               "  -o, --output FILE    where the snapshot goes (required; - for stdout)\n"
-               "  --list, --allow-tool, --tool-args, --page-cap   as 'folio audit' (see 'folio audit\n"
-               "                       --help'); --recheck-pages has no use here\n") +
+    return QStringLiteral("Usage: folio snapshot -o FILE [options] <target | FILE.folio>\n"
+                          "\n"
+                          "Walks every list (tools, prompts, resources, templates) and every list tool of\n"
+                          "a server to its end and writes what it holds to FILE: each page's items exactly\n"
+                          "as received, its cursors raw and its cache hints (ttlMs, cacheScope) as sent,\n"
+                          "the server's info, capabilities and instructions, the revision and transport,\n"
+                          "and the walks' findings. Only list requests are sent: no probe, no second walk.\n"
+                          "A recording (folio record) stands in for a server: give FILE.folio as the\n"
+                          "target and it is replayed, with no server and no network. The same server gives\n"
+                          "the same file but for \"takenAt\" and \"takenFrom\"; no secrets are kept.\n"
+                          "The format: docs/snapshot-format.md.\n"
+                          "\n"
+                          "Options:\n"
+                          "  -o, --output FILE    where the snapshot goes (required; - for stdout)\n"
+                          "  --list, --allow-tool, --tool-args, --page-cap\n"
+                          "                       as 'folio audit' (see 'folio audit --help');\n"
+                          "                       --recheck-pages has no use here\n") +
            CommandLine::sharedOptionsHelp(
                23,
                QStringLiteral("progress, the server's stderr, each request and transport events on stderr")) +
            TargetOptions::helpText() +
-           QStringLiteral(
-               "\n"
-               "Exit status:\n"
-               "  0  the snapshot is written and every list was walked to its end\n"
-               "  1  the snapshot is written, but a list stopped short (a failed page, a cap); its\n"
-               "     \"complete\" is false and \"stopReason\" says why\n"
-               "  2  bad usage, the server could not be reached (or the recording read), the walk\n"
-               "     was cut short, or the file could not be written\n"
-               "\n"
-               "Examples:\n"
-               "  folio snapshot -o demo.json -- folio-demo-server\n"
-               "  folio snapshot -o demo.json demo.folio\n");
+           QStringLiteral("\n"
+                          "Exit status:\n"
+                          "  0  the snapshot is written and every list was walked to its end\n"
+                          "  1  the snapshot is written, but a list stopped short (a failed page, a cap):\n"
+                          "     its \"complete\" is false and \"stopReason\" says why\n"
+                          "  2  bad usage, the server could not be reached (or the recording read),\n"
+                          "     the walk was cut short, or the file could not be written\n"
+                          "\n"
+                          "Examples:\n"
+                          "  folio snapshot -o demo.json -- folio-demo-server\n"
+                          "  folio snapshot -o demo.json demo.folio\n");
 }
 
 int SnapshotCommand::parse(const QStringList &arguments, Options *options)
