@@ -239,11 +239,12 @@ int runReplay(const QStringList &arguments)
     const QString file = arguments.at(0);
     const QString command = arguments.value(1);
     if (command != listWord && command != auditWord && command != reportWord && command != snapshotWord) {
-        printErr(QStringLiteral("folio replay: %1\nTry 'folio replay --help'.\n")
-                     .arg(command.isEmpty()
-                              ? QStringLiteral("give a command after the file: list or audit")
-                              : QStringLiteral("'%1' cannot be replayed: list, audit, report or snapshot")
-                                    .arg(command)));
+        printErr(
+            QStringLiteral("folio replay: %1\nTry 'folio replay --help'.\n")
+                .arg(command.isEmpty()
+                         ? QStringLiteral("give a command after the file: list, audit, report or snapshot")
+                         : QStringLiteral("'%1' cannot be replayed: list, audit, report or snapshot")
+                               .arg(command)));
         return 2;
     }
     // First: a "--" the user gave must not swallow it as a stdio command's words.
@@ -308,8 +309,8 @@ const QList<Subcommand> &subcommands()
          }},
         {replayWord,
          QStringLiteral("replay FILE.folio <command> [options]"),
-         {QStringLiteral("run list or audit on a recorded session: no server, no"),
-          QStringLiteral("network (folio replay s.folio list tools --format json)")},
+         {QStringLiteral("run list, audit, report or snapshot on a recorded session:"),
+          QStringLiteral("no server, no network (folio replay s.folio list tools)")},
          [](Args a) { return runReplay(a); }},
         {reportWord,
          QStringLiteral("report -o FILE"),
