@@ -1,4 +1,5 @@
 #include "auditedwalk.h"
+#include "counted.h"
 
 #include "itemdiff.h"
 #include "pagewalker.h"
@@ -98,9 +99,9 @@ CheckOutcome AuditedWalk::compareOrder(const AuditedWalk &first, const AuditedWa
     if (!second.pages.isEmpty() && second.pages.constLast().error.isError())
         return {};
     return {auditFinding(FindingId::UnstableOrder, {int(first.pages.size()) - 1},
-                         QStringLiteral("The first walk ended after %1 page(s); a second walk with the same "
+                         QStringLiteral("The first walk ended after %1; a second walk with the same "
                                         "arguments did not end there")
-                             .arg(first.pages.size()),
+                             .arg(counted(first.pages.size(), "page", "pages")),
                          {{QStringLiteral("probe"), QStringLiteral("second-walk")},
                           {QStringLiteral("firstWalkPages"), int(first.pages.size())},
                           {QStringLiteral("secondWalkPages"), int(second.pages.size())}}),

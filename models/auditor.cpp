@@ -1,4 +1,5 @@
 #include "auditor.h"
+#include "counted.h"
 
 #include "mcpclient.h"
 #include "pagewalker.h"
@@ -447,8 +448,8 @@ void Auditor::walkSecond(int state)
     }
     const ListState &s = m_states.at(state);
     const int cap = qMin(int(s.first.pages.size()), m_options.recheckPages);
-    Q_EMIT progress(
-        QStringLiteral("%1: walking again (%2 page(s)) to compare").arg(s.source.id(), QString::number(cap)));
+    Q_EMIT progress(QStringLiteral("%1: walking again (%2) to compare")
+                        .arg(s.source.id(), counted(cap, "page", "pages")));
     runWalk(state, s.source, cap, [this, state, cap](PageWalker *walker) {
         compareWalks(state, AuditedWalk::record(*walker), cap);
         finishList(state);

@@ -1,4 +1,5 @@
 #include "auditprobes.h"
+#include "counted.h"
 
 #include "auditedwalk.h"
 #include "itemdiff.h"
@@ -125,8 +126,8 @@ CheckOutcome judgeTampered(const ProbeAnswer &answer, const QString &issued, con
         return {
             auditFinding(FindingId::InvalidCursorAccepted, {page},
                          QStringLiteral("A tampered cursor (page %1's cursor reversed, with \"!\" appended) "
-                                        "was answered with a page of %2 item(s) instead of an error -32602")
-                             .arg(QString::number(page + 1), QString::number(answer.itemCount)),
+                                        "was answered with a page of %2 instead of an error -32602")
+                             .arg(QString::number(page + 1), counted(answer.itemCount, "item", "items")),
                          evidence),
             {}};
     case ProbeAnswer::Kind::RpcError:
@@ -158,8 +159,8 @@ CheckOutcome judgeForged(const ProbeAnswer &answer, const QString &forged, bool 
     case ProbeAnswer::Kind::Page:
         return {auditFinding(FindingId::InvalidCursorAccepted, {},
                              QStringLiteral("%1, yet a forged cursor (%2) was answered with a page of %3 "
-                                            "item(s) instead of an error -32602")
-                                 .arg(list, shortText(forged), QString::number(answer.itemCount)),
+                                            "instead of an error -32602")
+                                 .arg(list, shortText(forged), counted(answer.itemCount, "item", "items")),
                              evidence),
                 {}};
     case ProbeAnswer::Kind::RpcError:
@@ -186,11 +187,10 @@ CheckOutcome judgeForeignList(const ProbeAnswer &answer, const QString &from, co
         evidence.insert(QStringLiteral("probe"), QStringLiteral("cursor-from-other-list"));
         evidence.insert(QStringLiteral("from"), from);
         evidence.insert(QStringLiteral("cursor"), cursor);
-        return {auditFinding(
-                    FindingId::ForeignCursorAccepted, {},
-                    QStringLiteral("A cursor issued by %1 was accepted: answered with a page of %2 item(s)")
-                        .arg(from, QString::number(answer.itemCount)),
-                    evidence),
+        return {auditFinding(FindingId::ForeignCursorAccepted, {},
+                             QStringLiteral("A cursor issued by %1 was accepted: answered with a page of %2")
+                                 .arg(from, counted(answer.itemCount, "item", "items")),
+                             evidence),
                 {}};
     }
     if (answer.kind == ProbeAnswer::Kind::Failed)
@@ -212,10 +212,10 @@ CheckOutcome judgeOtherArguments(const ProbeAnswer &answer, const QString &curso
         return {auditFinding(
                     FindingId::ForeignCursorAccepted, {page},
                     QStringLiteral("Page %1's cursor was accepted with other arguments (%2): answered with a "
-                                   "page of %3 item(s)")
+                                   "page of %3")
                         .arg(QString::number(page + 1),
                              QString::fromUtf8(QJsonDocument(probeArguments).toJson(QJsonDocument::Compact)),
-                             QString::number(answer.itemCount)),
+                             counted(answer.itemCount, "item", "items")),
                     evidence),
                 {}};
     }

@@ -4,6 +4,7 @@
 
 #include "bugreport.h"
 #include "bugreportrender.h"
+#include "counted.h"
 #include "pagerecord.h"
 #include "terminaltext.h"
 
@@ -497,14 +498,12 @@ QByteArray toHtml(const QJsonObject &report, qsizetype rawCapBytes)
     const int errors = summary.value(QStringLiteral("errors")).toInt();
     const int warnings = summary.value(QStringLiteral("warnings")).toInt();
     const QString aborted = summary.value(QStringLiteral("aborted")).toString();
-    QString verdict = QStringLiteral("%1 in %2 · %3 · %4")
-                          .arg(countsText(summary),
-                               plural(summary.value(QStringLiteral("lists")).toInt(), QStringLiteral("list"),
-                                      QStringLiteral("lists")),
-                               plural(summary.value(QStringLiteral("pages")).toInt(),
-                                      QStringLiteral("page request"), QStringLiteral("page requests")),
-                               plural(summary.value(QStringLiteral("failedPages")).toInt(),
-                                      QStringLiteral("failed page"), QStringLiteral("failed pages")));
+    QString verdict =
+        QStringLiteral("%1 in %2 · %3 · %4")
+            .arg(
+                countsText(summary), counted(summary.value(QStringLiteral("lists")).toInt(), "list", "lists"),
+                counted(summary.value(QStringLiteral("pages")).toInt(), "page request", "page requests"),
+                counted(summary.value(QStringLiteral("failedPages")).toInt(), "failed page", "failed pages"));
     verdict += summary.value(QStringLiteral("audited")).toBool() ? QStringLiteral(" · audited")
                                                                  : QStringLiteral(" · not audited");
     if (!aborted.isEmpty())
@@ -589,9 +588,8 @@ QByteArray toHtml(const QJsonObject &report, qsizetype rawCapBytes)
         const QJsonArray pages = l.value(QStringLiteral("pages")).toArray();
         h += QStringLiteral("<section class=\"list\" id=\"l%1\"><h2>%2</h2><p class=\"muted\">%3 · %4 · %5")
                  .arg(n(i), esc(l.value(QStringLiteral("title")).toString()),
-                      esc(plural(int(pages.size()), QStringLiteral("request"), QStringLiteral("requests"))),
-                      esc(plural(l.value(QStringLiteral("items")).toInt(), QStringLiteral("item"),
-                                 QStringLiteral("items"))),
+                      esc(counted(int(pages.size()), "request", "requests")),
+                      esc(counted(l.value(QStringLiteral("items")).toInt(), "item", "items")),
                       esc(endedText(l)));
         h += QStringLiteral("</p>");
         if (l.contains(QStringLiteral("arguments")))

@@ -4,6 +4,7 @@
 
 #include "bugreport.h"
 #include "bugreportrender.h"
+#include "counted.h"
 #include "pagerecord.h"
 #include "terminaltext.h"
 
@@ -118,17 +119,15 @@ QByteArray toMarkdown(const QJsonObject &report, qsizetype rawCapBytes)
     const QString aborted = summary.value(QStringLiteral("aborted")).toString();
 
     QString m = QStringLiteral("# Folio bug report: %1\n\n").arg(text(name));
-    m += QStringLiteral("**%1** in %2 · %3 · %4 · %5%6\n\n")
-             .arg(countsText(summary),
-                  plural(summary.value(QStringLiteral("lists")).toInt(), QStringLiteral("list"),
-                         QStringLiteral("lists")),
-                  plural(summary.value(QStringLiteral("pages")).toInt(), QStringLiteral("page request"),
-                         QStringLiteral("page requests")),
-                  plural(summary.value(QStringLiteral("failedPages")).toInt(), QStringLiteral("failed page"),
-                         QStringLiteral("failed pages")),
-                  summary.value(QStringLiteral("audited")).toBool() ? QStringLiteral("audited")
-                                                                    : QStringLiteral("not audited"),
-                  aborted.isEmpty() ? QString() : QStringLiteral(" · cut short: ") + text(aborted));
+    m +=
+        QStringLiteral("**%1** in %2 · %3 · %4 · %5%6\n\n")
+            .arg(countsText(summary),
+                 counted(summary.value(QStringLiteral("lists")).toInt(), "list", "lists"),
+                 counted(summary.value(QStringLiteral("pages")).toInt(), "page request", "page requests"),
+                 counted(summary.value(QStringLiteral("failedPages")).toInt(), "failed page", "failed pages"),
+                 summary.value(QStringLiteral("audited")).toBool() ? QStringLiteral("audited")
+                                                                   : QStringLiteral("not audited"),
+                 aborted.isEmpty() ? QString() : QStringLiteral(" · cut short: ") + text(aborted));
     if (!server.value(QStringLiteral("demoCaption")).toString().isEmpty())
         m += QStringLiteral("*%1*\n\n").arg(text(server.value(QStringLiteral("demoCaption")).toString()));
 
@@ -207,10 +206,8 @@ QByteArray toMarkdown(const QJsonObject &report, qsizetype rawCapBytes)
         const QJsonArray pages = l.value(QStringLiteral("pages")).toArray();
         m += QStringLiteral("\n## %1\n\n").arg(text(l.value(QStringLiteral("title")).toString()));
         m += QStringLiteral("%1 · %2 · %3\n\n")
-                 .arg(plural(int(pages.size()), QStringLiteral("request"), QStringLiteral("requests")),
-                      plural(l.value(QStringLiteral("items")).toInt(), QStringLiteral("item"),
-                             QStringLiteral("items")),
-                      text(endedText(l)));
+                 .arg(counted(int(pages.size()), "request", "requests"),
+                      counted(l.value(QStringLiteral("items")).toInt(), "item", "items"), text(endedText(l)));
         if (l.contains(QStringLiteral("arguments")))
             m +=
                 QStringLiteral("Arguments: %1\n\n")

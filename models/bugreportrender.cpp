@@ -1,4 +1,5 @@
 #include "bugreportrender.h"
+#include "counted.h"
 
 #include "pagerecord.h"
 
@@ -6,11 +7,6 @@
 #include <QJsonDocument>
 
 namespace folio::BugReport::Render {
-
-QString plural(int n, const QString &one, const QString &many)
-{
-    return QStringLiteral("%1 %2").arg(QString::number(n), n == 1 ? one : many);
-}
 
 QList<Fact> serverFacts(const QJsonObject &report, const QJsonObject &server)
 {
@@ -225,11 +221,11 @@ QString countsText(const QJsonObject &counts)
     const int warnings = counts.value(QStringLiteral("warnings")).toInt();
     const int infos = counts.value(QStringLiteral("infos")).toInt();
     if (errors)
-        parts << plural(errors, QStringLiteral("error"), QStringLiteral("errors"));
+        parts << counted(errors, "error", "errors");
     if (warnings)
-        parts << plural(warnings, QStringLiteral("warning"), QStringLiteral("warnings"));
+        parts << counted(warnings, "warning", "warnings");
     if (infos)
-        parts << plural(infos, QStringLiteral("info"), QStringLiteral("infos"));
+        parts << counted(infos, "info", "infos");
     return parts.isEmpty() ? QStringLiteral("no findings") : parts.join(QStringLiteral(", "));
 }
 

@@ -60,6 +60,5 @@ QString severityName(const QJsonObject &finding); // "error", "warning", "info"
 QString endedText(const QJsonObject &list);
 // "2 errors, 1 warning, no info".
 QString countsText(const QJsonObject &counts);
-QString plural(int n, const QString &one, const QString &many);
 
 } // namespace folio::BugReport::Render

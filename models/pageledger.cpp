@@ -112,6 +112,8 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
     }
     case AttemptsRole:
         return QVariant::fromValue(p.attempts);
+    case AskedWithoutArgumentsRole:
+        return p.askedWithoutArguments;
     default:
         break;
     }
@@ -302,6 +304,12 @@ void PageLedger::markCancelled(int row, const McpError &error, qint64 nowMonoMs)
         p.error = error;
     }
     changed(row, {});
+}
+
+void PageLedger::markAskedWithoutArguments(int row)
+{
+    m_pages[row].askedWithoutArguments = true;
+    markDiscarded({row}, tr("asked without arguments"));
 }
 
 void PageLedger::markDiscarded(const QList<int> &rows, const QString &reason)

@@ -48,12 +48,13 @@ public:
         ErrorCodeRole, // JSON-RPC code, 0 when none
         SerialRole,
         // What the views draw a page from, beyond the roles above.
-        ItemCountRole,  // items the last answer held
-        AnsweredRole,   // bool: an answer was read (received on the TTL clock)
-        ErrorKindRole,  // int(McpError::Kind), None when the page has no error
-        HttpStatusRole, // the error's HTTP status, 0 when none
-        SeveritiesRole, // QList<int>: every finding's severity, in the order found
-        AttemptsRole,   // QList<PageRecord::Attempt>: each request sent for the page, timed
+        ItemCountRole,             // items the last answer held
+        AnsweredRole,              // bool: an answer was read (received on the TTL clock)
+        ErrorKindRole,             // int(McpError::Kind), None when the page has no error
+        HttpStatusRole,            // the error's HTTP status, 0 when none
+        SeveritiesRole,            // QList<int>: every finding's severity, in the order found
+        AttemptsRole,              // QList<PageRecord::Attempt>: each request sent for the page, timed
+        AskedWithoutArgumentsRole, // bool: PageRecord::askedWithoutArguments
     };
 
     explicit PageLedger(QObject *parent = nullptr);
@@ -104,6 +105,9 @@ public:
     // Pages of a walk that was thrown away (restart, list_changed), kept in the history. A page
     // discarded already keeps the reason it was discarded for.
     void markDiscarded(const QList<int> &rows, const QString &reason);
+    // A list tool's page refused because Folio asked without the arguments the tool wants: struck
+    // out like any discarded page, and said for what it is (the chip reads "args?", not "error").
+    void markAskedWithoutArguments(int row);
     // Replaces a page's timings by recorded ones (screenshots, replays): its first request's, and
     // when refetchSentAtMs >= 0 the time its refetches were sent.
     void retime(int row, qint64 sentAtMs, qint64 latencyMs, qint64 refetchSentAtMs = -1);

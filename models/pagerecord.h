@@ -59,6 +59,9 @@ struct PageRecord
     McpError error;
     QList<Finding> findings;
     QString discardReason;
+    // Discarded because Folio asked a list tool without the arguments it wants: Folio's question,
+    // not the server's failure (PageLedger::markAskedWithoutArguments()).
+    bool askedWithoutArguments = false;
 
     int refetchCount = 0;
     int diffAdded = 0, diffRemoved = 0, diffChanged = 0;

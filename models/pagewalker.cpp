@@ -378,7 +378,7 @@ void PageWalker::failPage(int ledgerRow, const McpError &error, RpcCall *call)
         WalkJudge::refusedForArguments(m_source, m_ledger->page(ledgerRow), m_source.hasChosenArguments())) {
         // Folio asked without arguments the tool wants: not the server's fault, and not a page of
         // the list. The answer stays on the record, struck out; the walk waits for arguments.
-        m_ledger->markDiscarded({ledgerRow}, tr("asked without arguments"));
+        m_ledger->markAskedWithoutArguments(ledgerRow);
         m_needsArguments = true;
         // In the server's words: its refusal says what it wants ("give a channel").
         const QString words = error.kind == McpError::Kind::ToolError ? toolErrorText(call) : error.message;

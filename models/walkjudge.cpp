@@ -1,4 +1,5 @@
 #include "walkjudge.h"
+#include "counted.h"
 
 #include "listsource.h"
 #include "terminaltext.h"
@@ -110,8 +111,8 @@ QList<Finding> WalkJudge::judgeItems(const PageRecord &page, const ItemTexts &it
     }
     if (duplicates > 0) {
         Finding f = make(FindingId::DuplicateItem, idx,
-                         QStringLiteral("%1 item(s) on page %2 already appeared earlier (e.g. %3)")
-                             .arg(QString::number(duplicates), QString::number(idx + 1),
+                         QStringLiteral("%1 on page %2 already appeared earlier (e.g. %3)")
+                             .arg(counted(duplicates, "item", "items"), QString::number(idx + 1),
                                   examples.first().toObject().value(QStringLiteral("identity")).toString()),
                          {{QStringLiteral("count"), duplicates}, {QStringLiteral("examples"), examples}});
         f.pages += otherPages;
@@ -246,8 +247,8 @@ QList<Finding> WalkJudge::judgeNames(const PageRecord &page, const ItemTexts &it
     if (count == 0)
         return {};
     return {make(FindingId::DeceptiveName, page.index,
-                 QStringLiteral("%1 name(s) on page %2 may read as another name: %3")
-                     .arg(QString::number(count), QString::number(page.index + 1), first),
+                 QStringLiteral("%1 on page %2 may read as another name: %3")
+                     .arg(counted(count, "name", "names"), QString::number(page.index + 1), first),
                  {{QStringLiteral("count"), count}, {QStringLiteral("examples"), examples}})};
 }
 

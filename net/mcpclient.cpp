@@ -1,4 +1,5 @@
 #include "mcpclient.h"
+#include "counted.h"
 
 #include "authorizer.h"
 
@@ -663,7 +664,8 @@ SessionRecording McpClient::recording() const
         rec.stripped << QStringLiteral("secret-looking values in the server's description (serverInfo, "
                                        "capabilities, instructions)");
     if (maskedMessages > 0)
-        rec.stripped << QStringLiteral("secret-looking values in %1 message(s)").arg(maskedMessages);
+        rec.stripped << QStringLiteral("secret-looking values in %1")
+                            .arg(counted(maskedMessages, "message", "messages"));
     return rec;
 }
 

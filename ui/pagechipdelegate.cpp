@@ -123,7 +123,9 @@ PageChipDelegate::Look PageChipDelegate::lookOf(const QModelIndex &index, qint64
         break;
     }
     const auto error = McpError::Kind(value(PageLedger::ErrorKindRole).toInt());
-    if (error != McpError::Kind::None && (state == State::Failed || !received)) {
+    if (value(PageLedger::AskedWithoutArgumentsRole).toBool()) {
+        look.countText = tr("args?"); // Folio's question (it asked without), not the server's error
+    } else if (error != McpError::Kind::None && (state == State::Failed || !received)) {
         const int httpStatus = value(PageLedger::HttpStatusRole).toInt();
         if (error == McpError::Kind::Rpc)
             look.countText = QString::number(value(PageLedger::ErrorCodeRole).toInt());
@@ -212,7 +214,9 @@ void PageChipDelegate::paintChip(QPainter *painter, const QRect &rect, const Loo
     } else if (!look.countText.isEmpty()) {
         const bool failed =
             look.bar == Bar::Failed || (look.struck && look.countText.startsWith(QLatin1Char('-')));
-        const QFont &f = failed ? m_codeFont : m_countFont;
+        // A word ("timeout", "args?") in the headline size would not fit beside the scope badge.
+        const bool word = look.countText.at(0).isLetter();
+        const QFont &f = failed || word ? m_codeFont : m_countFont;
         painter->setFont(f);
         painter->setPen(failed ? colors.failed() : colors.text());
         const int scopeSpace = failed ? 0 : zoomed(ScopeBadgeSize) + 2;

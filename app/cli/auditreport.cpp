@@ -1,4 +1,5 @@
 #include "auditreport.h"
+#include "counted.h"
 
 #include "clioutput.h"
 #include "terminaltext.h"
@@ -27,22 +28,21 @@ QString serverLine(const AuditResult &r)
 
 QString counts(int errors, int warnings, int infos)
 {
-    return QStringLiteral("%1 error%2, %3 warning%4, %5 info")
-        .arg(QString::number(errors), errors == 1 ? QString() : QStringLiteral("s"),
-             QString::number(warnings), warnings == 1 ? QString() : QStringLiteral("s"),
+    return QStringLiteral("%1, %2, %3 info")
+        .arg(counted(errors, "error", "errors"), counted(warnings, "warning", "warnings"),
              QString::number(infos));
 }
 
 QString summaryLine(const AuditResult &r)
 {
     const QJsonObject s = r.summary();
-    QString line =
-        QStringLiteral("%1 · %2 list(s) audited, %3 skipped · %4 request(s) · %5 s")
-            .arg(counts(r.count(Finding::Severity::Error), r.count(Finding::Severity::Warning),
-                        r.count(Finding::Severity::Info)),
-                 QString::number(s.value(QStringLiteral("listsAudited")).toInt()),
-                 QString::number(s.value(QStringLiteral("listsSkipped")).toInt()),
-                 QString::number(r.requests()), QString::number(double(r.elapsedMs) / 1000.0, 'f', 1));
+    QString line = QStringLiteral("%1 · %2 audited, %3 skipped · %4 · %5 s")
+                       .arg(counts(r.count(Finding::Severity::Error), r.count(Finding::Severity::Warning),
+                                   r.count(Finding::Severity::Info)),
+                            counted(s.value(QStringLiteral("listsAudited")).toInt(), "list", "lists"),
+                            QString::number(s.value(QStringLiteral("listsSkipped")).toInt()),
+                            counted(r.requests(), "request", "requests"),
+                            QString::number(double(r.elapsedMs) / 1000.0, 'f', 1));
     if (!r.aborted.isEmpty())
         line += QStringLiteral(" · ABORTED: ") + r.aborted;
     return line;

@@ -1,4 +1,5 @@
 #include "listcommand.h"
+#include "counted.h"
 
 #include "clioutput.h"
 #include "clisession.h"
@@ -283,8 +284,8 @@ void ListCommand::evaluate()
     if (m_options.pages > 0) {
         if (m_walker->pagesInWalk() >= m_options.pages) {
             printResult(false,
-                        QStringLiteral("read the %1 page(s) asked for (--pages); the list goes on")
-                            .arg(m_options.pages),
+                        QStringLiteral("read the %1 asked for (--pages); the list goes on")
+                            .arg(counted(m_options.pages, "page", "pages")),
                         true);
             finish(0);
             return;
@@ -375,8 +376,8 @@ void ListCommand::handleWalkRestarted(const QString &reason)
     const QList<int> written = m_writtenPages;
     m_walker->cancel();
     printResult(written, false,
-                QStringLiteral("%1 after %2 page(s) were printed; run again for the list as it is now")
-                    .arg(reason, QString::number(written.size())),
+                QStringLiteral("%1 after %2 printed; run again for the list as it is now")
+                    .arg(reason, counted(written.size(), "page was", "pages were")),
                 false);
     finish(1);
 }
@@ -428,8 +429,8 @@ void ListCommand::printResult(const QList<int> &pageRows, bool complete, const Q
         break;
     }
     if (!complete && !stoppedAsAsked)
-        printErr(QStringLiteral("folio list: incomplete after %1 page(s): %2\n")
-                     .arg(QString::number(out.pages.size()), stopReason));
+        printErr(QStringLiteral("folio list: incomplete after %1: %2\n")
+                     .arg(counted(out.pages.size(), "page", "pages"), stopReason));
 }
 
 } // namespace folio

@@ -1,4 +1,5 @@
 #include "listoutput.h"
+#include "counted.h"
 
 #include "clioutput.h"
 #include "indentedjson.h"
@@ -13,11 +14,6 @@ namespace folio {
 namespace {
 
 constexpr int minColumnWidth = 6;
-
-QString plural(qsizetype count)
-{
-    return count == 1 ? QString() : QStringLiteral("s");
-}
 
 QString cellText(const QJsonValue &value)
 {
@@ -76,8 +72,7 @@ QString pageLine(const PageRecord &page, const PageRecord *previous, bool protoc
     if (page.error.isError()) {
         parts << QStringLiteral("FAILED: ") + WalkJudge::describeError(page);
     } else {
-        parts << nextText(page)
-              << QStringLiteral("%1 item%2").arg(QString::number(page.itemCount), plural(page.itemCount));
+        parts << nextText(page) << counted(page.itemCount, "item", "items");
         if (page.latencyMs() >= 0)
             parts << QStringLiteral("%1 ms").arg(page.latencyMs());
         if (page.hintsExpected)
@@ -263,9 +258,8 @@ QString ListOutput::toTable(int width) const
         }
     }
     // One multi-argument arg(): the stop reason may quote a server, and a "%1" in it must stay text.
-    out += QStringLiteral("(%1 item%2 in %3 page%4; %5)\n")
-               .arg(QString::number(items.size()), plural(items.size()), QString::number(pages.size()),
-                    plural(pages.size()),
+    out += QStringLiteral("(%1 in %2; %3)\n")
+               .arg(counted(items.size(), "item", "items"), counted(pages.size(), "page", "pages"),
                     complete ? QStringLiteral("the list is complete")
                              : QStringLiteral("incomplete: ") + oneLineSafe(stopReason));
     return out;

@@ -893,11 +893,13 @@ void tst_PageWalker::listToolRefusedWithoutArgumentsWaits()
     QVERIFY(rec.error.isError()); // the answer stays as received
     if (chosen) {
         QCOMPARE(rec.state, PageRecord::State::Failed);
+        QVERIFY(!rec.askedWithoutArguments);
         QCOMPARE(walker->findings().size(), 1);
         QCOMPARE(walker->findings().first().id, FindingId::PageError);
         return;
     }
     QCOMPARE(rec.state, PageRecord::State::Discarded);
+    QVERIFY(rec.askedWithoutArguments);
     QVERIFY(walker->findings().isEmpty());
     QVERIFY(rec.findings.isEmpty());
     QCOMPARE(walker->stopReason(), QStringLiteral("needs arguments: give a channel"));

@@ -53,6 +53,7 @@ private Q_SLOTS:
     void stateChangeRepaintsOnlyItsChip();
     void loadingChipAnimates();
     void failedPageShowsItsCode();
+    void refusedForArgumentsReadsNoArgs();
     void discardedWalkStaysStruckThrough();
     void legacyPagesHaveNoHintsBar();
     void tenThousandChips();
@@ -364,6 +365,30 @@ void tst_PageStrip::failedPageShowsItsCode()
         QAccessible::queryAccessibleInterface(&strip)->child(1)->text(QAccessible::Description);
     QVERIFY2(description.startsWith(QStringLiteral("failed: Invalid cursor (-32602")),
              qPrintable(description));
+}
+
+// A list tool asked without the arguments it wants: the refusal stays on the record, struck out,
+// and the chip says what it was (Folio's question), not "error" as a server's failure would.
+void tst_PageStrip::refusedForArgumentsReadsNoArgs()
+{
+    PageLedger ledger;
+    for (int i = 0; i < 2; ++i) {
+        PageRecord rec;
+        rec.serial = i + 1;
+        ledger.appendRequest(rec);
+        ledger.markSent(i, false, 1'700'000'000'000);
+        ledger.applyFailure(i, McpError::make(McpError::Kind::ToolError, QStringLiteral("give a channel")), 3,
+                            120, 1'700'000'000'003);
+    }
+    ledger.markAskedWithoutArguments(0);
+    const PageChipDelegate::Look refused = PageChipDelegate::lookOf(ledger.index(0, 0), 0);
+    QCOMPARE(refused.countText, QStringLiteral("args?"));
+    QVERIFY(refused.struck);
+    QCOMPARE(ledger.data(ledger.index(0, 0), PageLedger::AskedWithoutArgumentsRole).toBool(), true);
+    // The same refusal to arguments the user chose is the server's answer: an error.
+    const PageChipDelegate::Look failed = PageChipDelegate::lookOf(ledger.index(1, 0), 0);
+    QCOMPARE(failed.countText, QStringLiteral("error"));
+    QVERIFY(!failed.struck);
 }
 
 void tst_PageStrip::discardedWalkStaysStruckThrough()
