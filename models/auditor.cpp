@@ -148,6 +148,8 @@ void Auditor::plan()
     }
     // Probes and second walks run once every list has been walked, so that each list can be handed
     // cursors from the others.
+    if (!m_options.probe)
+        return;
     m_steps.append([this] {
         QList<Step> probes;
         for (int state = 0; state < m_states.size(); ++state) {

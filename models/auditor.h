@@ -32,6 +32,9 @@ struct AuditOptions
     QHash<QString, QJsonObject> toolArguments;
     int pageCap = 1000;    // pages per walk
     int recheckPages = 20; // pages of the second walk (unstable-order)
+    // false: only the passive walks (every list to its end and its findings), no probe and no second
+    // walk: a snapshot asks the server nothing but its lists.
+    bool probe = true;
 };
 
 // The audit engine, headless: walks every list and every list tool to its end (within the page cap),

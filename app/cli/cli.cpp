@@ -12,6 +12,7 @@
 #include "listcommand.h"
 #include "readcommand.h"
 #include "reportcommand.h"
+#include "snapshotcommand.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -31,6 +32,7 @@ const QString auditWord = QStringLiteral("audit");
 const QString recordWord = QStringLiteral("record");
 const QString replayWord = QStringLiteral("replay");
 const QString reportWord = QStringLiteral("report");
+const QString snapshotWord = QStringLiteral("snapshot");
 const QString callWord = QStringLiteral("call");
 const QString getPromptWord = QStringLiteral("get-prompt");
 const QString helpWord = QStringLiteral("help");
@@ -213,6 +215,8 @@ QString replayHelp()
         "  list <list> [options]   as 'folio list' (folio replay s.folio list tools --format json\n"
         "                          prints what 'folio list tools --format json' printed)\n"
         "  audit [options]         as 'folio audit', on what the recording holds\n"
+        "  snapshot -o FILE        as 'folio snapshot' (the same as 'folio snapshot -o FILE\n"
+        "                          FILE.folio')\n"
         "A request the recording does not hold (another list, other arguments, more pages) fails\n"
         "with \"the recording holds no answer to this request\".\n"
         "\n"
@@ -234,12 +238,13 @@ int runReplay(const QStringList &arguments)
     }
     const QString file = arguments.at(0);
     const QString command = arguments.value(1);
-    if (command != listWord && command != auditWord && command != reportWord) {
+    if (command != listWord && command != auditWord && command != reportWord && command != snapshotWord) {
         printErr(
             QStringLiteral("folio replay: %1\nTry 'folio replay --help'.\n")
                 .arg(command.isEmpty()
-                         ? QStringLiteral("give a command after the file: list or audit")
-                         : QStringLiteral("'%1' cannot be replayed: list, audit or report").arg(command)));
+                         ? QStringLiteral("give a command after the file: list, audit, report or snapshot")
+                         : QStringLiteral("'%1' cannot be replayed: list, audit, report or snapshot")
+                               .arg(command)));
         return 2;
     }
     // First: a "--" the user gave must not swallow it as a stdio command's words.
@@ -304,8 +309,8 @@ const QList<Subcommand> &subcommands()
          }},
         {replayWord,
          QStringLiteral("replay FILE.folio <command> [options]"),
-         {QStringLiteral("run list or audit on a recorded session: no server, no"),
-          QStringLiteral("network (folio replay s.folio list tools --format json)")},
+         {QStringLiteral("run list, audit, report or snapshot on a recorded session:"),
+          QStringLiteral("no server, no network (folio replay s.folio list tools)")},
          [](Args a) { return runReplay(a); }},
         {reportWord,
          QStringLiteral("report -o FILE"),
@@ -314,6 +319,14 @@ const QList<Subcommand> &subcommands()
           QStringLiteral("(HTML that works offline, Markdown or JSON)")},
          [](Args a) {
              return runParsed<ReportCommand>([&](auto *o) { return ReportCommand::parse(a, o); });
+         }},
+        {snapshotWord,
+         QStringLiteral("snapshot -o FILE"),
+         {QStringLiteral("walk every list and list tool to its end and save what the"),
+          QStringLiteral("server holds (items, pages, cursors, hints, findings) as"),
+          QStringLiteral("JSON; a recording FILE.folio stands in for a server")},
+         [](Args a) {
+             return runParsed<SnapshotCommand>([&](auto *o) { return SnapshotCommand::parse(a, o); });
          }},
         {decodeWord,
          QStringLiteral("decode-cursor <cursor>"),

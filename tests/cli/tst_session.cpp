@@ -222,7 +222,7 @@ private Q_SLOTS:
         const Run other = folio({QStringLiteral("replay"), path(QStringLiteral("tour.folio")),
                                  QStringLiteral("decode-cursor"), QStringLiteral("x")});
         QCOMPARE(other.exitCode, 2);
-        QVERIFY(other.err.contains("list, audit or report"));
+        QVERIFY(other.err.contains("list, audit, report or snapshot"));
         const Run both =
             folio({QStringLiteral("replay"), path(QStringLiteral("tour.folio")), QStringLiteral("list"),
                    QStringLiteral("tools"), QStringLiteral("--"), demoServer});

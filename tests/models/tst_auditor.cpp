@@ -78,6 +78,27 @@ private Q_SLOTS:
                     .toBool());
     }
 
+    // Without probes (a snapshot's walks): each list is walked once to its end and nothing else
+    // is asked; each walk is still handed out, and its findings kept.
+    void withoutProbesOnlyTheWalks()
+    {
+        QPointer<ScriptedServer> server;
+        McpClient *client = connectedToScriptedServer(this, &server);
+        QVERIFY(client);
+        AuditOptions options;
+        options.probe = false;
+        Auditor auditor(client, options);
+        QSignalSpy walked(&auditor, &Auditor::listWalked);
+        QVERIFY(auditToEnd(auditor));
+        QVERIFY(server);
+        QCOMPARE(server->calls.count(QStringLiteral("read_things")), 3); // one walk of 3 pages
+        const AuditedList *read = find(auditor.result(), QStringLiteral("tool:read_things"));
+        QVERIFY(read && read->complete);
+        QCOMPARE(read->requests, 3);
+        QVERIFY(read->notes.isEmpty()); // no probe ran, none was said to be skipped
+        QVERIFY(walked.size() >= 2);    // tools/list and the list tools at least
+    }
+
     // A read-only list tool that requires arguments is walked with values from its schema, says
     // which, and gets every probe with them.
     void requiredArgumentsFilledFromSchema()
