@@ -30,8 +30,7 @@ QString SnapshotCommand::helpText()
                           "Options:\n"
                           "  -o, --output FILE    where the snapshot goes (required; - for stdout)\n"
                           "  --list, --allow-tool, --tool-args, --page-cap\n"
-                          "                       as 'folio audit' (see 'folio audit --help');\n"
-                          "                       --recheck-pages has no use here\n") +
+                          "                       as 'folio audit' (see 'folio audit --help')\n") +
            CommandLine::sharedOptionsHelp(
                23,
                QStringLiteral("progress, the server's stderr, each request and transport events on stderr")) +
@@ -85,6 +84,9 @@ int SnapshotCommand::parse(const QStringList &arguments, Options *options)
         options->verbose = line.verbose();
         if (!audit.read(line.parser(), &options->audit, &problem))
             return line.usage(problem);
+        if (line.parser().isSet(QStringLiteral("recheck-pages")))
+            return line.usage(
+                QStringLiteral("--recheck-pages has no use here: a snapshot walks each list once"));
         options->audit.probe = false;
         if (!line.readTarget(&options->server, &options->keychainToken, &problem))
             return line.usage(problem);

@@ -145,6 +145,10 @@ private Q_SLOTS:
         QTest::newRow("a missing recording") << QStringList{QStringLiteral("-o"), QStringLiteral("x.json"),
                                                             QStringLiteral("/nonexistent/x.folio")}
                                              << QStringLiteral("cannot replay /nonexistent/x.folio");
+        QTest::newRow("a second walk")
+            << QStringList{QStringLiteral("-o"), QStringLiteral("x.json"), QStringLiteral("--recheck-pages"),
+                           QStringLiteral("5"),  QStringLiteral("--"),     demoServer}
+            << QStringLiteral("--recheck-pages has no use here");
         QTest::newRow("a recording and a server")
             << QStringList{QStringLiteral("-o"), QStringLiteral("x.json"), QStringLiteral("x.folio"),
                            QStringLiteral("--"), demoServer}
