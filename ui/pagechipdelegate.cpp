@@ -236,10 +236,11 @@ void PageChipDelegate::paintChip(QPainter *painter, const QRect &rect, const Loo
     colors.drawTtlBar(painter, bar, look.bar, look.remaining, (StatusColors::animationMs() % 800) / 800.0);
 
     if (look.struck) {
+        // Through the count (or the word in its place), whatever size it is set in.
         painter->setOpacity(0.9);
         painter->setPen(QPen(colors.text(), 1.5));
-        painter->drawLine(QPointF(rect.left() + 3, rect.center().y() + 0.5),
-                          QPointF(rect.right() - 3, rect.center().y() + 0.5));
+        painter->drawLine(QPointF(rect.left() + 3, count.center().y() + 0.5),
+                          QPointF(rect.right() - 3, count.center().y() + 0.5));
     }
     painter->restore();
 }
