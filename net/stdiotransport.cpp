@@ -12,6 +12,8 @@
 #include <QTimer>
 
 #ifdef Q_OS_LINUX
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #endif
 #include <cerrno>
@@ -59,11 +61,52 @@ void formatGroupArgument(pid_t group, char *out)
 // init's (the server never sees it in wait()), and sits in a group of its own, out of the group it
 // watches.
 //
-// It is a small program of its own (the shell), started with vfork() and exec: no copy of Folio.
+// It is a small program of its own (the shell), started with clone(CLONE_VM | CLONE_VFORK) and
+// exec: no copy of Folio.
 // It used to be a fork of this child, which shares Folio's memory: each fork copied the page
 // tables of all of Folio, with Folio stopped meanwhile (the child is a vfork child), and left a
 // process holding every page Folio had, so Folio's next write to each of them copied it. That was
 // about 11 ms of every stdio start (docs/benchmarks.md), and more the more memory Folio held.
+
+// What the two processes that start the watcher need: they share the server's child's memory
+// (and so Folio's) until the watcher's exec, each on a stack of its own.
+struct WatcherLaunch
+{
+    int watchFd;
+    char *const *argv;
+    char *const *envp;
+    char *watcherStackTop;
+};
+
+// The watcher, until its exec: a group of its own, the lifeline as its standard input, nothing
+// else open.
+int execWatcher(void *arg)
+{
+    const auto *launch = static_cast<const WatcherLaunch *>(arg);
+    ::setpgid(0, 0);
+    if (launch->watchFd == STDIN_FILENO)
+        ::fcntl(launch->watchFd, F_SETFD, 0); // the lifeline is on close-on-exec
+    else if (::dup2(launch->watchFd, STDIN_FILENO) < 0)
+        ::_exit(127);
+    // Only the lifeline stays open: the server's pipes and the lifeline's write end must not be
+    // held here (Folio would never see the server's stdout end, nor the lifeline close).
+    if (::close_range(1, ~0U, 0) != 0) {
+        for (int fd = 1; fd < 4096; ++fd)
+            ::close(fd);
+    }
+    ::execve(watcherShell, launch->argv, launch->envp);
+    ::_exit(127);
+}
+
+// Between the server's child and the watcher: starts the watcher and leaves, so that the watcher
+// is orphaned at once (nobody's child but init's: the server never sees it in wait()).
+int orphanWatcher(void *arg)
+{
+    const auto *launch = static_cast<const WatcherLaunch *>(arg);
+    ::clone(execWatcher, launch->watcherStackTop, CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
+    ::_exit(0);
+}
+
 void startGroupWatcher(int watchFd)
 {
     const pid_t server = ::getpid(); // after setsid(): the server's group
@@ -78,33 +121,25 @@ void startGroupWatcher(int watchFd)
                           group,
                           nullptr};
     char *const envp[] = {nullptr};
-    const pid_t first = ::vfork();
-    if (first < 0)
+    // clone() with stacks of their own, not vfork() within vfork(): a vfork child may not vfork
+    // (POSIX), and AddressSanitizer's vfork() keeps one return address for both, so the server's
+    // child returned as the middle process and exited. The stacks are mapped here, in memory
+    // shared with Folio, and unmapped once both are done with them: the middle process has exited
+    // (CLONE_VFORK), and it waited for the watcher's exec.
+    constexpr size_t stackSize = 64 * 1024;
+    void *stacks = ::mmap(nullptr, 2 * stackSize, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stacks == MAP_FAILED)
         return;
-    if (first == 0) {
-        // Shares memory with the server's child, which waits: start the watcher and leave, so
-        // that it is orphaned at once.
-        if (::vfork() == 0) {
-            ::setpgid(0, 0);
-            if (watchFd == STDIN_FILENO)
-                ::fcntl(watchFd, F_SETFD, 0); // the lifeline is on close-on-exec
-            else if (::dup2(watchFd, STDIN_FILENO) < 0)
-                ::_exit(127);
-            // Only the lifeline stays open: the server's pipes and the lifeline's write end must
-            // not be held here (Folio would never see the server's stdout end, nor the lifeline
-            // close).
-            if (::close_range(1, ~0U, 0) != 0) {
-                for (int fd = 1; fd < 4096; ++fd)
-                    ::close(fd);
-            }
-            ::execve(watcherShell, argv, envp);
-            ::_exit(127);
+    char *base = static_cast<char *>(stacks);
+    WatcherLaunch launch{watchFd, argv, envp, base + 2 * stackSize};
+    const pid_t middle = ::clone(orphanWatcher, base + stackSize, CLONE_VM | CLONE_VFORK | SIGCHLD, &launch);
+    if (middle > 0) {
+        int status = 0;
+        while (::waitpid(middle, &status, 0) < 0 && errno == EINTR) {
         }
-        ::_exit(0);
     }
-    int status = 0;
-    while (::waitpid(first, &status, 0) < 0 && errno == EINTR) {
-    }
+    ::munmap(stacks, 2 * stackSize);
 }
 #endif
 } // namespace
