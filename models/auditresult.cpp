@@ -42,9 +42,7 @@ void AuditedList::add(const CheckOutcome &outcome)
 
 QJsonObject AuditedList::toJson() const
 {
-    QJsonArray f;
-    for (const Finding &finding : findings)
-        f.append(finding.toJson());
+    const QJsonArray f = Finding::toJson(findings);
     QJsonObject o{
         {QStringLiteral("list"), id},
         {QStringLiteral("status"), isAudited() ? QStringLiteral("audited") : QStringLiteral("skipped")},

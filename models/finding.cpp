@@ -40,6 +40,14 @@ QStringList Finding::catalogue()
         FindingId::WalkSizeCapReached,    FindingId::RestartCapReached,     FindingId::DeceptiveName};
 }
 
+QJsonArray Finding::toJson(const QList<Finding> &findings)
+{
+    QJsonArray out;
+    for (const Finding &f : findings)
+        out.append(f.toJson());
+    return out;
+}
+
 QJsonObject Finding::toJson() const
 {
     // Pages are numbered from 1 in JSON, as in the window and the text (the C++ list is 0-based).

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
@@ -30,6 +31,8 @@ struct Finding
     // {id, severity, page, pages, message, evidence}: page and pages numbered from 1; with
     // "source": "audit" when the audit found it.
     QJsonObject toJson() const;
+    // Each of them as toJson() writes it, in order.
+    static QJsonArray toJson(const QList<Finding> &findings);
 };
 
 namespace FindingId {

@@ -84,9 +84,7 @@ QString PageRecord::describeValue(bool present, const QJsonValue &v)
 
 QJsonObject PageRecord::toJson() const
 {
-    QJsonArray f;
-    for (const Finding &finding : findings)
-        f.append(finding.toJson());
+    const QJsonArray f = Finding::toJson(findings);
     QJsonObject o{{QStringLiteral("page"), index + 1}, // numbered from 1, as the window shows it
                   {QStringLiteral("walk"), walk},
                   {QStringLiteral("state"), stateName(state)},

@@ -93,9 +93,7 @@ QString ReadRecord::notCachedReason() const
 
 QJsonObject ReadRecord::toJson() const
 {
-    QJsonArray f;
-    for (const Finding &finding : findings)
-        f.append(finding.toJson());
+    const QJsonArray f = Finding::toJson(findings);
     QJsonObject json{{QStringLiteral("uri"), uri},
                      {QStringLiteral("state"), PageRecord::stateName(state)},
                      {QStringLiteral("effectiveTtlMs"), effectiveTtlMs},

@@ -40,14 +40,6 @@ const QString kCacheScope = QStringLiteral("cacheScope");
 const QString kItems = QStringLiteral("items");
 const QString kError = QStringLiteral("error");
 
-QJsonArray findingsJson(const QList<Finding> &findings)
-{
-    QJsonArray out;
-    for (const Finding &f : findings)
-        out.append(f.toJson());
-    return out;
-}
-
 QJsonObject pageJson(const Snapshot::Page &p)
 {
     QJsonObject o;
@@ -156,7 +148,7 @@ Snapshot::List Snapshot::List::fromWalker(const PageWalker &walker)
         }
         l.pages.append(p);
     }
-    l.findings = findingsJson(walker.findings());
+    l.findings = Finding::toJson(walker.findings());
     return l;
 }
 
@@ -166,7 +158,7 @@ Snapshot::List Snapshot::List::fromAudited(const AuditedList &audited)
     l.id = audited.id;
     l.arguments = audited.arguments;
     l.skipped = audited.skipped;
-    l.findings = findingsJson(audited.findings);
+    l.findings = Finding::toJson(audited.findings);
     return l;
 }
 

@@ -28,9 +28,9 @@ class WrapLabel;
 // on the left the arguments and the primary button (also Ctrl+Return); on the right the result, an
 // empty state until the first answer, while a request runs what it is doing (who, the server's
 // progress and message, the time so far, Cancel), then a status line in the outcome's colour, what
-// the kind shows, and every round raw (opened by itself when the request failed). The split is remembered per
-// kind. A kind builds its argument and result widgets, starts an InvocationRun with start(), and shows its
-// outcome in showOutcome().
+// the kind shows, and every round raw (opened by itself when the request failed). The split is
+// remembered per kind. A kind builds its argument and result widgets, starts an InvocationRun with
+// start(), and shows its outcome in showOutcome().
 class InvocationPane : public QWidget
 {
     Q_OBJECT

@@ -55,7 +55,7 @@ int SnapshotCommand::parse(const QStringList &arguments, Options *options)
     const AuditArguments audit;
     QStringList words = arguments;
     // A recording as the target (the one positional argument) is read as folio replay reads it.
-    for (int pass = 0; pass < 2; ++pass) {
+    for (int pass = 0;; ++pass) {
         CommandLine line(QStringLiteral("snapshot"), words, QString());
         line.parser().addOption(output);
         audit.addTo(line.parser());
@@ -92,7 +92,6 @@ int SnapshotCommand::parse(const QStringList &arguments, Options *options)
             return line.usage(problem);
         return ParseOk;
     }
-    return ParseOk;
 }
 
 SnapshotCommand::SnapshotCommand(const Options &options, QObject *parent)
@@ -141,8 +140,7 @@ void SnapshotCommand::write()
     bool complete = true;
     for (const AuditedList &audited : result.lists) {
         if (audited.id == QLatin1String("server/discover")) {
-            for (const Finding &f : audited.findings)
-                s.findings.append(f.toJson());
+            s.findings = Finding::toJson(audited.findings);
             continue;
         }
         const auto walked = std::find_if(s.lists.cbegin(), s.lists.cend(),
