@@ -714,7 +714,10 @@ void compareList(QList<SnapshotChange> *out, const Snapshot::List &a, const Snap
                         : QStringLiteral("template %1: uriTemplate changed").arg(quoted(name)),
                     before.toObject().value(QStringLiteral("uriTemplate")),
                     item.value.toObject().value(QStringLiteral("uriTemplate")));
-                compareItems(c, kind, before.toObject(), item.value.toObject());
+                QJsonObject oa = before.toObject(), ob = item.value.toObject();
+                oa.remove(QStringLiteral("uriTemplate"));
+                ob.remove(QStringLiteral("uriTemplate"));
+                compareItems(c, kind, oa, ob);
                 continue;
             }
             if (a.complete)
