@@ -279,11 +279,14 @@ QString toMarkdown(const Input &input)
                    wordsLine(*c.words,
                              [](WordDiff::Op op, const QString &text) {
                                  const QString t = markdownEscape(oneLineSafe(text));
-                                 if (op == WordDiff::Op::Same || t.trimmed().isEmpty())
+                                 const QString inner = t.trimmed();
+                                 if (op == WordDiff::Op::Same || inner.isEmpty())
                                      return t;
-                                 return op == WordDiff::Op::Removed
-                                            ? QStringLiteral("~~") + t + QStringLiteral("~~")
-                                            : QStringLiteral("**") + t + QStringLiteral("**");
+                                 // Emphasis hugs its words: the spaces around them stay outside.
+                                 const QString mark = op == WordDiff::Op::Removed ? QStringLiteral("~~")
+                                                                                  : QStringLiteral("**");
+                                 const qsizetype lead = t.indexOf(inner);
+                                 return t.left(lead) + mark + inner + mark + t.mid(lead + inner.size());
                              }) +
                    QLatin1Char('\n');
         }
