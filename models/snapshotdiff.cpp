@@ -3,6 +3,7 @@
 #include "counted.h"
 #include "cursordecoder.h"
 #include "itemdiff.h"
+#include "pagerecord.h"
 #include "schemafield.h"
 #include "uritemplate.h"
 
@@ -20,20 +21,6 @@ namespace folio {
 
 namespace {
 
-// Words and the runs of spaces between them, in order: joined, they give the text back.
-QStringList tokens(QStringView text)
-{
-    QStringList out;
-    qsizetype start = 0;
-    for (qsizetype i = 1; i <= text.size(); ++i) {
-        if (i == text.size() || text.at(i).isSpace() != text.at(start).isSpace()) {
-            out.append(text.mid(start, i - start).toString());
-            start = i;
-        }
-    }
-    return out;
-}
-
 void appendPart(QList<WordDiff::Part> *parts, WordDiff::Op op, const QString &text)
 {
     if (text.isEmpty())
@@ -45,6 +32,19 @@ void appendPart(QList<WordDiff::Part> *parts, WordDiff::Op op, const QString &te
 }
 
 } // namespace
+
+QStringList WordDiff::tokens(QStringView text)
+{
+    QStringList out;
+    qsizetype start = 0;
+    for (qsizetype i = 1; i <= text.size(); ++i) {
+        if (i == text.size() || text.at(i).isSpace() != text.at(start).isSpace()) {
+            out.append(text.mid(start, i - start).toString());
+            start = i;
+        }
+    }
+    return out;
+}
 
 WordDiff WordDiff::of(const QString &before, const QString &after)
 {
@@ -186,16 +186,21 @@ QString quoted(const QString &text)
     return QLatin1Char('"') + text + QLatin1Char('"');
 }
 
+// A value as a person reads it: absent, null, "text", 12, {...}.
 QString compact(const QJsonValue &value)
 {
-    if (value.isUndefined())
-        return QStringLiteral("absent");
-    if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    QString text = QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact));
-    return text.mid(1, text.size() - 2);
+    return PageRecord::describeValue(true, value);
+}
+
+// The members of a, then those only b has.
+QStringList unionKeys(const QJsonObject &a, const QJsonObject &b)
+{
+    QStringList keys = a.keys();
+    for (const QString &k : b.keys()) {
+        if (!a.contains(k))
+            keys << k;
+    }
+    return keys;
 }
 
 // Where the changes of one list (or of one item in it) go.
@@ -479,11 +484,7 @@ ListKind kindOf(const QString &listId)
 
 void compareItems(const Changes &c, ListKind kind, const QJsonObject &a, const QJsonObject &b)
 {
-    QStringList keys = a.keys();
-    for (const QString &k : b.keys()) {
-        if (!a.contains(k))
-            keys << k;
-    }
+    const QStringList keys = unionKeys(a, b);
     for (const QString &key : std::as_const(keys)) {
         const QJsonValue va = a.value(key), vb = b.value(key);
         if (va == vb)
@@ -491,11 +492,7 @@ void compareItems(const Changes &c, ListKind kind, const QJsonObject &a, const Q
         if (key == QLatin1String("annotations") && (va.isObject() || va.isUndefined()) &&
             (vb.isObject() || vb.isUndefined())) {
             const QJsonObject oa = va.toObject(), ob = vb.toObject();
-            QStringList names = oa.keys();
-            for (const QString &k : ob.keys()) {
-                if (!oa.contains(k))
-                    names << k;
-            }
+            const QStringList names = unionKeys(oa, ob);
             for (const QString &name : std::as_const(names)) {
                 if (oa.value(name) != ob.value(name))
                     c.text(QStringLiteral("annotations.") + name, QStringLiteral("annotation ") + name,
@@ -525,8 +522,10 @@ QList<IndexedItem> itemsOf(const Snapshot::List &list)
     out.reserve(list.itemCount());
     for (const Snapshot::Page &page : list.pages) {
         for (const QJsonValue &v : page.items) {
-            const QString id = v.isObject() ? ItemDiff::identity(v.toObject())
-                                            : ItemDiff::identity(QByteArrayView(compact(v).toUtf8()));
+            const QString id =
+                v.isObject()
+                    ? ItemDiff::identity(v.toObject())
+                    : ItemDiff::identity(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact));
             out.append({id, v});
         }
     }
@@ -743,11 +742,7 @@ void compareList(QList<SnapshotChange> *out, const Snapshot::List &a, const Snap
 
 void compareCapabilities(const Changes &c, const QJsonObject &a, const QJsonObject &b)
 {
-    QStringList keys = a.keys();
-    for (const QString &k : b.keys()) {
-        if (!a.contains(k))
-            keys << k;
-    }
+    const QStringList keys = unionKeys(a, b);
     for (const QString &key : std::as_const(keys)) {
         const QJsonValue va = a.value(key), vb = b.value(key);
         if (va == vb)
@@ -778,11 +773,7 @@ void compareServer(QList<SnapshotChange> *out, const Snapshot &a, const Snapshot
         c.add(Class::Breaking, QStringLiteral("revision"),
               QStringLiteral("protocol revision %1 → %2").arg(a.revision, b.revision), a.revision,
               b.revision);
-    QStringList keys = a.serverInfo.keys();
-    for (const QString &k : b.serverInfo.keys()) {
-        if (!a.serverInfo.contains(k))
-            keys << k;
-    }
+    const QStringList keys = unionKeys(a.serverInfo, b.serverInfo);
     for (const QString &key : std::as_const(keys)) {
         if (a.serverInfo.value(key) != b.serverInfo.value(key))
             c.text(QStringLiteral("serverInfo.") + key, QStringLiteral("serverInfo ") + key,

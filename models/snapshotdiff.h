@@ -6,6 +6,8 @@
 #include <QJsonValue>
 #include <QList>
 #include <QString>
+#include <QStringList>
+#include <QStringView>
 
 #include <optional>
 
@@ -31,6 +33,8 @@ struct WordDiff
     bool whole = false; // too large to compare word by word: one Removed, one Added
 
     static WordDiff of(const QString &before, const QString &after);
+    // The words of a text and the runs of spaces between them, in order: joined, the text.
+    static QStringList tokens(QStringView text);
     // [{"op": "=", "-" or "+", "text"}]
     QJsonValue toJson() const;
 };

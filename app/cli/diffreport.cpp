@@ -52,24 +52,10 @@ QString levelOf(Class cls)
                                   : QStringLiteral("note");
 }
 
-// The words as split into tokens (words and the spaces between them).
-QStringList splitKeepingSpaces(const QString &text)
-{
-    QStringList out;
-    qsizetype start = 0;
-    for (qsizetype i = 1; i <= text.size(); ++i) {
-        if (i == text.size() || text.at(i).isSpace() != text.at(start).isSpace()) {
-            out.append(text.mid(start, i - start));
-            start = i;
-        }
-    }
-    return out;
-}
-
 // A run of kept words shortened to its context: the last words before a change, the first after.
 QString context(const QString &text, bool keepHead, bool keepTail)
 {
-    const QStringList t = splitKeepingSpaces(text);
+    const QStringList t = WordDiff::tokens(text);
     const int keep = ContextWords * 2; // words and spaces
     if (t.size() <= keep * (int(keepHead) + int(keepTail)) + 1)
         return text;
