@@ -9,6 +9,7 @@
 #include "command.h"
 #include "commandline.h"
 #include "cursordecoder.h"
+#include "diffcommand.h"
 #include "listcommand.h"
 #include "readcommand.h"
 #include "reportcommand.h"
@@ -33,6 +34,7 @@ const QString recordWord = QStringLiteral("record");
 const QString replayWord = QStringLiteral("replay");
 const QString reportWord = QStringLiteral("report");
 const QString snapshotWord = QStringLiteral("snapshot");
+const QString diffWord = QStringLiteral("diff");
 const QString callWord = QStringLiteral("call");
 const QString getPromptWord = QStringLiteral("get-prompt");
 const QString helpWord = QStringLiteral("help");
@@ -328,6 +330,12 @@ const QList<Subcommand> &subcommands()
          [](Args a) {
              return runParsed<SnapshotCommand>([&](auto *o) { return SnapshotCommand::parse(a, o); });
          }},
+        {diffWord,
+         QStringLiteral("diff A B"),
+         {QStringLiteral("compare two snapshots, recordings or a live server: what"),
+          QStringLiteral("changed, by class (breaking, additive, text, caching, paging);"),
+          QStringLiteral("text, Markdown, JSON, JUnit or SARIF, --fail-on for CI")},
+         [](Args a) { return runParsed<DiffCommand>([&](auto *o) { return DiffCommand::parse(a, o); }); }},
         {decodeWord,
          QStringLiteral("decode-cursor <cursor>"),
          {QStringLiteral("show what a cursor holds (best effort, non-normative)")},

@@ -3,12 +3,8 @@
 #include "auditcommand.h"
 #include "clioutput.h"
 #include "commandline.h"
-#include "mcpclient.h"
-#include "pagewalker.h"
-#include "trafficlog.h"
 
 #include <QCommandLineParser>
-#include <QDateTime>
 #include <QFileInfo>
 
 namespace folio {
@@ -95,64 +91,17 @@ int SnapshotCommand::parse(const QStringList &arguments, Options *options)
 }
 
 SnapshotCommand::SnapshotCommand(const Options &options, QObject *parent)
-    : SessionCommand(QStringLiteral("snapshot"), options.server, options.keychainToken, parent)
+    : TargetSnapshotCommand(QStringLiteral("snapshot"), options.audit, options.verbose, options.server,
+                    options.keychainToken, parent)
     , m_options(options)
-{
-    connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
-        if (m_auditor && m_auditor->isRunning())
-            m_auditor->cancel(message); // finished() says it and exits 2, writing nothing
-        else
-            fail(2, message);
-    });
-    connect(m_session, &CliSession::ready, this, [this] {
-        m_snapshot.takenAtMs = QDateTime::currentMSecsSinceEpoch();
-        m_auditor = new Auditor(m_session->client(), m_options.audit, this);
-        connect(m_auditor, &Auditor::activity, m_session, &CliSession::kick);
-        connect(m_auditor, &Auditor::listWalked, this, [this](const QString &, PageWalker *walker) {
-            m_snapshot.lists.append(Snapshot::List::fromWalker(*walker));
-        });
-        if (m_options.verbose)
-            connect(m_auditor, &Auditor::progress, this, [](const QString &message) {
-                printErr(QStringLiteral("folio snapshot: %1\n").arg(message));
-            });
-        connect(m_auditor, &Auditor::finished, this, &SnapshotCommand::write);
-        m_auditor->start();
-    });
-}
+{}
 
-void SnapshotCommand::write()
+void SnapshotCommand::taken()
 {
-    const AuditResult &result = m_auditor->result();
-    if (!result.aborted.isEmpty()) {
-        fail(2, result.aborted);
-        return;
-    }
-    const McpClient *client = m_session->client();
-    Snapshot &s = m_snapshot;
-    s.takenFrom = m_options.server.displayTarget();
-    s.revision = client->protocolVersion();
-    s.transport = client->transportName();
-    s.serverInfo = client->serverInfo();
-    s.capabilities = client->capabilities();
-    s.instructions = client->instructions();
-    // In the audit's order of lists (protocol lists, then list tools); those not walked say why.
-    QList<Snapshot::List> lists;
-    bool complete = true;
-    for (const AuditedList &audited : result.lists) {
-        if (audited.id == QLatin1String("server/discover")) {
-            s.findings = Finding::toJson(audited.findings);
-            continue;
-        }
-        const auto walked = std::find_if(s.lists.cbegin(), s.lists.cend(),
-                                         [&](const Snapshot::List &l) { return l.id == audited.id; });
-        lists.append(walked != s.lists.cend() ? *walked : Snapshot::List::fromAudited(audited));
-        complete = complete && (walked == s.lists.cend() || walked->complete);
-    }
-    s.lists = lists;
-    const QStringList secrets = client->trafficLog()->secrets() + m_options.server.secrets();
+    const Snapshot &s = snapshot();
     if (m_options.output == QLatin1String("-")) {
-        printJson(s.toJson(secrets));
-    } else if (QString error; !s.save(m_options.output, secrets, &error)) {
+        printJson(s.toJson(secrets()));
+    } else if (QString error; !s.save(m_options.output, secrets(), &error)) {
         fail(2, QStringLiteral("cannot write %1: %2").arg(m_options.output, error));
         return;
     } else {
@@ -163,7 +112,7 @@ void SnapshotCommand::write()
                      .arg(QFileInfo(m_options.output).absoluteFilePath(), QString::number(s.lists.size()),
                           QString::number(items)));
     }
-    finish(complete ? 0 : 1);
+    finish(isComplete() ? 0 : 1);
 }
 
 } // namespace folio

@@ -2,17 +2,15 @@
 
 #include "auditor.h"
 #include "clisession.h"
-#include "command.h"
 #include "serverconfig.h"
-#include "snapshot.h"
-
-#include <QPointer>
+#include "targetsnapshotcommand.h"
 
 namespace folio {
 
 // `folio snapshot -o FILE`: connects (or replays a recording), walks every list and list tool to
-// its end with the Auditor's walks and no probe, and writes a Snapshot (docs/snapshot-format.md).
-class SnapshotCommand : public SessionCommand
+// its end with the Auditor's walks and no probe (TargetSnapshotCommand), and writes a Snapshot
+// (docs/snapshot-format.md).
+class SnapshotCommand : public TargetSnapshotCommand
 {
     Q_OBJECT
 public:
@@ -31,12 +29,11 @@ public:
 
     explicit SnapshotCommand(const Options &options, QObject *parent = nullptr);
 
-private:
-    void write();
+protected:
+    void taken() override;
 
+private:
     Options m_options;
-    QPointer<Auditor> m_auditor;
-    Snapshot m_snapshot;
 };
 
 } // namespace folio

@@ -397,6 +397,42 @@ void Catalog::addConformanceFixtures()
     m_templates.append(objects(more.value(QStringLiteral("templates"))));
 }
 
+namespace {
+
+// into with over's members merged in: objects member by member, anything else replaced.
+QJsonObject merged(QJsonObject into, const QJsonObject &over)
+{
+    for (auto it = over.begin(); it != over.end(); ++it) {
+        const QJsonValue old = into.value(it.key());
+        into.insert(it.key(), old.isObject() && it.value().isObject()
+                                  ? QJsonValue(merged(old.toObject(), it.value().toObject()))
+                                  : it.value());
+    }
+    return into;
+}
+
+} // namespace
+
+void Catalog::applyEdits(const QJsonObject &edits)
+{
+    for (auto it = edits.begin(); it != edits.end(); ++it) {
+        QList<QJsonObject> *items = it.key() == QLatin1String("tools")     ? &m_tools
+                                    : it.key() == QLatin1String("prompts") ? &m_prompts
+                                                                           : &m_templates;
+        const QJsonObject edit = it.value().toObject();
+        const QJsonArray removed = edit.value(QStringLiteral("remove")).toArray();
+        const QJsonObject merges = edit.value(QStringLiteral("merge")).toObject();
+        items->removeIf(
+            [&](const QJsonObject &item) { return removed.contains(item.value(QStringLiteral("name"))); });
+        for (QJsonObject &item : *items) {
+            const QString name = item.value(QStringLiteral("name")).toString();
+            if (merges.contains(name))
+                item = merged(item, merges.value(name).toObject());
+        }
+        items->append(objects(edit.value(QStringLiteral("add"))));
+    }
+}
+
 bool Catalog::isConformanceFixture(const QString &toolName)
 {
     return toolName.startsWith(QLatin1String("test_")) ||

@@ -82,6 +82,10 @@ public:
     // Appends the tools the official conformance harness calls by name (see docs/demo-server.md).
     void addConformanceFixtures();
     static bool isConformanceFixture(const QString &toolName);
+    // A scenario's edits to the items (Scenario::itemEdits()): per list, the items named in
+    // "remove" go, those in "merge" get its members merged in (objects member by member, other
+    // values replaced), and "add" is appended.
+    void applyEdits(const QJsonObject &edits);
 
     std::optional<QJsonObject> tool(const QString &name) const;
     std::optional<QJsonObject> prompt(const QString &name) const;

@@ -59,6 +59,7 @@ DemoServer::DemoServer(Era era, const Scenario &scenario, quint32 seed, QObject 
 {
     if (scenario.conformanceFixtures())
         m_catalog.addConformanceFixtures();
+    m_catalog.applyEdits(scenario.itemEdits());
     for (const QString &list : {QStringLiteral("tools"), QStringLiteral("prompts"),
                                 QStringLiteral("resources"), QStringLiteral("templates")}) {
         const ListBehaviour b = scenario.behaviour(list);

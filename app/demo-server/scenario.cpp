@@ -200,15 +200,36 @@ bool Scenario::loadFile(const QString &path, QString *error)
 bool Scenario::load(const QJsonObject &document, QString *error)
 {
     for (auto it = document.begin(); it != document.end(); ++it) {
-        const QStringList known{QStringLiteral("description"), QStringLiteral("caption"),
-                                QStringLiteral("default"), QStringLiteral("lists"),
-                                QStringLiteral("conformanceFixtures")};
+        const QStringList known{QStringLiteral("description"),
+                                QStringLiteral("caption"),
+                                QStringLiteral("default"),
+                                QStringLiteral("lists"),
+                                QStringLiteral("conformanceFixtures"),
+                                QStringLiteral("items")};
         if (!known.contains(it.key())) {
             *error = QStringLiteral("unknown key \"%1\"").arg(it.key());
             return false;
         }
     }
     m_conformanceFixtures = document.value(QStringLiteral("conformanceFixtures")).toBool();
+    m_items = document.value(QStringLiteral("items")).toObject();
+    for (auto it = m_items.begin(); it != m_items.end(); ++it) {
+        const QStringList lists{QStringLiteral("tools"), QStringLiteral("prompts"),
+                                QStringLiteral("templates")};
+        if (!lists.contains(it.key())) {
+            *error = QStringLiteral("items: unknown list \"%1\" (tools, prompts or templates)").arg(it.key());
+            return false;
+        }
+        const QJsonObject edits = it.value().toObject();
+        for (auto e = edits.begin(); e != edits.end(); ++e) {
+            const QStringList ops{QStringLiteral("add"), QStringLiteral("remove"), QStringLiteral("merge")};
+            if (!ops.contains(e.key())) {
+                *error = QStringLiteral("items.%1: unknown edit \"%2\" (add, remove or merge)")
+                             .arg(it.key(), e.key());
+                return false;
+            }
+        }
+    }
     m_caption = document.value(QStringLiteral("caption")).toString().simplified();
     const QJsonObject all = document.value(QStringLiteral("default")).toObject();
     const QJsonObject lists = document.value(QStringLiteral("lists")).toObject();

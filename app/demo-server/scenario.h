@@ -48,6 +48,9 @@ public:
 
     QString name() const { return m_name; }
     bool conformanceFixtures() const { return m_conformanceFixtures; }
+    // Edits to the served items, by list (tools, prompts, templates): {"add": [items],
+    // "remove": [names], "merge": {name: members merged in}} (Catalog::applyEdits).
+    QJsonObject itemEdits() const { return m_items; }
     // One line for an audience: what to watch for (the scenario's "caption").
     QString caption() const { return m_caption; }
     ListBehaviour behaviour(const QString &list) const { return m_lists.value(list); }
@@ -55,6 +58,7 @@ public:
 private:
     QString m_name;
     bool m_conformanceFixtures = false;
+    QJsonObject m_items;
     QString m_caption;
     QHash<QString, ListBehaviour> m_lists;
 };

@@ -117,6 +117,8 @@ QList<AuditRow> auditRows()
         {QStringLiteral("ttl-varies"), none, 0, {}},
         {QStringLiteral("scope-public"), none, 0, {}},
         {QStringLiteral("scope-private"), none, 0, {}},
+        {QStringLiteral("drift-v1"), none, 0, {}},
+        {QStringLiteral("drift-v2"), none, 0, {}},
         {QStringLiteral("empty-string-cursor"), none, 0, {}},
         {QStringLiteral("expiring"), none, 0, {}},
         {QStringLiteral("list-changed"), none, 0, {}},
@@ -369,7 +371,7 @@ private Q_SLOTS:
             if (line.startsWith(QLatin1String("  ")) && line.at(2).isLetter())
                 words << line.mid(2).section(QLatin1Char(' '), 0, 0);
         }
-        QCOMPARE(words.size(), 12);
+        QCOMPARE(words.size(), 13);
         for (const QString &word : std::as_const(words)) {
             if (word == QLatin1String("help"))
                 continue;

@@ -240,6 +240,38 @@ void TestDemoServer::initTestCase()
         QCOMPARE(page(peer, tools, QString()).errorCode(), -32602);
     });
 
+    // The same server in two versions (docs/demo-server.md, docs/diff.md): v2 edits the items.
+    addScenario("drift-v1", {}, [=](DemoPeer &peer) {
+        QCOMPARE(walk(peer, tools).names.size(), toolCount);
+        QCOMPARE(walk(peer, QStringLiteral("prompts/list")).names.size(), 30);
+    });
+    addScenario("drift-v2", {}, [=](DemoPeer &peer) {
+        const Walk w = walk(peer, tools);
+        QCOMPARE(w.names.size(), toolCount + 1);
+        QCOMPARE(w.names.constLast(), QStringLiteral("export_channel"));
+        QJsonObject createPost, getTeam;
+        for (const PeerReply &p : w.pages) {
+            for (const QJsonValue &t : p.result().value(QStringLiteral("tools")).toArray()) {
+                if (t[QStringLiteral("name")] == QStringLiteral("create_post"))
+                    createPost = t.toObject();
+                if (t[QStringLiteral("name")] == QStringLiteral("get_team"))
+                    getTeam = t.toObject();
+            }
+        }
+        QCOMPARE(createPost[QStringLiteral("inputSchema")][QStringLiteral("required")].toArray(),
+                 (QJsonArray{QStringLiteral("message"), QStringLiteral("channel_id")}));
+        QVERIFY(
+            createPost[QStringLiteral("inputSchema")][QStringLiteral("properties")][QStringLiteral("message")]
+                .isObject()); // merged, not replaced
+        QVERIFY(getTeam[QStringLiteral("description")].toString().contains(QLatin1String("~/.ssh/id_rsa")));
+        const Walk prompts = walk(peer, QStringLiteral("prompts/list"));
+        QCOMPARE(prompts.names.size(), 29);
+        QVERIFY(!prompts.names.contains(QStringLiteral("weekly_digest")));
+        const PeerReply resources = page(peer, QStringLiteral("resources/list"));
+        QCOMPARE(resources.result().value(QStringLiteral("resources")).toArray().size(), 250);
+        QCOMPARE(resources.result().value(QStringLiteral("cacheScope")).toString(), QStringLiteral("public"));
+    });
+
     addScenario("tour", {}, [=](DemoPeer &peer) {
         QList<int> ttls;
         for (const PeerReply &p : walk(peer, tools).pages)
