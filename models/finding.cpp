@@ -22,7 +22,7 @@ Finding::Severity Finding::defaultSeverity(const QString &id)
     if (id == FindingId::PageCapReached || id == FindingId::DuplicateItem ||
         id == FindingId::InvalidCursorWrongCode || id == FindingId::UnstableOrder ||
         id == FindingId::WalkSizeCapReached || id == FindingId::RestartCapReached ||
-        id == FindingId::DeceptiveName)
+        id == FindingId::DeceptiveName || id == FindingId::DefinitionChanged)
         return Severity::Warning;
     if (id == FindingId::PageOverLimit || id == FindingId::TransparentPaging)
         return Severity::Info;
@@ -37,7 +37,8 @@ QStringList Finding::catalogue()
         FindingId::ScopeInvalid,          FindingId::ScopeMismatch,         FindingId::PageError,
         FindingId::EmptyCursorRejected,   FindingId::InvalidCursorAccepted, FindingId::InvalidCursorWrongCode,
         FindingId::ForeignCursorAccepted, FindingId::UnstableOrder,         FindingId::TransparentPaging,
-        FindingId::WalkSizeCapReached,    FindingId::RestartCapReached,     FindingId::DeceptiveName};
+        FindingId::WalkSizeCapReached,    FindingId::RestartCapReached,     FindingId::DeceptiveName,
+        FindingId::DefinitionChanged};
 }
 
 QJsonArray Finding::toJson(const QList<Finding> &findings)
@@ -62,6 +63,8 @@ QJsonObject Finding::toJson() const
                      {QStringLiteral("evidence"), evidence}};
     if (source == Source::Audit)
         json.insert(QStringLiteral("source"), QStringLiteral("audit"));
+    else if (source == Source::Baseline)
+        json.insert(QStringLiteral("source"), QStringLiteral("baseline"));
     return json;
 }
 

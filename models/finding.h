@@ -13,9 +13,10 @@ namespace folio {
 struct Finding
 {
     enum class Severity { Info, Warning, Error };
-    // Who found it: a walk of the window (or of the command line), or the window's last audit
-    // (ServerSession::auditFindings), which walks and probes on its own.
-    enum class Source { Walk, Audit };
+    // Who found it: a walk of the window (or of the command line), the window's last audit
+    // (ServerSession::auditFindings), which walks and probes on its own, or the comparison with the
+    // definitions a saved server was trusted with (DefinitionBaseline).
+    enum class Source { Walk, Audit, Baseline };
 
     QString id; // e.g. "cursor-repeated"
     Severity severity = Severity::Info;
@@ -29,7 +30,7 @@ struct Finding
     static Severity defaultSeverity(const QString &id);
     static QStringList catalogue(); // every id Folio can emit
     // {id, severity, page, pages, message, evidence}: page and pages numbered from 1; with
-    // "source": "audit" when the audit found it.
+    // "source": "audit" when the audit found it, "baseline" when the trusted definitions did.
     QJsonObject toJson() const;
     // Each of them as toJson() writes it, in order.
     static QJsonArray toJson(const QList<Finding> &findings);
@@ -54,6 +55,7 @@ inline const QString TransparentPaging = QStringLiteral("transparent-paging");
 inline const QString WalkSizeCapReached = QStringLiteral("walk-size-cap-reached");
 inline const QString RestartCapReached = QStringLiteral("restart-cap-reached");
 inline const QString DeceptiveName = QStringLiteral("deceptive-name");
+inline const QString DefinitionChanged = QStringLiteral("definition-changed");
 } // namespace FindingId
 
 } // namespace folio

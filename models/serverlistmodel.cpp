@@ -1,5 +1,6 @@
 #include "serverlistmodel.h"
 
+#include "definitionbaseline.h"
 #include "modelslogging.h"
 #include "savedservers.h"
 #include "secretstore.h"
@@ -125,8 +126,10 @@ void ServerListModel::load()
         return;
     const int first = int(m_sessions.size());
     beginInsertRows({}, first, first + int(configs.size()) - 1);
-    for (const ServerConfig &c : configs)
+    for (const ServerConfig &c : configs) {
         m_sessions.append(makeSession(c));
+        m_sessions.last()->setPinsDefinitions(true); // saved: its definitions are kept
+    }
     endInsertRows();
 }
 
@@ -146,6 +149,7 @@ int ServerListModel::addServer(const ServerConfig &config, bool persist)
     beginInsertRows({}, row, row);
     m_sessions.append(makeSession(persist ? holdSecrets(config) : config));
     ServerSession *s = m_sessions.last();
+    s->setPinsDefinitions(persist);
     if (!persist)
         m_transient.append(s);
     endInsertRows();
@@ -168,6 +172,8 @@ void ServerListModel::updateServer(int row, const ServerConfig &config)
     save();
     if (saved)
         saveSecrets(s, &before);
+    if (saved && before.name != config.name) // its trusted definitions keep up with its name
+        DefinitionBaseline::rename(before.name, config.name);
 }
 
 void ServerListModel::removeServer(int row)
@@ -182,6 +188,8 @@ void ServerListModel::removeServer(int row)
     s->deleteLater();
     endRemoveRows();
     save();
+    if (saved)
+        DefinitionBaseline::forget(s->config().name);
     if (saved && m_secrets) {
         const ServerConfig &c = s->config();
         if (c.tokenInKeychain)

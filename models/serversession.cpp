@@ -1,6 +1,7 @@
 #include "serversession.h"
 
 #include "auditor.h"
+#include "definitionbaseline.h"
 #include "modelslogging.h"
 #include "pagedlistmodel.h"
 #include "replaytransport.h"
@@ -9,6 +10,7 @@
 #include "signinstore.h"
 #include "snapshottaker.h"
 #include "toolcatalog.h"
+#include "trafficlog.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -223,6 +225,9 @@ void ServerSession::handleConnected()
     if (m_auditor)
         cancelAudit(tr("the server reconnected"));
     clearAuditResult();
+    m_driftDone = false;
+    m_driftChanges.clear();
+    m_driftFindings.clear();
     const QJsonObject caps = m_client->capabilities();
     const bool advertisesNone = !caps.contains(QStringLiteral("tools")) &&
                                 !caps.contains(QStringLiteral("prompts")) &&
@@ -332,6 +337,7 @@ QList<Finding> ServerSession::findings(const QString &listId) const
     if (const PagedListModel *m = m_models.value(listId))
         all = m->walker()->findings();
     all += auditFindings(listId);
+    all += m_driftFindings.value(listId);
     return all;
 }
 
@@ -347,6 +353,10 @@ QStringList ServerSession::findingListIds() const
             if (!ids.contains(l.id) && !l.findings.isEmpty())
                 ids.append(l.id);
         }
+    }
+    for (const QString &id : DefinitionBaseline::listIds()) {
+        if (!ids.contains(id) && m_driftFindings.contains(id))
+            ids.append(id);
     }
     if (!m_reads->findings().isEmpty())
         ids.append(ReadsId);
@@ -418,6 +428,80 @@ SnapshotTaker *ServerSession::takeSnapshot(QObject *owner)
     return taker;
 }
 
+Snapshot ServerSession::walkedDefinitions() const
+{
+    Snapshot s;
+    s.revision = m_client->protocolVersion();
+    s.transport = m_client->transportName();
+    s.serverInfo = m_client->serverInfo();
+    s.capabilities = m_client->capabilities();
+    s.instructions = m_client->instructions();
+    s.takenFrom = m_config.displayTarget();
+    s.takenAtMs = QDateTime::currentMSecsSinceEpoch();
+    for (const QString &id : DefinitionBaseline::listIds()) {
+        if (const PagedListModel *m = m_models.value(id); m && m->walker()->isComplete())
+            s.lists.append(Snapshot::List::fromWalker(*m->walker()));
+    }
+    return DefinitionBaseline::definitionsOf(s);
+}
+
+void ServerSession::checkDefinitions()
+{
+    if (!m_pinsDefinitions || m_driftDone || isReplay())
+        return;
+    // Once every definition list this server offers has finished its walk.
+    for (const ListSource &source : std::as_const(m_lists)) {
+        if (!DefinitionBaseline::listIds().contains(source.id()))
+            continue;
+        const PagedListModel *m = m_models.value(source.id());
+        if (!m || !(m->walker()->isComplete() || m->walker()->isStopped()) || m->walker()->isLoading())
+            return;
+    }
+    m_driftDone = true;
+    const Snapshot now = walkedDefinitions();
+    QString error;
+    const std::optional<Snapshot> trusted = DefinitionBaseline::load(m_config.name, &error);
+    if (!error.isEmpty()) {
+        Q_EMIT this->error(tr("The trusted definitions of %1 cannot be read: %2").arg(m_config.name, error));
+        return;
+    }
+    if (!trusted) { // the first connect: what it walked is trusted
+        if (!now.lists.isEmpty() &&
+            !DefinitionBaseline::pin(m_config.name, now,
+                                     m_config.secrets() + m_client->trafficLog()->secrets(), &error))
+            Q_EMIT this->error(tr("The definitions of %1 cannot be kept: %2").arg(m_config.name, error));
+        Q_EMIT driftChecked();
+        return;
+    }
+    m_driftChanges = DefinitionBaseline::compare(*trusted, now);
+    m_driftFindings = DefinitionBaseline::findings(m_driftChanges);
+    qCDebug(lcSession).noquote() << m_config.name + QLatin1Char(':')
+                                 << "definitions compared:" << m_driftChanges.size() << "changes";
+    Q_EMIT findingsChanged();
+    Q_EMIT driftChecked();
+}
+
+bool ServerSession::trustDefinitions(QString *error)
+{
+    QString why;
+    const Snapshot now = walkedDefinitions();
+    if (now.lists.isEmpty())
+        why = tr("no definitions were walked to their end on this connection");
+    else if (!DefinitionBaseline::pin(m_config.name, now,
+                                      m_config.secrets() + m_client->trafficLog()->secrets(), &why))
+        why = tr("cannot keep them: %1").arg(why);
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    m_driftChanges.clear();
+    m_driftFindings.clear();
+    Q_EMIT findingsChanged();
+    Q_EMIT driftChecked();
+    return true;
+}
+
 void ServerSession::cancelAudit(const QString &reason)
 {
     if (m_auditor)
@@ -486,6 +570,8 @@ PagedListModel *ServerSession::listModel(const QString &listId)
         qCDebug(lcSession).noquote() << m_config.name + QLatin1Char(':') << "model for" << listId;
         auto *model = new PagedListModel(m_client, source, m_clock, this);
         connect(model->walker(), &PageWalker::findingsChanged, this, &ServerSession::findingsChanged);
+        if (DefinitionBaseline::listIds().contains(listId))
+            connect(model->walker(), &PageWalker::walkFinished, this, &ServerSession::checkDefinitions);
         m_models.insert(listId, model);
         return model;
     }

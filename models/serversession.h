@@ -4,6 +4,8 @@
 #include "finding.h"
 #include "listsource.h"
 #include "mcpclient.h"
+#include "snapshot.h"
+#include "snapshotdiff.h"
 
 #include <QHash>
 #include <QObject>
@@ -120,6 +122,19 @@ public:
     // to its end as `folio snapshot` walks them, started, owned by the caller (delete it after its
     // finished()), its secrets() including the server's own. nullptr when not connected.
     SnapshotTaker *takeSnapshot(QObject *owner);
+
+    // Drift (DefinitionBaseline): a saved server's tools, prompts and templates, once walked to
+    // their end on a connection, are compared with the definitions it was trusted with — pinned at
+    // its first connect — and each one added, removed or changed is a definition-changed finding
+    // of its list. Off unless set (the server list sets it on saved servers).
+    void setPinsDefinitions(bool on) { m_pinsDefinitions = on; }
+    bool pinsDefinitions() const { return m_pinsDefinitions; }
+    // This connection's definitions differ from the trusted ones.
+    bool hasDrift() const { return !m_driftChanges.isEmpty(); }
+    // The changes since the trusted definitions (SnapshotDiff, definitions only).
+    QList<SnapshotChange> driftChanges() const { return m_driftChanges; }
+    // "Trust this version": this connection's definitions become the trusted ones.
+    bool trustDefinitions(QString *error = nullptr);
     void cancelAudit(const QString &reason);
     bool isAuditing() const;
     // What the running audit says it is doing ("" before it says anything).
@@ -152,6 +167,9 @@ Q_SIGNALS:
     // auditResult() is a new one, or was forgotten (hasAuditResult() false); findingsChanged()
     // follows.
     void auditResultChanged();
+    // The drift was checked on this connection (hasDrift() says whether there is any), or the
+    // definitions were trusted.
+    void driftChecked();
     // signIn() is another (the URL was edited) or none.
     void signInChanged();
     // Signed in or out, refreshed, or the keychain said something about it (SignInStore::changed).
@@ -161,6 +179,8 @@ private:
     void handleConnected();
     void discoverListTools();
     void walkOnConnect(const QList<ListSource> &lists);
+    void checkDefinitions();
+    Snapshot walkedDefinitions() const;
 
     ServerConfig m_config;
     TtlClock *m_clock;
@@ -175,7 +195,11 @@ private:
     QHash<QString, PagedListModel *> m_models;
     ResourceReads *m_reads = nullptr;
     WalkOnConnect m_walkOnConnect = WalkOnConnect::Whole;
-    Auditor *m_auditor = nullptr; // while one runs
+    bool m_pinsDefinitions = false;
+    bool m_driftDone = false; // checked (or pinned) on this connection
+    QList<SnapshotChange> m_driftChanges;
+    QHash<QString, QList<Finding>> m_driftFindings; // by list id
+    Auditor *m_auditor = nullptr;                   // while one runs
     QString m_auditProgress;
     AuditResult m_auditResult;
     bool m_hasAuditResult = false;

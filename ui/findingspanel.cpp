@@ -119,6 +119,7 @@ void FindingsPanel::rebuild()
             const QString listName = source != sources.cend() ? source->displayName() : listId;
             for (const Finding &f : m_session->findings(listId)) {
                 const bool audit = f.source == Finding::Source::Audit;
+                const bool baseline = f.source == Finding::Source::Baseline;
                 auto *item = new QTreeWidgetItem(m_tree);
                 item->setIcon(SeverityColumn, colors.severityIcon(f.severity));
                 item->setText(SeverityColumn, Finding::severityName(f.severity));
@@ -126,13 +127,16 @@ void FindingsPanel::rebuild()
                 item->setText(ListColumn, listName);
                 const int page = f.pages.value(0, -1);
                 item->setText(PageColumn, page >= 0 ? QString::number(page + 1) : QString());
-                item->setText(SourceColumn, audit ? tr("audit") : tr("walk"));
-                item->setToolTip(SourceColumn,
-                                 audit
-                                     ? tr("Found by the audit (Server \u203a Audit Paging), which walks and "
-                                          "probes the list on its own; its page number is the audit's walk's")
-                                     : tr("Found by the window's walk of the list, on the page it names"));
-                if (audit)
+                item->setText(SourceColumn, audit ? tr("audit") : baseline ? tr("baseline") : tr("walk"));
+                item->setToolTip(
+                    SourceColumn,
+                    audit ? tr("Found by the audit (Server \u203a Audit Paging), which walks and "
+                               "probes the list on its own; its page number is the audit's walk's")
+                    : baseline
+                        ? tr("Found by comparing this connection's definitions with the ones this server "
+                             "was trusted with (Server \u203a Trust Current Definitions moves them)")
+                        : tr("Found by the window's walk of the list, on the page it names"));
+                if (audit || baseline)
                     item->setForeground(SourceColumn, colors.mutedText());
                 item->setText(MessageColumn, oneLineSafe(f.message));
                 item->setToolTip(MessageColumn, f.message);

@@ -26,6 +26,7 @@ ServerListActions::ServerListActions(ServerListModel *servers, QListView *list, 
     , m_import(new QAction(tr("&Import Servers…"), window))
     , m_edit(new QAction(tr("&Edit…"), window))
     , m_remove(new QAction(tr("&Remove"), window))
+    , m_trust(new QAction(tr("&Trust Current Definitions…"), window))
 {
     m_add->setShortcut(QKeySequence::New);
     m_import->setShortcut(QKeySequence(tr("Ctrl+I")));
@@ -36,6 +37,9 @@ ServerListActions::ServerListActions(ServerListModel *servers, QListView *list, 
     connect(m_import, &QAction::triggered, this, &ServerListActions::importServers);
     connect(m_edit, &QAction::triggered, this, &ServerListActions::editServer);
     connect(m_remove, &QAction::triggered, this, &ServerListActions::removeServer);
+    m_trust->setToolTip(tr("Take the tools, prompts and templates this server has now as the ones it "
+                           "is trusted with: the definition-changed findings go"));
+    connect(m_trust, &QAction::triggered, this, [this] { trustDefinitions(); });
 }
 
 void ServerListActions::select(int row)
@@ -49,6 +53,34 @@ void ServerListActions::updateActions()
     ServerSession *s = m_servers->session(row);
     m_edit->setEnabled(s && !m_servers->isDemo(row) && !s->isReplay());
     m_remove->setEnabled(s && !m_servers->isDemo(row));
+    m_trust->setEnabled(s && s->hasDrift());
+}
+
+void ServerListActions::trustDefinitions(bool confirm)
+{
+    ServerSession *s = m_servers->session(m_list->currentIndex().row());
+    if (!s || !s->hasDrift())
+        return;
+    const QString name = s->config().name;
+    if (confirm) {
+        QMessageBox ask(QMessageBox::Question, tr("Trust Current Definitions"),
+                        tr("Trust the definitions %1 has now?").arg(name), QMessageBox::Cancel, m_window);
+        const int changes = int(s->driftChanges().size());
+        ask.setInformativeText(
+            tr("%n change(s) since the trusted version will no longer be reported.", nullptr, changes));
+        QPushButton *trust = ask.addButton(tr("Trust"), QMessageBox::AcceptRole);
+        ask.setDefaultButton(QMessageBox::Cancel);
+        ask.setObjectName(QStringLiteral("confirmTrust"));
+        ask.exec();
+        if (ask.clickedButton() != trust)
+            return;
+    }
+    QString error;
+    if (s->trustDefinitions(&error))
+        Q_EMIT statusMessage(tr("%1's definitions as they are now are the trusted ones.").arg(name));
+    else
+        QMessageBox::warning(m_window, tr("Trust Current Definitions"), error);
+    updateActions();
 }
 
 void ServerListActions::addWalkOnConnectMenu(QMenu *list)

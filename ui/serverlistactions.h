@@ -26,15 +26,19 @@ public:
     QAction *importAction() const { return m_import; }
     QAction *editAction() const { return m_edit; }
     QAction *removeAction() const { return m_remove; }
+    QAction *trustAction() const { return m_trust; }
 
     void addServer();
     void importServers();
     void editServer();
     void removeServer();
+    // Server > Trust Current Definitions: the current server's definitions, as walked on this
+    // connection, become the trusted ones (asking first: the changes found stop being reported).
+    void trustDefinitions(bool confirm = true);
     // List > Walk on Connect: how much of each list a connect walks (saved; the model applies it
     // from the next connect).
     void addWalkOnConnectMenu(QMenu *list);
-    // Enables Edit and Remove for the current server.
+    // Enables Edit, Remove and Trust for the current server.
     void updateActions();
 
 Q_SIGNALS:
@@ -52,6 +56,7 @@ private:
     QAction *m_import;
     QAction *m_edit;
     QAction *m_remove;
+    QAction *m_trust;
 };
 
 } // namespace folio

@@ -4,6 +4,7 @@
 #include "clioutput.h"
 #include "commandline.h"
 #include "counted.h"
+#include "definitionbaseline.h"
 #include "snapshotdiff.h"
 #include "targetsnapshotcommand.h"
 #include "trafficexport.h"
@@ -19,6 +20,7 @@ QString DiffCommand::helpText()
                "Usage: folio diff [options] BEFORE AFTER\n"
                "       folio diff [options] BEFORE <target>\n"
                "       folio diff [options] - AFTER <target>\n"
+               "       folio diff [options] --baseline NAME [<target>]\n"
                "\n"
                "Compares two snapshots of a server and says what changed, item by item (matched by\n"
                "name, uri or uriTemplate), each change in a class:\n"
@@ -34,6 +36,9 @@ QString DiffCommand::helpText()
                "BEFORE and AFTER are snapshot files (folio snapshot) or recordings (FILE.folio,\n"
                "replayed and walked as 'folio snapshot' does). One side may be live: give the\n"
                "target (--url, --server or -- COMMAND) and it is AFTER, or it stands where '-' is.\n"
+               "--baseline NAME compares the definitions (tools, prompts, templates) the window\n"
+               "pinned for saved server NAME, at its first connect or when trusted, with the\n"
+               "server now (--server NAME unless a target is given): drift, for CI.\n"
                "More: docs/diff.md.\n"
                "\n"
                "Options:\n"
@@ -42,6 +47,7 @@ QString DiffCommand::helpText()
                "  --fail-on C          which changes make the exit status 1: breaking (default),\n"
                "                       text (breaking or text), any, or none\n"
                "  -o, --output FILE    write the report to FILE instead of stdout\n"
+               "  --baseline NAME      BEFORE is saved server NAME's trusted definitions\n"
                "  --list, --allow-tool, --tool-args, --page-cap\n"
                "                       how a live side or a recording is walked, as 'folio audit'\n") +
            CommandLine::sharedOptionsHelp(
@@ -58,7 +64,8 @@ QString DiffCommand::helpText()
                           "  folio diff v1.json v2.json\n"
                           "  folio diff --fail-on text --format sarif -o drift.sarif pinned.json "
                           "--url https://mcp.example.com/mcp\n"
-                          "  folio diff v1.json -- folio-demo-server --scenario drift-v2\n");
+                          "  folio diff v1.json -- folio-demo-server --scenario drift-v2\n"
+                          "  folio diff --baseline github --fail-on text\n");
 }
 
 int DiffCommand::parse(const QStringList &arguments, Options *options)
@@ -68,7 +75,9 @@ int DiffCommand::parse(const QStringList &arguments, Options *options)
                                     QStringLiteral("FILE"));
     const QCommandLineOption failOn(QStringLiteral("fail-on"), QStringLiteral("fail-on"),
                                     QStringLiteral("C"));
-    line.parser().addOptions({output, failOn});
+    const QCommandLineOption baseline(QStringLiteral("baseline"), QStringLiteral("baseline"),
+                                      QStringLiteral("NAME"));
+    line.parser().addOptions({output, failOn, baseline});
     const AuditArguments audit;
     audit.addTo(line.parser());
     if (const int code = line.parse(helpText()); code != ParseOk)
@@ -88,6 +97,31 @@ int DiffCommand::parse(const QStringList &arguments, Options *options)
     options->audit.probe = false;
 
     QStringList sides = line.positional();
+    if (line.parser().isSet(baseline)) {
+        options->baseline = line.parser().value(baseline);
+        if (!sides.isEmpty())
+            return line.usage(QStringLiteral("--baseline is BEFORE: give no file, only a target (or none)"));
+        const QString file = DefinitionBaseline::path(options->baseline);
+        if (!QFileInfo::exists(file))
+            return line.usage(QStringLiteral("no trusted definitions of '%1': the window pins them at its "
+                                             "first connect (%2)")
+                                  .arg(options->baseline, file));
+        sides = {file, QStringLiteral("-")};
+        if (!line.parser().isSet(QStringLiteral("url")) && !line.parser().isSet(QStringLiteral("server")) &&
+            line.rest().isEmpty()) {
+            CommandLine server(QStringLiteral("diff"), {QStringLiteral("--server"), options->baseline},
+                               QString());
+            if (const int code = server.parse(helpText()); code != ParseOk)
+                return code;
+            Side &now = options->sides[1];
+            if (!server.readTarget(&now.server, &now.keychainToken, &problem))
+                return line.usage(problem);
+            now.label = now.server.displayTarget();
+            options->sides[0].file = file;
+            options->sides[0].label = QStringLiteral("trusted definitions of %1").arg(options->baseline);
+            return ParseOk;
+        }
+    }
     const bool live = line.parser().isSet(QStringLiteral("url")) ||
                       line.parser().isSet(QStringLiteral("server")) || !line.rest().isEmpty() ||
                       line.parser().isSet(QStringLiteral("replay"));
@@ -118,7 +152,9 @@ int DiffCommand::parse(const QStringList &arguments, Options *options)
             side.label = word;
         } else {
             side.file = word;
-            side.label = word;
+            side.label = options->baseline.isEmpty()
+                             ? word
+                             : QStringLiteral("trusted definitions of %1").arg(options->baseline);
         }
     }
     return ParseOk;
@@ -156,8 +192,8 @@ void DiffCommand::next()
             continue;
         }
         // Taken: the session ends (finished) before the next side starts.
-        m_taker = new TargetSnapshotCommand(QStringLiteral("diff"), m_options.audit, m_options.verbose, side.server,
-                                    side.keychainToken, this);
+        m_taker = new TargetSnapshotCommand(QStringLiteral("diff"), m_options.audit, m_options.verbose,
+                                            side.server, side.keychainToken, this);
         connect(m_taker, &Command::finished, this, [this, i](int code) {
             TargetSnapshotCommand *taker = m_taker;
             m_taker = nullptr;
@@ -186,7 +222,9 @@ void DiffCommand::compare()
     input.after = m_options.sides[1].label;
     input.a = &*m_snapshots[0];
     input.b = &*m_snapshots[1];
-    input.changes = SnapshotDiff::compare(*m_snapshots[0], *m_snapshots[1]);
+    input.changes = m_options.baseline.isEmpty()
+                        ? SnapshotDiff::compare(*m_snapshots[0], *m_snapshots[1])
+                        : DefinitionBaseline::compare(*m_snapshots[0], *m_snapshots[1]);
     input.failOn = m_options.failOn;
     const QString report = DiffReport::render(input, m_options.format);
     const bool json =

@@ -18,7 +18,8 @@ class TargetSnapshotCommand;
 
 // `folio diff A B`: two snapshots of a server compared (SnapshotDiff, docs/diff.md). Each side is
 // a snapshot file, a recording (FILE.folio, replayed and walked as `folio snapshot` does) or the
-// live target given by --url, --server or -- COMMAND (one side at most).
+// live target given by --url, --server or -- COMMAND (one side at most). With --baseline NAME, the
+// definitions the window pinned for saved server NAME against the live server (drift, for CI).
 class DiffCommand : public Command
 {
     Q_OBJECT
@@ -39,6 +40,9 @@ public:
         DiffReport::FailOn failOn = DiffReport::FailOn::Breaking;
         QString output; // a file; empty or "-": stdout
         bool verbose = false;
+        // --baseline NAME: the definitions the window trusts for saved server NAME against the
+        // live server, definitions only (DefinitionBaseline::compare).
+        QString baseline;
     };
 
     // Parses the words after `folio diff`. Returns ParseOk to go on, or an exit code.

@@ -130,6 +130,13 @@
             <numerusform>Imported %n servers. Nothing was started.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n change(s) since the trusted version will no longer be reported.</source>
+        <translation>
+            <numerusform>%n change since the trusted version will no longer be reported.</numerusform>
+            <numerusform>%n changes since the trusted version will no longer be reported.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>folio::ServerListModel</name>

@@ -1,5 +1,6 @@
 #include "auditpanel.h"
 #include "commandpalette.h"
+#include "definitionbaseline.h"
 #include "elidedlabel.h"
 #include "findingspanel.h"
 #include "fixtureprocess.h"
@@ -11,6 +12,7 @@
 #include "pageinspector.h"
 #include "pagestrip.h"
 #include "secretstore.h"
+#include "serverlistactions.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
@@ -90,6 +92,7 @@ private Q_SLOTS:
     void aListThatNeverHoldsStillStops();
     void exportsAReport();
     void savesTheSnapshotTheCommandLineTakes();
+    void definitionDriftIsCaughtOnConnect();
     void trafficIsLogged();
     void auditFromTheWindow();
     void removingAServerAsksFirst();
@@ -622,6 +625,80 @@ void tst_MainWindow::savesTheSnapshotTheCommandLineTakes()
     QVERIFY(!fromWindow.isEmpty());
     QCOMPARE(fromWindow.value(QStringLiteral("lists")).toArray().size(), 7); // 4 lists, 3 list tools
     QCOMPARE(fromWindow, comparable(dir.filePath(QStringLiteral("cli.json"))));
+}
+
+void tst_MainWindow::definitionDriftIsCaughtOnConnect()
+{
+    // A saved server walked to its end on connect: the first connect pins its definitions, a later
+    // one with other definitions (the demo server's second version under the same name) is drift.
+    QSettings().setValue(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole));
+    ServerConfig c;
+    c.name = QStringLiteral("drifting");
+    c.command = QStringLiteral(FOLIO_DEMO_SERVER);
+    c.arguments = {QStringLiteral("--scenario"), QStringLiteral("drift-v1")};
+    DefinitionBaseline::forget(c.name);
+    QVERIFY(m_fixture.openServer(c));
+    ServerSession *s = m_fixture.servers()->session(0);
+    QSignalSpy checked(s, &ServerSession::driftChecked);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 30000);
+    QVERIFY(!s->hasDrift());
+    QVERIFY(QFile::exists(DefinitionBaseline::path(c.name)));
+    auto *serverActions = m_fixture.window()->findChild<ServerListActions *>();
+    QVERIFY(serverActions);
+    QAction *trust = serverActions->trustAction();
+    QCOMPARE(trust->text(), QStringLiteral("&Trust Current Definitions…"));
+    QVERIFY(!trust->isEnabled());
+
+    c.arguments = {QStringLiteral("--scenario"), QStringLiteral("drift-v2")};
+    m_fixture.servers()->updateServer(0, c);
+    s->disconnectFromServer();
+    s->connectToServer();
+    QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 30000);
+    QVERIFY(s->hasDrift());
+    const auto drift = [s](const QString &listId) {
+        QList<Finding> found;
+        for (const Finding &f : s->findings(listId)) {
+            if (f.id == FindingId::DefinitionChanged)
+                found.append(f);
+        }
+        return found;
+    };
+    const auto has = [](const QList<Finding> &findings, Finding::Severity severity, const QString &text) {
+        return std::any_of(findings.cbegin(), findings.cend(), [&](const Finding &f) {
+            return f.severity == severity && f.source == Finding::Source::Baseline &&
+                   f.message.contains(text);
+        });
+    };
+    const QList<Finding> tools = drift(QStringLiteral("tools"));
+    QVERIFY2(has(tools, Finding::Severity::Error, QStringLiteral("create_post")),
+             qPrintable(tools.value(0).message));
+    QVERIFY(has(tools, Finding::Severity::Warning, QStringLiteral("get_team")));
+    QVERIFY(has(tools, Finding::Severity::Info, QStringLiteral("export_channel")));
+    QVERIFY(has(drift(QStringLiteral("prompts")), Finding::Severity::Error, QStringLiteral("weekly_digest")));
+    // Paging and caching are not definitions: the resources list's changes are the diff's, not drift.
+    QVERIFY(drift(QStringLiteral("resources")).isEmpty());
+    // On the server's entry and in the Findings dock, found by the baseline.
+    QCOMPARE(m_fixture.servers()->data(m_fixture.servers()->index(0), ServerListModel::SeverityRole).toInt(),
+             int(Finding::Severity::Error));
+    FindingsPanel *panel = m_fixture.window()->findingsPanel();
+    m_fixture.window()->activateWindow();
+    QTest::keyClick(m_fixture.window(), Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->tree() && panel->tree()->isVisible(), 5000);
+    QTRY_VERIFY(!panel->tree()->findItems(QStringLiteral("baseline"), Qt::MatchExactly, 4).isEmpty());
+
+    QTRY_VERIFY(trust->isEnabled());
+    serverActions->trustDefinitions(/*confirm=*/false);
+    QVERIFY(!s->hasDrift());
+    QVERIFY(drift(QStringLiteral("tools")).isEmpty());
+    QVERIFY(!trust->isEnabled());
+    s->disconnectFromServer();
+    s->connectToServer();
+    QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 4, 30000); // trusting counts as a check
+    QVERIFY(!s->hasDrift());
+
+    // Removing the server forgets what it was trusted with.
+    m_fixture.servers()->removeServer(0);
+    QVERIFY(!QFile::exists(DefinitionBaseline::path(c.name)));
 }
 
 void tst_MainWindow::trafficIsLogged()
