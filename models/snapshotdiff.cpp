@@ -46,7 +46,7 @@ QStringList WordDiff::tokens(QStringView text)
     return out;
 }
 
-WordDiff WordDiff::of(const QString &before, const QString &after)
+WordDiff WordDiff::of(const QString &before, const QString &after, qint64 *budget)
 {
     WordDiff d;
     if (before.size() > MaxTextChars || after.size() > MaxTextChars) {
@@ -68,13 +68,16 @@ WordDiff WordDiff::of(const QString &before, const QString &after)
         appendPart(&d.parts, Op::Same, a.at(i));
     const qsizetype n = a.size() - head - tail;
     const qsizetype m = b.size() - head - tail;
-    if (n > 0 && m > 0 && (n + 1) * (m + 1) > MaxCells) {
+    const qint64 cells = n > 0 && m > 0 ? qint64(n + 1) * qint64(m + 1) : 0;
+    if (cells > MaxCells || (budget && cells > *budget)) {
         d.whole = true;
         d.parts.clear();
         appendPart(&d.parts, Op::Removed, before);
         appendPart(&d.parts, Op::Added, after);
         return d;
     }
+    if (budget)
+        *budget -= cells;
     if (n > 0 && m > 0) {
         // lcs[i][j]: the longest common subsequence of a's middle from i and b's middle from j.
         std::vector<quint32> lcs(size_t((n + 1) * (m + 1)), 0);
@@ -203,10 +206,17 @@ QStringList unionKeys(const QJsonObject &a, const QJsonObject &b)
     return keys;
 }
 
+// The changes found, and what word diffs may still spend.
+struct Sink
+{
+    QList<SnapshotChange> changes;
+    qint64 wordCells = WordDiff::MaxTotalCells;
+};
+
 // Where the changes of one list (or of one item in it) go.
 struct Changes
 {
-    QList<SnapshotChange> *out;
+    Sink *out;
     QString list;
     std::optional<QString> item;
 
@@ -221,7 +231,7 @@ struct Changes
         c.summary = summary;
         c.before = before;
         c.after = after;
-        out->append(c);
+        out->changes.append(c);
     }
     // A text changed: the words that did.
     void text(const QString &field, const QString &what, const QJsonValue &before,
@@ -235,14 +245,14 @@ struct Changes
         c.before = before;
         c.after = after;
         if ((before.isString() || before.isUndefined()) && (after.isString() || after.isUndefined())) {
-            c.words = WordDiff::of(before.toString(), after.toString());
+            c.words = WordDiff::of(before.toString(), after.toString(), &out->wordCells);
             c.summary = before.isUndefined()  ? what + QStringLiteral(" added")
                         : after.isUndefined() ? what + QStringLiteral(" removed")
                                               : what + QStringLiteral(" changed");
         } else {
             c.summary = QStringLiteral("%1 changed: %2 → %3").arg(what, compact(before), compact(after));
         }
-        out->append(c);
+        out->changes.append(c);
     }
 };
 
@@ -411,9 +421,9 @@ void compareSchemas(const Changes &c, const SchemaWords &words, const QJsonValue
     // $refs resolved (resolveLocalRef, bounded) and allOf merged by the one schema reader.
     const SchemaField fa = SchemaField::describe(a.toObject(), QString(), a, false, 0);
     const SchemaField fb = SchemaField::describe(b.toObject(), QString(), b, false, 0);
-    const qsizetype before = c.out->size();
+    const qsizetype before = c.out->changes.size();
     compareField(c, words, QString(), fa, fb);
-    if (c.out->size() == before) // changed where the reader does not look (a bound, a keyword)
+    if (c.out->changes.size() == before) // changed where the reader does not look (a bound, a keyword)
         c.add(Class::Breaking, words.field, QStringLiteral("%1 changed").arg(words.field), a, b);
 }
 
@@ -626,7 +636,7 @@ void comparePaging(const Changes &c, const Snapshot::List &a, const Snapshot::Li
     }
 }
 
-void compareList(QList<SnapshotChange> *out, const Snapshot::List &a, const Snapshot::List &b)
+void compareList(Sink *out, const Snapshot::List &a, const Snapshot::List &b)
 {
     const Changes list{out, b.id, std::nullopt};
     if (!a.skipped.isEmpty() || !b.skipped.isEmpty()) {
@@ -766,7 +776,7 @@ void compareCapabilities(const Changes &c, const QJsonObject &a, const QJsonObje
     }
 }
 
-void compareServer(QList<SnapshotChange> *out, const Snapshot &a, const Snapshot &b)
+void compareServer(Sink *out, const Snapshot &a, const Snapshot &b)
 {
     const Changes c{out, QString(), std::nullopt};
     if (a.revision != b.revision)
@@ -832,7 +842,7 @@ QString SnapshotDiff::cursorShape(const QString &cursor)
 
 QList<SnapshotChange> SnapshotDiff::compare(const Snapshot &a, const Snapshot &b)
 {
-    QList<SnapshotChange> out;
+    Sink out;
     compareServer(&out, a, b);
     QHash<QString, qsizetype> listsB;
     for (qsizetype i = 0; i < b.lists.size(); ++i)
@@ -861,7 +871,7 @@ QList<SnapshotChange> SnapshotDiff::compare(const Snapshot &a, const Snapshot &b
             QStringLiteral("list added (%1)").arg(counted(lb.itemCount(), "item", "items")), undefined,
             lb.itemCount());
     }
-    return out;
+    return out.changes;
 }
 
 } // namespace folio

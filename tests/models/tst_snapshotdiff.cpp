@@ -276,6 +276,13 @@ private Q_SLOTS:
         QVERIFY(many.whole);
         QCOMPARE(many.parts.size(), 2);
 
+        // A budget spent stands whole too, and one left is spent by what is compared.
+        qint64 budget = 10;
+        QVERIFY(WordDiff::of(QStringLiteral("a b c"), QStringLiteral("x y z"), &budget).whole);
+        budget = 1000;
+        QVERIFY(!WordDiff::of(QStringLiteral("a b c"), QStringLiteral("x y z"), &budget).whole);
+        QVERIFY(budget < 1000);
+
         const QString huge(WordDiff::MaxTextChars + 10, QLatin1Char('a'));
         const WordDiff tooLong = WordDiff::of(huge, huge + QStringLiteral(" more"));
         QVERIFY(tooLong.whole);
@@ -401,6 +408,27 @@ private Q_SLOTS:
         QCOMPARE(changes.at(0).item.value_or(QString()), QStringLiteral("uri:r://%1").arg(n / 2));
         QVERIFY(changes.at(0).cls == Class::Text);
         QCOMPARE(changes.at(1).summary, QStringLiteral("removed"));
+    }
+
+    // Many long descriptions, each rewritten throughout: the word diffs share one budget, so the
+    // last ones stand whole and the diff stays linear.
+    void manyRewrittenDescriptionsShareABudget()
+    {
+        QList<QJsonObject> before, after;
+        for (int i = 0; i < 1500; ++i) {
+            QString a, b;
+            for (int w = 0; w < 300; ++w) {
+                a += QStringLiteral("a%1 ").arg(w);
+                b += QStringLiteral("b%1 ").arg(w);
+            }
+            const QString name = QStringLiteral("t%1").arg(i);
+            before << QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("description"), a}};
+            after << QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("description"), b}};
+        }
+        const QList<SnapshotChange> changes = SnapshotDiff::compare(withTools(before), withTools(after));
+        QCOMPARE(changes.size(), 1500);
+        QVERIFY(changes.constFirst().words && !changes.constFirst().words->whole);
+        QVERIFY(changes.constLast().words && changes.constLast().words->whole);
     }
 
     void changeAsJson()
