@@ -90,6 +90,19 @@ template<typename Mark> QString wordsLine(const WordDiff &words, Mark mark)
     return out;
 }
 
+// The words changed on one line, removed [-…-] and added {+…+}, as git diff --word-diff has them.
+QString plainWords(const WordDiff &words)
+{
+    return elide(wordsLine(words,
+                           [](WordDiff::Op op, const QString &text) {
+                               return op == WordDiff::Op::Same ? text
+                                      : op == WordDiff::Op::Removed
+                                          ? QStringLiteral("[-") + text + QStringLiteral("-]")
+                                          : QStringLiteral("{+") + text + QStringLiteral("+}");
+                           }),
+                 LineWidth);
+}
+
 QString countsLine(const Input &input)
 {
     QStringList parts;
@@ -231,14 +244,8 @@ QString toText(const Input &input)
             line += *c.item + QStringLiteral(": ");
         line += c.summary;
         out += elide(line, LineWidth) + QLatin1Char('\n');
-        if (c.words) {
-            const QString words = wordsLine(*c.words, [](WordDiff::Op op, const QString &text) {
-                return op == WordDiff::Op::Same      ? text
-                       : op == WordDiff::Op::Removed ? QStringLiteral("[-") + text + QStringLiteral("-]")
-                                                     : QStringLiteral("{+") + text + QStringLiteral("+}");
-            });
-            out += QStringLiteral("            ") + elide(words, LineWidth) + QLatin1Char('\n');
-        }
+        if (c.words)
+            out += QStringLiteral("            ") + plainWords(*c.words) + QLatin1Char('\n');
     }
     return out;
 }
@@ -343,6 +350,8 @@ QString toJunit(const Input &input)
             ++n;
             body += (c.list.isEmpty() ? QStringLiteral("server") : c.list) + QStringLiteral(" ") +
                     (c.item ? *c.item + QStringLiteral(": ") : QString()) + c.summary + QLatin1Char('\n');
+            if (c.words)
+                body += QStringLiteral("    ") + plainWords(*c.words) + QLatin1Char('\n');
         }
         const QString name = SnapshotChange::className(cls);
         w.writeStartElement(QStringLiteral("testcase"));

@@ -321,6 +321,53 @@ private Q_SLOTS:
         QCOMPARE(parse(f.readAll()).value(QStringLiteral("version")).toString(), QStringLiteral("2.1.0"));
     }
 
+    // A snapshot is untrusted: a description with escape sequences and bidi controls is shown
+    // terminal-safe in every format.
+    void hostileTextIsShownSafe_data()
+    {
+        QTest::addColumn<QString>("format");
+        for (const char *f : {"text", "markdown", "json", "junit", "sarif"})
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+
+    void hostileTextIsShownSafe()
+    {
+        QFETCH(QString, format);
+        QFile in(path(QStringLiteral("v1.json")));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject snapshot = parse(in.readAll());
+        QJsonArray lists = snapshot.value(QStringLiteral("lists")).toArray();
+        QJsonObject tools = lists.at(0).toObject();
+        QCOMPARE(tools.value(QStringLiteral("id")).toString(), QStringLiteral("tools"));
+        QJsonArray pages = tools.value(QStringLiteral("pages")).toArray();
+        QJsonObject page = pages.at(0).toObject();
+        QJsonArray items = page.value(QStringLiteral("items")).toArray();
+        QJsonObject item = items.at(0).toObject();
+        item.insert(QStringLiteral("description"),
+                    QStringLiteral("Fine.\x1b[2J\x1b]8;;http://evil\x07 \u202eevil"));
+        items.replace(0, item);
+        page.insert(QStringLiteral("items"), items);
+        pages.replace(0, page);
+        tools.insert(QStringLiteral("pages"), pages);
+        lists.replace(0, tools);
+        snapshot.insert(QStringLiteral("lists"), lists);
+        QFile out(path(QStringLiteral("hostile.json")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(snapshot).toJson());
+        out.close();
+
+        const Run run =
+            diff({path(QStringLiteral("v1.json")), path(QStringLiteral("hostile.json")),
+                  QStringLiteral("--format"), format, QStringLiteral("--fail-on"), QStringLiteral("text")});
+        QVERIFY2(run.exitCode == 1, qPrintable(run.describe()));
+        QVERIFY2(!run.out.contains('\x1b'), qPrintable(run.describe()));
+        QVERIFY2(!run.out.contains('\x07'), qPrintable(run.describe()));
+        QVERIFY2(!run.out.contains(QStringLiteral("\u202e").toUtf8()), qPrintable(run.describe()));
+        // Shown as <U+001B>, or in JSON escaped (\u001b: the same value, parsed).
+        const bool json = format == QLatin1String("json") || format == QLatin1String("sarif");
+        QVERIFY2(run.out.contains(json ? "\\u001b" : "U+001B"), qPrintable(run.describe()));
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("arguments");
