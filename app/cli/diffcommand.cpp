@@ -20,12 +20,12 @@ QString DiffCommand::helpText()
                "       folio diff [options] BEFORE <target>\n"
                "       folio diff [options] - AFTER <target>\n"
                "\n"
-               "Compares two snapshots of a server and says what changed, item by item (matched by\n"
-               "name, uri or uriTemplate), each change in a class:\n"
-               "  breaking  an item or argument removed, a required argument added, a type narrowed\n"
-               "            or an enum value removed, an outputSchema that accepts less, a prompt\n"
-               "            argument made required, a template's variables changed, the revision\n"
-               "            or a capability changed for less\n"
+               "Compares two snapshots of a server and says what changed, item by item (matched\n"
+               "by name, uri or uriTemplate), each change in a class:\n"
+               "  breaking  an item or argument removed, a required argument added, a type\n"
+               "            narrowed or an enum value removed, an outputSchema that accepts\n"
+               "            less, a prompt argument made required, a template's variables\n"
+               "            changed, the revision or a capability changed for less\n"
                "  additive  an item, an optional argument or a capability added, a type widened\n"
                "  text      a title, description, annotation, the server's info or instructions\n"
                "            changed (shown word by word: this is what a rug pull looks like)\n"
@@ -33,17 +33,18 @@ QString DiffCommand::helpText()
                "  paging    a list's page size, number of pages, order or cursor format changed\n"
                "BEFORE and AFTER are snapshot files (folio snapshot) or recordings (FILE.folio,\n"
                "replayed and walked as 'folio snapshot' does). One side may be live: give the\n"
-               "target (--url, --server or -- COMMAND) and it is AFTER, or it stands where '-' is.\n"
+               "target (--url, --server or -- COMMAND) and it is AFTER, or it is where '-' is.\n"
                "More: docs/diff.md.\n"
                "\n"
                "Options:\n"
-               "  --format F           text (default), markdown, json, junit (JUnit XML: a testcase\n"
-               "                       per class) or sarif (SARIF 2.1.0: a result per change)\n"
+               "  --format F           text (default), markdown, json, junit (JUnit XML: a\n"
+               "                       testcase per class) or sarif (SARIF 2.1.0: a result per\n"
+               "                       change)\n"
                "  --fail-on C          which changes make the exit status 1: breaking (default),\n"
                "                       text (breaking or text), any, or none\n"
                "  -o, --output FILE    write the report to FILE instead of stdout\n"
                "  --list, --allow-tool, --tool-args, --page-cap\n"
-               "                       how a live side or a recording is walked, as 'folio audit'\n") +
+               "                       how a live side or a recording is walked ('folio audit')\n") +
            CommandLine::sharedOptionsHelp(
                23, QStringLiteral("progress of a live side, the server's stderr, each request on stderr")) +
            TargetOptions::helpText() +
@@ -56,8 +57,8 @@ QString DiffCommand::helpText()
                           "\n"
                           "Examples:\n"
                           "  folio diff v1.json v2.json\n"
-                          "  folio diff --fail-on text --format sarif -o drift.sarif pinned.json "
-                          "--url https://mcp.example.com/mcp\n"
+                          "  folio diff --fail-on text --format sarif -o drift.sarif pinned.json \\\n"
+                          "      --url https://mcp.example.com/mcp\n"
                           "  folio diff v1.json -- folio-demo-server --scenario drift-v2\n");
 }
 

@@ -361,7 +361,7 @@ QString toJunit(const Input &input)
             w.writeStartElement(QStringLiteral("failure"));
             w.writeAttribute(QStringLiteral("type"), name);
             w.writeAttribute(QStringLiteral("message"),
-                             QStringLiteral("%1 %2").arg(counted(n, "change", "changes"), name));
+                             QStringLiteral("%1: %2").arg(name, counted(n, "change", "changes")));
             w.writeCharacters(safe(body));
             w.writeEndElement();
         } else if (n > 0) {
