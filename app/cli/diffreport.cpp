@@ -392,15 +392,14 @@ QString toSarif(const Input &input)
     QJsonArray results;
     for (const SnapshotChange &c : input.changes) {
         const QString list = c.list.isEmpty() ? QStringLiteral("server") : c.list;
-        QJsonArray logical{QJsonObject{{QStringLiteral("name"), list},
-                                       {QStringLiteral("fullyQualifiedName"), list},
-                                       {QStringLiteral("kind"), QStringLiteral("module")}}};
-        if (c.item)
-            logical.append(
-                QJsonObject{{QStringLiteral("name"), *c.item},
-                            {QStringLiteral("fullyQualifiedName"), list + QLatin1Char('/') + *c.item},
-                            {QStringLiteral("kind"), QStringLiteral("member")},
-                            {QStringLiteral("parentIndex"), 0}});
+        // One logical location: the item in its list ("tools/name:get_team"), or the list.
+        const QJsonArray logical{
+            c.item ? QJsonObject{{QStringLiteral("name"), *c.item},
+                                 {QStringLiteral("fullyQualifiedName"), list + QLatin1Char('/') + *c.item},
+                                 {QStringLiteral("kind"), QStringLiteral("member")}}
+                   : QJsonObject{{QStringLiteral("name"), list},
+                                 {QStringLiteral("fullyQualifiedName"), list},
+                                 {QStringLiteral("kind"), QStringLiteral("module")}}};
         QJsonObject result{
             {QStringLiteral("ruleId"), SnapshotChange::className(c.cls)},
             {QStringLiteral("ruleIndex"), int(classes.indexOf(c.cls))},

@@ -231,14 +231,16 @@ private Q_SLOTS:
                                            .toObject()
                                            .value(QStringLiteral("logicalLocations"))
                                            .toArray();
-            QVERIFY(!logical.isEmpty());
-            const QString list = logical.at(0).toObject().value(QStringLiteral("name")).toString();
-            const QString where = logical.size() > 1
-                                      ? logical.at(1).toObject().value(QStringLiteral("name")).toString()
-                                      : r.value(QStringLiteral("properties"))
-                                            .toObject()
-                                            .value(QStringLiteral("field"))
-                                            .toString();
+            QCOMPARE(logical.size(), 1);
+            // "list/identity" for an item, "list" for the list.
+            const QString name =
+                logical.at(0).toObject().value(QStringLiteral("fullyQualifiedName")).toString();
+            const QString list = name.section(QLatin1Char('/'), 0, 0);
+            const QString where = name.contains(QLatin1Char('/')) ? name.section(QLatin1Char('/'), 1)
+                                                                  : r.value(QStringLiteral("properties"))
+                                                                        .toObject()
+                                                                        .value(QStringLiteral("field"))
+                                                                        .toString();
             keys.insert(QStringLiteral("%1 %2 %3").arg(rule, list, where));
         }
         QCOMPARE(keys, expectedChanges);
