@@ -311,6 +311,57 @@ struct SchemaWords
     QString field; // "inputSchema", "outputSchema"
 };
 
+// The keywords besides type, enum and properties that say what a schema accepts: a bound raised
+// or a pattern added accepts less (breaking), the other way accepts more (additive); an annotation
+// changed is text.
+void compareKeywords(const Changes &c, const QString &what, const QString &field, const QJsonObject &a,
+                     const QJsonObject &b)
+{
+    static const QStringList lower{QStringLiteral("minimum"), QStringLiteral("exclusiveMinimum"),
+                                   QStringLiteral("minLength"), QStringLiteral("minItems"),
+                                   QStringLiteral("minProperties")};
+    static const QStringList upper{QStringLiteral("maximum"), QStringLiteral("exclusiveMaximum"),
+                                   QStringLiteral("maxLength"), QStringLiteral("maxItems"),
+                                   QStringLiteral("maxProperties")};
+    static const QStringList annotations{QStringLiteral("title"),      QStringLiteral("default"),
+                                         QStringLiteral("examples"),   QStringLiteral("format"),
+                                         QStringLiteral("deprecated"), QStringLiteral("readOnly"),
+                                         QStringLiteral("writeOnly")};
+    const auto say = [&](Class cls, const QString &key, const QString &how) {
+        c.add(cls, field + QLatin1Char('.') + key,
+              QStringLiteral("%1: %2 %3, %4 → %5")
+                  .arg(what, key, how, compact(a.value(key)), compact(b.value(key))),
+              a.value(key), b.value(key));
+    };
+    for (const QString &key : lower + upper) {
+        const QJsonValue va = a.value(key), vb = b.value(key);
+        if (va == vb || (!va.isUndefined() && !va.isDouble()) || (!vb.isUndefined() && !vb.isDouble()))
+            continue;
+        const bool isLower = lower.contains(key);
+        // Absent is no bound: the lowest lower bound, the highest upper one.
+        const bool tighter = va.isUndefined()   ? true
+                             : vb.isUndefined() ? false
+                             : isLower          ? vb.toDouble() > va.toDouble()
+                                                : vb.toDouble() < va.toDouble();
+        say(tighter ? Class::Breaking : Class::Additive, key,
+            tighter ? QStringLiteral("tightened") : QStringLiteral("loosened"));
+    }
+    if (a.value(QStringLiteral("pattern")) != b.value(QStringLiteral("pattern")))
+        say(b.contains(QStringLiteral("pattern")) ? Class::Breaking : Class::Additive,
+            QStringLiteral("pattern"), QStringLiteral("changed"));
+    const QJsonValue extraA = a.value(QStringLiteral("additionalProperties"));
+    const QJsonValue extraB = b.value(QStringLiteral("additionalProperties"));
+    if (extraA != extraB && (extraA.isBool() || extraA.isUndefined()) &&
+        (extraB.isBool() || extraB.isUndefined()))
+        say(extraB == QJsonValue(false) ? Class::Breaking : Class::Additive,
+            QStringLiteral("additionalProperties"), QStringLiteral("changed"));
+    for (const QString &key : annotations) {
+        if (a.value(key) != b.value(key))
+            c.text(field + QLatin1Char('.') + key, what + QStringLiteral(": ") + key, a.value(key),
+                   b.value(key));
+    }
+}
+
 void compareField(const Changes &c, const SchemaWords &words, const QString &path, const SchemaField &a,
                   const SchemaField &b)
 {
@@ -362,8 +413,13 @@ void compareField(const Changes &c, const SchemaWords &words, const QString &pat
             c.add(Class::Additive, field + QStringLiteral(".enum"),
                   QStringLiteral("%1: enum value added: %2").arg(what, added.join(QStringLiteral(", "))),
                   a.choices, b.choices);
+        } else {
+            c.add(Class::Text, field + QStringLiteral(".enum"),
+                  QStringLiteral("%1: the same enum values in another order").arg(what), a.choices,
+                  b.choices);
         }
     }
+    compareKeywords(c, what, field, a.schema, b.schema);
     if (a.description != b.description && !path.isEmpty())
         c.text(field + QStringLiteral(".description"), what + QStringLiteral(": description"),
                a.description.isEmpty() ? undefined : QJsonValue(a.description),
@@ -650,16 +706,21 @@ void compareList(Sink *out, const Snapshot::List &a, const Snapshot::List &b)
     }
     compareCaching(list, a, b);
     comparePaging(list, a, b);
-    if (!a.complete || !b.complete)
-        list.add(
-            Class::Paging, QStringLiteral("complete"),
-            QStringLiteral("the walk stopped short %1 (%2): items it did not reach are not counted as %3")
-                .arg(!a.complete ? QStringLiteral("before") : QStringLiteral("after"),
-                     !a.complete ? a.stopReason : b.stopReason,
-                     !a.complete && !b.complete ? QStringLiteral("added or removed")
-                     : !a.complete              ? QStringLiteral("added")
-                                                : QStringLiteral("removed")),
-            a.complete, b.complete);
+    // Said when it differs: two takes that stop at the same place are the same.
+    if (a.complete != b.complete || (!a.complete && a.stopReason != b.stopReason)) {
+        const QString summary =
+            a.complete ? QStringLiteral("the walk stopped short after (%1): items it did not reach are not "
+                                        "counted as removed")
+                             .arg(b.stopReason)
+            : b.complete
+                ? QStringLiteral("the walk stopped short before (%1): items it did not reach are not "
+                                 "counted as added")
+                      .arg(a.stopReason)
+                : QStringLiteral("both walks stopped short, before (%1) and after (%2): items they did "
+                                 "not reach are not counted as added or removed")
+                      .arg(a.stopReason, b.stopReason);
+        list.add(Class::Paging, QStringLiteral("complete"), summary, a.complete, b.complete);
+    }
 
     const QList<IndexedItem> itemsA = itemsOf(a);
     const QList<IndexedItem> itemsB = itemsOf(b);
@@ -845,7 +906,7 @@ QList<SnapshotChange> SnapshotDiff::compare(const Snapshot &a, const Snapshot &b
     Sink out;
     compareServer(&out, a, b);
     QHash<QString, qsizetype> listsB;
-    for (qsizetype i = 0; i < b.lists.size(); ++i)
+    for (qsizetype i = b.lists.size() - 1; i >= 0; --i) // a repeated id: its first list, as in a
         listsB.insert(b.lists.at(i).id, i);
     QSet<QString> listsA;
     for (const Snapshot::List &la : a.lists) {

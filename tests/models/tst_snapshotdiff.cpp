@@ -155,6 +155,52 @@ private Q_SLOTS:
             << QStringLiteral("variables changed, {x} → {x,y}");
     }
 
+    void schemaKeywords_data()
+    {
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("after");
+        QTest::addColumn<int>("cls");
+        QTest::newRow("maximum lowered")
+            << QStringLiteral("{'maximum':10}") << QStringLiteral("{'maximum':5}") << int(Class::Breaking);
+        QTest::newRow("maximum raised")
+            << QStringLiteral("{'maximum':5}") << QStringLiteral("{'maximum':10}") << int(Class::Additive);
+        QTest::newRow("minLength added")
+            << QStringLiteral("{}") << QStringLiteral("{'minLength':1}") << int(Class::Breaking);
+        QTest::newRow("minLength dropped")
+            << QStringLiteral("{'minLength':1}") << QStringLiteral("{}") << int(Class::Additive);
+        QTest::newRow("pattern added")
+            << QStringLiteral("{}") << QStringLiteral("{'pattern':'^a'}") << int(Class::Breaking);
+        QTest::newRow("pattern dropped")
+            << QStringLiteral("{'pattern':'^a'}") << QStringLiteral("{}") << int(Class::Additive);
+        QTest::newRow("default") << QStringLiteral("{'default':1}") << QStringLiteral("{'default':2}")
+                                 << int(Class::Text);
+        QTest::newRow("enum reordered") << QStringLiteral("{'enum':['a','b']}")
+                                        << QStringLiteral("{'enum':['b','a']}") << int(Class::Text);
+    }
+
+    // A keyword of one argument's schema: {'type':'string'} with these members too.
+    void schemaKeywords()
+    {
+        QFETCH(QString, before);
+        QFETCH(QString, after);
+        QFETCH(int, cls);
+        const auto withArgument = [](const QString &extra) {
+            QJsonObject property = json(qPrintable(extra));
+            property.insert(QStringLiteral("type"), QStringLiteral("string"));
+            QJsonObject schema{{QStringLiteral("type"), QStringLiteral("object")},
+                               {QStringLiteral("properties"), QJsonObject{{QStringLiteral("x"), property}}}};
+            QJsonObject t{{QStringLiteral("name"), QStringLiteral("a")},
+                          {QStringLiteral("inputSchema"), schema}};
+            return withTools({t});
+        };
+        const QList<SnapshotChange> changes =
+            SnapshotDiff::compare(withArgument(before), withArgument(after));
+        QVERIFY2(changes.size() == 1, qPrintable(describe(changes)));
+        QVERIFY2(int(changes.constFirst().cls) == cls, qPrintable(describe(changes)));
+        QVERIFY2(changes.constFirst().field.startsWith(QLatin1String("inputSchema.x.")),
+                 qPrintable(describe(changes)));
+    }
+
     void breaking()
     {
         QFETCH(Snapshot, a);
@@ -388,6 +434,27 @@ private Q_SLOTS:
         shorter.stopReason = QStringLiteral("a page failed");
         expectOne(server({list(QStringLiteral("tools"), items)}), server({shorter}), Class::Paging,
                   QStringLiteral("stopped short after"));
+        // Two takes that stop at the same place are the same.
+        QVERIFY(SnapshotDiff::compare(server({shorter}), server({shorter})).isEmpty());
+        Snapshot::List otherwise = shorter;
+        otherwise.stopReason = QStringLiteral("a cap");
+        expectOne(server({shorter}), server({otherwise}), Class::Paging,
+                  QStringLiteral("both walks stopped short"));
+    }
+
+    // Found by fuzz_snapshot: a file that repeats a list id compares each id's first list on both
+    // sides; a number too large for an integer is said, not cast.
+    void repeatedListIdsAndHugeNumbers()
+    {
+        const QList<QJsonObject> one{json("{'name':'a'}")}, other{json("{'name':'b'}")};
+        const Snapshot s = server({list(QStringLiteral("tools"), one), list(QStringLiteral("tools"), other)});
+        QVERIFY(SnapshotDiff::compare(s, s).isEmpty());
+        const QList<SnapshotChange> changes =
+            SnapshotDiff::compare(server({list(QStringLiteral("tools"), one, 0, 2.2e51)}),
+                                  server({list(QStringLiteral("tools"), one, 0, -1e300)}));
+        QCOMPARE(changes.size(), 1);
+        QVERIFY2(changes.constFirst().summary.contains(QLatin1String("2.2e+51")),
+                 qPrintable(describe(changes)));
     }
 
     // Many items, matched by identity in linear time; a change in the middle is found.
