@@ -171,7 +171,12 @@ void DiffCommand::next()
                 printErr(QStringLiteral("folio diff: %1: a list stopped short; what it did not reach is "
                                         "not counted as added or removed\n")
                              .arg(m_options.sides[i].label));
-            m_snapshots[i] = taker->masked();
+            QString error;
+            m_snapshots[i] = taker->masked(&error);
+            if (!m_snapshots[i]) {
+                fail(QStringLiteral("%1: %2").arg(m_options.sides[i].label, error));
+                return;
+            }
             next();
         });
         m_taker->start();

@@ -43,11 +43,9 @@ SnapshotTaker::SnapshotTaker(const QString &word, const AuditOptions &audit, boo
     });
 }
 
-Snapshot SnapshotTaker::masked() const
+std::optional<Snapshot> SnapshotTaker::masked(QString *error) const
 {
-    QString error;
-    std::optional<Snapshot> s = Snapshot::fromJson(m_snapshot.toJson(m_secrets), &error);
-    return s ? *s : Snapshot();
+    return Snapshot::fromJson(m_snapshot.toJson(m_secrets), error);
 }
 
 void SnapshotTaker::taken()

@@ -403,6 +403,9 @@ private Q_SLOTS:
                                         << QStringLiteral("cannot read /nonexistent/x.json");
         QTest::newRow("a missing recording") << QStringList{v1, QStringLiteral("/nonexistent/x.folio")}
                                              << QStringLiteral("cannot replay /nonexistent/x.folio");
+        QTest::newRow("no server") << QStringList{v1, QStringLiteral("--"),
+                                                  QStringLiteral("/nonexistent/server")}
+                                   << QStringLiteral("folio diff: cannot connect to");
         QTest::newRow("not a snapshot") << QStringList{v1, QStringLiteral(FOLIO_SOURCE_DIR "/CMakeLists.txt")}
                                         << QStringLiteral("cannot read");
     }
