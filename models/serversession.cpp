@@ -7,6 +7,7 @@
 #include "resourcereads.h"
 #include "secretstore.h"
 #include "signinstore.h"
+#include "snapshottaker.h"
 #include "toolcatalog.h"
 
 #include <QDateTime>
@@ -405,6 +406,16 @@ void ServerSession::startAudit()
     qCDebug(lcSession).noquote() << m_config.name + QLatin1Char(':') << "audit started";
     m_auditor->start();
     Q_EMIT auditStarted();
+}
+
+SnapshotTaker *ServerSession::takeSnapshot(QObject *owner)
+{
+    if (m_client->state() != McpClient::State::Connected)
+        return nullptr;
+    auto *taker = new SnapshotTaker(m_client, AuditOptions(), owner);
+    taker->addSecrets(m_config.secrets());
+    taker->start(m_config.displayTarget());
+    return taker;
 }
 
 void ServerSession::cancelAudit(const QString &reason)

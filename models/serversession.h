@@ -15,6 +15,7 @@
 namespace folio {
 
 class Auditor;
+class SnapshotTaker;
 class PagedListModel;
 class ReplayClock;
 class ResourceReads;
@@ -115,6 +116,10 @@ public:
     // session runs it, so that its result outlives the view that asked and stays with the server
     // the findings are about. Starting needs a connected client; a running audit is not restarted.
     void startAudit();
+    // A snapshot of this connection's server (File > Save Snapshot): every list and list tool walked
+    // to its end as `folio snapshot` walks them, started, owned by the caller (delete it after its
+    // finished()), its secrets() including the server's own. nullptr when not connected.
+    SnapshotTaker *takeSnapshot(QObject *owner);
     void cancelAudit(const QString &reason);
     bool isAuditing() const;
     // What the running audit says it is doing ("" before it says anything).

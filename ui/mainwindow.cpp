@@ -182,6 +182,7 @@ void MainWindow::createActions()
     file->addSeparator();
     file->addAction(m_files->openAction());
     file->addAction(m_files->saveAction());
+    file->addAction(m_files->saveSnapshotAction());
     file->addAction(m_files->exportReportAction());
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);

@@ -87,6 +87,8 @@ public:
     // File > Export Report without its dialog: the current server's report (BugReport) written to
     // fileName, in the format its suffix names (HTML otherwise). False with the reason in *error.
     bool exportReport(const QString &fileName, QString *error = nullptr);
+    // File > Open Session, Save Session, Save Snapshot, Export Report.
+    SessionFiles *sessionFiles() const { return m_files; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;

@@ -6,6 +6,7 @@
 #include "serversession.h"
 #include "sessionrecording.h"
 #include "settingskeys.h"
+#include "snapshottaker.h"
 #include "trafficexport.h"
 
 #include <QAction>
@@ -15,6 +16,7 @@
 #include <QListView>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressDialog>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
@@ -25,6 +27,14 @@
 namespace folio {
 
 namespace {
+
+// A server's name as the stem of a suggested file name.
+QString fileStem(const QString &name)
+{
+    QString stem = name.simplified();
+    stem.replace(QRegularExpression(QStringLiteral("[^\\w.-]+")), QStringLiteral("-"));
+    return stem.isEmpty() ? QStringLiteral("server") : stem;
+}
 
 bool isSessionFile(const QUrl &url)
 {
@@ -41,6 +51,7 @@ SessionFiles::SessionFiles(ServerListModel *servers, QListView *list, QWidget *w
     , m_open(new QAction(tr("&Open Session…"), window))
     , m_save(new QAction(tr("&Save Session…"), window))
     , m_export(new QAction(tr("&Export Report…"), window))
+    , m_snapshot(new QAction(tr("Save Sna&pshot…"), window))
 {
     m_open->setShortcut(QKeySequence::Open);
     m_save->setShortcut(QKeySequence::Save);
@@ -49,6 +60,9 @@ SessionFiles::SessionFiles(ServerListModel *servers, QListView *list, QWidget *w
     connect(m_open, &QAction::triggered, this, &SessionFiles::openWithDialog);
     connect(m_save, &QAction::triggered, this, &SessionFiles::saveWithDialog);
     connect(m_export, &QAction::triggered, this, &SessionFiles::exportWithDialog);
+    m_snapshot->setToolTip(tr("Walk every list to its end and save what the server holds, to compare "
+                              "later (folio diff)"));
+    connect(m_snapshot, &QAction::triggered, this, &SessionFiles::snapshotWithDialog);
 }
 
 ServerSession *SessionFiles::current() const
@@ -61,6 +75,7 @@ void SessionFiles::updateActions()
     ServerSession *s = current();
     m_save->setEnabled(s && !s->isReplay() && s->state() != ClientState::Disconnected);
     m_export->setEnabled(s != nullptr);
+    m_snapshot->setEnabled(s && s->state() == ClientState::Connected && !m_taker);
 }
 
 void SessionFiles::openWithDialog()
@@ -81,12 +96,11 @@ void SessionFiles::saveWithDialog()
     ServerSession *s = current();
     if (!s)
         return;
-    QString name = s->displayName();
-    name.replace(QRegularExpression(QStringLiteral("[^\\w.-]+")), QStringLiteral("-"));
     const QString dir = QSettings().value(SettingsKey::SessionDir, QDir::homePath()).toString();
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Session"),
-                                                      QDir(dir).filePath(name + QStringLiteral(".folio")),
-                                                      tr("Folio sessions (*.folio)"));
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Save Session"),
+        QDir(dir).filePath(fileStem(s->displayName()) + QStringLiteral(".folio")),
+        tr("Folio sessions (*.folio)"));
     if (path.isEmpty())
         return;
     QSettings().setValue(SettingsKey::SessionDir, QFileInfo(path).absolutePath());
@@ -177,15 +191,13 @@ void SessionFiles::exportWithDialog()
     ServerSession *s = current();
     if (!s)
         return;
-    QString name = s->displayName().simplified();
-    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
     const QString html = tr("HTML report (*.html *.htm)"), markdown = tr("Markdown report (*.md)"),
                   json = tr("JSON report (*.json)");
     QString filter = html;
     QString fileName = QFileDialog::getSaveFileName(
         m_window, tr("Export Report"),
         QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-            .filePath(QStringLiteral("%1-report.html").arg(name.isEmpty() ? QStringLiteral("server") : name)),
+            .filePath(fileStem(s->displayName()) + QStringLiteral("-report.html")),
         QStringList{html, markdown, json}.join(QStringLiteral(";;")), &filter);
     if (fileName.isEmpty())
         return;
@@ -201,6 +213,91 @@ void SessionFiles::exportWithDialog()
         return;
     }
     Q_EMIT statusMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(fileName)));
+}
+
+void SessionFiles::snapshotWithDialog()
+{
+    ServerSession *s = current();
+    if (!s)
+        return;
+    const QString dir = QSettings().value(SettingsKey::SessionDir, QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Save Snapshot"),
+        QDir(dir).filePath(fileStem(s->displayName()) + QStringLiteral("-snapshot.json")),
+        tr("Folio snapshots (*.json)"));
+    if (path.isEmpty())
+        return;
+    QSettings().setValue(SettingsKey::SessionDir, QFileInfo(path).absolutePath());
+    QString error;
+    if (!saveSnapshot(path, &error))
+        QMessageBox::warning(m_window, tr("Save Snapshot"), error);
+}
+
+bool SessionFiles::saveSnapshot(const QString &path, QString *error)
+{
+    ServerSession *s = current();
+    QString why;
+    if (m_taker)
+        why = tr("a snapshot is being taken already");
+    else if (!s || !(m_taker = s->takeSnapshot(this)))
+        why = tr("nothing to snapshot yet: connect to the server first");
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        Q_EMIT statusMessage(why);
+        return false;
+    }
+    // Progress and cancel: a walk to the end of every list can take a while on a large server.
+    m_progress = new QProgressDialog(tr("Walking every list of %1…").arg(s->displayName()), tr("Cancel"), 0,
+                                     0, m_window);
+    m_progress->setWindowTitle(tr("Save Snapshot"));
+    m_progress->setMinimumDuration(500);
+    m_progress->setAutoClose(false);
+    m_progress->setAutoReset(false);
+    connect(m_progress, &QProgressDialog::canceled, this, &SessionFiles::cancelSnapshot);
+    connect(m_taker, &SnapshotTaker::progress, this, [this](const QString &message) {
+        if (m_progress)
+            m_progress->setLabelText(message);
+    });
+    connect(m_taker, &SnapshotTaker::finished, this, [this, path] { writeSnapshot(path); });
+    Q_EMIT statusMessage(tr("Taking a snapshot of %1…").arg(s->displayName()));
+    updateActions();
+    return true;
+}
+
+void SessionFiles::cancelSnapshot()
+{
+    if (m_taker)
+        m_taker->cancel(tr("cancelled"));
+}
+
+void SessionFiles::writeSnapshot(const QString &path)
+{
+    SnapshotTaker *taker = m_taker;
+    m_taker = nullptr;
+    taker->deleteLater(); // not from inside its own signal
+    if (m_progress) {
+        m_progress->deleteLater();
+        m_progress = nullptr;
+    }
+    QString error = taker->error();
+    if (error.isEmpty() && !taker->snapshot().save(path, taker->secrets(), &error))
+        error = tr("cannot write %1: %2").arg(path, error);
+    if (!error.isEmpty()) {
+        Q_EMIT statusMessage(tr("No snapshot saved: %1").arg(error));
+    } else {
+        int items = 0;
+        for (const Snapshot::List &list : taker->snapshot().lists)
+            items += list.itemCount();
+        Q_EMIT statusMessage(
+            taker->isComplete()
+                ? tr("Saved a snapshot (%n item(s)) to %1", nullptr, items)
+                      .arg(QDir::toNativeSeparators(path))
+                : tr("Saved a snapshot (%n item(s)) to %1; some lists stopped short", nullptr, items)
+                      .arg(QDir::toNativeSeparators(path)));
+    }
+    updateActions();
+    Q_EMIT snapshotFinished(path, error);
 }
 
 } // namespace folio

@@ -1,10 +1,14 @@
 #pragma once
 
+#include "snapshottaker.h"
+
 #include <QObject>
+#include <QPointer>
 
 class QAction;
 class QListView;
 class QMimeData;
+class QProgressDialog;
 class QWidget;
 
 namespace folio {
@@ -14,9 +18,11 @@ class ServerSession;
 
 // What a person keeps from a server and opens again: File > Open Session (a recorded session
 // added to the server list as a replay, selected and started; also a .folio file dropped on the
-// window), Save Session (what the current server's connection carried) and Export Report (the
-// current server's BugReport, in the format its file's suffix names). Each says what it did, or
-// why not, as a status message; the menu's dialogs say a failure in a message box too.
+// window), Save Session (what the current server's connection carried), Save Snapshot (every list
+// of the current server walked to its end, as `folio snapshot` writes it, with progress and
+// cancel) and Export Report (the current server's BugReport, in the format its file's suffix
+// names). Each says what it did, or why not, as a status message; the menu's dialogs say a
+// failure in a message box too.
 class SessionFiles : public QObject
 {
     Q_OBJECT
@@ -28,11 +34,17 @@ public:
     QAction *openAction() const { return m_open; }
     QAction *saveAction() const { return m_save; }
     QAction *exportReportAction() const { return m_export; }
+    QAction *saveSnapshotAction() const { return m_snapshot; }
 
     // The replay's row, or -1 with the reason in *error.
     int openSession(const QString &path, QString *error = nullptr);
     bool saveSession(const QString &path, QString *error = nullptr);
     bool exportReport(const QString &fileName, QString *error = nullptr);
+    // Starts the current server's snapshot, to be written to path when its walks end; false (and
+    // why in *error) when it cannot start. snapshotFinished() follows a start.
+    bool saveSnapshot(const QString &path, QString *error = nullptr);
+    bool isTakingSnapshot() const { return m_taker; }
+    void cancelSnapshot();
     // Reports leave the cursors out (List > Mask Cursors).
     void setMaskCursors(bool mask) { m_maskCursors = mask; }
 
@@ -45,12 +57,16 @@ public:
 
 Q_SIGNALS:
     void statusMessage(const QString &message);
+    // A snapshot started by saveSnapshot() was written to path, or not (error says why).
+    void snapshotFinished(const QString &path, const QString &error);
 
 private:
     ServerSession *current() const;
     void openWithDialog();
     void saveWithDialog();
     void exportWithDialog();
+    void snapshotWithDialog();
+    void writeSnapshot(const QString &path);
 
     ServerListModel *m_servers;
     QListView *m_list;
@@ -58,6 +74,9 @@ private:
     QAction *m_open;
     QAction *m_save;
     QAction *m_export;
+    QAction *m_snapshot;
+    QPointer<SnapshotTaker> m_taker;
+    QPointer<QProgressDialog> m_progress;
     bool m_maskCursors = false;
 };
 

@@ -5,7 +5,7 @@
 #include "commandline.h"
 #include "counted.h"
 #include "snapshotdiff.h"
-#include "snapshottaker.h"
+#include "targetsnapshotcommand.h"
 #include "trafficexport.h"
 
 #include <QCommandLineParser>
@@ -157,10 +157,10 @@ void DiffCommand::next()
             continue;
         }
         // Taken: the session ends (finished) before the next side starts.
-        m_taker = new SnapshotTaker(QStringLiteral("diff"), m_options.audit, m_options.verbose, side.server,
-                                    side.keychainToken, this);
+        m_taker = new TargetSnapshotCommand(QStringLiteral("diff"), m_options.audit, m_options.verbose,
+                                            side.server, side.keychainToken, this);
         connect(m_taker, &Command::finished, this, [this, i](int code) {
-            SnapshotTaker *taker = m_taker;
+            TargetSnapshotCommand *taker = m_taker;
             m_taker = nullptr;
             taker->deleteLater();
             if (code == 2) { // said by the taker

@@ -14,7 +14,7 @@
 
 namespace folio {
 
-class SnapshotTaker;
+class TargetSnapshotCommand;
 
 // `folio diff A B`: two snapshots of a server compared (SnapshotDiff, docs/diff.md). Each side is
 // a snapshot file, a recording (FILE.folio, replayed and walked as `folio snapshot` does) or the
@@ -57,7 +57,7 @@ private:
 
     Options m_options;
     std::array<std::optional<Snapshot>, 2> m_snapshots;
-    QPointer<SnapshotTaker> m_taker;
+    QPointer<TargetSnapshotCommand> m_taker;
 };
 
 } // namespace folio

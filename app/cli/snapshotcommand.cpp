@@ -91,7 +91,7 @@ int SnapshotCommand::parse(const QStringList &arguments, Options *options)
 }
 
 SnapshotCommand::SnapshotCommand(const Options &options, QObject *parent)
-    : SnapshotTaker(QStringLiteral("snapshot"), options.audit, options.verbose, options.server,
+    : TargetSnapshotCommand(QStringLiteral("snapshot"), options.audit, options.verbose, options.server,
                     options.keychainToken, parent)
     , m_options(options)
 {}

@@ -3,14 +3,14 @@
 #include "auditor.h"
 #include "clisession.h"
 #include "serverconfig.h"
-#include "snapshottaker.h"
+#include "targetsnapshotcommand.h"
 
 namespace folio {
 
 // `folio snapshot -o FILE`: connects (or replays a recording), walks every list and list tool to
-// its end with the Auditor's walks and no probe (SnapshotTaker), and writes a Snapshot
+// its end with the Auditor's walks and no probe (TargetSnapshotCommand), and writes a Snapshot
 // (docs/snapshot-format.md).
-class SnapshotCommand : public SnapshotTaker
+class SnapshotCommand : public TargetSnapshotCommand
 {
     Q_OBJECT
 public:

@@ -44,8 +44,8 @@
     <message numerus="yes">
         <source>%n server(s) found in &quot;%1&quot;.</source>
         <translation>
-            <numerusform>%n server found in "%1".</numerusform>
-            <numerusform>%n servers found in "%1".</numerusform>
+            <numerusform>%n server found in &quot;%1&quot;.</numerusform>
+            <numerusform>%n servers found in &quot;%1&quot;.</numerusform>
         </translation>
     </message>
 </context>
@@ -138,6 +138,23 @@
         <translation>
             <numerusform>%n finding in its lists</numerusform>
             <numerusform>%n findings in its lists</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>folio::SessionFiles</name>
+    <message numerus="yes">
+        <source>Saved a snapshot (%n item(s)) to %1</source>
+        <translation>
+            <numerusform>Saved a snapshot (%n item) to %1</numerusform>
+            <numerusform>Saved a snapshot (%n items) to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved a snapshot (%n item(s)) to %1; some lists stopped short</source>
+        <translation>
+            <numerusform>Saved a snapshot (%n item) to %1; some lists stopped short</numerusform>
+            <numerusform>Saved a snapshot (%n items) to %1; some lists stopped short</numerusform>
         </translation>
     </message>
 </context>

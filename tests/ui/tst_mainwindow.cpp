@@ -2,6 +2,7 @@
 #include "commandpalette.h"
 #include "elidedlabel.h"
 #include "findingspanel.h"
+#include "fixtureprocess.h"
 #include "guidedialog.h"
 #include "legendbar.h"
 #include "listview.h"
@@ -13,8 +14,10 @@
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
+#include "sessionfiles.h"
 #include "settingskeys.h"
 #include "shortcutsdialog.h"
+#include "snapshot.h"
 #include "testjson.h"
 #include "theme.h"
 #include "timelineview.h"
@@ -86,6 +89,7 @@ private Q_SLOTS:
     void cursorErrorShowsOnItsPage();
     void aListThatNeverHoldsStillStops();
     void exportsAReport();
+    void savesTheSnapshotTheCommandLineTakes();
     void trafficIsLogged();
     void auditFromTheWindow();
     void removingAServerAsksFirst();
@@ -568,6 +572,56 @@ void tst_MainWindow::exportsAReport()
     QVERIFY(audited.value(QStringLiteral("audit")).toObject().contains(QStringLiteral("lists")));
     QCOMPARE(audited.value(QStringLiteral("summary")).toObject().value(QStringLiteral("audited")).toBool(),
              true);
+}
+
+void tst_MainWindow::savesTheSnapshotTheCommandLineTakes()
+{
+    const QStringList demo{QStringLiteral("--scenario"), QStringLiteral("healthy"), QStringLiteral("--list"),
+                           QStringLiteral("tools=ttlMs=60000,cacheScope=private")};
+    QVERIFY(m_fixture.openDemoList(demo));
+    SessionFiles *files = m_fixture.window()->sessionFiles();
+    QAction *action = files->saveSnapshotAction();
+    QVERIFY(action->isEnabled());
+    QVERIFY(m_fixture.window()->findChildren<QAction *>().contains(action));
+
+    QTemporaryDir dir;
+    // Cancelled at once: no file, and why.
+    QSignalSpy finished(files, &SessionFiles::snapshotFinished);
+    const QString cancelled = dir.filePath(QStringLiteral("cancelled.json"));
+    QString error;
+    QVERIFY2(files->saveSnapshot(cancelled, &error), qPrintable(error));
+    QVERIFY(!action->isEnabled()); // one at a time
+    QVERIFY(!files->saveSnapshot(cancelled, &error));
+    files->cancelSnapshot();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+    QCOMPARE(finished.constLast().at(1).toString(), QStringLiteral("cancelled"));
+    QVERIFY(!QFile::exists(cancelled));
+    QVERIFY(action->isEnabled());
+
+    // Taken: the same file as `folio snapshot` writes for the same server, but for the two fields
+    // that differ between any two takes.
+    const QString window = dir.filePath(QStringLiteral("window.json"));
+    QVERIFY2(files->saveSnapshot(window, &error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000);
+    QCOMPARE(finished.constLast().at(1).toString(), QString());
+    const QStringList snapshot{QStringLiteral("snapshot"), QStringLiteral("-o"),
+                               dir.filePath(QStringLiteral("cli.json")), QStringLiteral("--"),
+                               fixtureprocess::demoServer};
+    const fixtureprocess::Run cli = fixtureprocess::folio(snapshot + demo);
+    QVERIFY2(cli.exitCode == 0, qPrintable(cli.describe()));
+    const auto comparable = [](const QString &path) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return QJsonObject();
+        QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
+        for (const QString &field : Snapshot::varyingFields())
+            o.remove(field);
+        return o;
+    };
+    const QJsonObject fromWindow = comparable(window);
+    QVERIFY(!fromWindow.isEmpty());
+    QCOMPARE(fromWindow.value(QStringLiteral("lists")).toArray().size(), 7); // 4 lists, 3 list tools
+    QCOMPARE(fromWindow, comparable(dir.filePath(QStringLiteral("cli.json"))));
 }
 
 void tst_MainWindow::trafficIsLogged()

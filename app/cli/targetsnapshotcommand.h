@@ -13,18 +13,22 @@
 
 namespace folio {
 
-// Takes a Snapshot of one server, or of a recording replayed: connects, walks every list and list
-// tool to its end with the Auditor's walks and no probe, and keeps what it found, with the
-// secrets to mask in it. What `folio snapshot` writes and what `folio diff` compares for a live
-// side. taken() says what happens then; by default the command ends (0: every list walked to its
-// end, 1: one stopped short; 2 when the server could not be reached or the walk was cut short).
-class SnapshotTaker : public SessionCommand
+class SnapshotTaker;
+
+// A command that takes a Snapshot of its target, a server or a recording replayed: connects, and
+// has a SnapshotTaker (models/snapshottaker.h) walk every list and list tool to its end with no
+// probe, under the command line's watchdog. What `folio snapshot` writes and what `folio diff`
+// compares for a live side. taken() says what happens then; by default the command ends (0: every
+// list walked to its end, 1: one stopped short; 2 when the server could not be reached or the
+// walk was cut short).
+class TargetSnapshotCommand : public SessionCommand
 {
     Q_OBJECT
 public:
     // The server and how to walk it. word: the command as its messages name it ("snapshot").
-    SnapshotTaker(const QString &word, const AuditOptions &audit, bool verbose, const ServerConfig &server,
-                  CliSession::KeychainToken keychainToken, QObject *parent = nullptr);
+    TargetSnapshotCommand(const QString &word, const AuditOptions &audit, bool verbose,
+                          const ServerConfig &server, CliSession::KeychainToken keychainToken,
+                          QObject *parent = nullptr);
 
     // As taken: not masked yet (toJson(secrets()) masks it).
     const Snapshot &snapshot() const { return m_snapshot; }
@@ -41,13 +45,11 @@ protected:
     virtual void taken();
 
 private:
-    void collect();
-
     QString m_word;
     AuditOptions m_audit;
     bool m_verbose = false;
     ServerConfig m_server;
-    QPointer<Auditor> m_auditor;
+    QPointer<SnapshotTaker> m_taker;
     Snapshot m_snapshot;
     QStringList m_secrets;
     bool m_complete = false;
