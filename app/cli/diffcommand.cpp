@@ -19,6 +19,7 @@ QString DiffCommand::helpText()
                "Usage: folio diff [options] BEFORE AFTER\n"
                "       folio diff [options] BEFORE <target>\n"
                "       folio diff [options] - AFTER <target>\n"
+               "       folio diff [options] URL URL\n"
                "\n"
                "Compares two snapshots of a server and says what changed, item by item (matched\n"
                "by name, uri or uriTemplate), each change in a class:\n"
@@ -31,9 +32,11 @@ QString DiffCommand::helpText()
                "            changed (shown word by word: this is what a rug pull looks like)\n"
                "  caching   a list's ttlMs or cacheScope changed, or its scope flipped to public\n"
                "  paging    a list's page size, number of pages, order or cursor format changed\n"
-               "BEFORE and AFTER are snapshot files (folio snapshot) or recordings (FILE.folio,\n"
-               "replayed and walked as 'folio snapshot' does). One side may be live: give the\n"
-               "target (--url, --server or -- COMMAND) and it is AFTER, or it is where '-' is.\n"
+               "BEFORE and AFTER are snapshot files (folio snapshot), recordings (FILE.folio,\n"
+               "replayed and walked as 'folio snapshot' does) or HTTP servers by their URL\n"
+               "(http://..., https://...: walked live). A target given as folio list takes it\n"
+               "(--url, --server or -- COMMAND, with --header, --token-env) is AFTER, or\n"
+               "stands where '-' is.\n"
                "More: docs/diff.md.\n"
                "\n"
                "Options:\n"
@@ -97,7 +100,7 @@ int DiffCommand::parse(const QStringList &arguments, Options *options)
     if (sides.size() != 2 || (live && !sides.contains(QStringLiteral("-"))))
         return line.usage(
             live ? QStringLiteral("give one file to compare the target with (or '-' where it stands)")
-                 : QStringLiteral("give two snapshots or recordings, or one and a target "
+                 : QStringLiteral("give two snapshots, recordings or URLs, or one and a target "
                                   "(--url, --server or -- COMMAND)"));
     if (sides.count(QStringLiteral("-")) > 1 || (!live && sides.contains(QStringLiteral("-"))))
         return line.usage(
@@ -109,14 +112,19 @@ int DiffCommand::parse(const QStringList &arguments, Options *options)
             if (!line.readTarget(&side.server, &side.keychainToken, &problem))
                 return line.usage(problem);
             side.label = side.server.displayTarget();
-        } else if (word.endsWith(QLatin1String(".folio"))) {
-            // A recording: replayed as folio snapshot FILE.folio replays it.
-            CommandLine replay(QStringLiteral("diff"), {QStringLiteral("--replay"), word}, QString());
-            if (const int code = replay.parse(helpText()); code != ParseOk)
+        } else if (const bool recording = word.endsWith(QLatin1String(".folio"));
+                   recording || word.startsWith(QLatin1String("http://")) ||
+                   word.startsWith(QLatin1String("https://"))) {
+            // A recording, replayed as folio snapshot FILE.folio replays it; or an HTTP server by
+            // its URL, as --url alone reaches it (--header and --token-env go with the target).
+            CommandLine own(QStringLiteral("diff"),
+                            {recording ? QStringLiteral("--replay") : QStringLiteral("--url"), word},
+                            QString());
+            if (const int code = own.parse(helpText()); code != ParseOk)
                 return code;
-            if (!replay.readTarget(&side.server, &side.keychainToken, &problem))
+            if (!own.readTarget(&side.server, &side.keychainToken, &problem))
                 return line.usage(problem);
-            side.label = word;
+            side.label = recording ? word : side.server.displayTarget();
         } else {
             side.file = word;
             side.label = word;

@@ -4,6 +4,7 @@
 // recording and the live server it recorded; a file and a live target mix; usage errors exit 2.
 
 #include "fixtureprocess.h"
+#include "serverprocess.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -320,6 +321,21 @@ private Q_SLOTS:
                     QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(run.exitCode == 1, qPrintable(run.describe()));
         QCOMPARE(changeKeys(parse(run.out)), expectedChanges);
+    }
+
+    // Both sides live: two HTTP servers by their URLs.
+    void twoLiveServers()
+    {
+        testsupport::HttpDemo v1(QStringLiteral("drift-v1"));
+        testsupport::HttpDemo v2(QStringLiteral("drift-v2"));
+        QVERIFY(!v1.url().isEmpty() && !v2.url().isEmpty());
+        Run run = diff({v1.url(), v2.url(), QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 1, qPrintable(run.describe()));
+        QCOMPARE(changeKeys(parse(run.out)), expectedChanges);
+        // And a URL against a stdio target.
+        run = diff(QStringList{v1.url(), QStringLiteral("--fail-on"), QStringLiteral("any")} +
+                   demo(QStringLiteral("drift-v1")));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
     }
 
     void outputFile()
