@@ -66,7 +66,7 @@ QString PageRecord::describeValue(bool present, const QJsonValue &v)
         return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     case QJsonValue::Double: {
         const double d = v.toDouble();
-        if (d == double(qint64(d)) && qAbs(d) < 9e15)
+        if (qAbs(d) < 9e15 && d == double(qint64(d))) // the range first: a cast out of it is undefined
             return QString::number(qint64(d));
         return QString::number(d, 'g', 15);
     }

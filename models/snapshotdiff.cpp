@@ -46,7 +46,7 @@ QStringList WordDiff::tokens(QStringView text)
     return out;
 }
 
-WordDiff WordDiff::of(const QString &before, const QString &after)
+WordDiff WordDiff::of(const QString &before, const QString &after, qint64 *budget)
 {
     WordDiff d;
     if (before.size() > MaxTextChars || after.size() > MaxTextChars) {
@@ -68,13 +68,16 @@ WordDiff WordDiff::of(const QString &before, const QString &after)
         appendPart(&d.parts, Op::Same, a.at(i));
     const qsizetype n = a.size() - head - tail;
     const qsizetype m = b.size() - head - tail;
-    if (n > 0 && m > 0 && (n + 1) * (m + 1) > MaxCells) {
+    const qint64 cells = n > 0 && m > 0 ? qint64(n + 1) * qint64(m + 1) : 0;
+    if (cells > MaxCells || (budget && cells > *budget)) {
         d.whole = true;
         d.parts.clear();
         appendPart(&d.parts, Op::Removed, before);
         appendPart(&d.parts, Op::Added, after);
         return d;
     }
+    if (budget)
+        *budget -= cells;
     if (n > 0 && m > 0) {
         // lcs[i][j]: the longest common subsequence of a's middle from i and b's middle from j.
         std::vector<quint32> lcs(size_t((n + 1) * (m + 1)), 0);
@@ -203,10 +206,17 @@ QStringList unionKeys(const QJsonObject &a, const QJsonObject &b)
     return keys;
 }
 
+// The changes found, and what word diffs may still spend.
+struct Sink
+{
+    QList<SnapshotChange> changes;
+    qint64 wordCells = WordDiff::MaxTotalCells;
+};
+
 // Where the changes of one list (or of one item in it) go.
 struct Changes
 {
-    QList<SnapshotChange> *out;
+    Sink *out;
     QString list;
     std::optional<QString> item;
 
@@ -221,7 +231,7 @@ struct Changes
         c.summary = summary;
         c.before = before;
         c.after = after;
-        out->append(c);
+        out->changes.append(c);
     }
     // A text changed: the words that did.
     void text(const QString &field, const QString &what, const QJsonValue &before,
@@ -235,14 +245,14 @@ struct Changes
         c.before = before;
         c.after = after;
         if ((before.isString() || before.isUndefined()) && (after.isString() || after.isUndefined())) {
-            c.words = WordDiff::of(before.toString(), after.toString());
+            c.words = WordDiff::of(before.toString(), after.toString(), &out->wordCells);
             c.summary = before.isUndefined()  ? what + QStringLiteral(" added")
                         : after.isUndefined() ? what + QStringLiteral(" removed")
                                               : what + QStringLiteral(" changed");
         } else {
             c.summary = QStringLiteral("%1 changed: %2 → %3").arg(what, compact(before), compact(after));
         }
-        out->append(c);
+        out->changes.append(c);
     }
 };
 
@@ -301,6 +311,57 @@ struct SchemaWords
     QString field; // "inputSchema", "outputSchema"
 };
 
+// The keywords besides type, enum and properties that say what a schema accepts: a bound raised
+// or a pattern added accepts less (breaking), the other way accepts more (additive); an annotation
+// changed is text.
+void compareKeywords(const Changes &c, const QString &what, const QString &field, const QJsonObject &a,
+                     const QJsonObject &b)
+{
+    static const QStringList lower{QStringLiteral("minimum"), QStringLiteral("exclusiveMinimum"),
+                                   QStringLiteral("minLength"), QStringLiteral("minItems"),
+                                   QStringLiteral("minProperties")};
+    static const QStringList upper{QStringLiteral("maximum"), QStringLiteral("exclusiveMaximum"),
+                                   QStringLiteral("maxLength"), QStringLiteral("maxItems"),
+                                   QStringLiteral("maxProperties")};
+    static const QStringList annotations{QStringLiteral("title"),      QStringLiteral("default"),
+                                         QStringLiteral("examples"),   QStringLiteral("format"),
+                                         QStringLiteral("deprecated"), QStringLiteral("readOnly"),
+                                         QStringLiteral("writeOnly")};
+    const auto say = [&](Class cls, const QString &key, const QString &how) {
+        c.add(cls, field + QLatin1Char('.') + key,
+              QStringLiteral("%1: %2 %3, %4 → %5")
+                  .arg(what, key, how, compact(a.value(key)), compact(b.value(key))),
+              a.value(key), b.value(key));
+    };
+    for (const QString &key : lower + upper) {
+        const QJsonValue va = a.value(key), vb = b.value(key);
+        if (va == vb || (!va.isUndefined() && !va.isDouble()) || (!vb.isUndefined() && !vb.isDouble()))
+            continue;
+        const bool isLower = lower.contains(key);
+        // Absent is no bound: the lowest lower bound, the highest upper one.
+        const bool tighter = va.isUndefined()   ? true
+                             : vb.isUndefined() ? false
+                             : isLower          ? vb.toDouble() > va.toDouble()
+                                                : vb.toDouble() < va.toDouble();
+        say(tighter ? Class::Breaking : Class::Additive, key,
+            tighter ? QStringLiteral("tightened") : QStringLiteral("loosened"));
+    }
+    if (a.value(QStringLiteral("pattern")) != b.value(QStringLiteral("pattern")))
+        say(b.contains(QStringLiteral("pattern")) ? Class::Breaking : Class::Additive,
+            QStringLiteral("pattern"), QStringLiteral("changed"));
+    const QJsonValue extraA = a.value(QStringLiteral("additionalProperties"));
+    const QJsonValue extraB = b.value(QStringLiteral("additionalProperties"));
+    if (extraA != extraB && (extraA.isBool() || extraA.isUndefined()) &&
+        (extraB.isBool() || extraB.isUndefined()))
+        say(extraB == QJsonValue(false) ? Class::Breaking : Class::Additive,
+            QStringLiteral("additionalProperties"), QStringLiteral("changed"));
+    for (const QString &key : annotations) {
+        if (a.value(key) != b.value(key))
+            c.text(field + QLatin1Char('.') + key, what + QStringLiteral(": ") + key, a.value(key),
+                   b.value(key));
+    }
+}
+
 void compareField(const Changes &c, const SchemaWords &words, const QString &path, const SchemaField &a,
                   const SchemaField &b)
 {
@@ -352,8 +413,13 @@ void compareField(const Changes &c, const SchemaWords &words, const QString &pat
             c.add(Class::Additive, field + QStringLiteral(".enum"),
                   QStringLiteral("%1: enum value added: %2").arg(what, added.join(QStringLiteral(", "))),
                   a.choices, b.choices);
+        } else {
+            c.add(Class::Text, field + QStringLiteral(".enum"),
+                  QStringLiteral("%1: the same enum values in another order").arg(what), a.choices,
+                  b.choices);
         }
     }
+    compareKeywords(c, what, field, a.schema, b.schema);
     if (a.description != b.description && !path.isEmpty())
         c.text(field + QStringLiteral(".description"), what + QStringLiteral(": description"),
                a.description.isEmpty() ? undefined : QJsonValue(a.description),
@@ -411,9 +477,9 @@ void compareSchemas(const Changes &c, const SchemaWords &words, const QJsonValue
     // $refs resolved (resolveLocalRef, bounded) and allOf merged by the one schema reader.
     const SchemaField fa = SchemaField::describe(a.toObject(), QString(), a, false, 0);
     const SchemaField fb = SchemaField::describe(b.toObject(), QString(), b, false, 0);
-    const qsizetype before = c.out->size();
+    const qsizetype before = c.out->changes.size();
     compareField(c, words, QString(), fa, fb);
-    if (c.out->size() == before) // changed where the reader does not look (a bound, a keyword)
+    if (c.out->changes.size() == before) // changed where the reader does not look (a bound, a keyword)
         c.add(Class::Breaking, words.field, QStringLiteral("%1 changed").arg(words.field), a, b);
 }
 
@@ -626,7 +692,7 @@ void comparePaging(const Changes &c, const Snapshot::List &a, const Snapshot::Li
     }
 }
 
-void compareList(QList<SnapshotChange> *out, const Snapshot::List &a, const Snapshot::List &b)
+void compareList(Sink *out, const Snapshot::List &a, const Snapshot::List &b)
 {
     const Changes list{out, b.id, std::nullopt};
     if (!a.skipped.isEmpty() || !b.skipped.isEmpty()) {
@@ -640,16 +706,21 @@ void compareList(QList<SnapshotChange> *out, const Snapshot::List &a, const Snap
     }
     compareCaching(list, a, b);
     comparePaging(list, a, b);
-    if (!a.complete || !b.complete)
-        list.add(
-            Class::Paging, QStringLiteral("complete"),
-            QStringLiteral("the walk stopped short %1 (%2): items it did not reach are not counted as %3")
-                .arg(!a.complete ? QStringLiteral("before") : QStringLiteral("after"),
-                     !a.complete ? a.stopReason : b.stopReason,
-                     !a.complete && !b.complete ? QStringLiteral("added or removed")
-                     : !a.complete              ? QStringLiteral("added")
-                                                : QStringLiteral("removed")),
-            a.complete, b.complete);
+    // Said when it differs: two takes that stop at the same place are the same.
+    if (a.complete != b.complete || (!a.complete && a.stopReason != b.stopReason)) {
+        const QString summary =
+            a.complete ? QStringLiteral("the walk stopped short after (%1): items it did not reach are not "
+                                        "counted as removed")
+                             .arg(b.stopReason)
+            : b.complete
+                ? QStringLiteral("the walk stopped short before (%1): items it did not reach are not "
+                                 "counted as added")
+                      .arg(a.stopReason)
+                : QStringLiteral("both walks stopped short, before (%1) and after (%2): items they did "
+                                 "not reach are not counted as added or removed")
+                      .arg(a.stopReason, b.stopReason);
+        list.add(Class::Paging, QStringLiteral("complete"), summary, a.complete, b.complete);
+    }
 
     const QList<IndexedItem> itemsA = itemsOf(a);
     const QList<IndexedItem> itemsB = itemsOf(b);
@@ -766,7 +837,7 @@ void compareCapabilities(const Changes &c, const QJsonObject &a, const QJsonObje
     }
 }
 
-void compareServer(QList<SnapshotChange> *out, const Snapshot &a, const Snapshot &b)
+void compareServer(Sink *out, const Snapshot &a, const Snapshot &b)
 {
     const Changes c{out, QString(), std::nullopt};
     if (a.revision != b.revision)
@@ -832,10 +903,10 @@ QString SnapshotDiff::cursorShape(const QString &cursor)
 
 QList<SnapshotChange> SnapshotDiff::compare(const Snapshot &a, const Snapshot &b)
 {
-    QList<SnapshotChange> out;
+    Sink out;
     compareServer(&out, a, b);
     QHash<QString, qsizetype> listsB;
-    for (qsizetype i = 0; i < b.lists.size(); ++i)
+    for (qsizetype i = b.lists.size() - 1; i >= 0; --i) // a repeated id: its first list, as in a
         listsB.insert(b.lists.at(i).id, i);
     QSet<QString> listsA;
     for (const Snapshot::List &la : a.lists) {
@@ -861,7 +932,7 @@ QList<SnapshotChange> SnapshotDiff::compare(const Snapshot &a, const Snapshot &b
             QStringLiteral("list added (%1)").arg(counted(lb.itemCount(), "item", "items")), undefined,
             lb.itemCount());
     }
-    return out;
+    return out.changes;
 }
 
 } // namespace folio

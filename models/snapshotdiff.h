@@ -15,12 +15,16 @@ namespace folio {
 
 // What changed between two texts, word by word: runs of words kept, removed and added, in order.
 // The words are compared after their common beginning and end are set aside; what is left is
-// compared with a longest common subsequence only while it stays within MaxCells, else the two
-// texts stand whole (whole = true): a hostile megabyte of description costs linear time.
+// compared with a longest common subsequence only while it stays within MaxCells (and the
+// budget), else the two texts stand whole (whole = true): a hostile megabyte of description costs
+// linear time.
 struct WordDiff
 {
     static constexpr qsizetype MaxCells = 1 << 20; // words left × words right
     static constexpr qsizetype MaxTextChars = 1 << 20;
+    // What one SnapshotDiff::compare() spends on word diffs in all: past it, texts stand whole
+    // (a file of many long descriptions, each rewritten, stays linear).
+    static constexpr qint64 MaxTotalCells = qint64(1) << 26;
 
     enum class Op { Same, Removed, Added };
     struct Part
@@ -32,7 +36,9 @@ struct WordDiff
     QList<Part> parts;
     bool whole = false; // too large to compare word by word: one Removed, one Added
 
-    static WordDiff of(const QString &before, const QString &after);
+    // budget: when given, the cells still allowed (MaxTotalCells at first); what this one spends is
+    // taken from it.
+    static WordDiff of(const QString &before, const QString &after, qint64 *budget = nullptr);
     // The words of a text and the runs of spaces between them, in order: joined, the text.
     static QStringList tokens(QStringView text);
     // [{"op": "=", "-" or "+", "text"}]

@@ -21,35 +21,39 @@ QString DiffCommand::helpText()
                "       folio diff [options] BEFORE <target>\n"
                "       folio diff [options] - AFTER <target>\n"
                "       folio diff [options] --baseline NAME [<target>]\n"
+               "       folio diff [options] URL URL\n"
                "\n"
-               "Compares two snapshots of a server and says what changed, item by item (matched by\n"
-               "name, uri or uriTemplate), each change in a class:\n"
-               "  breaking  an item or argument removed, a required argument added, a type narrowed\n"
-               "            or an enum value removed, an outputSchema that accepts less, a prompt\n"
-               "            argument made required, a template's variables changed, the revision\n"
-               "            or a capability changed for less\n"
+               "Compares two snapshots of a server and says what changed, item by item (matched\n"
+               "by name, uri or uriTemplate), each change in a class:\n"
+               "  breaking  an item or argument removed, a required argument added, a type\n"
+               "            narrowed or an enum value removed, an outputSchema that accepts\n"
+               "            less, a prompt argument made required, a template's variables\n"
+               "            changed, the revision or a capability changed for less\n"
                "  additive  an item, an optional argument or a capability added, a type widened\n"
                "  text      a title, description, annotation, the server's info or instructions\n"
                "            changed (shown word by word: this is what a rug pull looks like)\n"
                "  caching   a list's ttlMs or cacheScope changed, or its scope flipped to public\n"
                "  paging    a list's page size, number of pages, order or cursor format changed\n"
-               "BEFORE and AFTER are snapshot files (folio snapshot) or recordings (FILE.folio,\n"
-               "replayed and walked as 'folio snapshot' does). One side may be live: give the\n"
-               "target (--url, --server or -- COMMAND) and it is AFTER, or it stands where '-' is.\n"
+               "BEFORE and AFTER are snapshot files (folio snapshot), recordings (FILE.folio,\n"
+               "replayed and walked as 'folio snapshot' does) or HTTP servers by their URL\n"
+               "(http://..., https://...: walked live). A target given as folio list takes it\n"
+               "(--url, --server or -- COMMAND, with --header, --token-env) is AFTER, or\n"
+               "stands where '-' is.\n"
                "--baseline NAME compares the definitions (tools, prompts, templates) the window\n"
                "pinned for saved server NAME, at its first connect or when trusted, with the\n"
                "server now (--server NAME unless a target is given): drift, for CI.\n"
                "More: docs/diff.md.\n"
                "\n"
                "Options:\n"
-               "  --format F           text (default), markdown, json, junit (JUnit XML: a testcase\n"
-               "                       per class) or sarif (SARIF 2.1.0: a result per change)\n"
+               "  --format F           text (default), markdown, json, junit (JUnit XML: a\n"
+               "                       testcase per class) or sarif (SARIF 2.1.0: a result per\n"
+               "                       change)\n"
                "  --fail-on C          which changes make the exit status 1: breaking (default),\n"
                "                       text (breaking or text), any, or none\n"
                "  -o, --output FILE    write the report to FILE instead of stdout\n"
                "  --baseline NAME      BEFORE is saved server NAME's trusted definitions\n"
                "  --list, --allow-tool, --tool-args, --page-cap\n"
-               "                       how a live side or a recording is walked, as 'folio audit'\n") +
+               "                       how a live side or a recording is walked ('folio audit')\n") +
            CommandLine::sharedOptionsHelp(
                23, QStringLiteral("progress of a live side, the server's stderr, each request on stderr")) +
            TargetOptions::helpText() +
@@ -62,8 +66,8 @@ QString DiffCommand::helpText()
                           "\n"
                           "Examples:\n"
                           "  folio diff v1.json v2.json\n"
-                          "  folio diff --fail-on text --format sarif -o drift.sarif pinned.json "
-                          "--url https://mcp.example.com/mcp\n"
+                          "  folio diff --fail-on text --format sarif -o drift.sarif pinned.json \\\n"
+                          "      --url https://mcp.example.com/mcp\n"
                           "  folio diff v1.json -- folio-demo-server --scenario drift-v2\n"
                           "  folio diff --baseline github --fail-on text\n");
 }
@@ -130,7 +134,7 @@ int DiffCommand::parse(const QStringList &arguments, Options *options)
     if (sides.size() != 2 || (live && !sides.contains(QStringLiteral("-"))))
         return line.usage(
             live ? QStringLiteral("give one file to compare the target with (or '-' where it stands)")
-                 : QStringLiteral("give two snapshots or recordings, or one and a target "
+                 : QStringLiteral("give two snapshots, recordings or URLs, or one and a target "
                                   "(--url, --server or -- COMMAND)"));
     if (sides.count(QStringLiteral("-")) > 1 || (!live && sides.contains(QStringLiteral("-"))))
         return line.usage(
@@ -142,14 +146,19 @@ int DiffCommand::parse(const QStringList &arguments, Options *options)
             if (!line.readTarget(&side.server, &side.keychainToken, &problem))
                 return line.usage(problem);
             side.label = side.server.displayTarget();
-        } else if (word.endsWith(QLatin1String(".folio"))) {
-            // A recording: replayed as folio snapshot FILE.folio replays it.
-            CommandLine replay(QStringLiteral("diff"), {QStringLiteral("--replay"), word}, QString());
-            if (const int code = replay.parse(helpText()); code != ParseOk)
+        } else if (const bool recording = word.endsWith(QLatin1String(".folio"));
+                   recording || word.startsWith(QLatin1String("http://")) ||
+                   word.startsWith(QLatin1String("https://"))) {
+            // A recording, replayed as folio snapshot FILE.folio replays it; or an HTTP server by
+            // its URL, as --url alone reaches it (--header and --token-env go with the target).
+            CommandLine own(QStringLiteral("diff"),
+                            {recording ? QStringLiteral("--replay") : QStringLiteral("--url"), word},
+                            QString());
+            if (const int code = own.parse(helpText()); code != ParseOk)
                 return code;
-            if (!replay.readTarget(&side.server, &side.keychainToken, &problem))
+            if (!own.readTarget(&side.server, &side.keychainToken, &problem))
                 return line.usage(problem);
-            side.label = word;
+            side.label = recording ? word : side.server.displayTarget();
         } else {
             side.file = word;
             side.label = options->baseline.isEmpty()
@@ -206,7 +215,12 @@ void DiffCommand::next()
                 printErr(QStringLiteral("folio diff: %1: a list stopped short; what it did not reach is "
                                         "not counted as added or removed\n")
                              .arg(m_options.sides[i].label));
-            m_snapshots[i] = taker->masked();
+            QString error;
+            m_snapshots[i] = taker->masked(&error);
+            if (!m_snapshots[i]) {
+                fail(QStringLiteral("%1: %2").arg(m_options.sides[i].label, error));
+                return;
+            }
             next();
         });
         m_taker->start();

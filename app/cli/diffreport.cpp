@@ -90,6 +90,19 @@ template<typename Mark> QString wordsLine(const WordDiff &words, Mark mark)
     return out;
 }
 
+// The words changed on one line, removed [-…-] and added {+…+}, as git diff --word-diff has them.
+QString plainWords(const WordDiff &words)
+{
+    return elide(wordsLine(words,
+                           [](WordDiff::Op op, const QString &text) {
+                               return op == WordDiff::Op::Same ? text
+                                      : op == WordDiff::Op::Removed
+                                          ? QStringLiteral("[-") + text + QStringLiteral("-]")
+                                          : QStringLiteral("{+") + text + QStringLiteral("+}");
+                           }),
+                 LineWidth);
+}
+
 QString countsLine(const Input &input)
 {
     QStringList parts;
@@ -231,14 +244,8 @@ QString toText(const Input &input)
             line += *c.item + QStringLiteral(": ");
         line += c.summary;
         out += elide(line, LineWidth) + QLatin1Char('\n');
-        if (c.words) {
-            const QString words = wordsLine(*c.words, [](WordDiff::Op op, const QString &text) {
-                return op == WordDiff::Op::Same      ? text
-                       : op == WordDiff::Op::Removed ? QStringLiteral("[-") + text + QStringLiteral("-]")
-                                                     : QStringLiteral("{+") + text + QStringLiteral("+}");
-            });
-            out += QStringLiteral("            ") + elide(words, LineWidth) + QLatin1Char('\n');
-        }
+        if (c.words)
+            out += QStringLiteral("            ") + plainWords(*c.words) + QLatin1Char('\n');
     }
     return out;
 }
@@ -343,6 +350,8 @@ QString toJunit(const Input &input)
             ++n;
             body += (c.list.isEmpty() ? QStringLiteral("server") : c.list) + QStringLiteral(" ") +
                     (c.item ? *c.item + QStringLiteral(": ") : QString()) + c.summary + QLatin1Char('\n');
+            if (c.words)
+                body += QStringLiteral("    ") + plainWords(*c.words) + QLatin1Char('\n');
         }
         const QString name = SnapshotChange::className(cls);
         w.writeStartElement(QStringLiteral("testcase"));
@@ -352,7 +361,7 @@ QString toJunit(const Input &input)
             w.writeStartElement(QStringLiteral("failure"));
             w.writeAttribute(QStringLiteral("type"), name);
             w.writeAttribute(QStringLiteral("message"),
-                             QStringLiteral("%1 %2").arg(counted(n, "change", "changes"), name));
+                             QStringLiteral("%1: %2").arg(name, counted(n, "change", "changes")));
             w.writeCharacters(safe(body));
             w.writeEndElement();
         } else if (n > 0) {
@@ -383,15 +392,14 @@ QString toSarif(const Input &input)
     QJsonArray results;
     for (const SnapshotChange &c : input.changes) {
         const QString list = c.list.isEmpty() ? QStringLiteral("server") : c.list;
-        QJsonArray logical{QJsonObject{{QStringLiteral("name"), list},
-                                       {QStringLiteral("fullyQualifiedName"), list},
-                                       {QStringLiteral("kind"), QStringLiteral("module")}}};
-        if (c.item)
-            logical.append(
-                QJsonObject{{QStringLiteral("name"), *c.item},
-                            {QStringLiteral("fullyQualifiedName"), list + QLatin1Char('/') + *c.item},
-                            {QStringLiteral("kind"), QStringLiteral("member")},
-                            {QStringLiteral("parentIndex"), 0}});
+        // One logical location: the item in its list ("tools/name:get_team"), or the list.
+        const QJsonArray logical{
+            c.item ? QJsonObject{{QStringLiteral("name"), *c.item},
+                                 {QStringLiteral("fullyQualifiedName"), list + QLatin1Char('/') + *c.item},
+                                 {QStringLiteral("kind"), QStringLiteral("member")}}
+                   : QJsonObject{{QStringLiteral("name"), list},
+                                 {QStringLiteral("fullyQualifiedName"), list},
+                                 {QStringLiteral("kind"), QStringLiteral("module")}}};
         QJsonObject result{
             {QStringLiteral("ruleId"), SnapshotChange::className(c.cls)},
             {QStringLiteral("ruleIndex"), int(classes.indexOf(c.cls))},

@@ -92,7 +92,7 @@ int SnapshotCommand::parse(const QStringList &arguments, Options *options)
 
 SnapshotCommand::SnapshotCommand(const Options &options, QObject *parent)
     : TargetSnapshotCommand(QStringLiteral("snapshot"), options.audit, options.verbose, options.server,
-                    options.keychainToken, parent)
+                            options.keychainToken, parent)
     , m_options(options)
 {}
 

@@ -45,11 +45,9 @@ TargetSnapshotCommand::TargetSnapshotCommand(const QString &word, const AuditOpt
     });
 }
 
-Snapshot TargetSnapshotCommand::masked() const
+std::optional<Snapshot> TargetSnapshotCommand::masked(QString *error) const
 {
-    QString error;
-    std::optional<Snapshot> s = Snapshot::fromJson(m_snapshot.toJson(m_secrets), &error);
-    return s ? *s : Snapshot();
+    return Snapshot::fromJson(m_snapshot.toJson(m_secrets), error);
 }
 
 void TargetSnapshotCommand::taken()

@@ -9,6 +9,8 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <optional>
+
 namespace folio {
 
 class SnapshotTaker;
@@ -32,8 +34,9 @@ public:
     const Snapshot &snapshot() const { return m_snapshot; }
     // What to mask in it: the traffic's secrets and the target's.
     QStringList secrets() const { return m_secrets; }
-    // The snapshot masked, read back as a file of it would be.
-    Snapshot masked() const;
+    // The snapshot masked, read back as a file of it would be; nothing, and why in *error, when
+    // the reader refuses it (larger than a file may be).
+    std::optional<Snapshot> masked(QString *error) const;
     // Every list that was walked reached its end.
     bool isComplete() const { return m_complete; }
 

@@ -4,11 +4,16 @@
 // recording and the live server it recorded; a file and a live target mix; usage errors exit 2.
 
 #include "fixtureprocess.h"
+#include "serverprocess.h"
 
+#include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcessEnvironment>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -231,14 +236,16 @@ private Q_SLOTS:
                                            .toObject()
                                            .value(QStringLiteral("logicalLocations"))
                                            .toArray();
-            QVERIFY(!logical.isEmpty());
-            const QString list = logical.at(0).toObject().value(QStringLiteral("name")).toString();
-            const QString where = logical.size() > 1
-                                      ? logical.at(1).toObject().value(QStringLiteral("name")).toString()
-                                      : r.value(QStringLiteral("properties"))
-                                            .toObject()
-                                            .value(QStringLiteral("field"))
-                                            .toString();
+            QCOMPARE(logical.size(), 1);
+            // "list/identity" for an item, "list" for the list.
+            const QString name =
+                logical.at(0).toObject().value(QStringLiteral("fullyQualifiedName")).toString();
+            const QString list = name.section(QLatin1Char('/'), 0, 0);
+            const QString where = name.contains(QLatin1Char('/')) ? name.section(QLatin1Char('/'), 1)
+                                                                  : r.value(QStringLiteral("properties"))
+                                                                        .toObject()
+                                                                        .value(QStringLiteral("field"))
+                                                                        .toString();
             keys.insert(QStringLiteral("%1 %2 %3").arg(rule, list, where));
         }
         QCOMPARE(keys, expectedChanges);
@@ -279,6 +286,18 @@ private Q_SLOTS:
                               QStringLiteral("json")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
         QVERIFY(parse(run.out).value(QStringLiteral("changes")).toArray().isEmpty());
+
+        // The tour, whose templates repeat a cursor by design (the walk stops short: snapshot
+        // exits 1), stops at the same place twice: no change either.
+        for (const QString &name : {QStringLiteral("tour-1.json"), QStringLiteral("tour-2.json")}) {
+            const Run take = folio(QStringList{QStringLiteral("snapshot"), QStringLiteral("-o"), path(name)} +
+                                   demo(QStringLiteral("tour")));
+            QVERIFY2(take.exitCode == 1, qPrintable(take.describe()));
+        }
+        const Run tour = diff({path(QStringLiteral("tour-1.json")), path(QStringLiteral("tour-2.json")),
+                               QStringLiteral("--fail-on"), QStringLiteral("any")});
+        QVERIFY2(tour.exitCode == 0, qPrintable(tour.describe()));
+        QVERIFY2(tour.out.contains("0 changes"), qPrintable(tour.describe()));
     }
 
     // A recording replayed and the live server it recorded, and a file against a live target.
@@ -308,6 +327,21 @@ private Q_SLOTS:
         QCOMPARE(changeKeys(parse(run.out)), expectedChanges);
     }
 
+    // Both sides live: two HTTP servers by their URLs.
+    void twoLiveServers()
+    {
+        testsupport::HttpDemo v1(QStringLiteral("drift-v1"));
+        testsupport::HttpDemo v2(QStringLiteral("drift-v2"));
+        QVERIFY(!v1.url().isEmpty() && !v2.url().isEmpty());
+        Run run = diff({v1.url(), v2.url(), QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 1, qPrintable(run.describe()));
+        QCOMPARE(changeKeys(parse(run.out)), expectedChanges);
+        // And a URL against a stdio target.
+        run = diff(QStringList{v1.url(), QStringLiteral("--fail-on"), QStringLiteral("any")} +
+                   demo(QStringLiteral("drift-v1")));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+    }
+
     void outputFile()
     {
         const QString out = path(QStringLiteral("report.sarif"));
@@ -319,6 +353,53 @@ private Q_SLOTS:
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(parse(f.readAll()).value(QStringLiteral("version")).toString(), QStringLiteral("2.1.0"));
+    }
+
+    // A snapshot is untrusted: a description with escape sequences and bidi controls is shown
+    // terminal-safe in every format.
+    void hostileTextIsShownSafe_data()
+    {
+        QTest::addColumn<QString>("format");
+        for (const char *f : {"text", "markdown", "json", "junit", "sarif"})
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+
+    void hostileTextIsShownSafe()
+    {
+        QFETCH(QString, format);
+        QFile in(path(QStringLiteral("v1.json")));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject snapshot = parse(in.readAll());
+        QJsonArray lists = snapshot.value(QStringLiteral("lists")).toArray();
+        QJsonObject tools = lists.at(0).toObject();
+        QCOMPARE(tools.value(QStringLiteral("id")).toString(), QStringLiteral("tools"));
+        QJsonArray pages = tools.value(QStringLiteral("pages")).toArray();
+        QJsonObject page = pages.at(0).toObject();
+        QJsonArray items = page.value(QStringLiteral("items")).toArray();
+        QJsonObject item = items.at(0).toObject();
+        item.insert(QStringLiteral("description"),
+                    QStringLiteral("Fine.\x1b[2J\x1b]8;;http://evil\x07 \u202eevil"));
+        items.replace(0, item);
+        page.insert(QStringLiteral("items"), items);
+        pages.replace(0, page);
+        tools.insert(QStringLiteral("pages"), pages);
+        lists.replace(0, tools);
+        snapshot.insert(QStringLiteral("lists"), lists);
+        QFile out(path(QStringLiteral("hostile.json")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(snapshot).toJson());
+        out.close();
+
+        const Run run =
+            diff({path(QStringLiteral("v1.json")), path(QStringLiteral("hostile.json")),
+                  QStringLiteral("--format"), format, QStringLiteral("--fail-on"), QStringLiteral("text")});
+        QVERIFY2(run.exitCode == 1, qPrintable(run.describe()));
+        QVERIFY2(!run.out.contains('\x1b'), qPrintable(run.describe()));
+        QVERIFY2(!run.out.contains('\x07'), qPrintable(run.describe()));
+        QVERIFY2(!run.out.contains(QStringLiteral("\u202e").toUtf8()), qPrintable(run.describe()));
+        // Shown as <U+001B>, or in JSON escaped (\u001b: the same value, parsed).
+        const bool json = format == QLatin1String("json") || format == QLatin1String("sarif");
+        QVERIFY2(run.out.contains(json ? "\\u001b" : "U+001B"), qPrintable(run.describe()));
     }
 
     void usageErrors_data()
@@ -342,6 +423,9 @@ private Q_SLOTS:
                                         << QStringLiteral("cannot read /nonexistent/x.json");
         QTest::newRow("a missing recording") << QStringList{v1, QStringLiteral("/nonexistent/x.folio")}
                                              << QStringLiteral("cannot replay /nonexistent/x.folio");
+        QTest::newRow("no server") << QStringList{v1, QStringLiteral("--"),
+                                                  QStringLiteral("/nonexistent/server")}
+                                   << QStringLiteral("folio diff: cannot connect to");
         QTest::newRow("not a snapshot") << QStringList{v1, QStringLiteral(FOLIO_SOURCE_DIR "/CMakeLists.txt")}
                                         << QStringLiteral("cannot read");
     }
@@ -353,6 +437,46 @@ private Q_SLOTS:
         const Run run = diff(arguments);
         QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
         QVERIFY2(QString::fromUtf8(run.err).contains(message), qPrintable(run.describe()));
+    }
+
+    // --baseline NAME: the definitions the window pinned for saved server NAME (a snapshot file in
+    // the data folder, named by the name's hash) against the server now: definitions only.
+    void baselineComparesDefinitionsOnly()
+    {
+        QTemporaryDir home;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        const QString name = QStringLiteral("pinned server");
+        const QByteArray hash = QCryptographicHash::hash(name.toUtf8(), QCryptographicHash::Sha256);
+        const QString pinned = home.filePath(QStringLiteral("data/Folio/Folio/baselines/%1.json")
+                                                 .arg(QString::fromLatin1(hash.toHex().left(32))));
+        QVERIFY(QDir().mkpath(QFileInfo(pinned).absolutePath()));
+        QVERIFY(QFile::copy(path(QStringLiteral("v1.json")), pinned));
+
+        const Run run =
+            fixtureprocess::folio(QStringList{QStringLiteral("diff"), QStringLiteral("--baseline"), name,
+                                              QStringLiteral("--format"), QStringLiteral("json")} +
+                                      demo(QStringLiteral("drift-v2")),
+                                  env);
+        QVERIFY2(run.exitCode == 1, qPrintable(run.describe()));
+        QSet<QString> definitions = expectedChanges;
+        definitions.removeIf([](const QString &key) { return key.contains(QLatin1String(" resources ")); });
+        QCOMPARE(changeKeys(parse(run.out)), definitions);
+        // The same server as trusted: nothing.
+        const Run same =
+            fixtureprocess::folio(QStringList{QStringLiteral("diff"), QStringLiteral("--baseline"), name} +
+                                      demo(QStringLiteral("drift-v1")),
+                                  env);
+        QVERIFY2(same.exitCode == 0, qPrintable(same.describe()));
+        // A name nothing was pinned for says where it looked.
+        const Run none = fixtureprocess::folio(
+            QStringList{QStringLiteral("diff"), QStringLiteral("--baseline"), QStringLiteral("other")} +
+                demo(QStringLiteral("drift-v1")),
+            env);
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY2(none.err.contains("no trusted definitions of 'other'"), none.err.constData());
     }
 
     void help()

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QSet>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <functional>
@@ -144,6 +145,8 @@ private Q_SLOTS:
     void legacyNotifications_data() { transports(); }
     void legacyNotifications();
     void stdinEofExits();
+    void badItemEdits_data();
+    void badItemEdits();
     // Content (issue 15): calls, prompts, reads, completion, in both eras.
     void toolContent_data() { erasAndTransports(); }
     void toolContent();
@@ -782,6 +785,35 @@ void TestDemoServer::stdinEofExits()
     QVERIFY(finished.wait(2000));
     QCOMPARE(peer.process().exitStatus(), QProcess::NormalExit);
     QCOMPARE(peer.process().exitCode(), 0);
+}
+
+// A scenario's "items" names lists and edits it knows, else the server refuses to start (exit 2).
+void TestDemoServer::badItemEdits_data()
+{
+    QTest::addColumn<QByteArray>("scenario");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown list") << QByteArray(R"({"items": {"resources": {"remove": []}}})")
+                                  << QStringLiteral("items: unknown list \"resources\"");
+    QTest::newRow("unknown edit") << QByteArray(R"({"items": {"tools": {"rename": {}}}})")
+                                  << QStringLiteral("items.tools: unknown edit \"rename\"");
+}
+
+void TestDemoServer::badItemEdits()
+{
+    QFETCH(QByteArray, scenario);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QFile file(dir.filePath(QStringLiteral("edits.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(scenario);
+    file.close();
+    QProcess server;
+    server.start(QStringLiteral(FOLIO_DEMO_SERVER), {QStringLiteral("--scenario-file"), file.fileName()});
+    QVERIFY(server.waitForFinished(10000));
+    QCOMPARE(server.exitCode(), 2);
+    const QString err = QString::fromUtf8(server.readAllStandardError());
+    QVERIFY2(err.contains(message), qPrintable(err));
 }
 
 void TestDemoServer::toolContent()

@@ -155,6 +155,52 @@ private Q_SLOTS:
             << QStringLiteral("variables changed, {x} → {x,y}");
     }
 
+    void schemaKeywords_data()
+    {
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("after");
+        QTest::addColumn<int>("cls");
+        QTest::newRow("maximum lowered")
+            << QStringLiteral("{'maximum':10}") << QStringLiteral("{'maximum':5}") << int(Class::Breaking);
+        QTest::newRow("maximum raised")
+            << QStringLiteral("{'maximum':5}") << QStringLiteral("{'maximum':10}") << int(Class::Additive);
+        QTest::newRow("minLength added")
+            << QStringLiteral("{}") << QStringLiteral("{'minLength':1}") << int(Class::Breaking);
+        QTest::newRow("minLength dropped")
+            << QStringLiteral("{'minLength':1}") << QStringLiteral("{}") << int(Class::Additive);
+        QTest::newRow("pattern added")
+            << QStringLiteral("{}") << QStringLiteral("{'pattern':'^a'}") << int(Class::Breaking);
+        QTest::newRow("pattern dropped")
+            << QStringLiteral("{'pattern':'^a'}") << QStringLiteral("{}") << int(Class::Additive);
+        QTest::newRow("default") << QStringLiteral("{'default':1}") << QStringLiteral("{'default':2}")
+                                 << int(Class::Text);
+        QTest::newRow("enum reordered") << QStringLiteral("{'enum':['a','b']}")
+                                        << QStringLiteral("{'enum':['b','a']}") << int(Class::Text);
+    }
+
+    // A keyword of one argument's schema: {'type':'string'} with these members too.
+    void schemaKeywords()
+    {
+        QFETCH(QString, before);
+        QFETCH(QString, after);
+        QFETCH(int, cls);
+        const auto withArgument = [](const QString &extra) {
+            QJsonObject property = json(qPrintable(extra));
+            property.insert(QStringLiteral("type"), QStringLiteral("string"));
+            QJsonObject schema{{QStringLiteral("type"), QStringLiteral("object")},
+                               {QStringLiteral("properties"), QJsonObject{{QStringLiteral("x"), property}}}};
+            QJsonObject t{{QStringLiteral("name"), QStringLiteral("a")},
+                          {QStringLiteral("inputSchema"), schema}};
+            return withTools({t});
+        };
+        const QList<SnapshotChange> changes =
+            SnapshotDiff::compare(withArgument(before), withArgument(after));
+        QVERIFY2(changes.size() == 1, qPrintable(describe(changes)));
+        QVERIFY2(int(changes.constFirst().cls) == cls, qPrintable(describe(changes)));
+        QVERIFY2(changes.constFirst().field.startsWith(QLatin1String("inputSchema.x.")),
+                 qPrintable(describe(changes)));
+    }
+
     void breaking()
     {
         QFETCH(Snapshot, a);
@@ -276,6 +322,13 @@ private Q_SLOTS:
         QVERIFY(many.whole);
         QCOMPARE(many.parts.size(), 2);
 
+        // A budget spent stands whole too, and one left is spent by what is compared.
+        qint64 budget = 10;
+        QVERIFY(WordDiff::of(QStringLiteral("a b c"), QStringLiteral("x y z"), &budget).whole);
+        budget = 1000;
+        QVERIFY(!WordDiff::of(QStringLiteral("a b c"), QStringLiteral("x y z"), &budget).whole);
+        QVERIFY(budget < 1000);
+
         const QString huge(WordDiff::MaxTextChars + 10, QLatin1Char('a'));
         const WordDiff tooLong = WordDiff::of(huge, huge + QStringLiteral(" more"));
         QVERIFY(tooLong.whole);
@@ -381,6 +434,27 @@ private Q_SLOTS:
         shorter.stopReason = QStringLiteral("a page failed");
         expectOne(server({list(QStringLiteral("tools"), items)}), server({shorter}), Class::Paging,
                   QStringLiteral("stopped short after"));
+        // Two takes that stop at the same place are the same.
+        QVERIFY(SnapshotDiff::compare(server({shorter}), server({shorter})).isEmpty());
+        Snapshot::List otherwise = shorter;
+        otherwise.stopReason = QStringLiteral("a cap");
+        expectOne(server({shorter}), server({otherwise}), Class::Paging,
+                  QStringLiteral("both walks stopped short"));
+    }
+
+    // Found by fuzz_snapshot: a file that repeats a list id compares each id's first list on both
+    // sides; a number too large for an integer is said, not cast.
+    void repeatedListIdsAndHugeNumbers()
+    {
+        const QList<QJsonObject> one{json("{'name':'a'}")}, other{json("{'name':'b'}")};
+        const Snapshot s = server({list(QStringLiteral("tools"), one), list(QStringLiteral("tools"), other)});
+        QVERIFY(SnapshotDiff::compare(s, s).isEmpty());
+        const QList<SnapshotChange> changes =
+            SnapshotDiff::compare(server({list(QStringLiteral("tools"), one, 0, 2.2e51)}),
+                                  server({list(QStringLiteral("tools"), one, 0, -1e300)}));
+        QCOMPARE(changes.size(), 1);
+        QVERIFY2(changes.constFirst().summary.contains(QLatin1String("2.2e+51")),
+                 qPrintable(describe(changes)));
     }
 
     // Many items, matched by identity in linear time; a change in the middle is found.
@@ -401,6 +475,27 @@ private Q_SLOTS:
         QCOMPARE(changes.at(0).item.value_or(QString()), QStringLiteral("uri:r://%1").arg(n / 2));
         QVERIFY(changes.at(0).cls == Class::Text);
         QCOMPARE(changes.at(1).summary, QStringLiteral("removed"));
+    }
+
+    // Many long descriptions, each rewritten throughout: the word diffs share one budget, so the
+    // last ones stand whole and the diff stays linear.
+    void manyRewrittenDescriptionsShareABudget()
+    {
+        QList<QJsonObject> before, after;
+        for (int i = 0; i < 1500; ++i) {
+            QString a, b;
+            for (int w = 0; w < 300; ++w) {
+                a += QStringLiteral("a%1 ").arg(w);
+                b += QStringLiteral("b%1 ").arg(w);
+            }
+            const QString name = QStringLiteral("t%1").arg(i);
+            before << QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("description"), a}};
+            after << QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("description"), b}};
+        }
+        const QList<SnapshotChange> changes = SnapshotDiff::compare(withTools(before), withTools(after));
+        QCOMPARE(changes.size(), 1500);
+        QVERIFY(changes.constFirst().words && !changes.constFirst().words->whole);
+        QVERIFY(changes.constLast().words && changes.constLast().words->whole);
     }
 
     void changeAsJson()
