@@ -1,6 +1,7 @@
 #include "definitionbaseline.h"
 
-#include <QCryptographicHash>
+#include "serverhistory.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -18,9 +19,8 @@ QStringList listIds()
 QString path(const QString &serverName)
 {
     // A server's name is anyone's text: the file is named by its hash.
-    const QByteArray hash = QCryptographicHash::hash(serverName.toUtf8(), QCryptographicHash::Sha256);
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-        .filePath(QStringLiteral("baselines/%1.json").arg(QString::fromLatin1(hash.toHex().left(32))));
+        .filePath(QStringLiteral("baselines/%1.json").arg(ServerHistory::serverKey(serverName)));
 }
 
 std::optional<Snapshot> load(const QString &serverName, QString *error)

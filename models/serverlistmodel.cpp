@@ -4,6 +4,7 @@
 #include "modelslogging.h"
 #include "savedservers.h"
 #include "secretstore.h"
+#include "serverhistory.h"
 #include "serversession.h"
 #include "signinstore.h"
 #include "terminaltext.h"
@@ -172,8 +173,10 @@ void ServerListModel::updateServer(int row, const ServerConfig &config)
     save();
     if (saved)
         saveSecrets(s, &before);
-    if (saved && before.name != config.name) // its trusted definitions keep up with its name
+    if (saved && before.name != config.name) { // what Folio remembers of it keeps up with its name
         DefinitionBaseline::rename(before.name, config.name);
+        ServerHistory::rename(before.name, config.name);
+    }
 }
 
 void ServerListModel::removeServer(int row)
@@ -188,8 +191,10 @@ void ServerListModel::removeServer(int row)
     s->deleteLater();
     endRemoveRows();
     save();
-    if (saved)
+    if (saved) {
         DefinitionBaseline::forget(s->config().name);
+        ServerHistory::forget(s->config().name);
+    }
     if (saved && m_secrets) {
         const ServerConfig &c = s->config();
         if (c.tokenInKeychain)

@@ -7,6 +7,7 @@
 #include "replaytransport.h"
 #include "resourcereads.h"
 #include "secretstore.h"
+#include "serverhistory.h"
 #include "signinstore.h"
 #include "snapshottaker.h"
 #include "toolcatalog.h"
@@ -226,6 +227,7 @@ void ServerSession::handleConnected()
         cancelAudit(tr("the server reconnected"));
     clearAuditResult();
     m_driftDone = false;
+    m_historyDone = false;
     m_driftChanges.clear();
     m_driftFindings.clear();
     const QJsonObject caps = m_client->capabilities();
@@ -428,7 +430,7 @@ SnapshotTaker *ServerSession::takeSnapshot(QObject *owner)
     return taker;
 }
 
-Snapshot ServerSession::walkedDefinitions() const
+Snapshot ServerSession::described() const
 {
     Snapshot s;
     s.revision = m_client->protocolVersion();
@@ -438,11 +440,51 @@ Snapshot ServerSession::walkedDefinitions() const
     s.instructions = m_client->instructions();
     s.takenFrom = m_config.displayTarget();
     s.takenAtMs = QDateTime::currentMSecsSinceEpoch();
+    return s;
+}
+
+Snapshot ServerSession::walkedDefinitions() const
+{
+    Snapshot s = described();
     for (const QString &id : DefinitionBaseline::listIds()) {
         if (const PagedListModel *m = m_models.value(id); m && m->walker()->isComplete())
             s.lists.append(Snapshot::List::fromWalker(*m->walker()));
     }
     return DefinitionBaseline::definitionsOf(s);
+}
+
+void ServerSession::listWalkEnded()
+{
+    checkDefinitions();
+    recordHistory();
+}
+
+void ServerSession::recordHistory()
+{
+    const int keep = ServerHistory::keep();
+    if (!m_pinsDefinitions || m_historyDone || isReplay() || keep <= 0)
+        return;
+    // Once every protocol list this server offers has ended its walk (to its end, or stopped);
+    // the list tools walked to their end by then come too.
+    Snapshot s = described();
+    for (const ListSource &source : std::as_const(m_lists)) {
+        const PagedListModel *m = m_models.value(source.id());
+        const bool ended =
+            m && !m->walker()->isLoading() && (m->walker()->isComplete() || m->walker()->isStopped());
+        if (source.kind() == ListSource::Kind::Protocol && !ended)
+            return;
+        if (ended && (source.kind() == ListSource::Kind::Protocol || m->walker()->isComplete()))
+            s.lists.append(Snapshot::List::fromWalker(*m->walker()));
+    }
+    m_historyDone = true;
+    QString error;
+    if (!ServerHistory::add(m_config.name, s, m_config.secrets() + m_client->trafficLog()->secrets(), keep,
+                            &error)) {
+        Q_EMIT this->error(tr("The snapshot of %1 cannot be kept: %2").arg(m_config.name, error));
+        return;
+    }
+    const QList<ServerHistory::Entry> entries = ServerHistory::entries(m_config.name);
+    Q_EMIT historyRecorded(entries.isEmpty() ? QString() : entries.constFirst().path);
 }
 
 void ServerSession::checkDefinitions()
@@ -570,8 +612,7 @@ PagedListModel *ServerSession::listModel(const QString &listId)
         qCDebug(lcSession).noquote() << m_config.name + QLatin1Char(':') << "model for" << listId;
         auto *model = new PagedListModel(m_client, source, m_clock, this);
         connect(model->walker(), &PageWalker::findingsChanged, this, &ServerSession::findingsChanged);
-        if (DefinitionBaseline::listIds().contains(listId))
-            connect(model->walker(), &PageWalker::walkFinished, this, &ServerSession::checkDefinitions);
+        connect(model->walker(), &PageWalker::walkFinished, this, &ServerSession::listWalkEnded);
         m_models.insert(listId, model);
         return model;
     }

@@ -135,6 +135,9 @@ public:
     QList<SnapshotChange> driftChanges() const { return m_driftChanges; }
     // "Trust this version": this connection's definitions become the trusted ones.
     bool trustDefinitions(QString *error = nullptr);
+    // The definitions walked to their end on this connection (tools, prompts, templates), as
+    // DefinitionBaseline keeps them.
+    Snapshot walkedDefinitions() const;
     void cancelAudit(const QString &reason);
     bool isAuditing() const;
     // What the running audit says it is doing ("" before it says anything).
@@ -167,6 +170,9 @@ Q_SIGNALS:
     // auditResult() is a new one, or was forgotten (hasAuditResult() false); findingsChanged()
     // follows.
     void auditResultChanged();
+    // A saved server's lists were all walked on this connection and its snapshot joined its
+    // history (ServerHistory), at path.
+    void historyRecorded(const QString &path);
     // The drift was checked on this connection (hasDrift() says whether there is any), or the
     // definitions were trusted.
     void driftChecked();
@@ -179,8 +185,11 @@ private:
     void handleConnected();
     void discoverListTools();
     void walkOnConnect(const QList<ListSource> &lists);
+    void listWalkEnded();
     void checkDefinitions();
-    Snapshot walkedDefinitions() const;
+    void recordHistory();
+    // A snapshot with this connection's description of the server and no lists.
+    Snapshot described() const;
 
     ServerConfig m_config;
     TtlClock *m_clock;
@@ -197,6 +206,7 @@ private:
     WalkOnConnect m_walkOnConnect = WalkOnConnect::Whole;
     bool m_pinsDefinitions = false;
     bool m_driftDone = false; // checked (or pinned) on this connection
+    bool m_historyDone = false;
     QList<SnapshotChange> m_driftChanges;
     QHash<QString, QList<Finding>> m_driftFindings; // by list id
     Auditor *m_auditor = nullptr;                   // while one runs

@@ -11,6 +11,8 @@ namespace folio::SettingsKey {
 inline const QString Servers = QStringLiteral("servers");
 // How much of each list a new connection walks (ServerSession::WalkOnConnect, as an int).
 inline const QString WalkOnConnect = QStringLiteral("walkOnConnect");
+// How many snapshots of its connects each saved server keeps (models/serverhistory.h).
+inline const QString SnapshotHistoryKeep = QStringLiteral("history/keep");
 
 // The window (ui/mainwindow.cpp): geometry, dock layout, the server list's splitter.
 inline const QString WindowGeometry = QStringLiteral("window/geometry");

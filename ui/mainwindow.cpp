@@ -196,6 +196,7 @@ void MainWindow::createActions()
     server->addAction(m_serverActions->editAction());
     server->addAction(m_serverActions->removeAction());
     server->addAction(m_serverActions->trustAction());
+    m_serverActions->addHistoryMenu(server);
     server->addSeparator();
     m_auditAction = server->addAction(tr("&Audit Paging"), QKeySequence(tr("Ctrl+Shift+A")), this, [this] {
         if (!m_servers->session(currentServerRow()))

@@ -2,6 +2,7 @@
 
 #include "importdialog.h"
 #include "serverdialog.h"
+#include "serverhistory.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "settingskeys.h"
@@ -9,11 +10,14 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QDesktopServices>
+#include <QDir>
 #include <QListView>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+#include <QUrl>
 
 namespace folio {
 
@@ -54,6 +58,8 @@ void ServerListActions::updateActions()
     m_edit->setEnabled(s && !m_servers->isDemo(row) && !s->isReplay());
     m_remove->setEnabled(s && !m_servers->isDemo(row));
     m_trust->setEnabled(s && s->hasDrift());
+    if (m_historyFolder)
+        m_historyFolder->setEnabled(s && s->pinsDefinitions());
 }
 
 void ServerListActions::trustDefinitions(bool confirm)
@@ -81,6 +87,40 @@ void ServerListActions::trustDefinitions(bool confirm)
     else
         QMessageBox::warning(m_window, tr("Trust Current Definitions"), error);
     updateActions();
+}
+
+void ServerListActions::addHistoryMenu(QMenu *server)
+{
+    QMenu *history = server->addMenu(tr("Snapshot &History"));
+    history->setToolTipsVisible(true);
+    auto *group = new QActionGroup(history);
+    const int saved = ServerHistory::keep();
+    for (const int keep : {0, 3, 5, 10, 20}) {
+        QAction *a = history->addAction(keep == 0 ? tr("&Keep None") : tr("Keep the Last %1").arg(keep));
+        a->setCheckable(true);
+        a->setChecked(keep == saved);
+        a->setToolTip(tr("A saved server's lists, once walked to their end on a connect, are kept as a "
+                         "snapshot in your data folder, with no secrets"));
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, keep] {
+            ServerHistory::setKeep(keep);
+            Q_EMIT statusMessage(keep == 0
+                                     ? tr("No snapshots are kept from the next connect on; those kept stay.")
+                                     : tr("Applies at the next connect."));
+        });
+    }
+    history->addSeparator();
+    m_historyFolder = history->addAction(tr("&Show This Server's Snapshots"), this, [this] {
+        ServerSession *s = m_servers->session(m_list->currentIndex().row());
+        if (!s)
+            return;
+        const QString folder = ServerHistory::folder(s->config().name);
+        if (!QDir(folder).exists()) {
+            Q_EMIT statusMessage(tr("No snapshot of %1 is kept yet.").arg(s->config().name));
+            return;
+        }
+        QDesktopServices::openUrl(QUrl::fromLocalFile(folder));
+    });
 }
 
 void ServerListActions::addWalkOnConnectMenu(QMenu *list)

@@ -38,6 +38,9 @@ public:
     // List > Walk on Connect: how much of each list a connect walks (saved; the model applies it
     // from the next connect).
     void addWalkOnConnectMenu(QMenu *list);
+    // Server > Snapshot History: how many snapshots of its connects each saved server keeps
+    // (ServerHistory), and the current server's folder of them.
+    void addHistoryMenu(QMenu *server);
     // Enables Edit, Remove and Trust for the current server.
     void updateActions();
 
@@ -57,6 +60,7 @@ private:
     QAction *m_edit;
     QAction *m_remove;
     QAction *m_trust;
+    QAction *m_historyFolder = nullptr;
 };
 
 } // namespace folio

@@ -12,6 +12,7 @@
 #include "pageinspector.h"
 #include "pagestrip.h"
 #include "secretstore.h"
+#include "serverhistory.h"
 #include "serverlistactions.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
@@ -32,6 +33,7 @@
 #include <QClipboard>
 #include <QDeadlineTimer>
 #include <QDialog>
+#include <QDir>
 #include <QDockWidget>
 #include <QFontInfo>
 #include <QHeaderView>
@@ -93,6 +95,7 @@ private Q_SLOTS:
     void exportsAReport();
     void savesTheSnapshotTheCommandLineTakes();
     void definitionDriftIsCaughtOnConnect();
+    void connectsAreKeptAsSnapshots();
     void trafficIsLogged();
     void auditFromTheWindow();
     void removingAServerAsksFirst();
@@ -699,6 +702,52 @@ void tst_MainWindow::definitionDriftIsCaughtOnConnect()
     // Removing the server forgets what it was trusted with.
     m_fixture.servers()->removeServer(0);
     QVERIFY(!QFile::exists(DefinitionBaseline::path(c.name)));
+}
+
+void tst_MainWindow::connectsAreKeptAsSnapshots()
+{
+    // A saved server walked to its end on connect keeps a snapshot of each connect, the newest few.
+    QSettings().setValue(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole));
+    ServerHistory::setKeep(2);
+    ServerConfig c;
+    c.name = QStringLiteral("remembered");
+    c.command = QStringLiteral(FOLIO_DEMO_SERVER);
+    c.arguments = {QStringLiteral("--scenario"), QStringLiteral("drift-v1")};
+    ServerHistory::forget(c.name);
+    QVERIFY(m_fixture.openServer(c));
+    ServerSession *s = m_fixture.servers()->session(0);
+    QSignalSpy recorded(s, &ServerSession::historyRecorded);
+    QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 1, 30000);
+    for (int connects = 2; connects <= 3; ++connects) {
+        s->disconnectFromServer();
+        s->connectToServer();
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), connects, 30000);
+    }
+    const QList<ServerHistory::Entry> kept = ServerHistory::entries(c.name);
+    QCOMPARE(kept.size(), 2);
+    QCOMPARE(kept.constFirst().path, recorded.constLast().at(0).toString());
+    QVERIFY(kept.at(0).takenAtMs >= kept.at(1).takenAtMs);
+    QString error;
+    const std::optional<Snapshot> newest = Snapshot::load(kept.constFirst().path, &error);
+    QVERIFY2(newest, qPrintable(error));
+    QStringList ids;
+    for (const Snapshot::List &l : newest->lists) {
+        ids.append(l.id);
+        if (!l.id.startsWith(QLatin1String("tool:")))
+            QVERIFY2(l.complete, qPrintable(l.id + QLatin1String(": ") + l.stopReason));
+    }
+    for (const QString &id : {QStringLiteral("tools"), QStringLiteral("prompts"), QStringLiteral("resources"),
+                              QStringLiteral("templates")})
+        QVERIFY2(ids.contains(id), qPrintable(ids.join(QLatin1Char(','))));
+    // Keeping none keeps nothing new; removing the server forgets its snapshots.
+    ServerHistory::setKeep(0);
+    s->disconnectFromServer();
+    s->connectToServer();
+    QTRY_COMPARE_WITH_TIMEOUT(s->state(), ClientState::Connected, 30000);
+    QCOMPARE(ServerHistory::entries(c.name).size(), 2);
+    ServerHistory::setKeep(ServerHistory::DefaultKeep);
+    m_fixture.servers()->removeServer(0);
+    QVERIFY(!QDir(ServerHistory::folder(c.name)).exists());
 }
 
 void tst_MainWindow::trafficIsLogged()
