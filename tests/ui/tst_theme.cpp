@@ -24,6 +24,21 @@ private Q_SLOTS:
     void actionIconsFollowThePalette();
 };
 
+namespace {
+
+// An icon's most opaque pixel: a stroke, away from the antialiased edges.
+QColor strongest(const QImage &image)
+{
+    QColor best(Qt::transparent);
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (const QColor c = image.pixelColor(x, y); c.alpha() > best.alpha())
+                best = c;
+    return best;
+}
+
+} // namespace
+
 void tst_Theme::palettesDiffer()
 {
     Theme::apply(Theme::Mode::Dark);
@@ -38,14 +53,6 @@ void tst_Theme::palettesDiffer()
 void tst_Theme::extensionArrowsDraw()
 {
     // Folio's own arrows, drawn in the palette's text colour: dark on light, light on dark.
-    const auto strongest = [](const QImage &image) {
-        QColor best(Qt::transparent);
-        for (int y = 0; y < image.height(); ++y)
-            for (int x = 0; x < image.width(); ++x)
-                if (const QColor c = image.pixelColor(x, y); c.alpha() > best.alpha())
-                    best = c;
-        return best;
-    };
     for (const auto sp :
          {QStyle::SP_ToolBarHorizontalExtensionButton, QStyle::SP_ToolBarVerticalExtensionButton}) {
         Theme::apply(Theme::Mode::Light);
@@ -95,14 +102,7 @@ void tst_Theme::actionIconsFollowThePalette()
 {
     QVERIFY(actionIcon(QStringLiteral("no-such-icon")).isNull());
     const auto strokes = [](QIcon::Mode mode) {
-        const QImage image = actionIcon(QStringLiteral("restart")).pixmap(QSize(24, 24), mode).toImage();
-        // The most opaque pixel: a stroke, away from the antialiased edges.
-        QColor best(Qt::transparent);
-        for (int y = 0; y < image.height(); ++y)
-            for (int x = 0; x < image.width(); ++x)
-                if (const QColor c = image.pixelColor(x, y); c.alpha() > best.alpha())
-                    best = c;
-        return best;
+        return strongest(actionIcon(QStringLiteral("restart")).pixmap(QSize(24, 24), mode).toImage());
     };
     Theme::apply(Theme::Mode::Light);
     const QColor light = strokes(QIcon::Normal);
