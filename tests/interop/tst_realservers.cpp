@@ -5,7 +5,9 @@
 // and over Streamable HTTP through mcp-proxy (the stdio servers put on HTTP the way people deploy
 // them; it also serves 2026-07-28, so those rows are a modern-era walk). It checks counts, the
 // cursor each page was asked with, the page size sent, the paging style recognised, and that no
-// finding is raised that the server did not earn. Every server here listens on 127.0.0.1 only
+// finding is raised that the server did not earn; and that a snapshot of each (server-everything
+// too) taken twice is empty in folio diff, and the FastMCP peer's two versions differ as they
+// should (issue 32). Every server here listens on 127.0.0.1 only
 // (FastMCP's and mcp-proxy's host option), so this runs outside tests/in-netns.
 //
 // Where Folio gets a real server wrong, the check stays (marked QEXPECT_FAIL with the bug, until fixed).
@@ -20,6 +22,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -37,6 +40,7 @@ constexpr char pagingPeer[] = "paging-peer.mjs";
 constexpr char filesystemServer[] = "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js";
 constexpr char memoryServer[] = "node_modules/@modelcontextprotocol/server-memory/dist/index.js";
 constexpr char fastmcp[] = "node_modules/fastmcp/dist/FastMCP.js";
+constexpr char everythingServer[] = "node_modules/@modelcontextprotocol/server-everything/dist/index.js";
 constexpr char mcpProxy[] = "node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs";
 
 constexpr int startTimeoutMs = 20000;
@@ -240,8 +244,14 @@ private Q_SLOTS:
     void referenceServerAudit_data();
     void referenceServerAudit();
 
+    // folio snapshot of a server twice, then folio diff of the two: nothing changed.
+    void snapshotTwiceDiffsEmpty_data();
+    void snapshotTwiceDiffsEmpty();
+    // The FastMCP peer in its two versions: the diff says what the second changed.
+    void pagingPeerVersionsDiffer();
+
 private:
-    // The stdio command line of a server ("paging", "filesystem" or "memory").
+    // The stdio command line of a server ("paging", "filesystem", "memory" or "everything").
     QStringList command(const QString &server) const;
     // rawList of a server, asked once.
     QJsonArray served(const QString &server, const QString &list, QString *why);
@@ -265,7 +275,7 @@ void tst_RealServers::initTestCase()
 {
     FOLIO_REQUIRE_PEERS(QString::fromLatin1(pagingPeer), QString::fromLatin1(fastmcp),
                         QString::fromLatin1(filesystemServer), QString::fromLatin1(memoryServer),
-                        QString::fromLatin1(mcpProxy));
+                        QString::fromLatin1(everythingServer), QString::fromLatin1(mcpProxy));
     QVERIFY2(QFileInfo(folioBinary).isExecutable(),
              qPrintable(folioBinary + QStringLiteral(" is not built (cmake --build ... --target folio)")));
     QVERIFY(m_configHome.isValid());
@@ -303,6 +313,8 @@ QStringList tst_RealServers::command(const QString &server) const
         return {interop::node22(), peer(pagingPeer), QStringLiteral("stdio")};
     if (server == QLatin1String("filesystem"))
         return {interop::node22(), peer(filesystemServer), m_root.path()};
+    if (server == QLatin1String("everything"))
+        return {interop::node22(), peer(everythingServer), QStringLiteral("stdio")};
     return {interop::node22(), peer(memoryServer)};
 }
 
@@ -791,6 +803,70 @@ void tst_RealServers::referenceServerAudit()
              int(tools.size()));
     QCOMPARE(lists.value(QStringLiteral("tools")).value(QStringLiteral("status")).toString(),
              QStringLiteral("audited"));
+}
+
+// --- snapshots and diffs (issue 32) ----------------------------------------------------------------
+
+void tst_RealServers::snapshotTwiceDiffsEmpty_data()
+{
+    QTest::addColumn<QString>("server");
+    for (const char *server : {"paging", "filesystem", "memory", "everything"})
+        QTest::newRow(server) << QString::fromLatin1(server);
+}
+
+void tst_RealServers::snapshotTwiceDiffsEmpty()
+{
+    QFETCH(QString, server);
+    QTemporaryDir dir;
+    QStringList files;
+    for (int take = 1; take <= 2; ++take) {
+        files.append(dir.filePath(QStringLiteral("take%1.json").arg(take)));
+        const Run run = runFolio(QStringList{QStringLiteral("snapshot"), QStringLiteral("-o"), files.last(),
+                                             QStringLiteral("--")} +
+                                     command(server),
+                                 m_configHome.path(), environment(server));
+        QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe()));
+    }
+    const Run diff =
+        runFolio(QStringList{QStringLiteral("diff"), QStringLiteral("--fail-on"), QStringLiteral("any"),
+                             QStringLiteral("--format"), QStringLiteral("json")} +
+                     files,
+                 m_configHome.path());
+    QVERIFY2(diff.finished && diff.exitCode == 0, qPrintable(diff.describe()));
+    QCOMPARE(diff.json().value(QStringLiteral("changes")).toArray().size(), 0);
+}
+
+void tst_RealServers::pagingPeerVersionsDiffer()
+{
+    QTemporaryDir dir;
+    const QString v1 = dir.filePath(QStringLiteral("v1.json"));
+    const Run take =
+        runFolio(QStringList{QStringLiteral("snapshot"), QStringLiteral("-o"), v1, QStringLiteral("--")} +
+                     command(QStringLiteral("paging")),
+                 m_configHome.path());
+    QVERIFY2(take.finished && take.exitCode == 0, qPrintable(take.describe()));
+    // The second version, live.
+    const Run run =
+        runFolio(QStringList{QStringLiteral("diff"), QStringLiteral("--format"), QStringLiteral("json"), v1,
+                             QStringLiteral("--")} +
+                     command(QStringLiteral("paging")),
+                 m_configHome.path(), {{QStringLiteral("PAGING_PEER_VERSION"), QStringLiteral("2")}});
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe())); // nothing breaking
+    QSet<QString> seen;
+    for (const QJsonValue &v : run.json().value(QStringLiteral("changes")).toArray()) {
+        const QJsonObject c = v.toObject();
+        seen.insert(QStringLiteral("%1 %2 %3")
+                        .arg(c.value(QStringLiteral("class")).toString(),
+                             c.value(QStringLiteral("list")).toString(),
+                             c.value(QStringLiteral("item")).isString()
+                                 ? c.value(QStringLiteral("item")).toString()
+                                 : c.value(QStringLiteral("field")).toString()));
+    }
+    const QString all = QStringList(seen.cbegin(), seen.cend()).join(QLatin1Char('\n'));
+    QVERIFY2(seen.contains(QStringLiteral("text tools name:get_record")), qPrintable(all));
+    QVERIFY2(seen.contains(QStringLiteral("paging tool:list_notes pageSize")), qPrintable(all));
+    for (const QString &key : seen)
+        QVERIFY2(!key.startsWith(QLatin1String("breaking")), qPrintable(all));
 }
 
 QTEST_GUILESS_MAIN(tst_RealServers)

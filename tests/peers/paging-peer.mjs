@@ -36,13 +36,16 @@
 // (list_repo_issues: "<tool>/<repo>/<state>" in place of "<tool>").
 // read_records caps a page at 10 rows, as database servers cap a query (and GitHub per_page): a
 // larger limit reads 10, silently. And one tool that is not a list: get_record {id}.
+// PAGING_PEER_VERSION=2 in the environment serves the same server's next version, for the diff
+// tests: 7 to a page by default, and get_record's description says one more sentence.
 import net from 'node:net';
 import { Buffer } from 'node:buffer';
 import { FastMCP, UserError } from 'fastmcp';
 import { z } from 'zod';
 
 const RECORD_COUNT = 23;
-const DEFAULT_PAGE_SIZE = 5;
+const VERSION = process.env.PAGING_PEER_VERSION === '2' ? 2 : 1;
+const DEFAULT_PAGE_SIZE = VERSION === 2 ? 7 : 5;
 const MAX_PAGE_SIZE = 50;
 const MAX_ROWS = 10; // read_records' cap
 
@@ -238,7 +241,7 @@ server.addTool({
 
 server.addTool({
     name: 'get_record',
-    description: 'Reads one record by id.',
+    description: VERSION === 2 ? 'Reads one record by id. For more than one, use list_notes.' : 'Reads one record by id.',
     annotations: { ...readOnly, title: 'Get a record' },
     parameters: z.object({ id: z.string() }),
     execute: async ({ id }) => {
