@@ -133,6 +133,9 @@ public:
     bool hasDrift() const { return !m_driftChanges.isEmpty(); }
     // The changes since the trusted definitions (SnapshotDiff, definitions only).
     QList<SnapshotChange> driftChanges() const { return m_driftChanges; }
+    // The definitions this connection walked (tools, prompts, templates), as a snapshot: what the
+    // drift compares with the trusted ones (and the Compare view shows as "now").
+    Snapshot walkedDefinitions() const;
     // "Trust this version": this connection's definitions become the trusted ones.
     bool trustDefinitions(QString *error = nullptr);
     void cancelAudit(const QString &reason);
@@ -180,8 +183,6 @@ private:
     void discoverListTools();
     void walkOnConnect(const QList<ListSource> &lists);
     void checkDefinitions();
-    Snapshot walkedDefinitions() const;
-
     ServerConfig m_config;
     TtlClock *m_clock;
     bool m_replayPaused = false; // the user paused the replay: a reconnect does not play
