@@ -35,6 +35,7 @@
 #include <QStackedWidget>
 #include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCharFormat>
 #include <QTextCursor>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -147,6 +148,7 @@ CompareView::CompareView(ServerListModel *servers, QWidget *parent)
     , m_progressBar(new QProgressBar(m_progressRow))
     , m_sides(new ElidedLabel(this))
     , m_summary(new QLabel(this))
+    , m_status(new QLabel(this))
     , m_stack(new QStackedWidget(this))
     , m_empty(new QLabel(this))
     , m_tree(new QTreeWidget(this))
@@ -190,7 +192,8 @@ CompareView::CompareView(ServerListModel *servers, QWidget *parent)
     connect(m_compare, &QPushButton::clicked, this, [this] {
         QString error;
         if (!compare(&error))
-            m_summary->setText(error);
+            m_status->setText(error);
+        m_status->setVisible(!m_status->text().isEmpty());
     });
     fillServers();
     if (m_servers) {
@@ -220,6 +223,10 @@ CompareView::CompareView(ServerListModel *servers, QWidget *parent)
     m_summary->setObjectName(QStringLiteral("compareSummary"));
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setWordWrap(true);
+    m_status->setObjectName(QStringLiteral("compareStatus"));
+    m_status->hide();
 
     // Left: the changes by list, then by class.
     m_tree->setHeaderHidden(true);
@@ -296,6 +303,7 @@ CompareView::CompareView(ServerListModel *servers, QWidget *parent)
     layout->addLayout(pick);
     layout->addWidget(m_progressRow);
     layout->addWidget(m_sides);
+    layout->addWidget(m_status);
     layout->addWidget(m_summary);
     layout->addWidget(m_stack, 1);
     layout->addLayout(buttons);
@@ -412,6 +420,8 @@ bool CompareView::compare(QString *error)
     }
     m_taken = {};
     m_takeError.clear();
+    m_status->clear();
+    m_status->hide();
     for (int side = 0; side < 2; ++side) {
         const QComboBox *combo = m_pick.at(side);
         m_takenNames[side] = sideName(side);
@@ -427,7 +437,14 @@ bool CompareView::compare(QString *error)
             why = tr("%1 is not connected: connect to it first").arg(oneLineSafe(m_takenNames[side]));
     }
     if (!why.isEmpty()) {
-        cancel();
+        // A side that started walks no further: nothing waits for it.
+        for (QPointer<SnapshotTaker> &t : m_takers) {
+            if (t) {
+                t->cancel(tr("cancelled"));
+                t->deleteLater();
+            }
+            t = nullptr;
+        }
         if (error)
             *error = why;
         Q_EMIT failed(why);
@@ -475,7 +492,8 @@ void CompareView::finishIfReady()
     setBusy(false);
     if (!m_takeError.isEmpty() || !m_taken[0] || !m_taken[1]) {
         const QString why = m_takeError.isEmpty() ? tr("the comparison was cancelled") : m_takeError;
-        m_summary->setText(why);
+        m_status->setText(why);
+        m_status->show();
         Q_EMIT failed(why);
         return;
     }
@@ -518,6 +536,11 @@ QString CompareView::summary() const
     return m_hasComparison ? DiffRender::countsLine(m_changes) : QString();
 }
 
+QString CompareView::statusText() const
+{
+    return m_status->text();
+}
+
 QString CompareView::emptyText() const
 {
     return m_stack->currentWidget() == m_empty ? m_empty->text() : QString();
@@ -527,6 +550,9 @@ void CompareView::buildTree()
 {
     m_tree->clear();
     const StatusColors colors(palette());
+    QPalette statusPalette = m_status->palette();
+    statusPalette.setColor(QPalette::WindowText, colors.severity(Finding::Severity::Error));
+    m_status->setPalette(statusPalette);
     m_sides->setText(m_hasComparison ? tr("%1  →  %2").arg(oneLineSafe(m_before), oneLineSafe(m_after))
                                      : QString());
     m_summary->setText(summary());
@@ -684,6 +710,23 @@ void CompareView::showSides(const SnapshotChange *c)
             colors.tint(side == 0 ? colors.severity(Finding::Severity::Error) : colors.fresh(),
                         colors.isDark() ? 0.35 : 0.2);
         QTextCursor cursor(edit->document());
+        if (c->words && c->before.isString() && c->after.isString() && !c->words->whole) {
+            // A text: its own words marked, the removed ones before and the added ones after.
+            const WordDiff::Op mine = side == 0 ? WordDiff::Op::Removed : WordDiff::Op::Added;
+            QTextCharFormat plainChars, markedChars;
+            markedChars.setBackground(tint);
+            for (const WordDiff::Part &p : c->words->parts) {
+                if (p.op != WordDiff::Op::Same && p.op != mine)
+                    continue;
+                const QString t =
+                    terminalSafe(p.text.size() > MaxShownChars ? p.text.left(MaxShownChars) : p.text);
+                cursor.insertText(t, p.op == mine ? markedChars : plainChars);
+                if (p.op == mine)
+                    m_changedLines[side] << t;
+            }
+            edit->moveCursor(QTextCursor::Start);
+            continue;
+        }
         QTextBlockFormat plain, changed;
         changed.setBackground(tint);
         for (qsizetype i = 0; i < lines[side].size(); ++i) {

@@ -69,6 +69,8 @@ public:
     QTreeWidget *tree() const { return m_tree; }
     // The line at the top: the counts, as `folio diff` prints them ("7 changes: 2 breaking, …").
     QString summary() const;
+    // Why the last Compare did not give a comparison ("" when it did, or while it runs).
+    QString statusText() const;
     // What the view says when it has no change to show ("" when it shows changes).
     QString emptyText() const;
     // Selects the change at this index of changes(); false when there is none.
@@ -77,7 +79,8 @@ public:
     // The selected change's words (plain text) and the same as the view's HTML.
     QString wordsText() const;
     QString wordsHtml() const;
-    // The two sides of the selected change as shown (pretty-printed), and the lines marked changed.
+    // The two sides of the selected change as shown (pretty-printed), and what is marked changed in
+    // each: its lines, or for a text the words removed (before) or added (after).
     QString sideText(int side) const;
     QStringList changedLines(int side) const;
 
@@ -117,6 +120,7 @@ private:
     QProgressBar *m_progressBar;
     ElidedLabel *m_sides;
     QLabel *m_summary;
+    QLabel *m_status; // why the last Compare did not compare ("" hidden)
     QStackedWidget *m_stack;
     QLabel *m_empty;
     QTreeWidget *m_tree;

@@ -19,6 +19,7 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFile>
+#include <QJsonObject>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -70,6 +71,7 @@ private Q_SLOTS:
     void aSchemaChangeShowsBothSides();
     void exportIsWhatTheCommandLinePrints();
     void sameSidesSayNoChanges();
+    void hostileTextKeepsTheLayout();
     void aDriftFindingOpensTheView();
     void screenshots();
 };
@@ -246,6 +248,44 @@ void tst_CompareView::sameSidesSayNoChanges()
     QString error;
     QVERIFY(!view.compareFiles(junk.fileName(), path(QStringLiteral("v1.json")), &error));
     QVERIFY2(error.startsWith(junk.fileName()), qPrintable(error));
+    QCOMPARE(view.summary(), QStringLiteral("0 changes")); // the last comparison stays
+}
+
+void tst_CompareView::hostileTextKeepsTheLayout()
+{
+    // A tool whose name hides a line break and a bidi override, and whose description is one
+    // unbroken word of 20,000 characters that changes.
+    const auto snapshot = [](const QString &description) {
+        Snapshot s;
+        Snapshot::List tools;
+        tools.id = QStringLiteral("tools");
+        tools.complete = true;
+        Snapshot::Page page;
+        page.items.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("evil\n\u202Eloot")},
+                                      {QStringLiteral("description"), description},
+                                      {QStringLiteral("inputSchema"),
+                                       QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}}}});
+        tools.pages.append(page);
+        s.lists.append(tools);
+        return s;
+    };
+    const QString word = QString(20000, QLatin1Char('x'));
+    CompareView view(nullptr);
+    view.showComparison(snapshot(word), QStringLiteral("a\nb"), snapshot(word + QStringLiteral(" y")),
+                        QString(5000, QLatin1Char('z')));
+    view.resize(900, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCOMPARE(view.changes().size(), 1);
+    QVERIFY(view.selectChange(0));
+    QVERIFY2(view.minimumSizeHint().width() <= 900,
+             qPrintable(QString::number(view.minimumSizeHint().width())));
+    QVERIFY(view.width() <= 900);
+    for (QTreeWidgetItemIterator it(view.tree()); *it; ++it) {
+        QVERIFY(!(*it)->text(0).contains(QLatin1Char('\n')));
+        QVERIFY(!(*it)->text(0).contains(QChar(0x202E)));
+    }
+    QVERIFY(view.wordsText().contains(QStringLiteral("y")));
 }
 
 void tst_CompareView::aDriftFindingOpensTheView()
@@ -303,6 +343,14 @@ void tst_CompareView::aDriftFindingOpensTheView()
     QVERIFY(view->isTaking());
     QVERIFY(compared.wait(60000));
     QVERIFY(!view->isTaking());
+    QCOMPARE(view->summary(), expectedCounts());
+    // Cancelled, a live side says so and the last comparison stays.
+    QSignalSpy failed(view, &CompareView::failed);
+    QVERIFY(view->compare());
+    view->cancel();
+    QTRY_COMPARE(failed.size(), 1);
+    QVERIFY(!view->isTaking());
+    QVERIFY2(view->statusText().contains(QStringLiteral("cancelled")), qPrintable(view->statusText()));
     QCOMPARE(view->summary(), expectedCounts());
     view->close();
     DefinitionBaseline::forget(c.name);
