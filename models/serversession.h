@@ -136,7 +136,8 @@ public:
     // "Trust this version": this connection's definitions become the trusted ones.
     bool trustDefinitions(QString *error = nullptr);
     // The definitions walked to their end on this connection (tools, prompts, templates), as
-    // DefinitionBaseline keeps them.
+    // DefinitionBaseline keeps them: what the drift compares with the trusted ones (and the Compare
+    // view shows as "now").
     Snapshot walkedDefinitions() const;
     void cancelAudit(const QString &reason);
     bool isAuditing() const;

@@ -57,8 +57,11 @@ void FindingsPanel::build()
         const QString listId = item->data(0, ListIdRole).toString();
         const int ledgerRow = item->data(0, LedgerRowRole).toInt();
         const int pageIndex = item->data(0, PageIndexRole).toInt();
+        // Drift: the Compare view of the trusted definitions and now.
+        if (item->text(IdColumn) == FindingId::DefinitionChanged)
+            Q_EMIT compareRequested(listId);
         // An audit finding on a page the window's walk has not reached: the window goes there.
-        if (ledgerRow < 0 && pageIndex >= 0)
+        else if (ledgerRow < 0 && pageIndex >= 0)
             Q_EMIT pageIndexRequested(listId, pageIndex);
         else
             Q_EMIT pageRequested(listId, ledgerRow);

@@ -33,6 +33,7 @@ public:
 
     explicit FindingsPanel(QWidget *parent = nullptr);
     void setSession(ServerSession *session);
+    ServerSession *session() const { return m_session; }
     int count() const; // the session's findings (ServerSession::findingCount()), shown or not
     // The tree is made and filled once the panel is on screen; its dock calls this when it comes
     // forward.
@@ -50,6 +51,8 @@ Q_SIGNALS:
     // An audit's finding was activated whose page (0-based, in the list's walk) the window's
     // walk has not reached yet.
     void pageIndexRequested(const QString &listId, int pageIndex);
+    // A definition-changed finding (drift) was activated: compare the trusted definitions with now.
+    void compareRequested(const QString &listId);
 
 protected:
     void showEvent(QShowEvent *event) override;

@@ -3,6 +3,7 @@
 #include "auditpanel.h"
 #include "clientstate.h"
 #include "commandpalette.h"
+#include "compareview.h"
 #include "elidedlabel.h"
 #include "findingspanel.h"
 #include "fonts.h"
@@ -126,6 +127,11 @@ MainWindow::MainWindow(ServerListModel *servers, SecretStore *secrets, QWidget *
     connect(m_servers, &QAbstractItemModel::dataChanged, this, &MainWindow::updateActions);
     connect(m_findings, &FindingsPanel::pageRequested, this, &MainWindow::goToPage);
     connect(m_findings, &FindingsPanel::pageIndexRequested, this, &MainWindow::goToPageIndex);
+    connect(m_findings, &FindingsPanel::compareRequested, this, [this] {
+        QString error;
+        if (!CompareView::openDrift(m_findings->session(), m_servers, this, &error))
+            showStatus(error);
+    });
     connect(m_audit, &AuditPanel::pageRequested, this, &MainWindow::goToPageIndex);
     connect(m_secrets, &SecretStore::failed, this,
             [this](const QString &, SecretStore::Failure failure, const QString &message) {
@@ -184,6 +190,7 @@ void MainWindow::createActions()
     file->addAction(m_files->saveAction());
     file->addAction(m_files->saveSnapshotAction());
     file->addAction(m_files->exportReportAction());
+    file->addAction(CompareView::createAction(m_servers, this));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

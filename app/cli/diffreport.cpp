@@ -2,6 +2,7 @@
 
 #include "clioutput.h"
 #include "counted.h"
+#include "diffrender.h"
 #include "terminaltext.h"
 
 #include <QCoreApplication>
@@ -19,8 +20,6 @@ namespace {
 
 using Class = SnapshotChange::Class;
 
-constexpr int ContextWords = 6;   // words kept on each side of a change
-constexpr int MaxPartChars = 600; // a removed or added run longer than this is cut (JSON has it whole)
 constexpr int LineWidth = 4000;
 
 QString ruleDescription(Class cls)
@@ -50,83 +49,6 @@ QString levelOf(Class cls)
     return cls == Class::Breaking ? QStringLiteral("error")
            : cls == Class::Text   ? QStringLiteral("warning")
                                   : QStringLiteral("note");
-}
-
-// A run of kept words shortened to its context: the last words before a change, the first after.
-QString context(const QString &text, bool keepHead, bool keepTail)
-{
-    const QStringList t = WordDiff::tokens(text);
-    const int keep = ContextWords * 2; // words and spaces
-    if (t.size() <= keep * (int(keepHead) + int(keepTail)) + 1)
-        return text;
-    QString out;
-    if (keepHead)
-        out += t.mid(0, keep).join(QString());
-    out += QStringLiteral("…");
-    if (keepTail)
-        out += t.mid(t.size() - keep).join(QString());
-    return out;
-}
-
-QString cut(const QString &text)
-{
-    return text.size() <= MaxPartChars
-               ? text
-               : text.left(MaxPartChars) +
-                     QStringLiteral("… (%1)").arg(counted(text.size(), "char", "chars"));
-}
-
-// The words changed, each part through mark(op, text).
-template<typename Mark> QString wordsLine(const WordDiff &words, Mark mark)
-{
-    QString out;
-    for (qsizetype i = 0; i < words.parts.size(); ++i) {
-        const WordDiff::Part &p = words.parts.at(i);
-        if (p.op == WordDiff::Op::Same)
-            out += mark(p.op, context(p.text, i > 0, i + 1 < words.parts.size()));
-        else
-            out += mark(p.op, cut(p.text));
-    }
-    return out;
-}
-
-// The words changed on one line, removed [-…-] and added {+…+}, as git diff --word-diff has them.
-QString plainWords(const WordDiff &words)
-{
-    return elide(wordsLine(words,
-                           [](WordDiff::Op op, const QString &text) {
-                               return op == WordDiff::Op::Same ? text
-                                      : op == WordDiff::Op::Removed
-                                          ? QStringLiteral("[-") + text + QStringLiteral("-]")
-                                          : QStringLiteral("{+") + text + QStringLiteral("+}");
-                           }),
-                 LineWidth);
-}
-
-QString countsLine(const Input &input)
-{
-    QStringList parts;
-    for (Class cls : SnapshotChange::allClasses()) {
-        qsizetype n = 0;
-        for (const SnapshotChange &c : input.changes)
-            n += c.cls == cls ? 1 : 0;
-        if (n > 0)
-            parts << QStringLiteral("%1 %2").arg(n).arg(SnapshotChange::className(cls));
-    }
-    return counted(input.changes.size(), "change", "changes") +
-           (parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")));
-}
-
-QString markdownEscape(const QString &text)
-{
-    QString out;
-    out.reserve(text.size());
-    for (const QChar ch : text) {
-        if (QStringLiteral("\\`*_[]<>|#~").contains(ch))
-            out += QLatin1Char('\\');
-        out += ch == QLatin1Char('\n') || ch == QLatin1Char('\r') ? QLatin1Char(' ') : ch;
-    }
-    return out;
 }
 
 QJsonObject sideJson(const QString &from, const Snapshot *s)
@@ -230,8 +152,9 @@ QString render(const Input &input, Format format)
 
 QString toText(const Input &input)
 {
-    QString out = QStringLiteral("folio diff: %1 → %2\n%3\n")
-                      .arg(elide(input.before, 200), elide(input.after, 200), countsLine(input));
+    QString out =
+        QStringLiteral("folio diff: %1 → %2\n%3\n")
+            .arg(elide(input.before, 200), elide(input.after, 200), DiffRender::countsLine(input.changes));
     QString list = QStringLiteral("\x01"); // no list yet
     for (const SnapshotChange &c : input.changes) {
         if (c.list != list) {
@@ -245,46 +168,14 @@ QString toText(const Input &input)
         line += c.summary;
         out += elide(line, LineWidth) + QLatin1Char('\n');
         if (c.words)
-            out += QStringLiteral("            ") + plainWords(*c.words) + QLatin1Char('\n');
+            out += QStringLiteral("            ") + DiffRender::plainWords(*c.words) + QLatin1Char('\n');
     }
     return out;
 }
 
 QString toMarkdown(const Input &input)
 {
-    QString out =
-        QStringLiteral("# folio diff\n\n`%1` → `%2`\n\n**%3**\n")
-            .arg(oneLineSafe(input.before).replace(QLatin1Char('`'), QLatin1Char('\'')),
-                 oneLineSafe(input.after).replace(QLatin1Char('`'), QLatin1Char('\'')), countsLine(input));
-    QString list = QStringLiteral("\x01");
-    for (const SnapshotChange &c : input.changes) {
-        if (c.list != list) {
-            list = c.list;
-            out += QStringLiteral("\n## %1\n\n")
-                       .arg(list.isEmpty() ? QStringLiteral("server") : markdownEscape(oneLineSafe(list)));
-        }
-        out += QStringLiteral("- **%1** ").arg(SnapshotChange::className(c.cls));
-        if (c.item)
-            out += markdownEscape(elide(*c.item, 300)) + QStringLiteral(": ");
-        out += markdownEscape(elide(c.summary, LineWidth)) + QLatin1Char('\n');
-        if (c.words) {
-            out += QStringLiteral("  ") +
-                   wordsLine(*c.words,
-                             [](WordDiff::Op op, const QString &text) {
-                                 const QString t = markdownEscape(oneLineSafe(text));
-                                 const QString inner = t.trimmed();
-                                 if (op == WordDiff::Op::Same || inner.isEmpty())
-                                     return t;
-                                 // Emphasis hugs its words: the spaces around them stay outside.
-                                 const QString mark = op == WordDiff::Op::Removed ? QStringLiteral("~~")
-                                                                                  : QStringLiteral("**");
-                                 const qsizetype lead = t.indexOf(inner);
-                                 return t.left(lead) + mark + inner + mark + t.mid(lead + inner.size());
-                             }) +
-                   QLatin1Char('\n');
-        }
-    }
-    return out;
+    return DiffRender::markdown(input.before, input.after, input.changes);
 }
 
 QString toJson(const Input &input)
@@ -351,7 +242,7 @@ QString toJunit(const Input &input)
             body += (c.list.isEmpty() ? QStringLiteral("server") : c.list) + QStringLiteral(" ") +
                     (c.item ? *c.item + QStringLiteral(": ") : QString()) + c.summary + QLatin1Char('\n');
             if (c.words)
-                body += QStringLiteral("    ") + plainWords(*c.words) + QLatin1Char('\n');
+                body += QStringLiteral("    ") + DiffRender::plainWords(*c.words) + QLatin1Char('\n');
         }
         const QString name = SnapshotChange::className(cls);
         w.writeStartElement(QStringLiteral("testcase"));

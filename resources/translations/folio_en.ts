@@ -40,6 +40,16 @@
     </message>
 </context>
 <context>
+    <name>folio::CompareView</name>
+    <message numerus="yes">
+        <source>%n change(s)</source>
+        <translation>
+            <numerusform>%n change</numerusform>
+            <numerusform>%n changes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>folio::ImportDialog</name>
     <message numerus="yes">
         <source>%n server(s) found in &quot;%1&quot;.</source>
