@@ -44,6 +44,8 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     }
     case SignedInRole:
         return s->signIn() && s->signIn()->authorizer()->isSignedIn();
+    case KeptSnapshotsRole:
+        return s->pinsDefinitions() ? int(ServerHistory::entries(s->config().name).size()) : 0;
     case StateRole:
         return int(s->state());
     case StateTextRole:
@@ -78,6 +80,11 @@ ServerSession *ServerListModel::makeSession(const ServerConfig &config)
         const int row = rowOf(s);
         if (row >= 0)
             Q_EMIT dataChanged(index(row), index(row), {SeverityRole, FindingCountRole, Qt::ToolTipRole});
+    });
+    connect(s, &ServerSession::historyRecorded, this, [this, s] {
+        const int row = rowOf(s);
+        if (row >= 0)
+            Q_EMIT dataChanged(index(row), index(row), {KeptSnapshotsRole});
     });
     connect(s, &ServerSession::signInStateChanged, this, [this, s] {
         const int row = rowOf(s);

@@ -35,6 +35,9 @@ public:
         // bool: an HTTP server holds a sign-in (who, scopes and expiry are in the tooltip, computed
         // when asked: painting a row must not decode a token).
         SignedInRole,
+        // int: how many snapshots of its connects a saved server keeps (ServerHistory); changes
+        // (dataChanged with this role) when a connect adds one.
+        KeptSnapshotsRole,
     };
 
     ServerListModel(TtlClock *clock, SecretStore *secrets, QObject *parent = nullptr);

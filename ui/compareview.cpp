@@ -4,6 +4,7 @@
 #include "diffrender.h"
 #include "elidedlabel.h"
 #include "fonts.h"
+#include "serverhistory.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "snapshottaker.h"
@@ -14,6 +15,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDateTime>
 #include <QEvent>
 #include <QFile>
 #include <QFileDialog>
@@ -25,6 +27,7 @@
 #include <QJsonDocument>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPlainTextEdit>
@@ -46,8 +49,9 @@ namespace {
 
 using Class = SnapshotChange::Class;
 
-enum { ChangeRole = Qt::UserRole + 1 };          // the change's index in changes(); -1 on a group
-enum { KindRole = Qt::UserRole + 1, ValueRole }; // a side picker's entry: "file" or "server"
+enum { ChangeRole = Qt::UserRole + 1 }; // the change's index in changes(); -1 on a group
+// A side picker's entry: "file" or "server", and whether it is one of a server's kept snapshots.
+enum { KindRole = Qt::UserRole + 1, ValueRole, KeptRole };
 
 constexpr qsizetype MaxShownChars = 256 * 1024; // a side's value shown up to this, then cut
 constexpr qint64 MaxLineCells = 4'000'000;      // lines × lines compared with an LCS, else by set
@@ -200,6 +204,12 @@ CompareView::CompareView(ServerListModel *servers, QWidget *parent)
         for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
             connect(m_servers, signal, this, &CompareView::fillServers);
         connect(m_servers, &QAbstractItemModel::modelReset, this, &CompareView::fillServers);
+        // A connect kept another snapshot of its server: offered at once.
+        connect(m_servers, &QAbstractItemModel::dataChanged, this,
+                [this](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
+                    if (roles.contains(ServerListModel::KeptSnapshotsRole))
+                        fillServers();
+                });
     }
 
     // Progress and cancel while a live side is walked.
@@ -358,9 +368,10 @@ void CompareView::fillServers()
 {
     for (QComboBox *combo : m_pick) {
         const QVariant current = combo->currentData(ValueRole);
-        // Files picked stay; the servers are listed again.
+        // Files picked stay; the servers and their kept snapshots are listed again.
         for (int i = combo->count() - 1; i >= 0; --i) {
-            if (combo->itemData(i, KindRole).toString() == QLatin1String("server"))
+            if (combo->itemData(i, KindRole).toString() == QLatin1String("server") ||
+                combo->itemData(i, KeptRole).toBool())
                 combo->removeItem(i);
         }
         for (int row = 0; m_servers && row < m_servers->rowCount(); ++row) {
@@ -368,6 +379,23 @@ void CompareView::fillServers()
             combo->addItem(tr("Live: %1").arg(oneLineSafe(s->displayName())));
             combo->setItemData(combo->count() - 1, QStringLiteral("server"), KindRole);
             combo->setItemData(combo->count() - 1, QVariant::fromValue<QObject *>(s), ValueRole);
+        }
+        // Each saved server's snapshot history (Server > Snapshot History), newest first.
+        for (int row = 0; m_servers && row < m_servers->rowCount(); ++row) {
+            const ServerSession *s = m_servers->session(row);
+            if (!s->pinsDefinitions())
+                continue;
+            for (const ServerHistory::Entry &kept : ServerHistory::entries(s->config().name)) {
+                combo->addItem(tr("Kept: %1, %2")
+                                   .arg(oneLineSafe(s->displayName()),
+                                        QLocale().toString(QDateTime::fromMSecsSinceEpoch(kept.takenAtMs),
+                                                           QLocale::ShortFormat)));
+                const int at = combo->count() - 1;
+                combo->setItemData(at, QStringLiteral("file"), KindRole);
+                combo->setItemData(at, kept.path, ValueRole);
+                combo->setItemData(at, true, KeptRole);
+                combo->setItemData(at, kept.path, Qt::ToolTipRole);
+            }
         }
         const int at = combo->findData(current, ValueRole);
         if (at >= 0)

@@ -54,6 +54,9 @@ public:
     // The sides picked (what the Compare button compares): a file, or a server of the list.
     void setFileSide(int side, const QString &path);
     void setServerSide(int side, ServerSession *session);
+    // A side's picker: files picked, every server of the list ("Live: …"), and each saved
+    // server's kept snapshots (ServerHistory, "Kept: …").
+    QComboBox *picker(int side) const { return m_pick.at(side); }
     // Compares the picked sides: at once for files, once the walks end for servers (compared()
     // or failed() follows). False, and why in *error, when it cannot start.
     bool compare(QString *error = nullptr);

@@ -9,6 +9,7 @@
 #include "fixtureprocess.h"
 #include "mainwindow.h"
 #include "plurals.h"
+#include "serverhistory.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "settingskeys.h"
@@ -17,6 +18,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QJsonObject>
@@ -297,9 +299,11 @@ void tst_CompareView::aDriftFindingOpensTheView()
     c.command = demoServer;
     c.arguments = {QStringLiteral("--scenario"), QStringLiteral("drift-v1")};
     DefinitionBaseline::forget(c.name);
+    ServerHistory::forget(c.name);
     QVERIFY(m_fixture.openServer(c));
     ServerSession *s = m_fixture.servers()->session(0);
     QSignalSpy checked(s, &ServerSession::driftChecked);
+    QSignalSpy recorded(s, &ServerSession::historyRecorded);
     QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 30000);
     QVERIFY(!s->hasDrift());
     c.arguments = {QStringLiteral("--scenario"), QStringLiteral("drift-v2")};
@@ -334,11 +338,26 @@ void tst_CompareView::aDriftFindingOpensTheView()
     QVERIFY(std::any_of(view->changes().cbegin(), view->changes().cend(),
                         [](const SnapshotChange &ch) { return ch.cls == SnapshotChange::Class::Text; }));
 
+    // Its snapshot history (one per connect) is offered as sides, and compares as files do.
+    QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 2, 30000);
+    const QList<ServerHistory::Entry> kept = ServerHistory::entries(c.name);
+    QCOMPARE(kept.size(), 2);
+    int offered = 0;
+    for (int i = 0; i < view->picker(0)->count(); ++i)
+        offered += view->picker(0)->itemText(i).startsWith(QLatin1String("Kept: drifting-compare, ")) ? 1 : 0;
+    QCOMPARE(offered, 2);
+    view->setFileSide(0, kept.at(1).path); // the first connect's
+    view->setFileSide(1, kept.at(0).path);
+    QCOMPARE(view->picker(0)->count(), view->picker(1)->count()); // chosen, not added again
+    QString error;
+    QVERIFY2(view->compare(&error), qPrintable(error));
+    QTRY_VERIFY(!view->isTaking());
+    QVERIFY2(view->summary().contains(QStringLiteral(" breaking")), qPrintable(view->summary()));
+
     // The same server live against the first snapshot: a live side, walked with progress.
     QSignalSpy compared(view, &CompareView::compared);
     view->setFileSide(0, path(QStringLiteral("v1.json")));
     view->setServerSide(1, s);
-    QString error;
     QVERIFY2(view->compare(&error), qPrintable(error));
     QVERIFY(view->isTaking());
     QVERIFY(compared.wait(60000));
@@ -354,6 +373,7 @@ void tst_CompareView::aDriftFindingOpensTheView()
     QCOMPARE(view->summary(), expectedCounts());
     view->close();
     DefinitionBaseline::forget(c.name);
+    ServerHistory::forget(c.name);
 }
 
 void tst_CompareView::screenshots()
