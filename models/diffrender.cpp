@@ -72,17 +72,6 @@ QString listName(const QString &list)
 
 } // namespace
 
-QString elide(const QString &text, int width)
-{
-    const QString s = oneLineSafe(text);
-    if (width <= 0 || s.size() <= width)
-        return s;
-    qsizetype cut = qMax(0, width - 1);
-    if (cut > 0 && s.at(cut - 1).isHighSurrogate())
-        --cut;
-    return s.left(cut) + QChar(0x2026);
-}
-
 QString plainWords(const WordDiff &words)
 {
     return elide(wordsLine(words,

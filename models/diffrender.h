@@ -15,8 +15,6 @@ namespace DiffRender {
 
 // "7 changes: 2 breaking, 1 additive, …" ("0 changes" when none).
 QString countsLine(const QList<SnapshotChange> &changes);
-// One line cut to width characters with an ellipsis, as oneLineSafe() shows it.
-QString elide(const QString &text, int width);
 // The words changed on one line, removed [-…-] and added {+…+}, as git diff --word-diff has them.
 QString plainWords(const WordDiff &words);
 

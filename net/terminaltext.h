@@ -27,6 +27,9 @@ QString oneLineSafe(QStringView text);
 // The same for a QString: text itself (shared, not copied) when it holds nothing to show.
 QString terminalSafe(const QString &text);
 QString oneLineSafe(const QString &text);
+// One line cut to width characters with an ellipsis (a surrogate pair never split); hidden
+// characters, line breaks and tabs shown as oneLineSafe() shows them. width 0: not cut.
+QString elide(const QString &text, int width);
 
 // XML or HTML text (a JUnit report, an HTML bug report), still well-formed: as terminalSafe(), with
 // each hidden character written "&lt;U+XXXX&gt;", which reads as terminalSafe()'s "<U+XXXX>".

@@ -617,8 +617,7 @@ void CompareView::buildTree()
                 const SnapshotChange &c = m_changes.at(i);
                 auto *item = new QTreeWidgetItem(classItem);
                 const QString text =
-                    (c.item ? DiffRender::elide(*c.item, 200) + QStringLiteral(": ") : QString()) +
-                    DiffRender::elide(c.summary, 400);
+                    (c.item ? elide(*c.item, 200) + QStringLiteral(": ") : QString()) + elide(c.summary, 400);
                 item->setText(0, text);
                 item->setIcon(0, classBadge(colors, cls));
                 item->setToolTip(0, terminalSafe(c.summary));
@@ -722,8 +721,8 @@ void CompareView::showSides(const SnapshotChange *c)
     markLines(lines[0], lines[1], &marked[0], &marked[1]);
     const std::array<QString, 2> names{m_before, m_after};
     for (int side = 0; side < 2; ++side) {
-        m_sideHeading[side]->setText(side == 0 ? tr("Before — %1").arg(DiffRender::elide(names[side], 200))
-                                               : tr("After — %1").arg(DiffRender::elide(names[side], 200)));
+        m_sideHeading[side]->setText(side == 0 ? tr("Before — %1").arg(elide(names[side], 200))
+                                               : tr("After — %1").arg(elide(names[side], 200)));
         QPlainTextEdit *edit = m_sideText[side];
         edit->clear();
         m_changedLines[side].clear();

@@ -67,17 +67,6 @@ QString toJsonLine(const QJsonValue &value)
     return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
 }
 
-QString elide(const QString &text, int width)
-{
-    const QString s = oneLineSafe(text);
-    if (width <= 0 || s.size() <= width)
-        return s;
-    qsizetype cut = qMax(0, width - 1);
-    if (cut > 0 && s.at(cut - 1).isHighSurrogate())
-        --cut;
-    return s.left(cut) + QChar(0x2026);
-}
-
 QString shortCursor(const QString &text, int width)
 {
     const QString cursor = oneLineSafe(text);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "terminaltext.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
@@ -20,9 +22,6 @@ void printJson(const QByteArray &json);
 QString toJsonText(const QJsonObject &object, bool indented = true); // ends with a newline
 QString toJsonLine(const QJsonValue &value);                         // compact, no newline
 
-// One line cut to width characters with an ellipsis; hidden characters (and line breaks, tabs) are
-// shown as oneLineSafe() shows them.
-QString elide(const QString &text, int width);
 // A cursor as a table shows it: whole, "" visible; one longer than width cut in the middle, with
 // its length (the full text is in --format json).
 QString shortCursor(const QString &cursor, int width = 64);
