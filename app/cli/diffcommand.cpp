@@ -22,6 +22,7 @@ QString DiffCommand::helpText()
                "       folio diff [options] - AFTER <target>\n"
                "       folio diff [options] --baseline NAME [<target>]\n"
                "       folio diff [options] URL URL\n"
+               "       folio diff [options] server:NAME server:NAME\n"
                "\n"
                "Compares two snapshots of a server and says what changed, item by item (matched\n"
                "by name, uri or uriTemplate), each change in a class:\n"
@@ -35,8 +36,9 @@ QString DiffCommand::helpText()
                "  caching   a list's ttlMs or cacheScope changed, or its scope flipped to public\n"
                "  paging    a list's page size, number of pages, order or cursor format changed\n"
                "BEFORE and AFTER are snapshot files (folio snapshot), recordings (FILE.folio,\n"
-               "replayed and walked as 'folio snapshot' does) or HTTP servers by their URL\n"
-               "(http://..., https://...: walked live). A target given as folio list takes it\n"
+               "replayed and walked as 'folio snapshot' does), HTTP servers by their URL\n"
+               "(http://..., https://...: walked live) or saved servers (server:NAME, as\n"
+               "--server NAME: walked live). A target given as folio list takes it\n"
                "(--url, --server or -- COMMAND, with --header, --token-env) is AFTER, or\n"
                "stands where '-' is.\n"
                "--baseline NAME compares the definitions (tools, prompts, templates) the window\n"
@@ -146,13 +148,18 @@ int DiffCommand::parse(const QStringList &arguments, Options *options)
             if (!line.readTarget(&side.server, &side.keychainToken, &problem))
                 return line.usage(problem);
             side.label = side.server.displayTarget();
-        } else if (const bool recording = word.endsWith(QLatin1String(".folio"));
-                   recording || word.startsWith(QLatin1String("http://")) ||
+        } else if (const bool recording = word.endsWith(QLatin1String(".folio")),
+                   saved = word.startsWith(QLatin1String("server:"));
+                   recording || saved || word.startsWith(QLatin1String("http://")) ||
                    word.startsWith(QLatin1String("https://"))) {
-            // A recording, replayed as folio snapshot FILE.folio replays it; or an HTTP server by
-            // its URL, as --url alone reaches it (--header and --token-env go with the target).
+            // A recording, replayed as folio snapshot FILE.folio replays it; a saved server, as
+            // --server NAME reaches it; or an HTTP server by its URL, as --url alone reaches it
+            // (--header and --token-env go with the target).
             CommandLine own(QStringLiteral("diff"),
-                            {recording ? QStringLiteral("--replay") : QStringLiteral("--url"), word},
+                            {recording ? QStringLiteral("--replay")
+                             : saved   ? QStringLiteral("--server")
+                                       : QStringLiteral("--url"),
+                             saved ? word.mid(7) : word},
                             QString());
             if (const int code = own.parse(helpText()); code != ParseOk)
                 return code;

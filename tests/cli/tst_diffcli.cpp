@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QSet>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -477,6 +478,41 @@ private Q_SLOTS:
             env);
         QCOMPARE(none.exitCode, 2);
         QVERIFY2(none.err.contains("no trusted definitions of 'other'"), none.err.constData());
+    }
+
+    // server:NAME as a side: a saved server, walked live; two of them in one command.
+    void twoSavedServers()
+    {
+        QTemporaryDir home;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        const auto saved = [](const QString &name, const QString &scenario) {
+            return QJsonObject{{QStringLiteral("name"), name},
+                               {QStringLiteral("type"), QStringLiteral("stdio")},
+                               {QStringLiteral("command"), demoServer},
+                               {QStringLiteral("args"), QJsonArray{QStringLiteral("--scenario"), scenario}}};
+        };
+        {
+            QSettings settings(home.filePath(QStringLiteral("config/Folio/Folio.conf")),
+                               QSettings::IniFormat);
+            settings.setValue(
+                QStringLiteral("servers"),
+                QJsonDocument(QJsonArray{saved(QStringLiteral("staging"), QStringLiteral("drift-v1")),
+                                         saved(QStringLiteral("prod"), QStringLiteral("drift-v2"))})
+                    .toJson(QJsonDocument::Compact));
+        }
+        const Run run = fixtureprocess::folio({QStringLiteral("diff"), QStringLiteral("server:staging"),
+                                               QStringLiteral("server:prod"), QStringLiteral("--format"),
+                                               QStringLiteral("json")},
+                                              env);
+        QVERIFY2(run.exitCode == 1, qPrintable(run.describe()));
+        QCOMPARE(changeKeys(parse(run.out)), expectedChanges);
+        const Run unknown = fixtureprocess::folio(
+            {QStringLiteral("diff"), QStringLiteral("server:staging"), QStringLiteral("server:nope")}, env);
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("nope"), unknown.err.constData());
     }
 
     void help()
