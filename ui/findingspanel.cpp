@@ -6,9 +6,11 @@
 #include "statuscolors.h"
 #include "terminaltext.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -72,6 +74,23 @@ void FindingsPanel::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     rebuildWhenOnScreen();
+}
+
+void FindingsPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // A theme or a zoom sets another font: columns fitted to the old one would elide ("warni…").
+    // Fitted once every widget has taken the new font.
+    if (m_tree && (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange))
+        QTimer::singleShot(0, this, &FindingsPanel::fitColumns);
+}
+
+void FindingsPanel::fitColumns()
+{
+    if (!m_tree)
+        return;
+    for (int c = 0; c < MessageColumn; ++c)
+        m_tree->resizeColumnToContents(c);
 }
 
 void FindingsPanel::rebuildWhenOnScreen()
@@ -155,8 +174,7 @@ void FindingsPanel::rebuild()
             }
         }
     }
-    for (int c = 0; c < MessageColumn; ++c)
-        m_tree->resizeColumnToContents(c);
+    fitColumns();
     m_tree->setVisible(m_tree->topLevelItemCount() > 0);
     m_empty->setVisible(m_tree->topLevelItemCount() == 0);
     // An empty state that says what it means: nothing judged yet, or everything judged and clean.

@@ -56,10 +56,13 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void build();
     void rebuild();
+    // The columns but the message fitted to what they hold, in the current font.
+    void fitColumns();
 
     QPointer<ServerSession> m_session;
     QTreeWidget *m_tree = nullptr; // and m_empty: made by build()

@@ -688,6 +688,21 @@ void tst_MainWindow::definitionDriftIsCaughtOnConnect()
     QTest::keyClick(m_fixture.window(), Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
     QTRY_VERIFY_WITH_TIMEOUT(panel->tree() && panel->tree()->isVisible(), 5000);
     QTRY_VERIFY(!panel->tree()->findItems(QStringLiteral("baseline"), Qt::MatchExactly, 4).isEmpty());
+    // A zoom (or a theme) sets another font: the columns are fitted again, "warning" not elided.
+    QTreeWidget *tree = panel->tree();
+    const auto fits = [tree] {
+        return tree->columnWidth(0) >
+               tree->fontMetrics().horizontalAdvance(QStringLiteral("warning")) + tree->iconSize().width();
+    };
+    QVERIFY(fits());
+    const int narrower = tree->columnWidth(0);
+    const QFont before = QApplication::font();
+    QFont larger = before;
+    larger.setPointSizeF(before.pointSizeF() * 1.6);
+    QApplication::setFont(larger);
+    QTRY_VERIFY(tree->columnWidth(0) > narrower);
+    QVERIFY(fits());
+    QApplication::setFont(before);
 
     QTRY_VERIFY(trust->isEnabled());
     serverActions->trustDefinitions(/*confirm=*/false);
