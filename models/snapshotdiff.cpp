@@ -223,27 +223,13 @@ struct Changes
     void add(Class cls, const QString &field, const QString &summary, const QJsonValue &before = undefined,
              const QJsonValue &after = undefined) const
     {
-        SnapshotChange c;
-        c.cls = cls;
-        c.list = list;
-        c.item = item;
-        c.field = field;
-        c.summary = summary;
-        c.before = before;
-        c.after = after;
-        out->changes.append(c);
+        out->changes.append(make(cls, field, summary, before, after));
     }
     // A text changed: the words that did.
     void text(const QString &field, const QString &what, const QJsonValue &before,
               const QJsonValue &after) const
     {
-        SnapshotChange c;
-        c.cls = Class::Text;
-        c.list = list;
-        c.item = item;
-        c.field = field;
-        c.before = before;
-        c.after = after;
+        SnapshotChange c = make(Class::Text, field, QString(), before, after);
         if ((before.isString() || before.isUndefined()) && (after.isString() || after.isUndefined())) {
             c.words = WordDiff::of(before.toString(), after.toString(), &out->wordCells);
             c.summary = before.isUndefined()  ? what + QStringLiteral(" added")
@@ -253,6 +239,21 @@ struct Changes
             c.summary = QStringLiteral("%1 changed: %2 → %3").arg(what, compact(before), compact(after));
         }
         out->changes.append(c);
+    }
+
+private:
+    SnapshotChange make(Class cls, const QString &field, const QString &summary, const QJsonValue &before,
+                        const QJsonValue &after) const
+    {
+        SnapshotChange c;
+        c.cls = cls;
+        c.list = list;
+        c.item = item;
+        c.field = field;
+        c.summary = summary;
+        c.before = before;
+        c.after = after;
+        return c;
     }
 };
 

@@ -293,23 +293,14 @@ void tst_CompareView::hostileTextKeepsTheLayout()
 void tst_CompareView::aDriftFindingOpensTheView()
 {
     // A saved server walked to its end on connect: drift-v1 pinned, then drift-v2 under its name.
-    QSettings().setValue(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole));
-    ServerConfig c;
-    c.name = QStringLiteral("drifting-compare");
-    c.command = demoServer;
-    c.arguments = {QStringLiteral("--scenario"), QStringLiteral("drift-v1")};
-    DefinitionBaseline::forget(c.name);
-    ServerHistory::forget(c.name);
-    QVERIFY(m_fixture.openServer(c));
-    ServerSession *s = m_fixture.servers()->session(0);
+    const QString name = QStringLiteral("drifting-compare");
+    ServerSession *s = m_fixture.openSavedDemo(name, QStringLiteral("drift-v1"));
+    QVERIFY(s);
     QSignalSpy checked(s, &ServerSession::driftChecked);
     QSignalSpy recorded(s, &ServerSession::historyRecorded);
     QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 30000);
     QVERIFY(!s->hasDrift());
-    c.arguments = {QStringLiteral("--scenario"), QStringLiteral("drift-v2")};
-    m_fixture.servers()->updateServer(0, c);
-    s->disconnectFromServer();
-    s->connectToServer();
+    m_fixture.reconnectAs(QStringLiteral("drift-v2"));
     QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 30000);
     QVERIFY(s->hasDrift());
 
@@ -340,7 +331,7 @@ void tst_CompareView::aDriftFindingOpensTheView()
 
     // Its snapshot history (one per connect) is offered as sides, and compares as files do.
     QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 2, 30000);
-    const QList<ServerHistory::Entry> kept = ServerHistory::entries(c.name);
+    const QList<ServerHistory::Entry> kept = ServerHistory::entries(name);
     QCOMPARE(kept.size(), 2);
     int offered = 0;
     for (int i = 0; i < view->picker(0)->count(); ++i)
@@ -372,8 +363,8 @@ void tst_CompareView::aDriftFindingOpensTheView()
     QVERIFY2(view->statusText().contains(QStringLiteral("cancelled")), qPrintable(view->statusText()));
     QCOMPARE(view->summary(), expectedCounts());
     view->close();
-    DefinitionBaseline::forget(c.name);
-    ServerHistory::forget(c.name);
+    DefinitionBaseline::forget(name);
+    ServerHistory::forget(name);
 }
 
 void tst_CompareView::screenshots()

@@ -634,28 +634,20 @@ void tst_MainWindow::definitionDriftIsCaughtOnConnect()
 {
     // A saved server walked to its end on connect: the first connect pins its definitions, a later
     // one with other definitions (the demo server's second version under the same name) is drift.
-    QSettings().setValue(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole));
-    ServerConfig c;
-    c.name = QStringLiteral("drifting");
-    c.command = QStringLiteral(FOLIO_DEMO_SERVER);
-    c.arguments = {QStringLiteral("--scenario"), QStringLiteral("drift-v1")};
-    DefinitionBaseline::forget(c.name);
-    QVERIFY(m_fixture.openServer(c));
-    ServerSession *s = m_fixture.servers()->session(0);
+    const QString name = QStringLiteral("drifting");
+    ServerSession *s = m_fixture.openSavedDemo(name, QStringLiteral("drift-v1"));
+    QVERIFY(s);
     QSignalSpy checked(s, &ServerSession::driftChecked);
     QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 30000);
     QVERIFY(!s->hasDrift());
-    QVERIFY(QFile::exists(DefinitionBaseline::path(c.name)));
+    QVERIFY(QFile::exists(DefinitionBaseline::path(name)));
     auto *serverActions = m_fixture.window()->findChild<ServerListActions *>();
     QVERIFY(serverActions);
     QAction *trust = serverActions->trustAction();
     QCOMPARE(trust->text(), QStringLiteral("&Trust Current Definitions…"));
     QVERIFY(!trust->isEnabled());
 
-    c.arguments = {QStringLiteral("--scenario"), QStringLiteral("drift-v2")};
-    m_fixture.servers()->updateServer(0, c);
-    s->disconnectFromServer();
-    s->connectToServer();
+    m_fixture.reconnectAs(QStringLiteral("drift-v2"));
     QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 30000);
     QVERIFY(s->hasDrift());
     const auto drift = [s](const QString &listId) {
@@ -716,21 +708,16 @@ void tst_MainWindow::definitionDriftIsCaughtOnConnect()
 
     // Removing the server forgets what it was trusted with.
     m_fixture.servers()->removeServer(0);
-    QVERIFY(!QFile::exists(DefinitionBaseline::path(c.name)));
+    QVERIFY(!QFile::exists(DefinitionBaseline::path(name)));
 }
 
 void tst_MainWindow::connectsAreKeptAsSnapshots()
 {
     // A saved server walked to its end on connect keeps a snapshot of each connect, the newest few.
-    QSettings().setValue(SettingsKey::WalkOnConnect, int(ServerSession::WalkOnConnect::Whole));
     ServerHistory::setKeep(2);
-    ServerConfig c;
-    c.name = QStringLiteral("remembered");
-    c.command = QStringLiteral(FOLIO_DEMO_SERVER);
-    c.arguments = {QStringLiteral("--scenario"), QStringLiteral("drift-v1")};
-    ServerHistory::forget(c.name);
-    QVERIFY(m_fixture.openServer(c));
-    ServerSession *s = m_fixture.servers()->session(0);
+    const QString name = QStringLiteral("remembered");
+    ServerSession *s = m_fixture.openSavedDemo(name, QStringLiteral("drift-v1"));
+    QVERIFY(s);
     QSignalSpy recorded(s, &ServerSession::historyRecorded);
     QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 1, 30000);
     for (int connects = 2; connects <= 3; ++connects) {
@@ -738,7 +725,7 @@ void tst_MainWindow::connectsAreKeptAsSnapshots()
         s->connectToServer();
         QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), connects, 30000);
     }
-    const QList<ServerHistory::Entry> kept = ServerHistory::entries(c.name);
+    const QList<ServerHistory::Entry> kept = ServerHistory::entries(name);
     QCOMPARE(kept.size(), 2);
     QCOMPARE(kept.constFirst().path, recorded.constLast().at(0).toString());
     QVERIFY(kept.at(0).takenAtMs >= kept.at(1).takenAtMs);
@@ -759,10 +746,10 @@ void tst_MainWindow::connectsAreKeptAsSnapshots()
     s->disconnectFromServer();
     s->connectToServer();
     QTRY_COMPARE_WITH_TIMEOUT(s->state(), ClientState::Connected, 30000);
-    QCOMPARE(ServerHistory::entries(c.name).size(), 2);
+    QCOMPARE(ServerHistory::entries(name).size(), 2);
     ServerHistory::setKeep(ServerHistory::DefaultKeep);
     m_fixture.servers()->removeServer(0);
-    QVERIFY(!QDir(ServerHistory::folder(c.name)).exists());
+    QVERIFY(!QDir(ServerHistory::folder(name)).exists());
 }
 
 void tst_MainWindow::trafficIsLogged()

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "definitionbaseline.h"
 #include "mainwindow.h"
 #include "secretstore.h"
 #include "serverconfig.h"
+#include "serverhistory.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "serverview.h"
@@ -71,6 +73,36 @@ public:
     }
 
     // The window on one server, connecting to it: its view.
+    // A saved server (folio-demo-server --scenario scenario) named name, nothing kept of it yet (no
+    // trusted definitions, no history), every list walked to its end on connect: its session,
+    // connecting. What the drift and history tests start from.
+    folio::ServerSession *openSavedDemo(const QString &name, const QString &scenario)
+    {
+        QSettings().setValue(folio::SettingsKey::WalkOnConnect,
+                             int(folio::ServerSession::WalkOnConnect::Whole));
+        folio::DefinitionBaseline::forget(name);
+        folio::ServerHistory::forget(name);
+        if (!openServer(savedDemo(name, scenario)))
+            return nullptr;
+        return m_servers->session(0);
+    }
+    // The server openSavedDemo() opened, as scenario under the same name, connected again.
+    void reconnectAs(const QString &scenario)
+    {
+        const QString name = m_servers->session(0)->config().name;
+        m_servers->updateServer(0, savedDemo(name, scenario));
+        m_servers->session(0)->disconnectFromServer();
+        m_servers->session(0)->connectToServer();
+    }
+    static folio::ServerConfig savedDemo(const QString &name, const QString &scenario)
+    {
+        folio::ServerConfig c;
+        c.name = name;
+        c.command = QStringLiteral(FOLIO_DEMO_SERVER);
+        c.arguments = {QStringLiteral("--scenario"), scenario};
+        return c;
+    }
+
     folio::ServerView *openServer(const folio::ServerConfig &config, QSize size = DefaultSize)
     {
         makeServers()->addServer(config);
