@@ -154,6 +154,7 @@ int main(int argc, char **argv)
 
     folio::TtlClock clock;
     folio::SecretStore secrets;
+    secrets.setRemembersAbsence(true);
     folio::ServerListModel servers(&clock, &secrets);
     const QString demo = demoServerProgram();
     servers.setDemoServer(demo, {QStringLiteral("--scenario"), parser.value(QStringLiteral("scenario"))});

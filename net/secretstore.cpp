@@ -1,11 +1,14 @@
 #include "secretstore.h"
 
 #include "netlogging.h"
+#include "settingskeys.h"
 
 #include <qt6keychain/keychain.h>
 
+#include <QCryptographicHash>
 #include <QPointer>
 #include <QRegularExpression>
+#include <QSettings>
 
 #include <utility>
 
@@ -94,12 +97,26 @@ SecretStore::SecretStore(const QString &service, QObject *parent)
 {
     m_stall->setSingleShot(true);
     m_stall->setInterval(defaultStallMs);
+    // Through the signals, so that a keychain a test puts in place remembers alike.
+    connect(this, &SecretStore::failed, this, [this](const QString &key, Failure failure) {
+        if (failure == Failure::NotFound)
+            rememberAbsent(key, true);
+    });
+    connect(this, &SecretStore::stored, this, [this](const QString &key) { rememberAbsent(key, false); });
+    connect(this, &SecretStore::removed, this, [this](const QString &key) { rememberAbsent(key, true); });
     connect(m_stall, &QTimer::timeout, this, [this] {
         qCInfo(lcSecrets).noquote() << "the keychain has not answered in" << m_stall->interval()
                                     << "ms: the next job starts";
         m_current = 0;
         startNext();
     });
+}
+
+SecretStore *SecretStore::forApplication(QObject *parent)
+{
+    auto *store = new SecretStore(QStringLiteral("Folio"), parent);
+    store->setRemembersAbsence(true);
+    return store;
 }
 
 void SecretStore::setStallMs(int ms)
@@ -124,12 +141,56 @@ void SecretStore::store(const QString &key, const QString &secret)
 
 void SecretStore::read(const QString &key)
 {
+    if (isKnownAbsent(key)) {
+        // The answer the keychain gave last time, without loading it: on the next turn, as a job's.
+        qCDebug(lcSecrets).noquote() << "reading the token for" << key << "skipped: known to be absent";
+        QTimer::singleShot(0, this, [this, key] {
+            Q_EMIT failed(key, Failure::NotFound, failureMessage(Failure::NotFound, key));
+        });
+        return;
+    }
     enqueue(new QKeychain::ReadPasswordJob(m_service), Operation::Read, key);
 }
 
 void SecretStore::remove(const QString &key)
 {
     enqueue(new QKeychain::DeletePasswordJob(m_service), Operation::Remove, key);
+}
+
+QString SecretStore::absenceId(const QString &key) const
+{
+    const QByteArray hash =
+        QCryptographicHash::hash((m_service + QChar(0) + key).toUtf8(), QCryptographicHash::Sha256);
+    return QString::fromLatin1(hash.toHex().left(32));
+}
+
+bool SecretStore::isKnownAbsent(const QString &key) const
+{
+    if (!m_remembersAbsence)
+        return false;
+    return QSettings().value(SettingsKey::KeychainAbsent).toStringList().contains(absenceId(key));
+}
+
+void SecretStore::rememberAbsent(const QString &key, bool absent)
+{
+    if (!m_remembersAbsence)
+        return;
+    QSettings settings;
+    QStringList ids = settings.value(SettingsKey::KeychainAbsent).toStringList();
+    const QString id = absenceId(key);
+    if (ids.contains(id) == absent)
+        return;
+    if (absent) {
+        ids.append(id);
+        if (ids.size() > maxRememberedAbsent)
+            ids.remove(0, ids.size() - maxRememberedAbsent);
+    } else {
+        ids.removeAll(id);
+    }
+    if (ids.isEmpty())
+        settings.remove(SettingsKey::KeychainAbsent);
+    else
+        settings.setValue(SettingsKey::KeychainAbsent, ids);
 }
 
 QString SecretStore::failureMessage(Failure failure, const QString &key, const QString &detail)

@@ -33,6 +33,9 @@ public:
     explicit SecretStore(const QString &service = QStringLiteral("Folio"), QObject *parent = nullptr);
     ~SecretStore() override;
 
+    // The store Folio's window and commands use: service "Folio", remembering absence.
+    static SecretStore *forApplication(QObject *parent);
+
     QString service() const { return m_service; }
 
     // Virtual for one reason: unit tests put a keychain of their own in its place (one that
@@ -40,6 +43,20 @@ public:
     virtual void store(const QString &key, const QString &secret);
     virtual void read(const QString &key);
     virtual void remove(const QString &key);
+
+    // Remember the keys the keychain said it does not hold, so that a later start need not ask
+    // again: the first question loads the keychain's library (libsecret brings GIO and GLib's type
+    // system) and asks D-Bus, about 12 ms before an HTTP server's first request can go. A read that
+    // finds nothing adds its key; a store drops it, and so does this store's read or a store of the
+    // same service in another Folio process (both go through store()). Kept in QSettings
+    // (SettingsKey::KeychainAbsent) as hashes of service and key, the newest maxRememberedAbsent.
+    // A secret put in the keychain under Folio's service by another program is not seen until
+    // Folio stores that key again. Off unless turned on: the applications turn it on; a test that
+    // fills a keychain behind the store's back leaves it off.
+    void setRemembersAbsence(bool on) { m_remembersAbsence = on; }
+    // The keychain said, the last time it was asked, that it holds nothing under key.
+    bool isKnownAbsent(const QString &key) const;
+    static constexpr int maxRememberedAbsent = 200;
 
     // Jobs asked for and not started yet (one runs at a time).
     int waitingJobs() const { return int(m_waiting.size()); }
@@ -75,7 +92,11 @@ private:
     void startNext();
     void handleFinished(QKeychain::Job *job, Operation operation, const QString &key);
 
+    QString absenceId(const QString &key) const;
+    void rememberAbsent(const QString &key, bool absent);
+
     QString m_service;
+    bool m_remembersAbsence = false;
     QList<Waiting> m_waiting;
     quint64 m_serial = 0;  // the last job started
     quint64 m_current = 0; // the job the queue waits for; 0 when none

@@ -16,7 +16,8 @@ SignInStore::SignInStore(const QUrl &serverUrl, SecretStore *secrets, QObject *p
 
 void SignInStore::load(std::function<void()> done)
 {
-    if (!m_secrets) {
+    if (!m_secrets || m_secrets->isKnownAbsent(m_key)) {
+        // Nothing to read: the first request need not wait for the keychain.
         m_loaded = true;
         done();
         return;

@@ -25,7 +25,8 @@ public:
     Authorizer *authorizer() const { return m_authorizer; }
     QUrl serverUrl() const { return m_authorizer->serverUrl(); }
 
-    // Reads the saved record (none saved: an empty one), then calls done, once, in any case.
+    // Reads the saved record (none saved: an empty one), then calls done, once, in any case: at
+    // once, before returning, when the keychain is known to hold none (SecretStore::isKnownAbsent).
     void load(std::function<void()> done);
     bool isLoaded() const { return m_loaded; }
     // Forgets the tokens here and in the keychain; client identities stay with the record.

@@ -87,7 +87,7 @@ void AuthCommand::start()
         return;
     case Action::Status:
     case Action::Logout:
-        m_secrets = new SecretStore(QStringLiteral("Folio"), this);
+        m_secrets = SecretStore::forApplication(this);
         m_store = new SignInStore(m_options.server.url, m_secrets, this);
         m_store->load([this] { m_options.action == Action::Status ? status() : logout(); });
         return;

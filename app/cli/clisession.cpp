@@ -75,9 +75,7 @@ void CliSession::start()
     kick();
     const ServerConfig &config = m_client->config();
     if (!m_signIn && config.canSignIn() && config.bearerToken.isEmpty()) {
-        if (!m_secrets)
-            m_secrets = new SecretStore(QStringLiteral("Folio"), this);
-        m_signIn = new SignInStore(config.url, m_secrets, this);
+        m_signIn = new SignInStore(config.url, secrets(), this);
         Authorizer *authorizer = m_signIn->authorizer();
         authorizer->setInteractive(m_interactive);
         authorizer->setBrowser(m_browser);
@@ -100,11 +98,9 @@ void CliSession::start()
         connectNow();
         return;
     }
-    if (!m_secrets)
-        m_secrets = new SecretStore(QStringLiteral("Folio"), this);
     qCDebug(lcCli).noquote() << "the secrets of" << config.name << "come from the keychain"
                              << (m_keychain == KeychainToken::Required ? "(the token required)" : "");
-    fillSecrets(m_secrets, wanted, this, [this](const ServerConfig &filled, const QList<SecretGap> &gaps) {
+    fillSecrets(secrets(), wanted, this, [this](const ServerConfig &filled, const QList<SecretGap> &gaps) {
         for (const SecretGap &gap : gaps) {
             if (!gap.variable.isEmpty()) {
                 // As in the window: the server starts without it, and says what it misses.
@@ -124,6 +120,13 @@ void CliSession::start()
         m_client->setConfig(filled);
         connectNow();
     });
+}
+
+SecretStore *CliSession::secrets()
+{
+    if (!m_secrets)
+        m_secrets = SecretStore::forApplication(this);
+    return m_secrets;
 }
 
 void CliSession::connectNow()

@@ -58,6 +58,7 @@ Q_SIGNALS:
 
 private:
     void connectNow();
+    SecretStore *secrets(); // made at the first secret asked for: most runs open no keychain
     void handleDisconnected(const McpError &error);
 
     McpClient *m_client;

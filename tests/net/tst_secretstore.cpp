@@ -1,11 +1,15 @@
 #include "secretstore.h"
+#include "settingskeys.h"
+#include "signinstore.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -19,6 +23,7 @@ class tst_SecretStore : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase();
     void init();
 
     void failureMessage_data();
@@ -30,6 +35,8 @@ private Q_SLOTS:
     void servicesAreSeparate();
     void storeDeletedInFlight();
     void aStalledJobHoldsNoOneBack();
+    void absenceIsRemembered();
+    void absenceMemoryIsBounded();
 
 private:
     static constexpr int Timeout = 15000;
@@ -72,10 +79,19 @@ QString tst_SecretStore::describeFailures(const QSignalSpy &failed)
     return messages.join(QLatin1Char('\n'));
 }
 
+void tst_SecretStore::initTestCase()
+{
+    // What the stores remember (SettingsKey::KeychainAbsent) goes to a throwaway place.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+    QSettings().remove(SettingsKey::KeychainAbsent);
+}
+
 void tst_SecretStore::init()
 {
     const QByteArrayView function(QTest::currentTestFunction());
-    if (function == "failureMessage" || function == "unreachableKeychainIsNoBackend")
+    if (function == "failureMessage" || function == "unreachableKeychainIsNoBackend" ||
+        function == "absenceMemoryIsBounded")
         return;
     if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
         QSKIP("No D-Bus session bus, so no Secret Service: run through tests/run-in-session "
@@ -294,6 +310,96 @@ void tst_SecretStore::aStalledJobHoldsNoOneBack()
     for (int i = 0; i < 3; ++i)
         store.remove(key + QString::number(i));
     QTRY_COMPARE_WITH_TIMEOUT(removed.size() + failed.size(), 3, Timeout);
+}
+
+void tst_SecretStore::absenceIsRemembered()
+{
+    const QString key = uniqueKey("absent");
+    const auto cleanUp = qScopeGuard([&] {
+        SecretStore store(QStringLiteral("Folio-test"));
+        QSignalSpy answered(&store, &SecretStore::removed);
+        store.remove(key);
+        answered.wait(Timeout);
+    });
+
+    SpiedStore spied(QStringLiteral("Folio-test"));
+    auto &[store, stored, restored, removed, failed] = spied;
+    store.setRemembersAbsence(true);
+    QVERIFY(!store.isKnownAbsent(key));
+    store.read(key);
+    QVERIFY2(failed.wait(Timeout), "no answer from the keychain in time");
+    QCOMPARE(failed.takeFirst().at(1).value<SecretStore::Failure>(), SecretStore::Failure::NotFound);
+    QVERIFY(store.isKnownAbsent(key));
+    // Only a hash of service and key reaches the settings.
+    const QStringList ids = QSettings().value(SettingsKey::KeychainAbsent).toStringList();
+    QVERIFY(!ids.isEmpty());
+    for (const QString &id : ids)
+        QVERIFY2(!id.contains(QStringLiteral("absent")) && id.size() == 32, qPrintable(id));
+    // The same key of another service, or a store that does not remember, knows nothing of it.
+    SecretStore otherService(QStringLiteral("Folio-test-other"));
+    otherService.setRemembersAbsence(true);
+    QVERIFY(!otherService.isKnownAbsent(key));
+    SecretStore forgetful(QStringLiteral("Folio-test"));
+    QVERIFY(!forgetful.isKnownAbsent(key));
+
+    // A later start does not ask the keychain: a token put there behind the store's back (by a
+    // store that does not remember) is not seen...
+    QSignalSpy forgetfulStored(&forgetful, &SecretStore::stored);
+    forgetful.store(key, QStringLiteral("tst-token-behind"));
+    QVERIFY(forgetfulStored.wait(Timeout));
+    QVERIFY(store.isKnownAbsent(key));
+    store.read(key);
+    QVERIFY(failed.wait(Timeout));
+    QCOMPARE(failed.takeFirst().at(1).value<SecretStore::Failure>(), SecretStore::Failure::NotFound);
+    QVERIFY(restored.isEmpty());
+
+    // ... and a sign-in for that key's server is loaded at once, before load() returns.
+    const QUrl url(QStringLiteral("http://127.0.0.1:9/") + key.mid(key.lastIndexOf(QLatin1Char('-')) + 1));
+    SignInStore asked(url, &store);
+    bool askedDone = false;
+    asked.load([&] { askedDone = true; });
+    QVERIFY2(!askedDone, "the first load waits for the keychain");
+    QTRY_VERIFY_WITH_TIMEOUT(askedDone, Timeout);
+    SignInStore atOnce(url, &store);
+    bool atOnceDone = false;
+    atOnce.load([&] { atOnceDone = true; });
+    QVERIFY2(atOnceDone, "a sign-in known to be absent still waited for the keychain");
+    QVERIFY(atOnce.isLoaded());
+
+    // A store through the remembering store ends it: the next read asks and finds the token.
+    store.store(key, QStringLiteral("tst-token-front"));
+    QVERIFY2(stored.wait(Timeout), qPrintable(describeFailures(failed)));
+    QVERIFY(!store.isKnownAbsent(key));
+    store.read(key);
+    QVERIFY2(restored.wait(Timeout), qPrintable(describeFailures(failed)));
+    QVERIFY(restored.takeFirst().at(1).toString() == QStringLiteral("tst-token-front"));
+    // And a remove makes it absent again.
+    store.remove(key);
+    QVERIFY2(removed.wait(Timeout), qPrintable(describeFailures(failed)));
+    QVERIFY(store.isKnownAbsent(key));
+}
+
+void tst_SecretStore::absenceMemoryIsBounded()
+{
+    // No keychain needed: the memory follows the answers, whoever gives them.
+    SecretStore store(QStringLiteral("Folio-test-bounded"));
+    store.setRemembersAbsence(true);
+    const int extra = 5;
+    for (int i = 0; i < SecretStore::maxRememberedAbsent + extra; ++i) {
+        const QString key = QStringLiteral("server:bounded-%1").arg(i);
+        Q_EMIT store.failed(key, SecretStore::Failure::NotFound, QString());
+    }
+    QCOMPARE(QSettings().value(SettingsKey::KeychainAbsent).toStringList().size(),
+             SecretStore::maxRememberedAbsent);
+    // The oldest went first.
+    QVERIFY(!store.isKnownAbsent(QStringLiteral("server:bounded-0")));
+    QVERIFY(!store.isKnownAbsent(QStringLiteral("server:bounded-%1").arg(extra - 1)));
+    QVERIFY(store.isKnownAbsent(QStringLiteral("server:bounded-%1").arg(extra)));
+    // A refusal or a failure of another kind says nothing about what the keychain holds.
+    Q_EMIT store.failed(QStringLiteral("server:refused"), SecretStore::Failure::AccessDenied, QString());
+    Q_EMIT store.failed(QStringLiteral("server:nobackend"), SecretStore::Failure::NoBackend, QString());
+    QVERIFY(!store.isKnownAbsent(QStringLiteral("server:refused")));
+    QVERIFY(!store.isKnownAbsent(QStringLiteral("server:nobackend")));
 }
 
 QTEST_GUILESS_MAIN(tst_SecretStore)

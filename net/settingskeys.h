@@ -53,4 +53,8 @@ inline QString toolArgumentHistory(const QString &server, const QString &tool)
     return ToolArgumentsGroup + QLatin1Char('/') + QString::fromLatin1(id.toHex().left(32));
 }
 
+// The keychain entries known to be absent (net/secretstore.cpp, SecretStore::setRemembersAbsence):
+// a list of hashes of service and key, newest last. Hashes, so that the file names no server.
+inline const QString KeychainAbsent = QStringLiteral("keychain/absent");
+
 } // namespace folio::SettingsKey
