@@ -22,8 +22,9 @@ inline const QString WindowSplitter = QStringLiteral("window/splitter");
 inline const QString Zoom = QStringLiteral("view/zoom");
 inline const QString Legend = QStringLiteral("view/legend");
 inline const QString Theme = QStringLiteral("view/theme");
-// The folder of the last session file opened or saved.
-inline const QString SessionDir = QStringLiteral("session/dir");
+// The folder of the last file chosen in a file dialog of the window (ui/filechooser.cpp). The key
+// keeps its first name (it began with sessions alone) so that the folder is remembered across updates.
+inline const QString FileDir = QStringLiteral("session/dir");
 
 // A list's table (ui/listview.cpp), under this group: its two splitters, and each list's columns.
 inline const QString ListViewGroup = QStringLiteral("listView");

@@ -3,6 +3,7 @@
 #include "definitionbaseline.h"
 #include "diffrender.h"
 #include "elidedlabel.h"
+#include "filechooser.h"
 #include "fonts.h"
 #include "serverhistory.h"
 #include "serverlistmodel.h"
@@ -18,7 +19,6 @@
 #include <QDateTime>
 #include <QEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -185,8 +185,8 @@ CompareView::CompareView(ServerListModel *servers, QWidget *parent)
         pick->addWidget(m_pick[side], side, 1);
         pick->addWidget(m_browse[side], side, 2);
         connect(m_browse[side], &QPushButton::clicked, this, [this, side] {
-            const QString path = QFileDialog::getOpenFileName(this, tr("Open Snapshot"), QString(),
-                                                              tr("Snapshots (*.json);;All files (*)"));
+            const QString path =
+                FileChooser::openFile(this, tr("Open Snapshot"), tr("Snapshots (*.json);;All files (*)"));
             if (!path.isEmpty())
                 setFileSide(side, path);
         });
@@ -817,9 +817,8 @@ bool CompareView::exportTo(const QString &path, QString *error)
 void CompareView::exportWithDialog()
 {
     QString selected;
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export Comparison"), QStringLiteral("diff.md"),
-                                     tr("Markdown (*.md);;HTML (*.html)"), &selected);
+    const QString path = FileChooser::saveFile(this, tr("Export Comparison"), QStringLiteral("diff.md"),
+                                               tr("Markdown (*.md);;HTML (*.html)"), &selected);
     if (path.isEmpty())
         return;
     QString error;

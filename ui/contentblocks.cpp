@@ -1,5 +1,6 @@
 #include "contentblocks.h"
 
+#include "filechooser.h"
 #include "fonts.h"
 #include "mcperror.h"
 #include "statuscolors.h"
@@ -8,7 +9,6 @@
 
 #include <QEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QJsonDocument>
@@ -136,14 +136,9 @@ QWidget *ContentBlocks::saveButton(const QByteArray &bytes, const QString &sugge
     save->setObjectName(QStringLiteral("saveBlock"));
     save->setToolTip(tr("Save the %1 bytes (%2) to a file").arg(QString::number(bytes.size()), mimeType));
     connect(save, &QPushButton::clicked, this, [this, bytes, suggestedName] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save"), suggestedName);
-        if (path.isEmpty())
-            return;
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
-            Q_EMIT statusMessage(tr("Could not save %1: %2").arg(path, file.errorString()));
-        else
-            Q_EMIT statusMessage(tr("Saved %1 (%2)").arg(path, McpError::sizeText(bytes.size())));
+        if (const QString said = FileChooser::saveBytes(this, tr("Save"), bytes, suggestedName);
+            !said.isEmpty())
+            Q_EMIT statusMessage(said);
     });
     return save;
 }

@@ -2,6 +2,7 @@
 
 #include "argumentcompleter.h"
 #include "copyaction.h"
+#include "filechooser.h"
 #include "fonts.h"
 #include "pagedlistmodel.h"
 #include "resourcereads.h"
@@ -18,7 +19,6 @@
 #include <QCompleter>
 #include <QDateTime>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QImage>
@@ -30,7 +30,6 @@
 #include <QPainterPath>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -666,16 +665,9 @@ QWidget *ReadView::contentWidget(int index)
             head->addWidget(save);
             connect(save, &QPushButton::clicked, this, [this, c] {
                 const QString name = c.uri.section(QLatin1Char('/'), -1);
-                const QString path = QFileDialog::getSaveFileName(this, tr("Save %1").arg(c.uri), name);
-                if (path.isEmpty())
-                    return;
-                QSaveFile file(path);
-                if (!file.open(QIODevice::WriteOnly) || file.write(c.data) != c.data.size() ||
-                    !file.commit()) {
-                    Q_EMIT statusMessage(tr("Could not save %1: %2").arg(path, file.errorString()));
-                    return;
-                }
-                Q_EMIT statusMessage(tr("Saved %1 (%2)").arg(path, McpError::sizeText(c.data.size())));
+                if (const QString said = FileChooser::saveBytes(this, tr("Save %1").arg(c.uri), c.data, name);
+                    !said.isEmpty())
+                    Q_EMIT statusMessage(said);
             });
         }
         break;

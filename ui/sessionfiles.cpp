@@ -2,6 +2,7 @@
 
 #include "bugreport.h"
 #include "clientstate.h"
+#include "filechooser.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
 #include "sessionrecording.h"
@@ -11,15 +12,12 @@
 
 #include <QAction>
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QListView>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QRegularExpression>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QUrl>
 
 #include <algorithm>
@@ -80,12 +78,10 @@ void SessionFiles::updateActions()
 
 void SessionFiles::openWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open Session"),
-                                                      QSettings().value(SettingsKey::SessionDir).toString(),
-                                                      tr("Folio sessions (*.folio);;All files (*)"));
+    const QString path =
+        FileChooser::openFile(m_window, tr("Open Session"), tr("Folio sessions (*.folio);;All files (*)"));
     if (path.isEmpty())
         return;
-    QSettings().setValue(SettingsKey::SessionDir, QFileInfo(path).absolutePath());
     QString error;
     if (openSession(path, &error) < 0)
         QMessageBox::warning(m_window, tr("Open Session"), error);
@@ -96,14 +92,11 @@ void SessionFiles::saveWithDialog()
     ServerSession *s = current();
     if (!s)
         return;
-    const QString dir = QSettings().value(SettingsKey::SessionDir, QDir::homePath()).toString();
-    const QString path = QFileDialog::getSaveFileName(
-        m_window, tr("Save Session"),
-        QDir(dir).filePath(fileStem(s->displayName()) + QStringLiteral(".folio")),
-        tr("Folio sessions (*.folio)"));
+    const QString path = FileChooser::saveFile(m_window, tr("Save Session"),
+                                               fileStem(s->displayName()) + QStringLiteral(".folio"),
+                                               tr("Folio sessions (*.folio)"));
     if (path.isEmpty())
         return;
-    QSettings().setValue(SettingsKey::SessionDir, QFileInfo(path).absolutePath());
     QString error;
     if (!saveSession(path, &error))
         QMessageBox::warning(m_window, tr("Save Session"), error);
@@ -194,10 +187,8 @@ void SessionFiles::exportWithDialog()
     const QString html = tr("HTML report (*.html *.htm)"), markdown = tr("Markdown report (*.md)"),
                   json = tr("JSON report (*.json)");
     QString filter = html;
-    QString fileName = QFileDialog::getSaveFileName(
-        m_window, tr("Export Report"),
-        QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-            .filePath(fileStem(s->displayName()) + QStringLiteral("-report.html")),
+    QString fileName = FileChooser::saveFile(
+        m_window, tr("Export Report"), fileStem(s->displayName()) + QStringLiteral("-report.html"),
         QStringList{html, markdown, json}.join(QStringLiteral(";;")), &filter);
     if (fileName.isEmpty())
         return;
@@ -220,14 +211,11 @@ void SessionFiles::snapshotWithDialog()
     ServerSession *s = current();
     if (!s)
         return;
-    const QString dir = QSettings().value(SettingsKey::SessionDir, QDir::homePath()).toString();
-    const QString path = QFileDialog::getSaveFileName(
-        m_window, tr("Save Snapshot"),
-        QDir(dir).filePath(fileStem(s->displayName()) + QStringLiteral("-snapshot.json")),
-        tr("Folio snapshots (*.json)"));
+    const QString path = FileChooser::saveFile(m_window, tr("Save Snapshot"),
+                                               fileStem(s->displayName()) + QStringLiteral("-snapshot.json"),
+                                               tr("Folio snapshots (*.json)"));
     if (path.isEmpty())
         return;
-    QSettings().setValue(SettingsKey::SessionDir, QFileInfo(path).absolutePath());
     QString error;
     if (!saveSnapshot(path, &error))
         QMessageBox::warning(m_window, tr("Save Snapshot"), error);

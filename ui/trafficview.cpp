@@ -1,5 +1,6 @@
 #include "trafficview.h"
 
+#include "filechooser.h"
 #include "fonts.h"
 #include "icons.h"
 #include "trafficexport.h"
@@ -9,7 +10,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -220,9 +220,8 @@ void TrafficView::exportWithDialog()
     if (!m_log->httpExchanges().isEmpty())
         filters << har;
     QString chosen = jsonl;
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export Traffic"), QStringLiteral("traffic.jsonl"),
-                                     filters.join(QStringLiteral(";;")), &chosen);
+    const QString path = FileChooser::saveFile(this, tr("Export Traffic"), QStringLiteral("traffic.jsonl"),
+                                               filters.join(QStringLiteral(";;")), &chosen);
     if (path.isEmpty())
         return;
     const bool isHar = chosen == har || path.endsWith(QLatin1String(".har"), Qt::CaseInsensitive);

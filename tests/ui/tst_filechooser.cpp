@@ -1,0 +1,139 @@
+#include "filechooser.h"
+#include "settingskeys.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace folio;
+
+// The window's file dialogs start where the user last chose a file, in any of them.
+class tst_FileChooser : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void startsInDocumentsTheFirstTime();
+    void remembersTheLastFolder();
+    void aFolderThatWentIsForgotten();
+    void saveBytesWritesAndSays();
+    void saveBytesSaysWhatWentWrong();
+    void cancelSaysNothing();
+
+private:
+    // Answers the next file dialog: picks path, or cancels when path is empty.
+    static void answerNextDialog(const QString &path);
+};
+
+void tst_FileChooser::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+}
+
+void tst_FileChooser::init()
+{
+    QSettings().remove(SettingsKey::FileDir);
+}
+
+void tst_FileChooser::answerNextDialog(const QString &path)
+{
+    auto *timer = new QTimer(qApp);
+    timer->setInterval(10);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, path] {
+        auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        timer->deleteLater();
+        if (path.isEmpty()) {
+            dialog->reject();
+            return;
+        }
+        dialog->selectFile(path);
+        dialog->accept();
+    });
+    timer->start();
+}
+
+void tst_FileChooser::startsInDocumentsTheFirstTime()
+{
+    QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (documents.isEmpty() || !QDir(documents).exists())
+        documents = QDir::homePath();
+    QCOMPARE(FileChooser::startPath(QStringLiteral("demo.folio")),
+             QDir(documents).filePath(QStringLiteral("demo.folio")));
+    QCOMPARE(FileChooser::startPath({}), documents);
+}
+
+void tst_FileChooser::remembersTheLastFolder()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    FileChooser::remember(dir.filePath(QStringLiteral("a-session.folio")));
+    QCOMPARE(FileChooser::startPath(QStringLiteral("report.html")),
+             dir.filePath(QStringLiteral("report.html")));
+    // The folder sessions were remembered under before every dialog shared it: still found.
+    QCOMPARE(QSettings().value(QStringLiteral("session/dir")).toString(), QDir(dir.path()).absolutePath());
+    // A cancelled dialog leaves it.
+    FileChooser::remember({});
+    QCOMPARE(FileChooser::startPath({}), QDir(dir.path()).absolutePath());
+}
+
+void tst_FileChooser::aFolderThatWentIsForgotten()
+{
+    QString gone;
+    {
+        QTemporaryDir dir;
+        gone = dir.path();
+        FileChooser::remember(dir.filePath(QStringLiteral("x.json")));
+    }
+    QVERIFY(!FileChooser::startPath({}).startsWith(gone));
+}
+
+void tst_FileChooser::saveBytesWritesAndSays()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("blob.bin"));
+    const QByteArray bytes("\x00\x01 folio", 8);
+    answerNextDialog(path);
+    const QString said =
+        FileChooser::saveBytes(nullptr, QStringLiteral("Save"), bytes, QStringLiteral("blob.bin"));
+    QVERIFY2(said.startsWith(QStringLiteral("Saved ")) && said.contains(QStringLiteral("blob.bin")),
+             qPrintable(said));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), bytes);
+    // The next dialog starts there.
+    QCOMPARE(FileChooser::startPath({}), QDir(dir.path()).absolutePath());
+}
+
+void tst_FileChooser::saveBytesSaysWhatWentWrong()
+{
+    // A folder no one can create files in, root included.
+    const QString path = QStringLiteral("/proc/folio-cannot-write.bin");
+    answerNextDialog(path);
+    const QString said =
+        FileChooser::saveBytes(nullptr, QStringLiteral("Save"), "bytes", QStringLiteral("x.bin"));
+    QVERIFY2(said.startsWith(QStringLiteral("Could not save ")) && said.contains(path), qPrintable(said));
+    QVERIFY(!QFile::exists(path));
+}
+
+void tst_FileChooser::cancelSaysNothing()
+{
+    answerNextDialog({});
+    QVERIFY(
+        FileChooser::saveBytes(nullptr, QStringLiteral("Save"), "bytes", QStringLiteral("x.bin")).isEmpty());
+    QCOMPARE(QSettings().value(SettingsKey::FileDir).toString(), QString());
+}
+
+QTEST_MAIN(tst_FileChooser)
+#include "tst_filechooser.moc"
