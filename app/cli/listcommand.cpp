@@ -7,7 +7,9 @@
 #include "commandline.h"
 #include "cursordecoder.h"
 #include "mcpclient.h"
+#include "pageledger.h"
 #include "pagewalker.h"
+#include "rowstore.h"
 #include "toolcatalog.h"
 #include "ttlclock.h"
 
@@ -64,7 +66,7 @@ QString ListCommand::helpText()
                "Formats:\n"
                "  table   aligned columns; a line opens each page (its cursor, next cursor, item count,\n"
                "          latency, ttlMs and cacheScope exactly as received) followed by its findings\n"
-               "  json    one object, its items written as their pages arrive:\n"
+               "  json    one object, written once the walk has ended:\n"
                "          {arguments (list tools), items:[...], list,\n"
                "           pages:[{page, cursor, nextCursor, itemCount, ttlMs, cacheScope, latencyMs,\n"
                "                   error: null|{code, message, kind}, findings:[{id, severity, message,\n"
@@ -75,10 +77,10 @@ QString ListCommand::helpText()
                "          last, once the walk has ended; pages are numbered from 1 (page, and a\n"
                "          finding's page, pages and the pages its evidence names)\n"
                "  ndjson  one item per line, exactly as received, and nothing else (the pages are in\n"
-               "          --format json), written as each page arrives; a walk that did not complete is\n"
-               "          reported on stderr\n"
-               "          (json, ndjson: items already written cannot be taken back, so a list_changed\n"
-               "          notification during the walk ends it, incomplete, instead of walking again)\n"
+               "          --format json); a walk that did not complete is reported on stderr\n"
+               "  A list_changed notification during the walk starts it again from the first page: every\n"
+               "  format prints the final walk's items; json lists the pages thrown away with\n"
+               "  \"state\": \"discarded\" and their discardReason, the table marks them DISCARDED.\n"
                "  csv     a header line \"page,<columns>\" then one row per item (RFC 4180 quoting;\n"
                "          nested values as compact JSON); protocol lists have fixed columns, list tools\n"
                "          the keys of their items\n"
@@ -238,10 +240,6 @@ void ListCommand::walk(const ListSource &source)
 {
     m_walker = new PageWalker(m_session->client(), source, m_clock, this);
     connect(m_walker, &PageWalker::pageAccepted, m_session, &CliSession::kick);
-    if (streams()) {
-        connect(m_walker, &PageWalker::pageAccepted, this, &ListCommand::writePage);
-        connect(m_walker, &PageWalker::walkRestarted, this, &ListCommand::handleWalkRestarted);
-    }
     connect(m_walker, &PageWalker::pageAccepted, this, &ListCommand::scheduleEvaluate);
     connect(m_walker, &PageWalker::pageFailed, this, &ListCommand::scheduleEvaluate);
     connect(m_walker, &PageWalker::walkFinished, this, &ListCommand::scheduleEvaluate);
@@ -330,65 +328,35 @@ bool ListCommand::failIfNotOffered()
     return true;
 }
 
-bool ListCommand::streams() const
+void ListCommand::printWalkItems(const QList<int> &walkRows) const
 {
-    return m_options.format == ListOutputFormat::Json || m_options.format == ListOutputFormat::Ndjson;
-}
-
-void ListCommand::writePage(int ledgerRow)
-{
-    // A page of the walk is accepted once, in order; a refetch's copy (the command asks for none)
-    // would come again, and its items are out already.
-    if (m_done || m_writtenPages.contains(ledgerRow) || !m_walker->rows()->containsPage(ledgerRow))
-        return;
-    m_writtenPages.append(ledgerRow);
-    const ItemTexts *items = m_walker->rows()->pageItems(ledgerRow);
-    QByteArray out;
+    // Each item's stored compact JSON, not parsed: ndjson prints it as it is; json indents it as
+    // Qt would (ListOutput::appendJsonItem). Straight from the row store, a page at a time: no
+    // document is built, and no copy of the whole list is held beside the store.
     const bool json = m_options.format == ListOutputFormat::Json;
-    if (json && !m_jsonOpen) {
-        ListOutput head;
-        head.list = m_options.list;
-        head.arguments = m_walker->source().arguments();
-        out = head.jsonHead();
-    }
-    m_jsonOpen = m_jsonOpen || json;
-    out.reserve(out.size() + (json ? 2 : 1) * items->text.size() + items->count() * 16);
-    for (int i = 0; i < items->count(); ++i) {
-        // Each item's stored compact JSON, not parsed: ndjson prints it as it is; json indents it
-        // as Qt would (ListOutput::appendJsonItem).
-        const QByteArrayView text = items->at(i);
-        if (json) {
-            ListOutput::appendJsonItem(&out, text, !m_jsonHasItems);
-            m_jsonHasItems = true;
-        } else {
-            out += text.startsWith('{') ? text : QByteArrayView("{}"); // item() is an object
-            out += '\n';
+    const RowStore *rows = m_walker->rows();
+    bool first = true;
+    for (int row : walkRows) {
+        const ItemTexts *items = rows->pageItems(row);
+        if (!items || items->count() == 0)
+            continue;
+        QByteArray out;
+        out.reserve((json ? 2 : 1) * items->text.size() + items->count() * 16);
+        for (int i = 0; i < items->count(); ++i) {
+            const QByteArrayView text = items->at(i);
+            if (json) {
+                ListOutput::appendJsonItem(&out, text, first);
+            } else {
+                out += text.startsWith('{') ? text : QByteArrayView("{}"); // item() is an object
+                out += '\n';
+            }
+            first = false;
         }
+        printJson(out);
     }
-    printJson(out); // the page is out now, not when a buffer fills
-}
-
-void ListCommand::handleWalkRestarted(const QString &reason)
-{
-    if (m_done || m_writtenPages.isEmpty())
-        return; // nothing is out yet: the new walk is the one printed
-    // The items of the discarded walk are on stdout already: end with them, and say why.
-    const QList<int> written = m_writtenPages;
-    m_walker->cancel();
-    printResult(written, false,
-                QStringLiteral("%1 after %2 printed; run again for the list as it is now")
-                    .arg(reason, counted(written.size(), "page was", "pages were")),
-                false);
-    finish(1);
 }
 
 void ListCommand::printResult(bool complete, const QString &stopReason, bool stoppedAsAsked)
-{
-    printResult(m_walker->walkPageRows(), complete, stopReason, stoppedAsAsked);
-}
-
-void ListCommand::printResult(const QList<int> &pageRows, bool complete, const QString &stopReason,
-                              bool stoppedAsAsked)
 {
     ListOutput out;
     out.list = m_options.list;
@@ -396,33 +364,44 @@ void ListCommand::printResult(const QList<int> &pageRows, bool complete, const Q
     out.arguments = m_walker->source().arguments();
     out.complete = complete;
     out.stopReason = complete ? QString() : stopReason;
-    const bool streamed = streams();
-    for (int p = 0; p < pageRows.size(); ++p) {
-        const PageRecord &page = m_walker->ledger()->page(pageRows.at(p));
+    // The pages in the order they came: those of walks thrown away (a list_changed, a restart) and
+    // other discarded ones as discarded, then the final walk's, whose items alone are printed.
+    const PageLedger *ledger = m_walker->ledger();
+    const QList<int> walkRows = m_walker->walkPageRows();
+    const bool wholeItems =
+        m_options.format == ListOutputFormat::Table || m_options.format == ListOutputFormat::Csv;
+    qsizetype nextWalkRow = 0; // walkRows ascend, as the ledger's rows do
+    for (int row = 0; row < ledger->rowCount(); ++row) {
+        const PageRecord &page = ledger->page(row);
+        const bool inWalk = nextWalkRow < walkRows.size() && walkRows.at(nextWalkRow) == row;
+        if (inWalk)
+            ++nextWalkRow;
+        else if (page.state != PageRecord::State::Discarded)
+            continue;
         out.pages.append(m_options.maskCursors ? page.masked() : page);
         int first = 0, count = 0;
-        if (streamed || !m_walker->rows()->rowsOfPage(pageRows.at(p), &first, &count))
-            continue; // json and ndjson wrote the items as their pages came
+        if (!inWalk || !wholeItems || !m_walker->rows()->rowsOfPage(row, &first, &count))
+            continue; // json and ndjson write the items from the row store below
         for (int r = first; r < first + count; ++r) {
             out.items.append(m_walker->rows()->item(r));
-            out.itemPage.append(p);
+            out.itemPage.append(int(out.pages.size() - 1));
         }
     }
     out.columns = m_walker->source().columns();
-    if (out.columns.isEmpty() && !streamed)
+    if (out.columns.isEmpty() && wholeItems)
         out.columns = ListSource::inferColumns(out.items);
 
     switch (m_options.format) {
     case ListOutputFormat::Table:
         printOut(out.toTable(terminalWidth()));
         return;
-    case ListOutputFormat::Json: {
-        const QByteArray rest = (m_jsonOpen ? QByteArray() : out.jsonHead()) + out.jsonTail();
-        m_jsonOpen = true;
-        printJson(rest);
+    case ListOutputFormat::Json:
+        printJson(out.jsonHead());
+        printWalkItems(walkRows);
+        printJson(out.jsonTail());
         return;
-    }
     case ListOutputFormat::Ndjson:
+        printWalkItems(walkRows);
         break;
     case ListOutputFormat::Csv:
         printOut(out.toCsv());
@@ -430,7 +409,7 @@ void ListCommand::printResult(const QList<int> &pageRows, bool complete, const Q
     }
     if (!complete && !stoppedAsAsked)
         printErr(QStringLiteral("folio list: incomplete after %1: %2\n")
-                     .arg(counted(out.pages.size(), "page", "pages"), stopReason));
+                     .arg(counted(int(walkRows.size()), "page", "pages"), stopReason));
 }
 
 } // namespace folio

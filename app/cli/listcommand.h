@@ -17,8 +17,10 @@ class ToolCatalog;
 class TtlClock;
 
 // `folio list`: walks one list (a protocol list or a list tool) page by page with the same
-// PageWalker the window uses and prints the items and the page ledger: json and ndjson as each
-// page is accepted, table and csv (whose widths and columns need every row) at the end.
+// PageWalker the window uses and prints, once the walk has ended, the final walk's items and the
+// page ledger. A list that changes under the walk (list_changed) is walked again, and the walk
+// that reached the end is the one printed, in every format; the pages thrown away are listed as
+// discarded.
 class ListCommand : public SessionCommand
 {
     Q_OBJECT
@@ -51,22 +53,16 @@ private:
     void walk(const ListSource &source);
     void evaluate();
     void scheduleEvaluate();
-    bool streams() const;    // json and ndjson: written as the pages arrive
     bool failIfNotOffered(); // the list is not the server's: said, exit 2
-    void writePage(int ledgerRow);
-    void handleWalkRestarted(const QString &reason);
     void printResult(bool complete, const QString &stopReason, bool stoppedAsAsked = false);
-    void printResult(const QList<int> &pageRows, bool complete, const QString &stopReason,
-                     bool stoppedAsAsked);
+    // Prints the final walk's items as json or ndjson writes them.
+    void printWalkItems(const QList<int> &walkRows) const;
 
     Options m_options;
     TtlClock *m_clock;
     QPointer<ToolCatalog> m_finder; // tools/list, to find a list tool's definition
     QPointer<PageWalker> m_walker;
     bool m_evaluateQueued = false;
-    QList<int> m_writtenPages; // ledger rows of the pages whose items are out (json, ndjson)
-    bool m_jsonOpen = false;   // the json document's head is out
-    bool m_jsonHasItems = false;
 };
 
 } // namespace folio

@@ -9,6 +9,8 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
+
 namespace folio {
 
 namespace {
@@ -69,6 +71,10 @@ QString pageLine(const PageRecord &page, const PageRecord *previous, bool protoc
         parts << QStringLiteral("first page");
     else if (!followsPrevious)
         parts << QStringLiteral("cursor ") + shortCursor(*page.requestCursor);
+    if (page.state == PageRecord::State::Discarded)
+        parts << (page.discardReason.isEmpty()
+                      ? QStringLiteral("DISCARDED")
+                      : QStringLiteral("DISCARDED: ") + oneLineSafe(page.discardReason));
     if (page.error.isError()) {
         parts << QStringLiteral("FAILED: ") + WalkJudge::describeError(page);
     } else {
@@ -257,9 +263,15 @@ QString ListOutput::toTable(int width) const
             ++next;
         }
     }
+    const auto discarded = std::count_if(pages.cbegin(), pages.cend(), [](const PageRecord &page) {
+        return page.state == PageRecord::State::Discarded;
+    });
+    QString pageCount = counted(int(pages.size() - discarded), "page", "pages");
+    if (discarded > 0)
+        pageCount += QStringLiteral(" (and %1 discarded)").arg(discarded);
     // One multi-argument arg(): the stop reason may quote a server, and a "%1" in it must stay text.
     out += QStringLiteral("(%1 in %2; %3)\n")
-               .arg(counted(items.size(), "item", "items"), counted(pages.size(), "page", "pages"),
+               .arg(counted(items.size(), "item", "items"), pageCount,
                     complete ? QStringLiteral("the list is complete")
                              : QStringLiteral("incomplete: ") + oneLineSafe(stopReason));
     return out;

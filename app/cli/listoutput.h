@@ -30,7 +30,7 @@ struct ListOutput
 
     static bool parseFormat(const QString &name, ListOutputFormat *format);
 
-    // --format json, in three parts so that the items go out as their pages arrive: the document
+    // --format json, in three parts so that the items need no document of their own: the document
     // up to the items, one item after another (its stored compact JSON), and the rest once the walk
     // ended (list, pages, server, complete, stopReason). Members in QJsonObject's order (by key),
     // but for "complete", which comes after the items because it is known only at the end.

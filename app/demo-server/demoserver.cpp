@@ -63,7 +63,7 @@ DemoServer::DemoServer(Era era, const Scenario &scenario, quint32 seed, QObject 
     for (const QString &list : {QStringLiteral("tools"), QStringLiteral("prompts"),
                                 QStringLiteral("resources"), QStringLiteral("templates")}) {
         const ListBehaviour b = scenario.behaviour(list);
-        if (!b.is("list-changed"))
+        if (!b.is("list-changed") || b.at > 0) // with "at": once, as that page is served (ListPager)
             continue;
         auto timer = new QTimer(this);
         timer->setInterval(int(b.intervalMs));
@@ -192,8 +192,10 @@ void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJs
 {
     const QString list = listOfMethod(method);
     if (!list.isEmpty()) {
-        sendOutcome(exchange, id, m_pager.page(list, params.value(QStringLiteral("cursor")), modern, now()),
-                    modern);
+        const PageOutcome outcome = m_pager.page(list, params.value(QStringLiteral("cursor")), modern, now());
+        sendOutcome(exchange, id, outcome, modern);
+        if (outcome.listChanged)
+            notifyListChanged(list);
         return;
     }
     const CallContext context{modern, params, clientCapabilities};

@@ -159,6 +159,11 @@ PageOutcome ListPager::page(const QString &list, const QJsonValue &cursor, bool 
     }
     if (b.is("slow"))
         outcome.delayMs = b.latencyMs;
+    if (b.is("list-changed") && b.at > 0 && pageIndex + 1 == b.at && !m_changedAt.value(list)) {
+        // Once, as page "at" is served (its items as they were): the list gains its item now.
+        m_changedAt.insert(list, true);
+        outcome.listChanged = true;
+    }
 
     const QList<qsizetype> order = walk > 0 ? shuffled(list, count, walk) : QList<qsizetype>();
     QByteArray &pageItems = outcome.itemsJson;
@@ -232,6 +237,8 @@ PageOutcome ListPager::page(const QString &list, const QJsonValue &cursor, bool 
         if (!scope.isUndefined())
             outcome.result.insert(QStringLiteral("cacheScope"), scope);
     }
+    if (outcome.listChanged)
+        bumpRevision(list);
     return outcome;
 }
 

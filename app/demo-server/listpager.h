@@ -38,6 +38,7 @@ private:
     const Scenario &m_scenario;
     QHash<QString, int> m_walks;
     QHash<QString, int> m_revisions;
+    QHash<QString, bool> m_changedAt; // list-changed with "at": the change happened
 };
 
 } // namespace demo

@@ -35,7 +35,8 @@ QString behaviourHelp()
         "  error-mid-list           page AT (3) fails with -32603 (isError for list tools)\n"
         "  slow                     every page waits latencyMs (1500)\n"
         "  page-never-answers       page AT (2) is never answered\n"
-        "  list-changed             a new item every intervalMs (5000) and a list_changed\n"
+        "  list-changed             a new item every intervalMs (5000) and a list_changed;\n"
+        "                           with AT, once, as page AT is served\n"
         "  unstable-order           every walk from page 1 sees a new order\n"
         "  huge-pages               2500 items per page\n");
 }

@@ -21,6 +21,9 @@ struct PageOutcome
     QString errorMessage;
     QJsonValue errorData;
     qint64 delayMs = 0;
+    // list-changed with "at": the list gained an item as this page was served; the server says
+    // list_changed once the page is sent.
+    bool listChanged = false;
 
     static PageOutcome error(int code, const QString &message, const QJsonValue &data = {})
     {

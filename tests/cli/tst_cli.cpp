@@ -17,12 +17,14 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSet>
+
 #include <QSettings>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QXmlStreamReader>
+#include <optional>
 
 #include <csignal>
 #include <functional>
@@ -592,47 +594,88 @@ private Q_SLOTS:
             QCOMPARE(QJsonDocument::fromJson(lines.at(i)).object(), items.at(i).toObject());
     }
 
-    // The first page's items are on stdout while the later pages are still being served (the slow
-    // scenario answers each page after 1.5 s).
-    void listWritesPagesAsTheyArrive_data()
+    // A list that changes under the walk: the demo server gains a tool as it serves page 2 and
+    // says list_changed after it. Every format prints the list as it is now, complete (the new
+    // tool once, nothing twice), with the first walk's two pages listed as discarded; over stdio,
+    // and over HTTP in both eras (the notification comes on another stream there).
+    void listChangedMidWalkPrintsTheFinalWalk_data()
     {
         QTest::addColumn<QString>("format");
-        QTest::newRow("json") << QStringLiteral("json");
-        QTest::newRow("ndjson") << QStringLiteral("ndjson");
+        QTest::addColumn<QString>("transport");
+        for (const char *transport : {"stdio", "http", "http-legacy"}) {
+            for (const char *format : {"json", "ndjson", "table", "csv"})
+                QTest::addRow("%s_%s", format, transport)
+                    << QString::fromLatin1(format) << QString::fromLatin1(transport);
+        }
     }
 
-    void listWritesPagesAsTheyArrive()
+    void listChangedMidWalkPrintsTheFinalWalk()
     {
         QFETCH(QString, format);
-        QProcess p;
-        p.setProgram(folioBinary);
-        p.setArguments(QStringList{QStringLiteral("list"), QStringLiteral("templates"),
-                                   QStringLiteral("--format"), format} +
-                       demo(QStringLiteral("slow")));
-        p.setProcessEnvironment(isolatedEnvironment(m_config.path()));
-        p.start();
-        QVERIFY(p.waitForStarted());
-        QByteArray early;
-        QElapsedTimer timer;
-        timer.start();
-        while (!early.contains("uriTemplate") && timer.elapsed() < 20000 && p.state() == QProcess::Running) {
-            p.waitForReadyRead(100);
-            early += p.readAllStandardOutput();
-        }
-        QVERIFY2(early.contains("uriTemplate"), early.constData());
-        QCOMPARE(p.state(), QProcess::Running); // pages 2 and 3 are still to come
-        QVERIFY(!early.contains("\"pages\""));
-        QVERIFY(p.waitForFinished(30000));
-        const QByteArray all = early + p.readAllStandardOutput();
-        QCOMPARE(p.exitCode(), 0);
-        if (format == QLatin1String("json")) {
-            QVERIFY(early.startsWith("{\n    \"items\": [\n        {"));
-            const QJsonObject o = QJsonDocument::fromJson(all).object();
-            QCOMPARE(o.value(QStringLiteral("complete")).toBool(), true);
-            QVERIFY(o.value(QStringLiteral("pages")).toArray().size() > 1);
-            QCOMPARE(o.value(QStringLiteral("items")).toArray().size(), 20);
+        QFETCH(QString, transport);
+        const QStringList changing{QStringLiteral("--list"),
+                                   QStringLiteral("tools=list-changed,at=2,pageSize=10")};
+        const QStringList era = transport == QLatin1String("http-legacy")
+                                    ? QStringList{QStringLiteral("--era"), QStringLiteral("legacy")}
+                                    : QStringList{};
+        // The list before the change, for its length.
+        const Run before = folio({QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--format"),
+                                  QStringLiteral("ndjson")} +
+                                 demo(QStringLiteral("healthy")));
+        QCOMPARE(before.exitCode, 0);
+        const qsizetype expected = before.out.trimmed().split('\n').size() + 1;
+
+        std::optional<HttpDemo> server;
+        QStringList target;
+        if (transport == QLatin1String("stdio")) {
+            target = demo(QStringLiteral("healthy"), changing + era);
         } else {
-            QCOMPARE(all.trimmed().split('\n').size(), 20);
+            server.emplace(QStringLiteral("healthy"), changing + era);
+            QVERIFY(!server->url().isEmpty());
+            target = {QStringLiteral("--url"), server->url()};
+        }
+        const Run run = folio(
+            QStringList{QStringLiteral("list"), QStringLiteral("tools"), QStringLiteral("--format"), format} +
+            target);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.count("beta_tool_1") == 1, run.out.right(400));
+
+        if (format == QLatin1String("json")) {
+            const QJsonObject o = run.json();
+            QCOMPARE(o.value(QStringLiteral("complete")).toBool(), true);
+            const QJsonArray items = o.value(QStringLiteral("items")).toArray();
+            QCOMPARE(items.size(), expected);
+            QSet<QString> names;
+            for (const QJsonValue &item : items)
+                names.insert(item.toObject().value(QStringLiteral("name")).toString());
+            QCOMPARE(names.size(), items.size());
+            int discarded = 0, walkItems = 0;
+            for (const QJsonValue &v : o.value(QStringLiteral("pages")).toArray()) {
+                const QJsonObject page = v.toObject();
+                if (page.value(QStringLiteral("state")).toString() == QLatin1String("discarded")) {
+                    ++discarded;
+                    QVERIFY2(page.value(QStringLiteral("discardReason"))
+                                 .toString()
+                                 .contains(QStringLiteral("list_changed")),
+                             qPrintable(page.value(QStringLiteral("discardReason")).toString()));
+                } else {
+                    walkItems += page.value(QStringLiteral("itemCount")).toInt();
+                }
+            }
+            QVERIFY2(discarded >= 2, qPrintable(QString::number(discarded)));
+            QCOMPARE(walkItems, items.size());
+        } else if (format == QLatin1String("ndjson")) {
+            const QList<QByteArray> lines = run.out.trimmed().split('\n');
+            QCOMPARE(lines.size(), expected);
+            QSet<QByteArray> unique(lines.cbegin(), lines.cend());
+            QCOMPARE(unique.size(), lines.size());
+        } else if (format == QLatin1String("csv")) {
+            QCOMPARE(run.out.trimmed().split('\n').size(), expected + 1); // the header line
+        } else {
+            QVERIFY2(run.out.count("DISCARDED") >= 2, run.out.right(600));
+            QVERIFY2(run.out.contains(QStringLiteral("(%1 items in ").arg(expected).toUtf8()),
+                     run.out.right(300));
+            QVERIFY2(run.out.contains("discarded); the list is complete)"), run.out.right(300));
         }
     }
 

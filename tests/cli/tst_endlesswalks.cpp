@@ -196,7 +196,10 @@ private Q_SLOTS:
                                   << 1 << "restart cap";
         QTest::addRow("list_json") << QStringList{QStringLiteral("list"), QStringLiteral("tools"),
                                                   QStringLiteral("--format"), QStringLiteral("json")}
-                                   << 1 << "list_changed";
+                                   << 1 << "restart cap";
+        QTest::addRow("list_ndjson") << QStringList{QStringLiteral("list"), QStringLiteral("tools"),
+                                                    QStringLiteral("--format"), QStringLiteral("ndjson")}
+                                     << 1 << "restart cap";
         QTest::addRow("audit") << QStringList{QStringLiteral("audit"), QStringLiteral("--format"),
                                               QStringLiteral("json")}
                                << -2 << "tools";
