@@ -35,9 +35,10 @@ inline QString listViewColumns(const QString &listId)
     return QStringLiteral("columns/") + listId;
 }
 // The tab a server's view showed last, by the server's name (ui/serverview.cpp).
+inline const QString ServerViewTabGroup = QStringLiteral("serverView/tab");
 inline QString serverViewTab(const QString &serverName)
 {
-    return QStringLiteral("serverView/tab/") + serverName;
+    return ServerViewTabGroup + QLatin1Char('/') + serverName;
 }
 // The Call and Get Prompt panes' splitters; the page inspector's decoded-cursor trees.
 inline const QString CallViewSplitter = QStringLiteral("callView/splitter");

@@ -29,6 +29,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace folio {
 
 ServerView::ServerView(ServerSession *session, QWidget *parent)
@@ -97,8 +99,10 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
             readView();
         else
             listView(listIdAt(index));
-        if (!m_rebuilding && index >= 0) // the user's choice, not a tab coming or going
+        if (!m_rebuilding && index >= 0) { // the user's choice, not a tab coming or going
             QSettings().setValue(tabSettingsKey(), listIdAt(index));
+            m_wantedTab.clear();
+        }
         Q_EMIT currentListChanged();
     });
 
@@ -213,9 +217,11 @@ QString ServerView::tabSettingsKey() const
 
 void ServerView::rebuildTabs()
 {
-    // The tab last chosen for this server comes back when its lists first arrive.
-    const QString current =
-        m_tabs->count() > 0 ? currentListId() : QSettings().value(tabSettingsKey()).toString();
+    // The tab last chosen for this server comes back when its list arrives, whether the lists
+    // come one by one or together.
+    if (m_tabs->count() == 0)
+        m_wantedTab = QSettings().value(tabSettingsKey()).toString();
+    const QString current = m_tabs->count() > 0 ? currentListId() : QString();
     const QScopedValueRollback<bool> rebuilding(m_rebuilding, true);
     // Tabs of lists that are gone, and views of models that are gone (a reconnect replaces
     // them), go; the others stay.
@@ -258,7 +264,9 @@ void ServerView::rebuildTabs()
         if (source.kind() == ListSource::Kind::Protocol && source.protocolKind() == ListKind::Resources)
             readsPage(); // its view is made when the tab is first shown, like a list's
     }
-    if (!current.isEmpty() && m_pages.contains(current))
+    if (!m_wantedTab.isEmpty() && m_pages.contains(m_wantedTab))
+        showList(std::exchange(m_wantedTab, QString()));
+    else if (!current.isEmpty() && m_pages.contains(current))
         showList(current);
 }
 

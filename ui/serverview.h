@@ -89,6 +89,9 @@ private:
     QWidget *m_connected;
     RunsLabel *m_header;
     bool m_rebuilding = false;
+    // The tab last chosen for this server, to come back when its list arrives (lists arrive one
+    // by one or all at once); empty once shown or once the user chose another.
+    QString m_wantedTab;
     ElidedLabel *m_instructions; // a server's instructions can run to pages: one line, all on hover
     QTabWidget *m_tabs;
     QHash<QString, TabPage> m_pages;

@@ -14,6 +14,8 @@
 #include <QTest>
 
 using folio::SecretStore;
+using folio::SignInStore;
+namespace SettingsKey = folio::SettingsKey;
 
 // SecretStore against the real Secret Service: gnome-keyring inside the private D-Bus session that
 // tests/run-in-session starts. Outside that session the keychain tests skip, so that a developer's

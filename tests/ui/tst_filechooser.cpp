@@ -58,7 +58,7 @@ void tst_FileChooser::answerNextDialog(const QString &path)
             return;
         }
         dialog->selectFile(path);
-        dialog->accept();
+        QMetaObject::invokeMethod(dialog, "accept"); // protected, a slot
     });
     timer->start();
 }

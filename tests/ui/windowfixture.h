@@ -146,6 +146,8 @@ public:
         m_servers.reset();
         m_secrets.reset();
         m_clock.reset();
+        // The next test's window starts on its server's first tab, whatever this one showed.
+        QSettings().remove(folio::SettingsKey::ServerViewTabGroup);
     }
 
     folio::TtlClock *clock() const { return m_clock.get(); }
