@@ -48,7 +48,11 @@ QString openFile(QWidget *parent, const QString &title, const QString &filters)
 QString saveBytes(QWidget *parent, const QString &title, const QByteArray &bytes,
                   const QString &suggestedName)
 {
-    const QString path = saveFile(parent, title, suggestedName);
+    return writeBytes(saveFile(parent, title, suggestedName), bytes);
+}
+
+QString writeBytes(const QString &path, const QByteArray &bytes)
+{
     if (path.isEmpty())
         return {};
     const QString shown = QDir::toNativeSeparators(path);

@@ -28,6 +28,8 @@ QString openFile(QWidget *parent, const QString &title, const QString &filters);
 // for the status bar: "Saved PATH (SIZE)" or what went wrong; empty when the user cancelled.
 QString saveBytes(QWidget *parent, const QString &title, const QByteArray &bytes,
                   const QString &suggestedName);
+// The writing half of saveBytes(), the path already chosen (empty: nothing written, nothing said).
+QString writeBytes(const QString &path, const QByteArray &bytes);
 
 } // namespace FileChooser
 

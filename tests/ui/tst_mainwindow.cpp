@@ -79,6 +79,7 @@ class tst_MainWindow : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
     void cleanup();
     void withoutServersShowsTheWelcome();
     void connectsToTheDemoServerAndShowsPages();
@@ -122,6 +123,11 @@ private:
 void tst_MainWindow::initTestCase()
 {
     WindowFixture::initSettings("tst_mainwindow");
+}
+
+void tst_MainWindow::init()
+{
+    WindowFixture::forgetTabs();
 }
 
 void tst_MainWindow::cleanup()

@@ -146,9 +146,10 @@ public:
         m_servers.reset();
         m_secrets.reset();
         m_clock.reset();
-        // The next test's window starts on its server's first tab, whatever this one showed.
-        QSettings().remove(folio::SettingsKey::ServerViewTabGroup);
     }
+    // Every server's remembered tab forgotten: a test's window starts on its server's first tab,
+    // whatever the tests before it showed (an init()).
+    static void forgetTabs() { QSettings().remove(folio::SettingsKey::ServerViewTabGroup); }
 
     folio::TtlClock *clock() const { return m_clock.get(); }
     folio::SecretStore *secrets() const { return m_secrets.get(); }
