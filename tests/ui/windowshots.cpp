@@ -289,10 +289,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
             if (!rows.isEmpty())
                 l->selectPage(rows.last());
         }
-        for (QDockWidget *d : window.findChildren<QDockWidget *>()) {
-            if (d->objectName() == QLatin1String("findingsDock"))
-                d->raise();
-        }
+        window.findingsDock()->raise();
         return true;
     });
     shot(QStringLiteral("findings-dark"), 5);
@@ -348,10 +345,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
             const QList<int> rows = l->model()->walker()->walkPageRows();
             l->selectPage(rows.value(qMin(3, int(rows.size()) - 1)));
         }
-        for (QDockWidget *d : window.findChildren<QDockWidget *>()) {
-            if (d->objectName() == QLatin1String("timelineDock"))
-                d->raise();
-        }
+        window.timelineDock()->raise();
         return true;
     });
     shot(QStringLiteral("small-light"), 5);
