@@ -445,10 +445,7 @@ private Q_SLOTS:
     void baselineComparesDefinitionsOnly()
     {
         QTemporaryDir home;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("HOME"), home.path());
-        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        const QProcessEnvironment env = fixtureprocess::homeEnvironment(home);
         const QString name = QStringLiteral("pinned server");
         const QByteArray hash = QCryptographicHash::hash(name.toUtf8(), QCryptographicHash::Sha256);
         const QString pinned = home.filePath(QStringLiteral("data/Folio/Folio/baselines/%1.json")
@@ -484,10 +481,7 @@ private Q_SLOTS:
     void twoSavedServers()
     {
         QTemporaryDir home;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("HOME"), home.path());
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        const QProcessEnvironment env = fixtureprocess::homeEnvironment(home);
         const auto saved = [](const QString &name, const QString &scenario) {
             return QJsonObject{{QStringLiteral("name"), name},
                                {QStringLiteral("type"), QStringLiteral("stdio")},

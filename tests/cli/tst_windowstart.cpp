@@ -43,10 +43,7 @@ private Q_SLOTS:
                                              "esac; printf '%s\\n' \"$line\"; done | exec \"$@\"")
                                   .arg(method);
         QProcess folio;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("HOME"), home.path());
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        QProcessEnvironment env = fixtureprocess::homeEnvironment(home);
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         folio.setProcessEnvironment(env);
         folio.start(folioBinary, {QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),

@@ -1,11 +1,11 @@
 #include "argumentsuggestions.h"
 #include "settingskeys.h"
 #include "testjson.h"
+#include "testsettings.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QTest>
 
 using folio::ArgumentSuggestions;
@@ -32,9 +32,7 @@ private Q_SLOTS:
 
 void tst_ArgumentSuggestions::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_argumentsuggestions"));
+    testsupport::useTestSettings("tst_argumentsuggestions");
 }
 
 void tst_ArgumentSuggestions::init()

@@ -1,8 +1,8 @@
 #include "serverimport.h"
+#include "testsettings.h"
 
 #include <QJsonDocument>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QTest>
 
 using namespace folio;
@@ -25,10 +25,7 @@ private Q_SLOTS:
 
 void tst_ServerImport::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_serverimport"));
-    QSettings().clear();
+    testsupport::useEmptyTestSettings("tst_serverimport");
 }
 
 void tst_ServerImport::formats_data()

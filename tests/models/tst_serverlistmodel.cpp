@@ -3,6 +3,7 @@
 #include "serverimport.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
+#include "testsettings.h"
 #include "ttlclock.h"
 
 #include <QAbstractItemModelTester>
@@ -12,7 +13,6 @@
 #include <QPointer>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -96,10 +96,7 @@ private:
 
 void tst_ServerListModel::initTestCase()
 {
-    // The settings of a test profile, never the user's.
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_serverlistmodel"));
+    testsupport::useTestSettings("tst_serverlistmodel"); // emptied by init()
 }
 
 void tst_ServerListModel::init()

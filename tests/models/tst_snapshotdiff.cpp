@@ -97,6 +97,23 @@ class tst_SnapshotDiff : public QObject
         QVERIFY2(changes.constFirst().summary.contains(words), qPrintable(describe(changes)));
     }
 
+    // The columns of a table of pairs (breaking, additive, text): a, b, and the words the one
+    // change's summary holds.
+    static void pairColumns()
+    {
+        QTest::addColumn<Snapshot>("a");
+        QTest::addColumn<Snapshot>("b");
+        QTest::addColumn<QString>("words");
+    }
+    // The current row of such a table gives one change, of class cls.
+    static void expectOneOfRow(Class cls)
+    {
+        QFETCH(Snapshot, a);
+        QFETCH(Snapshot, b);
+        QFETCH(QString, words);
+        expectOne(a, b, cls, words);
+    }
+
 private Q_SLOTS:
     void identicalSnapshotsHaveNoChange()
     {
@@ -110,9 +127,7 @@ private Q_SLOTS:
 
     void breaking_data()
     {
-        QTest::addColumn<Snapshot>("a");
-        QTest::addColumn<Snapshot>("b");
-        QTest::addColumn<QString>("words");
+        pairColumns();
         const char *object = "{'type':'object'}";
         QTest::newRow("item removed") << withTools({tool("a", object), tool("b", object)})
                                       << withTools({tool("a", object)}) << QStringLiteral("removed");
@@ -201,19 +216,11 @@ private Q_SLOTS:
                  qPrintable(describe(changes)));
     }
 
-    void breaking()
-    {
-        QFETCH(Snapshot, a);
-        QFETCH(Snapshot, b);
-        QFETCH(QString, words);
-        expectOne(a, b, Class::Breaking, words);
-    }
+    void breaking() { expectOneOfRow(Class::Breaking); }
 
     void additive_data()
     {
-        QTest::addColumn<Snapshot>("a");
-        QTest::addColumn<Snapshot>("b");
-        QTest::addColumn<QString>("words");
+        pairColumns();
         const char *object = "{'type':'object'}";
         QTest::newRow("item added") << withTools({tool("a", object)})
                                     << withTools({tool("a", object), tool("b", object)})
@@ -228,19 +235,11 @@ private Q_SLOTS:
             << QStringLiteral("widened");
     }
 
-    void additive()
-    {
-        QFETCH(Snapshot, a);
-        QFETCH(Snapshot, b);
-        QFETCH(QString, words);
-        expectOne(a, b, Class::Additive, words);
-    }
+    void additive() { expectOneOfRow(Class::Additive); }
 
     void text_data()
     {
-        QTest::addColumn<Snapshot>("a");
-        QTest::addColumn<Snapshot>("b");
-        QTest::addColumn<QString>("words");
+        pairColumns();
         const char *object = "{'type':'object'}";
         QTest::newRow("description") << withTools({tool("a", object, "{'description':'Reads a file.'}")})
                                      << withTools(
@@ -261,13 +260,7 @@ private Q_SLOTS:
             << QStringLiteral("argument \"x\": description changed");
     }
 
-    void text()
-    {
-        QFETCH(Snapshot, a);
-        QFETCH(Snapshot, b);
-        QFETCH(QString, words);
-        expectOne(a, b, Class::Text, words);
-    }
+    void text() { expectOneOfRow(Class::Text); }
 
     void textShowsTheWordsChanged()
     {

@@ -3,7 +3,32 @@
 #include "transport.h"
 
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QList>
+
+// JSON-RPC answers as a server sends them, for FakeTransport::receive().
+namespace rpc {
+
+inline QJsonObject result(const QJsonValue &id, const QJsonObject &result)
+{
+    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+            {QStringLiteral("id"), id},
+            {QStringLiteral("result"), result}};
+}
+
+// An error answer; an undefined data leaves the member out.
+inline QJsonObject error(const QJsonValue &id, int code, const QString &message,
+                         const QJsonValue &data = QJsonValue::Undefined)
+{
+    QJsonObject e{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
+    if (!data.isUndefined())
+        e.insert(QStringLiteral("data"), data);
+    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+            {QStringLiteral("id"), id},
+            {QStringLiteral("error"), e}};
+}
+
+} // namespace rpc
 
 // A transport seam for unit tests: records what is sent, lets the test inject what arrives.
 class FakeTransport : public folio::Transport

@@ -16,21 +16,10 @@ namespace {
 
 const QString Modern = QString::fromLatin1(Revision::Modern);
 
-QJsonObject result(const QJsonValue &id, const QJsonObject &result)
-{
-    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-            {QStringLiteral("id"), id},
-            {QStringLiteral("result"), result}};
-}
-
+// An error answer whose message is "no" (data null unless given).
 QJsonObject error(const QJsonValue &id, int code, const QJsonValue &data = {})
 {
-    QJsonObject e{{QStringLiteral("code"), code}, {QStringLiteral("message"), QStringLiteral("no")}};
-    if (!data.isUndefined())
-        e.insert(QStringLiteral("data"), data);
-    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-            {QStringLiteral("id"), id},
-            {QStringLiteral("error"), e}};
+    return rpc::error(id, code, QStringLiteral("no"), data);
 }
 
 QJsonObject discoverResult()
@@ -124,7 +113,7 @@ void tst_Handshake::discoverAgreesOnModern()
     QCOMPARE(lastMethod(), QStringLiteral("server/discover"));
     QCOMPARE(lastParams().value(QStringLiteral("_meta")).toObject(), Handshake::modernMeta());
     QCOMPARE(m_transport->protocolVersion(), Modern);
-    m_transport->receive(result(lastId(), discoverResult()));
+    m_transport->receive(rpc::result(lastId(), discoverResult()));
     QCOMPARE(m_succeeded->count(), 1);
     QCOMPARE(m_handshake->protocolVersion(), Modern);
     QCOMPARE(m_handshake->serverInfo().value(QStringLiteral("name")).toString(), QStringLiteral("modern"));
@@ -158,7 +147,7 @@ void tst_Handshake::discoverErrorFallsBackToInitialize()
     QCOMPARE(lastMethod(), QStringLiteral("initialize"));
     QCOMPARE(m_transport->protocolVersion(), QString()); // no MCP-Protocol-Version on initialize
     const QString revision = Revision::legacy().constFirst();
-    m_transport->receive(result(lastId(), initializeResult(revision)));
+    m_transport->receive(rpc::result(lastId(), initializeResult(revision)));
     QCOMPARE(m_succeeded->count(), 1);
     QCOMPARE(m_handshake->protocolVersion(), revision);
     QCOMPARE(m_handshake->serverInfo().value(QStringLiteral("name")).toString(), QStringLiteral("legacy"));
@@ -192,8 +181,8 @@ void tst_Handshake::failedSignInDoesNotFallBack()
 void tst_Handshake::discoverWithoutModernFallsBackToInitialize()
 {
     start();
-    m_transport->receive(
-        result(lastId(), {{QStringLiteral("supportedVersions"), QJsonArray{QStringLiteral("2099-01-01")}}}));
+    m_transport->receive(rpc::result(
+        lastId(), {{QStringLiteral("supportedVersions"), QJsonArray{QStringLiteral("2099-01-01")}}}));
     QCOMPARE(lastMethod(), QStringLiteral("initialize"));
     QCOMPARE(m_succeeded->count(), 0);
 }
@@ -223,7 +212,7 @@ void tst_Handshake::unknownInitializeRevisionFails()
 {
     start({}, ServerConfig::HttpMode::LegacySse);
     QCOMPARE(lastMethod(), QStringLiteral("initialize"));
-    m_transport->receive(result(lastId(), initializeResult(QStringLiteral("1999-01-01"))));
+    m_transport->receive(rpc::result(lastId(), initializeResult(QStringLiteral("1999-01-01"))));
     QCOMPARE(m_failed->count(), 1);
     QCOMPARE(m_failed->first().at(0).value<McpError>().kind, McpError::Kind::Protocol);
     QCOMPARE(m_succeeded->count(), 0);

@@ -17,13 +17,6 @@ namespace {
 
 const QString Modern = QString::fromLatin1(Revision::Modern);
 
-QJsonObject reply(const QJsonValue &id, const QJsonObject &result)
-{
-    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-            {QStringLiteral("id"), id},
-            {QStringLiteral("result"), result}};
-}
-
 // A server behind a fake transport: answers the handshake in the chosen era, and hands every
 // other request to the test's handler (which answers through receive(), now or later).
 class FakeServer : public FakeTransport
@@ -47,14 +40,10 @@ public:
         const QJsonValue id = message.value(QStringLiteral("id"));
         if (method == QLatin1String("server/discover")) {
             if (!m_modern) {
-                receive({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                         {QStringLiteral("id"), id},
-                         {QStringLiteral("error"),
-                          QJsonObject{{QStringLiteral("code"), -32601},
-                                      {QStringLiteral("message"), QStringLiteral("no")}}}});
+                receive(rpc::error(id, -32601, QStringLiteral("no")));
                 return;
             }
-            receive(reply(
+            receive(rpc::result(
                 id, {{QStringLiteral("resultType"), QStringLiteral("complete")},
                      {QStringLiteral("supportedVersions"), QJsonArray{Modern}},
                      {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("tools"), QJsonObject()}}},
@@ -64,7 +53,7 @@ public:
         }
         if (method == QLatin1String("initialize")) {
             initializeParams = message.value(QStringLiteral("params")).toObject();
-            receive(reply(
+            receive(rpc::result(
                 id, {{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
                      {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("tools"), QJsonObject()}}},
                      {QStringLiteral("serverInfo"),
@@ -149,7 +138,7 @@ QJsonObject textResult(const QString &text)
 FakeServer::Handler answerEvery(const QJsonObject &result)
 {
     return [result](FakeServer &s, const QJsonObject &m) {
-        s.receive(reply(m.value(QStringLiteral("id")), result));
+        s.receive(rpc::result(m.value(QStringLiteral("id")), result));
     };
 }
 
@@ -212,9 +201,10 @@ void tst_Invocation::inputRequiredIsAnsweredAndStateEchoed()
     FakeServer *server = connect(client, true, [](FakeServer &s, const QJsonObject &m) {
         const QJsonObject params = m.value(QStringLiteral("params")).toObject();
         if (!params.contains(QStringLiteral("inputResponses")))
-            s.receive(reply(m.value(QStringLiteral("id")), inputRequired(QStringLiteral("opaque\"state"))));
+            s.receive(
+                rpc::result(m.value(QStringLiteral("id")), inputRequired(QStringLiteral("opaque\"state"))));
         else
-            s.receive(reply(m.value(QStringLiteral("id")), textResult(QStringLiteral("done"))));
+            s.receive(rpc::result(m.value(QStringLiteral("id")), textResult(QStringLiteral("done"))));
     });
     QVERIFY(server);
     Invocation *call = client.invokeTool({{QStringLiteral("name"), QStringLiteral("deploy")}}, {}, this);
@@ -255,9 +245,9 @@ void tst_Invocation::noStateIsNoState()
     client.setInputResponder(&responder);
     FakeServer *server = connect(client, true, [](FakeServer &s, const QJsonObject &m) {
         const QJsonObject params = m.value(QStringLiteral("params")).toObject();
-        s.receive(reply(m.value(QStringLiteral("id")), params.contains(QStringLiteral("inputResponses"))
-                                                           ? textResult(QStringLiteral("ok"))
-                                                           : inputRequired()));
+        s.receive(rpc::result(m.value(QStringLiteral("id")), params.contains(QStringLiteral("inputResponses"))
+                                                                 ? textResult(QStringLiteral("ok"))
+                                                                 : inputRequired()));
     });
     QVERIFY(server);
     Invocation *call = client.getPrompt(QStringLiteral("greet"), {}, this);

@@ -41,12 +41,6 @@ private Q_SLOTS:
     void deferredItemsFallBackWhenNotPlain();
 
 private:
-    QJsonObject response(const QJsonValue &id, const QJsonObject &result)
-    {
-        return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                {QStringLiteral("id"), id},
-                {QStringLiteral("result"), result}};
-    }
     FakeTransport *m_transport = nullptr;
     TrafficLog *m_log = nullptr;
     JsonRpcConnection *m_conn = nullptr;
@@ -76,7 +70,7 @@ void tst_JsonRpcConnection::responseIsCorrelatedById()
     QVERIFY(sent.value(QStringLiteral("params")).toObject().contains(QStringLiteral("cursor"))); // "" is sent
     QSignalSpy spy(call, &RpcCall::finished);
     m_transport->receive(
-        response(sent.value(QStringLiteral("id")), {{QStringLiteral("tools"), QJsonArray()}}));
+        rpc::result(sent.value(QStringLiteral("id")), {{QStringLiteral("tools"), QJsonArray()}}));
     QCOMPARE(spy.size(), 1);
     QVERIFY(!call->isError());
     QVERIFY(call->result().contains(QStringLiteral("tools")));
@@ -89,8 +83,8 @@ void tst_JsonRpcConnection::responsesOutOfOrder()
 {
     RpcCall *a = m_conn->request(QStringLiteral("a"), {}, 0);
     RpcCall *b = m_conn->request(QStringLiteral("b"), {}, 0);
-    m_transport->receive(response(b->id(), {{QStringLiteral("who"), QStringLiteral("b")}}));
-    m_transport->receive(response(a->id(), {{QStringLiteral("who"), QStringLiteral("a")}}));
+    m_transport->receive(rpc::result(b->id(), {{QStringLiteral("who"), QStringLiteral("b")}}));
+    m_transport->receive(rpc::result(a->id(), {{QStringLiteral("who"), QStringLiteral("a")}}));
     QCOMPARE(a->result().value(QStringLiteral("who")).toString(), QStringLiteral("a"));
     QCOMPARE(b->result().value(QStringLiteral("who")).toString(), QStringLiteral("b"));
 }
@@ -99,11 +93,7 @@ void tst_JsonRpcConnection::errorResponse()
 {
     RpcCall *call = m_conn->request(QStringLiteral("tools/list"), {}, 0);
     m_transport->receive(
-        {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-         {QStringLiteral("id"), call->id()},
-         {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), -32602},
-                                               {QStringLiteral("message"), QStringLiteral("Invalid cursor")},
-                                               {QStringLiteral("data"), QStringLiteral("expired")}}}});
+        rpc::error(call->id(), -32602, QStringLiteral("Invalid cursor"), QStringLiteral("expired")));
     QVERIFY(call->isFinished());
     QCOMPARE(call->error().kind, McpError::Kind::Rpc);
     QCOMPARE(call->error().code, -32602);
@@ -130,10 +120,7 @@ void tst_JsonRpcConnection::errorMessageKeepsItsPercentSigns()
     QFETCH(QString, message);
     QFETCH(QString, described);
     RpcCall *call = m_conn->request(QStringLiteral("tools/list"), {}, 0);
-    m_transport->receive({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                          {QStringLiteral("id"), call->id()},
-                          {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), code},
-                                                                {QStringLiteral("message"), message}}}});
+    m_transport->receive(rpc::error(call->id(), code, message));
     QVERIFY(call->isFinished());
     QCOMPARE(call->error().kind, McpError::Kind::Rpc);
     QCOMPARE(call->error().message, message);
@@ -179,7 +166,7 @@ void tst_JsonRpcConnection::lateResponseAfterTimeoutIsIgnored()
     QSignalSpy finished(call, &RpcCall::finished);
     QVERIFY(finished.wait(2000));
     QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
-    m_transport->receive(response(call->id(), {}));
+    m_transport->receive(rpc::result(call->id(), {}));
     QCOMPARE(finished.size(), 1); // finished exactly once
     QCOMPARE(warnings.size(), 1);
     QCOMPARE(call->error().kind, McpError::Kind::Timeout);
@@ -224,7 +211,7 @@ void tst_JsonRpcConnection::malformedMessageKeepsConnection()
     m_transport->receiveRaw("{not json");
     QCOMPARE(warnings.size(), 1);
     QVERIFY(!call->isFinished());
-    m_transport->receive(response(call->id(), {}));
+    m_transport->receive(rpc::result(call->id(), {}));
     QVERIFY(call->isFinished());
     QVERIFY(!call->isError());
 }
@@ -270,8 +257,8 @@ void tst_JsonRpcConnection::batchAnswersEachRequest()
 {
     RpcCall *a = m_conn->request(QStringLiteral("a"), {}, 0);
     RpcCall *b = m_conn->request(QStringLiteral("b"), {}, 0);
-    const QJsonArray batch{response(b->id(), {{QStringLiteral("n"), 2}}),
-                           response(a->id(), {{QStringLiteral("n"), 1}})};
+    const QJsonArray batch{rpc::result(b->id(), {{QStringLiteral("n"), 2}}),
+                           rpc::result(a->id(), {{QStringLiteral("n"), 1}})};
     const FrameReceipt receipt = m_transport->receiveRaw(QJsonDocument(batch).toJson(QJsonDocument::Compact));
     QVERIFY(receipt.used);
     QCOMPARE(receipt.answered, (QList<QJsonValue>{b->id(), a->id()}));
@@ -312,7 +299,7 @@ void tst_JsonRpcConnection::errorStatusBodyCountsOnlyAsJsonRpc()
 void tst_JsonRpcConnection::unknownIdIsReported()
 {
     QSignalSpy warnings(m_conn, &JsonRpcConnection::protocolWarning);
-    m_transport->receive(response(12345, {}));
+    m_transport->receive(rpc::result(12345, {}));
     QCOMPARE(warnings.size(), 1);
 }
 
@@ -332,7 +319,7 @@ void tst_JsonRpcConnection::closeFailsPendingCalls()
 void tst_JsonRpcConnection::trafficIsLogged()
 {
     RpcCall *call = m_conn->request(QStringLiteral("tools/list"), {}, 0);
-    m_transport->receive(response(call->id(), {}));
+    m_transport->receive(rpc::result(call->id(), {}));
     QCOMPARE(m_log->entries().size(), 2);
     const TrafficLog::Entry out = m_log->entries().at(0);
     const TrafficLog::Entry in = m_log->entries().at(1);

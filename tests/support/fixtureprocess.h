@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <memory>
 
@@ -59,6 +60,17 @@ inline Run folio(const QStringList &arguments,
     run.out = p.readAllStandardOutput();
     run.err = p.readAllStandardError();
     return run;
+}
+
+// This process's environment with home as HOME, and XDG_CONFIG_HOME and XDG_DATA_HOME in it
+// (config, data): folio reads and writes no settings or data of the user's.
+inline QProcessEnvironment homeEnvironment(const QTemporaryDir &home)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), home.path());
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+    return env;
 }
 
 // The fixture over HTTP with these arguments (--mode ...); url() is empty when it did not start.

@@ -117,8 +117,21 @@ private Q_SLOTS:
     void presentationZoomsAndShowsTheLegend();
 
 private:
+    // The healthy demo's tools list, walked to its end (within 10 s): null if it did not open or
+    // did not finish.
+    ListView *walkedHealthyList();
+
     WindowFixture m_fixture;
 };
+
+ListView *tst_MainWindow::walkedHealthyList()
+{
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    if (!list)
+        return nullptr;
+    list->loadAll();
+    return QTest::qWaitFor([list] { return list->model()->walker()->isComplete(); }, 10000) ? list : nullptr;
+}
 
 void tst_MainWindow::initTestCase()
 {
@@ -209,10 +222,8 @@ void tst_MainWindow::loadAllWithTheKeyboard()
 
 void tst_MainWindow::selectingAChipSelectsItsRows()
 {
-    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
-    QVERIFY(list);
-    list->loadAll();
-    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
+    ListView *list = walkedHealthyList();
+    QVERIFY2(list, "the healthy demo's tools list did not open, or was not walked to its end in 10 s");
     const int third = list->model()->walker()->walkPageRows().at(2);
     const QRect chip = list->strip()->chipRect(third);
     QVERIFY(!chip.isEmpty());
@@ -244,10 +255,8 @@ void tst_MainWindow::selectingAChipSelectsItsRows()
 // row moves the chip and the lane, a lane moves the chip; each only once (no echo back).
 void tst_MainWindow::stripTimelineAndTableShareOneSelection()
 {
-    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
-    QVERIFY(list);
-    list->loadAll();
-    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
+    ListView *list = walkedHealthyList();
+    QVERIFY2(list, "the healthy demo's tools list did not open, or was not walked to its end in 10 s");
     PageStrip *strip = list->strip();
     TimelineView *timeline = m_fixture.window()->timelineView();
     QCOMPARE(strip->selectionModel(), list->pageSelection());
@@ -359,10 +368,8 @@ void tst_MainWindow::rowPaneHintsUntilARowIsSelected()
 
 void tst_MainWindow::filteringKeepsWhatTheUserSees()
 {
-    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy")});
-    QVERIFY(list);
-    list->loadAll();
-    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
+    ListView *list = walkedHealthyList();
+    QVERIFY2(list, "the healthy demo's tools list did not open, or was not walked to its end in 10 s");
     QTableView *table = list->table();
     // Unfiltered, the table shows the model itself.
     QCOMPARE(table->model(), list->model());

@@ -3,6 +3,7 @@
 #include "pageinspector.h"
 #include "pageledger.h"
 #include "secretmask.h"
+#include "testsettings.h"
 
 #include <QCheckBox>
 #include <QClipboard>
@@ -13,7 +14,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
@@ -80,10 +80,7 @@ private Q_SLOTS:
 
 void tst_PageInspector::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true); // the inspector remembers whether trees are shown
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_pageinspector"));
-    QSettings().clear();
+    testsupport::useEmptyTestSettings("tst_pageinspector"); // the inspector remembers whether trees are shown
 }
 
 void tst_PageInspector::emptyState()

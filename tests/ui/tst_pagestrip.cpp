@@ -3,6 +3,7 @@
 #include "pageledger.h"
 #include "pagestrip.h"
 #include "serverconfig.h"
+#include "tooltips.h"
 #include "walkall.h"
 #include "zoom.h"
 
@@ -11,7 +12,6 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QGuiApplication>
-#include <QHelpEvent>
 #include <QImage>
 #include <QPainter>
 #include <QRegularExpression>
@@ -83,8 +83,7 @@ QString tst_PageStrip::toolTipAt(PageStrip &strip, const QPoint &pos)
     // A tooltip hides on a timer: gone before the next is asked, so an old text is never read.
     QToolTip::hideText();
     (void)QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 2000);
-    QHelpEvent help(QEvent::ToolTip, pos, strip.viewport()->mapToGlobal(pos));
-    QCoreApplication::sendEvent(strip.viewport(), &help);
+    testsupport::askToolTip(strip, pos);
     return QToolTip::isVisible() ? QToolTip::text() : QString();
 }
 
@@ -147,9 +146,7 @@ void tst_PageStrip::chipsAppearAsPagesArrive()
     QCOMPARE(strip.chipAt(QPoint(strip.chipRect(0).right() + 2, strip.chipRect(0).center().y())), -1);
 
     // The tooltip is the page summary.
-    QHelpEvent help(QEvent::ToolTip, strip.chipRect(1).center(),
-                    strip.viewport()->mapToGlobal(strip.chipRect(1).center()));
-    QApplication::sendEvent(strip.viewport(), &help);
+    testsupport::askToolTip(strip, strip.chipRect(1).center());
     QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("cacheScope \"private\"")));
     QVERIFY(QToolTip::text().startsWith(QStringLiteral("Page 2")));
 }
@@ -435,8 +432,7 @@ void tst_PageStrip::discardedWalkStaysStruckThrough()
     QVERIFY(gap > strip.chipRect(2).left() - strip.chipRect(1).right() + 10);
     const QPoint inGap(strip.chipRect(3).left() - gap / 2, strip.chipRect(3).center().y());
     QCOMPARE(strip.chipAt(inGap), -1);
-    QHelpEvent help(QEvent::ToolTip, inGap, strip.viewport()->mapToGlobal(inGap));
-    QApplication::sendEvent(strip.viewport(), &help);
+    testsupport::askToolTip(strip, inGap);
     QTRY_COMPARE(QToolTip::text(),
                  QStringLiteral("walk 2 \u2014 restarted: the server sent notifications/tools/list_changed"));
     QCOMPARE(strip.chipAt(strip.chipRect(3).center()), 3);

@@ -3,6 +3,7 @@
 #include "schemaform.h"
 #include "settingskeys.h"
 #include "testjson.h"
+#include "testsettings.h"
 
 #include <QAbstractItemView>
 #include <QCheckBox>
@@ -19,7 +20,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
 
@@ -65,10 +65,7 @@ private Q_SLOTS:
 
 void tst_SchemaForm::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_schemaform"));
-    QSettings().clear();
+    testsupport::useEmptyTestSettings("tst_schemaform");
 }
 
 void tst_SchemaForm::fieldsFromTheSchema()

@@ -5,6 +5,7 @@
 #include "serverdialog.h"
 #include "serverlistmodel.h"
 #include "serversession.h"
+#include "testsettings.h"
 #include "ttlclock.h"
 
 #include <QApplication>
@@ -18,7 +19,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTest>
 
 using namespace folio;
@@ -62,13 +62,7 @@ private:
     static bool fits(const QLabel *label) { return label->height() >= label->heightForWidth(label->width()); }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_serverdialog"));
-        QSettings().clear();
-    }
+    void initTestCase() { testsupport::useEmptyTestSettings("tst_serverdialog"); }
 
     void newServerHasTheDefault()
     {

@@ -2,6 +2,7 @@
 #include "pagelanedelegate.h"
 #include "pageledger.h"
 #include "timelineview.h"
+#include "tooltips.h"
 
 #include <QAccessible>
 #include <QRegularExpression>
@@ -99,9 +100,7 @@ void tst_TimelineView::lanesFollowTheLedger()
         QVERIFY(sent >= view.rangeStartMs() && sent <= view.rangeEndMs());
     }
 
-    QHelpEvent help(QEvent::ToolTip, view.laneRect(3).center(),
-                    view.viewport()->mapToGlobal(view.laneRect(3).center()));
-    QApplication::sendEvent(view.viewport(), &help);
+    testsupport::askToolTip(view, view.laneRect(3).center());
     QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("request at +")));
     QVERIFY(QToolTip::text().startsWith(QStringLiteral("Page 1")));
 }

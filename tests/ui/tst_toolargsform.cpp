@@ -2,6 +2,7 @@
 // (its default, else its minimum when required), an optional one not sent until set, and the
 // page limit within the schema's bounds; the arguments of a walk are suggested to the next form.
 #include "schemaform.h"
+#include "testsettings.h"
 #include "toolargsform.h"
 
 #include <QCheckBox>
@@ -12,7 +13,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTest>
 
 using namespace folio;
@@ -35,13 +35,7 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_toolargsform"));
-        QSettings().clear();
-    }
+    void initTestCase() { testsupport::useEmptyTestSettings("tst_toolargsform"); }
 
     void integerStartsWhereTheSchemaSays_data()
     {

@@ -9,12 +9,12 @@
 #include "serversession.h"
 #include "serverview.h"
 #include "settingskeys.h"
+#include "testsettings.h"
 #include "ttlclock.h"
 
 #include <QCoreApplication>
 #include <QSettings>
 #include <QSize>
-#include <QStandardPaths>
 #include <QStringList>
 #include <QTest>
 #include <memory>
@@ -33,13 +33,7 @@ public:
     Q_DISABLE_COPY_MOVE(WindowFixture)
 
     // The settings of a test profile, never the user's, emptied: for initTestCase().
-    static void initSettings(const char *appName)
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-        QCoreApplication::setApplicationName(QLatin1String(appName));
-        QSettings().clear();
-    }
+    static void initSettings(const char *appName) { testsupport::useEmptyTestSettings(appName); }
 
     // The clock, made on the first call: a test may set its time source before anything reads it,
     // or want no more than a clock.

@@ -223,6 +223,10 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         Theme::apply(Theme::Mode::Dark);
         return true;
     };
+    const auto toLight = [] {
+        Theme::apply(Theme::Mode::Light);
+        return true;
+    };
     const auto toSmall = [&window] {
         window.resize(1024, 640);
         return true;
@@ -240,6 +244,12 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
             save(name + QStringLiteral(".png"));
             return true;
         });
+    };
+    // A step of the theme or the size (toDark, toLight, toSmall), then the picture it gives.
+    auto stepThenShot = [&script, shot](const QString &step, const Script::Step &what, const QString &name,
+                                        int ticks) {
+        script.add(step, what);
+        shot(name, ticks);
     };
     auto walked = [list](const QString &id) {
         ListView *l = list(id);
@@ -262,8 +272,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         save(QStringLiteral("main-light.png"));
         return true;
     });
-    script.add(QStringLiteral("dark"), toDark);
-    shot(QStringLiteral("main-dark"), 3);
+    stepThenShot(QStringLiteral("dark"), toDark, QStringLiteral("main-dark"), 3);
     script.add(QStringLiteral("templates"), [&window] {
         window.currentServerView()->showList(QStringLiteral("templates"));
         if (ListView *l = window.currentServerView()->listView(QStringLiteral("templates")))
@@ -280,18 +289,11 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
             if (!rows.isEmpty())
                 l->selectPage(rows.last());
         }
-        for (QDockWidget *d : window.findChildren<QDockWidget *>()) {
-            if (d->objectName() == QLatin1String("findingsDock"))
-                d->raise();
-        }
+        window.findingsDock()->raise();
         return true;
     });
     shot(QStringLiteral("findings-dark"), 5);
-    script.add(QStringLiteral("light again"), [] {
-        Theme::apply(Theme::Mode::Light);
-        return true;
-    });
-    shot(QStringLiteral("findings-light"), 3);
+    stepThenShot(QStringLiteral("light again"), toLight, QStringLiteral("findings-light"), 3);
     // A list tool asked without the arguments it wants: it waits for them, no finding.
     script.add(QStringLiteral("search_posts"), [&window] {
         window.currentServerView()->showList(QStringLiteral("tool:search_posts"));
@@ -332,13 +334,8 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return true;
     });
     shot(QStringLiteral("audit-dark"), 3);
-    script.add(QStringLiteral("audit small"), toSmall);
-    shot(QStringLiteral("audit-small-dark"), 5);
-    script.add(QStringLiteral("audit small light"), [] {
-        Theme::apply(Theme::Mode::Light);
-        return true;
-    });
-    shot(QStringLiteral("audit-small-light"), 3);
+    stepThenShot(QStringLiteral("audit small"), toSmall, QStringLiteral("audit-small-dark"), 5);
+    stepThenShot(QStringLiteral("audit small light"), toLight, QStringLiteral("audit-small-light"), 3);
     script.add(QStringLiteral("light for the rest"), toLargeAndLight);
     // The same window at a small size: what a laptop beside a projector gives it.
     script.add(QStringLiteral("small"), [&window, list] {
@@ -348,19 +345,12 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
             const QList<int> rows = l->model()->walker()->walkPageRows();
             l->selectPage(rows.value(qMin(3, int(rows.size()) - 1)));
         }
-        for (QDockWidget *d : window.findChildren<QDockWidget *>()) {
-            if (d->objectName() == QLatin1String("timelineDock"))
-                d->raise();
-        }
+        window.timelineDock()->raise();
         return true;
     });
     shot(QStringLiteral("small-light"), 5);
-    script.add(QStringLiteral("small dark"), toDark);
-    shot(QStringLiteral("small-dark"), 3);
-    script.add(QStringLiteral("light again"), [] {
-        Theme::apply(Theme::Mode::Light);
-        return true;
-    });
+    stepThenShot(QStringLiteral("small dark"), toDark, QStringLiteral("small-dark"), 3);
+    script.add(QStringLiteral("light again"), toLight);
     // What a room sees at 1920x1080: presenting (larger, the legend, the sidebar and docks
     // stepped aside); full screen is the window manager's, so the size is set here.
     script.add(QStringLiteral("presentation"), [&window] {
@@ -369,8 +359,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         return true;
     });
     shot(QStringLiteral("presentation-light"), 5);
-    script.add(QStringLiteral("presentation dark"), toDark);
-    shot(QStringLiteral("presentation-dark"), 3);
+    stepThenShot(QStringLiteral("presentation dark"), toDark, QStringLiteral("presentation-dark"), 3);
     script.add(QStringLiteral("presentation ends"), [&window] {
         window.setPresentation(false);
         window.resize(1600, 1000);
@@ -401,10 +390,8 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     auto drained = std::make_shared<int>(0);
     script.add(QStringLiteral("let the read's TTL drain a little"), [drained] { return ++*drained > 40; });
     shot(QStringLiteral("read-light"), 1);
-    script.add(QStringLiteral("read dark"), toDark);
-    shot(QStringLiteral("read-dark"), 3);
-    script.add(QStringLiteral("read small"), toSmall);
-    shot(QStringLiteral("read-small-dark"), 5);
+    stepThenShot(QStringLiteral("read dark"), toDark, QStringLiteral("read-dark"), 3);
+    stepThenShot(QStringLiteral("read small"), toSmall, QStringLiteral("read-small-dark"), 5);
     script.add(QStringLiteral("read done"), toLargeAndLight);
     // A tool called from the tools list: update_post (not read-only, so it asks first), its form
     // filled in, confirmed, and its result; then a prompt got with its argument.
@@ -632,15 +619,9 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     script.add(QStringLiteral("signed in"), signInSettled(true), 30000);
     script.add(QStringLiteral("the token step"), selectStep(QStringLiteral("Token")));
     shot(QStringLiteral("signin-light"), 5);
-    script.add(QStringLiteral("sign-in dark"), toDark);
-    shot(QStringLiteral("signin-dark"), 3);
-    script.add(QStringLiteral("sign-in small"), toSmall);
-    shot(QStringLiteral("signin-small-dark"), 5);
-    script.add(QStringLiteral("sign-in small light"), [] {
-        Theme::apply(Theme::Mode::Light);
-        return true;
-    });
-    shot(QStringLiteral("signin-small-light"), 3);
+    stepThenShot(QStringLiteral("sign-in dark"), toDark, QStringLiteral("signin-dark"), 3);
+    stepThenShot(QStringLiteral("sign-in small"), toSmall, QStringLiteral("signin-small-dark"), 5);
+    stepThenShot(QStringLiteral("sign-in small light"), toLight, QStringLiteral("signin-small-light"), 3);
     script.add(QStringLiteral("sign-in server stopped"), [&window, signIn] {
         window.resize(1600, 1000);
         Theme::apply(Theme::Mode::Light);
@@ -679,8 +660,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
                !l->model()->walker()->isLoading();
     });
     shot(QStringLiteral("replay-light"), 8);
-    script.add(QStringLiteral("replay dark"), toDark);
-    shot(QStringLiteral("replay-dark"), 3);
+    stepThenShot(QStringLiteral("replay dark"), toDark, QStringLiteral("replay-dark"), 3);
     script.add(QStringLiteral("replay done"), [sessionFile] {
         Theme::apply(Theme::Mode::Light);
         QFile::remove(sessionFile);
