@@ -1,6 +1,7 @@
 #include "secretstore.h"
 #include "settingskeys.h"
 #include "signinstore.h"
+#include "testsettings.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -9,7 +10,6 @@
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -84,9 +84,7 @@ QString tst_SecretStore::describeFailures(const QSignalSpy &failed)
 void tst_SecretStore::initTestCase()
 {
     // What the stores remember (SettingsKey::KeychainAbsent) goes to a throwaway place.
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
-    QSettings().remove(SettingsKey::KeychainAbsent);
+    testsupport::useEmptyTestSettings("tst_secretstore");
 }
 
 void tst_SecretStore::init()

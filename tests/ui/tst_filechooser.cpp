@@ -1,5 +1,6 @@
 #include "filechooser.h"
 #include "settingskeys.h"
+#include "testsettings.h"
 
 #include <QDir>
 #include <QFile>
@@ -28,8 +29,7 @@ private Q_SLOTS:
 
 void tst_FileChooser::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+    testsupport::useEmptyTestSettings("tst_filechooser");
 }
 
 void tst_FileChooser::init()
