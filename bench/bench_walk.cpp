@@ -2,7 +2,7 @@
 // stdio and over Streamable HTTP:
 //   - a 100,000-item resources list in 1,000 pages: `folio list resources --all --format ndjson` vs
 //     bench/sdk-walk.mjs (the official @modelcontextprotocol/client v2, raw list requests in a loop),
-//     and `--format json` against ndjson (both write each page as it arrives);
+//     and `--format json` against ndjson (both written from the row store once the walk ended);
 //   - a 10,000-item list in 50 pages (within the Inspector's 64-page cap): the same two and the
 //     official Inspector CLI `--cli ... --method resources/list`.
 // Time: process start to the last byte of output (the Inspector may linger after its result), and
