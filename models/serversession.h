@@ -172,7 +172,8 @@ Q_SIGNALS:
     // follows.
     void auditResultChanged();
     // A saved server's lists were all walked on this connection and its snapshot joined its
-    // history (ServerHistory), at path.
+    // history (ServerHistory), at path: written on a worker thread, so this comes a little after
+    // the last walk ended.
     void historyRecorded(const QString &path);
     // The drift was checked on this connection (hasDrift() says whether there is any), or the
     // definitions were trusted.
