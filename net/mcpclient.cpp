@@ -237,16 +237,8 @@ void McpClient::handleHandshakeSucceeded()
     m_serverInfo = m_handshake->serverInfo();
     m_instructions = m_handshake->instructions();
     // A 2025-era server may ask its questions (elicitation, sampling, roots) on the optional GET
-    // stream rather than on a request's own: a client that answers them listens there. And it
-    // says there that a list it advertised as listChanged has changed, which a walk must hear
-    // (it starts again) whether or not the client answers questions.
-    bool listsChange = false;
-    for (const char *list : {"tools", "prompts", "resources"})
-        listsChange = listsChange || m_capabilities.value(QLatin1StringView(list))
-                                         .toObject()
-                                         .value(QLatin1StringView("listChanged"))
-                                         .toBool();
-    if (!isModern() && (!clientCapabilities().isEmpty() || listsChange) && m_connection)
+    // stream rather than on a request's own: a client that answers them listens there.
+    if (!isModern() && !clientCapabilities().isEmpty() && m_connection)
         m_connection->transport()->openServerStream();
     setState(State::Connected);
     Q_EMIT connected();

@@ -596,17 +596,21 @@ private Q_SLOTS:
 
     // A list that changes under the walk: the demo server gains a tool as it serves page 3 and
     // says list_changed after it. Every format prints the list as it is now, complete (the new
-    // tool once, nothing twice), with the first walk's pages listed as discarded; over stdio
-    // and over HTTP (where the notification comes on another stream). In the 2025 era: 2026-07-28
-    // sends list_changed only on a subscriptions stream, which Folio does not open yet.
+    // tool once, nothing twice), with the first walk's pages listed as discarded; over stdio and
+    // HTTP, in both eras (2026-07-28: on the subscriptions/listen stream; 2025 over HTTP: on the
+    // GET stream).
     void listChangedMidWalkPrintsTheFinalWalk_data()
     {
         QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("transport");
+        QTest::addColumn<QString>("era");
         for (const char *transport : {"stdio", "http"}) {
-            for (const char *format : {"json", "ndjson", "table", "csv"})
-                QTest::addRow("%s_%s", format, transport)
-                    << QString::fromLatin1(format) << QString::fromLatin1(transport);
+            for (const char *era : {"modern", "legacy"}) {
+                for (const char *format : {"json", "ndjson", "table", "csv"})
+                    QTest::addRow("%s_%s_%s", format, transport, era)
+                        << QString::fromLatin1(format) << QString::fromLatin1(transport)
+                        << QString::fromLatin1(era);
+            }
         }
     }
 
@@ -614,9 +618,10 @@ private Q_SLOTS:
     {
         QFETCH(QString, format);
         QFETCH(QString, transport);
+        QFETCH(QString, era);
         const QStringList changing{QStringLiteral("--list"),
                                    QStringLiteral("tools=list-changed,at=3,pageSize=10"),
-                                   QStringLiteral("--era"), QStringLiteral("legacy")};
+                                   QStringLiteral("--era"), era};
         // The list before the change, for its length.
         const Run before = folio(QStringList{QStringLiteral("list"), QStringLiteral("tools"),
                                              QStringLiteral("--format"), QStringLiteral("ndjson")} +
