@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <array>
 
 namespace folio::DefinitionLint {
 
@@ -198,6 +199,46 @@ const QRegularExpression &instructionExpression()
     return expression;
 }
 
+// Whether text may match the table at all. Each alternative of each rule needs one of these words
+// at a word's start (case-insensitive), or one of these characters: most descriptions hold none and
+// are not given to the expression, which costs microseconds a text.
+bool mayInstruct(QStringView text)
+{
+    static const std::array<QList<QLatin1StringView>, 26> anchors = [] {
+        std::array<QList<QLatin1StringView>, 26> byLetter;
+        const char *const words[] = {"ignore",   "disregard", "forget",  "ai",         "assistant", "model",
+                                     "llm",      "agent",     "claude",  "chatgpt",    "system",    "now",
+                                     "user",     "human",     "id_",     "credential", "api",       "secret",
+                                     "password", "access",    "private", "ssh",        "session",   "before",
+                                     "prior",    "first"};
+        for (const char *w : words)
+            byLetter[size_t(w[0] - 'a')].append(QLatin1StringView(w));
+        return byLetter;
+    }();
+    const qsizetype n = text.size();
+    bool inWord = false;
+    for (qsizetype i = 0; i < n; ++i) {
+        const char16_t c = text.at(i).unicode();
+        if (c == u'<' || c == u'~' || c == u'$' || c == u'%')
+            return true;
+        if (c == u'.' && text.sliced(i + 1).startsWith(QLatin1StringView("env"), Qt::CaseInsensitive))
+            return true;
+        if (c == u'/' && text.sliced(i + 1).startsWith(QLatin1StringView("etc/"), Qt::CaseInsensitive))
+            return true;
+        const bool letter = (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z');
+        const bool word = letter || (c >= u'0' && c <= u'9') || c == u'_';
+        if (letter && !inWord) {
+            const QStringView rest = text.sliced(i);
+            for (QLatin1StringView anchor : anchors[size_t((c | 0x20) - u'a')]) {
+                if (rest.startsWith(anchor, Qt::CaseInsensitive))
+                    return true;
+            }
+        }
+        inWord = word;
+    }
+    return false;
+}
+
 bool isPortableNameCharacter(char32_t c)
 {
     return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9') || c == u'_' ||
@@ -333,6 +374,8 @@ QStringList instructionRules()
 QList<InstructionMatch> instructionsIn(const QString &text)
 {
     QList<InstructionMatch> out;
+    if (!mayInstruct(text))
+        return out;
     const QRegularExpression &e = instructionExpression();
     QRegularExpressionMatchIterator it = e.globalMatch(text);
     while (it.hasNext() && out.size() < 10) {
@@ -497,14 +540,23 @@ QList<Finding> lintDefaults(const QList<QJsonObject> &tools)
             const auto d = property.constFind(QStringLiteral("default"));
             if (d == property.constEnd())
                 continue;
-            // The default checked where it stands, against the whole schema (so that the property's
-            // local $refs resolve), keeping only what is said of the property itself.
-            const QString at = QLatin1Char('/') + escapePointerToken(it.key());
+            // A property without $refs is its own schema. One with them is checked where it stands,
+            // against the whole schema (so that its local $refs resolve), keeping only what is said of
+            // the property itself.
+            QStringList refs;
+            collectRefs(property, 0, &refs);
             QList<SchemaViolation> violations;
-            for (const SchemaViolation &v :
-                 checkAgainstSchema(QJsonObject{{it.key(), d.value()}}, schema, 20)) {
-                if (v.path == at || v.path.startsWith(at + QLatin1Char('/')))
-                    violations.append(v);
+            const QString at = QLatin1Char('/') + escapePointerToken(it.key());
+            if (refs.isEmpty()) {
+                violations = checkAgainstSchema(d.value(), property, 20);
+                for (SchemaViolation &v : violations)
+                    v.path.prepend(at); // a pointer into the arguments, as in the other case
+            } else {
+                for (const SchemaViolation &v :
+                     checkAgainstSchema(QJsonObject{{it.key(), d.value()}}, schema, 20)) {
+                    if (v.path == at || v.path.startsWith(at + QLatin1Char('/')))
+                        violations.append(v);
+                }
             }
             if (violations.isEmpty())
                 continue;
