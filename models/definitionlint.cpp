@@ -328,38 +328,43 @@ QList<TextField> textFields(ListKind kind, const QJsonObject &item)
     return out;
 }
 
+// The hidden-characters findings of one item's texts.
+static void hiddenOf(ListKind kind, const QJsonObject &item, const QList<TextField> &fields, Collector &out)
+{
+    for (const TextField &t : fields) {
+        if (plainText(t.text, t.multiLine))
+            continue;
+        QList<char32_t> hidden = hiddenCharacters(t.text);
+        if (t.multiLine)
+            hidden.removeIf([](char32_t c) { return c == u'\n' || c == u'\r' || c == u'\t'; });
+        // Look-alike letters matter where a text reads as a name: titles, not prose.
+        const QList<char32_t> lookAlike = t.multiLine ? QList<char32_t>() : lookAlikeCharacters(t.text);
+        if (hidden.isEmpty() && lookAlike.isEmpty())
+            continue;
+        QStringList what;
+        if (!hidden.isEmpty())
+            what << QStringLiteral("hidden characters %1").arg(describeCodePoints(hidden));
+        if (!lookAlike.isEmpty())
+            what << QStringLiteral("look-alike letters %1").arg(describeCodePoints(lookAlike));
+        QJsonObject evidence{{ItemKey, itemName(kind, item)},
+                             {FieldKey, t.field},
+                             {QStringLiteral("hidden"), codePointsJson(hidden)},
+                             {QStringLiteral("lookAlike"), codePointsJson(lookAlike)}};
+        const QString tags = tagText(t.text);
+        if (!tags.isEmpty())
+            evidence.insert(QStringLiteral("tagText"), oneLineSafe(elide(tags, 200)));
+        out.add(lintFinding(FindingId::HiddenCharacters,
+                            QStringLiteral("%1: its %2 holds %3")
+                                .arg(subject(kind, item), t.field, what.join(QStringLiteral(" and "))),
+                            evidence));
+    }
+}
+
 QList<Finding> lintHiddenCharacters(ListKind kind, const QList<QJsonObject> &items)
 {
     Collector out;
-    for (const QJsonObject &item : items) {
-        for (const TextField &t : textFields(kind, item)) {
-            if (plainText(t.text, t.multiLine))
-                continue;
-            QList<char32_t> hidden = hiddenCharacters(t.text);
-            if (t.multiLine)
-                hidden.removeIf([](char32_t c) { return c == u'\n' || c == u'\r' || c == u'\t'; });
-            // Look-alike letters matter where a text reads as a name: titles, not prose.
-            const QList<char32_t> lookAlike = t.multiLine ? QList<char32_t>() : lookAlikeCharacters(t.text);
-            if (hidden.isEmpty() && lookAlike.isEmpty())
-                continue;
-            QStringList what;
-            if (!hidden.isEmpty())
-                what << QStringLiteral("hidden characters %1").arg(describeCodePoints(hidden));
-            if (!lookAlike.isEmpty())
-                what << QStringLiteral("look-alike letters %1").arg(describeCodePoints(lookAlike));
-            QJsonObject evidence{{ItemKey, itemName(kind, item)},
-                                 {FieldKey, t.field},
-                                 {QStringLiteral("hidden"), codePointsJson(hidden)},
-                                 {QStringLiteral("lookAlike"), codePointsJson(lookAlike)}};
-            const QString tags = tagText(t.text);
-            if (!tags.isEmpty())
-                evidence.insert(QStringLiteral("tagText"), oneLineSafe(elide(tags, 200)));
-            out.add(lintFinding(FindingId::HiddenCharacters,
-                                QStringLiteral("%1: its %2 holds %3")
-                                    .arg(subject(kind, item), t.field, what.join(QStringLiteral(" and "))),
-                                evidence));
-        }
-    }
+    for (const QJsonObject &item : items)
+        hiddenOf(kind, item, textFields(kind, item), out);
     return out.take();
 }
 
@@ -390,39 +395,45 @@ QList<InstructionMatch> instructionsIn(const QString &text)
     return out;
 }
 
+// The model-instructions findings of one item's descriptions.
+static void instructionsOf(ListKind kind, const QJsonObject &item, const QList<TextField> &fields,
+                           Collector &out)
+{
+    for (const TextField &t : fields) {
+        if (!t.multiLine)
+            continue;
+        QList<InstructionMatch> matches = instructionsIn(t.text);
+        // Tag characters spell text no one sees: read it too.
+        if (!plainText(t.text, true)) {
+            const QString tags = tagText(t.text);
+            if (!tags.isEmpty())
+                matches += instructionsIn(tags);
+        }
+        if (matches.isEmpty())
+            continue;
+        QJsonArray ruleNames, words;
+        QStringList said;
+        for (const InstructionMatch &m : std::as_const(matches)) {
+            if (!ruleNames.contains(m.rule))
+                ruleNames.append(m.rule);
+            words.append(m.words);
+            said << QStringLiteral("%1 (%2)").arg(quoted(m.words), m.rule);
+        }
+        out.add(lintFinding(FindingId::ModelInstructions,
+                            QStringLiteral("%1: its %2 may instruct the model: %3")
+                                .arg(subject(kind, item), t.field, said.join(QStringLiteral(", "))),
+                            {{ItemKey, itemName(kind, item)},
+                             {FieldKey, t.field},
+                             {QStringLiteral("rules"), ruleNames},
+                             {QStringLiteral("words"), words}}));
+    }
+}
+
 QList<Finding> lintInstructions(ListKind kind, const QList<QJsonObject> &items)
 {
     Collector out;
-    for (const QJsonObject &item : items) {
-        for (const TextField &t : textFields(kind, item)) {
-            if (!t.multiLine)
-                continue;
-            QList<InstructionMatch> matches = instructionsIn(t.text);
-            // Tag characters spell text no one sees: read it too.
-            if (!plainText(t.text, true)) {
-                const QString tags = tagText(t.text);
-                if (!tags.isEmpty())
-                    matches += instructionsIn(tags);
-            }
-            if (matches.isEmpty())
-                continue;
-            QJsonArray ruleNames, words;
-            QStringList said;
-            for (const InstructionMatch &m : std::as_const(matches)) {
-                if (!ruleNames.contains(m.rule))
-                    ruleNames.append(m.rule);
-                words.append(m.words);
-                said << QStringLiteral("%1 (%2)").arg(quoted(m.words), m.rule);
-            }
-            out.add(lintFinding(FindingId::ModelInstructions,
-                                QStringLiteral("%1: its %2 may instruct the model: %3")
-                                    .arg(subject(kind, item), t.field, said.join(QStringLiteral(", "))),
-                                {{ItemKey, itemName(kind, item)},
-                                 {FieldKey, t.field},
-                                 {QStringLiteral("rules"), ruleNames},
-                                 {QStringLiteral("words"), words}}));
-        }
-    }
+    for (const QJsonObject &item : items)
+        instructionsOf(kind, item, textFields(kind, item), out);
     return out.take();
 }
 
@@ -449,13 +460,14 @@ QList<Finding> lintToolNames(const QList<QJsonObject> &tools)
             what << QStringLiteral("empty");
         if (!outside.isEmpty())
             what << QStringLiteral("holds %1, outside [A-Za-z0-9_-]").arg(describeCodePoints(outside));
-        out.add(lintFinding(FindingId::ToolNameUnportable,
-                            QStringLiteral("%1: its name is %2; OpenAI's and Anthropic's APIs take "
-                                           "^[a-zA-Z0-9_-]{1,64}$")
-                                .arg(subject(ListKind::Tools, tool), what.join(QStringLiteral(" and "))),
-                            {{ItemKey, itemName(ListKind::Tools, tool)},
-                             {QStringLiteral("length"), length},
-                             {QStringLiteral("characters"), codePointsJson(outside)}}));
+        out.add(lintFinding(
+            FindingId::ToolNameUnportable,
+            QStringLiteral("%1: its name is %2: model APIs refuse it (OpenAI's function names take "
+                           "^[a-zA-Z0-9_-]{1,64}$)")
+                .arg(subject(ListKind::Tools, tool), what.join(QStringLiteral(" and "))),
+            {{ItemKey, itemName(ListKind::Tools, tool)},
+             {QStringLiteral("length"), length},
+             {QStringLiteral("characters"), codePointsJson(outside)}}));
     }
     return out.take();
 }
@@ -676,8 +688,15 @@ QList<Finding> lintContextCost(ListKind kind, const QList<QJsonObject> &items, c
 
 QList<Finding> lint(ListKind kind, const QList<QJsonObject> &items, const QList<qint64> &itemBytes)
 {
-    QList<Finding> out = lintHiddenCharacters(kind, items);
-    out += lintInstructions(kind, items);
+    // Each item's texts are read once for both rules that read them.
+    Collector hidden, instructions;
+    for (const QJsonObject &item : items) {
+        const QList<TextField> fields = textFields(kind, item);
+        hiddenOf(kind, item, fields, hidden);
+        instructionsOf(kind, item, fields, instructions);
+    }
+    QList<Finding> out = hidden.take();
+    out += instructions.take();
     if (kind == ListKind::Tools) {
         out += lintToolNames(items);
         out += lintSchemas(items);
