@@ -1,8 +1,10 @@
 #include "auditor.h"
 #include "counted.h"
+#include "definitionlint.h"
 
 #include "mcpclient.h"
 #include "pagewalker.h"
+#include "rowstore.h"
 #include "rpccall.h"
 #include "schemaargs.h"
 #include "toolcatalog.h"
@@ -13,6 +15,33 @@
 namespace folio {
 
 using AuditProbes::ProbeAnswer;
+
+namespace {
+
+// The definitions lint of a protocol list walked to its end, and its context cost: its items as
+// the walk stored them (parsed already for tools/list, whose definitions the audit keeps), their
+// sizes as received.
+void lintRows(ListKind kind, const RowStore &rows, const QList<QJsonObject> *parsed, AuditedList *report)
+{
+    QList<QJsonObject> items;
+    QList<qint64> bytes;
+    items.reserve(rows.rowCount());
+    bytes.reserve(rows.rowCount());
+    for (int row = 0; row < rows.rowCount(); ++row) {
+        bytes.append(rows.itemText(row).size());
+        if (!parsed)
+            items.append(rows.item(row));
+    }
+    const QList<QJsonObject> &definitions = parsed ? *parsed : items;
+    report->findings += DefinitionLint::lint(kind, definitions, bytes);
+    report->contextTokens = DefinitionLint::listCost(definitions, bytes);
+    const QList<DefinitionLint::ItemCost> costs = DefinitionLint::itemCosts(kind, definitions, bytes);
+    for (int i = 0; i < qMin<qsizetype>(5, costs.size()); ++i)
+        report->costliest.append(QJsonObject{{QStringLiteral("item"), costs.at(i).item},
+                                             {QStringLiteral("tokens"), costs.at(i).tokens}});
+}
+
+} // namespace
 
 Auditor::Auditor(McpClient *client, const AuditOptions &options, QObject *parent)
     : QObject(parent)
@@ -276,6 +305,11 @@ void Auditor::recordFirstWalk(int state, PageWalker *walker)
     r.complete = s.first.complete;
     r.stopReason = s.first.complete ? QString() : s.first.stopReason;
     r.findings += s.first.findings;
+    // What the definitions say, read from the walk (no request): only a list walked to its end, so
+    // that a collision or the list's cost is judged on the whole list.
+    if (s.source.kind() == ListSource::Kind::Protocol && s.first.complete)
+        lintRows(s.source.protocolKind(), *walker->rows(),
+                 state == m_toolsState ? &m_toolDefinitions : nullptr, &r);
     Q_EMIT listWalked(r.id, walker);
 }
 

@@ -53,6 +53,9 @@ struct AuditOptions
 //  - a second walk with the same arguments (up to recheckPages pages) must give the same items in the
 //    same order on every page (unstable-order);
 //  - 2026-07-28: the server/discover result carries cache hints, like every list page.
+// A protocol list walked to its end is also linted (DefinitionLint: hidden characters, instructions
+// to the model, unportable names and schemas, collisions, context cost), from what the walk
+// stored; those findings say Finding::Source::Lint.
 // It prints nothing; progress() and the result are for the command line and the window alike.
 class Auditor : public QObject
 {

@@ -60,6 +60,10 @@ QJsonObject AuditedList::toJson() const
     o.insert(QStringLiteral("stopReason"), stopReason.isEmpty() ? QJsonValue() : QJsonValue(stopReason));
     if (id.startsWith(ToolListPrefix))
         o.insert(QStringLiteral("arguments"), arguments);
+    if (contextTokens >= 0)
+        o.insert(QStringLiteral("context"), QJsonObject{{QStringLiteral("tokens"), contextTokens},
+                                                        {QStringLiteral("method"), QStringLiteral("bytes/4")},
+                                                        {QStringLiteral("costliest"), costliest}});
     return o;
 }
 

@@ -37,6 +37,10 @@ struct AuditedList
     QStringList notes; // probes not run or inconclusive, and why
     int requests = 0;
     qint64 elapsedMs = 0;
+    // A protocol list walked to its end: the estimated tokens its definitions cost a model
+    // (DefinitionLint::listCost) and its costliest items [{item, tokens}]; -1 when not estimated.
+    qint64 contextTokens = -1;
+    QJsonArray costliest;
 
     bool isAudited() const { return skipped.isEmpty(); }
     int count(Finding::Severity severity) const;

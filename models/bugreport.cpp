@@ -312,7 +312,8 @@ QJsonObject build(const Input &input)
                 if (walkFindings.contains(findingKey(l.id, f)))
                     continue;
                 QJsonObject j = f.toJson();
-                j.insert(QStringLiteral("source"), QStringLiteral("audit"));
+                if (!j.contains(QStringLiteral("source")))
+                    j.insert(QStringLiteral("source"), QStringLiteral("audit")); // the lint's say "lint"
                 j.insert(QStringLiteral("list"), l.id);
                 findings.append(j);
                 total.add(f.severity);

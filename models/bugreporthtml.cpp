@@ -390,9 +390,9 @@ QString findingLine(const QJsonObject &f)
     return QStringLiteral("<li>%1 <code>%2</code> %3 <span class=\"src\">%4</span></li>")
         .arg(sevBadge(severityName(f)), esc(f.value(QStringLiteral("id")).toString()),
              esc(f.value(QStringLiteral("message")).toString()),
-             esc(f.value(QStringLiteral("source")).toString() == QLatin1String("audit")
-                     ? QStringLiteral("audit")
-                     : QStringLiteral("walk")));
+             esc(f.value(QStringLiteral("source")).toString().isEmpty()
+                     ? QStringLiteral("walk")
+                     : f.value(QStringLiteral("source")).toString())); // audit, baseline, lint
 }
 
 QString pageArticle(int listIndex, int pageIndex, const QJsonObject &p, const QList<QJsonObject> &findings,

@@ -22,23 +22,44 @@ Finding::Severity Finding::defaultSeverity(const QString &id)
     if (id == FindingId::PageCapReached || id == FindingId::DuplicateItem ||
         id == FindingId::InvalidCursorWrongCode || id == FindingId::UnstableOrder ||
         id == FindingId::WalkSizeCapReached || id == FindingId::RestartCapReached ||
-        id == FindingId::DeceptiveName || id == FindingId::DefinitionChanged)
+        id == FindingId::DeceptiveName || id == FindingId::DefinitionChanged ||
+        id == FindingId::HiddenCharacters || id == FindingId::ModelInstructions ||
+        id == FindingId::ToolNameUnportable || id == FindingId::SchemaUnportable ||
+        id == FindingId::DefaultRejected || id == FindingId::ToolNameCollision)
         return Severity::Warning;
-    if (id == FindingId::PageOverLimit || id == FindingId::TransparentPaging)
+    if (id == FindingId::PageOverLimit || id == FindingId::TransparentPaging || id == FindingId::ContextCost)
         return Severity::Info;
     return Severity::Error;
 }
 
 QStringList Finding::catalogue()
 {
-    return {
-        FindingId::CursorRepeated,        FindingId::PageCapReached,        FindingId::DuplicateItem,
-        FindingId::PageOverLimit,         FindingId::CacheHintsMissing,     FindingId::TtlInvalid,
-        FindingId::ScopeInvalid,          FindingId::ScopeMismatch,         FindingId::PageError,
-        FindingId::EmptyCursorRejected,   FindingId::InvalidCursorAccepted, FindingId::InvalidCursorWrongCode,
-        FindingId::ForeignCursorAccepted, FindingId::UnstableOrder,         FindingId::TransparentPaging,
-        FindingId::WalkSizeCapReached,    FindingId::RestartCapReached,     FindingId::DeceptiveName,
-        FindingId::DefinitionChanged};
+    return {FindingId::CursorRepeated,
+            FindingId::PageCapReached,
+            FindingId::DuplicateItem,
+            FindingId::PageOverLimit,
+            FindingId::CacheHintsMissing,
+            FindingId::TtlInvalid,
+            FindingId::ScopeInvalid,
+            FindingId::ScopeMismatch,
+            FindingId::PageError,
+            FindingId::EmptyCursorRejected,
+            FindingId::InvalidCursorAccepted,
+            FindingId::InvalidCursorWrongCode,
+            FindingId::ForeignCursorAccepted,
+            FindingId::UnstableOrder,
+            FindingId::TransparentPaging,
+            FindingId::WalkSizeCapReached,
+            FindingId::RestartCapReached,
+            FindingId::DeceptiveName,
+            FindingId::DefinitionChanged,
+            FindingId::HiddenCharacters,
+            FindingId::ModelInstructions,
+            FindingId::ToolNameUnportable,
+            FindingId::SchemaUnportable,
+            FindingId::DefaultRejected,
+            FindingId::ToolNameCollision,
+            FindingId::ContextCost};
 }
 
 QJsonArray Finding::toJson(const QList<Finding> &findings)
@@ -65,6 +86,8 @@ QJsonObject Finding::toJson() const
         json.insert(QStringLiteral("source"), QStringLiteral("audit"));
     else if (source == Source::Baseline)
         json.insert(QStringLiteral("source"), QStringLiteral("baseline"));
+    else if (source == Source::Lint)
+        json.insert(QStringLiteral("source"), QStringLiteral("lint"));
     return json;
 }
 

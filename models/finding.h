@@ -15,8 +15,9 @@ struct Finding
     enum class Severity { Info, Warning, Error };
     // Who found it: a walk of the window (or of the command line), the window's last audit
     // (ServerSession::auditFindings), which walks and probes on its own, or the comparison with the
-    // definitions a saved server was trusted with (DefinitionBaseline).
-    enum class Source { Walk, Audit, Baseline };
+    // definitions a saved server was trusted with (DefinitionBaseline), or the lint of a list's
+    // definitions (DefinitionLint), which reads what a walk brought and asks nothing.
+    enum class Source { Walk, Audit, Baseline, Lint };
 
     QString id; // e.g. "cursor-repeated"
     Severity severity = Severity::Info;
@@ -30,7 +31,8 @@ struct Finding
     static Severity defaultSeverity(const QString &id);
     static QStringList catalogue(); // every id Folio can emit
     // {id, severity, page, pages, message, evidence}: page and pages numbered from 1; with
-    // "source": "audit" when the audit found it, "baseline" when the trusted definitions did.
+    // "source": "audit" when the audit found it, "baseline" when the trusted definitions did, "lint"
+    // when the definitions lint did.
     QJsonObject toJson() const;
     // Each of them as toJson() writes it, in order.
     static QJsonArray toJson(const QList<Finding> &findings);
@@ -56,6 +58,14 @@ inline const QString WalkSizeCapReached = QStringLiteral("walk-size-cap-reached"
 inline const QString RestartCapReached = QStringLiteral("restart-cap-reached");
 inline const QString DeceptiveName = QStringLiteral("deceptive-name");
 inline const QString DefinitionChanged = QStringLiteral("definition-changed");
+// The definitions lint (models/definitionlint.h).
+inline const QString HiddenCharacters = QStringLiteral("hidden-characters");
+inline const QString ModelInstructions = QStringLiteral("model-instructions");
+inline const QString ToolNameUnportable = QStringLiteral("tool-name-unportable");
+inline const QString SchemaUnportable = QStringLiteral("schema-unportable");
+inline const QString DefaultRejected = QStringLiteral("default-rejected");
+inline const QString ToolNameCollision = QStringLiteral("tool-name-collision");
+inline const QString ContextCost = QStringLiteral("context-cost");
 } // namespace FindingId
 
 } // namespace folio

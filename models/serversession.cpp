@@ -387,7 +387,8 @@ QList<Finding> ServerSession::auditFindings(const QString &listId) const
         });
         if (shown)
             continue;
-        f.source = Finding::Source::Audit;
+        if (f.source == Finding::Source::Walk)
+            f.source = Finding::Source::Audit; // the lint's stay the lint's
         own.append(f);
     }
     return own;

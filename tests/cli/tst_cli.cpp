@@ -115,12 +115,21 @@ QList<AuditRow> auditRows()
          QStringLiteral("templates=cursor-repeated;tool:list_channels=foreign-cursor-accepted"),
          1,
          {}},
-        {QStringLiteral("conformance"), none, 0, {}},
+        // The harness's json_schema_2020_12_tool has allOf at the root of its inputSchema, which the
+        // Anthropic Messages API refuses: the lint says so (a warning).
+        {QStringLiteral("conformance"), QStringLiteral("tools=schema-unportable"), 0, {}},
         {QStringLiteral("ttl-varies"), none, 0, {}},
         {QStringLiteral("scope-public"), none, 0, {}},
         {QStringLiteral("scope-private"), none, 0, {}},
         {QStringLiteral("drift-v1"), none, 0, {}},
-        {QStringLiteral("drift-v2"), none, 0, {}},
+        // get_team's description gains an instruction to the model (the rug pull): the lint says so.
+        {QStringLiteral("drift-v2"), QStringLiteral("tools=model-instructions"), 0, {}},
+        // Warnings only: exit 0 (context-cost stays under its threshold).
+        {QStringLiteral("poisoned"),
+         QStringLiteral("tools=hidden-characters,model-instructions,tool-name-unportable,schema-unportable,"
+                        "default-rejected,tool-name-collision"),
+         0,
+         {}},
         {QStringLiteral("empty-string-cursor"), none, 0, {}},
         {QStringLiteral("expiring"), none, 0, {}},
         {QStringLiteral("list-changed"), none, 0, {}},
