@@ -191,7 +191,8 @@ void AuditPanel::showResult(const AuditResult &r)
             top->setIcon(0,
                          colors.severityIcon(errors ? Finding::Severity::Error : Finding::Severity::Warning));
         for (Finding f : list.findings) {
-            f.source = Finding::Source::Audit;
+            if (f.source == Finding::Source::Walk) // the audit's own walk; lint keeps its name
+                f.source = Finding::Source::Audit;
             auto *item = new QTreeWidgetItem(top);
             item->setText(0, f.id);
             item->setIcon(1, colors.severityIcon(f.severity));

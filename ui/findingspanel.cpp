@@ -142,6 +142,7 @@ void FindingsPanel::rebuild()
             for (const Finding &f : m_session->findings(listId)) {
                 const bool audit = f.source == Finding::Source::Audit;
                 const bool baseline = f.source == Finding::Source::Baseline;
+                const bool lint = f.source == Finding::Source::Lint;
                 auto *item = new QTreeWidgetItem(m_tree);
                 item->setIcon(SeverityColumn, colors.severityIcon(f.severity));
                 item->setText(SeverityColumn, Finding::severityName(f.severity));
@@ -149,7 +150,10 @@ void FindingsPanel::rebuild()
                 item->setText(ListColumn, listName);
                 const int page = f.pages.value(0, -1);
                 item->setText(PageColumn, page >= 0 ? QString::number(page + 1) : QString());
-                item->setText(SourceColumn, audit ? tr("audit") : baseline ? tr("baseline") : tr("walk"));
+                item->setText(SourceColumn, audit      ? tr("audit")
+                                            : baseline ? tr("baseline")
+                                            : lint     ? tr("lint")
+                                                       : tr("walk"));
                 item->setToolTip(
                     SourceColumn,
                     audit ? tr("Found by the audit (Server \u203a Audit Paging), which walks and "
@@ -157,8 +161,10 @@ void FindingsPanel::rebuild()
                     : baseline
                         ? tr("Found by comparing this connection's definitions with the ones this server "
                              "was trusted with (Server \u203a Trust Current Definitions moves them)")
-                        : tr("Found by the window's walk of the list, on the page it names"));
-                if (audit || baseline)
+                    : lint ? tr("Found by the audit's lint of the definitions (docs/findings.md, \"The "
+                                "definitions lint\"): what the items say, on no one page")
+                           : tr("Found by the window's walk of the list, on the page it names"));
+                if (audit || baseline || lint)
                     item->setForeground(SourceColumn, colors.mutedText());
                 item->setText(MessageColumn, oneLineSafe(f.message));
                 item->setToolTip(MessageColumn, f.message);
