@@ -238,11 +238,6 @@ void ListCommand::handleToolsListed()
 
 void ListCommand::walk(const ListSource &source)
 {
-    // A protocol list that changes under the walk is walked again (list_changed), as in the window
-    // and the audit: the notifications must reach the client (2026-07-28: subscriptions/listen;
-    // 2025: the GET stream over HTTP).
-    if (source.kind() == ListSource::Kind::Protocol)
-        m_session->client()->listenForListChanges();
     m_walker = new PageWalker(m_session->client(), source, m_clock, this);
     connect(m_walker, &PageWalker::pageAccepted, m_session, &CliSession::kick);
     connect(m_walker, &PageWalker::pageAccepted, this, &ListCommand::scheduleEvaluate);
@@ -255,6 +250,11 @@ void ListCommand::walk(const ListSource &source)
         m_walker->setPageCap(m_options.pageCap);
         m_walker->fetchAll();
     }
+    // A protocol list that changes under the walk is walked again (list_changed), as in the window
+    // and the audit: the notifications must reach the client (2026-07-28: subscriptions/listen;
+    // 2025: the GET stream over HTTP). Asked after the first page, which goes first.
+    if (source.kind() == ListSource::Kind::Protocol)
+        m_session->client()->listenForListChanges();
 }
 
 void ListCommand::scheduleEvaluate()
