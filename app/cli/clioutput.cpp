@@ -45,7 +45,17 @@ void printErr(const QString &text)
 
 void printJson(const QByteArray &json)
 {
-    write(stdout, jsonTerminalSafe(SecretMask::maskKnown(json, SecretMask::known())));
+    printReady(jsonOutput(json));
+}
+
+QByteArray jsonOutput(const QByteArray &json)
+{
+    return jsonTerminalSafe(SecretMask::maskKnown(json, SecretMask::known()));
+}
+
+void printReady(const QByteArray &ready)
+{
+    write(stdout, ready);
 }
 
 QString toJsonText(const QJsonObject &object, bool indented)

@@ -19,6 +19,10 @@ void printErr(const QString &text);
 // terminal-safe: jsonTerminalSafe() escapes inside strings what QJsonDocument leaves raw, so the
 // output parses to the same value. Used for the list's streamed pages without a copy to UTF-16.
 void printJson(const QByteArray &json);
+// printJson() in two steps, for output made ready before it is written (folio list's pages, as
+// they arrive): the JSON masked and made terminal-safe, then those bytes written as they are.
+QByteArray jsonOutput(const QByteArray &json);
+void printReady(const QByteArray &ready);
 QString toJsonText(const QJsonObject &object, bool indented = true); // ends with a newline
 QString toJsonLine(const QJsonValue &value);                         // compact, no newline
 

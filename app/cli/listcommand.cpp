@@ -240,6 +240,11 @@ void ListCommand::walk(const ListSource &source)
 {
     m_walker = new PageWalker(m_session->client(), source, m_clock, this);
     connect(m_walker, &PageWalker::pageAccepted, m_session, &CliSession::kick);
+    connect(m_walker, &PageWalker::pageAccepted, this, &ListCommand::preparePage);
+    connect(m_walker, &PageWalker::walkRestarted, this, [this] {
+        m_prepared.clear(); // the pages thrown away are not printed
+        m_preparedBytes = 0;
+    });
     connect(m_walker, &PageWalker::pageAccepted, this, &ListCommand::scheduleEvaluate);
     connect(m_walker, &PageWalker::pageFailed, this, &ListCommand::scheduleEvaluate);
     connect(m_walker, &PageWalker::walkFinished, this, &ListCommand::scheduleEvaluate);
@@ -333,31 +338,57 @@ bool ListCommand::failIfNotOffered()
     return true;
 }
 
-void ListCommand::printWalkItems(const QList<int> &walkRows) const
+QByteArray ListCommand::pageText(int ledgerRow) const
 {
     // Each item's stored compact JSON, not parsed: ndjson prints it as it is; json indents it as
-    // Qt would (ListOutput::appendJsonItem). Straight from the row store, a page at a time: no
-    // document is built, and no copy of the whole list is held beside the store.
+    // Qt would (ListOutput::appendJsonItem), every item after a comma (the first page written
+    // drops its first one).
+    const ItemTexts *items = m_walker->rows()->pageItems(ledgerRow);
+    if (!items || items->count() == 0)
+        return {};
     const bool json = m_options.format == ListOutputFormat::Json;
-    const RowStore *rows = m_walker->rows();
+    QByteArray out;
+    out.reserve((json ? 2 : 1) * items->text.size() + items->count() * 16);
+    for (int i = 0; i < items->count(); ++i) {
+        const QByteArrayView text = items->at(i);
+        if (json) {
+            ListOutput::appendJsonItem(&out, text, false);
+        } else {
+            out += text.startsWith('{') ? text : QByteArrayView("{}"); // item() is an object
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+void ListCommand::preparePage(int ledgerRow)
+{
+    // Making a page's output (json's indenting, the masking and the terminal-safe pass of both)
+    // is most of what printing costs: done as each page is accepted, it overlaps the server's
+    // making of the next one, as it did when the pages were written as they came. Kept until the
+    // end, within a budget (the walk's size cap does not count it); pages past it are made then.
+    if ((m_options.format != ListOutputFormat::Json && m_options.format != ListOutputFormat::Ndjson) ||
+        m_preparedBytes >= PreparedBudgetBytes || m_prepared.contains(ledgerRow))
+        return;
+    QByteArray ready = jsonOutput(pageText(ledgerRow));
+    m_preparedBytes += ready.size();
+    m_prepared.insert(ledgerRow, std::move(ready));
+}
+
+void ListCommand::printWalkItems(const QList<int> &walkRows)
+{
+    // The final walk's pages only, a page at a time: no document is built.
     bool first = true;
     for (int row : walkRows) {
-        const ItemTexts *items = rows->pageItems(row);
-        if (!items || items->count() == 0)
+        const auto kept = m_prepared.constFind(row);
+        QByteArray ready = kept != m_prepared.cend() ? *kept : jsonOutput(pageText(row));
+        m_prepared.remove(row);
+        if (ready.isEmpty())
             continue;
-        QByteArray out;
-        out.reserve((json ? 2 : 1) * items->text.size() + items->count() * 16);
-        for (int i = 0; i < items->count(); ++i) {
-            const QByteArrayView text = items->at(i);
-            if (json) {
-                ListOutput::appendJsonItem(&out, text, first);
-            } else {
-                out += text.startsWith('{') ? text : QByteArrayView("{}"); // item() is an object
-                out += '\n';
-            }
-            first = false;
-        }
-        printJson(out);
+        if (first && m_options.format == ListOutputFormat::Json)
+            ready.remove(0, 1); // the comma before the first item (masking leaves it first)
+        first = false;
+        printReady(ready);
     }
 }
 

@@ -6,6 +6,7 @@
 #include "listsource.h"
 #include "serverconfig.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QPointer>
 #include <optional>
@@ -55,14 +56,22 @@ private:
     void scheduleEvaluate();
     bool failIfNotOffered(); // the list is not the server's: said, exit 2
     void printResult(bool complete, const QString &stopReason, bool stoppedAsAsked = false);
+    // A page's items as json or ndjson writes them.
+    QByteArray pageText(int ledgerRow) const;
+    void preparePage(int ledgerRow);
     // Prints the final walk's items as json or ndjson writes them.
-    void printWalkItems(const QList<int> &walkRows) const;
+    void printWalkItems(const QList<int> &walkRows);
 
     Options m_options;
     TtlClock *m_clock;
     QPointer<ToolCatalog> m_finder; // tools/list, to find a list tool's definition
     QPointer<PageWalker> m_walker;
     bool m_evaluateQueued = false;
+    // json, ndjson: each page's output made as it was accepted (ledger row -> the bytes to write),
+    // up to PreparedBudgetBytes.
+    static constexpr qsizetype PreparedBudgetBytes = 64 * 1024 * 1024;
+    QHash<int, QByteArray> m_prepared;
+    qsizetype m_preparedBytes = 0;
 };
 
 } // namespace folio
