@@ -2,12 +2,28 @@
 
 #include "settingskeys.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QPointer>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QThreadPool>
 
 namespace folio::ServerHistory {
+
+namespace {
+// One thread: writes in the order asked, and one place for forget() and rename() to wait on.
+QThreadPool &writer()
+{
+    static QThreadPool *pool = [] {
+        auto *p = new QThreadPool(QCoreApplication::instance());
+        p->setMaxThreadCount(1);
+        return p;
+    }();
+    return *pool;
+}
+} // namespace
 
 QString serverKey(const QString &serverName)
 {
@@ -59,13 +75,37 @@ bool add(const QString &serverName, const Snapshot &snapshot, const QStringList 
     return true;
 }
 
+void addLater(const QString &serverName, const Snapshot &snapshot, const QStringList &secrets, int keep,
+              QObject *context,
+              std::function<void(bool kept, const QString &error, const QString &newest)> done)
+{
+    const QPointer<QObject> receiver(context);
+    writer().start([receiver, serverName, snapshot, secrets, keep, done = std::move(done)] {
+        QString error;
+        const bool kept = add(serverName, snapshot, secrets, keep, &error);
+        const QList<Entry> all = kept ? entries(serverName) : QList<Entry>();
+        const QString newest = all.isEmpty() ? QString() : all.constFirst().path;
+        // Posted to the application (alive while the pool is) and checked there: the context may
+        // go on its own thread meanwhile.
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [receiver, done, kept, error, newest] {
+                if (receiver)
+                    done(kept, error, newest);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
 void forget(const QString &serverName)
 {
+    writer().waitForDone();
     QDir(folder(serverName)).removeRecursively();
 }
 
 bool rename(const QString &from, const QString &to)
 {
+    writer().waitForDone();
     const QString source = folder(from), target = folder(to);
     if (!QDir(source).exists())
         return true;

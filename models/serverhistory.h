@@ -3,8 +3,11 @@
 #include "snapshot.h"
 
 #include <QList>
+#include <QObject>
 #include <QString>
 #include <QStringList>
+
+#include <functional>
 
 namespace folio {
 
@@ -32,6 +35,14 @@ QList<Entry> entries(const QString &serverName);
 // Writes snapshot as the newest entry and deletes the oldest beyond keep (keep 0: writes nothing).
 bool add(const QString &serverName, const Snapshot &snapshot, const QStringList &secrets, int keep,
          QString *error);
+// add() on the history's own writer thread, one write after another: a large list's snapshot takes
+// long to serialise and write (38 MB for 100,000 items), and the window must not wait for it.
+// done(kept, error, newest entry's path) is called on context's thread, not at all if context is
+// gone by then.
+void addLater(const QString &serverName, const Snapshot &snapshot, const QStringList &secrets, int keep,
+              QObject *context,
+              std::function<void(bool kept, const QString &error, const QString &newest)> done);
+// Both wait for a write addLater() has under way, so that it cannot bring back what they remove.
 void forget(const QString &serverName);
 bool rename(const QString &from, const QString &to);
 

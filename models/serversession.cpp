@@ -13,11 +13,8 @@
 #include "toolcatalog.h"
 #include "trafficlog.h"
 
-#include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonDocument>
-#include <QPointer>
-#include <QThreadPool>
 #include <QTimer>
 
 #include <algorithm>
@@ -481,30 +478,14 @@ void ServerSession::recordHistory()
             s.lists.append(Snapshot::List::fromWalker(*m->walker()));
     }
     m_historyDone = true;
-    // Written off the window's thread: a large list's snapshot takes long to serialise and write
-    // (38 MB for 100,000 items), and the window must not stop answering meanwhile. The snapshot is
-    // a value; the answer comes back to this thread, and is dropped if the session went.
-    const QPointer<ServerSession> self(this);
-    const QString name = m_config.name;
-    const QStringList secrets = m_config.secrets() + m_client->trafficLog()->secrets();
-    QThreadPool::globalInstance()->start([self, name, s = std::move(s), secrets, keep] {
-        QString error;
-        const bool kept = ServerHistory::add(name, s, secrets, keep, &error);
-        const QList<ServerHistory::Entry> entries =
-            kept ? ServerHistory::entries(name) : QList<ServerHistory::Entry>();
-        const QString newest = entries.isEmpty() ? QString() : entries.constFirst().path;
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
-            [self, name, kept, error, newest] {
-                if (!self)
-                    return;
-                if (!kept)
-                    Q_EMIT self->error(tr("The snapshot of %1 cannot be kept: %2").arg(name, error));
-                else
-                    Q_EMIT self->historyRecorded(newest);
-            },
-            Qt::QueuedConnection);
-    });
+    ServerHistory::addLater(
+        m_config.name, s, m_config.secrets() + m_client->trafficLog()->secrets(), keep, this,
+        [this](bool kept, const QString &error, const QString &newest) {
+            if (kept)
+                Q_EMIT historyRecorded(newest);
+            else
+                Q_EMIT this->error(tr("The snapshot of %1 cannot be kept: %2").arg(m_config.name, error));
+        });
 }
 
 void ServerSession::checkDefinitions()

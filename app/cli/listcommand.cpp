@@ -380,9 +380,9 @@ void ListCommand::printWalkItems(const QList<int> &walkRows)
     // The final walk's pages only, a page at a time: no document is built.
     bool first = true;
     for (int row : walkRows) {
-        const auto kept = m_prepared.constFind(row);
-        QByteArray ready = kept != m_prepared.cend() ? *kept : jsonOutput(pageText(row));
-        m_prepared.remove(row);
+        QByteArray ready = m_prepared.take(row); // made as it came, or now (past the budget)
+        if (ready.isNull())
+            ready = jsonOutput(pageText(row));
         if (ready.isEmpty())
             continue;
         if (first && m_options.format == ListOutputFormat::Json)
