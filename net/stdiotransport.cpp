@@ -243,6 +243,8 @@ void StdioTransport::open()
     ignore.sa_handler = SIG_IGN;
     ::sigaction(SIGPIPE, &ignore, nullptr);
     m_process->setStandardInputFile(QProcess::nullDevice());
+    // A relay passes the server's stderr on untouched: it is the client's to read, not Folio's.
+    m_process->setProcessChannelMode(m_relay ? QProcess::ForwardedErrorChannel : QProcess::SeparateChannels);
     // In the child, before the exec (async-signal-safe calls only). A session of its own makes the
     // server the leader of a new process group that its children join: close() and the destructor
     // stop them all, not only the server. PR_SET_PDEATHSIG has the kernel kill the server when
@@ -307,6 +309,16 @@ void StdioTransport::send(const QJsonObject &message, const QByteArray &encoded)
         writeStdin();
 }
 
+void StdioTransport::sendBytes(QByteArrayView bytes)
+{
+    if (m_stdin < 0 || bytes.isEmpty())
+        return;
+    const bool waiting = m_written < m_toWrite.size();
+    m_toWrite.append(bytes);
+    if (!waiting)
+        writeStdin();
+}
+
 void StdioTransport::writeStdin()
 {
     while (m_stdin >= 0 && m_written < m_toWrite.size()) {
@@ -335,6 +347,8 @@ void StdioTransport::writeStdin()
         m_stdinRoom->setEnabled(false);
     if (m_closeStdinWhenWritten)
         closeStdin();
+    if (m_relay)
+        Q_EMIT inputDrained();
 }
 
 void StdioTransport::closeStdin()
@@ -386,6 +400,11 @@ void StdioTransport::close()
 void StdioTransport::handleStdout()
 {
     const QByteArray bytes = m_process->readAllStandardOutput();
+    if (m_relay) {
+        if (!bytes.isEmpty())
+            Q_EMIT relayed(bytes);
+        return;
+    }
     const LineFramer::Result r = m_framer.feed(bytes);
     if (r.oversizedStarted > 0) {
         // Said as the line passes the limit, not at its end (a 500 MB line takes a while): the
@@ -467,6 +486,8 @@ void StdioTransport::handleFinished(int exitCode, QProcess::ExitStatus status)
     closeStdin();
     handleStdout(); // whatever was still buffered
     handleStderr();
+    // As a shell says it: QProcess gives a crashed process's signal as its exit code.
+    m_exitStatus = status == QProcess::CrashExit ? 128 + exitCode : exitCode;
     qCInfo(lcStdio) << m_program << (status == QProcess::CrashExit ? "crashed" : "exited") << "with code"
                     << exitCode << (m_closing ? "after we closed it" : "on its own");
     // The server is gone; what it forked and left in its group goes too.

@@ -29,6 +29,14 @@ public:
     void setEnvironment(const QMap<QString, QString> &extra) { m_extraEnv = extra; }
     void setWorkingDirectory(const QString &dir) { m_workingDirectory = dir; }
     void setShutdownGraceMs(int ms) { m_graceMs = ms; }
+    // Relay mode (`folio tap`): what the server writes on stdout is handed on as it came
+    // (relayed()), never framed or read; its stderr goes straight to Folio's own stderr, byte for
+    // byte; and sendBytes() writes bytes to its stdin unchanged. Set before open().
+    void setRelay(bool relay) { m_relay = relay; }
+    // Relay mode: writes bytes to the server's stdin as they are (what the pipe does not take
+    // waits, as send()'s lines do; pendingInputBytes() says how much).
+    void sendBytes(QByteArrayView bytes);
+    qsizetype pendingInputBytes() const { return m_toWrite.size() - m_written; }
 
     void open() override;
     void send(const QJsonObject &message, const QByteArray &encoded) override;
@@ -37,6 +45,9 @@ public:
     QString kindName() const override { return QStringLiteral("stdio"); }
 
     QStringList stderrTail() const { return m_stderrTail; }
+    // The exit status of a server that exited (its code; 128 + the signal when a signal ended it),
+    // -1 while it runs or when it never started.
+    int exitStatus() const { return m_exitStatus; }
     // How an exit message names what the server last wrote on stderr: its error line first
     // (": Error: Cannot find module …"), then its last lines, each on a line of its own.
     static QString describeStderrTail(const QStringList &tail);
@@ -46,6 +57,12 @@ public:
     // when every line is one of those.
     static QString errorLine(const QStringList &tail);
     qint64 processId() const;
+
+Q_SIGNALS:
+    // Relay mode: bytes the server wrote on stdout, exactly as read.
+    void relayed(const QByteArray &bytes);
+    // Relay mode: everything sendBytes() gave has reached the server's stdin pipe.
+    void inputDrained();
 
 private:
     void handleStdout();
@@ -84,6 +101,8 @@ private:
     bool m_closedEmitted = false;
     bool m_started = false;
     bool m_opening = false; // inside open()'s wait for the exec
+    bool m_relay = false;
+    int m_exitStatus = -1;
 };
 
 } // namespace folio
