@@ -4,6 +4,7 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 
 namespace folio {
@@ -299,7 +300,18 @@ QString ReplayScript::requestKey(const QString &method, const QJsonObject &param
 
 int ReplayScript::takeRequest(int segment, const QString &method, const QJsonObject &params)
 {
-    const QList<int> candidates = m_requests.value(requestKey(method, params));
+    QList<int> candidates = m_requests.value(requestKey(method, params));
+    if (candidates.isEmpty() &&
+        (method == QLatin1String("initialize") || method == QLatin1String("server/discover"))) {
+        // A handshake says who the client is (its name, version, capabilities): one recorded by
+        // another client (`folio tap`) or another Folio answers this one all the same.
+        const QString prefix = method + QLatin1Char('\n');
+        for (auto it = m_requests.cbegin(); it != m_requests.cend(); ++it) {
+            if (it.key().startsWith(prefix))
+                candidates += it.value();
+        }
+        std::sort(candidates.begin(), candidates.end());
+    }
     int fallback = -1;
     for (int i : candidates) {
         if (m_taken.value(i))

@@ -74,7 +74,7 @@ QByteArray SessionRecording::toJsonLines() const
                        {QStringLiteral("instructions"), instructions}};
     if (!demoScenario.isEmpty())
         server.insert(QStringLiteral("demoScenario"), demoScenario);
-    const QJsonObject header{
+    QJsonObject header{
         {QStringLiteral("format"), formatName()},
         {QStringLiteral("version"), FormatVersion},
         {QStringLiteral("folio"), folioVersion},
@@ -87,6 +87,8 @@ QByteArray SessionRecording::toJsonLines() const
         {QStringLiteral("cut"), cut},
         {QStringLiteral("events"), qint64(events.size())},
     };
+    if (isTap())
+        header.insert(QStringLiteral("tap"), tap);
     QByteArray out = QJsonDocument(header).toJson(QJsonDocument::Compact);
     out += '\n';
     for (const Event &e : events) {
@@ -150,6 +152,9 @@ std::optional<SessionRecording> SessionRecording::fromJsonLines(const QByteArray
     for (const QJsonValue &v : header.value(QStringLiteral("stripped")).toArray())
         rec.stripped.append(v.toString());
     rec.cut = header.value(QStringLiteral("cut")).toBool();
+    rec.tap = header.value(QStringLiteral("tap")).toObject();
+    if (header.contains(QStringLiteral("tap")) && rec.tap.isEmpty())
+        rec.tap.insert(QStringLiteral("client"), QJsonObject()); // a tap's, whatever the member held
     const double announced = header.value(QStringLiteral("events")).toDouble(-1);
     if (rec.name.isEmpty())
         return fail(QStringLiteral("line 1: the header names no server"));

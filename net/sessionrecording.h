@@ -65,6 +65,10 @@ struct SessionRecording
     QString folioVersion;
     QStringList stripped; // what was left out or masked, as a person reads it
     bool cut = false;     // the recording stopped at its size cap: later traffic is missing
+    // Set on a recording made by `folio tap`: its Send events are another client's messages, not
+    // Folio's. {"client": the clientInfo it gave, when it gave one}; empty for Folio's own.
+    QJsonObject tap;
+    bool isTap() const { return !tap.isEmpty(); }
     QList<Event> events;
 
     QByteArray toJsonLines() const;
