@@ -69,7 +69,7 @@ QString AuditCommand::helpText()
                "\n"
                "Options:\n") +
            AuditArguments::helpText() +
-           QStringLiteral("  --format F           text (default), json, markdown or junit\n") +
+           QStringLiteral("  --format F           text (default), json, markdown, junit or sarif\n") +
            CommandLine::sharedOptionsHelp(
                23,
                QStringLiteral("progress, the server's stderr, each request and transport events on stderr "
@@ -91,13 +91,15 @@ QString AuditCommand::helpText()
                "  markdown  a readable report (summary table, then findings with evidence per list)\n"
                "  junit     JUnit XML: one testcase per list; error findings make a <failure>, skipped\n"
                "            lists <skipped>, warnings and notes go to <system-out>\n"
+               "  sarif     SARIF 2.1.0: one rule per finding id (its text from docs/findings.md), one\n"
+               "            result per finding, located at the server, the list, the page and the item\n"
                "\n"
                "Exit status:\n"
                "  0  no error-severity finding (warnings and info do not fail)\n"
                "  1  at least one error-severity finding\n"
                "  2  bad usage (also a --list tool:NAME the server does not list), the server could not\n"
-               "     be reached, or the audit was cut short; json, junit and markdown reports are written\n"
-               "     then too, their summary's aborted saying why\n"
+               "     be reached, or the audit was cut short; json, junit, markdown and sarif reports are\n"
+               "     written then too, saying why\n"
                "\n"
                "Example (CI):\n"
                "  folio audit --format junit -- ./my-server --stdio > folio-audit.xml\n");
@@ -219,7 +221,7 @@ int AuditCommand::parse(const QStringList &arguments, Options *options, bool rec
     if (!line.noPositional(&problem) || !audit.read(line.parser(), &options->audit, &problem))
         return line.usage(problem);
     if (!AuditReport::parseFormat(line.format(), &options->format))
-        return line.usage(QStringLiteral("--format is text, json, markdown or junit"));
+        return line.usage(QStringLiteral("--format is text, json, markdown, junit or sarif"));
     options->verbose = line.verbose();
     if (!line.readTarget(&options->server, &options->keychainToken, &problem))
         return line.usage(problem);

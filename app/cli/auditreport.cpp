@@ -1,10 +1,13 @@
 #include "auditreport.h"
 #include "counted.h"
+#include "findingsarif.h"
+#include "handshake.h"
 
 #include "clioutput.h"
 #include "terminaltext.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QXmlStreamWriter>
 
 namespace folio {
@@ -102,6 +105,8 @@ bool parseFormat(const QString &name, AuditReportFormat *format)
         *format = AuditReportFormat::Markdown;
     else if (name == QLatin1String("junit"))
         *format = AuditReportFormat::Junit;
+    else if (name == QLatin1String("sarif"))
+        *format = AuditReportFormat::Sarif;
     else
         return false;
     return true;
@@ -123,6 +128,8 @@ QString render(const AuditResult &result, AuditReportFormat format)
         return toMarkdown(result);
     case AuditReportFormat::Junit:
         return toJunit(result);
+    case AuditReportFormat::Sarif:
+        return toSarif(result);
     }
     return {};
 }
@@ -187,6 +194,33 @@ QString toMarkdown(const AuditResult &result)
     out += QStringLiteral(
         "\n_Findings are Folio's catalogue ids; cursor decoding and probes are best effort._\n");
     return out;
+}
+
+QString toSarif(const AuditResult &result)
+{
+    QList<FindingSarif::Located> located;
+    for (const AuditedList &l : result.lists) {
+        for (const Finding &f : l.findings)
+            located.append({f, l.id});
+    }
+    QJsonObject log = FindingSarif::log(result.server.value(QStringLiteral("name")).toString(), located,
+                                        Handshake::clientInfo().value(QStringLiteral("version")).toString());
+    if (!result.aborted.isEmpty()) {
+        // A run that did not complete says so where SARIF readers look for it.
+        QJsonArray runs = log.value(QStringLiteral("runs")).toArray();
+        QJsonObject run = runs.at(0).toObject();
+        run.insert(QStringLiteral("invocations"),
+                   QJsonArray{QJsonObject{
+                       {QStringLiteral("executionSuccessful"), false},
+                       {QStringLiteral("exitCode"), 2},
+                       {QStringLiteral("toolExecutionNotifications"),
+                        QJsonArray{QJsonObject{{QStringLiteral("level"), QStringLiteral("error")},
+                                               {QStringLiteral("message"),
+                                                QJsonObject{{QStringLiteral("text"), result.aborted}}}}}}}});
+        runs.replace(0, run);
+        log.insert(QStringLiteral("runs"), runs);
+    }
+    return toJsonText(log);
 }
 
 QString toJunit(const AuditResult &result)

