@@ -274,7 +274,9 @@ struct ClientJudge::State
 
     // Rules 1, 2 and 3: judged when a walk ends (a new walk of the list from its first page, or
     // the end of the session).
-    void closeWalk(ListState &ls, Walk &w)
+    // changed: the client started the list again because the server said it changed, which ends a
+    // walk rightly wherever it stood.
+    void closeWalk(ListState &ls, Walk &w, bool changed = false)
     {
         if (!w.open)
             return;
@@ -298,8 +300,8 @@ struct ClientJudge::State
                  {QStringLiteral("distinctCursors"), distinct}});
         }
 
-        if (w.lastOk < 0 || !w.lastOkNext)
-            return; // no page, or the last page ended the list
+        if (changed || w.lastOk < 0 || !w.lastOkNext)
+            return; // restarted for a change, no page, or the last page ended the list
         const QString next = *w.lastOkNext;
         const bool askedLast = w.lastRequest > w.lastOk && w.lastRequestCursor == next;
         const auto sentAt = w.sent.constFind(next);
@@ -611,11 +613,11 @@ struct ClientJudge::State
 
         Walk *w = nullptr;
         if (!cursor) {
+            const bool answersListChanged = answerListChanged(list);
             for (Walk &open : ls.walks) {
                 if (open.open && open.seen.otherArguments == otherArguments)
-                    closeWalk(ls, open);
+                    closeWalk(ls, open, answersListChanged);
             }
-            const bool answersListChanged = answerListChanged(list);
             if (answersListChanged || restarted)
                 ls.firstPageTimes.clear(); // asked for a reason: not polling
             else

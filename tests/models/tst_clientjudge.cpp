@@ -179,6 +179,9 @@ private Q_SLOTS:
     void changedArguments();
     void listChanged_data();
     void listChanged();
+    void restartedForListChanged();
+    void otherLists_data();
+    void otherLists();
     void refetchedFreshPage_data();
     void refetchedFreshPage();
     void polling_data();
@@ -497,6 +500,102 @@ void tst_ClientJudge::listChanged()
     QCOMPARE(f.evidence.value(QStringLiteral("list")).toString(), Tools);
     QCOMPARE(f.evidence.value(QStringLiteral("notification")).toString(), notification);
     QCOMPARE(f.evidence.value(QStringLiteral("atMs")).toInteger(), 1'000);
+}
+
+// A walk left for a new one because the server said the list changed ended rightly.
+void tst_ClientJudge::restartedForListChanged()
+{
+    Tap tap;
+    tap.answer(tap.ask(), QStringLiteral("a"));
+    tap.now = 100;
+    tap.notify(QStringLiteral("notifications/tools/list_changed"));
+    tap.now = 200;
+    tap.walk({QStringLiteral("b"), Absent}, 2);
+    tap.judge.finish(60'000);
+    QVERIFY2(tap.judge.findings().isEmpty(), qPrintable(tap.ids().join(QLatin1Char(' '))));
+    QCOMPARE(tap.judge.walks().size(), 2);
+}
+
+// Lists other than tools/list, each read where it keeps its items and its next cursor: a walk whose
+// first page's cursor is not followed, and one that reaches its end.
+void tst_ClientJudge::otherLists_data()
+{
+    QTest::addColumn<QJsonObject>("tool"); // a list tool's definition; empty: a protocol list
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<QJsonObject>("page");  // the first page's result
+    QTest::addColumn<QString>("list");      // "": no finding
+    QTest::addColumn<QJsonValue>("cursor"); // the cursor not followed
+
+    const QJsonObject tokenTool{
+        {QStringLiteral("name"), QStringLiteral("list_files")},
+        {QStringLiteral("inputSchema"),
+         QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                     {QStringLiteral("properties"),
+                      QJsonObject{{QStringLiteral("page_token"),
+                                   QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}}}}}};
+    auto token = [](const QString &next) {
+        return QJsonObject{{QStringLiteral("content"),
+                            QJsonArray{QJsonObject{
+                                {QStringLiteral("type"), QStringLiteral("text")},
+                                {QStringLiteral("text"),
+                                 QStringLiteral(R"({"files":[1,2],"next_page_token":"%1"})").arg(next)}}}}};
+    };
+    auto templates = [](const QJsonValue &next) {
+        QJsonObject page{{QStringLiteral("resourceTemplates"), QJsonArray{QJsonObject{}}}};
+        if (!next.isUndefined())
+            page.insert(QStringLiteral("nextCursor"), next);
+        return page;
+    };
+    const QString templatesList = QStringLiteral("resources/templates/list");
+    QTest::addRow("templates never paged (PG-07)")
+        << QJsonObject{} << templatesList << templates(QStringLiteral("t2")) << templatesList
+        << QJsonValue(QStringLiteral("t2"));
+    QTest::addRow("templates, one page")
+        << QJsonObject{} << templatesList << templates(Absent) << QString() << QJsonValue();
+    QTest::addRow("tasks, "
+                  " not followed")
+        << QJsonObject{} << QStringLiteral("tasks/list")
+        << QJsonObject{{QStringLiteral("tasks"), QJsonArray{}},
+                       {QStringLiteral("nextCursor"), QStringLiteral("")}}
+        << QStringLiteral("tasks/list") << QJsonValue(QStringLiteral(""));
+    QTest::addRow("page-token tool never paged")
+        << tokenTool << QStringLiteral("tools/call") << token(QStringLiteral("p2"))
+        << QStringLiteral("tool:list_files") << QJsonValue(QStringLiteral("p2"));
+    // AIP-158: an empty page token ends the list.
+    QTest::addRow("page-token tool, empty token")
+        << tokenTool << QStringLiteral("tools/call") << token(QString()) << QString() << QJsonValue();
+}
+
+void tst_ClientJudge::otherLists()
+{
+    QFETCH(QJsonObject, tool);
+    QFETCH(QString, method);
+    QFETCH(QJsonObject, page);
+    QFETCH(QString, list);
+    QFETCH(QJsonValue, cursor);
+
+    Tap tap;
+    if (!tool.isEmpty()) {
+        // The client learns the tool from tools/list, and so does the judge.
+        tap.server(result(tap.ask(), {{QStringLiteral("tools"), QJsonArray{tool}}}));
+        tap.client(request(++tap.lastId, method,
+                           {{QStringLiteral("name"), tool.value(QStringLiteral("name"))},
+                            {QStringLiteral("arguments"), QJsonObject{}}}));
+    } else {
+        tap.ask(method);
+    }
+    tap.server(result(tap.lastId, page));
+    tap.judge.finish(1'000);
+    if (list.isEmpty()) {
+        QVERIFY2(tap.judge.findings().isEmpty(), qPrintable(tap.ids().join(QLatin1Char(' '))));
+        return;
+    }
+    QCOMPARE(tap.ids(), QStringList{FindingId::ClientNeverPaged});
+    const Finding f = tap.judge.findings().first();
+    QCOMPARE(f.evidence.value(QStringLiteral("list")).toString(), list);
+    QCOMPARE(f.evidence.value(QStringLiteral("cursor")), cursor);
+    QCOMPARE(tap.judge.walks().last().list, list);
+    QCOMPARE(tap.judge.walks().last().pages.first().nextCursor, cursor);
 }
 
 // Rule 7.
