@@ -24,6 +24,12 @@ namespace folio {
 //
 // Bounded: it keeps per list at most a fixed number of walks and pages (the oldest go), and per
 // request only what judging needs (never a result's items), so an endless session costs little.
+//
+// Fixed thresholds (clientjudge.cpp; docs/findings.md lists each rule): 64 walks a list and 10,000
+// pages a walk kept (pages beyond are counted and judged, not kept); a walk that stopped after 10,
+// 16, 20, 25, 32, 50, 64, 128, 200, 250, 256, 500, 512, 1,000, 1,024 or a multiple of 100 pages
+// stopped at a cap ("page-cap"); polling is a first page asked at intervals within 2 % (or 20 ms,
+// whichever is larger) of each other; a list tool's page size may change between pages (ADR-032).
 class ClientJudge
 {
 public:

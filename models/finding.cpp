@@ -25,9 +25,15 @@ Finding::Severity Finding::defaultSeverity(const QString &id)
         id == FindingId::DeceptiveName || id == FindingId::DefinitionChanged ||
         id == FindingId::HiddenCharacters || id == FindingId::ModelInstructions ||
         id == FindingId::ToolNameUnportable || id == FindingId::SchemaUnportable ||
-        id == FindingId::DefaultRejected || id == FindingId::ToolNameCollision)
+        id == FindingId::DefaultRejected || id == FindingId::ToolNameCollision ||
+        id == FindingId::ClientStoppedEarly || id == FindingId::ClientNeverPaged ||
+        id == FindingId::ClientFollowedRepeatedCursor || id == FindingId::ClientRetriedRefusedCursor ||
+        id == FindingId::ClientGaveUpAfterCursorError || id == FindingId::ClientChangedArguments ||
+        id == FindingId::ClientIgnoredListChanged || id == FindingId::ClientPollsWithoutJitter)
         return Severity::Warning;
-    if (id == FindingId::PageOverLimit || id == FindingId::TransparentPaging || id == FindingId::ContextCost)
+    if (id == FindingId::PageOverLimit || id == FindingId::TransparentPaging ||
+        id == FindingId::ContextCost || id == FindingId::ClientRestartedAfterCursorError ||
+        id == FindingId::ClientRefetchedFreshPage)
         return Severity::Info;
     return Severity::Error;
 }
@@ -59,7 +65,18 @@ QStringList Finding::catalogue()
             FindingId::SchemaUnportable,
             FindingId::DefaultRejected,
             FindingId::ToolNameCollision,
-            FindingId::ContextCost};
+            FindingId::ContextCost,
+            FindingId::ClientStoppedEarly,
+            FindingId::ClientNeverPaged,
+            FindingId::ClientFollowedRepeatedCursor,
+            FindingId::ClientRestartedAfterCursorError,
+            FindingId::ClientRetriedRefusedCursor,
+            FindingId::ClientGaveUpAfterCursorError,
+            FindingId::ClientChangedArguments,
+            FindingId::ClientIgnoredListChanged,
+            FindingId::ClientRefetchedFreshPage,
+            FindingId::ClientPollsWithoutJitter,
+            FindingId::ClientRequestMetaMissing};
 }
 
 QJsonArray Finding::toJson(const QList<Finding> &findings)
@@ -88,6 +105,8 @@ QJsonObject Finding::toJson() const
         json.insert(QStringLiteral("source"), QStringLiteral("baseline"));
     else if (source == Source::Lint)
         json.insert(QStringLiteral("source"), QStringLiteral("lint"));
+    else if (source == Source::Client)
+        json.insert(QStringLiteral("source"), QStringLiteral("client"));
     return json;
 }
 

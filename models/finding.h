@@ -16,8 +16,9 @@ struct Finding
     // Who found it: a walk of the window (or of the command line), the window's last audit
     // (ServerSession::auditFindings), which walks and probes on its own, or the comparison with the
     // definitions a saved server was trusted with (DefinitionBaseline), or the lint of a list's
-    // definitions (DefinitionLint), which reads what a walk brought and asks nothing.
-    enum class Source { Walk, Audit, Baseline, Lint };
+    // definitions (DefinitionLint), which reads what a walk brought and asks nothing, or the judge
+    // of a client (ClientJudge), which reads what a tap saw pass between a client and a server.
+    enum class Source { Walk, Audit, Baseline, Lint, Client };
 
     QString id; // e.g. "cursor-repeated"
     Severity severity = Severity::Info;
@@ -32,7 +33,7 @@ struct Finding
     static QStringList catalogue(); // every id Folio can emit
     // {id, severity, page, pages, message, evidence}: page and pages numbered from 1; with
     // "source": "audit" when the audit found it, "baseline" when the trusted definitions did, "lint"
-    // when the definitions lint did.
+    // when the definitions lint did, "client" when the client judge did.
     QJsonObject toJson() const;
     // Each of them as toJson() writes it, in order.
     static QJsonArray toJson(const QList<Finding> &findings);
@@ -66,6 +67,18 @@ inline const QString SchemaUnportable = QStringLiteral("schema-unportable");
 inline const QString DefaultRejected = QStringLiteral("default-rejected");
 inline const QString ToolNameCollision = QStringLiteral("tool-name-collision");
 inline const QString ContextCost = QStringLiteral("context-cost");
+// The judge of a client (models/clientjudge.h): what a client did with a server's lists.
+inline const QString ClientStoppedEarly = QStringLiteral("client-stopped-early");
+inline const QString ClientNeverPaged = QStringLiteral("client-never-paged");
+inline const QString ClientFollowedRepeatedCursor = QStringLiteral("client-followed-repeated-cursor");
+inline const QString ClientRestartedAfterCursorError = QStringLiteral("client-restarted-after-cursor-error");
+inline const QString ClientRetriedRefusedCursor = QStringLiteral("client-retried-refused-cursor");
+inline const QString ClientGaveUpAfterCursorError = QStringLiteral("client-gave-up-after-cursor-error");
+inline const QString ClientChangedArguments = QStringLiteral("client-changed-arguments");
+inline const QString ClientIgnoredListChanged = QStringLiteral("client-ignored-list-changed");
+inline const QString ClientRefetchedFreshPage = QStringLiteral("client-refetched-fresh-page");
+inline const QString ClientPollsWithoutJitter = QStringLiteral("client-polls-without-jitter");
+inline const QString ClientRequestMetaMissing = QStringLiteral("client-request-meta-missing");
 } // namespace FindingId
 
 } // namespace folio
