@@ -14,6 +14,7 @@
 #include "readcommand.h"
 #include "reportcommand.h"
 #include "snapshotcommand.h"
+#include "tapcommand.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -39,6 +40,7 @@ const QString callWord = QStringLiteral("call");
 const QString getPromptWord = QStringLiteral("get-prompt");
 const QString helpWord = QStringLiteral("help");
 const QString authWord = QStringLiteral("auth");
+const QString tapWord = QStringLiteral("tap");
 
 // A subcommand: its word, its line in 'folio --help' (the synopsis, then what it does, one
 // entry a line) and how it runs. The one list that the help, isCliCommand() and runCli() read;
@@ -337,6 +339,12 @@ const QList<Subcommand> &subcommands()
           QStringLiteral("additive, text, caching, paging); text, Markdown,"),
           QStringLiteral("JSON, JUnit or SARIF, and --fail-on for CI")},
          [](Args a) { return runParsed<DiffCommand>([&](auto *o) { return DiffCommand::parse(a, o); }); }},
+        {tapWord,
+         QStringLiteral("tap -- COMMAND ARGS..."),
+         {QStringLiteral("stand between a client and a stdio server: relay every"),
+          QStringLiteral("byte unchanged, follow the client's walks and judge how"),
+          QStringLiteral("it pages and caches (--judge FILE, --record FILE.folio)")},
+         [](Args a) { return runParsed<TapCommand>([&](auto *o) { return TapCommand::parse(a, o); }); }},
         {decodeWord,
          QStringLiteral("decode-cursor <cursor>"),
          {QStringLiteral("show what a cursor holds (best effort, non-normative)")},
