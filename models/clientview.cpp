@@ -1,5 +1,6 @@
 #include "clientview.h"
 
+#include "cursordecoder.h"
 #include "listsource.h"
 #include "pageledger.h"
 #include "rowstore.h"
@@ -95,8 +96,11 @@ bool readParameters(const QJsonObject &row, ClientPolicy *p, QString *problem)
            readNamed(row, "onError", onErrorNames, &p->onError, problem);
 }
 
-QString quoted(const QString &cursor)
+// A cursor in a message: quoted, cut when long; masked (maskCursor()) when cursors are.
+QString quoted(const QString &cursor, bool mask)
 {
+    if (mask)
+        return cursor.isEmpty() ? QStringLiteral("\"\"") : maskCursor(cursor);
     constexpr int width = 32;
     const QString shown = cursor.size() > width ? cursor.left(width - 1) + QChar(0x2026) : cursor;
     return QLatin1Char('"') + shown + QLatin1Char('"');
@@ -249,7 +253,7 @@ QJsonObject ClientView::toJson() const
 namespace ClientSimulation {
 
 ClientView simulate(const ClientPolicy &policy, const QString &list, const QList<ClientWalkPage> &walk,
-                    bool walkComplete)
+                    bool walkComplete, bool maskCursors)
 {
     using Outcome = ClientView::Outcome;
     const ClientPolicy p = policy.forList(list);
@@ -362,7 +366,7 @@ ClientView simulate(const ClientPolicy &policy, const QString &list, const QList
                 keeps = false;
                 v.error = QStringLiteral("page %1's nextCursor %2 was already sent for page %3")
                               .arg(pageNo)
-                              .arg(quoted(cursor))
+                              .arg(quoted(cursor, maskCursors))
                               .arg(*sent);
                 reason = QStringLiteral("raises an error: ") + v.error;
                 break;
@@ -372,7 +376,7 @@ ClientView simulate(const ClientPolicy &policy, const QString &list, const QList
                 reason =
                     QStringLiteral("stops: page %1's nextCursor %2 was already sent for page %3, and says so")
                         .arg(pageNo)
-                        .arg(quoted(cursor))
+                        .arg(quoted(cursor, maskCursors))
                         .arg(*sent);
                 break;
             }
@@ -412,7 +416,7 @@ ClientView simulate(const ClientPolicy &policy, const QString &list, const QList
             reason =
                 QStringLiteral("would go on with the cursor %1 after page %2, which Folio's walk did not "
                                "ask: unknown from there")
-                    .arg(quoted(cursor))
+                    .arg(quoted(cursor, maskCursors))
                     .arg(pageNo);
             break;
         }
@@ -448,11 +452,12 @@ ClientView simulate(const ClientPolicy &policy, const QString &list, const QList
     v.message =
         counts + (v.outcome == Outcome::Complete ? QStringLiteral(" ") : QStringLiteral(": ")) + reason;
     if (keeps && v.itemsWithDuplicates > v.items)
-        v.message += QStringLiteral(" (%1 with repeats)").arg(v.itemsWithDuplicates);
+        v.message += QStringLiteral("; %1 counting repeats").arg(v.itemsWithDuplicates);
     return v;
 }
 
-QList<ClientWalkPage> walkOf(const PageLedger &ledger, const RowStore &rows, const QList<int> &walkRows)
+QList<ClientWalkPage> walkOf(const PageLedger &ledger, const RowStore &rows, const QList<int> &walkRows,
+                             bool maskCursors)
 {
     QList<ClientWalkPage> out;
     for (int row : walkRows) {
@@ -465,7 +470,7 @@ QList<ClientWalkPage> walkOf(const PageLedger &ledger, const RowStore &rows, con
         page.failed = record.error.isError() || record.state == PageRecord::State::Failed ||
                       record.state == PageRecord::State::Discarded;
         if (page.failed)
-            page.error = WalkJudge::describeError(record);
+            page.error = WalkJudge::describeError(maskCursors ? record.masked() : record);
         if (const ItemTexts *items = rows.pageItems(row)) {
             for (int i = 0; i < items->count(); ++i) {
                 const QByteArrayView text = items->at(i);

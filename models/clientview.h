@@ -109,12 +109,14 @@ namespace ClientSimulation {
 inline constexpr int MaxSimulatedPages = 10'000;
 inline constexpr int MissedSampleSize = 5;
 
-// walk: Folio's walk of the list, in order; walkComplete: it reached the end of the list.
+// walk: Folio's walk of the list, in order; walkComplete: it reached the end of the list;
+// maskCursors: the messages show cursors as maskCursor() does (they can carry tenant data).
 ClientView simulate(const ClientPolicy &policy, const QString &list, const QList<ClientWalkPage> &walk,
-                    bool walkComplete);
+                    bool walkComplete, bool maskCursors = false);
 // The walk's pages (ledger rows, in order) as the simulation reads them. An item without an
-// identity is known by its text.
-QList<ClientWalkPage> walkOf(const PageLedger &ledger, const RowStore &rows, const QList<int> &walkRows);
+// identity is known by its text. maskCursors: a failed page's error shows its cursor masked.
+QList<ClientWalkPage> walkOf(const PageLedger &ledger, const RowStore &rows, const QList<int> &walkRows,
+                             bool maskCursors = false);
 
 } // namespace ClientSimulation
 

@@ -354,6 +354,15 @@ private Q_SLOTS:
             QVERIFY2(json.contains(QLatin1String(key)), key);
         QCOMPARE(json.value(QStringLiteral("outcome")).toString(), QStringLiteral("error"));
         QCOMPARE(json.value(QStringLiteral("missedSample")).toArray().size(), 5);
+
+        // Cursors can carry tenant data: masked, a message shows them as maskCursor() does.
+        const ClientView plain = ClientSimulation::simulate(
+            builtIn(QStringLiteral("folio")), QStringLiteral("tools"), cycle.pages, cycle.complete);
+        QVERIFY2(plain.message.contains(QLatin1String("nextCursor \"A\"")), qPrintable(plain.message));
+        const ClientView masked = ClientSimulation::simulate(
+            builtIn(QStringLiteral("folio")), QStringLiteral("tools"), cycle.pages, cycle.complete, true);
+        QVERIFY2(!masked.message.contains(QLatin1String("\"A\"")), qPrintable(masked.message));
+        QVERIFY2(masked.message.contains(QLatin1String("(1 char)")), qPrintable(masked.message));
     }
 };
 
