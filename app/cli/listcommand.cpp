@@ -1,6 +1,7 @@
 #include "listcommand.h"
 #include "counted.h"
 
+#include "clientview.h"
 #include "clioutput.h"
 #include "clisession.h"
 #include "clitarget.h"
@@ -59,7 +60,14 @@ QString ListCommand::helpText()
                "                   picks the page size, so --limit is refused there)\n"
                "  --args JSON      a list tool's other arguments, as a JSON object\n"
                "  --format F       table (default), json, ndjson or csv\n"
-               "  --page-cap N     stop after N pages (default 1000; finding page-cap-reached)\n") +
+               "  --page-cap N     stop after N pages (default 1000; finding page-cap-reached)\n"
+               "  --as-client NAME walk to the end, then print instead of the items what a client would\n"
+               "                   end up with, simulated from its documented paging policy: pages it\n"
+               "                   asks, items it gets and misses, and why (a \"\" it takes for the end,\n"
+               "                   its page cap, the error it raises). NAME: a client's id (mcpx,\n"
+               "                   opencode-v1, opencode-v2, ts-sdk, inspector-cli, python-idiom, folio)\n"
+               "                   or all; protocol lists only; table or json\n"
+               "                   (docs/client-policies.md)\n") +
            CommandLine::sharedOptionsHelp(19) + TargetOptions::helpText() +
            QStringLiteral(
                "\n"
@@ -84,9 +92,18 @@ QString ListCommand::helpText()
                "  csv     a header line \"page,<columns>\" then one row per item (RFC 4180 quoting;\n"
                "          nested values as compact JSON); protocol lists have fixed columns, list tools\n"
                "          the keys of their items\n"
+               "  With --as-client, table prints one row per client (CLIENT, PAGES, ITEMS, MISSED,\n"
+               "  OUTCOME, what it means; -v adds each policy's source) and json\n"
+               "          {list, walk:{pages, items, complete, stopReason},\n"
+               "           clients:[{id, name, source, pagesAsked, items, itemsWithDuplicates, missed,\n"
+               "                     missedSample, outcome, error, message}]}\n"
+               "          outcome: complete, stopped-on-empty-cursor, truncated-at-cap, error,\n"
+               "          loop-error, error-swallowed, not-paged, stopped-on-repeated-page,\n"
+               "          stopped-on-repeated-cursor, endless or beyond-walk\n"
                "\n"
                "Exit status:\n"
-               "  0  the walk reached the end of the list (or read the N pages asked for)\n"
+               "  0  the walk reached the end of the list (or read the N pages asked for); with\n"
+               "     --as-client, the clients' table was printed\n"
                "  1  it stopped before: a failed page, a repeated cursor, the page cap, a timeout;\n"
                "     the pages read so far are still printed\n"
                "  2  bad usage, the server could not be reached, or it does not offer the list\n"
@@ -96,6 +113,8 @@ QString ListCommand::helpText()
                "\n"
                "Examples:\n"
                "  folio list tools -- npx -y @modelcontextprotocol/server-everything\n"
+               "  folio list tools --as-client all -- folio-demo-server --scenario healthy \\\n"
+               "      --list tools=empty-string-cursor\n"
                "  folio list tool:search_posts --args '{\"channel\":\"general\"}' --limit 50 --format json "
                "\\\n"
                "      --url http://127.0.0.1:8080/mcp --token-env MY_TOKEN\n");
@@ -114,7 +133,9 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
     const QCommandLineOption mask(
         QStringLiteral("mask-cursors"),
         QStringLiteral("Print cursors masked (they can carry tenant data): first characters and length."));
-    line.parser().addOptions({all, pages, limit, args, pageCap, mask});
+    const QCommandLineOption asClient(QStringLiteral("as-client"), QStringLiteral("client"),
+                                      QStringLiteral("NAME"));
+    line.parser().addOptions({all, pages, limit, args, pageCap, mask, asClient});
     if (const int code = line.parse(helpText()); code != ParseOk)
         return code;
     QString problem;
@@ -158,6 +179,28 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
         return line.usage(QStringLiteral("--format is table, json, ndjson or csv"));
     options->verbose = line.verbose();
     options->maskCursors = line.parser().isSet(mask);
+    if (line.parser().isSet(asClient)) {
+        const QString name = line.parser().value(asClient);
+        QString error;
+        const QList<ClientPolicy> policies = ClientPolicy::builtIn(&error);
+        QStringList ids;
+        for (const ClientPolicy &p : policies)
+            ids << p.id;
+        if (!error.isEmpty())
+            return line.usage(
+                QStringLiteral("--as-client: the clients' policies do not load: %1").arg(error));
+        if (name != QLatin1String("all") && !ids.contains(name))
+            return line.usage(QStringLiteral("--as-client: unknown client '%1': %2 or all")
+                                  .arg(name, ids.join(QStringLiteral(", "))));
+        if (isTool)
+            return line.usage(QStringLiteral("--as-client is for protocol lists (tools, prompts, resources, "
+                                             "templates): clients page those themselves"));
+        if (line.parser().isSet(pages))
+            return line.usage(QStringLiteral("--as-client walks the whole list: --pages excludes it"));
+        if (options->format != ListOutputFormat::Table && options->format != ListOutputFormat::Json)
+            return line.usage(QStringLiteral("--as-client prints table or json"));
+        options->asClient = name;
+    }
 
     if (!line.readTarget(&options->server, &options->keychainToken, &problem))
         return line.usage(problem);
@@ -286,7 +329,8 @@ void ListCommand::evaluate()
     }
     if (m_walker->isComplete() || m_walker->isStopped()) {
         printResult(m_walker->isComplete(), m_walker->stopReason());
-        finish(m_walker->isComplete() ? 0 : 1);
+        // --as-client: the table says what each client makes of where the walk ended.
+        finish(m_walker->isComplete() || !m_options.asClient.isEmpty() ? 0 : 1);
         return;
     }
     if (m_options.pages > 0) {
@@ -368,7 +412,8 @@ void ListCommand::preparePage(int ledgerRow)
     // making of the next one, as it did when the pages were written as they came. Kept until the
     // end, within a budget (the walk's size cap does not count it); pages past it are made then.
     if ((m_options.format != ListOutputFormat::Json && m_options.format != ListOutputFormat::Ndjson) ||
-        m_preparedBytes >= PreparedBudgetBytes || m_prepared.contains(ledgerRow))
+        !m_options.asClient.isEmpty() || m_preparedBytes >= PreparedBudgetBytes ||
+        m_prepared.contains(ledgerRow))
         return;
     QByteArray ready = jsonOutput(pageText(ledgerRow));
     m_preparedBytes += ready.size();
@@ -394,6 +439,10 @@ void ListCommand::printWalkItems(const QList<int> &walkRows)
 
 void ListCommand::printResult(bool complete, const QString &stopReason, bool stoppedAsAsked)
 {
+    if (!m_options.asClient.isEmpty()) {
+        printClientViews(complete, stopReason);
+        return;
+    }
     ListOutput out;
     out.list = m_options.list;
     out.server = serverJson(m_session->client());
@@ -445,6 +494,32 @@ void ListCommand::printResult(bool complete, const QString &stopReason, bool sto
     }
     if (!complete && !stoppedAsAsked)
         printErr(QStringLiteral("folio list: incomplete after %1: %2\n")
+                     .arg(counted(int(walkRows.size()), "page", "pages"), stopReason));
+}
+
+void ListCommand::printClientViews(bool complete, const QString &stopReason)
+{
+    const QList<int> walkRows = m_walker->walkPageRows();
+    const QList<ClientWalkPage> walk =
+        ClientSimulation::walkOf(*m_walker->ledger(), *m_walker->rows(), walkRows, m_options.maskCursors);
+    ClientViewsOutput out;
+    out.list = m_options.list;
+    out.walkPages = int(walk.size());
+    out.walkComplete = complete;
+    out.stopReason = complete ? QString() : stopReason;
+    for (const ClientPolicy &policy : ClientPolicy::builtIn()) { // it loaded when parsed
+        if (m_options.asClient != QLatin1String("all") && policy.id != m_options.asClient)
+            continue;
+        out.views.append(
+            ClientSimulation::simulate(policy, m_options.list, walk, complete, m_options.maskCursors));
+        out.walkItems = out.views.constLast().total;
+    }
+    if (m_options.format == ListOutputFormat::Json)
+        printJson(toJsonText(out.toJson()).toUtf8());
+    else
+        printOut(out.toTable(m_options.verbose));
+    if (!complete)
+        printErr(QStringLiteral("folio list: Folio's own walk is incomplete after %1: %2\n")
                      .arg(counted(int(walkRows.size()), "page", "pages"), stopReason));
 }
 

@@ -36,6 +36,9 @@ public:
         int pageCap = 1000;
         bool verbose = false;
         bool maskCursors = false;
+        // --as-client: "" for none, a policy's id or "all" (models/clientview.h): walks to the end,
+        // then prints what each client would see instead of the items.
+        QString asClient;
         ServerConfig server;
         CliSession::KeychainToken keychainToken = CliSession::KeychainToken::None;
     };
@@ -61,6 +64,8 @@ private:
     void preparePage(int ledgerRow);
     // Prints the final walk's items as json or ndjson writes them.
     void printWalkItems(const QList<int> &walkRows);
+    // --as-client: what each chosen client would see of the final walk.
+    void printClientViews(bool complete, const QString &stopReason);
 
     Options m_options;
     TtlClock *m_clock;

@@ -277,4 +277,67 @@ QString ListOutput::toTable(int width) const
     return out;
 }
 
+QString ClientViewsOutput::toTable(bool withSources) const
+{
+    const QString one = list.endsWith(QLatin1Char('s')) ? list.chopped(1) : list; // "tools" -> "tool"
+    QString out =
+        QStringLiteral("%1 as each client would see it. Folio's walk: %2 in %3, %4\n\n")
+            .arg(oneLineSafe(list),
+                 QString::number(walkItems) + QLatin1Char(' ') + oneLineSafe(walkItems == 1 ? one : list),
+                 counted(walkPages, "page", "pages"),
+                 walkComplete ? QStringLiteral("the list is complete")
+                              : QStringLiteral("incomplete: ") + oneLineSafe(stopReason));
+    const QStringList headers{QStringLiteral("CLIENT"), QStringLiteral("PAGES"), QStringLiteral("ITEMS"),
+                              QStringLiteral("MISSED"), QStringLiteral("OUTCOME")};
+    QList<int> widths;
+    for (const QString &h : headers)
+        widths.append(int(h.size()));
+    QList<QStringList> rows;
+    for (const ClientView &v : views) {
+        const QStringList cells{oneLineSafe(v.policyId), QString::number(v.pagesAsked),
+                                QString::number(v.items), QString::number(v.missed),
+                                ClientView::outcomeName(v.outcome)};
+        for (qsizetype c = 0; c < cells.size(); ++c)
+            widths[c] = qMax(widths[c], int(cells.at(c).size()));
+        rows.append(cells);
+    }
+    auto line = [&](const QStringList &cells, const QString &rest) {
+        QString text;
+        for (qsizetype c = 0; c < cells.size(); ++c) {
+            // Names to the left, counts to the right.
+            const bool number = c >= 1 && c <= 3;
+            text += number ? cells.at(c).rightJustified(widths.at(c)) : padded(cells.at(c), widths.at(c));
+            text += QStringLiteral("  ");
+        }
+        return (text + rest).trimmed() + QLatin1Char('\n');
+    };
+    out += line(headers, QStringLiteral("WHAT IT MEANS"));
+    for (qsizetype i = 0; i < views.size(); ++i)
+        out += line(rows.at(i), oneLineSafe(views.at(i).message));
+    if (withSources) {
+        out += QStringLiteral("\nSources:\n");
+        for (const ClientView &v : views)
+            out += QStringLiteral("  %1 (%2): %3\n")
+                       .arg(oneLineSafe(v.policyId), oneLineSafe(v.name), oneLineSafe(v.source));
+    }
+    out += QStringLiteral("\n(Simulated from Folio's walk, each page taken as the same for the same cursor;\n"
+                          "list_changed, caching and timing are not simulated: docs/client-policies.md)\n");
+    return out;
+}
+
+QJsonObject ClientViewsOutput::toJson() const
+{
+    QJsonArray clients;
+    for (const ClientView &v : views)
+        clients.append(v.toJson());
+    return {{QStringLiteral("list"), list},
+            {QStringLiteral("walk"),
+             QJsonObject{{QStringLiteral("pages"), walkPages},
+                         {QStringLiteral("items"), walkItems},
+                         {QStringLiteral("complete"), walkComplete},
+                         {QStringLiteral("stopReason"),
+                          walkComplete ? QJsonValue(QJsonValue::Null) : QJsonValue(stopReason)}}},
+            {QStringLiteral("clients"), clients}};
+}
+
 } // namespace folio

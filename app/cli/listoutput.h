@@ -1,5 +1,6 @@
 #pragma once
 
+#include "clientview.h"
 #include "listsource.h"
 #include "pagerecord.h"
 
@@ -40,6 +41,24 @@ struct ListOutput
     QString toTable(int width) const;
     QString toNdjson() const;
     QString toCsv() const;
+};
+
+// What `folio list --as-client` prints: for each client's paging policy (models/clientview.h), the
+// list it would end up with, simulated from the walk `folio list` did.
+struct ClientViewsOutput
+{
+    QString list;      // "tools", ...
+    int walkPages = 0; // Folio's walk
+    int walkItems = 0; // distinct items of Folio's walk
+    bool walkComplete = false;
+    QString stopReason; // why Folio's walk ended before the list did ("" when complete)
+    QList<ClientView> views;
+
+    // A line about Folio's walk, a header, one row per client (id, pages asked, items, missed,
+    // outcome, then what it means); withSources: each policy's source after the table.
+    QString toTable(bool withSources) const;
+    // {list, walk:{pages, items, complete, stopReason}, clients:[ClientView::toJson()]}
+    QJsonObject toJson() const;
 };
 
 } // namespace folio
