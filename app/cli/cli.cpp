@@ -301,7 +301,7 @@ const QList<Subcommand> &subcommands()
         {auditWord,
          QStringLiteral("audit"),
          {QStringLiteral("walk every list and list tool, probe the cursors, report"),
-          QStringLiteral("the findings (for CI: JUnit XML, JSON, Markdown, text)")},
+          QStringLiteral("the findings (JUnit XML, SARIF, JSON, Markdown, text)")},
          [](Args a) { return runParsed<AuditCommand>([&](auto *o) { return AuditCommand::parse(a, o); }); }},
         {recordWord,
          QStringLiteral("record -o FILE.folio"),

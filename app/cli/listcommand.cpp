@@ -7,6 +7,7 @@
 #include "clitarget.h"
 #include "commandline.h"
 #include "cursordecoder.h"
+#include "findingsarif.h"
 #include "mcpclient.h"
 #include "pageledger.h"
 #include "pagewalker.h"
@@ -59,7 +60,7 @@ QString ListCommand::helpText()
                "  --limit N        the page size to ask a list tool for (protocol lists: the server\n"
                "                   picks the page size, so --limit is refused there)\n"
                "  --args JSON      a list tool's other arguments, as a JSON object\n"
-               "  --format F       table (default), json, ndjson or csv\n"
+               "  --format F       table (default), json, ndjson, csv or sarif\n"
                "  --page-cap N     stop after N pages (default 1000; finding page-cap-reached)\n"
                "  --as-client NAME walk to the end, then print instead of the items what a client would\n"
                "                   end up with, simulated from its documented paging policy: pages it\n"
@@ -92,6 +93,9 @@ QString ListCommand::helpText()
                "  csv     a header line \"page,<columns>\" then one row per item (RFC 4180 quoting;\n"
                "          nested values as compact JSON); protocol lists have fixed columns, list tools\n"
                "          the keys of their items\n"
+               "  sarif   the walk's findings only, as SARIF 2.1.0: one rule per finding id (its\n"
+               "          text from docs/findings.md), one result per finding located at the\n"
+               "          server, the list, the page and the item\n"
                "  With --as-client, table prints one row per client (CLIENT, PAGES, ITEMS, MISSED,\n"
                "  OUTCOME, what it means; -v adds each policy's source) and json\n"
                "          {list, walk:{pages, items, complete, stopReason},\n"
@@ -176,7 +180,7 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
         options->arguments = given;
     }
     if (!ListOutput::parseFormat(line.format(), &options->format))
-        return line.usage(QStringLiteral("--format is table, json, ndjson or csv"));
+        return line.usage(QStringLiteral("--format is table, json, ndjson, csv or sarif"));
     options->verbose = line.verbose();
     options->maskCursors = line.parser().isSet(mask);
     if (line.parser().isSet(asClient)) {
@@ -491,6 +495,16 @@ void ListCommand::printResult(bool complete, const QString &stopReason, bool sto
     case ListOutputFormat::Csv:
         printOut(out.toCsv());
         break;
+    case ListOutputFormat::Sarif: {
+        QList<FindingSarif::Located> located;
+        for (const Finding &f : m_walker->findings())
+            located.append({f, m_options.list});
+        printJson(
+            toJsonText(FindingSarif::log(out.server.value(QStringLiteral("name")).toString(), located,
+                                         McpClient::clientInfo().value(QStringLiteral("version")).toString()))
+                .toUtf8());
+        break;
+    }
     }
     if (!complete && !stoppedAsAsked)
         printErr(QStringLiteral("folio list: incomplete after %1: %2\n")

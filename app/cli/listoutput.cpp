@@ -119,6 +119,8 @@ bool ListOutput::parseFormat(const QString &name, ListOutputFormat *format)
         *format = ListOutputFormat::Ndjson;
     else if (name == QLatin1String("csv"))
         *format = ListOutputFormat::Csv;
+    else if (name == QLatin1String("sarif"))
+        *format = ListOutputFormat::Sarif;
     else
         return false;
     return true;

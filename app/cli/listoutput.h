@@ -14,7 +14,7 @@
 namespace folio {
 
 // What `folio list --format` prints a list's items as.
-enum class ListOutputFormat { Table, Json, Ndjson, Csv };
+enum class ListOutputFormat { Table, Json, Ndjson, Csv, Sarif };
 
 // What `folio list` read, ready to be printed: the walk's pages in order and their items.
 struct ListOutput

@@ -1,7 +1,8 @@
 // The definitions lint through `folio audit`, end to end with the real binaries: the demo server's
 // poisoned scenario shows every lint id (but context-cost, whose threshold the demo's tools stay
 // under; tst_definitionlint has it) in every format, with the evidence docs/findings.md promises and
-// no hidden character printed raw; the healthy scenario shows none of them.
+// no hidden character printed raw; the healthy scenario shows none of them. And SARIF 2.1.0, valid
+// against its schema, from `folio audit` and `folio list`.
 
 #include "fixtureprocess.h"
 #include "terminaltext.h"
@@ -265,6 +266,43 @@ private Q_SLOTS:
             QVERIFY2(resultIds.contains(id), qPrintable(id));
         }
         QVERIFY2(printedRaw(run.out).isEmpty(), qPrintable(folio::describeCodePoints(printedRaw(run.out))));
+    }
+
+    // folio list --format sarif: the walk's findings, valid SARIF, located at the page.
+    void listSarif()
+    {
+        const Run run =
+            fixtureprocess::folio({QStringLiteral("list"), QStringLiteral("templates"),
+                                   QStringLiteral("--format"), QStringLiteral("sarif"), QStringLiteral("--"),
+                                   demoServer, QStringLiteral("--scenario"), QStringLiteral("tour")});
+        QVERIFY2(run.finished, qPrintable(run.describe()));
+        QCOMPARE(run.exitCode, 1); // the walk stopped at the cursor cycle, as the other formats say
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("list.sarif"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(run.out);
+        f.close();
+        QString why;
+        QVERIFY2(fixtureprocess::sarifValid(file, &why), qPrintable(why));
+        const QJsonArray results = run.json()
+                                       .value(QStringLiteral("runs"))
+                                       .toArray()
+                                       .at(0)
+                                       .toObject()
+                                       .value(QStringLiteral("results"))
+                                       .toArray();
+        QCOMPARE(results.size(), 1);
+        const QJsonObject result = results.at(0).toObject();
+        QCOMPARE(result.value(QStringLiteral("ruleId")).toString(), QStringLiteral("cursor-repeated"));
+        const QJsonArray where = result.value(QStringLiteral("locations"))
+                                     .toArray()
+                                     .at(0)
+                                     .toObject()
+                                     .value(QStringLiteral("logicalLocations"))
+                                     .toArray();
+        QCOMPARE(where.last().toObject().value(QStringLiteral("fullyQualifiedName")).toString(),
+                 QStringLiteral("folio-demo-server/templates/page 3"));
     }
 
     void healthyHasNone()
