@@ -17,6 +17,8 @@
 #include <QJsonDocument>
 #include <QProcessEnvironment>
 
+#include <sys/resource.h>
+
 namespace folio {
 
 namespace {
@@ -221,6 +223,7 @@ QJsonObject TapCommand::sessionJson() const
          QDateTime::fromMSecsSinceEpoch(m_startedAtMs, Qt::UTC).toString(Qt::ISODateWithMs)},
         {QStringLiteral("durationMs"), m_durationMs},
         {QStringLiteral("serverExit"), m_serverExit},
+        {QStringLiteral("tapCost"), m_cost},
     };
 }
 
@@ -230,6 +233,19 @@ void TapCommand::onFinished(int exitStatus, const QString &why)
     m_serverWhy = why;
     m_durationMs = m_relay->elapsedMs();
     m_judge.finish(m_durationMs);
+    {
+        // What the tap itself cost (not the server, its child): for -v and scripts/bench-tap.
+        struct rusage self = {};
+        ::getrusage(RUSAGE_SELF, &self);
+        const qint64 cpuMs = (qint64(self.ru_utime.tv_sec) + self.ru_stime.tv_sec) * 1000 +
+                             (self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1000;
+        qCInfo(lcCli).noquote() << QStringLiteral("tap: own CPU %1 ms, peak RSS %2 KiB, %3 ms")
+                                       .arg(cpuMs)
+                                       .arg(self.ru_maxrss)
+                                       .arg(m_durationMs);
+        m_cost = QJsonObject{{QStringLiteral("cpuMs"), cpuMs},
+                             {QStringLiteral("peakRssKiB"), qint64(self.ru_maxrss)}};
+    }
     if (exitStatus == 127 && !why.isEmpty())
         printErr(QStringLiteral("folio tap: %1\n").arg(why));
     const QList<Finding> findings = m_judge.findings();

@@ -67,6 +67,7 @@ private:
     qint64 m_durationMs = 0;
     int m_serverExit = -1;
     QString m_serverWhy;
+    QJsonObject m_cost; // what the tap itself cost: {cpuMs, peakRssKiB} (getrusage, RUSAGE_SELF)
 };
 
 } // namespace folio
