@@ -6,6 +6,7 @@
 #include "counted.h"
 #include "findingsarif.h"
 #include "handshake.h"
+#include "protocol.h"
 #include "secretmask.h"
 #include "sessionrecording.h"
 #include "taprelay.h"
@@ -161,12 +162,14 @@ void TapCommand::start()
 void TapCommand::onFrame(int fromInt, const QByteArray &frame, qint64 t)
 {
     const auto from = TapRelay::From(fromInt);
-    const QJsonDocument doc = QJsonDocument::fromJson(frame);
     QJsonArray messages;
-    if (doc.isObject())
-        messages.append(doc.object());
-    else if (doc.isArray())
-        messages = doc.array();
+    if (!decodePage(fromInt, frame, &messages)) {
+        const QJsonDocument doc = QJsonDocument::fromJson(frame);
+        if (doc.isObject())
+            messages.append(doc.object());
+        else if (doc.isArray())
+            messages = doc.array();
+    }
     const auto judgeFrom =
         from == TapRelay::From::Client ? ClientJudge::From::Client : ClientJudge::From::Server;
     for (const QJsonValue &v : std::as_const(messages)) {
@@ -175,6 +178,15 @@ void TapCommand::onFrame(int fromInt, const QByteArray &frame, qint64 t)
             continue;
         const QString method = m.value(QStringLiteral("method")).toString();
         const QJsonObject params = m.value(QStringLiteral("params")).toObject();
+        if (from == TapRelay::From::Client && m.contains(QStringLiteral("id")) &&
+            m_listRequests.size() < 4096) {
+            // A protocol list's answer is read by the page decoder (decodePage()).
+            for (ListKind kind :
+                 {ListKind::Tools, ListKind::Prompts, ListKind::Resources, ListKind::ResourceTemplates}) {
+                if (method == listMethod(kind))
+                    m_listRequests.insert(idKey(m.value(QStringLiteral("id"))), listItemsKey(kind).toUtf8());
+            }
+        }
         if (from == TapRelay::From::Client) {
             // Who the client is: initialize's clientInfo, or a 2026-07-28 request's _meta.
             QJsonObject info = params.value(QStringLiteral("clientInfo")).toObject();
@@ -188,7 +200,11 @@ void TapCommand::onFrame(int fromInt, const QByteArray &frame, qint64 t)
             if ((method == QLatin1String("initialize") || method == QLatin1String("server/discover")) &&
                 m.contains(QStringLiteral("id")) && m_handshakes.size() < 16)
                 m_handshakes.insert(idKey(m.value(QStringLiteral("id"))), method);
-        } else if (method.isEmpty() && m_handshakes.contains(idKey(m.value(QStringLiteral("id"))))) {
+        } else if (method.isEmpty() && !m_listRequests.isEmpty()) {
+            m_listRequests.remove(idKey(m.value(QStringLiteral("id")))); // answered, if it was a list's
+        }
+        if (from == TapRelay::From::Server && method.isEmpty() &&
+            m_handshakes.contains(idKey(m.value(QStringLiteral("id"))))) {
             // What the server said it is, for the recording's header.
             const QJsonObject result = m.value(QStringLiteral("result")).toObject();
             m_handshakes.remove(idKey(m.value(QStringLiteral("id"))));
@@ -207,6 +223,40 @@ void TapCommand::onFrame(int fromInt, const QByteArray &frame, qint64 t)
         }
         m_judge.observe(judgeFrom, m, t);
     }
+}
+
+bool TapCommand::decodePage(int fromInt, const QByteArray &frame, QJsonArray *messages)
+{
+    // The answer to a protocol list request: the judge counts its items and reads its envelope,
+    // cursor and hints, so simdjson cuts the items out and only the rest is parsed (a page is
+    // most of what passes; parsing its items whole was most of the tap's own work).
+    if (TapRelay::From(fromInt) != TapRelay::From::Server || m_listRequests.isEmpty() ||
+        !frame.startsWith('{'))
+        return false;
+    QByteArray key;
+    QJsonValue answered;
+    DecodedReply reply;
+    const bool decoded = m_pageDecoder.decode(
+        frame,
+        [&](const QJsonValue &id) {
+            answered = id;
+            key = m_listRequests.value(idKey(id));
+            return key;
+        },
+        &reply);
+    if (!decoded || key.isEmpty())
+        return false;
+    m_listRequests.remove(idKey(answered));
+    QJsonObject result = reply.message.value(QStringLiteral("result")).toObject();
+    // As many (empty) items as the page held: what the judge reads of them is their number.
+    QJsonArray items;
+    for (int i = 0; i < reply.items.count(); ++i)
+        items.append(QJsonObject());
+    result.insert(QString::fromUtf8(key), items);
+    QJsonObject message = reply.message;
+    message.insert(QStringLiteral("result"), result);
+    messages->append(message);
+    return true;
 }
 
 QJsonObject TapCommand::sessionJson() const

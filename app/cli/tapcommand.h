@@ -2,7 +2,9 @@
 
 #include "clientjudge.h"
 #include "command.h"
+#include "pagedecoder.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QMap>
 #include <QStringList>
@@ -48,6 +50,9 @@ public:
 private:
     void onFrame(int from, const QByteArray &frame, qint64 t);
     void onFinished(int exitStatus, const QString &why);
+    // A server's answer to a protocol list request, read for the judge without parsing its items
+    // (into *messages); false for anything else, which is parsed whole.
+    bool decodePage(int from, const QByteArray &frame, QJsonArray *messages);
     // What the session was, for the judge's file and the recording's header.
     QJsonObject sessionJson() const;
     bool writeRecording(QString *error) const;
@@ -59,6 +64,8 @@ private:
     ClientJudge m_judge;
     QStringList m_secrets;               // values masked in what is written
     QMap<QString, QString> m_handshakes; // request id (as JSON text) -> "initialize" / "server/discover"
+    QHash<QString, QByteArray> m_listRequests; // request id (as JSON text) -> its items key ("tools")
+    PageDecoder m_pageDecoder;
     QJsonObject m_clientInfo;
     QJsonObject m_serverInfo;
     QJsonObject m_capabilities;
