@@ -5,6 +5,7 @@
 #include "pagewalker.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace folio {
 
@@ -61,6 +62,133 @@ QList<Finding> AuditedWalk::newHintFindings(const QList<Finding> &known, const A
     return out;
 }
 
+namespace {
+
+// The items of pages [0, n) of a walk, in order.
+QStringList itemsOf(const AuditedWalk &w, int n)
+{
+    QStringList out;
+    for (int i = 0; i < n; ++i)
+        out += w.identities.at(i);
+    return out;
+}
+
+// The pages both walks read without failing, within cap.
+int comparedPages(const AuditedWalk &first, const AuditedWalk &second, int cap)
+{
+    const int n = int(qMin(qMin(first.pages.size(), second.pages.size()), qsizetype(cap)));
+    for (int i = 0; i < n; ++i) {
+        if (first.pages.at(i).error.isError() || second.pages.at(i).error.isError())
+            return i;
+    }
+    return n;
+}
+
+} // namespace
+
+// Page i differs: other items, or the same items cut into other pages (unstable-items,
+// unstable-pages); nothing when it is the same items in another order.
+CheckOutcome AuditedWalk::otherItemsOrPages(const AuditedWalk &first, const AuditedWalk &second, int i, int n)
+{
+    const QStringList a = itemsOf(first, n);
+    const QStringList b = itemsOf(second, n);
+    const qsizetype common = qMin(a.size(), b.size());
+    if (first.identities.at(i).size() != second.identities.at(i).size() &&
+        a.mid(0, common) == b.mid(0, common)) {
+        return {auditFinding(FindingId::UnstablePages, {i},
+                             QStringLiteral("A second walk with the same arguments cut the list into other "
+                                            "pages: page %1 held %2, then %3")
+                                 .arg(QString::number(i + 1),
+                                      counted(first.identities.at(i).size(), "item", "items"),
+                                      counted(second.identities.at(i).size(), "item", "items")),
+                             {{QStringLiteral("probe"), QStringLiteral("second-walk")},
+                              {QStringLiteral("page"), i + 1},
+                              {QStringLiteral("firstWalkItems"), int(first.identities.at(i).size())},
+                              {QStringLiteral("secondWalkItems"), int(second.identities.at(i).size())}}),
+                {}};
+    }
+    // Other items can be told from another order only over whole lists: within the pages a capped
+    // walk read, a shuffled list shows other items too.
+    const bool whole = first.complete && second.complete && n == first.pages.size() && n == second.pages.size();
+    if (!whole)
+        return {};
+    QStringList sortedA = a;
+    QStringList sortedB = b;
+    std::sort(sortedA.begin(), sortedA.end());
+    std::sort(sortedB.begin(), sortedB.end());
+    if (sortedA == sortedB)
+        return {};
+    // Other items: what one walk read that the other did not, over the pages both read.
+    QStringList added;
+    QStringList removed;
+    std::set_difference(sortedB.begin(), sortedB.end(), sortedA.begin(), sortedA.end(),
+                        std::back_inserter(added));
+    std::set_difference(sortedA.begin(), sortedA.end(), sortedB.begin(), sortedB.end(),
+                        std::back_inserter(removed));
+    return {auditFinding(FindingId::UnstableItems, {i},
+                         QStringLiteral("A second walk with the same arguments gave other items from page %1 "
+                                        "on: %2 not in the first walk, %3 of it missing")
+                             .arg(QString::number(i + 1), QString::number(added.size()),
+                                  QString::number(removed.size())),
+                         {{QStringLiteral("probe"), QStringLiteral("second-walk")},
+                          {QStringLiteral("page"), i + 1},
+                          {QStringLiteral("added"), firstIdentities(added, 5)},
+                          {QStringLiteral("removed"), firstIdentities(removed, 5)}}),
+            {}};
+}
+
+CheckOutcome AuditedWalk::compareHints(const AuditedWalk &first, const AuditedWalk &second, int cap)
+{
+    const int n = comparedPages(first, second, cap);
+    for (int i = 0; i < n; ++i) {
+        const CacheHints &a = first.pages.at(i).hints;
+        const CacheHints &b = second.pages.at(i).hints;
+        if (a == b)
+            continue;
+        QJsonObject before;
+        QJsonObject after;
+        a.writeTo(before);
+        b.writeTo(after);
+        return {auditFinding(
+                    FindingId::UnstableHints, {i},
+                    QStringLiteral("A second walk with the same arguments got other cache hints on "
+                                   "page %1: ttlMs %2, cacheScope %3, then ttlMs %4, cacheScope %5")
+                        .arg(QString::number(i + 1), a.ttlText(), a.scopeText(), b.ttlText(), b.scopeText()),
+                    {{QStringLiteral("probe"), QStringLiteral("second-walk")},
+                     {QStringLiteral("page"), i + 1},
+                     {QStringLiteral("firstWalk"), before},
+                     {QStringLiteral("secondWalk"), after}}),
+                {}};
+    }
+    return {};
+}
+
+CheckOutcome AuditedWalk::compareCursors(const AuditedWalk &first, const AuditedWalk &second, int cap)
+{
+    const int n = comparedPages(first, second, cap);
+    for (int i = 1; i < n; ++i) {
+        if (first.identities.at(i - 1) != second.identities.at(i - 1))
+            return {}; // the list itself differs there: unstable-items or -order say it
+        const std::optional<QString> &a = first.pages.at(i).requestCursor;
+        const std::optional<QString> &b = second.pages.at(i).requestCursor;
+        if (a == b)
+            continue;
+        return {
+            auditFinding(
+                FindingId::UnstableCursors, {i},
+                QStringLiteral("A second walk with the same arguments reached page %1 with another "
+                               "cursor, though the pages before it held the same items: a "
+                               "client's cached cursors go stale from one walk to the next")
+                    .arg(QString::number(i + 1)),
+                {{QStringLiteral("probe"), QStringLiteral("second-walk")},
+                 {QStringLiteral("page"), i + 1},
+                 {QStringLiteral("firstWalkCursor"), a ? QJsonValue(shortText(*a, 200)) : QJsonValue()},
+                 {QStringLiteral("secondWalkCursor"), b ? QJsonValue(shortText(*b, 200)) : QJsonValue()}}),
+            {}};
+    }
+    return {};
+}
+
 CheckOutcome AuditedWalk::compareOrder(const AuditedWalk &first, const AuditedWalk &second, int cap)
 {
     const int n = int(qMin(first.pages.size(), second.pages.size()));
@@ -78,6 +206,8 @@ CheckOutcome AuditedWalk::compareOrder(const AuditedWalk &first, const AuditedWa
         const QStringList &before = first.identities.at(i);
         const QStringList &after = second.identities.at(i);
         if (!ItemDiff::compare(before, after).isSame()) {
+            if (CheckOutcome other = otherItemsOrPages(first, second, i, n); other.finding)
+                return other;
             return {
                 auditFinding(FindingId::UnstableOrder, {i},
                              QStringLiteral("A second walk with the same arguments gave other items on page "
@@ -98,7 +228,7 @@ CheckOutcome AuditedWalk::compareOrder(const AuditedWalk &first, const AuditedWa
         return {};
     if (!second.pages.isEmpty() && second.pages.constLast().error.isError())
         return {};
-    return {auditFinding(FindingId::UnstableOrder, {int(first.pages.size()) - 1},
+    return {auditFinding(FindingId::UnstablePages, {int(first.pages.size()) - 1},
                          QStringLiteral("The first walk ended after %1; a second walk with the same "
                                         "arguments did not end there")
                              .arg(counted(first.pages.size(), "page", "pages")),

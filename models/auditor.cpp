@@ -12,6 +12,8 @@
 
 #include <QTimer>
 
+#include <algorithm>
+
 namespace folio {
 
 using AuditProbes::ProbeAnswer;
@@ -52,6 +54,8 @@ Auditor::Auditor(McpClient *client, const AuditOptions &options, QObject *parent
     m_clock->followReplay(client);
     m_options.pageCap = qMax(1, m_options.pageCap);
     m_options.recheckPages = qMax(1, m_options.recheckPages);
+    m_options.walks = qMax(1, m_options.walks);
+    m_options.walkPauseMs = qMax(0, m_options.walkPauseMs);
     connect(m_client, &McpClient::listChanged, this, [this](ListKind kind) {
         for (ListState &s : m_states) {
             if (s.source.kind() == ListSource::Kind::Protocol &&
@@ -474,33 +478,64 @@ void Auditor::probeEmptyCursor(int state)
 
 void Auditor::walkSecond(int state)
 {
-    if (!probeable(state)) {
+    if (!probeable(state) || m_options.walks < 2) {
         if (m_states[state].report >= 0)
             finishList(state);
         next();
         return;
     }
+    walkAgain(state, 2);
+}
+
+// Walk number walk (2, 3, ...) of the list, compared with the first; then the next, after the
+// pause, until AuditOptions::walks.
+void Auditor::walkAgain(int state, int walk)
+{
     const ListState &s = m_states.at(state);
     const int cap = qMin(int(s.first.pages.size()), m_options.recheckPages);
-    Q_EMIT progress(QStringLiteral("%1: walking again (%2) to compare")
-                        .arg(s.source.id(), counted(cap, "page", "pages")));
-    runWalk(state, s.source, cap, [this, state, cap](PageWalker *walker) {
-        compareWalks(state, AuditedWalk::record(*walker), cap);
+    Q_EMIT progress(QStringLiteral("%1: walking again (walk %2 of %3, %4) to compare")
+                        .arg(s.source.id(), QString::number(walk), QString::number(m_options.walks),
+                             counted(cap, "page", "pages")));
+    runWalk(state, s.source, cap, [this, state, cap, walk](PageWalker *walker) {
+        compareWalks(state, AuditedWalk::record(*walker), cap, walk);
+        if (walk < m_options.walks && !m_states.at(state).changed) {
+            QTimer::singleShot(m_options.walkPauseMs, this, [this, state, walk] {
+                if (m_running)
+                    walkAgain(state, walk + 1);
+            });
+            return;
+        }
         finishList(state);
         next();
     });
 }
 
-void Auditor::compareWalks(int state, const AuditedWalk &second, int cap)
+void Auditor::compareWalks(int state, const AuditedWalk &other, int cap, int walk)
 {
     AuditedList &r = report(state);
-    r.findings += AuditedWalk::newHintFindings(r.findings, second);
+    r.findings += AuditedWalk::newHintFindings(r.findings, other);
     if (m_states.at(state).changed) {
-        note(state,
-             QStringLiteral("unstable-order not judged: the server said the list changed during the audit"));
+        note(state, QStringLiteral("unstable-order and the like not judged: the server said the list changed "
+                                   "during the audit"));
         return;
     }
-    r.add(AuditedWalk::compareOrder(m_states.at(state).first, second, cap));
+    // One finding per kind, the first difference found: a later walk adds only the kinds the
+    // earlier ones did not show.
+    const AuditedWalk &first = m_states.at(state).first;
+    for (CheckOutcome outcome :
+         {AuditedWalk::compareOrder(first, other, cap), AuditedWalk::compareHints(first, other, cap),
+          AuditedWalk::compareCursors(first, other, cap)}) {
+        if (outcome.finding) {
+            const QString id = outcome.finding->id;
+            if (std::any_of(r.findings.begin(), r.findings.end(),
+                            [&id](const Finding &f) { return f.id == id; }))
+                continue;
+            outcome.finding->evidence.insert(QStringLiteral("walk"), walk);
+        } else if (!outcome.note.isEmpty() && r.notes.contains(outcome.note)) {
+            continue;
+        }
+        r.add(outcome);
+    }
 }
 
 void Auditor::finishList(int state)

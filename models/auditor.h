@@ -31,7 +31,9 @@ struct AuditOptions
     // Tool name -> its other arguments; the required ones not given are filled from the schema.
     QHash<QString, QJsonObject> toolArguments;
     int pageCap = 1000;    // pages per walk
-    int recheckPages = 20; // pages of the second walk (unstable-order)
+    int recheckPages = 20; // pages of each walk after the first (unstable-order and the like)
+    int walks = 2;         // walks of each list in all: the first, then walks - 1 compared with it
+    int walkPauseMs = 0;   // the pause before each walk after the first
     // false: only the passive walks (every list to its end and its findings), no probe and no second
     // walk: a snapshot asks the server nothing but its lists.
     bool probe = true;
@@ -107,7 +109,8 @@ private:
     void probeWithArguments(int state, QList<QJsonObject> candidates);
     void probeEmptyCursor(int state);
     void walkSecond(int state);
-    void compareWalks(int state, const AuditedWalk &second, int cap);
+    void walkAgain(int state, int walk);
+    void compareWalks(int state, const AuditedWalk &second, int cap, int walk);
     void finishList(int state);
     void judgeDiscover();
     void finish();

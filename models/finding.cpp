@@ -21,6 +21,7 @@ Finding::Severity Finding::defaultSeverity(const QString &id)
 {
     if (id == FindingId::PageCapReached || id == FindingId::DuplicateItem ||
         id == FindingId::InvalidCursorWrongCode || id == FindingId::UnstableOrder ||
+        id == FindingId::UnstableItems || id == FindingId::UnstablePages || id == FindingId::UnstableHints ||
         id == FindingId::WalkSizeCapReached || id == FindingId::RestartCapReached ||
         id == FindingId::DeceptiveName || id == FindingId::DefinitionChanged ||
         id == FindingId::HiddenCharacters || id == FindingId::ModelInstructions ||
@@ -32,8 +33,8 @@ Finding::Severity Finding::defaultSeverity(const QString &id)
         id == FindingId::ClientIgnoredListChanged || id == FindingId::ClientPollsWithoutJitter)
         return Severity::Warning;
     if (id == FindingId::PageOverLimit || id == FindingId::TransparentPaging ||
-        id == FindingId::ContextCost || id == FindingId::ClientRestartedAfterCursorError ||
-        id == FindingId::ClientRefetchedFreshPage)
+        id == FindingId::UnstableCursors || id == FindingId::ContextCost ||
+        id == FindingId::ClientRestartedAfterCursorError || id == FindingId::ClientRefetchedFreshPage)
         return Severity::Info;
     return Severity::Error;
 }
@@ -54,6 +55,10 @@ QStringList Finding::catalogue()
             FindingId::InvalidCursorWrongCode,
             FindingId::ForeignCursorAccepted,
             FindingId::UnstableOrder,
+            FindingId::UnstableItems,
+            FindingId::UnstablePages,
+            FindingId::UnstableHints,
+            FindingId::UnstableCursors,
             FindingId::TransparentPaging,
             FindingId::WalkSizeCapReached,
             FindingId::RestartCapReached,

@@ -36,7 +36,7 @@ QString AuditCommand::helpText()
                "the server treats cursors, and reports the findings by list.\n"
                "\n"
                "Probes, per list that pages (one request at a time, at most 5 probe requests per list\n"
-               "plus a second walk of at most --recheck-pages pages):\n"
+               "plus --walks - 1 more walks of at most --recheck-pages pages each):\n"
                "  tampered cursor     the first cursor the server issued, reversed, with '!' appended, must\n"
                "                      be refused with -32602 (a list tool may also answer isError):\n"
                "                      invalid-cursor-accepted (error), invalid-cursor-wrong-code (warning);\n"
@@ -49,9 +49,13 @@ QString AuditCommand::helpText()
                "                      tampered cursor was accepted already\n"
                "  empty cursor        a \"\" the server issued is sent back once if the walk did not:\n"
                "                      empty-cursor-rejected (error)\n"
-               "  second walk         the same arguments must give the same items in the same order on\n"
-               "                      every page, and end where the first walk ended: unstable-order\n"
-               "                      (warning); not judged if the server said the list changed\n"
+               "  more walks          (--walks, default 2) each walk with the same arguments must repeat\n"
+               "                      the first: the same items (unstable-items), in the same order\n"
+               "                      (unstable-order), cut into the same pages and ending where it\n"
+               "                      ended (unstable-pages), with the same hints (unstable-hints), each\n"
+               "                      page reached with the same cursor (unstable-cursors); warnings,\n"
+               "                      one per kind, the first difference as evidence; not judged if\n"
+               "                      the server said the list changed\n"
                "  cache hints         2026-07-28: every list page (both walks) and the server/discover\n"
                "                      result carry ttlMs and cacheScope: cache-hints-missing, ttl-invalid,\n"
                "                      scope-invalid, scope-mismatch (errors)\n"
@@ -113,6 +117,9 @@ AuditArguments::AuditArguments()
                 QStringLiteral("1000"))
     , m_recheck(QStringLiteral("recheck-pages"), QStringLiteral("recheck"), QStringLiteral("N"),
                 QStringLiteral("20"))
+    , m_walks(QStringLiteral("walks"), QStringLiteral("walks"), QStringLiteral("N"), QStringLiteral("2"))
+    , m_walkPause(QStringLiteral("walk-pause-ms"), QStringLiteral("pause"), QStringLiteral("MS"),
+                  QStringLiteral("0"))
 {}
 
 QString AuditArguments::helpText()
@@ -125,12 +132,15 @@ QString AuditArguments::helpText()
         "  --tool-args NAME=JSON  the other arguments for list tool NAME, a JSON object (repeatable);\n"
         "                       they win over the values filled from the schema\n"
         "  --page-cap N         pages per walk (default 1000; finding page-cap-reached)\n"
-        "  --recheck-pages N    pages of the second walk (default 20)\n");
+        "  --recheck-pages N    pages of each walk after the first (default 20)\n"
+        "  --walks N            walk each list N times in all and compare each walk with the\n"
+        "                       first (default 2; 1: no comparison)\n"
+        "  --walk-pause-ms MS   the pause before each walk after the first (default 0)\n");
 }
 
 void AuditArguments::addTo(QCommandLineParser &parser) const
 {
-    parser.addOptions({m_list, m_allowTool, m_toolArgs, m_pageCap, m_recheck});
+    parser.addOptions({m_list, m_allowTool, m_toolArgs, m_pageCap, m_recheck, m_walks, m_walkPause});
 }
 
 bool AuditArguments::read(const QCommandLineParser &parser, AuditOptions *options, QString *error) const
@@ -171,6 +181,16 @@ bool AuditArguments::read(const QCommandLineParser &parser, AuditOptions *option
     options->recheckPages = parser.value(m_recheck).toInt(&ok);
     if (!ok || options->recheckPages < 1) {
         *error = QStringLiteral("--recheck-pages wants a number of at least 1");
+        return false;
+    }
+    options->walks = parser.value(m_walks).toInt(&ok);
+    if (!ok || options->walks < 1 || options->walks > 100) {
+        *error = QStringLiteral("--walks wants a number from 1 to 100");
+        return false;
+    }
+    options->walkPauseMs = parser.value(m_walkPause).toInt(&ok);
+    if (!ok || options->walkPauseMs < 0) {
+        *error = QStringLiteral("--walk-pause-ms wants a number of milliseconds");
         return false;
     }
     return true;

@@ -31,6 +31,8 @@ private:
     QCommandLineOption m_toolArgs;
     QCommandLineOption m_pageCap;
     QCommandLineOption m_recheck;
+    QCommandLineOption m_walks;
+    QCommandLineOption m_walkPause;
 };
 
 // `folio audit`: connects, runs the Auditor, prints its report in the chosen format.

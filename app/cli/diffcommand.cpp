@@ -98,8 +98,12 @@ int DiffCommand::parse(const QStringList &arguments, Options *options)
     QString problem;
     if (!audit.read(line.parser(), &options->audit, &problem))
         return line.usage(problem);
-    if (line.parser().isSet(QStringLiteral("recheck-pages")))
-        return line.usage(QStringLiteral("--recheck-pages has no use here: a snapshot walks each list once"));
+    for (const QString &once :
+         {QStringLiteral("recheck-pages"), QStringLiteral("walks"), QStringLiteral("walk-pause-ms")}) {
+        if (line.parser().isSet(once))
+            return line.usage(
+                QStringLiteral("--%1 has no use here: a snapshot walks each list once").arg(once));
+    }
     options->audit.probe = false;
 
     QStringList sides = line.positional();

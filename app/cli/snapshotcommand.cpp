@@ -80,9 +80,12 @@ int SnapshotCommand::parse(const QStringList &arguments, Options *options)
         options->verbose = line.verbose();
         if (!audit.read(line.parser(), &options->audit, &problem))
             return line.usage(problem);
-        if (line.parser().isSet(QStringLiteral("recheck-pages")))
-            return line.usage(
-                QStringLiteral("--recheck-pages has no use here: a snapshot walks each list once"));
+        for (const QString &once :
+             {QStringLiteral("recheck-pages"), QStringLiteral("walks"), QStringLiteral("walk-pause-ms")}) {
+            if (line.parser().isSet(once))
+                return line.usage(
+                    QStringLiteral("--%1 has no use here: a snapshot walks each list once").arg(once));
+        }
         options->audit.probe = false;
         if (!line.readTarget(&options->server, &options->keychainToken, &problem))
             return line.usage(problem);

@@ -131,7 +131,8 @@ QList<AuditRow> auditRows()
          0,
          {}},
         {QStringLiteral("empty-string-cursor"), none, 0, {}},
-        {QStringLiteral("expiring"), none, 0, {}},
+        // Its cursors carry when they were issued: each walk gets others (info).
+        {QStringLiteral("expiring"), QStringLiteral("*=unstable-cursors"), 0, {}},
         {QStringLiteral("list-changed"), none, 0, {}},
         {QStringLiteral("huge-pages"), none, 0, {}},
         {QStringLiteral("cursor-cycle"), QStringLiteral("*=cursor-repeated"), 1, {}},
@@ -1388,6 +1389,51 @@ private Q_SLOTS:
         probes.sort();
         QCOMPARE(probes, (QStringList{QStringLiteral("cursor-from-other-list"),
                                       QStringLiteral("cursor-with-other-arguments")}));
+    }
+
+    // --walks N: each walk after the first is compared with it; one finding per kind, the walk
+    // that showed it in the evidence; --walks 1 compares nothing.
+    void auditWalks()
+    {
+        const auto walks = [this](const QString &n) {
+            return folio(QStringList{QStringLiteral("audit"), QStringLiteral("--format"),
+                                     QStringLiteral("json"), QStringLiteral("--list"),
+                                     QStringLiteral("tools"), QStringLiteral("--walks"), n,
+                                     QStringLiteral("--walk-pause-ms"), QStringLiteral("10")} +
+                         demo(QStringLiteral("unstable-order")));
+        };
+        const auto ids = [](const Run &run) {
+            QStringList out;
+            const QJsonArray lists = run.json().value(QStringLiteral("lists")).toArray();
+            for (const QJsonValue &f : lists.at(0).toObject().value(QStringLiteral("findings")).toArray())
+                out << f.toObject().value(QStringLiteral("id")).toString();
+            return out;
+        };
+        Run run = walks(QStringLiteral("3"));
+        QCOMPARE(run.exitCode, 0); // warnings
+        QCOMPARE(ids(run).count(QStringLiteral("unstable-order")), 1);
+        const QJsonArray findings = run.json()
+                                        .value(QStringLiteral("lists"))
+                                        .toArray()
+                                        .at(0)
+                                        .toObject()
+                                        .value(QStringLiteral("findings"))
+                                        .toArray();
+        for (const QJsonValue &f : findings) {
+            if (f.toObject().value(QStringLiteral("id")).toString() == QStringLiteral("unstable-order"))
+                QCOMPARE(f.toObject()
+                             .value(QStringLiteral("evidence"))
+                             .toObject()
+                             .value(QStringLiteral("walk"))
+                             .toInt(),
+                         2);
+        }
+        run = walks(QStringLiteral("1"));
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(!ids(run).contains(QStringLiteral("unstable-order")), qPrintable(ids(run).join(u' ')));
+        run = walks(QStringLiteral("0"));
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("--walks wants a number from 1 to 100"));
     }
 
     void auditFormats_data()
