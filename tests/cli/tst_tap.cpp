@@ -310,21 +310,11 @@ private Q_SLOTS:
         QString why;
         QVERIFY2(fixtureprocess::sarifValid(file, &why), qPrintable(why));
         const QJsonObject sarif = readJson(file);
-        const QJsonArray results = sarif.value(QStringLiteral("runs"))
-                                       .toArray()
-                                       .at(0)
-                                       .toObject()
-                                       .value(QStringLiteral("results"))
-                                       .toArray();
+        const QJsonArray results = fixtureprocess::sarifResults(sarif);
         QCOMPARE(results.size(), 1);
         const QJsonObject result = results.at(0).toObject();
         QCOMPARE(result.value(QStringLiteral("ruleId")).toString(), QStringLiteral("client-stopped-early"));
-        const QJsonArray where = result.value(QStringLiteral("locations"))
-                                     .toArray()
-                                     .at(0)
-                                     .toObject()
-                                     .value(QStringLiteral("logicalLocations"))
-                                     .toArray();
+        const QJsonArray where = fixtureprocess::sarifWhere(result);
         QVERIFY(where.at(0)
                     .toObject()
                     .value(QStringLiteral("fullyQualifiedName"))

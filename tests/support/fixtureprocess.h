@@ -6,6 +6,8 @@
 #include "serverprocess.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -78,6 +80,40 @@ inline bool sarifValid(const QString &path, QString *why)
     }
     *why = QString::fromUtf8(p.readAllStandardError());
     return p.exitCode() == 0;
+}
+
+// The same for SARIF given as bytes (a command's stdout), written to a file of its own first.
+inline bool sarifBytesValid(const QByteArray &sarif, QString *why)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("log.sarif"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(sarif) != sarif.size()) {
+        *why = QStringLiteral("cannot write %1").arg(path);
+        return false;
+    }
+    f.close();
+    return sarifValid(path, why);
+}
+
+// The results of a SARIF log's one run, and the logical locations of a result's first location.
+inline QJsonArray sarifResults(const QJsonObject &log)
+{
+    return log.value(QStringLiteral("runs"))
+        .toArray()
+        .at(0)
+        .toObject()
+        .value(QStringLiteral("results"))
+        .toArray();
+}
+inline QJsonArray sarifWhere(const QJsonObject &result)
+{
+    return result.value(QStringLiteral("locations"))
+        .toArray()
+        .at(0)
+        .toObject()
+        .value(QStringLiteral("logicalLocations"))
+        .toArray();
 }
 
 // This process's environment with home as HOME, and XDG_CONFIG_HOME and XDG_DATA_HOME in it
