@@ -109,7 +109,8 @@ CheckOutcome AuditedWalk::otherItemsOrPages(const AuditedWalk &first, const Audi
     }
     // Other items can be told from another order only over whole lists: within the pages a capped
     // walk read, a shuffled list shows other items too.
-    const bool whole = first.complete && second.complete && n == first.pages.size() && n == second.pages.size();
+    const bool whole =
+        first.complete && second.complete && n == first.pages.size() && n == second.pages.size();
     if (!whole)
         return {};
     QStringList sortedA = a;

@@ -47,17 +47,17 @@ public:
     struct PageSeen
     {
         qint64 requestedAtMs = 0;
-        qint64 answeredAtMs = -1;  // -1: no answer (yet)
-        QJsonValue cursor;         // the cursor the client sent (undefined: the first page)
-        QJsonValue nextCursor;     // what the answer said (undefined: none, the end)
-        int items = -1;            // items in the answer (-1: no answer or an error)
-        int errorCode = 0;         // the JSON-RPC error code of the answer, 0 when none
-        QJsonValue ttlMs;          // as the answer sent it (undefined: absent)
-        QString cacheScope;        // as sent, "" when absent
+        qint64 answeredAtMs = -1; // -1: no answer (yet)
+        QJsonValue cursor;        // the cursor the client sent (undefined: the first page)
+        QJsonValue nextCursor;    // what the answer said (undefined: none, the end)
+        int items = -1;           // items in the answer (-1: no answer or an error)
+        int errorCode = 0;        // the JSON-RPC error code of the answer, 0 when none
+        QJsonValue ttlMs;         // as the answer sent it (undefined: absent)
+        QString cacheScope;       // as sent, "" when absent
     };
     struct WalkSeen
     {
-        QString list;             // "tools/list", ..., or "tool:NAME" for a list tool
+        QString list;               // "tools/list", ..., or "tool:NAME" for a list tool
         QJsonObject otherArguments; // a list tool's arguments besides its cursor
         QList<PageSeen> pages;
     };

@@ -137,6 +137,8 @@ TapCommand::TapCommand(const Options &options, QObject *parent)
         if (SecretMask::isSecretVariable(name) && !env.value(name).isEmpty())
             m_secrets.append(env.value(name));
     }
+    // And never on stderr either: the summary quotes what the server sent (a cursor, a name).
+    SecretMask::remember(m_secrets);
 }
 
 TapCommand::~TapCommand() = default;

@@ -149,6 +149,31 @@ private Q_SLOTS:
         QCOMPARE(f.err, serverErr); // --quiet: nothing of Folio's own
     }
 
+    // The summary on stderr quotes what the server sent: an escape sequence in a cursor is shown,
+    // not sent to the terminal, and a secret of the environment it was given is masked.
+    void summaryIsTerminalSafeAndMasked()
+    {
+        const QByteArray secret = "tok-9d1e5c7a3b2f4e60";
+        const QByteArray answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[{\"name\":\"a\"}],"
+                                  "\"nextCursor\":\"" +
+                                  secret + "\\u001b]0;owned\\u0007\\u001b[31m\"}}";
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("SERVICE_API_TOKEN"), QString::fromLatin1(secret));
+        env.insert(QStringLiteral("ANSWER"), QString::fromLatin1(answer));
+        // The server: answers the one request with a page whose cursor is hostile, then reads on.
+        const QStringList server{QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                 QStringLiteral("read -r line; printf '%s\\n' \"$ANSWER\"; cat > /dev/null")};
+        const Finished f =
+            run(folioBinary, tap({}, server),
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{}}\n", env);
+        QCOMPARE(f.exitCode, 0);
+        QVERIFY2(f.out.contains(secret), "the relay passes the server's bytes as they are");
+        QVERIFY2(f.err.contains("client-never-paged"), f.err.constData());
+        QVERIFY2(!f.err.contains('\x1b') && !f.err.contains('\x07'), f.err.constData());
+        QVERIFY2(!f.err.contains(secret), f.err.constData());
+        QVERIFY2(f.err.contains("[redacted]"), f.err.constData());
+    }
+
     void exitStatusIsTheServers_data()
     {
         QTest::addColumn<QStringList>("server");

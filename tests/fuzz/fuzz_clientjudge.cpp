@@ -42,7 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     judge.finish(t + 1);
-    judge.observe(ClientJudge::From::Client, QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}}, t + 2);
+    judge.observe(ClientJudge::From::Client, QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}},
+                  t + 2);
 
     static const QSet<QString> catalogue = [] {
         const QStringList ids = Finding::catalogue();
