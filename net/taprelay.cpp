@@ -15,6 +15,9 @@ namespace folio {
 
 namespace {
 constexpr qsizetype readChunk = 64 * 1024;
+// The client's ends: Folio's own stdin (what the client writes) and stdout (what it reads).
+constexpr int clientReadFd = STDIN_FILENO;
+constexpr int clientWriteFd = STDOUT_FILENO;
 // What the server's stdin may hold unread before Folio stops reading the client: a server that
 // does not read holds the client back, as it would without Folio, instead of Folio's memory.
 constexpr qsizetype maxPendingInput = 16 * 1024 * 1024;
@@ -26,9 +29,8 @@ TapRelay::TapRelay(QObject *parent)
 {
     m_server->setRelay(true);
     connect(m_server, &StdioTransport::opened, this, [this] {
-        m_clientIn = new QSocketNotifier(m_readFd, QSocketNotifier::Read, this);
+        m_clientIn = new QSocketNotifier(clientReadFd, QSocketNotifier::Read, this);
         connect(m_clientIn, &QSocketNotifier::activated, this, &TapRelay::readClient);
-        Q_EMIT started();
     });
     connect(m_server, &StdioTransport::relayed, this, [this](const QByteArray &bytes) {
         writeClient(bytes);
@@ -48,18 +50,6 @@ TapRelay::~TapRelay() = default;
 void TapRelay::setProgram(const QString &program, const QStringList &arguments)
 {
     m_server->setProgram(program, arguments);
-}
-
-void TapRelay::setClientFds(int readFd, int writeFd)
-{
-    m_readFd = readFd;
-    m_writeFd = writeFd;
-}
-
-void TapRelay::setMaxMessageBytes(qint64 bytes)
-{
-    m_fromClient.setMaxLineBytes(bytes);
-    m_fromServer.setMaxLineBytes(bytes);
 }
 
 void TapRelay::setShutdownGraceMs(int ms)
@@ -95,7 +85,7 @@ void TapRelay::readClient()
     QByteArray buffer(readChunk, Qt::Uninitialized);
     // One read() of a descriptor that said it is readable: it does not block, and the descriptor
     // (the client's pipe, shared with the client) is left as it was given, blocking or not.
-    const ssize_t n = ::read(m_readFd, buffer.data(), size_t(buffer.size()));
+    const ssize_t n = ::read(clientReadFd, buffer.data(), size_t(buffer.size()));
     if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
         return;
     if (n <= 0) {
@@ -116,7 +106,7 @@ void TapRelay::writeClient(const QByteArray &bytes)
     // pipe fills), as it would with no Folio between them.
     qsizetype done = 0;
     while (!m_writeFailed && done < bytes.size()) {
-        const ssize_t n = ::write(m_writeFd, bytes.constData() + done, size_t(bytes.size() - done));
+        const ssize_t n = ::write(clientWriteFd, bytes.constData() + done, size_t(bytes.size() - done));
         if (n > 0) {
             done += n;
         } else if (n < 0 && errno == EINTR) {
@@ -125,8 +115,8 @@ void TapRelay::writeClient(const QByteArray &bytes)
             // A descriptor given non-blocking: wait for room rather than drop bytes.
             fd_set out;
             FD_ZERO(&out);
-            FD_SET(m_writeFd, &out);
-            ::select(m_writeFd + 1, nullptr, &out, nullptr, nullptr);
+            FD_SET(clientWriteFd, &out);
+            ::select(clientWriteFd + 1, nullptr, &out, nullptr, nullptr);
         } else {
             qCInfo(lcStdio) << "tap: the client's end of stdout is closed";
             m_writeFailed = true; // SIGPIPE is ignored (StdioTransport::open)

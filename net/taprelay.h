@@ -37,10 +37,6 @@ public:
     ~TapRelay() override;
 
     void setProgram(const QString &program, const QStringList &arguments);
-    // The client's ends: what it writes (Folio reads) and what it reads (Folio writes). Folio's
-    // own stdin and stdout unless told otherwise.
-    void setClientFds(int readFd, int writeFd);
-    void setMaxMessageBytes(qint64 bytes);
     void setShutdownGraceMs(int ms);
     // Records the session (before start()): the server's start, open and close, and each line told,
     // the client's as sent and the server's as received.
@@ -51,12 +47,10 @@ public:
     qint64 elapsedMs() const;
     // The server's exit status once finished() (127 when it could not be started).
     int exitStatus() const { return m_exitStatus; }
-    // Lines too long to tell (relayed all the same), per direction.
+    // Lines too long to tell (over the 64 MiB message cap; relayed all the same), per direction.
     qint64 untoldLines(From from) const;
 
 Q_SIGNALS:
-    // The server is running.
-    void started();
     // One whole line that passed (without its newline), at t ms since start().
     void framePassed(folio::TapRelay::From from, const QByteArray &frame, qint64 t);
     // The client is gone (t ms since start()); the server is being stopped.
@@ -73,8 +67,6 @@ private:
 
     StdioTransport *m_server;
     QSocketNotifier *m_clientIn = nullptr;
-    int m_readFd = 0;
-    int m_writeFd = 1;
     bool m_clientGone = false;
     bool m_writeFailed = false;
     int m_exitStatus = -1;

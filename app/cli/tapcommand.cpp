@@ -276,6 +276,10 @@ QJsonObject TapCommand::sessionJson() const
         {QStringLiteral("durationMs"), m_durationMs},
         {QStringLiteral("serverExit"), m_serverExit},
         {QStringLiteral("tapCost"), m_cost},
+        // Messages over the 64 MiB cap: relayed, but not judged or recorded.
+        {QStringLiteral("untoldMessages"),
+         QJsonObject{{QStringLiteral("client"), m_relay->untoldLines(TapRelay::From::Client)},
+                     {QStringLiteral("server"), m_relay->untoldLines(TapRelay::From::Server)}}},
     };
 }
 
@@ -307,6 +311,11 @@ void TapCommand::onFinished(int exitStatus, const QString &why)
                                                   : counted(findings.size(), "finding", "findings"));
         for (const Finding &f : findings)
             out += QStringLiteral("  %1 %2: %3\n").arg(Finding::severityName(f.severity), f.id, f.message);
+        const qint64 untold =
+            m_relay->untoldLines(TapRelay::From::Client) + m_relay->untoldLines(TapRelay::From::Server);
+        if (untold > 0)
+            out += QStringLiteral("  (%1 over the 64 MiB message cap: relayed, not judged)\n")
+                       .arg(counted(untold, "message", "messages"));
         printErr(out);
     }
     int code = exitStatus;

@@ -174,6 +174,28 @@ private Q_SLOTS:
         QVERIFY2(f.err.contains("[redacted]"), f.err.constData());
     }
 
+    // A line over the 64 MiB message cap is relayed whole but not judged, and the judge's file
+    // and the summary say so.
+    void overlongLineIsRelayedNotJudged()
+    {
+        QTemporaryDir dir;
+        const QString judgeFile = dir.filePath(QStringLiteral("judge.json"));
+        const QStringList server{
+            QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+            QStringLiteral("head -c 68000000 /dev/zero | tr '\\0' x; echo; cat > /dev/null")};
+        const Finished f = run(folioBinary, tap({QStringLiteral("--judge"), judgeFile}, server));
+        QCOMPARE(f.exitCode, 0);
+        QCOMPARE(f.out.size(), 68000001);
+        const QJsonObject untold = readJson(judgeFile)
+                                       .value(QStringLiteral("session"))
+                                       .toObject()
+                                       .value(QStringLiteral("untoldMessages"))
+                                       .toObject();
+        QCOMPARE(untold.value(QStringLiteral("server")).toInt(), 1);
+        QCOMPARE(untold.value(QStringLiteral("client")).toInt(), 0);
+        QVERIFY2(f.err.contains("1 message over the 64 MiB message cap"), f.err.constData());
+    }
+
     void exitStatusIsTheServers_data()
     {
         QTest::addColumn<QStringList>("server");
