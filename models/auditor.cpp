@@ -484,11 +484,11 @@ void Auditor::walkSecond(int state)
         next();
         return;
     }
-    walkAgain(state, 2);
+    pauseThen(m_options.walkPauseMs, [this, state] { walkAgain(state, 2); });
 }
 
-// Walk number walk (2, 3, ...) of the list, compared with the first; then the next, after the
-// pause, until AuditOptions::walks.
+// Walk number walk (2, 3, ...) of the list, compared with the first; then, after the pause, the
+// next, until AuditOptions::walks.
 void Auditor::walkAgain(int state, int walk)
 {
     const ListState &s = m_states.at(state);
@@ -499,14 +499,28 @@ void Auditor::walkAgain(int state, int walk)
     runWalk(state, s.source, cap, [this, state, cap, walk](PageWalker *walker) {
         compareWalks(state, AuditedWalk::record(*walker), cap, walk);
         if (walk < m_options.walks && !m_states.at(state).changed) {
-            QTimer::singleShot(m_options.walkPauseMs, this, [this, state, walk] {
-                if (m_running)
-                    walkAgain(state, walk + 1);
-            });
+            pauseThen(m_options.walkPauseMs, [this, state, walk] { walkAgain(state, walk + 1); });
             return;
         }
         finishList(state);
         next();
+    });
+}
+
+// Waits ms, then runs then (not once the audit was cancelled). A pause is the audit at work, not a
+// server gone quiet: activity() every 200 ms keeps a command line's watchdog from firing.
+void Auditor::pauseThen(int ms, const std::function<void()> &then)
+{
+    if (!m_running)
+        return;
+    if (ms <= 0) {
+        then();
+        return;
+    }
+    const int step = qMin(ms, 200);
+    QTimer::singleShot(step, this, [this, ms, step, then] {
+        Q_EMIT activity();
+        pauseThen(ms - step, then);
     });
 }
 

@@ -110,6 +110,7 @@ private:
     void probeEmptyCursor(int state);
     void walkSecond(int state);
     void walkAgain(int state, int walk);
+    void pauseThen(int ms, const std::function<void()> &then);
     void compareWalks(int state, const AuditedWalk &second, int cap, int walk);
     void finishList(int state);
     void judgeDiscover();

@@ -1434,6 +1434,13 @@ private Q_SLOTS:
         run = walks(QStringLiteral("0"));
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("--walks wants a number from 1 to 100"));
+        // A pause longer than the request timeout is the audit at work: the watchdog holds.
+        run = folio(QStringList{QStringLiteral("audit"), QStringLiteral("--list"), QStringLiteral("tools"),
+                                QStringLiteral("--walks"), QStringLiteral("2"),
+                                QStringLiteral("--walk-pause-ms"), QStringLiteral("4000"),
+                                QStringLiteral("--timeout-ms"), QStringLiteral("1000")} +
+                    demo(QStringLiteral("healthy")));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
     }
 
     void auditFormats_data()
