@@ -5,6 +5,7 @@
 #include "ttlclock.h"
 #include "walkjudge.h"
 
+#include <QCoreApplication>
 #include <QJsonDocument>
 
 namespace folio {
@@ -91,6 +92,25 @@ QString ReadRecord::notCachedReason() const
         .arg(rounds);
 }
 
+QString ReadRecord::subscriptionLine() const
+{
+    using S = ResourceSubscription::State;
+    switch (subscription.state) {
+    case S::None:
+        return {};
+    case S::NotOffered:
+    case S::Refused:
+        return QCoreApplication::translate("folio::ReadRecord", "not subscribed: %1")
+            .arg(subscription.detail);
+    case S::Pending:
+        return QCoreApplication::translate("folio::ReadRecord", "subscribing…");
+    case S::Active:
+        return QCoreApplication::translate("folio::ReadRecord",
+                                           "subscribed: the server says when it changes");
+    }
+    return {};
+}
+
 QJsonObject ReadRecord::toJson() const
 {
     const QJsonArray f = Finding::toJson(findings);
@@ -105,6 +125,12 @@ QJsonObject ReadRecord::toJson() const
                      {QStringLiteral("findings"), f},
                      {QStringLiteral("result"), result}};
     hints.writeTo(json);
+    if (subscription.state != ResourceSubscription::State::None) {
+        QJsonObject sub{{QStringLiteral("state"), ResourceSubscription::stateName(subscription.state)}};
+        if (!subscription.detail.isEmpty())
+            sub.insert(QStringLiteral("detail"), subscription.detail);
+        json.insert(QStringLiteral("subscription"), sub);
+    }
     if (!uriTemplate.isEmpty())
         json.insert(QStringLiteral("uriTemplate"), uriTemplate);
     return json;
@@ -116,8 +142,11 @@ ResourceReads::ResourceReads(McpClient *client, TtlClock *clock, QObject *parent
     , m_clock(clock)
 {
     connect(m_clock, &TtlClock::expired, this, &ResourceReads::handleExpired);
-    if (m_client)
+    if (m_client) {
         connect(m_client, &McpClient::resourceUpdated, this, &ResourceReads::markUpdated);
+        connect(m_client, &McpClient::resourceSubscriptionChanged, this,
+                &ResourceReads::handleSubscriptionChanged);
+    }
 }
 
 ResourceReads::~ResourceReads()
@@ -140,8 +169,14 @@ QVariant ResourceReads::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
     case UriRole:
         return r.uri;
-    case Qt::ToolTipRole:
-        return r.hasContents() ? r.uri + QLatin1Char('\n') + r.hintsLine() : r.uri;
+    case Qt::ToolTipRole: {
+        QStringList lines{r.uri};
+        if (r.hasContents())
+            lines << r.hintsLine();
+        if (!r.subscriptionLine().isEmpty())
+            lines << r.subscriptionLine();
+        return lines.join(QLatin1Char('\n'));
+    }
     case StateRole:
         return int(r.state);
     case ExpiresAtRole:
@@ -161,6 +196,8 @@ QVariant ResourceReads::data(const QModelIndex &index, int role) const
         return r.rereadOnExpiry;
     case SerialRole:
         return r.serial;
+    case SubscriptionRole:
+        return int(r.subscription.state);
     default:
         return {};
     }
@@ -298,7 +335,10 @@ void ResourceReads::applyAnswer(int row, const ReadAnswer &a)
     r.findings = judgeHints(r);
     scheduleExpiry(row);
     changed(row);
-    if (hadFindings || !r.findings.isEmpty())
+    const bool findingsMoved = hadFindings || !r.findings.isEmpty();
+    if (m_subscribes && m_client && r.subscription.state == ResourceSubscription::State::None)
+        m_client->subscribeResource(r.uri);
+    if (findingsMoved)
         Q_EMIT findingsChanged();
     Q_EMIT readFinished(row);
 }
@@ -386,6 +426,35 @@ void ResourceReads::clear()
     m_reads.clear();
     endResetModel();
     if (hadFindings)
+        Q_EMIT findingsChanged();
+}
+
+void ResourceReads::handleSubscriptionChanged(const QString &uri)
+{
+    const int row = rowForUri(uri);
+    if (row < 0 || !m_client)
+        return;
+    m_reads[row].subscription = m_client->resourceSubscription(uri);
+    changed(row);
+}
+
+void ResourceReads::close(int row)
+{
+    if (row < 0 || row >= m_reads.size())
+        return;
+    const ReadRecord r = m_reads.at(row);
+    if (const QPointer<Invocation> invocation = m_inFlight.take(r.serial)) {
+        invocation->disconnect(this);
+        invocation->cancel();
+        invocation->deleteLater();
+    }
+    m_clock->unschedule(r.serial);
+    beginRemoveRows({}, row, row);
+    m_reads.removeAt(row);
+    endRemoveRows();
+    if (m_client && r.subscription.state != ResourceSubscription::State::None)
+        m_client->unsubscribeResource(r.uri);
+    if (!r.findings.isEmpty())
         Q_EMIT findingsChanged();
 }
 

@@ -3,6 +3,7 @@
 #include "finding.h"
 #include "mcperror.h"
 #include "pagerecord.h"
+#include "resourcesubscription.h"
 
 #include <QAbstractListModel>
 #include <QByteArray>
@@ -73,6 +74,8 @@ struct ReadRecord
     QList<Finding> findings; // about the last answer's hints
     QString staleReason;     // why it went stale before its TTL ran out (resources/updated)
     bool rereadOnExpiry = false;
+    // Whether the server tells when it changes (ResourceReads::setSubscribes()).
+    ResourceSubscription subscription;
 
     bool hasContents() const { return answers > 0; }
     QList<ReadContent> contents() const { return ReadContent::fromResult(result); }
@@ -85,6 +88,9 @@ struct ReadRecord
     QString hintsLine() const;
     // Why its TTL is not honoured (a retried multi-round-trip request); empty when it is.
     QString notCachedReason() const;
+    // The subscription in one line: "subscribed: the server says when it changes",
+    // "not subscribed: the server does not offer subscriptions …"; empty when none was asked.
+    QString subscriptionLine() const;
     // {uri, uriTemplate?, state, ttlMs, ttlMsPresent, cacheScope, cacheScopePresent, effectiveTtlMs,
     //  cacheable, rounds, latencyMs, error, findings, result}
     QJsonObject toJson() const;
@@ -110,6 +116,7 @@ public:
         SeverityRole, // worst finding severity, -1 when none
         RereadOnExpiryRole,
         SerialRole,
+        SubscriptionRole, // int(ResourceSubscription::State)
     };
 
     // What one answer brought (read() fills it from the Invocation; headless code and tests may
@@ -145,6 +152,13 @@ public:
     // Reads a row's uri again; false while a read of it is in flight.
     bool reread(int row);
     void setRereadOnExpiry(int row, bool on);
+    // Subscribe to each resource once it has been read, where the server offers subscriptions
+    // (McpClient::subscribeResource()); off by default, so that a one-off read (folio read) asks
+    // nothing more of the server. The window's reads turn it on.
+    void setSubscribes(bool on) { m_subscribes = on; }
+    bool subscribes() const { return m_subscribes; }
+    // Closes a read: its request cancelled, its subscription ended (unsubscribed), its row gone.
+    void close(int row);
     // notifications/resources/updated: the read is stale even when its TTL still runs (and read
     // again at once when it is to be re-read on expiry).
     void markUpdated(const QString &uri);
@@ -175,8 +189,10 @@ private:
     void handleExpired(const QList<quint64> &serials);
     void scheduleExpiry(int row);
     void changed(int row);
+    void handleSubscriptionChanged(const QString &uri);
 
     QPointer<McpClient> m_client;
+    bool m_subscribes = false;
     TtlClock *m_clock;
     QList<ReadRecord> m_reads;
     QHash<quint64, QPointer<Invocation>> m_inFlight;

@@ -18,6 +18,9 @@
 #include "streamablehttptransport.h"
 #include "trafficlog.h"
 
+#include <QJsonArray>
+#include <QSet>
+
 namespace folio {
 
 McpClient::McpClient(QObject *parent)
@@ -113,7 +116,17 @@ void McpClient::setState(State state)
     m_state = state;
     if (state != State::Connecting && m_handshake)
         m_handshake->abandon();
+    // A server forgets its subscriptions with the connection; so does the client.
+    QStringList dropped;
+    if (state != State::Connected) {
+        m_listenLists = false;
+        m_listenFilter = {};
+        dropped = m_subscriptions.keys();
+        m_subscriptions.clear();
+    }
     Q_EMIT stateChanged(state);
+    for (const QString &uri : std::as_const(dropped))
+        Q_EMIT resourceSubscriptionChanged(uri);
 }
 
 Transport *McpClient::createTransport(ServerConfig::HttpMode mode)
@@ -548,29 +561,164 @@ void McpClient::listenForListChanges()
         m_connection->transport()->openServerStream();
         return;
     }
-    if (m_listen)
+    m_listenLists = true;
+    updateListen();
+}
+
+void McpClient::updateListen()
+{
+    if (m_state != State::Connected || !m_connection || !isModern())
         return;
     QJsonObject wanted;
-    auto advertised = [this](const char *cap) {
-        return m_capabilities.value(QLatin1String(cap))
-            .toObject()
-            .value(QStringLiteral("listChanged"))
-            .toBool();
-    };
-    if (advertised("tools"))
-        wanted[QStringLiteral("toolsListChanged")] = true;
-    if (advertised("prompts"))
-        wanted[QStringLiteral("promptsListChanged")] = true;
-    if (advertised("resources"))
-        wanted[QStringLiteral("resourcesListChanged")] = true;
+    if (m_listenLists) {
+        auto advertised = [this](const char *cap) {
+            return m_capabilities.value(QLatin1String(cap))
+                .toObject()
+                .value(QStringLiteral("listChanged"))
+                .toBool();
+        };
+        if (advertised("tools"))
+            wanted[QStringLiteral("toolsListChanged")] = true;
+        if (advertised("prompts"))
+            wanted[QStringLiteral("promptsListChanged")] = true;
+        if (advertised("resources"))
+            wanted[QStringLiteral("resourcesListChanged")] = true;
+    }
+    QStringList uris;
+    for (auto it = m_subscriptions.cbegin(); it != m_subscriptions.cend(); ++it) {
+        if (it->state == ResourceSubscription::State::Pending ||
+            it->state == ResourceSubscription::State::Active)
+            uris << it.key();
+    }
+    if (!uris.isEmpty()) {
+        uris.sort();
+        wanted[QStringLiteral("resourceSubscriptions")] = QJsonArray::fromStringList(uris);
+    }
+    if (m_listen && wanted == m_listenFilter)
+        return;
+    // One stream carries everything asked for: a new set is a new stream (updates sent between
+    // the two are missed; the reads' TTLs still run).
+    if (RpcCall *old = m_listen.data()) {
+        m_listen = nullptr;
+        old->cancel();
+    }
+    m_listenFilter = wanted;
     if (wanted.isEmpty())
         return;
     m_listen =
         request(QStringLiteral("subscriptions/listen"), {{QStringLiteral("notifications"), wanted}}, this, 0);
     connect(m_listen, &RpcCall::finished, this, [this, call = m_listen.data()] {
         call->deleteLater();
-        if (call->isError() && call->error().kind != McpError::Kind::Cancelled)
-            report(QStringLiteral("subscriptions/listen ended: ") + call->error().describe());
+        if (!call->isError() || call->error().kind == McpError::Kind::Cancelled || m_listen != call)
+            return;
+        report(QStringLiteral("subscriptions/listen ended: ") + call->error().describe());
+        m_listen = nullptr;
+        m_listenFilter = {};
+        const QString why = tr("the subscriptions/listen stream ended: %1").arg(call->error().describe());
+        for (const QString &uri : m_subscriptions.keys()) {
+            if (m_subscriptions.value(uri).state != ResourceSubscription::State::NotOffered)
+                setSubscription(uri, ResourceSubscription::State::Refused, why);
+        }
+    });
+}
+
+void McpClient::handleAcknowledged(const QJsonObject &params)
+{
+    const QJsonValue id = params.value(QStringLiteral("_meta"))
+                              .toObject()
+                              .value(QStringLiteral("io.modelcontextprotocol/subscriptionId"));
+    if (!m_listen || id != m_listen->id())
+        return; // an earlier stream's, or another client's on a shared stdio channel
+    QSet<QString> granted;
+    const QJsonArray list = params.value(QStringLiteral("notifications"))
+                                .toObject()
+                                .value(QStringLiteral("resourceSubscriptions"))
+                                .toArray();
+    for (const QJsonValue &v : list)
+        granted.insert(v.toString());
+    for (const QJsonValue &v : m_listenFilter.value(QStringLiteral("resourceSubscriptions")).toArray()) {
+        const QString uri = v.toString();
+        if (m_subscriptions.value(uri).state != ResourceSubscription::State::Pending)
+            continue;
+        if (granted.contains(uri))
+            setSubscription(uri, ResourceSubscription::State::Active);
+        else
+            setSubscription(uri, ResourceSubscription::State::Refused,
+                            tr("the server's acknowledgement of subscriptions/listen left it out"));
+    }
+}
+
+bool McpClient::offersSubscriptions() const
+{
+    return m_capabilities.value(QStringLiteral("resources"))
+        .toObject()
+        .value(QStringLiteral("subscribe"))
+        .toBool();
+}
+
+void McpClient::setSubscription(const QString &uri, ResourceSubscription::State state, const QString &detail)
+{
+    ResourceSubscription next{state, detail};
+    if (state == ResourceSubscription::State::None) {
+        if (!m_subscriptions.remove(uri))
+            return;
+    } else {
+        if (m_subscriptions.value(uri) == next && m_subscriptions.contains(uri))
+            return;
+        m_subscriptions.insert(uri, next);
+    }
+    Q_EMIT resourceSubscriptionChanged(uri);
+}
+
+void McpClient::subscribeResource(const QString &uri)
+{
+    if (m_state != State::Connected || !m_connection)
+        return;
+    const ResourceSubscription::State now = m_subscriptions.value(uri).state;
+    if (now == ResourceSubscription::State::Pending || now == ResourceSubscription::State::Active)
+        return;
+    if (!offersSubscriptions()) {
+        setSubscription(uri, ResourceSubscription::State::NotOffered,
+                        tr("the server does not offer subscriptions (no resources.subscribe)"));
+        return;
+    }
+    setSubscription(uri, ResourceSubscription::State::Pending);
+    if (isModern()) {
+        updateListen();
+        return;
+    }
+    // 2025 era: the updates come where the other notifications do (the GET stream over HTTP).
+    m_connection->transport()->openServerStream();
+    RpcCall *call = request(QStringLiteral("resources/subscribe"), {{QStringLiteral("uri"), uri}}, this);
+    connect(call, &RpcCall::finished, this, [this, call, uri] {
+        call->deleteLater();
+        if (m_subscriptions.value(uri).state != ResourceSubscription::State::Pending)
+            return; // unsubscribed (or disconnected) meanwhile
+        if (call->isError())
+            setSubscription(uri, ResourceSubscription::State::Refused,
+                            tr("resources/subscribe failed: %1").arg(call->error().describe()));
+        else
+            setSubscription(uri, ResourceSubscription::State::Active);
+    });
+}
+
+void McpClient::unsubscribeResource(const QString &uri)
+{
+    const ResourceSubscription::State was = m_subscriptions.value(uri).state;
+    setSubscription(uri, ResourceSubscription::State::None);
+    if (m_state != State::Connected || !m_connection)
+        return;
+    if (isModern()) {
+        updateListen();
+        return;
+    }
+    if (was != ResourceSubscription::State::Pending && was != ResourceSubscription::State::Active)
+        return;
+    RpcCall *call = request(QStringLiteral("resources/unsubscribe"), {{QStringLiteral("uri"), uri}}, this);
+    connect(call, &RpcCall::finished, this, [this, call, uri] {
+        call->deleteLater();
+        if (call->isError())
+            report(QStringLiteral("resources/unsubscribe %1 failed: %2").arg(uri, call->error().describe()));
     });
 }
 
@@ -584,6 +732,8 @@ void McpClient::handleNotification(const QString &method, const QJsonObject &par
         // It covers both resources/list and resources/templates/list.
         Q_EMIT listChanged(ListKind::Resources);
         Q_EMIT listChanged(ListKind::ResourceTemplates);
+    } else if (method == QLatin1String("notifications/subscriptions/acknowledged")) {
+        handleAcknowledged(params);
     } else if (method == QLatin1String("notifications/resources/updated")) {
         Q_EMIT resourceUpdated(params.value(QStringLiteral("uri")).toString());
     } else if (method == QLatin1String("notifications/progress")) {

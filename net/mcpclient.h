@@ -4,6 +4,7 @@
 #include "clientstate.h"
 #include "mcperror.h"
 #include "protocol.h"
+#include "resourcesubscription.h"
 #include "serverconfig.h"
 
 #include <QHash>
@@ -129,6 +130,17 @@ public:
     // subscriptions/listen for the lists the server advertises.
     void listenForListChanges();
 
+    // Resource subscriptions, where the server advertises resources.subscribe: over 2025,
+    // resources/subscribe and resources/unsubscribe; over 2026-07-28, the URIs ride in the
+    // subscriptions/listen stream's resourceSubscriptions (the stream is opened again, with the
+    // list changes it already carried, whenever the set changes). Updates arrive as
+    // resourceUpdated(); resourceSubscriptionChanged() tells where each one stands. A new
+    // connection starts with none.
+    bool offersSubscriptions() const;
+    void subscribeResource(const QString &uri);
+    void unsubscribeResource(const QString &uri);
+    ResourceSubscription resourceSubscription(const QString &uri) const { return m_subscriptions.value(uri); }
+
     // The _meta envelope a 2026-07-28 request carries.
     QJsonObject modernMeta() const;
     mutable QJsonObject m_modernMeta;
@@ -143,6 +155,7 @@ Q_SIGNALS:
     // An input the server asked for (either era), as it is handed to the responder.
     void inputRequested(folio::InputReply *reply);
     void resourceUpdated(const QString &uri);
+    void resourceSubscriptionChanged(const QString &uri);
     void diagnostic(const QString &line);
     // A stdio server wrote a line on stdout that is not JSON-RPC while connecting (the line, elided).
     void strayOutput(const QString &line);
@@ -164,6 +177,11 @@ private:
     void handOver(InputReply *reply);
     void registerProgress(const QString &token, Invocation *invocation);
     void installServerRequestHandlers();
+    // 2026-07-28: (re)opens subscriptions/listen for what is wanted now (list changes once
+    // listenForListChanges() was called, and the resource subscriptions); closes it when nothing is.
+    void updateListen();
+    void handleAcknowledged(const QJsonObject &params);
+    void setSubscription(const QString &uri, ResourceSubscription::State state, const QString &detail = {});
 
     ServerConfig m_config;
     InputResponder *m_responder = nullptr;
@@ -181,6 +199,9 @@ private:
     QPointer<JsonRpcConnection> m_connection;
     QPointer<Handshake> m_handshake; // a child of m_connection
     QPointer<RpcCall> m_listen;
+    QJsonObject m_listenFilter; // what m_listen asked for
+    bool m_listenLists = false; // listenForListChanges() was called on this connection
+    QHash<QString, ResourceSubscription> m_subscriptions;
     State m_state = State::Disconnected;
     McpError m_lastError;
     QString m_protocolVersion;

@@ -31,6 +31,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QShortcut>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStringListModel>
@@ -360,16 +361,20 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     , m_ttl(new ReadTtlBar(this))
     , m_state(new QLabel(this))
     , m_hints(new QLabel(this))
+    , m_subscription(new QLabel(this))
     , m_notCached(new WrapLabel(this))
     , m_findings(new WrapLabel(this))
     , m_error(new WrapLabel(this))
     , m_reread(new QPushButton(tr("Re-read"), this))
     , m_rereadOnExpiry(new QCheckBox(tr("Re-read when it expires"), this))
     , m_copyJson(new QPushButton(tr("Copy as JSON"), this))
+    , m_close(new QPushButton(tr("Close"), this))
     , m_contents(new QWidget(this))
     , m_contentsLayout(new QVBoxLayout(m_contents))
 {
     updatePlaceholder();
+    // A read open here hears when its resource changes, where the server offers subscriptions.
+    reads()->setSubscribes(true);
     m_uriField->setClearButtonEnabled(true);
     connect(m_uriField, &QLineEdit::returnPressed, m_readButton, &QPushButton::click);
     connect(m_readButton, &QPushButton::clicked, this, [this] {
@@ -395,6 +400,9 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &current) { showRead(current.row()); });
+    auto *closeKey = new QShortcut(QKeySequence::Delete, m_list);
+    closeKey->setContext(Qt::WidgetShortcut);
+    connect(closeKey, &QShortcut::activated, this, &ReadView::closeCurrent);
 
     m_empty->setText(
         tr("No resource read yet.\n\nType a URI above, double-click a resource in the resources "
@@ -412,6 +420,12 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     m_hints->setWordWrap(true);
     m_state->setForegroundRole(QPalette::PlaceholderText);
     m_state->setWordWrap(true);
+    m_subscription->setObjectName(QStringLiteral("subscription"));
+    m_subscription->setForegroundRole(QPalette::PlaceholderText);
+    m_subscription->setWordWrap(true);
+    m_close->setToolTip(tr("Close this read (Delete): it is forgotten and, where it was subscribed, "
+                           "unsubscribed"));
+    connect(m_close, &QPushButton::clicked, this, &ReadView::closeCurrent);
     m_notCached->setForegroundRole(QPalette::PlaceholderText);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_findings->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -436,6 +450,7 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     actions->addWidget(m_rereadOnExpiry);
     actions->addStretch();
     actions->addWidget(m_copyJson);
+    actions->addWidget(m_close);
 
     m_contentsLayout->setContentsMargins(0, 0, 0, 0);
     m_contentsLayout->setSpacing(8);
@@ -451,6 +466,7 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     d->addWidget(m_ttl);
     d->addWidget(m_hints);
     d->addWidget(m_state);
+    d->addWidget(m_subscription);
     d->addWidget(m_notCached);
     d->addWidget(m_findings);
     d->addWidget(m_error);
@@ -513,6 +529,17 @@ void ReadView::showRead(int row)
     updateDetail();
 }
 
+void ReadView::closeCurrent()
+{
+    if (m_row < 0)
+        return;
+    const int row = m_row;
+    const QString uri = reads()->record(row).uri;
+    reads()->close(row);
+    showRead(qMin(row, reads()->count() - 1));
+    Q_EMIT statusMessage(tr("Closed the read of %1").arg(uri));
+}
+
 void ReadView::handleChanged(int row)
 {
     if (row == m_row)
@@ -553,6 +580,8 @@ void ReadView::updateDetail()
     }
     m_hints->setVisible(!m_hints->text().isEmpty());
     m_state->setVisible(!m_state->text().isEmpty());
+    m_subscription->setText(r.subscriptionLine());
+    m_subscription->setVisible(!m_subscription->text().isEmpty());
     m_notCached->setText(r.notCachedReason().isEmpty() ? QString()
                                                        : tr("Not cached: %1.").arg(r.notCachedReason()));
     m_notCached->setVisible(!r.notCachedReason().isEmpty());

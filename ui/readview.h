@@ -126,6 +126,10 @@ public:
     WrapLabel *errorLabel() const { return m_error; }
     QPushButton *rereadButton() const { return m_reread; }
     QCheckBox *rereadOnExpiryBox() const { return m_rereadOnExpiry; }
+    QLabel *subscriptionLabel() const { return m_subscription; }
+    QPushButton *closeButton() const { return m_close; }
+    // Closes the shown read (Close, or Delete in the list): unsubscribed, its row gone.
+    void closeCurrent();
     // The text of every content item shown, in order.
     QStringList shownTexts() const;
 
@@ -158,12 +162,14 @@ private:
     ReadTtlBar *m_ttl;
     QLabel *m_state;
     QLabel *m_hints;
+    QLabel *m_subscription;
     WrapLabel *m_notCached;
     WrapLabel *m_findings;
     WrapLabel *m_error;
     QPushButton *m_reread;
     QCheckBox *m_rereadOnExpiry;
     QPushButton *m_copyJson;
+    QPushButton *m_close;
     QWidget *m_contents;
     QVBoxLayout *m_contentsLayout;
     QTimer m_tick; // repaints the countdown while a shown read is fresh or being read

@@ -28,6 +28,7 @@ public:
 
     void send(const QJsonObject &message, const QByteArray &) override
     {
+        sent.append(message);
         const QString method = message.value(QStringLiteral("method")).toString();
         if (!message.contains(QStringLiteral("id")))
             return; // notifications
@@ -48,7 +49,7 @@ public:
         } else if (method == QLatin1String("initialize")) {
             reply[QStringLiteral("result")] = QJsonObject{
                 {QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
-                {QStringLiteral("capabilities"), QJsonObject{}},
+                {QStringLiteral("capabilities"), legacyCapabilities},
                 {QStringLiteral("serverInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("s")}}}};
         } else {
             ++requests;
@@ -84,6 +85,20 @@ public:
     QJsonObject lastParams;
     // What server/discover advertises (2026); set before connecting.
     QJsonObject capabilities{{QStringLiteral("tools"), QJsonObject{}}};
+    // What initialize advertises (2025); set before connecting.
+    QJsonObject legacyCapabilities;
+    // Every message the client sent, notifications included, in order.
+    QList<QJsonObject> sent;
+    // The messages sent with this method.
+    QList<QJsonObject> sentWith(const QString &method) const
+    {
+        QList<QJsonObject> found;
+        for (const QJsonObject &m : sent) {
+            if (m.value(QStringLiteral("method")).toString() == method)
+                found.append(m);
+        }
+        return found;
+    }
 
 private:
     bool m_modern;

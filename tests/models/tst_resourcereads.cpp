@@ -46,6 +46,10 @@ class TestResourceReads : public QObject
 
     // The server's answer to the next resources/read.
     std::function<QJsonObject(const QString &uri)> m_answer;
+    // The server's answer to any other request (empty: never answered); unknown method by default.
+    std::function<QJsonObject(const QString &method, const QJsonObject &params)> m_other;
+    // What initialize (2025) or server/discover (2026) advertise, when set.
+    QJsonObject m_capabilities;
     ScriptedTransport *m_transport = nullptr;
     std::unique_ptr<McpClient> m_client;
     std::unique_ptr<TtlClock> m_clock;
@@ -59,12 +63,18 @@ class TestResourceReads : public QObject
         m_client->setTransportFactory([this, modern](QObject *) {
             m_transport =
                 new ScriptedTransport(modern, [this](const QString &method, const QJsonObject &params) {
+                    if (method != QLatin1String("resources/read") && m_other)
+                        return m_other(method, params);
                     if (method != QLatin1String("resources/read"))
                         return QJsonObject{{QStringLiteral("error"),
                                             QJsonObject{{QStringLiteral("code"), -32601},
                                                         {QStringLiteral("message"), QStringLiteral("no")}}}};
                     return m_answer(params.value(QStringLiteral("uri")).toString());
                 });
+            if (!m_capabilities.isEmpty()) {
+                m_transport->capabilities = m_capabilities;
+                m_transport->legacyCapabilities = m_capabilities;
+            }
             return m_transport;
         });
         QSignalSpy connected(m_client.get(), &McpClient::connected);
@@ -102,6 +112,8 @@ private Q_SLOTS:
     }
     void cleanup()
     {
+        m_other = nullptr;
+        m_capabilities = {};
         m_reads.reset();
         m_client.reset();
         m_clock.reset();
@@ -372,6 +384,215 @@ private Q_SLOTS:
         m_reads->clear();
         QCOMPARE(m_reads->count(), 0);
         QVERIFY(!m_clock->isScheduled(serial));
+    }
+
+    // --- subscriptions (McpClient::subscribeResource through ResourceReads::setSubscribes) ---
+
+    void subscribes_only_when_asked()
+    {
+        m_capabilities = subscribable();
+        m_answer = [](const QString &) { return textResult(QStringLiteral("x"), {}); };
+        m_other = [](const QString &, const QJsonObject &) { return QJsonObject{}; };
+        QVERIFY(connectTo(false));
+        const int row = readNow(); // setSubscribes(false): a one-off read (folio read)
+        QVERIFY(m_transport->sentWith(QStringLiteral("resources/subscribe")).isEmpty());
+        QCOMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::None);
+        QVERIFY(m_reads->record(row).subscriptionLine().isEmpty());
+        QVERIFY(!m_reads->record(row).toJson().contains(QStringLiteral("subscription")));
+    }
+
+    void legacy_subscribe_update_close()
+    {
+        m_capabilities = subscribable();
+        m_answer = [](const QString &) { return textResult(QStringLiteral("x"), {}); };
+        m_other = [](const QString &, const QJsonObject &) {
+            return QJsonObject{{QStringLiteral("ok"), true}};
+        };
+        QVERIFY(connectTo(false));
+        m_reads->setSubscribes(true);
+        const int row = readNow();
+        QCOMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Pending);
+        QCOMPARE(m_reads->record(row).subscriptionLine(), QStringLiteral("subscribing…"));
+        QTRY_COMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Active);
+        QCOMPARE(m_reads->data(m_reads->index(row), ResourceReads::SubscriptionRole).toInt(),
+                 int(ResourceSubscription::State::Active));
+        const QList<QJsonObject> asked = m_transport->sentWith(QStringLiteral("resources/subscribe"));
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(asked.first()[QStringLiteral("params")][QStringLiteral("uri")].toString(), uri);
+        QCOMPARE(m_reads->record(row).toJson()[QStringLiteral("subscription")][QStringLiteral("state")],
+                 QStringLiteral("active"));
+        QVERIFY(m_reads->data(m_reads->index(row), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("subscribed")));
+
+        // A re-read does not subscribe again.
+        QCOMPARE(readNow(), row);
+        QCOMPARE(m_transport->sentWith(QStringLiteral("resources/subscribe")).size(), 1);
+
+        // The update the subscription brings: stale, the reason said.
+        m_transport->receive(
+            QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                        {QStringLiteral("method"), QStringLiteral("notifications/resources/updated")},
+                        {QStringLiteral("params"), QJsonObject{{QStringLiteral("uri"), uri}}}});
+        QTRY_COMPARE(m_reads->record(row).state, State::Stale);
+
+        // Closing it unsubscribes and forgets it.
+        m_reads->close(row);
+        QCOMPARE(m_reads->count(), 0);
+        const QList<QJsonObject> dropped = m_transport->sentWith(QStringLiteral("resources/unsubscribe"));
+        QCOMPARE(dropped.size(), 1);
+        QCOMPARE(dropped.first()[QStringLiteral("params")][QStringLiteral("uri")].toString(), uri);
+        QCOMPARE(m_client->resourceSubscription(uri).state, ResourceSubscription::State::None);
+    }
+
+    void legacy_subscribe_refused()
+    {
+        m_capabilities = subscribable();
+        m_answer = [](const QString &) { return textResult(QStringLiteral("x"), {}); };
+        m_other = [](const QString &, const QJsonObject &) {
+            return QJsonObject{{QStringLiteral("error"),
+                                QJsonObject{{QStringLiteral("code"), -32602},
+                                            {QStringLiteral("message"), QStringLiteral("not for you")}}}};
+        };
+        QVERIFY(connectTo(false));
+        m_reads->setSubscribes(true);
+        const int row = readNow();
+        QTRY_COMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Refused);
+        QVERIFY2(m_reads->record(row).subscriptionLine().contains(QStringLiteral("not for you")),
+                 qPrintable(m_reads->record(row).subscriptionLine()));
+        // Nothing to undo at the server: closing sends no unsubscribe.
+        m_reads->close(row);
+        QVERIFY(m_transport->sentWith(QStringLiteral("resources/unsubscribe")).isEmpty());
+    }
+
+    void not_offered_asks_nothing_data()
+    {
+        QTest::addColumn<bool>("modern");
+        QTest::newRow("2025") << false;
+        QTest::newRow("2026-07-28") << true;
+    }
+    void not_offered_asks_nothing()
+    {
+        QFETCH(bool, modern);
+        m_capabilities = QJsonObject{{QStringLiteral("resources"), QJsonObject{}}};
+        m_answer = [](const QString &) { return textResult(QStringLiteral("x"), hints(60000)); };
+        m_other = [](const QString &, const QJsonObject &) { return QJsonObject{}; };
+        QVERIFY(connectTo(modern));
+        m_reads->setSubscribes(true);
+        const int row = readNow();
+        QCOMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::NotOffered);
+        QVERIFY(m_reads->record(row).subscriptionLine().contains(QStringLiteral("resources.subscribe")));
+        QVERIFY(m_transport->sentWith(QStringLiteral("resources/subscribe")).isEmpty());
+        QVERIFY(m_transport->sentWith(QStringLiteral("subscriptions/listen")).isEmpty());
+        m_reads->close(row);
+        QVERIFY(m_transport->sentWith(QStringLiteral("resources/unsubscribe")).isEmpty());
+    }
+
+    void modern_subscriptions_ride_the_listen_stream()
+    {
+        m_capabilities = subscribable();
+        m_answer = [](const QString &) { return textResult(QStringLiteral("x"), hints(60000)); };
+        m_other = [](const QString &, const QJsonObject &) { return QJsonObject{}; }; // listen: open
+        QVERIFY(connectTo(true));
+        m_client->listenForListChanges();
+        QCOMPARE(m_transport->sentWith(QStringLiteral("subscriptions/listen")).size(), 1);
+        m_reads->setSubscribes(true);
+        const int row = readNow();
+        QCOMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Pending);
+
+        // A new stream asks for the list changes and the resource; the old one is cancelled.
+        QList<QJsonObject> listens = m_transport->sentWith(QStringLiteral("subscriptions/listen"));
+        QCOMPARE(listens.size(), 2);
+        const QJsonObject filter =
+            listens.last()[QStringLiteral("params")][QStringLiteral("notifications")].toObject();
+        QCOMPARE(filter[QStringLiteral("resourcesListChanged")], true);
+        QCOMPARE(filter[QStringLiteral("resourceSubscriptions")].toArray(), QJsonArray{uri});
+        const QList<QJsonObject> cancelled = m_transport->sentWith(QStringLiteral("notifications/cancelled"));
+        QCOMPARE(cancelled.size(), 1);
+        QCOMPARE(cancelled.first()[QStringLiteral("params")][QStringLiteral("requestId")],
+                 listens.first()[QStringLiteral("id")]);
+
+        // An acknowledgement for the old stream changes nothing; the new one's grants it.
+        m_transport->receive(acknowledged(listens.first()[QStringLiteral("id")], QJsonArray{uri}));
+        QCOMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Pending);
+        m_transport->receive(acknowledged(listens.last()[QStringLiteral("id")], QJsonArray{uri}));
+        QCOMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Active);
+
+        // A second read: one stream for both; the server grants only the first.
+        const QString other = QStringLiteral("chat://users/ana");
+        const int row2 = readNow(other);
+        listens = m_transport->sentWith(QStringLiteral("subscriptions/listen"));
+        QCOMPARE(listens.size(), 3);
+        QCOMPARE(listens
+                     .last()[QStringLiteral("params")][QStringLiteral("notifications")]
+                            [QStringLiteral("resourceSubscriptions")]
+                     .toArray(),
+                 (QJsonArray{uri, other}));
+        m_transport->receive(acknowledged(listens.last()[QStringLiteral("id")], QJsonArray{uri}));
+        QCOMPARE(m_reads->record(row2).subscription.state, ResourceSubscription::State::Refused);
+        QVERIFY(m_reads->record(row2).subscriptionLine().contains(QStringLiteral("left it out")));
+
+        // Closing the first: a stream without it (the refused one is not asked for again).
+        m_reads->close(row);
+        listens = m_transport->sentWith(QStringLiteral("subscriptions/listen"));
+        QCOMPARE(listens.size(), 4);
+        const QJsonObject last =
+            listens.last()[QStringLiteral("params")][QStringLiteral("notifications")].toObject();
+        QVERIFY(!last.contains(QStringLiteral("resourceSubscriptions")));
+        QCOMPARE(last[QStringLiteral("resourcesListChanged")], true);
+    }
+
+    void modern_stream_that_ends_refuses()
+    {
+        m_capabilities = subscribable();
+        m_answer = [](const QString &) { return textResult(QStringLiteral("x"), hints(60000)); };
+        m_other = [](const QString &method, const QJsonObject &) {
+            return method == QLatin1String("subscriptions/listen")
+                       ? QJsonObject{{QStringLiteral("error"),
+                                      QJsonObject{{QStringLiteral("code"), -32603},
+                                                  {QStringLiteral("message"), QStringLiteral("overloaded")}}}}
+                       : QJsonObject{};
+        };
+        QVERIFY(connectTo(true));
+        m_reads->setSubscribes(true);
+        const int row = readNow();
+        QTRY_COMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Refused);
+        QVERIFY(m_reads->record(row).subscriptionLine().contains(QStringLiteral("overloaded")));
+    }
+
+    void disconnect_forgets_subscriptions()
+    {
+        m_capabilities = subscribable();
+        m_answer = [](const QString &) { return textResult(QStringLiteral("x"), {}); };
+        m_other = [](const QString &, const QJsonObject &) {
+            return QJsonObject{{QStringLiteral("ok"), true}};
+        };
+        QVERIFY(connectTo(false));
+        m_reads->setSubscribes(true);
+        const int row = readNow();
+        QTRY_COMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Active);
+        m_client->disconnectFromServer();
+        QCOMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::None);
+        QCOMPARE(m_client->resourceSubscription(uri).state, ResourceSubscription::State::None);
+    }
+
+private:
+    static QJsonObject subscribable()
+    {
+        return {{QStringLiteral("resources"),
+                 QJsonObject{{QStringLiteral("subscribe"), true}, {QStringLiteral("listChanged"), true}}}};
+    }
+    static QJsonObject acknowledged(const QJsonValue &listenId, const QJsonArray &granted)
+    {
+        return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                {QStringLiteral("method"), QStringLiteral("notifications/subscriptions/acknowledged")},
+                {QStringLiteral("params"),
+                 QJsonObject{
+                     {QStringLiteral("notifications"),
+                      QJsonObject{{QStringLiteral("resourcesListChanged"), true},
+                                  {QStringLiteral("resourceSubscriptions"), granted}}},
+                     {QStringLiteral("_meta"),
+                      QJsonObject{{QStringLiteral("io.modelcontextprotocol/subscriptionId"), listenId}}}}}};
     }
 };
 
