@@ -271,6 +271,11 @@ std::optional<QJsonObject> ConformanceFixtures::read(const QString &uri, bool mo
     if (uri == u"test://static-text"_s) {
         contents.insert(u"mimeType"_s, u"text/plain"_s);
         contents.insert(u"text"_s, u"This is the content of the static text resource."_s);
+    } else if (uri == u"test://watched-resource"_s) {
+        // What resources-subscribe and resources-unsubscribe (2025-11-25) subscribe to: it must be
+        // readable for the subscription to be granted. Nothing changes it.
+        contents.insert(u"mimeType"_s, u"text/plain"_s);
+        contents.insert(u"text"_s, u"This resource is watched by the subscription scenarios."_s);
     } else if (uri == u"test://static-binary"_s) {
         contents.insert(u"mimeType"_s, u"image/png"_s);
         contents.insert(u"blob"_s, QString::fromLatin1(Media::png().toBase64()));

@@ -206,7 +206,7 @@ std::optional<Answer> Content::callTool(const QString &name, const QJsonObject &
             entity = Catalog::userJson(*user);
         else if (const ChatChannel *channel = noun == u"channel"_s ? channelById(m_catalog, id) : nullptr)
             entity = Catalog::channelJson(*channel);
-        else if (const ChatPost *post = noun == u"post"_s ? postById(m_catalog, id) : nullptr)
+        else if (const auto post = noun == u"post"_s ? findPost(id) : std::nullopt)
             entity = Catalog::postJson(*post);
         if (!entity)
             return toolError(u"No %1 with id \"%2\" in the demo chat."_s.arg(noun, id));
@@ -254,7 +254,7 @@ std::optional<Answer> Content::callTool(const QString &name, const QJsonObject &
         const QString key = name == u"follow_thread"_s ? u"thread_id"_s
                             : name == u"pin_post"_s    ? u"post_id"_s
                                                        : u"reaction_id"_s;
-        const ChatPost *post = postById(m_catalog, required(key));
+        const auto post = findPost(required(key));
         if (!post)
             return toolError(u"No post with id \"%1\" in the demo chat."_s.arg(required(key)));
         const QString uri = u"chat://posts/"_s + post->id;
@@ -415,6 +415,43 @@ Answer Content::getPrompt(const QJsonObject &prompt, const QJsonObject &argument
     return Answer::ok(QJsonObject{{u"description"_s, description}, {u"messages"_s, messages}});
 }
 
+Answer Content::updatePost(const QJsonObject &arguments, QString *changedUri)
+{
+    const QJsonValue id = arguments.value(u"post_id"_s);
+    const QJsonValue message = arguments.value(u"message"_s);
+    if (!id.isString())
+        return toolError(u"update_post needs post_id, a post id such as p00001."_s);
+    const auto post = findPost(id.toString());
+    if (!post)
+        return toolError(
+            u"No post with id \"%1\" in the demo chat; nothing was changed."_s.arg(id.toString()));
+    if (!message.isString())
+        return toolError(u"update_post needs message, the post's new text; nothing was changed."_s);
+    m_editedMessages.insert(post->id, message.toString());
+    *changedUri = u"chat://posts/"_s + post->id;
+    return Answer::ok(Blocks::toolResult(
+        {Blocks::text(u"Updated %1 in ~%2: its message is now \"%3\". Subscribers of %4 were told."_s.arg(
+            post->id, post->channel, message.toString(), *changedUri))}));
+}
+
+ChatPost Content::edited(const ChatPost &post) const
+{
+    const auto it = m_editedMessages.constFind(post.id);
+    if (it == m_editedMessages.constEnd())
+        return post;
+    ChatPost copy = post;
+    copy.message = *it;
+    return copy;
+}
+
+std::optional<ChatPost> Content::findPost(const QString &id) const
+{
+    const ChatPost *post = postById(m_catalog, id);
+    if (!post)
+        return std::nullopt;
+    return edited(*post);
+}
+
 Content::Hints Content::hintsOf(const QString &kind)
 {
     static const QHash<QString, Hints> table{
@@ -482,6 +519,8 @@ std::optional<QJsonObject> Content::contentsOf(const QString &uri, QString *kind
         if (!text)
             return std::nullopt;
         *kind = head == u"archive"_s ? head : head.chopped(1);
+        if (head == u"posts"_s && m_editedMessages.contains(parts.at(1))) // update_post changed it
+            return json(Catalog::postJson(*findPost(parts.at(1))));
         return QJsonObject{{u"uri"_s, uri}, {u"mimeType"_s, u"application/json"_s}, {u"text"_s, *text}};
     }
     if (head == u"channels"_s && parts.size() == 3) {
@@ -493,7 +532,7 @@ std::optional<QJsonObject> Content::contentsOf(const QString &uri, QString *kind
         if (parts.at(2) == u"posts"_s) {
             for (const ChatPost &post : m_catalog.posts()) {
                 if (post.channel == channel->name && items.size() < 20)
-                    items.append(Catalog::postJson(post));
+                    items.append(Catalog::postJson(edited(post)));
             }
         } else if (parts.at(2) == u"members"_s) {
             const auto &users = m_catalog.users();
@@ -529,13 +568,13 @@ std::optional<QJsonObject> Content::contentsOf(const QString &uri, QString *kind
                       [](const ChatPost &a, const ChatPost &b) { return a.createAt > b.createAt; });
             QJsonArray items;
             for (const ChatPost &post : posts.mid(0, 20))
-                items.append(Catalog::postJson(post));
+                items.append(Catalog::postJson(edited(post)));
             return json(QJsonObject{{u"user"_s, user->username}, {u"posts"_s, items}});
         }
         return std::nullopt;
     }
     if (head == u"posts"_s && parts.size() == 3) {
-        const ChatPost *post = postById(m_catalog, parts.at(1));
+        const auto post = findPost(parts.at(1));
         if (!post)
             return std::nullopt;
         *kind = u"post-"_s + parts.at(2);
@@ -583,8 +622,8 @@ std::optional<QJsonObject> Content::contentsOf(const QString &uri, QString *kind
         if (what == u"posts"_s) {
             const QString q = query.queryItemValue(u"q"_s, QUrl::FullyDecoded);
             for (const ChatPost &post : m_catalog.posts()) {
-                if (items.size() < 20 && post.message.contains(q, Qt::CaseInsensitive))
-                    items.append(Catalog::postJson(post));
+                if (items.size() < 20 && edited(post).message.contains(q, Qt::CaseInsensitive))
+                    items.append(Catalog::postJson(edited(post)));
             }
         } else if (what == u"users"_s) {
             const QString term = query.queryItemValue(u"term"_s, QUrl::FullyDecoded);

@@ -3,6 +3,7 @@
 #include "answer.h"
 #include "inputrequests.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
@@ -13,6 +14,7 @@ namespace demo {
 
 class Catalog;
 class Scenario;
+struct ChatPost;
 
 // Content blocks as MCP writes them (tool results and prompt messages share them).
 namespace Blocks {
@@ -44,6 +46,11 @@ public:
     // completion/complete for prompt arguments and template variables.
     Answer complete(const QJsonObject &params) const;
 
+    // update_post: replaces the post's message for every later read and tool result (one overlay
+    // per server process, so every client sees it; the lists keep the generated text). The answer
+    // is the tool's result; *changedUri is set to the post's URI when the post changed.
+    Answer updatePost(const QJsonObject &arguments, QString *changedUri);
+
     // The hints a read of this kind of resource carries (docs/demo-server.md, Reading resources).
     struct Hints
     {
@@ -56,10 +63,14 @@ private:
     // The resource's contents item ({uri, mimeType, text|blob}) and its kind.
     std::optional<QJsonObject> contentsOf(const QString &uri, QString *kind) const;
     QStringList candidates(const QString &argument) const;
+    // A post as it reads now: the catalog's, with an update_post message over it.
+    ChatPost edited(const ChatPost &post) const;
+    std::optional<ChatPost> findPost(const QString &id) const;
 
     const Catalog &m_catalog;
     const Scenario &m_scenario;
     const InputRequests &m_inputRequests;
+    QHash<QString, QString> m_editedMessages; // post id -> message, from update_post
 };
 
 } // namespace demo

@@ -85,9 +85,11 @@ QJsonObject DemoServer::serverInfo()
 QJsonObject DemoServer::capabilities()
 {
     const QJsonObject listChanged{{QStringLiteral("listChanged"), true}};
+    // subscribe: resources/subscribe (legacy) and listen's resourceSubscriptions (2026).
+    const QJsonObject resources{{QStringLiteral("subscribe"), true}, {QStringLiteral("listChanged"), true}};
     return QJsonObject{{QStringLiteral("tools"), listChanged},
                        {QStringLiteral("prompts"), listChanged},
-                       {QStringLiteral("resources"), listChanged},
+                       {QStringLiteral("resources"), resources},
                        {QStringLiteral("completions"), QJsonObject{}}};
 }
 
@@ -205,12 +207,9 @@ void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJs
     }
     if (method == QStringLiteral("resources/read")) {
         const QString uri = params.value(QStringLiteral("uri")).toString();
-        auto result = m_content.read(uri, modern);
-        if (!result && m_scenario.conformanceFixtures())
-            result = m_fixtures.read(uri, modern);
+        const auto result = readResource(uri, modern);
         if (!result) {
-            sendError(exchange, id, modern ? InvalidParams : legacyResourceNotFound,
-                      QStringLiteral("Resource not found"), 200, QJsonObject{{QStringLiteral("uri"), uri}});
+            sendResourceNotFound(exchange, id, uri, modern);
             return;
         }
         sendResult(exchange, id, *result, modern);
@@ -236,6 +235,21 @@ void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJs
     }
     sendError(exchange, id, MethodNotFound, QStringLiteral("Method not found: %1").arg(method),
               modern ? 404 : 200);
+}
+
+std::optional<QJsonObject> DemoServer::readResource(const QString &uri, bool modern) const
+{
+    auto result = m_content.read(uri, modern);
+    if (!result && m_scenario.conformanceFixtures())
+        result = m_fixtures.read(uri, modern);
+    return result;
+}
+
+void DemoServer::sendResourceNotFound(DemoExchange *exchange, const QJsonValue &id, const QString &uri,
+                                      bool modern)
+{
+    sendError(exchange, id, modern ? InvalidParams : legacyResourceNotFound,
+              QStringLiteral("Resource not found"), 200, QJsonObject{{QStringLiteral("uri"), uri}});
 }
 
 void DemoServer::callTool(const QJsonValue &id, const CallContext &context, DemoExchange *exchange)
@@ -264,6 +278,15 @@ void DemoServer::callTool(const QJsonValue &id, const CallContext &context, Demo
             sendAnswer(exchange, id, *answer, context);
             return;
         }
+    }
+    if (toolName == QStringLiteral("update_post")) {
+        // The one tool that changes something: the post's message, for every client of this process.
+        QString changed;
+        const Answer answer = m_content.updatePost(arguments.toObject(), &changed);
+        sendAnswer(exchange, id, answer, context);
+        if (!changed.isEmpty())
+            notifyResourceUpdated(changed);
+        return;
     }
     if (const auto answer = m_content.callTool(toolName, arguments.toObject(), context)) {
         sendAnswer(exchange, id, *answer, context);
@@ -354,6 +377,12 @@ void DemoServer::notifyListChanged(const QString &list)
     const QString method = QStringLiteral("notifications/%1/list_changed").arg(kind);
     m_modern.notifyListChanged(kind, method);
     m_legacy.notifyListChanged(method);
+}
+
+void DemoServer::notifyResourceUpdated(const QString &uri)
+{
+    m_modern.notifyResourceUpdated(uri);
+    m_legacy.notifyResourceUpdated(uri);
 }
 
 void DemoServer::sendResult(DemoExchange *exchange, const QJsonValue &id, QJsonObject result, bool modern,

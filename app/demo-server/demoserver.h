@@ -70,6 +70,11 @@ public:
                     const QString &itemsKey = {}, const QByteArray &itemsJson = {});
     void sendError(DemoExchange *exchange, const QJsonValue &id, int code, const QString &message,
                    int httpStatus, const QJsonValue &data = {});
+    // resources/read's answer for a URI (the chat, then the conformance fixtures); nullopt when the
+    // server has no such resource. What a subscription may name is what this can read.
+    std::optional<QJsonObject> readResource(const QString &uri, bool modern) const;
+    // resources/read's error for a URI it cannot read (-32602 in 2026, -32002 legacy).
+    void sendResourceNotFound(DemoExchange *exchange, const QJsonValue &id, const QString &uri, bool modern);
 
 private:
     bool isModern(const QString &method, const QJsonObject &params, DemoExchange *exchange,
@@ -84,6 +89,8 @@ private:
     void callTool(const QJsonValue &id, const CallContext &context, DemoExchange *exchange);
     // Tells both eras' listeners; the conformance fixtures and the list-changed scenario call it.
     void notifyListChanged(const QString &list);
+    // notifications/resources/updated to both eras' subscribers of the URI (update_post calls it).
+    void notifyResourceUpdated(const QString &uri);
 
     Era m_era;
     const Scenario &m_scenario;

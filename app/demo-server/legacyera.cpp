@@ -36,6 +36,11 @@ void LegacyEra::handle(const QJsonValue &id, const QString &method, const QJsonO
         m_server.sendResult(exchange, id, {}, false);
         return;
     }
+    if (method == QStringLiteral("resources/subscribe") ||
+        method == QStringLiteral("resources/unsubscribe")) {
+        subscribe(id, method, params, exchange, headers);
+        return;
+    }
     m_server.dispatch(id, method, params, false, exchange, {});
 }
 
@@ -52,7 +57,7 @@ void LegacyEra::initialize(const QJsonValue &id, const QJsonObject &params, Demo
         versions().contains(requested.toString()) ? requested.toString() : versions().constLast();
     if (exchange->isHttp()) {
         const QString sessionId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        m_sessions.insert(sessionId, Session{version, {}});
+        m_sessions.insert(sessionId, Session{version, {}, {}});
         exchange->setHeader("Mcp-Session-Id", sessionId.toLatin1());
     } else {
         m_stdioInitialized = true;
@@ -85,6 +90,32 @@ bool LegacyEra::checkSession(const QJsonValue &id, DemoExchange *exchange, const
         return false;
     }
     return true;
+}
+
+void LegacyEra::subscribe(const QJsonValue &id, const QString &method, const QJsonObject &params,
+                          DemoExchange *exchange, const HeaderMap &headers)
+{
+    const QJsonValue uriValue = params.value(QStringLiteral("uri"));
+    if (!uriValue.isString()) {
+        m_server.sendError(exchange, id, DemoServer::InvalidParams,
+                           QStringLiteral("Invalid params: %1 needs a string uri").arg(method), 200);
+        return;
+    }
+    const QString uri = uriValue.toString();
+    // checkSession() let an HTTP request through, so its session exists.
+    QSet<QString> &subscriptions =
+        exchange->isHttp() ? m_sessions[QString::fromLatin1(headers.value("mcp-session-id"))].subscriptions
+                           : m_stdioSubscriptions;
+    if (method == QStringLiteral("resources/unsubscribe")) {
+        subscriptions.remove(uri); // idempotent: a URI never subscribed is fine too
+    } else {
+        if (!m_server.readResource(uri, false)) {
+            m_server.sendResourceNotFound(exchange, id, uri, false);
+            return;
+        }
+        subscriptions.insert(uri);
+    }
+    m_server.sendResult(exchange, id, {}, false);
 }
 
 void LegacyEra::openStream(DemoExchange *exchange, const HeaderMap &headers)
@@ -123,6 +154,20 @@ void LegacyEra::notifyListChanged(const QString &method)
         m_stdioStream->push(notification);
     for (const Session &session : std::as_const(m_sessions)) {
         if (session.stream)
+            session.stream->push(notification);
+    }
+}
+
+void LegacyEra::notifyResourceUpdated(const QString &uri)
+{
+    const QJsonObject notification{
+        {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+        {QStringLiteral("method"), QStringLiteral("notifications/resources/updated")},
+        {QStringLiteral("params"), QJsonObject{{QStringLiteral("uri"), uri}}}};
+    if (m_stdioStream && m_stdioSubscriptions.contains(uri))
+        m_stdioStream->push(notification);
+    for (const Session &session : std::as_const(m_sessions)) {
+        if (session.stream && session.subscriptions.contains(uri))
             session.stream->push(notification);
     }
 }

@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QPointer>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -33,21 +34,29 @@ public:
     void endSession(DemoExchange *exchange, const HeaderMap &headers);
     // Sends the notification to stdio (once initialized) and to every session's GET stream.
     void notifyListChanged(const QString &method);
+    // notifications/resources/updated {uri} to the stdio client and the sessions subscribed to uri,
+    // on the same channel as notifyListChanged.
+    void notifyResourceUpdated(const QString &uri);
 
 private:
     struct Session
     {
         QString version;
         QPointer<DemoExchange> stream;
+        QSet<QString> subscriptions; // resources/subscribe URIs
     };
 
     void initialize(const QJsonValue &id, const QJsonObject &params, DemoExchange *exchange);
     // HTTP: the version header and the session a request must name; false when it was refused.
     bool checkSession(const QJsonValue &id, DemoExchange *exchange, const HeaderMap &headers);
+    // resources/subscribe and resources/unsubscribe, for the session the request named (or stdio).
+    void subscribe(const QJsonValue &id, const QString &method, const QJsonObject &params,
+                   DemoExchange *exchange, const HeaderMap &headers);
 
     DemoServer &m_server;
     QPointer<DemoExchange> m_stdioStream;
     bool m_stdioInitialized = false;
+    QSet<QString> m_stdioSubscriptions;
     QHash<QString, Session> m_sessions;
 };
 

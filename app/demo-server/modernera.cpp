@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -211,8 +212,29 @@ void ModernEra::listen(const QJsonValue &id, const QJsonObject &params, DemoExch
                            QStringLiteral("Invalid params: notifications must be an object"), 400);
         return;
     }
+    const QJsonValue asked = filter[QStringLiteral("resourceSubscriptions")];
+    QStringList grantedUris;
+    if (!asked.isUndefined()) {
+        const QJsonArray uris = asked.toArray();
+        const bool strings =
+            std::all_of(uris.begin(), uris.end(), [](const QJsonValue &v) { return v.isString(); });
+        if (!asked.isArray() || !strings) {
+            m_server.sendError(
+                exchange, id, DemoServer::InvalidParams,
+                QStringLiteral("Invalid params: notifications.resourceSubscriptions must be an "
+                               "array of URI strings"),
+                400);
+            return;
+        }
+        // Only what the server can read is granted; the rest is dropped from the acknowledgement.
+        for (const QJsonValue &uri : uris) {
+            if (!grantedUris.contains(uri.toString()) && m_server.readResource(uri.toString(), true))
+                grantedUris.append(uri.toString());
+        }
+    }
     Subscription subscription;
     subscription.id = id;
+    subscription.resourceUris = grantedUris;
     subscription.exchange = exchange;
     subscription.tools = filter[QStringLiteral("toolsListChanged")].toBool();
     subscription.prompts = filter[QStringLiteral("promptsListChanged")].toBool();
@@ -224,6 +246,8 @@ void ModernEra::listen(const QJsonValue &id, const QJsonObject &params, DemoExch
         granted.insert(QStringLiteral("promptsListChanged"), true);
     if (subscription.resources)
         granted.insert(QStringLiteral("resourcesListChanged"), true);
+    if (!asked.toArray().isEmpty())
+        granted.insert(QStringLiteral("resourceSubscriptions"), QJsonArray::fromStringList(grantedUris));
     m_subscriptions.append(subscription);
     exchange->push(
         QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
@@ -260,6 +284,25 @@ void ModernEra::notifyListChanged(const QString &kind, const QString &method)
                 {QStringLiteral("params"),
                  QJsonObject{{QStringLiteral("_meta"), QJsonObject{{subscriptionIdKey, subscription.id}}}}}});
         }
+    }
+}
+
+void ModernEra::notifyResourceUpdated(const QString &uri)
+{
+    for (qsizetype i = m_subscriptions.size() - 1; i >= 0; --i) {
+        const Subscription &subscription = m_subscriptions.at(i);
+        if (subscription.exchange.isNull()) {
+            m_subscriptions.removeAt(i);
+            continue;
+        }
+        if (!subscription.resourceUris.contains(uri))
+            continue;
+        subscription.exchange->push(QJsonObject{
+            {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+            {QStringLiteral("method"), QStringLiteral("notifications/resources/updated")},
+            {QStringLiteral("params"),
+             QJsonObject{{QStringLiteral("uri"), uri},
+                         {QStringLiteral("_meta"), QJsonObject{{subscriptionIdKey, subscription.id}}}}}});
     }
 }
 

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 
 namespace demo {
 
@@ -30,6 +31,9 @@ public:
     void cancel(const QJsonValue &requestId);
     // Sends notifications/<kind>/list_changed to the subscriptions that asked for kind.
     void notifyListChanged(const QString &kind, const QString &method);
+    // Sends notifications/resources/updated {uri} to the subscriptions whose resourceSubscriptions
+    // were granted that uri.
+    void notifyResourceUpdated(const QString &uri);
 
 private:
     struct Subscription
@@ -38,6 +42,7 @@ private:
         bool tools = false;
         bool prompts = false;
         bool resources = false;
+        QStringList resourceUris; // the resourceSubscriptions granted (readable URIs)
         QPointer<DemoExchange> exchange;
     };
 

@@ -284,17 +284,21 @@ void DemoPeer::listen(const QJsonObject &filter, int id)
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { readSse(reply); });
 }
 
-void DemoPeer::openLegacyStream()
+bool DemoPeer::openLegacyStream(int timeoutMs)
 {
     if (m_transport == Transport::Stdio)
-        return;
+        return true;
     QNetworkRequest request(m_url);
     request.setRawHeader("Accept", "text/event-stream");
     request.setRawHeader("Mcp-Session-Id", m_sessionId);
     request.setRawHeader("MCP-Protocol-Version", "2025-11-25");
     QNetworkReply *reply = m_network.get(request);
+    QSignalSpy headers(reply, &QNetworkReply::metaDataChanged);
     m_streams.append(reply);
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { readSse(reply); });
+    if (headers.isEmpty())
+        headers.wait(timeoutMs);
+    return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200;
 }
 
 bool DemoPeer::waitForNotification(const QString &method, int timeoutMs)

@@ -68,8 +68,9 @@ public:
 
     // Opens subscriptions/listen (2026) with the given filter; messages land in notifications().
     void listen(const QJsonObject &filter, int id);
-    // Opens the legacy GET stream of the session (HTTP); on stdio notifications just arrive.
-    void openLegacyStream();
+    // Opens the legacy GET stream of the session (HTTP) and waits until the server answered it with
+    // 200, so that what the server sends next reaches it; on stdio notifications just arrive.
+    bool openLegacyStream(int timeoutMs = 5000);
     const QList<QJsonObject> &notifications() const { return m_notifications; }
     // Waits until a notification with this method has arrived.
     bool waitForNotification(const QString &method, int timeoutMs = 5000);

@@ -118,6 +118,32 @@ QStringList names(const QJsonArray &items)
 
 constexpr int toolCount = 123;
 
+const QString resourceUpdated = QStringLiteral("notifications/resources/updated");
+
+// The URIs of the notifications/resources/updated that arrived, in order.
+QStringList updatedUris(const DemoPeer &peer)
+{
+    QStringList uris;
+    for (const QJsonObject &n : peer.notifications()) {
+        if (n.value(QStringLiteral("method")).toString() == resourceUpdated)
+            uris.append(n[QStringLiteral("params")][QStringLiteral("uri")].toString());
+    }
+    return uris;
+}
+
+// The message of a chat://posts/<id> read.
+QString postMessage(const PeerReply &read)
+{
+    const QString text =
+        read.result().value(QStringLiteral("contents"))[0][QStringLiteral("text")].toString();
+    return QJsonDocument::fromJson(text.toUtf8()).object().value(QStringLiteral("message")).toString();
+}
+
+QJsonObject updatePost(const QString &postId, const QString &message)
+{
+    return QJsonObject{{QStringLiteral("post_id"), postId}, {QStringLiteral("message"), message}};
+}
+
 // The peer on the healthy scenario; in the legacy era, initialized.
 bool startHealthy(DemoPeer &peer, bool legacy)
 {
@@ -162,6 +188,11 @@ private Q_SLOTS:
     void inputRequired_data() { transports(); }
     void inputRequired();
     void paramHeaders();
+    // Resource subscriptions, and update_post, which changes a post and tells its subscribers.
+    void legacySubscriptions_data() { transports(); }
+    void legacySubscriptions();
+    void modernSubscriptions_data() { transports(); }
+    void modernSubscriptions();
 
 private:
     using Check = std::function<void(DemoPeer &)>;
@@ -795,7 +826,7 @@ void TestDemoServer::legacyNotifications()
     QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy"), QStringLiteral("--list"),
                         QStringLiteral("prompts=list-changed,intervalMs=200")}));
     QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
-    peer.openLegacyStream();
+    QVERIFY(peer.openLegacyStream());
     QVERIFY(peer.waitForNotification(QStringLiteral("notifications/prompts/list_changed")));
     QVERIFY(peer.legacyCall(QStringLiteral("prompts/list")).message.contains(QStringLiteral("result")));
 }
@@ -1337,6 +1368,124 @@ void TestDemoServer::paramHeaders()
         QCOMPARE(refused.status, 400);
         QCOMPARE(refused.errorCode(), -32020);
     }
+}
+
+void TestDemoServer::legacySubscriptions()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    const PeerReply init = peer.initialize();
+    QCOMPARE(init.result()[QStringLiteral("capabilities")][QStringLiteral("resources")].toObject(),
+             (QJsonObject{{QStringLiteral("subscribe"), true}, {QStringLiteral("listChanged"), true}}));
+    QVERIFY(peer.openLegacyStream());
+    const QString first = QStringLiteral("chat://posts/p00001");
+    const QString second = QStringLiteral("chat://posts/p00002");
+    auto subscribe = [&](const QString &method, const QString &uri) {
+        return peer.legacyCall(method, {{QStringLiteral("uri"), uri}});
+    };
+
+    // Only what resources/read can read, with its error otherwise; unsubscribe is idempotent.
+    const PeerReply subscribed = subscribe(QStringLiteral("resources/subscribe"), first);
+    QVERIFY(subscribed.message.contains(QStringLiteral("result")));
+    QCOMPARE(subscribed.result(), QJsonObject{});
+    const PeerReply unreadable =
+        subscribe(QStringLiteral("resources/subscribe"), QStringLiteral("chat://nope"));
+    QCOMPARE(unreadable.errorCode(), -32002);
+    QCOMPARE(unreadable.error().value(QStringLiteral("message")).toString(),
+             QStringLiteral("Resource not found"));
+    QCOMPARE(unreadable.error()[QStringLiteral("data")][QStringLiteral("uri")].toString(),
+             QStringLiteral("chat://nope"));
+    const PeerReply notSubscribed = subscribe(QStringLiteral("resources/unsubscribe"), second);
+    QVERIFY(notSubscribed.message.contains(QStringLiteral("result")));
+    QCOMPARE(notSubscribed.result(), QJsonObject{});
+
+    // update_post changes the post for later reads and tells the subscriber.
+    const PeerReply updated =
+        toolCall(peer, true, QStringLiteral("update_post"),
+                 updatePost(QStringLiteral("p00001"), QStringLiteral("Edited by the test")));
+    QVERIFY(updated.message.contains(QStringLiteral("result")));
+    QVERIFY(!updated.result().value(QStringLiteral("isError")).toBool());
+    QVERIFY(peer.waitForNotification(resourceUpdated));
+    QCOMPARE(updatedUris(peer), QStringList{first});
+    const PeerReply read =
+        peer.legacyCall(QStringLiteral("resources/read"), {{QStringLiteral("uri"), first}});
+    QCOMPARE(postMessage(read), QStringLiteral("Edited by the test"));
+
+    // Unsubscribed: an update says nothing; an unknown post is an error result and changes nothing.
+    QVERIFY(
+        subscribe(QStringLiteral("resources/unsubscribe"), first).message.contains(QStringLiteral("result")));
+    const PeerReply again = toolCall(peer, true, QStringLiteral("update_post"),
+                                     updatePost(QStringLiteral("p00001"), QStringLiteral("Edited again")));
+    QVERIFY(again.message.contains(QStringLiteral("result")));
+    QVERIFY(!again.result().value(QStringLiteral("isError")).toBool());
+    const PeerReply unknown = toolCall(peer, true, QStringLiteral("update_post"),
+                                       updatePost(QStringLiteral("p99999"), QStringLiteral("Nobody")));
+    QVERIFY(unknown.result().value(QStringLiteral("isError")).toBool());
+    QVERIFY(unknown.result()[QStringLiteral("content")][0][QStringLiteral("text")].toString().contains(
+        QStringLiteral("p99999")));
+    // The server sends in order on one channel: once the second post's update is here, an update of
+    // the first would have arrived before it.
+    QVERIFY(
+        subscribe(QStringLiteral("resources/subscribe"), second).message.contains(QStringLiteral("result")));
+    QVERIFY(toolCall(peer, true, QStringLiteral("update_post"),
+                     updatePost(QStringLiteral("p00002"), QStringLiteral("Second post edited")))
+                .message.contains(QStringLiteral("result")));
+    QTRY_COMPARE(updatedUris(peer), (QStringList{first, second}));
+    QCOMPARE(postMessage(peer.legacyCall(QStringLiteral("resources/read"), {{QStringLiteral("uri"), first}})),
+             QStringLiteral("Edited again"));
+}
+
+void TestDemoServer::modernSubscriptions()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    QCOMPARE(peer.call(QStringLiteral("server/discover"))
+                 .result()[QStringLiteral("capabilities")][QStringLiteral("resources")]
+                 .toObject(),
+             (QJsonObject{{QStringLiteral("subscribe"), true}, {QStringLiteral("listChanged"), true}}));
+
+    // A filter that is not an array of strings is refused like any other bad filter.
+    for (const QJsonValue &bad : {QJsonValue(QStringLiteral("chat://posts/p00003")),
+                                  QJsonValue(QJsonArray{QStringLiteral("chat://posts/p00003"), 3})}) {
+        const PeerReply refused = peer.call(
+            QStringLiteral("subscriptions/listen"),
+            {{QStringLiteral("notifications"), QJsonObject{{QStringLiteral("resourceSubscriptions"), bad}}}});
+        QCOMPARE(refused.errorCode(), -32602);
+    }
+
+    // Only the readable URI is granted, and its updates come with the listen request's id.
+    const QString post = QStringLiteral("chat://posts/p00003");
+    peer.listen(QJsonObject{{QStringLiteral("resourceSubscriptions"),
+                             QJsonArray{post, QStringLiteral("chat://posts/nope")}}},
+                91);
+    QVERIFY(peer.waitForNotification(QStringLiteral("notifications/subscriptions/acknowledged")));
+    QCOMPARE(peer.notifications()
+                 .constLast()[QStringLiteral("params")][QStringLiteral("notifications")]
+                 .toObject(),
+             (QJsonObject{{QStringLiteral("resourceSubscriptions"), QJsonArray{post}}}));
+
+    const PeerReply unknown = callTool(peer, QStringLiteral("update_post"),
+                                       updatePost(QStringLiteral("p99999"), QStringLiteral("Nobody")));
+    QVERIFY(unknown.result().value(QStringLiteral("isError")).toBool());
+    const PeerReply updated =
+        callTool(peer, QStringLiteral("update_post"),
+                 updatePost(QStringLiteral("p00003"), QStringLiteral("Edited in 2026")));
+    QVERIFY(updated.message.contains(QStringLiteral("result")));
+    QVERIFY(!updated.result().value(QStringLiteral("isError")).toBool());
+    QVERIFY(peer.waitForNotification(resourceUpdated));
+    QCOMPARE(updatedUris(peer), QStringList{post}); // nothing for the unknown post before it
+    for (const QJsonObject &n : peer.notifications()) {
+        if (n.value(QStringLiteral("method")).toString() == resourceUpdated) {
+            QCOMPARE(n[QStringLiteral("params")][QStringLiteral("_meta")]
+                      [QStringLiteral("io.modelcontextprotocol/subscriptionId")]
+                          .toInt(),
+                     91);
+        }
+    }
+    QCOMPARE(postMessage(peer.call(QStringLiteral("resources/read"), {{QStringLiteral("uri"), post}})),
+             QStringLiteral("Edited in 2026"));
 }
 
 QTEST_GUILESS_MAIN(TestDemoServer)
