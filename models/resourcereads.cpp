@@ -384,7 +384,7 @@ void ResourceReads::markUpdated(const QString &uri)
     ReadRecord &r = m_reads[row];
     m_clock->unschedule(r.serial);
     r.state = ReadRecord::State::Stale;
-    r.staleReason = tr("the server sent notifications/resources/updated");
+    r.staleReason = tr("the server says it changed");
     changed(row);
     if (r.rereadOnExpiry)
         reread(row);

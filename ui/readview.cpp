@@ -105,10 +105,11 @@ QString stateWord(const ReadRecord &r)
     case State::Fresh:
         return QObject::tr("fresh");
     case State::Stale:
-        if (r.legacyEra)
-            return QObject::tr("no hints (legacy era)");
+        // The server said it changed (a subscription's update): that, in either era.
         if (!r.staleReason.isEmpty())
             return QObject::tr("stale: %1").arg(r.staleReason);
+        if (r.legacyEra)
+            return QObject::tr("no hints (legacy era)");
         if (!r.notCachedReason().isEmpty())
             return QObject::tr("stale: not cached");
         return QObject::tr("stale (TTL %1)").arg(formatDuration(r.effectiveTtlMs));
@@ -157,7 +158,7 @@ ReadTtlBar::Look ReadTtlBar::lookOf(const ReadRecord &r, qint64 now)
         look.text = tr("fresh · expires in %1").arg(formatDuration(r.expiresAtMonoMs() - now));
         break;
     case State::Stale:
-        look.bar = r.legacyEra ? Bar::Legacy : Bar::Stale;
+        look.bar = r.legacyEra && r.staleReason.isEmpty() ? Bar::Legacy : Bar::Stale;
         look.text = stateWord(r);
         break;
     case State::Expired:
@@ -205,8 +206,12 @@ QSize ReadTtlBar::minimumSizeHint() const
 QRect ReadTtlBar::barRect() const
 {
     const int badge = height() - 6;
+    // Room for the countdown at its widest (so that the bar does not twitch as it counts), or for
+    // a longer state ("stale: the server says it changed") while it is shown.
     const int textWidth = qMin(
-        width() / 2, fontMetrics().horizontalAdvance(QStringLiteral("fresh · expires in 00 min 00 s")) + 8);
+        width() / 2, qMax(fontMetrics().horizontalAdvance(QStringLiteral("fresh · expires in 00 min 00 s")),
+                          fontMetrics().horizontalAdvance(look().text)) +
+                         8);
     const int left = badge + 10;
     return QRect(left, height() / 2 - 4, qMax(20, width() - left - textWidth - 8), 8);
 }

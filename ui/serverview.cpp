@@ -138,8 +138,14 @@ void ServerView::updateHeader()
         QStringList caps;
         const QJsonObject c = client->capabilities();
         for (auto it = c.begin(); it != c.end(); ++it) {
-            const bool listChanged = it.value().toObject().value(QStringLiteral("listChanged")).toBool();
-            caps << (listChanged ? it.key() + QStringLiteral(" (listChanged)") : it.key());
+            QStringList flags; // what the header has room for: the notifications a server offers
+            for (const QString &flag : {QStringLiteral("listChanged"), QStringLiteral("subscribe")}) {
+                if (it.value().toObject().value(flag).toBool())
+                    flags << flag;
+            }
+            caps << (flags.isEmpty() ? it.key()
+                                     : it.key() + QStringLiteral(" (") + flags.join(QStringLiteral(", ")) +
+                                           QLatin1Char(')'));
         }
         const QString name = info.value(QStringLiteral("title")).toString().isEmpty()
                                  ? info.value(QStringLiteral("name")).toString()

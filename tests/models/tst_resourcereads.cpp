@@ -268,7 +268,7 @@ private Q_SLOTS:
         m_transport->receive(n);
         QTRY_COMPARE(updated.size(), 1);
         QCOMPARE(m_reads->record(row).state, State::Stale);
-        QVERIFY(m_reads->record(row).staleReason.contains(QStringLiteral("resources/updated")));
+        QCOMPARE(m_reads->record(row).staleReason, QStringLiteral("the server says it changed"));
         QVERIFY(!m_clock->isScheduled(m_reads->record(row).serial));
     }
 

@@ -4,9 +4,11 @@
 // error where it happened; a template's variables fill in the URI that is read.
 #include "listview.h"
 #include "mainwindow.h"
+#include "mcpclient.h"
 #include "pagedlistmodel.h"
 #include "readview.h"
 #include "resourcereads.h"
+#include "rpccall.h"
 #include "scriptedtransport.h"
 #include "serversession.h"
 #include "serverview.h"
@@ -49,6 +51,8 @@ private Q_SLOTS:
     void imagesShownAndBlobsSummarised();
     void templateFieldsAreCompleted();
     void readFindingsJoinTheSessions();
+    void subscribedReadGoesStaleWhenTheServerChangesIt_data();
+    void subscribedReadGoesStaleWhenTheServerChangesIt();
 
 private:
     // The demo server with reads whose TTL is short enough to watch (ttlMs 1500).
@@ -411,6 +415,64 @@ void tst_ReadView::readFindingsJoinTheSessions()
     QVERIFY(session->findingCount() >= 2);
     QCOMPARE(session->worstSeverity(), Finding::Severity::Error);
     QVERIFY(view.hintsLabel()->text().startsWith(QStringLiteral("ttlMs -1 · missing cacheScope")));
+}
+
+void tst_ReadView::subscribedReadGoesStaleWhenTheServerChangesIt_data()
+{
+    QTest::addColumn<QString>("era");
+    QTest::newRow("2025-11-25 (resources/subscribe)") << QStringLiteral("legacy");
+    QTest::newRow("2026-07-28 (subscriptions/listen)") << QStringLiteral("modern");
+}
+
+// Issue 34: a read open in the window subscribes to its resource; when the demo server's
+// update_post changes the post, the read goes stale at once, says why, and a re-read shows the new
+// text. Closing it unsubscribes.
+void tst_ReadView::subscribedReadGoesStaleWhenTheServerChangesIt()
+{
+    QFETCH(QString, era);
+    ListView *list = openDemo(QStringLiteral("resources"), {QStringLiteral("--era"), era});
+    QVERIFY(list);
+    QVERIFY(waitForRows(list));
+    ReadView *view = readView();
+    const QString uri = QStringLiteral("chat://posts/p00001");
+    view->readUri(uri);
+    ResourceReads *reads = view->reads();
+    McpClient *client = reads->client();
+    QTRY_COMPARE_WITH_TIMEOUT(reads->record(0).subscription.state, ResourceSubscription::State::Active, 5000);
+    QCOMPARE(view->subscriptionLabel()->text(),
+             QStringLiteral("subscribed: the server says when it changes"));
+    QVERIFY(view->subscriptionLabel()->isVisibleTo(view));
+    QVERIFY(!view->shownTexts().isEmpty());
+    QVERIFY(!view->shownTexts().first().contains(QStringLiteral("edited in the test")));
+    QVERIFY(reads->record(0).staleReason.isEmpty());
+    const ReadTtlBar::Bar before = view->ttlBar()->look().bar; // fresh (2026), or the legacy track
+    QCOMPARE(before, era == QLatin1String("legacy") ? ReadTtlBar::Bar::Legacy : ReadTtlBar::Bar::Fresh);
+
+    // Someone changes the post: the server says so, and the read is stale before its TTL runs out.
+    RpcCall *call =
+        client->callTool(QStringLiteral("update_post"),
+                         QJsonObject{{QStringLiteral("post_id"), QStringLiteral("p00001")},
+                                     {QStringLiteral("message"), QStringLiteral("edited in the test")}});
+    QSignalSpy answered(call, &RpcCall::finished);
+    QVERIFY(answered.wait(5000));
+    QVERIFY(!call->isError());
+    QTRY_VERIFY_WITH_TIMEOUT(!reads->record(0).staleReason.isEmpty(), 5000);
+    QCOMPARE(reads->record(0).state, PageRecord::State::Stale);
+    QCOMPARE(view->ttlBar()->look().bar, ReadTtlBar::Bar::Stale); // amber, in either era
+    QCOMPARE(view->ttlBar()->look().text, QStringLiteral("stale: the server says it changed"));
+
+    // Re-read: the new text.
+    view->rereadButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(reads->record(0).answers, 2, 5000);
+    QTRY_VERIFY(view->shownTexts().first().contains(QStringLiteral("edited in the test")));
+    QCOMPARE(reads->record(0).subscription.state, ResourceSubscription::State::Active);
+    QVERIFY(reads->record(0).staleReason.isEmpty());
+
+    // Close: forgotten, and unsubscribed.
+    view->closeButton()->click();
+    QCOMPARE(reads->count(), 0);
+    QCOMPARE(client->resourceSubscription(uri).state, ResourceSubscription::State::None);
+    QCOMPARE(view->currentRow(), -1);
 }
 
 QTEST_MAIN(tst_ReadView)

@@ -393,6 +393,34 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     stepThenShot(QStringLiteral("read dark"), toDark, QStringLiteral("read-dark"), 3);
     stepThenShot(QStringLiteral("read small"), toSmall, QStringLiteral("read-small-dark"), 5);
     script.add(QStringLiteral("read done"), toLargeAndLight);
+    // A subscribed read that the server says has changed (update_post edits the post): stale at
+    // once, the reason said, the subscription shown.
+    const QString post = QStringLiteral("chat://posts/p00001");
+    script.add(QStringLiteral("read a post"), [&window, post] {
+        window.currentServerView()->readView()->readUri(post);
+        return true;
+    });
+    script.add(QStringLiteral("subscribed"), [&window, post] {
+        const ResourceReads *r = window.currentServerView()->readView()->reads();
+        const int row = r->rowForUri(post);
+        return row >= 0 && r->record(row).subscription.state == ResourceSubscription::State::Active;
+    });
+    script.add(QStringLiteral("the post is edited"), [&window] {
+        ResourceReads *r = window.currentServerView()->readView()->reads();
+        r->client()->callTool(
+            QStringLiteral("update_post"),
+            QJsonObject{{QStringLiteral("post_id"), QStringLiteral("p00001")},
+                        {QStringLiteral("message"), QStringLiteral("Stand-up moves to 10:30 from Monday.")}});
+        return true;
+    });
+    script.add(QStringLiteral("the read is stale"), [&window, post] {
+        const ResourceReads *r = window.currentServerView()->readView()->reads();
+        const int row = r->rowForUri(post);
+        return row >= 0 && !r->record(row).staleReason.isEmpty();
+    });
+    shot(QStringLiteral("read-updated-light"), 3);
+    stepThenShot(QStringLiteral("read updated dark"), toDark, QStringLiteral("read-updated-dark"), 3);
+    script.add(QStringLiteral("read updated done"), toLargeAndLight);
     // A tool called from the tools list: update_post (not read-only, so it asks first), its form
     // filled in, confirmed, and its result; then a prompt got with its argument.
     auto item = [list](const QString &listId, const QString &name) {
