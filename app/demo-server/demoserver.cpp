@@ -97,7 +97,8 @@ QString DemoServer::instructions() const
 {
     const QString about = QStringLiteral(
         "Folio's demo server: a team chat (tools, prompts, chat:// resources) whose lists page well or "
-        "badly on purpose, as its scenario says. Nothing you call changes anything.");
+        "badly on purpose, as its scenario says. Only update_post changes anything (the post, and its "
+        "subscribers hear of it).");
     return m_scenario.caption().isEmpty() ? about : m_scenario.caption() + QLatin1Char('\n') + about;
 }
 
