@@ -84,6 +84,8 @@ private Q_SLOTS:
     void answersRootsList();
     void shutsDownCleanly_data();
     void shutsDownCleanly();
+    void subscribesToAResource_data();
+    void subscribesToAResource();
 
 private:
     static void addTransportRows(bool withAutoFallback);
@@ -333,6 +335,52 @@ void tst_Everything::answersRootsList()
     QVERIFY(interop::waitFor(echo));
     QVERIFY2(!echo->isError(), qPrintable(echo->error().describe()));
     QCOMPARE(firstText(echo), QStringLiteral("Echo: still here"));
+}
+
+void tst_Everything::subscribesToAResource_data()
+{
+    addTransportRows(false);
+}
+
+// Issue 34 against a server Folio did not write: server-everything advertises resources.subscribe,
+// answers resources/subscribe, and once its toggle-subscriber-updates tool is called sends
+// notifications/resources/updated for every subscribed URI (at once, then every 5 s) where it
+// sends its other notifications (stdout, the GET stream, the SSE stream).
+void tst_Everything::subscribesToAResource()
+{
+    QFETCH(QString, transport);
+    if (transport != QLatin1String("stdio"))
+        FOLIO_REQUIRE_LOOPBACK_ONLY_NETNS();
+    QString why;
+    QVERIFY2(connectTo(transport, &why), qPrintable(why));
+    QVERIFY(m_client->offersSubscriptions());
+    const interop::ListWalk walk = interop::walkList(*m_client, ListKind::Resources, this);
+    QVERIFY2(walk.error.isEmpty() && !walk.items.isEmpty(), qPrintable(walk.error));
+    const QString uri = walk.items.first().toObject().value(QStringLiteral("uri")).toString();
+    QVERIFY(!uri.isEmpty());
+
+    QSignalSpy updated(m_client.get(), &McpClient::resourceUpdated);
+    m_client->subscribeResource(uri);
+    QCOMPARE(m_client->resourceSubscription(uri).state, ResourceSubscription::State::Pending);
+    QTRY_COMPARE_WITH_TIMEOUT(m_client->resourceSubscription(uri).state, ResourceSubscription::State::Active,
+                              15000);
+
+    RpcCall *toggle = m_client->callTool(QStringLiteral("toggle-subscriber-updates"), {}, this);
+    QVERIFY(interop::waitFor(toggle));
+    QVERIFY2(!toggle->isError(), qPrintable(toggle->error().describe()));
+    QTRY_VERIFY_WITH_TIMEOUT(!updated.isEmpty(), 15000);
+    QCOMPARE(updated.constFirst().constFirst().toString(), uri);
+
+    m_client->unsubscribeResource(uri);
+    QCOMPARE(m_client->resourceSubscription(uri).state, ResourceSubscription::State::None);
+    const TrafficLog *log = m_client->trafficLog();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !interop::logEntries(log, QStringLiteral("resources/unsubscribe"), TrafficLog::Direction::Incoming)
+             .isEmpty(),
+        15000);
+    for (const auto &e :
+         interop::logEntries(log, QStringLiteral("resources/unsubscribe"), TrafficLog::Direction::Incoming))
+        QVERIFY2(!e.isError, qPrintable(interop::describeLog(log)));
 }
 
 void tst_Everything::shutsDownCleanly_data()
