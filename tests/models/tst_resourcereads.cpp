@@ -403,14 +403,8 @@ private Q_SLOTS:
 
     void legacy_subscribe_update_close()
     {
-        m_capabilities = subscribable();
-        m_answer = [](const QString &) { return textResult(QStringLiteral("x"), {}); };
-        m_other = [](const QString &, const QJsonObject &) {
-            return QJsonObject{{QStringLiteral("ok"), true}};
-        };
-        QVERIFY(connectTo(false));
-        m_reads->setSubscribes(true);
-        const int row = readNow();
+        const int row = subscribedLegacyRead();
+        QVERIFY(row >= 0);
         QCOMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Pending);
         QCOMPARE(m_reads->record(row).subscriptionLine(), QStringLiteral("subscribing…"));
         QTRY_COMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Active);
@@ -562,14 +556,8 @@ private Q_SLOTS:
 
     void disconnect_forgets_subscriptions()
     {
-        m_capabilities = subscribable();
-        m_answer = [](const QString &) { return textResult(QStringLiteral("x"), {}); };
-        m_other = [](const QString &, const QJsonObject &) {
-            return QJsonObject{{QStringLiteral("ok"), true}};
-        };
-        QVERIFY(connectTo(false));
-        m_reads->setSubscribes(true);
-        const int row = readNow();
+        const int row = subscribedLegacyRead();
+        QVERIFY(row >= 0);
         QTRY_COMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Active);
         m_client->disconnectFromServer();
         QCOMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::None);
@@ -577,6 +565,20 @@ private Q_SLOTS:
     }
 
 private:
+    // A 2025 server that offers subscriptions and grants each; a read made through reads that
+    // subscribe. Its row, -1 when the connection or the read failed.
+    int subscribedLegacyRead()
+    {
+        m_capabilities = subscribable();
+        m_answer = [](const QString &) { return textResult(QStringLiteral("x"), {}); };
+        m_other = [](const QString &, const QJsonObject &) {
+            return QJsonObject{{QStringLiteral("ok"), true}};
+        };
+        if (!connectTo(false))
+            return -1;
+        m_reads->setSubscribes(true);
+        return readNow();
+    }
     static QJsonObject subscribable()
     {
         return {{QStringLiteral("resources"),
