@@ -7,13 +7,7 @@ namespace folio {
 Finding auditFinding(const QString &id, const QList<int> &pages, const QString &message,
                      const QJsonObject &evidence)
 {
-    Finding f;
-    f.id = id;
-    f.severity = Finding::defaultSeverity(id);
-    f.pages = pages;
-    f.message = message;
-    f.evidence = evidence;
-    return f;
+    return Finding::make(id, pages, message, evidence);
 }
 
 QJsonArray firstIdentities(const QStringList &identities, int count)

@@ -208,14 +208,7 @@ struct ClientJudge::State
 
     void add(const QString &id, const QList<int> &pages, const QString &message, const QJsonObject &evidence)
     {
-        Finding f;
-        f.id = id;
-        f.severity = Finding::defaultSeverity(id);
-        f.pages = pages;
-        f.message = message;
-        f.evidence = evidence;
-        f.source = Finding::Source::Client;
-        findings.append(f);
+        findings.append(Finding::make(id, pages, message, evidence, Finding::Source::Client));
     }
 
     ListState &listState(const QString &list)

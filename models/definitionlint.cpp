@@ -56,13 +56,7 @@ QString kindWord(ListKind kind)
 
 Finding lintFinding(const QString &id, const QString &message, const QJsonObject &evidence)
 {
-    Finding f;
-    f.id = id;
-    f.severity = Finding::defaultSeverity(id);
-    f.message = message;
-    f.evidence = evidence;
-    f.source = Finding::Source::Lint;
-    return f;
+    return Finding::make(id, {}, message, evidence, Finding::Source::Lint);
 }
 
 // At most MaxFindingsPerId findings of an id, then one that says how many items were left out.

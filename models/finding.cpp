@@ -92,6 +92,19 @@ QJsonArray Finding::toJson(const QList<Finding> &findings)
     return out;
 }
 
+Finding Finding::make(const QString &id, const QList<int> &pages, const QString &message,
+                      const QJsonObject &evidence, Source source)
+{
+    Finding f;
+    f.id = id;
+    f.severity = defaultSeverity(id);
+    f.pages = pages;
+    f.message = message;
+    f.evidence = evidence;
+    f.source = source;
+    return f;
+}
+
 QJsonObject Finding::toJson() const
 {
     // Pages are numbered from 1 in JSON, as in the window and the text (the C++ list is 0-based).

@@ -28,6 +28,9 @@ struct Finding
     QJsonObject evidence;
     Source source = Source::Walk;
 
+    // A finding of id at its catalogue severity (docs/findings.md), the one way each judge makes one.
+    static Finding make(const QString &id, const QList<int> &pages, const QString &message,
+                        const QJsonObject &evidence = {}, Source source = Source::Walk);
     static QString severityName(Severity s);
     static Severity defaultSeverity(const QString &id);
     static QStringList catalogue(); // every id Folio can emit

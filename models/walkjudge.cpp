@@ -15,13 +15,7 @@ namespace {
 
 Finding make(const QString &id, int page, const QString &message, const QJsonObject &evidence = {})
 {
-    Finding f;
-    f.id = id;
-    f.severity = Finding::defaultSeverity(id);
-    f.pages = {page};
-    f.message = message;
-    f.evidence = evidence;
-    return f;
+    return Finding::make(id, {page}, message, evidence);
 }
 
 // Whether an item's JSON text may hold a hidden or look-alike character: anything outside printable
@@ -168,12 +162,7 @@ QList<Finding> WalkJudge::judgeHints(const CacheHints &hints, const QString &sub
     const auto &[hasTtl, ttlMs, hasScope, cacheScope] = hints;
     QList<Finding> findings;
     auto add = [&findings](const QString &id, const QString &message, const QJsonObject &evidence) {
-        Finding f;
-        f.id = id;
-        f.severity = Finding::defaultSeverity(id);
-        f.message = message;
-        f.evidence = evidence;
-        findings.append(f);
+        findings.append(Finding::make(id, {}, message, evidence));
     };
     if (!hasTtl || !hasScope) {
         QStringList missing;
