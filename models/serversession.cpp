@@ -396,13 +396,13 @@ bool ServerSession::isAuditing() const
     return m_auditor && m_auditor->isRunning();
 }
 
-void ServerSession::startAudit()
+void ServerSession::startAudit(const AuditOptions &options)
 {
     if (isAuditing() || m_client->state() != McpClient::State::Connected)
         return;
     delete m_auditor;
     m_auditProgress.clear();
-    m_auditor = new Auditor(m_client, AuditOptions(), this);
+    m_auditor = new Auditor(m_client, options, this);
     connect(m_auditor, &Auditor::progress, this, [this](const QString &message) {
         m_auditProgress = message;
         Q_EMIT auditProgressed(message);

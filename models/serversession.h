@@ -1,5 +1,6 @@
 #pragma once
 
+#include "auditor.h"
 #include "auditresult.h"
 #include "finding.h"
 #include "listsource.h"
@@ -117,7 +118,9 @@ public:
     // The audit (the same as `folio audit`, with its default options) of this connection. The
     // session runs it, so that its result outlives the view that asked and stays with the server
     // the findings are about. Starting needs a connected client; a running audit is not restarted.
-    void startAudit();
+    // options: the audit's (the window sets walks and the pause between them; the rest as
+    // AuditOptions has them).
+    void startAudit(const AuditOptions &options = AuditOptions());
     // A snapshot of this connection's server (File > Save Snapshot): every list and list tool walked
     // to its end as `folio snapshot` walks them, started, owned by the caller (delete it after its
     // finished()), its secrets() including the server's own. nullptr when not connected.

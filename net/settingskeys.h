@@ -22,6 +22,10 @@ inline const QString WindowSplitter = QStringLiteral("window/splitter");
 inline const QString Zoom = QStringLiteral("view/zoom");
 inline const QString Legend = QStringLiteral("view/legend");
 inline const QString Theme = QStringLiteral("view/theme");
+// The window's audit (ui/auditpanel.cpp): walks of each list in all, and the pause before each later
+// walk in seconds (AuditOptions::walks, walkPauseMs).
+inline const QString AuditWalks = QStringLiteral("audit/walks");
+inline const QString AuditWalkPause = QStringLiteral("audit/walkPauseSeconds");
 // The folder of the last file chosen in a file dialog of the window (ui/filechooser.cpp). The key
 // keeps its first name (it began with sessions alone) so that the folder is remembered across updates.
 inline const QString FileDir = QStringLiteral("session/dir");

@@ -3,6 +3,7 @@
 #include "auditresult.h"
 #include "icons.h"
 #include "serversession.h"
+#include "settingskeys.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
 
@@ -11,6 +12,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -28,7 +31,32 @@ AuditPanel::AuditPanel(QWidget *parent)
     , m_tree(new QTreeWidget(this))
     , m_run(new QPushButton(tr("Run audit"), this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
+    , m_walks(new QSpinBox(this))
+    , m_pause(new QSpinBox(this))
 {
+    // How hard the audit looks for a list that changes between walks (issue 33): remembered.
+    QSettings settings;
+    m_walks->setRange(1, 10);
+    m_walks->setValue(qBound(1, settings.value(SettingsKey::AuditWalks, 2).toInt(), 10));
+    m_walks->setSuffix(tr(" walks"));
+    m_walks->setAccessibleName(tr("Walks of each list"));
+    m_walks->setToolTip(tr("Walk each list this many times in all and compare each later walk with the "
+                           "first: a list whose items, order, pages, hints or cursors change between "
+                           "walks of an unchanged server is a finding (unstable-*). 1: no comparison."));
+    m_pause->setRange(0, 600);
+    m_pause->setValue(qBound(0, settings.value(SettingsKey::AuditWalkPause, 0).toInt(), 600));
+    m_pause->setSuffix(tr(" s apart"));
+    m_pause->setSpecialValueText(tr("no pause"));
+    m_pause->setAccessibleName(tr("Pause between walks, in seconds"));
+    m_pause->setToolTip(tr("Wait this long before each walk after the first: a list that changes "
+                           "with time (a cache that expires, a cursor that ages) shows it then."));
+    connect(m_walks, &QSpinBox::valueChanged, this, [this](int walks) {
+        QSettings().setValue(SettingsKey::AuditWalks, walks);
+        m_pause->setEnabled(walks > 1);
+    });
+    connect(m_pause, &QSpinBox::valueChanged, this,
+            [](int seconds) { QSettings().setValue(SettingsKey::AuditWalkPause, seconds); });
+    m_pause->setEnabled(m_walks->value() > 1);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_tree->setColumnCount(4);
@@ -52,6 +80,8 @@ AuditPanel::AuditPanel(QWidget *parent)
     // A dock is short: the status and the buttons share one row above the tree.
     auto *top = new QHBoxLayout;
     top->addWidget(m_status, 1);
+    top->addWidget(m_walks, 0, Qt::AlignTop);
+    top->addWidget(m_pause, 0, Qt::AlignTop);
     top->addWidget(m_run, 0, Qt::AlignTop);
     top->addWidget(m_cancel, 0, Qt::AlignTop);
     auto *layout = new QVBoxLayout(this);
@@ -99,7 +129,10 @@ void AuditPanel::start()
         m_status->setText(tr("Connect to the server first (Ctrl+Return)."));
         return;
     }
-    m_session->startAudit();
+    AuditOptions options;
+    options.walks = m_walks->value();
+    options.walkPauseMs = m_pause->value() * 1000;
+    m_session->startAudit(options);
 }
 
 void AuditPanel::cancel()
@@ -132,13 +165,17 @@ void AuditPanel::showIdle()
     m_status->setText(
         tr("The audit walks every list and read-only list tool to its end (a tool's required arguments "
            "filled from its schema), then probes the cursors: a tampered or forged cursor, a cursor from "
-           "another list, \"\" sent back, a second walk. Polite: one request at a time, a handful of "
+           "another list, \"\" sent back, more walks compared with the first. Polite: one request at a time, "
+           "a handful of "
            "probes per list. Its findings join the Findings dock.%1")
             .arg(connected ? QString() : tr(" Connect to the server first (Ctrl+Return).")));
 }
 
 void AuditPanel::showSessionState()
 {
+    // What a run looks at is set before it starts.
+    m_walks->setEnabled(!isRunning());
+    m_pause->setEnabled(!isRunning() && m_walks->value() > 1);
     if (isRunning()) {
         m_tree->clear();
         m_run->setEnabled(false);

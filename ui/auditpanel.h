@@ -7,6 +7,7 @@
 
 class QLabel;
 class QPushButton;
+class QSpinBox;
 class QTreeWidget;
 
 namespace folio {
@@ -40,6 +41,11 @@ public:
     QTreeWidget *tree() const { return m_tree; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
+    // How many walks of each list (1: no comparison) and the pause before each later walk, in
+    // seconds: remembered across runs (SettingsKey::AuditWalks, AuditWalkPause), as in
+    // `folio audit --walks N --walk-pause-ms MS`.
+    QSpinBox *walksBox() const { return m_walks; }
+    QSpinBox *pauseBox() const { return m_pause; }
 
 Q_SIGNALS:
     // Show page pageIndex (0-based, in the list's current walk) of listId.
@@ -54,6 +60,8 @@ private:
     QTreeWidget *m_tree;
     QPushButton *m_run;
     QPushButton *m_cancel;
+    QSpinBox *m_walks;
+    QSpinBox *m_pause;
     RowCopyActions m_copy;
 };
 

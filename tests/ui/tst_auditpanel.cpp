@@ -2,6 +2,8 @@
 #include "auditresult.h"
 #include "serverconfig.h"
 #include "serversession.h"
+#include "testsettings.h"
+#include "ttlclock.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -11,6 +13,7 @@
 #include <QJsonObject>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -42,8 +45,10 @@ class tst_AuditPanel : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase() { testsupport::useEmptyTestSettings("tst_auditpanel"); }
     void copyRowsAndJson();
     void sessionKeepsTheResult();
+    void walksAreSetAndRemembered();
 
 private:
     static AuditResult loopResult();
@@ -134,6 +139,55 @@ void tst_AuditPanel::sessionKeepsTheResult()
     QCOMPARE(session.findingCount(), 0);
     QCOMPARE(panel.tree()->topLevelItemCount(), 0);
     QCOMPARE(panel.findingCount(), 0);
+}
+
+// Issue 33: the window's audit walks each list as many times as the panel says (folio audit
+// --walks N), pausing between walks as it says, and remembers both.
+void tst_AuditPanel::walksAreSetAndRemembered()
+{
+    TtlClock clock;
+    ServerConfig config = ServerConfig::process(QStringLiteral(FOLIO_DEMO_SERVER),
+                                                {QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                                                 QStringLiteral("--resources"), QStringLiteral("40")});
+    config.name = QStringLiteral("demo");
+    ServerSession session(config, &clock, nullptr);
+    AuditPanel panel;
+    panel.setSession(&session);
+    QCOMPARE(panel.walksBox()->value(), 2); // the default, as folio audit's
+    QCOMPARE(panel.pauseBox()->value(), 0);
+    QCOMPARE(panel.pauseBox()->text(), QStringLiteral("no pause"));
+    session.connectToServer();
+    QTRY_VERIFY_WITH_TIMEOUT(session.state() == ClientState::Connected, 10000);
+
+    auto audit = [&](int walks) {
+        panel.walksBox()->setValue(walks);
+        QStringList said;
+        QObject context;
+        connect(&session, &ServerSession::auditProgressed, &context,
+                [&said](const QString &message) { said << message; });
+        panel.start();
+        if (!panel.isRunning() || panel.walksBox()->isEnabled())
+            return QStringList{QStringLiteral("did not start, or left the walks editable")};
+        if (!QTest::qWaitFor([&panel] { return !panel.isRunning(); }, 60000))
+            return QStringList{QStringLiteral("did not end")};
+        return said;
+    };
+    const QStringList three = audit(3);
+    QVERIFY2(three.filter(QStringLiteral("walk 3 of 3")).size() >= 4,
+             qPrintable(three.join(QLatin1Char('\n'))));
+    QVERIFY(panel.walksBox()->isEnabled());
+    const QStringList one = audit(1);
+    QVERIFY2(one.filter(QStringLiteral("walking again")).isEmpty(), qPrintable(one.join(QLatin1Char('\n'))));
+    QVERIFY(!one.isEmpty());
+    QVERIFY(!panel.pauseBox()->isEnabled()); // no later walk to pause before
+
+    // Remembered: the next panel (the next start of Folio) starts from them.
+    panel.walksBox()->setValue(4);
+    panel.pauseBox()->setValue(30);
+    AuditPanel next;
+    QCOMPARE(next.walksBox()->value(), 4);
+    QCOMPARE(next.pauseBox()->value(), 30);
+    QCOMPARE(next.pauseBox()->text(), QStringLiteral("30 s apart"));
 }
 
 QTEST_MAIN(tst_AuditPanel)
