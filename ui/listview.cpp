@@ -2,6 +2,7 @@
 
 #include "argumentsuggestions.h"
 #include "copyaction.h"
+#include "definitionlint.h"
 #include "elidedlabel.h"
 #include "fonts.h"
 #include "icons.h"
@@ -40,6 +41,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextEdit>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -481,7 +483,14 @@ void ListView::showRowItem(const QJsonObject &item)
     if (!m_rowTree) {
         // The item as a tree (columns sized to their contents, the value taking the rest) and as
         // its raw JSON, with Copy beside the tabs.
-        m_rowTabs = new QTabWidget(m_rowStack);
+        // Above the item: what the definitions lint says of it (a protocol list's item), so that a
+        // tool's hidden characters or instructions to the model sit next to its schema.
+        m_rowPage = new QWidget(m_rowStack);
+        m_rowLint = new QLabel(m_rowPage);
+        m_rowLint->setObjectName(QStringLiteral("rowItemLint"));
+        m_rowLint->setWordWrap(true);
+        m_rowLint->setMargin(4);
+        m_rowTabs = new QTabWidget(m_rowPage);
         m_rowTabs->setObjectName(QStringLiteral("rowItemTabs"));
         m_rowTabs->setDocumentMode(true);
         m_rowJson = new JsonTreeModel(this);
@@ -501,8 +510,15 @@ void ListView::showRowItem(const QJsonObject &item)
         m_rowRaw->setReadOnly(true);
         m_rowRaw->setFont(fixedFont());
         m_rowRaw->setLineWrapMode(QPlainTextEdit::NoWrap);
+        m_rowLintText = new QTextEdit(m_rowTabs);
+        m_rowLintText->setObjectName(QStringLiteral("rowItemLintText"));
+        m_rowLintText->setReadOnly(true);
         m_rowTabs->addTab(m_rowTree, tr("Tree"));
         m_rowTabs->addTab(m_rowRaw, tr("JSON"));
+        m_rowTabs->addTab(m_rowLintText, tr("Lint"));
+        // The ids above the item lead to their messages.
+        connect(m_rowLint, &QLabel::linkActivated, this,
+                [this] { m_rowTabs->setCurrentWidget(m_rowLintText); });
         auto *copy = new QToolButton(m_rowTabs);
         copy->setObjectName(QStringLiteral("copyItem"));
         copy->setText(tr("Copy"));
@@ -511,7 +527,12 @@ void ListView::showRowItem(const QJsonObject &item)
         connect(copy, &QToolButton::clicked, this, &ListView::copyItemAsJson);
         m_rowTabs->setCornerWidget(copy, Qt::TopRightCorner);
         connect(m_rowTabs, &QTabWidget::currentChanged, this, [this] { showRowItem(m_rowItem); });
-        m_rowStack->addWidget(m_rowTabs);
+        auto *page = new QVBoxLayout(m_rowPage);
+        page->setContentsMargins(0, 0, 0, 0);
+        page->setSpacing(0);
+        page->addWidget(m_rowLint);
+        page->addWidget(m_rowTabs, 1);
+        m_rowStack->addWidget(m_rowPage);
         // The first item: the pane takes the room an item needs, if it had only the hint's
         // (once the splitter has its real width).
         QMetaObject::invokeMethod(
@@ -535,7 +556,38 @@ void ListView::showRowItem(const QJsonObject &item)
         m_rowJson->setJson(item);
         m_rowTree->expandToDepth(0);
     }
-    m_rowStack->setCurrentWidget(m_rowTabs);
+    showRowLint(item);
+    m_rowStack->setCurrentWidget(m_rowPage);
+}
+
+void ListView::showRowLint(const QJsonObject &item)
+{
+    QStringList ids;
+    QStringList lines;
+    if (m_source.kind() == ListSource::Kind::Protocol) {
+        const StatusColors colors(palette());
+        // One item: every rule but those about the list as a whole (collisions, context cost).
+        for (const Finding &f : DefinitionLint::lint(m_source.protocolKind(), {item})) {
+            if (f.id == FindingId::ToolNameCollision || f.id == FindingId::ContextCost)
+                continue;
+            const QString id =
+                QStringLiteral("<b style=\"color:%1\">%2</b>").arg(colors.severity(f.severity).name(), f.id);
+            if (!ids.contains(id))
+                ids << id;
+            lines << QStringLiteral("<p>%1 %2</p>").arg(id, f.message.toHtmlEscaped());
+        }
+    }
+    const int lintTab = m_rowTabs->indexOf(m_rowLintText);
+    m_rowTabs->setTabVisible(lintTab, !lines.isEmpty());
+    m_rowTabs->setTabText(lintTab, tr("Lint (%1)").arg(lines.size()));
+    m_rowLintText->setHtml(lines.join(QString()));
+    // The ids alone above the item (a narrow pane stays the item's), a link to their messages.
+    m_rowLint->setText(lines.isEmpty()
+                           ? QString()
+                           : tr("Lint: %1 · <a href=\"#lint\">why</a>").arg(ids.join(QStringLiteral(", "))));
+    m_rowLint->setToolTip(tr("What the definitions lint finds in this item (docs/findings.md); the Lint "
+                             "tab says why"));
+    m_rowLint->setVisible(!lines.isEmpty());
 }
 
 void ListView::copyItemAsJson()

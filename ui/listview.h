@@ -17,6 +17,7 @@ class QProgressBar;
 class QSettings;
 class QSplitter;
 class QTabWidget;
+class QTextEdit;
 class QTableView;
 class QToolButton;
 class QTreeView;
@@ -101,6 +102,9 @@ private:
     void fitInspector();
     void selectFirstFinding();
     void showRowItem(const QJsonObject &item);
+    // The definitions lint of the shown item (DefinitionLint): its ids above the item, its messages in
+    // the Lint tab; both hidden when it says nothing.
+    void showRowLint(const QJsonObject &item);
     void showTableMenu(const QPoint &pos);
     void filterRows(const QString &text);
     void watchSelection();
@@ -121,7 +125,10 @@ private:
     QTableView *m_table;
     QStackedWidget *m_rowStack;
     WrapLabel *m_rowHint;
-    QTabWidget *m_rowTabs = nullptr; // made when a row is first selected: tree, raw JSON
+    QWidget *m_rowPage = nullptr;       // made when a row is first selected: the lint's ids, the tabs
+    QLabel *m_rowLint = nullptr;        // the ids the definitions lint finds in the item
+    QTextEdit *m_rowLintText = nullptr; // the Lint tab: each finding's message
+    QTabWidget *m_rowTabs = nullptr;    // tree, raw JSON, lint
     QTreeView *m_rowTree = nullptr;
     QPlainTextEdit *m_rowRaw = nullptr;
     QJsonObject m_rowItem;              // the item shown

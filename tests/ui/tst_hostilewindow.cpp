@@ -4,7 +4,8 @@
 // zero-width spaces. No table cell, tooltip, label or finding holds such a character raw; they
 // read <U+XXXX>, and the names that read as others are deceptive-name findings.
 //
-// With FOLIO_SCREENSHOT_DIR set, the window is saved there as hostile-text-<theme>.png.
+// With FOLIO_SCREENSHOT_DIR set, the window is saved there as hostile-text-<theme>.png, and with a
+// tool's lint beside its schema as item-lint-<theme>.png.
 #include "callview.h"
 #include "finding.h"
 #include "listview.h"
@@ -21,7 +22,10 @@
 #include <QDir>
 #include <QLabel>
 #include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTest>
+#include <QTextEdit>
 
 using namespace folio;
 
@@ -43,6 +47,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanup();
     void hostileTextIsShownNotActedOn();
+    void itemLintBesideItsSchema();
 
 private:
     WindowFixture m_fixture;
@@ -153,6 +158,58 @@ void tst_HostileWindow::hostileTextIsShownNotActedOn()
         QVERIFY(m_fixture.window()->grab().save(
             QDir(dir).filePath(QStringLiteral("hostile-text-%1.png").arg(dark ? u"dark" : u"light"))));
     }
+}
+
+// Issue 33: the item pane says what the definitions lint finds in the selected tool, above its
+// schema (the demo's poisoned scenario), and says nothing of an ordinary one.
+void tst_HostileWindow::itemLintBesideItsSchema()
+{
+    ListView *list = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("poisoned")});
+    QVERIFY(list);
+    QTRY_VERIFY_WITH_TIMEOUT(list->model()->walker()->isComplete(), 10000);
+    auto rowOf = [list](const QString &name) {
+        for (int row = 0; row < list->model()->rowCount(); ++row) {
+            if (list->model()->item(row).value(QStringLiteral("name")).toString() == name)
+                return row;
+        }
+        return -1;
+    };
+    auto lintShownFor = [&](const QString &name) -> QString {
+        const int row = rowOf(name);
+        if (row < 0)
+            return QStringLiteral("(no row for %1)").arg(name);
+        list->table()->setCurrentIndex(list->table()->model()->index(row, 0));
+        auto *lint = list->findChild<QLabel *>(QStringLiteral("rowItemLint"));
+        auto *why = list->findChild<QTextEdit *>(QStringLiteral("rowItemLintText"));
+        if (!lint || !why)
+            return QStringLiteral("(no lint label)");
+        // The ids above the item; their messages in the Lint tab.
+        return lint->isVisibleTo(list) ? lint->text() + QLatin1Char('\n') + why->toPlainText() : QString();
+    };
+    const QString hidden = lintShownFor(QStringLiteral("summarize_channel"));
+    QVERIFY2(hidden.contains(QStringLiteral("hidden-characters")), qPrintable(hidden));
+    QVERIFY2(hidden.contains(QStringLiteral("U+200B")), qPrintable(hidden));
+    QVERIFY2(hiddenIn(hidden).isEmpty(), "the lint's own text shows no hidden character raw");
+    const QString instructions = lintShownFor(QStringLiteral("get_team"));
+    QVERIFY2(instructions.contains(QStringLiteral("model-instructions")), qPrintable(instructions));
+    QVERIFY2(instructions.contains(QStringLiteral("sensitive-file")), qPrintable(instructions));
+    auto *tabs = list->findChild<QTabWidget *>(QStringLiteral("rowItemTabs"));
+    auto *why = list->findChild<QTextEdit *>(QStringLiteral("rowItemLintText"));
+    QVERIFY(tabs->isTabVisible(tabs->indexOf(why)));
+    QCOMPARE(tabs->tabText(tabs->indexOf(why)), QStringLiteral("Lint (1)"));
+    Q_EMIT list->findChild<QLabel *>(QStringLiteral("rowItemLint"))->linkActivated(QStringLiteral("#lint"));
+    QCOMPARE(tabs->currentWidget(), why); // "why" leads to the messages
+    const QString schema = lintShownFor(QStringLiteral("find_member"));
+    QVERIFY2(schema.contains(QStringLiteral("schema-unportable")), qPrintable(schema));
+    if (const QString dir = qEnvironmentVariable("FOLIO_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        lintShownFor(QStringLiteral("get_team"));
+        QTRY_VERIFY(list->findChild<QLabel *>(QStringLiteral("rowItemLint"))->isVisible());
+        const bool dark = m_fixture.window()->palette().color(QPalette::Window).lightness() < 128;
+        QVERIFY(m_fixture.window()->grab().save(QDir(dir).filePath(
+            dark ? QStringLiteral("item-lint-dark.png") : QStringLiteral("item-lint-light.png"))));
+    }
+    QCOMPARE(lintShownFor(QStringLiteral("search_posts")), QString()); // an ordinary tool: nothing
+    QVERIFY(!tabs->isTabVisible(tabs->indexOf(why)));
 }
 
 QTEST_MAIN(tst_HostileWindow)
