@@ -377,7 +377,7 @@ void TestDemoServer::initTestCase()
         QCOMPARE(all.pages.size(), 1);
         QVERIFY(all.names.contains(QStringLiteral("json_schema_2020_12_tool")));
         QVERIFY(all.names.contains(QStringLiteral("test_missing_capability")));
-        QCOMPARE(all.names.size(), toolCount + 21);
+        QCOMPARE(all.names.size(), toolCount + 28);
         QCOMPARE(walk(peer, QStringLiteral("prompts/list")).names.size(), 35);
         const PeerReply text = peer.call(QStringLiteral("resources/read"),
                                          {{QStringLiteral("uri"), QStringLiteral("test://static-text")}});
