@@ -61,7 +61,12 @@ DemoServer::DemoServer(Era era, const Scenario &scenario, quint32 seed, QObject 
     if (scenario.conformanceFixtures())
         m_catalog.addConformanceFixtures();
     m_catalog.applyEdits(scenario.itemEdits());
-    m_tasks.setNotifier([this](const QJsonObject &task) { m_modern.notifyTask(task); });
+    m_tasks.setNotifier([this](const QJsonObject &task, bool legacy) {
+        if (legacy)
+            m_legacy.notifyTaskStatus(task);
+        else
+            m_modern.notifyTask(task);
+    });
     for (const QString &list : {QStringLiteral("tools"), QStringLiteral("prompts"),
                                 QStringLiteral("resources"), QStringLiteral("templates")}) {
         const ListBehaviour b = scenario.behaviour(list);
@@ -208,7 +213,8 @@ void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJs
         callTool(id, context, exchange);
         return;
     }
-    if (modern && m_tasks.handle(id, method, context, exchange))
+    if (modern ? m_tasks.handle(id, method, context, exchange)
+               : m_tasks.handleLegacy(id, method, params, exchange))
         return;
     if (method == QStringLiteral("resources/read")) {
         const QString uri = params.value(QStringLiteral("uri")).toString();

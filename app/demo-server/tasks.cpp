@@ -1,11 +1,14 @@
 #include "tasks.h"
 
 #include "content.h"
+#include "cursorcodec.h"
 #include "demoserver.h"
 #include "inputrequests.h"
 
 #include <QJsonArray>
 #include <QUuid>
+
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -96,6 +99,21 @@ std::optional<Answer> Tasks::callTool(const QJsonValue &id, const QString &name,
 {
     const QJsonObject arguments = context.params.value(u"arguments"_s).toObject();
     const bool required = support(tool) == u"required"_s;
+    const QJsonValue augmentation = context.params.value(u"task"_s);
+    const bool runsAlone =
+        name == u"slow_compute"_s || name == u"sync_group"_s || name == u"failing_job"_s ||
+        name == u"protocol_error_job"_s; // no input requests (2025-11-25 has no way to send them here)
+    if (!context.modern && augmentation.isObject() && runsAlone) {
+        // 2025-11-25: a task-augmented request, {task: {ttl?}} → CreateTaskResult {task}.
+        Task &task = create(name, arguments);
+        task.legacy = true;
+        const QJsonValue ttl = augmentation[u"ttl"_s];
+        if (ttl.isDouble())
+            task.ttlMs = qBound(qint64(1000), qint64(ttl.toDouble()), qint64(3600000));
+        m_server.sendResult(exchange, id, QJsonObject{{u"task"_s, legacyTask(task)}}, false);
+        start(task);
+        return std::nullopt;
+    }
     if (!declared(context)) {
         if (!required)
             return plain(name, arguments);
@@ -189,6 +207,7 @@ Tasks::Task &Tasks::create(const QString &tool, const QJsonObject &arguments)
     const QString taskId = task->id;
     connect(task->timer.get(), &QTimer::timeout, this, [this, taskId] { step(taskId); });
     m_tasks.insert(task->id, task);
+    m_order.append(task->id);
     return *task;
 }
 
@@ -270,7 +289,9 @@ void Tasks::setStatus(Task &task, const QString &status, const QString &message)
     task.statusMessage = message;
     task.lastUpdatedAt = QDateTime::currentDateTimeUtc();
     if (m_notify)
-        m_notify(detailed(task));
+        m_notify(task.legacy ? legacyTask(task) : detailed(task), task.legacy);
+    if (terminal(status))
+        answerWaiting(task);
 }
 
 QJsonObject Tasks::created(const Task &task) const
@@ -280,7 +301,7 @@ QJsonObject Tasks::created(const Task &task) const
                        {u"status"_s, task.status},
                        {u"createdAt"_s, stamp(task.createdAt)},
                        {u"lastUpdatedAt"_s, stamp(task.lastUpdatedAt)},
-                       {u"ttlMs"_s, ttlMs},
+                       {u"ttlMs"_s, task.ttlMs},
                        {u"pollIntervalMs"_s, task.pollIntervalMs}};
     if (!task.statusMessage.isEmpty())
         object.insert(u"statusMessage"_s, task.statusMessage);
@@ -304,9 +325,10 @@ void Tasks::purgeExpired()
 {
     const QDateTime now = QDateTime::currentDateTimeUtc();
     for (auto it = m_tasks.begin(); it != m_tasks.end();) {
-        if ((*it)->createdAt.msecsTo(now) > ttlMs)
+        if ((*it)->createdAt.msecsTo(now) > (*it)->ttlMs) {
+            m_order.removeAll(it.key());
             it = m_tasks.erase(it);
-        else
+        } else
             ++it;
     }
 }
@@ -330,7 +352,7 @@ bool Tasks::handle(const QJsonValue &id, const QString &method, const CallContex
     }
     purgeExpired();
     const auto it = m_tasks.find(taskId.toString());
-    if (it == m_tasks.end()) {
+    if (it == m_tasks.end() || (*it)->legacy) {
         m_server.sendError(exchange, id, DemoServer::InvalidParams,
                            u"Unknown task: %1"_s.arg(taskId.toString()), 200,
                            QJsonObject{{u"taskId"_s, taskId}});
@@ -373,6 +395,104 @@ bool Tasks::handle(const QJsonValue &id, const QString &method, const CallContex
         setStatus(task, u"cancelled"_s, u"Cancelled by the client"_s);
     }
     m_server.sendResult(exchange, id, QJsonObject{}, true);
+    return true;
+}
+
+QJsonObject Tasks::legacyTask(const Task &task) const
+{
+    QJsonObject object{{u"taskId"_s, task.id},
+                       {u"status"_s, task.status},
+                       {u"createdAt"_s, stamp(task.createdAt)},
+                       {u"lastUpdatedAt"_s, stamp(task.lastUpdatedAt)},
+                       {u"ttl"_s, task.ttlMs},
+                       {u"pollInterval"_s, task.pollIntervalMs}};
+    if (!task.statusMessage.isEmpty())
+        object.insert(u"statusMessage"_s, task.statusMessage);
+    return object;
+}
+
+void Tasks::sendLegacyResult(const Task &task, const QJsonValue &id, DemoExchange *exchange)
+{
+    if (task.status == u"completed"_s) {
+        QJsonObject result = task.result;
+        result.insert(u"_meta"_s, QJsonObject{{u"io.modelcontextprotocol/related-task"_s,
+                                               QJsonObject{{u"taskId"_s, task.id}}}});
+        m_server.sendResult(exchange, id, result, false);
+    } else if (task.status == u"failed"_s) {
+        m_server.sendError(exchange, id, task.error.value(u"code"_s).toInt(),
+                           task.error.value(u"message"_s).toString(), 200);
+    } else {
+        m_server.sendError(exchange, id, internalError,
+                           u"Task %1 was cancelled: it has no result"_s.arg(task.id), 200);
+    }
+}
+
+void Tasks::answerWaiting(Task &task)
+{
+    const auto waiting = std::exchange(task.waiting, {});
+    for (const auto &[id, exchange] : waiting) {
+        if (exchange)
+            sendLegacyResult(task, id, exchange);
+    }
+}
+
+bool Tasks::handleLegacy(const QJsonValue &id, const QString &method, const QJsonObject &params,
+                         DemoExchange *exchange)
+{
+    if (method != u"tasks/get"_s && method != u"tasks/result"_s && method != u"tasks/list"_s &&
+        method != u"tasks/cancel"_s)
+        return false;
+    purgeExpired();
+    if (method == u"tasks/list"_s) {
+        // Oldest first, legacyPageSize a page; the cursor is the offset of the next page.
+        QStringList ids;
+        for (const QString &taskId : std::as_const(m_order)) {
+            if (m_tasks.value(taskId)->legacy)
+                ids.append(taskId);
+        }
+        qsizetype offset = 0;
+        const QJsonValue cursor = params.value(u"cursor"_s);
+        if (!cursor.isUndefined()) {
+            const auto fields = CursorCodec::decode(cursor.toString());
+            if (!cursor.isString() || !fields || !fields->value(u"tasks"_s).isDouble()) {
+                m_server.sendError(exchange, id, DemoServer::InvalidParams,
+                                   u"Invalid params: unknown cursor"_s, 200);
+                return true;
+            }
+            offset = qBound(qsizetype(0), qsizetype(fields->value(u"tasks"_s).toInteger()), ids.size());
+        }
+        QJsonArray page;
+        for (qsizetype i = offset; i < qMin(offset + legacyPageSize, ids.size()); ++i)
+            page.append(legacyTask(*m_tasks.value(ids.at(i))));
+        QJsonObject result{{u"tasks"_s, page}};
+        if (offset + legacyPageSize < ids.size())
+            result.insert(u"nextCursor"_s, CursorCodec::encode({{u"tasks"_s, offset + legacyPageSize}}));
+        m_server.sendResult(exchange, id, result, false);
+        return true;
+    }
+    const QString taskId = params.value(u"taskId"_s).toString();
+    const auto it = m_tasks.find(taskId);
+    if (it == m_tasks.end() || !(*it)->legacy) {
+        m_server.sendError(exchange, id, DemoServer::InvalidParams, u"Unknown task: %1"_s.arg(taskId), 200,
+                           QJsonObject{{u"taskId"_s, taskId}});
+        return true;
+    }
+    Task &task = **it;
+    if (method == u"tasks/get"_s) {
+        m_server.sendResult(exchange, id, legacyTask(task), false);
+    } else if (method == u"tasks/result"_s) {
+        if (terminal(task.status))
+            sendLegacyResult(task, id, exchange);
+        else
+            task.waiting.append({id, QPointer<DemoExchange>(exchange)}); // answered when it ends
+    } else if (terminal(task.status)) {                                  // tasks/cancel
+        m_server.sendError(exchange, id, DemoServer::InvalidParams,
+                           u"Task %1 is already %2: it cannot be cancelled"_s.arg(task.id, task.status), 200);
+    } else {
+        task.timer->stop();
+        setStatus(task, u"cancelled"_s, u"Cancelled by the client"_s);
+        m_server.sendResult(exchange, id, legacyTask(task), false);
+    }
     return true;
 }
 

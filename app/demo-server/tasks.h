@@ -6,7 +6,10 @@
 #include <QDateTime>
 #include <QHash>
 #include <QJsonObject>
+#include <QList>
 #include <QObject>
+#include <QPair>
+#include <QPointer>
 #include <QString>
 #include <QTimer>
 
@@ -47,8 +50,18 @@ public:
     bool handle(const QJsonValue &id, const QString &method, const CallContext &context,
                 DemoExchange *exchange);
 
-    // Called with each task's state (DetailedTask fields) when its status or message changes.
-    void setNotifier(std::function<void(const QJsonObject &)> notifier) { m_notify = std::move(notifier); }
+    // The 2025-11-25 form (core tasks, initialize era): tasks/get, tasks/result, tasks/list (paged
+    // by cursor, pageSize tasks a page), tasks/cancel; false for any other method.
+    bool handleLegacy(const QJsonValue &id, const QString &method, const QJsonObject &params,
+                      DemoExchange *exchange);
+    static constexpr int legacyPageSize = 3;
+
+    // Called with each task's state (2026: DetailedTask fields; legacy: the 2025-11-25 Task) when
+    // its status or message changes.
+    void setNotifier(std::function<void(const QJsonObject &, bool legacy)> notifier)
+    {
+        m_notify = std::move(notifier);
+    }
 
 private:
     struct Task
@@ -61,8 +74,11 @@ private:
         QDateTime createdAt;
         QDateTime lastUpdatedAt;
         int pollIntervalMs = 1000;
-        QJsonObject result;        // completed
-        QJsonObject error;         // failed
+        qint64 ttlMs = Tasks::ttlMs;
+        bool legacy = false; // a 2025-11-25 task (task-augmented tools/call)
+        QList<QPair<QJsonValue, QPointer<DemoExchange>>> waiting; // tasks/result until terminal
+        QJsonObject result;                                       // completed
+        QJsonObject error;                                        // failed
         QJsonObject inputRequests; // input_required: the requests still unanswered
         QJsonObject answers;       // what tasks/update brought so far
         int steps = 1;
@@ -79,6 +95,10 @@ private:
     void setStatus(Task &task, const QString &status, const QString &message = {});
     QJsonObject detailed(const Task &task) const;
     QJsonObject created(const Task &task) const;
+    QJsonObject legacyTask(const Task &task) const;
+    // Answers the tasks/result requests that wait for a terminal task.
+    void answerWaiting(Task &task);
+    void sendLegacyResult(const Task &task, const QJsonValue &id, DemoExchange *exchange);
     void purgeExpired();
     // The tool's outcome when it runs without a task (no extension, or the legacy era).
     static Answer plain(const QString &name, const QJsonObject &arguments);
@@ -86,7 +106,8 @@ private:
 
     DemoServer &m_server;
     QHash<QString, std::shared_ptr<Task>> m_tasks;
-    std::function<void(const QJsonObject &)> m_notify;
+    QStringList m_order; // task ids, oldest first (tasks/list)
+    std::function<void(const QJsonObject &, bool)> m_notify;
 };
 
 } // namespace demo

@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <functional>
 
 namespace {
@@ -178,6 +179,15 @@ QString taskStatus(DemoPeer &peer, const QString &taskId)
         .toString();
 }
 
+// The taskIds of a tasks/list page (2025-11-25).
+QStringList taskIds(const QJsonObject &page)
+{
+    QStringList ids;
+    for (const QJsonValue &task : page.value(QStringLiteral("tasks")).toArray())
+        ids.append(task[QStringLiteral("taskId")].toString());
+    return ids;
+}
+
 // The statuses of the notifications/tasks that arrived for a task, in order.
 QStringList notifiedStatuses(const DemoPeer &peer, const QString &taskId)
 {
@@ -247,6 +257,8 @@ private Q_SLOTS:
     void taskStatusNotifications();
     void taskInputs_data() { transports(); }
     void taskInputs();
+    void legacyTasks_data() { transports(); }
+    void legacyTasks();
 
 private:
     using Check = std::function<void(DemoPeer &)>;
@@ -1733,6 +1745,90 @@ void TestDemoServer::taskInputs()
     const QJsonObject detailed = taskRequest(peer, QStringLiteral("tasks/get"), failed).result();
     QCOMPARE(detailed[QStringLiteral("error")][QStringLiteral("code")].toInt(), -32603);
     QVERIFY(!detailed.contains(QStringLiteral("result")));
+}
+
+// The 2025-11-25 form in the initialize era: task-augmented tools/call, tasks/get, tasks/result,
+// tasks/list paged by cursor, tasks/cancel, notifications/tasks/status.
+void TestDemoServer::legacyTasks()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    const QJsonObject capabilities =
+        peer.initialize().result().value(QStringLiteral("capabilities")).toObject();
+    QVERIFY(capabilities[QStringLiteral("tasks")][QStringLiteral("list")].isObject());
+    QVERIFY(capabilities[QStringLiteral("tasks")][QStringLiteral("requests")][QStringLiteral("tools")]
+                        [QStringLiteral("call")]
+                            .isObject());
+    QVERIFY(peer.openLegacyStream());
+
+    auto augmented = [&](int durationMs) {
+        return peer.legacyCall(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("sync_group")},
+             {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("group_id"), QStringLiteral("g04")},
+                                                       {QStringLiteral("durationMs"), durationMs}}},
+             {QStringLiteral("task"), QJsonObject{{QStringLiteral("ttl"), 60000}}}});
+    };
+    const QJsonObject task = augmented(300).result().value(QStringLiteral("task")).toObject();
+    const QString taskId = task.value(QStringLiteral("taskId")).toString();
+    QVERIFY(!taskId.isEmpty());
+    QCOMPARE(task.value(QStringLiteral("status")).toString(), QStringLiteral("working"));
+    QCOMPARE(task.value(QStringLiteral("ttl")).toInt(), 60000);
+    QCOMPARE(task.value(QStringLiteral("pollInterval")).toInt(), 1000);
+    QCOMPARE(peer.legacyCall(QStringLiteral("tasks/get"), {{QStringLiteral("taskId"), taskId}})
+                 .result()
+                 .value(QStringLiteral("taskId"))
+                 .toString(),
+             taskId);
+    // tasks/result waits for the end, then answers the tool's result.
+    const QJsonObject result =
+        peer.legacyCall(QStringLiteral("tasks/result"), {{QStringLiteral("taskId"), taskId}}).result();
+    QVERIFY(result[QStringLiteral("content")][0][QStringLiteral("text")].toString().startsWith(
+        QStringLiteral("Synchronised group g04")));
+    QCOMPARE(result[QStringLiteral("_meta")][QStringLiteral("io.modelcontextprotocol/related-task")]
+                   [QStringLiteral("taskId")]
+                       .toString(),
+             taskId);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        std::any_of(peer.notifications().begin(), peer.notifications().end(),
+                    [&](const QJsonObject &n) {
+                        return n.value(QStringLiteral("method")).toString() ==
+                                   QStringLiteral("notifications/tasks/status") &&
+                               n[QStringLiteral("params")][QStringLiteral("status")].toString() ==
+                                   QStringLiteral("completed");
+                    }),
+        5000);
+    QCOMPARE(
+        peer.legacyCall(QStringLiteral("tasks/cancel"), {{QStringLiteral("taskId"), taskId}}).errorCode(),
+        -32602); // terminal
+
+    // Three more (one long, cancelled): tasks/list pages them by three, oldest first.
+    QStringList ids{taskId};
+    for (int durationMs : {60000, 60000, 60000})
+        ids.append(
+            augmented(durationMs).result()[QStringLiteral("task")][QStringLiteral("taskId")].toString());
+    const QJsonObject cancelled =
+        peer.legacyCall(QStringLiteral("tasks/cancel"), {{QStringLiteral("taskId"), ids.at(1)}}).result();
+    QCOMPARE(cancelled.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+    const QJsonObject first = peer.legacyCall(QStringLiteral("tasks/list")).result();
+    QCOMPARE(taskIds(first), ids.mid(0, 3));
+    const QString cursor = first.value(QStringLiteral("nextCursor")).toString();
+    QVERIFY(!cursor.isEmpty());
+    const QJsonObject second =
+        peer.legacyCall(QStringLiteral("tasks/list"), {{QStringLiteral("cursor"), cursor}}).result();
+    QCOMPARE(taskIds(second), ids.mid(3));
+    QVERIFY(!second.contains(QStringLiteral("nextCursor")));
+    QCOMPARE(
+        peer.legacyCall(QStringLiteral("tasks/list"), {{QStringLiteral("cursor"), QStringLiteral("nope")}})
+            .errorCode(),
+        -32602);
+    QCOMPARE(peer.legacyCall(QStringLiteral("tasks/get"),
+                             {{QStringLiteral("taskId"), QStringLiteral("no-such-task")}})
+                 .errorCode(),
+             -32602);
+    for (const QString &id : ids.mid(2))
+        peer.legacyCall(QStringLiteral("tasks/cancel"), {{QStringLiteral("taskId"), id}});
 }
 
 QTEST_GUILESS_MAIN(TestDemoServer)
