@@ -436,7 +436,7 @@ void Catalog::applyEdits(const QJsonObject &edits)
 bool Catalog::isConformanceFixture(const QString &toolName)
 {
     return toolName.startsWith(QLatin1String("test_")) ||
-           toolName == QLatin1String("json_schema_2020_12_tool");
+           toolName == QLatin1String("json_schema_2020_12_tool") || toolName == QLatin1String("greet");
 }
 
 std::optional<QJsonObject> Catalog::tool(const QString &name) const

@@ -63,6 +63,9 @@ ConformanceFixtures::ConformanceFixtures(const InputRequests &inputRequests)
 std::optional<Answer> ConformanceFixtures::callTool(const QString &name, const QJsonObject &arguments,
                                                     const CallContext &context) const
 {
+    if (name == u"greet"_s) // the tasks scenarios' sync-only tool
+        return Answer::ok(
+            Blocks::toolResult({Blocks::text(u"Hello, %1!"_s.arg(arguments.value(u"name"_s).toString()))}));
     if (name == u"test_image_content"_s)
         return Answer::ok(Blocks::toolResult({Blocks::image(Media::png())}));
     if (name == u"test_audio_content"_s)

@@ -54,12 +54,19 @@ DemoServer::DemoServer(Era era, const Scenario &scenario, quint32 seed, QObject 
     , m_listTools(m_catalog, scenario)
     , m_content(m_catalog, scenario, m_inputRequests)
     , m_fixtures(m_inputRequests)
+    , m_tasks(*this)
     , m_modern(*this)
     , m_legacy(*this)
 {
     if (scenario.conformanceFixtures())
         m_catalog.addConformanceFixtures();
     m_catalog.applyEdits(scenario.itemEdits());
+    m_tasks.setNotifier([this](const QJsonObject &task, bool legacy) {
+        if (legacy)
+            m_legacy.notifyTaskStatus(task);
+        else
+            m_modern.notifyTask(task);
+    });
     for (const QString &list : {QStringLiteral("tools"), QStringLiteral("prompts"),
                                 QStringLiteral("resources"), QStringLiteral("templates")}) {
         const ListBehaviour b = scenario.behaviour(list);
@@ -206,6 +213,9 @@ void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJs
         callTool(id, context, exchange);
         return;
     }
+    if (modern ? m_tasks.handle(id, method, context, exchange)
+               : m_tasks.handleLegacy(id, method, params, exchange))
+        return;
     if (method == QStringLiteral("resources/read")) {
         const QString uri = params.value(QStringLiteral("uri")).toString();
         const auto result = readResource(uri, modern);
@@ -268,8 +278,15 @@ void DemoServer::callTool(const QJsonValue &id, const CallContext &context, Demo
         sendOutcome(exchange, id, m_listTools.call(toolName, arguments.toObject(), now()), context.modern);
         return;
     }
-    if (!m_catalog.tool(toolName)) {
+    const auto tool = m_catalog.tool(toolName);
+    if (!tool) {
         sendError(exchange, id, InvalidParams, QStringLiteral("Unknown tool: %1").arg(toolName), 200);
+        return;
+    }
+    if (!Tasks::support(*tool).isEmpty()) {
+        // The tasks extension: a task, or the tool's plain outcome when the client did not ask for one.
+        if (const auto answer = m_tasks.callTool(id, toolName, *tool, context, exchange))
+            sendAnswer(exchange, id, *answer, context);
         return;
     }
     if (Catalog::isConformanceFixture(toolName)) {

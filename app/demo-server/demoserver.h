@@ -11,6 +11,7 @@
 #include "listtools.h"
 #include "modernera.h"
 #include "scenario.h"
+#include "tasks.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -101,6 +102,7 @@ private:
     Content m_content;
     ConformanceFixtures m_fixtures;
     QList<QPointer<ToolRun>> m_runs;
+    Tasks m_tasks;
     ModernEra m_modern;
     LegacyEra m_legacy;
 };

@@ -62,9 +62,20 @@ void LegacyEra::initialize(const QJsonValue &id, const QJsonObject &params, Demo
     } else {
         m_stdioInitialized = true;
     }
+    QJsonObject capabilities = DemoServer::capabilities();
+    if (version == QStringLiteral("2025-11-25")) {
+        // The core tasks of 2025-11-25: task-augmented tools/call, tasks/get, result, list, cancel.
+        capabilities.insert(
+            QStringLiteral("tasks"),
+            QJsonObject{{QStringLiteral("list"), QJsonObject{}},
+                        {QStringLiteral("cancel"), QJsonObject{}},
+                        {QStringLiteral("requests"),
+                         QJsonObject{{QStringLiteral("tools"),
+                                      QJsonObject{{QStringLiteral("call"), QJsonObject{}}}}}}});
+    }
     m_server.sendResult(exchange, id,
                         QJsonObject{{QStringLiteral("protocolVersion"), version},
-                                    {QStringLiteral("capabilities"), DemoServer::capabilities()},
+                                    {QStringLiteral("capabilities"), capabilities},
                                     {QStringLiteral("serverInfo"), DemoServer::serverInfo()},
                                     {QStringLiteral("instructions"), m_server.instructions()}},
                         false);
@@ -150,6 +161,19 @@ void LegacyEra::notifyListChanged(const QString &method)
 {
     const QJsonObject notification{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
                                    {QStringLiteral("method"), method}};
+    if (m_stdioInitialized && m_stdioStream)
+        m_stdioStream->push(notification);
+    for (const Session &session : std::as_const(m_sessions)) {
+        if (session.stream)
+            session.stream->push(notification);
+    }
+}
+
+void LegacyEra::notifyTaskStatus(const QJsonObject &task)
+{
+    const QJsonObject notification{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                   {QStringLiteral("method"), QStringLiteral("notifications/tasks/status")},
+                                   {QStringLiteral("params"), task}};
     if (m_stdioInitialized && m_stdioStream)
         m_stdioStream->push(notification);
     for (const Session &session : std::as_const(m_sessions)) {

@@ -37,6 +37,8 @@ public:
     // notifications/resources/updated {uri} to the stdio client and the sessions subscribed to uri,
     // on the same channel as notifyListChanged.
     void notifyResourceUpdated(const QString &uri);
+    // notifications/tasks/status (the 2025-11-25 tasks), on the same channel as notifyListChanged.
+    void notifyTaskStatus(const QJsonObject &task);
 
 private:
     struct Session

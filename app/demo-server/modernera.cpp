@@ -66,6 +66,14 @@ QString headerForm(const QJsonValue &value)
         .chopped(1);
 }
 
+// 2026-07-28 adds the extensions the server speaks (the tasks extension, SEP-2663).
+QJsonObject modernCapabilities()
+{
+    QJsonObject capabilities = DemoServer::capabilities();
+    capabilities.insert(QStringLiteral("extensions"), QJsonObject{{Tasks::extensionId(), QJsonObject{}}});
+    return capabilities;
+}
+
 } // namespace
 
 ModernEra::ModernEra(DemoServer &server)
@@ -130,7 +138,7 @@ void ModernEra::handle(const QJsonValue &id, const QString &method, const QJsonO
     if (method == QStringLiteral("server/discover")) {
         m_server.sendResult(exchange, id,
                             QJsonObject{{QStringLiteral("supportedVersions"), QJsonArray{version()}},
-                                        {QStringLiteral("capabilities"), DemoServer::capabilities()},
+                                        {QStringLiteral("capabilities"), modernCapabilities()},
                                         {QStringLiteral("instructions"), m_server.instructions()},
                                         {QStringLiteral("ttlMs"), 3600000},
                                         {QStringLiteral("cacheScope"), QStringLiteral("public")}},
@@ -166,6 +174,15 @@ QString ModernEra::headerMismatch(const QString &method, const QString &version,
             return QStringLiteral("the Mcp-Name header is missing");
         if (decodeHeader(headers.value("mcp-name")) != params.value(key).toString())
             return QStringLiteral("Mcp-Name does not match params.%1").arg(key);
+    }
+    if (method == QStringLiteral("tasks/get") || method == QStringLiteral("tasks/update") ||
+        method == QStringLiteral("tasks/cancel")) {
+        // SEP-2663: the tasks methods route by Mcp-Name = params.taskId.
+        if (!headers.contains("mcp-name"))
+            return QStringLiteral("the Mcp-Name header is missing");
+        if (decodeHeader(headers.value("mcp-name")).trimmed() !=
+            params.value(QStringLiteral("taskId")).toString())
+            return QStringLiteral("Mcp-Name does not match params.taskId");
     }
     if (method == QStringLiteral("tools/call"))
         return paramHeaderMismatch(params, headers);
@@ -239,6 +256,7 @@ void ModernEra::listen(const QJsonValue &id, const QJsonObject &params, DemoExch
     subscription.tools = filter[QStringLiteral("toolsListChanged")].toBool();
     subscription.prompts = filter[QStringLiteral("promptsListChanged")].toBool();
     subscription.resources = filter[QStringLiteral("resourcesListChanged")].toBool();
+    subscription.taskStatus = filter[QStringLiteral("taskStatus")].toBool();
     QJsonObject granted;
     if (subscription.tools)
         granted.insert(QStringLiteral("toolsListChanged"), true);
@@ -246,6 +264,8 @@ void ModernEra::listen(const QJsonValue &id, const QJsonObject &params, DemoExch
         granted.insert(QStringLiteral("promptsListChanged"), true);
     if (subscription.resources)
         granted.insert(QStringLiteral("resourcesListChanged"), true);
+    if (subscription.taskStatus)
+        granted.insert(QStringLiteral("taskStatus"), true);
     if (!asked.toArray().isEmpty())
         granted.insert(QStringLiteral("resourceSubscriptions"), QJsonArray::fromStringList(grantedUris));
     m_subscriptions.append(subscription);
@@ -303,6 +323,25 @@ void ModernEra::notifyResourceUpdated(const QString &uri)
             {QStringLiteral("params"),
              QJsonObject{{QStringLiteral("uri"), uri},
                          {QStringLiteral("_meta"), QJsonObject{{subscriptionIdKey, subscription.id}}}}}});
+    }
+}
+
+void ModernEra::notifyTask(const QJsonObject &task)
+{
+    for (qsizetype i = m_subscriptions.size() - 1; i >= 0; --i) {
+        const Subscription &subscription = m_subscriptions.at(i);
+        if (subscription.exchange.isNull()) {
+            m_subscriptions.removeAt(i);
+            continue;
+        }
+        if (!subscription.taskStatus)
+            continue;
+        QJsonObject params = task;
+        params.insert(QStringLiteral("_meta"), QJsonObject{{subscriptionIdKey, subscription.id}});
+        subscription.exchange->push(
+            QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                        {QStringLiteral("method"), QStringLiteral("notifications/tasks")},
+                        {QStringLiteral("params"), params}});
     }
 }
 

@@ -34,6 +34,8 @@ public:
     // Sends notifications/resources/updated {uri} to the subscriptions whose resourceSubscriptions
     // were granted that uri.
     void notifyResourceUpdated(const QString &uri);
+    // Sends notifications/tasks {taskId, status, ...} to the subscriptions that asked for taskStatus.
+    void notifyTask(const QJsonObject &task);
 
 private:
     struct Subscription
@@ -42,6 +44,7 @@ private:
         bool tools = false;
         bool prompts = false;
         bool resources = false;
+        bool taskStatus = false;  // the tasks extension's status notifications
         QStringList resourceUris; // the resourceSubscriptions granted (readable URIs)
         QPointer<DemoExchange> exchange;
     };

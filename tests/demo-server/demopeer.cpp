@@ -88,6 +88,9 @@ DemoPeer::Headers DemoPeer::modernHeaders(const QString &method, const QJsonObje
         headers.append({"Mcp-Name", params.value(QStringLiteral("name")).toString().toUtf8()});
     else if (method == QStringLiteral("resources/read"))
         headers.append({"Mcp-Name", params.value(QStringLiteral("uri")).toString().toUtf8()});
+    else if (method == QStringLiteral("tasks/get") || method == QStringLiteral("tasks/update") ||
+             method == QStringLiteral("tasks/cancel"))
+        headers.append({"Mcp-Name", params.value(QStringLiteral("taskId")).toString().toUtf8()});
     return headers;
 }
 

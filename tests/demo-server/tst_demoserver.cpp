@@ -2,6 +2,7 @@
 // docs/demo-server.md.
 #include "demopeer.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -9,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <functional>
 
 namespace {
@@ -144,6 +146,60 @@ QJsonObject updatePost(const QString &postId, const QString &message)
     return QJsonObject{{QStringLiteral("post_id"), postId}, {QStringLiteral("message"), message}};
 }
 
+const QString tasksExtension = QStringLiteral("io.modelcontextprotocol/tasks");
+
+// _meta of a request that declares the tasks extension (and elicitation).
+QJsonObject tasksMeta()
+{
+    return metaWith({{QStringLiteral("extensions"), QJsonObject{{tasksExtension, QJsonObject{}}}},
+                     {QStringLiteral("elicitation"), QJsonObject{}}});
+}
+
+// tools/call as a client that declared the tasks extension.
+PeerReply taskCall(DemoPeer &peer, const QString &name, const QJsonObject &arguments)
+{
+    return peer.call(QStringLiteral("tools/call"), {{QStringLiteral("name"), name},
+                                                    {QStringLiteral("arguments"), arguments},
+                                                    {QStringLiteral("_meta"), tasksMeta()}});
+}
+
+// tasks/get, tasks/update or tasks/cancel with the extension declared.
+PeerReply taskRequest(DemoPeer &peer, const QString &method, const QString &taskId, QJsonObject params = {})
+{
+    params.insert(QStringLiteral("taskId"), taskId);
+    params.insert(QStringLiteral("_meta"), tasksMeta());
+    return peer.call(method, params);
+}
+
+QString taskStatus(DemoPeer &peer, const QString &taskId)
+{
+    return taskRequest(peer, QStringLiteral("tasks/get"), taskId)
+        .result()
+        .value(QStringLiteral("status"))
+        .toString();
+}
+
+// The taskIds of a tasks/list page (2025-11-25).
+QStringList taskIds(const QJsonObject &page)
+{
+    QStringList ids;
+    for (const QJsonValue &task : page.value(QStringLiteral("tasks")).toArray())
+        ids.append(task[QStringLiteral("taskId")].toString());
+    return ids;
+}
+
+// The statuses of the notifications/tasks that arrived for a task, in order.
+QStringList notifiedStatuses(const DemoPeer &peer, const QString &taskId)
+{
+    QStringList statuses;
+    for (const QJsonObject &n : peer.notifications()) {
+        if (n.value(QStringLiteral("method")).toString() == QStringLiteral("notifications/tasks") &&
+            n[QStringLiteral("params")][QStringLiteral("taskId")].toString() == taskId)
+            statuses.append(n[QStringLiteral("params")][QStringLiteral("status")].toString());
+    }
+    return statuses;
+}
+
 // The peer on the healthy scenario; in the legacy era, initialized.
 bool startHealthy(DemoPeer &peer, bool legacy)
 {
@@ -193,6 +249,16 @@ private Q_SLOTS:
     void legacySubscriptions();
     void modernSubscriptions_data() { transports(); }
     void modernSubscriptions();
+    void taskLifecycle_data() { transports(); }
+    void taskLifecycle();
+    void taskCancelAndErrors_data() { transports(); }
+    void taskCancelAndErrors();
+    void taskStatusNotifications_data() { transports(); }
+    void taskStatusNotifications();
+    void taskInputs_data() { transports(); }
+    void taskInputs();
+    void legacyTasks_data() { transports(); }
+    void legacyTasks();
 
 private:
     using Check = std::function<void(DemoPeer &)>;
@@ -377,7 +443,7 @@ void TestDemoServer::initTestCase()
         QCOMPARE(all.pages.size(), 1);
         QVERIFY(all.names.contains(QStringLiteral("json_schema_2020_12_tool")));
         QVERIFY(all.names.contains(QStringLiteral("test_missing_capability")));
-        QCOMPARE(all.names.size(), toolCount + 21);
+        QCOMPARE(all.names.size(), toolCount + 28);
         QCOMPARE(walk(peer, QStringLiteral("prompts/list")).names.size(), 35);
         const PeerReply text = peer.call(QStringLiteral("resources/read"),
                                          {{QStringLiteral("uri"), QStringLiteral("test://static-text")}});
@@ -1486,6 +1552,283 @@ void TestDemoServer::modernSubscriptions()
     }
     QCOMPARE(postMessage(peer.call(QStringLiteral("resources/read"), {{QStringLiteral("uri"), post}})),
              QStringLiteral("Edited in 2026"));
+}
+
+// The tasks extension (SEP-2663): sync_group as a task, polled with tasks/get to its inlined result.
+void TestDemoServer::taskLifecycle()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    const QJsonObject capabilities =
+        peer.call(QStringLiteral("server/discover")).result()[QStringLiteral("capabilities")].toObject();
+    QVERIFY(capabilities[QStringLiteral("extensions")][tasksExtension].isObject());
+    QVERIFY(!capabilities.contains(QStringLiteral("tasks")));
+
+    const QJsonObject arguments{{QStringLiteral("group_id"), QStringLiteral("g01")},
+                                {QStringLiteral("durationMs"), 300}};
+    const QJsonObject created = taskCall(peer, QStringLiteral("sync_group"), arguments).result();
+    QCOMPARE(created.value(QStringLiteral("resultType")).toString(), QStringLiteral("task"));
+    const QString taskId = created.value(QStringLiteral("taskId")).toString();
+    QVERIFY(!taskId.isEmpty());
+    QCOMPARE(created.value(QStringLiteral("status")).toString(), QStringLiteral("working"));
+    QCOMPARE(created.value(QStringLiteral("ttlMs")).toInt(), 600000);
+    QCOMPARE(created.value(QStringLiteral("pollIntervalMs")).toInt(), 1000);
+    QVERIFY(QDateTime::fromString(created.value(QStringLiteral("createdAt")).toString(), Qt::ISODateWithMs)
+                .isValid());
+    for (const char *absent : {"result", "error", "inputRequests", "requestState", "task", "content"})
+        QVERIFY2(!created.contains(QLatin1String(absent)), absent);
+
+    // Readable at once, then working until it completes with the tool's result inlined.
+    const QJsonObject working = taskRequest(peer, QStringLiteral("tasks/get"), taskId).result();
+    QCOMPARE(working.value(QStringLiteral("taskId")).toString(), taskId);
+    QCOMPARE(working.value(QStringLiteral("resultType")).toString(), QStringLiteral("complete"));
+    QVERIFY(!working.contains(QStringLiteral("result")));
+    QTRY_COMPARE_WITH_TIMEOUT(taskStatus(peer, taskId), QStringLiteral("completed"), 5000);
+    const QJsonObject done = taskRequest(peer, QStringLiteral("tasks/get"), taskId).result();
+    QVERIFY(done[QStringLiteral("result")][QStringLiteral("content")][0][QStringLiteral("text")]
+                .toString()
+                .startsWith(QStringLiteral("Synchronised group g01")));
+    QVERIFY(!done[QStringLiteral("result")].toObject().contains(QStringLiteral("isError")) ||
+            !done[QStringLiteral("result")][QStringLiteral("isError")].toBool());
+
+    // The extension removed tasks/result and tasks/list; an unknown task is -32602.
+    QCOMPARE(taskRequest(peer, QStringLiteral("tasks/result"), taskId).errorCode(), -32601);
+    QCOMPARE(peer.call(QStringLiteral("tasks/list"), {{QStringLiteral("_meta"), tasksMeta()}}).errorCode(),
+             -32601);
+    QCOMPARE(taskRequest(peer, QStringLiteral("tasks/get"), QStringLiteral("no-such-task")).errorCode(),
+             -32602);
+
+    // Without the extension: the tasks methods are -32021, and the tool answers when it is done.
+    const PeerReply gated = peer.call(QStringLiteral("tasks/get"), {{QStringLiteral("taskId"), taskId}});
+    QCOMPARE(gated.errorCode(), -32021);
+    QVERIFY(gated
+                .error()[QStringLiteral("data")][QStringLiteral("requiredCapabilities")]
+                        [QStringLiteral("extensions")][tasksExtension]
+                .isObject());
+    const PeerReply plain = callTool(peer, QStringLiteral("sync_group"), arguments);
+    QCOMPARE(plain.result().value(QStringLiteral("resultType")).toString(), QStringLiteral("complete"));
+    QVERIFY(!plain.result().contains(QStringLiteral("taskId")));
+    QVERIFY(plain.result()[QStringLiteral("content")][0][QStringLiteral("text")].toString().startsWith(
+        QStringLiteral("Synchronised group g01")));
+
+    // The legacy era has no tasks: the same call answers plainly there too.
+    QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    QVERIFY(toolCall(peer, true, QStringLiteral("sync_group"), arguments)
+                .result()[QStringLiteral("content")][0][QStringLiteral("text")]
+                .toString()
+                .startsWith(QStringLiteral("Synchronised group g01")));
+}
+
+void TestDemoServer::taskCancelAndErrors()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    const QString taskId =
+        taskCall(peer, QStringLiteral("sync_group"),
+                 {{QStringLiteral("group_id"), QStringLiteral("g02")}, {QStringLiteral("durationMs"), 60000}})
+            .result()
+            .value(QStringLiteral("taskId"))
+            .toString();
+    QVERIFY(!taskId.isEmpty());
+    const QJsonObject ack = taskRequest(peer, QStringLiteral("tasks/cancel"), taskId).result();
+    QCOMPARE(ack.value(QStringLiteral("resultType")).toString(), QStringLiteral("complete"));
+    QVERIFY(!ack.contains(QStringLiteral("taskId")) && !ack.contains(QStringLiteral("status")));
+    QCOMPARE(taskStatus(peer, taskId), QStringLiteral("cancelled"));
+    // Idempotent on a terminal task; an unknown one is -32602.
+    QCOMPARE(taskRequest(peer, QStringLiteral("tasks/cancel"), taskId)
+                 .result()
+                 .value(QStringLiteral("resultType"))
+                 .toString(),
+             QStringLiteral("complete"));
+    QCOMPARE(taskStatus(peer, taskId), QStringLiteral("cancelled"));
+    QCOMPARE(taskRequest(peer, QStringLiteral("tasks/cancel"), QStringLiteral("no-such-task")).errorCode(),
+             -32602);
+    QCOMPARE(
+        taskRequest(peer, QStringLiteral("tasks/update"), taskId, {{QStringLiteral("inputResponses"), 3}})
+            .errorCode(),
+        -32602);
+
+    if (peer.transport() == DemoPeer::Transport::Http) {
+        // Mcp-Name routes the tasks methods: it must match params.taskId.
+        QJsonObject params{{QStringLiteral("taskId"), taskId}, {QStringLiteral("_meta"), tasksMeta()}};
+        DemoPeer::Headers headers = DemoPeer::modernHeaders(QStringLiteral("tasks/get"), params);
+        headers.removeLast();
+        headers.append({QByteArrayLiteral("Mcp-Name"), QByteArrayLiteral("another-task")});
+        const PeerReply mismatch =
+            peer.send(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                  {QStringLiteral("id"), 7001},
+                                  {QStringLiteral("method"), QStringLiteral("tasks/get")},
+                                  {QStringLiteral("params"), params}},
+                      headers);
+        QCOMPARE(mismatch.errorCode(), -32020);
+        QCOMPARE(mismatch.status, 400);
+    }
+}
+
+// Status changes on a subscriptions/listen stream that asked for taskStatus.
+void TestDemoServer::taskStatusNotifications()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    peer.listen(QJsonObject{{QStringLiteral("taskStatus"), true}}, 92);
+    QVERIFY(peer.waitForNotification(QStringLiteral("notifications/subscriptions/acknowledged")));
+    QCOMPARE(peer.notifications()
+                 .constLast()[QStringLiteral("params")][QStringLiteral("notifications")]
+                 .toObject(),
+             (QJsonObject{{QStringLiteral("taskStatus"), true}}));
+    const QString taskId =
+        taskCall(peer, QStringLiteral("sync_group"),
+                 {{QStringLiteral("group_id"), QStringLiteral("g03")}, {QStringLiteral("durationMs"), 200}})
+            .result()
+            .value(QStringLiteral("taskId"))
+            .toString();
+    QVERIFY(!taskId.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(notifiedStatuses(peer, taskId).contains(QStringLiteral("completed")), 5000);
+    QCOMPARE(notifiedStatuses(peer, taskId).constLast(), QStringLiteral("completed"));
+    for (const QJsonObject &n : peer.notifications()) {
+        if (n.value(QStringLiteral("method")).toString() != QStringLiteral("notifications/tasks"))
+            continue;
+        const QJsonObject params = n.value(QStringLiteral("params")).toObject();
+        QCOMPARE(
+            params[QStringLiteral("_meta")][QStringLiteral("io.modelcontextprotocol/subscriptionId")].toInt(),
+            92);
+        if (params.value(QStringLiteral("status")).toString() == QStringLiteral("completed"))
+            QVERIFY(params[QStringLiteral("result")][QStringLiteral("content")].isArray());
+        else
+            QVERIFY(
+                params.value(QStringLiteral("statusMessage")).toString().contains(QStringLiteral("batch")));
+    }
+}
+
+// The conformance fixtures: a task that waits for input (tasks/update), and -32021 for a tool that
+// runs only as a task.
+void TestDemoServer::taskInputs()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("conformance")}));
+    const QJsonObject created = taskCall(peer, QStringLiteral("confirm_delete"),
+                                         {{QStringLiteral("filename"), QStringLiteral("a.txt")}})
+                                    .result();
+    const QString taskId = created.value(QStringLiteral("taskId")).toString();
+    QCOMPARE(created.value(QStringLiteral("status")).toString(), QStringLiteral("input_required"));
+    const QJsonObject waiting = taskRequest(peer, QStringLiteral("tasks/get"), taskId).result();
+    QCOMPARE(waiting[QStringLiteral("inputRequests")][QStringLiteral("confirm")][QStringLiteral("method")]
+                 .toString(),
+             QStringLiteral("elicitation/create"));
+    const QJsonObject answer{{QStringLiteral("action"), QStringLiteral("accept")},
+                             {QStringLiteral("content"), QJsonObject{{QStringLiteral("confirm"), true}}}};
+    const QJsonObject ack =
+        taskRequest(peer, QStringLiteral("tasks/update"), taskId,
+                    {{QStringLiteral("inputResponses"), QJsonObject{{QStringLiteral("confirm"), answer}}}})
+            .result();
+    QCOMPARE(ack.value(QStringLiteral("resultType")).toString(), QStringLiteral("complete"));
+    QVERIFY(!ack.contains(QStringLiteral("status")));
+    QTRY_COMPARE_WITH_TIMEOUT(taskStatus(peer, taskId), QStringLiteral("completed"), 5000);
+    QVERIFY(taskRequest(peer, QStringLiteral("tasks/get"), taskId)
+                .result()[QStringLiteral("result")][QStringLiteral("content")][0][QStringLiteral("text")]
+                .toString()
+                .startsWith(QStringLiteral("Deleted a.txt")));
+
+    const PeerReply required = callTool(peer, QStringLiteral("failing_job"), {});
+    QCOMPARE(required.errorCode(), -32021);
+    if (peer.transport() == DemoPeer::Transport::Http)
+        QCOMPARE(required.status, 400);
+    const QString failed = taskCall(peer, QStringLiteral("protocol_error_job"), {})
+                               .result()
+                               .value(QStringLiteral("taskId"))
+                               .toString();
+    QTRY_COMPARE_WITH_TIMEOUT(taskStatus(peer, failed), QStringLiteral("failed"), 5000);
+    const QJsonObject detailed = taskRequest(peer, QStringLiteral("tasks/get"), failed).result();
+    QCOMPARE(detailed[QStringLiteral("error")][QStringLiteral("code")].toInt(), -32603);
+    QVERIFY(!detailed.contains(QStringLiteral("result")));
+}
+
+// The 2025-11-25 form in the initialize era: task-augmented tools/call, tasks/get, tasks/result,
+// tasks/list paged by cursor, tasks/cancel, notifications/tasks/status.
+void TestDemoServer::legacyTasks()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    const QJsonObject capabilities =
+        peer.initialize().result().value(QStringLiteral("capabilities")).toObject();
+    QVERIFY(capabilities[QStringLiteral("tasks")][QStringLiteral("list")].isObject());
+    QVERIFY(capabilities[QStringLiteral("tasks")][QStringLiteral("requests")][QStringLiteral("tools")]
+                        [QStringLiteral("call")]
+                            .isObject());
+    QVERIFY(peer.openLegacyStream());
+
+    auto augmented = [&](int durationMs) {
+        return peer.legacyCall(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("sync_group")},
+             {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("group_id"), QStringLiteral("g04")},
+                                                       {QStringLiteral("durationMs"), durationMs}}},
+             {QStringLiteral("task"), QJsonObject{{QStringLiteral("ttl"), 60000}}}});
+    };
+    const QJsonObject task = augmented(300).result().value(QStringLiteral("task")).toObject();
+    const QString taskId = task.value(QStringLiteral("taskId")).toString();
+    QVERIFY(!taskId.isEmpty());
+    QCOMPARE(task.value(QStringLiteral("status")).toString(), QStringLiteral("working"));
+    QCOMPARE(task.value(QStringLiteral("ttl")).toInt(), 60000);
+    QCOMPARE(task.value(QStringLiteral("pollInterval")).toInt(), 1000);
+    QCOMPARE(peer.legacyCall(QStringLiteral("tasks/get"), {{QStringLiteral("taskId"), taskId}})
+                 .result()
+                 .value(QStringLiteral("taskId"))
+                 .toString(),
+             taskId);
+    // tasks/result waits for the end, then answers the tool's result.
+    const QJsonObject result =
+        peer.legacyCall(QStringLiteral("tasks/result"), {{QStringLiteral("taskId"), taskId}}).result();
+    QVERIFY(result[QStringLiteral("content")][0][QStringLiteral("text")].toString().startsWith(
+        QStringLiteral("Synchronised group g04")));
+    QCOMPARE(result[QStringLiteral("_meta")][QStringLiteral("io.modelcontextprotocol/related-task")]
+                   [QStringLiteral("taskId")]
+                       .toString(),
+             taskId);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        std::any_of(peer.notifications().begin(), peer.notifications().end(),
+                    [&](const QJsonObject &n) {
+                        return n.value(QStringLiteral("method")).toString() ==
+                                   QStringLiteral("notifications/tasks/status") &&
+                               n[QStringLiteral("params")][QStringLiteral("status")].toString() ==
+                                   QStringLiteral("completed");
+                    }),
+        5000);
+    QCOMPARE(
+        peer.legacyCall(QStringLiteral("tasks/cancel"), {{QStringLiteral("taskId"), taskId}}).errorCode(),
+        -32602); // terminal
+
+    // Three more (one long, cancelled): tasks/list pages them by three, oldest first.
+    QStringList ids{taskId};
+    for (int durationMs : {60000, 60000, 60000})
+        ids.append(
+            augmented(durationMs).result()[QStringLiteral("task")][QStringLiteral("taskId")].toString());
+    const QJsonObject cancelled =
+        peer.legacyCall(QStringLiteral("tasks/cancel"), {{QStringLiteral("taskId"), ids.at(1)}}).result();
+    QCOMPARE(cancelled.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+    const QJsonObject first = peer.legacyCall(QStringLiteral("tasks/list")).result();
+    QCOMPARE(taskIds(first), ids.mid(0, 3));
+    const QString cursor = first.value(QStringLiteral("nextCursor")).toString();
+    QVERIFY(!cursor.isEmpty());
+    const QJsonObject second =
+        peer.legacyCall(QStringLiteral("tasks/list"), {{QStringLiteral("cursor"), cursor}}).result();
+    QCOMPARE(taskIds(second), ids.mid(3));
+    QVERIFY(!second.contains(QStringLiteral("nextCursor")));
+    QCOMPARE(
+        peer.legacyCall(QStringLiteral("tasks/list"), {{QStringLiteral("cursor"), QStringLiteral("nope")}})
+            .errorCode(),
+        -32602);
+    QCOMPARE(peer.legacyCall(QStringLiteral("tasks/get"),
+                             {{QStringLiteral("taskId"), QStringLiteral("no-such-task")}})
+                 .errorCode(),
+             -32602);
+    for (const QString &id : ids.mid(2))
+        peer.legacyCall(QStringLiteral("tasks/cancel"), {{QStringLiteral("taskId"), id}});
 }
 
 QTEST_GUILESS_MAIN(TestDemoServer)
