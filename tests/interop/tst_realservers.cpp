@@ -571,9 +571,12 @@ void tst_RealServers::pagingAudit()
     QString why;
     const QStringList to = target(QStringLiteral("paging"), transport, &why);
     QVERIFY2(!to.isEmpty(), qPrintable(why));
-    const Run run = runFolio(
-        QStringList{QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json")} + to,
-        m_configHome.path());
+    // Two walks of each list, compared (the default, said): the peer's lists do not change.
+    const Run run =
+        runFolio(QStringList{QStringLiteral("audit"), QStringLiteral("--walks"), QStringLiteral("2"),
+                             QStringLiteral("--format"), QStringLiteral("json")} +
+                     to,
+                 m_configHome.path());
     qInfo("folio audit (%s): %lld ms", qPrintable(transport), run.elapsedMs);
     // Exit 1: the one error is tools/list's, a true one (see below).
     QVERIFY2(run.finished && run.exitCode == 1, qPrintable(run.describe()));
@@ -727,6 +730,11 @@ void tst_RealServers::referenceServerLists()
 void tst_RealServers::referenceServerAudit_data()
 {
     addReferenceRows();
+    // server-everything too (issue 33: the audit with --walks 2 on each third-party server).
+    QTest::addRow("everything_stdio")
+        << QStringLiteral("everything") << QStringLiteral("stdio") << QStringLiteral("2025-11-25");
+    QTest::addRow("everything_proxy")
+        << QStringLiteral("everything") << QStringLiteral("proxy") << QStringLiteral("2026-07-28");
 }
 
 void tst_RealServers::referenceServerAudit()
@@ -738,9 +746,13 @@ void tst_RealServers::referenceServerAudit()
     QString why;
     const QStringList to = target(server, transport, &why);
     QVERIFY2(!to.isEmpty(), qPrintable(why));
-    const Run run = runFolio(
-        QStringList{QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json")} + to,
-        m_configHome.path(), environment(server));
+    // Two walks of each list, compared: these servers' lists do not change between walks, so no
+    // unstable-* finding (warnings and infos 0 below), which the raw client's two answers confirm.
+    const Run run =
+        runFolio(QStringList{QStringLiteral("audit"), QStringLiteral("--walks"), QStringLiteral("2"),
+                             QStringLiteral("--format"), QStringLiteral("json")} +
+                     to,
+                 m_configHome.path(), environment(server));
     qInfo("folio audit %s (%s): %lld ms", qPrintable(server), qPrintable(transport), run.elapsedMs);
     // Exit 1: each list fits one page and accepts a forged cursor (below).
     QVERIFY2(run.finished && run.exitCode == 1, qPrintable(run.describe()));
@@ -760,6 +772,7 @@ void tst_RealServers::referenceServerAudit()
     const QMap<QString, QJsonObject> lists = auditLists(audit);
     const QHash<QString, std::pair<QString, QString>> methods{
         {QStringLiteral("tools"), {QStringLiteral("tools/list"), QStringLiteral("tools")}},
+        {QStringLiteral("prompts"), {QStringLiteral("prompts/list"), QStringLiteral("prompts")}},
         {QStringLiteral("resources"), {QStringLiteral("resources/list"), QStringLiteral("resources")}},
         {QStringLiteral("templates"),
          {QStringLiteral("resources/templates/list"), QStringLiteral("resourceTemplates")}}};
@@ -793,6 +806,8 @@ void tst_RealServers::referenceServerAudit()
                                             evidence.value(QStringLiteral("cursor")));
         QVERIFY2(why.isEmpty(), qPrintable(why)); // a result, not the -32602 it should be
         QCOMPARE(answered, whole);
+        // The same list asked again by the raw client: what the second walk compared, unchanged.
+        QCOMPARE(rawList(command(server), method, key, environment(server), &why), whole);
         QCOMPARE(evidence.value(QStringLiteral("itemCount")).toInt(-1), int(whole.size()));
     }
     QVERIFY(audited >= 1);
