@@ -609,14 +609,17 @@ void McpClient::updateListen()
         request(QStringLiteral("subscriptions/listen"), {{QStringLiteral("notifications"), wanted}}, this, 0);
     connect(m_listen, &RpcCall::finished, this, [this, call = m_listen.data()] {
         call->deleteLater();
-        if (!call->isError() || call->error().kind == McpError::Kind::Cancelled || m_listen != call)
-            return;
-        report(QStringLiteral("subscriptions/listen ended: ") + call->error().describe());
+        if (m_listen != call || (call->isError() && call->error().kind == McpError::Kind::Cancelled))
+            return; // replaced by another stream, or ended by this client
+        // The server ended it: with an error, or gracefully (a {resultType: "complete"} answer).
+        const QString how = call->isError() ? call->error().describe() : tr("the server closed it");
+        report(QStringLiteral("subscriptions/listen ended: ") + how);
         m_listen = nullptr;
         m_listenFilter = {};
-        const QString why = tr("the subscriptions/listen stream ended: %1").arg(call->error().describe());
+        const QString why = tr("the subscriptions/listen stream ended: %1").arg(how);
         for (const QString &uri : m_subscriptions.keys()) {
-            if (m_subscriptions.value(uri).state != ResourceSubscription::State::NotOffered)
+            const ResourceSubscription::State state = m_subscriptions.value(uri).state;
+            if (state == ResourceSubscription::State::Pending || state == ResourceSubscription::State::Active)
                 setSubscription(uri, ResourceSubscription::State::Refused, why);
         }
     });

@@ -536,22 +536,34 @@ private Q_SLOTS:
         QCOMPARE(last[QStringLiteral("resourcesListChanged")], true);
     }
 
+    void modern_stream_that_ends_refuses_data()
+    {
+        QTest::addColumn<QJsonObject>("answer");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("an error") << QJsonObject{{QStringLiteral("error"),
+                                                  QJsonObject{{QStringLiteral("code"), -32603},
+                                                              {QStringLiteral("message"),
+                                                               QStringLiteral("overloaded")}}}}
+                                  << QStringLiteral("overloaded");
+        QTest::newRow("closed by the server")
+            << QJsonObject{{QStringLiteral("resultType"), QStringLiteral("complete")}}
+            << QStringLiteral("the server closed it");
+    }
     void modern_stream_that_ends_refuses()
     {
+        QFETCH(QJsonObject, answer);
+        QFETCH(QString, said);
         m_capabilities = subscribable();
         m_answer = [](const QString &) { return textResult(QStringLiteral("x"), hints(60000)); };
-        m_other = [](const QString &method, const QJsonObject &) {
-            return method == QLatin1String("subscriptions/listen")
-                       ? QJsonObject{{QStringLiteral("error"),
-                                      QJsonObject{{QStringLiteral("code"), -32603},
-                                                  {QStringLiteral("message"), QStringLiteral("overloaded")}}}}
-                       : QJsonObject{};
+        m_other = [answer](const QString &method, const QJsonObject &) {
+            return method == QLatin1String("subscriptions/listen") ? answer : QJsonObject{};
         };
         QVERIFY(connectTo(true));
         m_reads->setSubscribes(true);
         const int row = readNow();
         QTRY_COMPARE(m_reads->record(row).subscription.state, ResourceSubscription::State::Refused);
-        QVERIFY(m_reads->record(row).subscriptionLine().contains(QStringLiteral("overloaded")));
+        QVERIFY2(m_reads->record(row).subscriptionLine().contains(said),
+                 qPrintable(m_reads->record(row).subscriptionLine()));
     }
 
     void disconnect_forgets_subscriptions()
