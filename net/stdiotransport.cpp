@@ -381,26 +381,37 @@ void StdioTransport::close()
         m_closeStdinWhenWritten = true;
     else
         closeStdin();
-    QPointer<QProcess> proc(m_process);
-    QTimer::singleShot(m_graceMs, this, [this, proc] {
-        if (proc && proc->state() != QProcess::NotRunning) {
-            report(QStringLiteral("Server did not exit after stdin closed; sending SIGTERM"));
-            signalGroup(SIGTERM);
-            QTimer::singleShot(m_graceMs, this, [this, proc] {
-                if (proc && proc->state() != QProcess::NotRunning) {
-                    report(QStringLiteral("Server ignored SIGTERM; killing it"));
-                    signalGroup(SIGKILL);
-                    proc->kill();
-                }
-            });
-        }
-    });
+    if (!m_stopTimer) {
+        m_stopTimer = new QTimer(this);
+        m_stopTimer->setSingleShot(true);
+        connect(m_stopTimer, &QTimer::timeout, this, [this] {
+            if (m_process->state() == QProcess::NotRunning)
+                return;
+            if (!m_terminated) {
+                report(QStringLiteral("Server did not exit after stdin closed; sending SIGTERM"));
+                m_terminated = true;
+                signalGroup(SIGTERM);
+                m_stopTimer->start(m_graceMs);
+                return;
+            }
+            report(QStringLiteral("Server ignored SIGTERM; killing it"));
+            signalGroup(SIGKILL);
+            m_process->kill();
+        });
+    }
+    m_terminated = false;
+    m_stopTimer->start(m_graceMs);
 }
 
 void StdioTransport::handleStdout()
 {
     const QByteArray bytes = m_process->readAllStandardOutput();
     if (m_relay) {
+        // A relayed server still writing after its stdin closed is at work, not hung, as it would
+        // be with no Folio between it and its client: the grace before SIGTERM counts from its last
+        // output (folio tap; a client of Folio's own stops a server on its own terms).
+        if (m_closing && !m_terminated && m_stopTimer && m_stopTimer->isActive() && !bytes.isEmpty())
+            m_stopTimer->start(m_graceMs);
         if (!bytes.isEmpty())
             Q_EMIT relayed(bytes);
         return;

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 class QSocketNotifier;
+class QTimer;
 
 namespace folio {
 
@@ -97,6 +98,8 @@ private:
     QByteArray m_stderrBuffer;
     QStringList m_stderrTail;
     int m_graceMs = 2000;
+    QTimer *m_stopTimer = nullptr; // after close(): SIGTERM when it fires, then SIGKILL
+    bool m_terminated = false;     // SIGTERM was sent
     bool m_closing = false;
     bool m_closedEmitted = false;
     bool m_started = false;
