@@ -666,7 +666,7 @@ void McpClient::setSubscription(const QString &uri, ResourceSubscription::State 
         if (!m_subscriptions.remove(uri))
             return;
     } else {
-        if (m_subscriptions.value(uri) == next && m_subscriptions.contains(uri))
+        if (m_subscriptions.contains(uri) && m_subscriptions.value(uri) == next)
             return;
         m_subscriptions.insert(uri, next);
     }

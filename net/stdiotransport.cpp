@@ -409,8 +409,9 @@ void StdioTransport::handleStdout()
     if (m_relay) {
         // A relayed server still writing after its stdin closed is at work, not hung, as it would
         // be with no Folio between it and its client: the grace before SIGTERM counts from its last
-        // output (folio tap; a client of Folio's own stops a server on its own terms).
-        if (m_closing && !m_terminated && m_stopTimer && m_stopTimer->isActive() && !bytes.isEmpty())
+        // output while the client takes it (setGraceFromLastOutput).
+        if (m_graceFromLastOutput && m_closing && !m_terminated && m_stopTimer && m_stopTimer->isActive() &&
+            !bytes.isEmpty())
             m_stopTimer->start(m_graceMs);
         if (!bytes.isEmpty())
             Q_EMIT relayed(bytes);

@@ -34,6 +34,9 @@ public:
     // (relayed()), never framed or read; its stderr goes straight to Folio's own stderr, byte for
     // byte; and sendBytes() writes bytes to its stdin unchanged. Set before open().
     void setRelay(bool relay) { m_relay = relay; }
+    // Relay mode, once stdin is closed: the grace before SIGTERM counts from the server's last
+    // output while someone still takes that output (folio tap's client); off, from the close.
+    void setGraceFromLastOutput(bool on) { m_graceFromLastOutput = on; }
     // Relay mode: writes bytes to the server's stdin as they are (what the pipe does not take
     // waits, as send()'s lines do; pendingInputBytes() says how much).
     void sendBytes(QByteArrayView bytes);
@@ -105,6 +108,7 @@ private:
     bool m_started = false;
     bool m_opening = false; // inside open()'s wait for the exec
     bool m_relay = false;
+    bool m_graceFromLastOutput = false;
     int m_exitStatus = -1;
 };
 

@@ -28,6 +28,8 @@ TapRelay::TapRelay(QObject *parent)
     , m_server(new StdioTransport(this))
 {
     m_server->setRelay(true);
+    // While the client reads, a server that writes is not hung (until the client's end closes).
+    m_server->setGraceFromLastOutput(true);
     connect(m_server, &StdioTransport::opened, this, [this] {
         m_clientIn = new QSocketNotifier(clientReadFd, QSocketNotifier::Read, this);
         connect(m_clientIn, &QSocketNotifier::activated, this, &TapRelay::readClient);
@@ -120,6 +122,9 @@ void TapRelay::writeClient(const QByteArray &bytes)
         } else {
             qCInfo(lcStdio) << "tap: the client's end of stdout is closed";
             m_writeFailed = true; // SIGPIPE is ignored (StdioTransport::open)
+            // Nobody takes what the server writes now: it is stopped after the grace, however
+            // much it still writes.
+            m_server->setGraceFromLastOutput(false);
             stopReadingClient();
         }
     }

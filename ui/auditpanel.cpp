@@ -166,8 +166,7 @@ void AuditPanel::showIdle()
         tr("The audit walks every list and read-only list tool to its end (a tool's required arguments "
            "filled from its schema), then probes the cursors: a tampered or forged cursor, a cursor from "
            "another list, \"\" sent back, more walks compared with the first. Polite: one request at a time, "
-           "a handful of "
-           "probes per list. Its findings join the Findings dock.%1")
+           "a handful of probes per list. Its findings join the Findings dock.%1")
             .arg(connected ? QString() : tr(" Connect to the server first (Ctrl+Return).")));
 }
 

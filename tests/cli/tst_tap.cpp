@@ -272,6 +272,23 @@ private Q_SLOTS:
         QVERIFY(f.out.endsWith("line 8\n"));
     }
 
+    // ...but one whose client has gone (its stdout closed) is stopped after the grace, however
+    // much it writes: the tap never waits on a server nobody reads.
+    void serverWritingToNobodyIsStopped()
+    {
+        // head takes 1,000 bytes and closes the pipe: the tap's next write fails, the client is gone.
+        QElapsedTimer timer;
+        timer.start();
+        const Finished f = run(QStringLiteral("/bin/sh"),
+                               {QStringLiteral("-c"),
+                                QStringLiteral("\"$0\" tap --grace-ms 200 -- yes | head -c 1000 > /dev/null; "
+                                               "echo \"tap exited\" >&2"),
+                                folioBinary},
+                               {}, QProcessEnvironment::systemEnvironment(), 20000);
+        QVERIFY2(f.exitCode == 0 && f.err.contains("tap exited"), "the tap kept a server nobody reads");
+        QVERIFY(timer.elapsed() < 20000);
+    }
+
     // The scripted client (tests/peers/scripted-client.mjs) through the tap, against the demo
     // server: each policy gives the finding docs/findings.md names for it, and a client that pages
     // right gives none.
