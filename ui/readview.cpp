@@ -426,6 +426,7 @@ ReadView::ReadView(ServerSession *session, QWidget *parent)
     m_state->setForegroundRole(QPalette::PlaceholderText);
     m_state->setWordWrap(true);
     m_subscription->setObjectName(QStringLiteral("subscription"));
+    m_subscription->setTextFormat(Qt::PlainText); // it may quote a server's error message
     m_subscription->setForegroundRole(QPalette::PlaceholderText);
     m_subscription->setWordWrap(true);
     m_close->setToolTip(tr("Close this read (Delete): it is forgotten and, where it was subscribed, "
@@ -585,7 +586,7 @@ void ReadView::updateDetail()
     }
     m_hints->setVisible(!m_hints->text().isEmpty());
     m_state->setVisible(!m_state->text().isEmpty());
-    m_subscription->setText(r.subscriptionLine());
+    m_subscription->setText(oneLineSafe(r.subscriptionLine()));
     m_subscription->setVisible(!m_subscription->text().isEmpty());
     m_notCached->setText(r.notCachedReason().isEmpty() ? QString()
                                                        : tr("Not cached: %1.").arg(r.notCachedReason()));

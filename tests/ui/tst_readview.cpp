@@ -51,6 +51,7 @@ private Q_SLOTS:
     void imagesShownAndBlobsSummarised();
     void templateFieldsAreCompleted();
     void readFindingsJoinTheSessions();
+    void refusedSubscriptionQuotesTheServerSafely();
     void subscribedReadGoesStaleWhenTheServerChangesIt_data();
     void subscribedReadGoesStaleWhenTheServerChangesIt();
 
@@ -415,6 +416,35 @@ void tst_ReadView::readFindingsJoinTheSessions()
     QVERIFY(session->findingCount() >= 2);
     QCOMPARE(session->worstSeverity(), Finding::Severity::Error);
     QVERIFY(view.hintsLabel()->text().startsWith(QStringLiteral("ttlMs -1 · missing cacheScope")));
+}
+
+// A server that refuses the subscription stream with markup and an escape sequence in its error:
+// the read quotes it as text, the escape shown, nothing rendered.
+void tst_ReadView::refusedSubscriptionQuotesTheServerSafely()
+{
+    const QString hostile = QStringLiteral("<b>no</b> \x1b]0;owned\x07");
+    auto session = scriptedSession(
+        [hostile](const QString &method, const QJsonObject &) {
+            if (method == QLatin1String("subscriptions/listen"))
+                return QJsonObject{
+                    {QStringLiteral("error"),
+                     QJsonObject{{QStringLiteral("code"), -32603}, {QStringLiteral("message"), hostile}}}};
+            return QJsonObject{{QStringLiteral("contents"),
+                                QJsonArray{QJsonObject{{QStringLiteral("uri"), QStringLiteral("a://b")},
+                                                       {QStringLiteral("text"), QStringLiteral("x")}}}},
+                               {QStringLiteral("ttlMs"), 60000},
+                               {QStringLiteral("cacheScope"), QStringLiteral("public")}};
+        },
+        QJsonObject{{QStringLiteral("resources"), QJsonObject{{QStringLiteral("subscribe"), true}}}});
+    QVERIFY(session);
+    ReadView view(session.get());
+    view.readUri(QStringLiteral("a://b"));
+    QTRY_COMPARE(view.reads()->record(0).subscription.state, ResourceSubscription::State::Refused);
+    QTRY_VERIFY(view.subscriptionLabel()->text().contains(QStringLiteral("<b>no</b>")));
+    QCOMPARE(view.subscriptionLabel()->textFormat(), Qt::PlainText);
+    QVERIFY2(!view.subscriptionLabel()->text().contains(QChar(0x1b)),
+             qPrintable(view.subscriptionLabel()->text()));
+    QVERIFY(view.subscriptionLabel()->text().contains(QStringLiteral("<U+001B>")));
 }
 
 void tst_ReadView::subscribedReadGoesStaleWhenTheServerChangesIt_data()
