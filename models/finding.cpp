@@ -30,7 +30,8 @@ Finding::Severity Finding::defaultSeverity(const QString &id)
         id == FindingId::ClientStoppedEarly || id == FindingId::ClientNeverPaged ||
         id == FindingId::ClientFollowedRepeatedCursor || id == FindingId::ClientRetriedRefusedCursor ||
         id == FindingId::ClientGaveUpAfterCursorError || id == FindingId::ClientChangedArguments ||
-        id == FindingId::ClientIgnoredListChanged || id == FindingId::ClientPollsWithoutJitter)
+        id == FindingId::ClientIgnoredListChanged || id == FindingId::ClientPollsWithoutJitter ||
+        id == FindingId::TaskOutlivedTtl)
         return Severity::Warning;
     if (id == FindingId::PageOverLimit || id == FindingId::TransparentPaging ||
         id == FindingId::UnstableCursors || id == FindingId::ContextCost ||
@@ -81,7 +82,8 @@ QStringList Finding::catalogue()
             FindingId::ClientIgnoredListChanged,
             FindingId::ClientRefetchedFreshPage,
             FindingId::ClientPollsWithoutJitter,
-            FindingId::ClientRequestMetaMissing};
+            FindingId::ClientRequestMetaMissing,
+            FindingId::TaskOutlivedTtl};
 }
 
 QJsonArray Finding::toJson(const QList<Finding> &findings)

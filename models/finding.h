@@ -86,6 +86,8 @@ inline const QString ClientIgnoredListChanged = QStringLiteral("client-ignored-l
 inline const QString ClientRefetchedFreshPage = QStringLiteral("client-refetched-fresh-page");
 inline const QString ClientPollsWithoutJitter = QStringLiteral("client-polls-without-jitter");
 inline const QString ClientRequestMetaMissing = QStringLiteral("client-request-meta-missing");
+// Tasks (models/taskboard.h).
+inline const QString TaskOutlivedTtl = QStringLiteral("task-outlived-ttl");
 } // namespace FindingId
 
 } // namespace folio

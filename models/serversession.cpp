@@ -6,6 +6,7 @@
 #include "pagedlistmodel.h"
 #include "replaytransport.h"
 #include "resourcereads.h"
+#include "taskboard.h"
 #include "secretstore.h"
 #include "serverhistory.h"
 #include "signinstore.h"
@@ -59,6 +60,8 @@ ServerSession::ServerSession(const ServerConfig &config, TtlClock *clock, Secret
     }
     m_reads = new ResourceReads(m_client, m_clock, this);
     connect(m_reads, &ResourceReads::findingsChanged, this, &ServerSession::findingsChanged);
+    m_tasks = new TaskBoard(m_client, m_clock, this);
+    connect(m_tasks, &TaskBoard::findingsChanged, this, &ServerSession::findingsChanged);
     connect(m_client, &McpClient::stateChanged, this, &ServerSession::stateChanged);
     connect(m_client, &McpClient::connected, this, &ServerSession::handleConnected);
     connect(m_client, &McpClient::strayOutput, this, [this](const QString &line) {
@@ -97,6 +100,7 @@ ServerSession::~ServerSession()
     qDeleteAll(m_models);
     m_models.clear();
     delete m_reads; // it unschedules its reads from the clock too
+    delete m_tasks;
 }
 
 void ServerSession::setSignInBrowser(std::function<void(const QUrl &)> browser)
@@ -223,6 +227,7 @@ void ServerSession::handleConnected()
     m_models.clear();
     m_lists.clear();
     m_reads->clear();
+    m_tasks->clear();
     if (m_auditor)
         cancelAudit(tr("the server reconnected"));
     clearAuditResult();
@@ -336,6 +341,8 @@ QList<Finding> ServerSession::findings(const QString &listId) const
     QList<Finding> all;
     if (listId == ReadsId)
         return m_reads->findings();
+    if (listId == TasksId)
+        return m_tasks->findings();
     if (const PagedListModel *m = m_models.value(listId))
         all = m->walker()->findings();
     all += auditFindings(listId);
@@ -362,6 +369,8 @@ QStringList ServerSession::findingListIds() const
     }
     if (!m_reads->findings().isEmpty())
         ids.append(ReadsId);
+    if (!m_tasks->findings().isEmpty())
+        ids.append(TasksId);
     return ids;
 }
 

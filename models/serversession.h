@@ -22,6 +22,7 @@ class SnapshotTaker;
 class PagedListModel;
 class ReplayClock;
 class ResourceReads;
+class TaskBoard;
 class SecretStore;
 class SignInStore;
 struct SessionRecording;
@@ -101,6 +102,10 @@ public:
     // Their findings are findings(ReadsId); a new connection forgets them, as it forgets the walks.
     ResourceReads *reads() const { return m_reads; }
     static inline const QString ReadsId = QStringLiteral("resources/read");
+    // The tasks started on this connection (task-augmented tools/call), their ttls on the same
+    // TTL clock. Their findings are findings(TasksId); a new connection forgets them.
+    TaskBoard *tasks() const { return m_tasks; }
+    static inline const QString TasksId = QStringLiteral("tasks");
 
     WalkOnConnect walkOnConnect() const { return m_walkOnConnect; }
     void setWalkOnConnect(WalkOnConnect mode) { m_walkOnConnect = mode; }
@@ -208,6 +213,7 @@ private:
     QList<ListSource> m_lists;
     QHash<QString, PagedListModel *> m_models;
     ResourceReads *m_reads = nullptr;
+    TaskBoard *m_tasks = nullptr;
     WalkOnConnect m_walkOnConnect = WalkOnConnect::Whole;
     bool m_pinsDefinitions = false;
     bool m_driftDone = false; // checked (or pinned) on this connection

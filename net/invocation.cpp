@@ -151,7 +151,8 @@ void Invocation::handleRound(RpcCall *call)
     const QJsonObject result = call->result();
     const QJsonValue type = result.value(resultTypeKey);
     // A missing resultType is "complete" (and is what every 2025-era result looks like).
-    if (type.isUndefined() || type == QLatin1String("complete")) {
+    // "task" (the 2026 tasks extension): the answer is the task, whose result comes later.
+    if (type.isUndefined() || type == QLatin1String("complete") || type == QLatin1String("task")) {
         Q_EMIT roundFinished(index);
         finish(result, {});
         return;

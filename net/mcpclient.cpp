@@ -120,6 +120,7 @@ void McpClient::setState(State state)
     QStringList dropped;
     if (state != State::Connected) {
         m_listenLists = false;
+        m_listenTasks = false;
         m_listenFilter = {};
         dropped = m_subscriptions.keys();
         m_subscriptions.clear();
@@ -584,6 +585,8 @@ void McpClient::updateListen()
         if (advertised("resources"))
             wanted[QStringLiteral("resourcesListChanged")] = true;
     }
+    if (m_listenTasks)
+        wanted[QStringLiteral("taskStatus")] = true;
     QStringList uris;
     for (auto it = m_subscriptions.cbegin(); it != m_subscriptions.cend(); ++it) {
         if (it->state == ResourceSubscription::State::Pending ||
@@ -725,6 +728,99 @@ void McpClient::unsubscribeResource(const QString &uri)
     });
 }
 
+const QString McpClient::TasksExtension = QStringLiteral("io.modelcontextprotocol/tasks");
+
+bool McpClient::offersTasks() const
+{
+    if (isModern())
+        return m_capabilities.value(QStringLiteral("extensions")).toObject().contains(TasksExtension);
+    return m_capabilities.value(QStringLiteral("tasks"))
+        .toObject()
+        .value(QStringLiteral("requests"))
+        .toObject()
+        .value(QStringLiteral("tools"))
+        .toObject()
+        .contains(QStringLiteral("call"));
+}
+
+bool McpClient::offersTaskList() const
+{
+    return !isModern() && m_capabilities.value(QStringLiteral("tasks")).toObject().contains(QStringLiteral("list"));
+}
+
+QString McpClient::toolTaskSupport(const QJsonObject &tool)
+{
+    const QString support =
+        tool.value(QStringLiteral("execution")).toObject().value(QStringLiteral("taskSupport")).toString();
+    return support == QLatin1String("optional") || support == QLatin1String("required") ? support
+                                                                                         : QStringLiteral("forbidden");
+}
+
+QJsonObject McpClient::withTasksDeclared(const QJsonObject &params) const
+{
+    if (!isModern())
+        return params;
+    QJsonObject caps = clientCapabilities();
+    QJsonObject extensions = caps.value(QStringLiteral("extensions")).toObject();
+    extensions.insert(TasksExtension, QJsonObject());
+    caps.insert(QStringLiteral("extensions"), extensions);
+    QJsonObject meta = params.value(QStringLiteral("_meta")).toObject();
+    // withEnvelope() keeps what a request's own _meta already says.
+    meta.insert(QStringLiteral("io.modelcontextprotocol/clientCapabilities"), caps);
+    QJsonObject p = params;
+    p.insert(QStringLiteral("_meta"), meta);
+    return p;
+}
+
+Invocation *McpClient::invokeToolAsTask(const QJsonObject &tool, const QJsonObject &arguments, qint64 ttlMs,
+                                        QObject *owner)
+{
+    Invocation *invocation = invokeTool(tool, arguments, owner);
+    QJsonObject params = invocation->m_params;
+    if (isModern()) {
+        params = withTasksDeclared(params);
+    } else {
+        QJsonObject task;
+        if (ttlMs >= 0)
+            task.insert(QStringLiteral("ttl"), double(ttlMs));
+        params.insert(QStringLiteral("task"), task);
+    }
+    invocation->m_params = params; // start() is queued: nothing was sent yet
+    return invocation;
+}
+
+RpcCall *McpClient::taskRequest(const QString &method, const QString &taskId, QObject *owner, int timeoutMs)
+{
+    return request(method, withTasksDeclared({{QStringLiteral("taskId"), taskId}}), owner, timeoutMs);
+}
+
+RpcCall *McpClient::getTask(const QString &taskId, QObject *owner)
+{
+    return taskRequest(QStringLiteral("tasks/get"), taskId, owner);
+}
+
+RpcCall *McpClient::taskResult(const QString &taskId, QObject *owner)
+{
+    return taskRequest(QStringLiteral("tasks/result"), taskId, owner, 0);
+}
+
+RpcCall *McpClient::cancelTask(const QString &taskId, QObject *owner)
+{
+    return taskRequest(QStringLiteral("tasks/cancel"), taskId, owner);
+}
+
+void McpClient::followTaskStatus()
+{
+    if (m_state != State::Connected || !m_connection || !offersTasks())
+        return;
+    if (!isModern()) {
+        m_connection->transport()->openServerStream();
+        return;
+    }
+    m_listenTasks = true;
+    updateListen();
+}
+
 void McpClient::handleNotification(const QString &method, const QJsonObject &params)
 {
     if (method == QLatin1String("notifications/tools/list_changed")) {
@@ -737,6 +833,11 @@ void McpClient::handleNotification(const QString &method, const QJsonObject &par
         Q_EMIT listChanged(ListKind::ResourceTemplates);
     } else if (method == QLatin1String("notifications/subscriptions/acknowledged")) {
         handleAcknowledged(params);
+    } else if (method == QLatin1String("notifications/tasks/status") ||
+               method == QLatin1String("notifications/tasks")) {
+        QJsonObject task = params;
+        task.remove(QStringLiteral("_meta"));
+        Q_EMIT taskStatusReceived(task);
     } else if (method == QLatin1String("notifications/resources/updated")) {
         Q_EMIT resourceUpdated(params.value(QStringLiteral("uri")).toString());
     } else if (method == QLatin1String("notifications/progress")) {

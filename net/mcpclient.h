@@ -141,6 +141,30 @@ public:
     void unsubscribeResource(const QString &uri);
     ResourceSubscription resourceSubscription(const QString &uri) const { return m_subscriptions.value(uri); }
 
+    // Tasks: the 2025-11-25 core tasks (capabilities.tasks.requests.tools.call) and the 2026-07-28
+    // extension io.modelcontextprotocol/tasks (declared in capabilities.extensions; each task
+    // request declares it back in its own _meta). A task-augmented call answers at once with the
+    // task (TaskInfo::fromJson reads it); the result comes later: with tasks/get (2026) or from
+    // tasks/result (2025). Status changes arrive as taskStatusReceived() once followTaskStatus()
+    // was called: 2025 notifications/tasks/status where the other notifications go, 2026
+    // notifications/tasks on the subscriptions/listen stream (taskStatus).
+    static const QString TasksExtension; // "io.modelcontextprotocol/tasks"
+    bool offersTasks() const;
+    // A tool's execution.taskSupport: "forbidden" (also when absent), "optional" or "required".
+    static QString toolTaskSupport(const QJsonObject &tool);
+    // tools/call as a task (ttlMs: what the client asks the server to keep it; 2025 only, -1 for
+    // the server's choice). The Invocation's result is the CreateTaskResult as received.
+    Invocation *invokeToolAsTask(const QJsonObject &tool, const QJsonObject &arguments, qint64 ttlMs = -1,
+                                 QObject *owner = nullptr);
+    RpcCall *getTask(const QString &taskId, QObject *owner = nullptr);
+    // 2025-11-25 only (removed by the 2026 extension, where tasks/get inlines the result): waits
+    // until the task ends, so it is sent without a timeout.
+    RpcCall *taskResult(const QString &taskId, QObject *owner = nullptr);
+    RpcCall *cancelTask(const QString &taskId, QObject *owner = nullptr);
+    // One page of tasks/list (2025-11-25; the 2026 extension has none).
+    bool offersTaskList() const;
+    void followTaskStatus();
+
     // The _meta envelope a 2026-07-28 request carries.
     QJsonObject modernMeta() const;
     mutable QJsonObject m_modernMeta;
@@ -156,6 +180,8 @@ Q_SIGNALS:
     void inputRequested(folio::InputReply *reply);
     void resourceUpdated(const QString &uri);
     void resourceSubscriptionChanged(const QString &uri);
+    // A task's status as the server sent it (either era's notification params; no _meta).
+    void taskStatusReceived(const QJsonObject &task);
     void diagnostic(const QString &line);
     // A stdio server wrote a line on stdout that is not JSON-RPC while connecting (the line, elided).
     void strayOutput(const QString &line);
@@ -201,6 +227,10 @@ private:
     QPointer<RpcCall> m_listen;
     QJsonObject m_listenFilter; // what m_listen asked for
     bool m_listenLists = false; // listenForListChanges() was called on this connection
+    bool m_listenTasks = false; // followTaskStatus() was called on this connection
+    // The params of a task request over 2026: the extension declared in its own _meta.
+    QJsonObject withTasksDeclared(const QJsonObject &params) const;
+    RpcCall *taskRequest(const QString &method, const QString &taskId, QObject *owner, int timeoutMs = -1);
     QHash<QString, ResourceSubscription> m_subscriptions;
     State m_state = State::Disconnected;
     McpError m_lastError;

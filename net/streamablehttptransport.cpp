@@ -77,6 +77,8 @@ void StreamableHttpTransport::post(const QJsonObject &message, const QByteArray 
             req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("name")).toString()));
         else if (method == QLatin1String("resources/read"))
             req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("uri")).toString()));
+        else if (method.startsWith(QLatin1String("tasks/")))
+            req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("taskId")).toString()));
         for (const auto &[name, value] : headers)
             req.setRawHeader(name, value);
     } else if (!m_sessionId.isEmpty()) {
