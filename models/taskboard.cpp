@@ -3,6 +3,7 @@
 #include "invocation.h"
 #include "mcpclient.h"
 #include "rpccall.h"
+#include "terminaltext.h"
 #include "ttlclock.h"
 
 #include <QDateTime>
@@ -57,18 +58,19 @@ QString TaskRecord::statusLine() const
 QJsonObject TaskRecord::toJson() const
 {
     static const char *phases[] = {"starting", "running", "finishing", "ended", "failed"};
-    QJsonObject o{{QStringLiteral("taskId"), task.taskId.isEmpty() ? QJsonValue() : QJsonValue(task.taskId)},
-                  {QStringLiteral("tool"), toolName},
-                  {QStringLiteral("status"), task.statusText.isEmpty() ? QJsonValue() : QJsonValue(task.statusText)},
-                  {QStringLiteral("statusMessage"),
-                   task.statusMessage.isEmpty() ? QJsonValue() : QJsonValue(task.statusMessage)},
-                  {QStringLiteral("phase"), QString::fromLatin1(phases[int(phase)])},
-                  {QStringLiteral("ttlMs"), task.ttlMs >= 0 ? QJsonValue(double(task.ttlMs)) : QJsonValue()},
-                  {QStringLiteral("pollIntervalMs"),
-                   task.pollIntervalMs >= 0 ? QJsonValue(double(task.pollIntervalMs)) : QJsonValue()},
-                  {QStringLiteral("polls"), polls},
-                  {QStringLiteral("notifications"), notifications},
-                  {QStringLiteral("findings"), Finding::toJson(findings)}};
+    QJsonObject o{
+        {QStringLiteral("taskId"), task.taskId.isEmpty() ? QJsonValue() : QJsonValue(task.taskId)},
+        {QStringLiteral("tool"), toolName},
+        {QStringLiteral("status"), task.statusText.isEmpty() ? QJsonValue() : QJsonValue(task.statusText)},
+        {QStringLiteral("statusMessage"),
+         task.statusMessage.isEmpty() ? QJsonValue() : QJsonValue(task.statusMessage)},
+        {QStringLiteral("phase"), QString::fromLatin1(phases[int(phase)])},
+        {QStringLiteral("ttlMs"), task.ttlMs >= 0 ? QJsonValue(double(task.ttlMs)) : QJsonValue()},
+        {QStringLiteral("pollIntervalMs"),
+         task.pollIntervalMs >= 0 ? QJsonValue(double(task.pollIntervalMs)) : QJsonValue()},
+        {QStringLiteral("polls"), polls},
+        {QStringLiteral("notifications"), notifications},
+        {QStringLiteral("findings"), Finding::toJson(findings)}};
     if (task.createdAt.isValid())
         o.insert(QStringLiteral("createdAt"), task.createdAt.toString(Qt::ISODateWithMs));
     if (task.lastUpdatedAt.isValid())
@@ -130,6 +132,35 @@ QVariant TaskBoard::headerData(int section, Qt::Orientation orientation, int rol
     }
 }
 
+QString TaskBoard::displayText(const TaskRecord &r, int column) const
+{
+    switch (column) {
+    case ToolColumn:
+        return r.toolName;
+    case StatusColumn:
+        if (r.phase == TaskRecord::Phase::Starting)
+            return tr("starting");
+        if (r.phase == TaskRecord::Phase::Failed)
+            return tr("no task");
+        return r.task.status == TaskInfo::Status::Unknown && !r.task.statusText.isEmpty()
+                   ? r.task.statusText
+                   : TaskInfo::statusLabel(r.task.status);
+    case MessageColumn:
+        if (r.phase == TaskRecord::Phase::Failed || (r.error.isError() && !r.isLive()))
+            return r.error.describe();
+        if (!r.task.statusMessage.isEmpty())
+            return r.task.statusMessage;
+        if (r.task.status == TaskInfo::Status::Failed)
+            return r.task.error.value(QStringLiteral("message")).toString();
+        return {};
+    case ExpiresColumn:
+        return ttlText(r.task.ttlMs);
+    case TaskIdColumn:
+        return r.task.taskId;
+    }
+    return {};
+}
+
 QVariant TaskBoard::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= m_tasks.size())
@@ -138,31 +169,8 @@ QVariant TaskBoard::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
-        switch (index.column()) {
-        case ToolColumn:
-            return r.toolName;
-        case StatusColumn:
-            if (r.phase == TaskRecord::Phase::Starting)
-                return tr("starting");
-            if (r.phase == TaskRecord::Phase::Failed)
-                return tr("no task");
-            return r.task.status == TaskInfo::Status::Unknown && !r.task.statusText.isEmpty()
-                       ? r.task.statusText
-                       : TaskInfo::statusLabel(r.task.status);
-        case MessageColumn:
-            if (r.phase == TaskRecord::Phase::Failed || (r.error.isError() && !r.isLive()))
-                return r.error.describe();
-            if (!r.task.statusMessage.isEmpty())
-                return r.task.statusMessage;
-            if (r.task.status == TaskInfo::Status::Failed)
-                return r.task.error.value(QStringLiteral("message")).toString();
-            return {};
-        case ExpiresColumn:
-            return ttlText(r.task.ttlMs);
-        case TaskIdColumn:
-            return r.task.taskId;
-        }
-        return {};
+        // A server's words, shown as one line: nothing it sends can break the table or a terminal.
+        return oneLineSafe(displayText(r, index.column()));
     case StatusRole:
         return int(r.task.status);
     case PhaseRole:
@@ -268,8 +276,9 @@ void TaskBoard::handleCreated(quint64 serial, const QJsonObject &result, const M
     QString problem;
     const std::optional<TaskInfo> info = TaskInfo::fromJson(result, &problem);
     if (!info) {
-        fail(row, McpError::make(McpError::Kind::Protocol,
-                                 tr("The server's answer to a task-augmented call is no task: %1").arg(problem)));
+        fail(row,
+             McpError::make(McpError::Kind::Protocol,
+                            tr("The server's answer to a task-augmented call is no task: %1").arg(problem)));
         return;
     }
     TaskRecord &r = m_tasks[row];
@@ -330,7 +339,8 @@ void TaskBoard::schedulePoll(int row)
     }
     if (m_inFlight.value(r.serial))
         return; // the answer schedules the next one
-    const qint64 interval = r.task.pollIntervalMs >= 0 ? qMax(minPollMs, r.task.pollIntervalMs) : defaultPollMs;
+    const qint64 interval =
+        r.task.pollIntervalMs >= 0 ? qMax(minPollMs, r.task.pollIntervalMs) : defaultPollMs;
     if (!timer->isActive())
         timer->start(int(qMin<qint64>(interval, 24LL * 3600 * 1000)));
 }
@@ -449,7 +459,8 @@ bool TaskBoard::cancel(int row)
         }
         // 2025 answers the task itself; 2026 only acknowledges: ask where it stands now.
         if (const std::optional<TaskInfo> info = TaskInfo::fromJson(call->result());
-            info && info->taskId == m_tasks.at(row).task.taskId && m_tasks.at(row).phase == TaskRecord::Phase::Running)
+            info && info->taskId == m_tasks.at(row).task.taskId &&
+            m_tasks.at(row).phase == TaskRecord::Phase::Running)
             apply(row, *info);
         else
             refresh(row);
@@ -490,16 +501,16 @@ void TaskBoard::handleExpired(const QList<quint64> &serials)
         TaskRecord &r = m_tasks[row];
         r.ttlRanOut = true;
         if (r.phase == TaskRecord::Phase::Running) {
-            addFinding(row, Finding::make(
-                                FindingId::TaskOutlivedTtl, {},
-                                tr("Task %1 (%2) was still %3 when its ttl of %4 ran out: the server may "
-                                   "forget it before it ends")
-                                    .arg(r.task.taskId, r.toolName, TaskInfo::statusLabel(r.task.status),
-                                         ttlText(r.task.ttlMs)),
-                                {{QStringLiteral("taskId"), r.task.taskId},
-                                 {QStringLiteral("tool"), r.toolName},
-                                 {QStringLiteral("ttlMs"), double(r.task.ttlMs)},
-                                 {QStringLiteral("status"), r.task.statusText}}));
+            addFinding(
+                row, Finding::make(FindingId::TaskOutlivedTtl, {},
+                                   tr("Task %1 (%2) was still %3 when its ttl of %4 ran out: the server may "
+                                      "forget it before it ends")
+                                       .arg(r.task.taskId, r.toolName, TaskInfo::statusLabel(r.task.status),
+                                            ttlText(r.task.ttlMs)),
+                                   {{QStringLiteral("taskId"), r.task.taskId},
+                                    {QStringLiteral("tool"), r.toolName},
+                                    {QStringLiteral("ttlMs"), double(r.task.ttlMs)},
+                                    {QStringLiteral("status"), r.task.statusText}}));
         }
         changed(row);
     }

@@ -32,24 +32,27 @@ struct TaskRecord
     quint64 serial = 0; // the TTL clock's key
     QString toolName;
     QJsonObject arguments;
-    bool legacyEra = false;     // 2025-11-25 core tasks, not the 2026-07-28 extension
+    bool legacyEra = false; // 2025-11-25 core tasks, not the 2026-07-28 extension
     Phase phase = Phase::Starting;
-    TaskInfo task;              // as last told (tasks/get, a notification, the call's answer)
-    qint64 createdMonoMs = -1;  // on the TTL clock: when the task's answer arrived
-    qint64 startedAtMs = 0;     // wall clock: when the call was sent
-    qint64 endedAtMs = 0;       // wall clock: when Folio saw it end
-    int polls = 0;              // tasks/get sent
-    int failedPolls = 0;        // tasks/get failed in a row
-    int notifications = 0;      // status notifications received for it
+    TaskInfo task;             // as last told (tasks/get, a notification, the call's answer)
+    qint64 createdMonoMs = -1; // on the TTL clock: when the task's answer arrived
+    qint64 startedAtMs = 0;    // wall clock: when the call was sent
+    qint64 endedAtMs = 0;      // wall clock: when Folio saw it end
+    int polls = 0;             // tasks/get sent
+    int failedPolls = 0;       // tasks/get failed in a row
+    int notifications = 0;     // status notifications received for it
     bool cancelAsked = false;
-    bool ttlRanOut = false;     // its ttl, counted from creation, has run out
-    McpError error;             // why there is no task, or the last request about it that failed
-    QJsonObject result;         // the tool's CallToolResult once completed
+    bool ttlRanOut = false; // its ttl, counted from creation, has run out
+    McpError error;         // why there is no task, or the last request about it that failed
+    QJsonObject result;     // the tool's CallToolResult once completed
     QList<Finding> findings;
 
     // When its ttl runs out on the TTL clock; -1 when it has none (or none is known yet).
     qint64 expiresAtMonoMs() const;
-    bool isLive() const { return phase == Phase::Starting || phase == Phase::Running || phase == Phase::Finishing; }
+    bool isLive() const
+    {
+        return phase == Phase::Starting || phase == Phase::Running || phase == Phase::Finishing;
+    }
     // "working: Synchronising group g01: batch 3 of 10", "completed", "failed: …".
     QString statusLine() const;
     // {taskId, tool, status, statusMessage, phase, ttlMs, pollIntervalMs, polls, notifications,
@@ -120,6 +123,7 @@ Q_SIGNALS:
     void findingsChanged();
 
 private:
+    QString displayText(const TaskRecord &r, int column) const;
     void handleCreated(quint64 serial, const QJsonObject &result, const McpError &error);
     void handleStatus(const QJsonObject &task, bool notification);
     void apply(int row, const TaskInfo &info);

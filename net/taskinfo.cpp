@@ -30,9 +30,10 @@ qint64 readMs(const QJsonObject &object, const QString &key, bool nullIsUnlimite
 std::optional<TaskInfo> TaskInfo::fromJson(const QJsonObject &object, QString *problem)
 {
     // 2025-11-25's CreateTaskResult wraps the task; everything else is the task itself.
-    const QJsonObject t = object.value(QStringLiteral("task")).isObject() && !object.contains(QStringLiteral("taskId"))
-                              ? object.value(QStringLiteral("task")).toObject()
-                              : object;
+    const QJsonObject t =
+        object.value(QStringLiteral("task")).isObject() && !object.contains(QStringLiteral("taskId"))
+            ? object.value(QStringLiteral("task")).toObject()
+            : object;
     const QJsonValue id = t.value(QStringLiteral("taskId"));
     if (!id.isString() || id.toString().isEmpty()) {
         if (problem)
@@ -101,7 +102,8 @@ QString TaskInfo::statusName(Status status)
 
 TaskInfo::Status TaskInfo::statusFromName(const QString &name)
 {
-    for (Status s : {Status::Working, Status::InputRequired, Status::Completed, Status::Failed, Status::Cancelled}) {
+    for (Status s :
+         {Status::Working, Status::InputRequired, Status::Completed, Status::Failed, Status::Cancelled}) {
         if (statusName(s) == name)
             return s;
     }
