@@ -105,7 +105,7 @@ public:
     // The tasks started on this connection (task-augmented tools/call), their ttls on the same
     // TTL clock. Their findings are findings(TasksId); a new connection forgets them.
     TaskBoard *tasks() const { return m_tasks; }
-    static inline const QString TasksId = QStringLiteral("tasks");
+    static inline const QString TasksId = QStringLiteral("tasks/get");
 
     WalkOnConnect walkOnConnect() const { return m_walkOnConnect; }
     void setWalkOnConnect(WalkOnConnect mode) { m_walkOnConnect = mode; }

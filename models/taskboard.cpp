@@ -217,7 +217,12 @@ bool TaskBoard::offersTasks() const
 
 bool TaskBoard::toolRunsAsTask(const QJsonObject &tool)
 {
-    return McpClient::toolTaskSupport(tool) != QLatin1String("forbidden");
+    return taskSupport(tool) != QLatin1String("forbidden");
+}
+
+QString TaskBoard::taskSupport(const QJsonObject &tool)
+{
+    return McpClient::toolTaskSupport(tool);
 }
 
 int TaskBoard::start(const QJsonObject &tool, const QJsonObject &arguments, qint64 ttlMs)

@@ -105,6 +105,8 @@ public:
     // execution.taskSupport is optional or required).
     bool offersTasks() const;
     static bool toolRunsAsTask(const QJsonObject &tool);
+    // Its execution.taskSupport: "forbidden" (also when absent), "optional" or "required".
+    static QString taskSupport(const QJsonObject &tool);
     // Starts tool as a task: a new row, returned. ttlMs: asked of a 2025 server; -1 its choice.
     int start(const QJsonObject &tool, const QJsonObject &arguments, qint64 ttlMs = -1);
     // Asks tasks/get now (a live task); false when the row has no task to ask about.

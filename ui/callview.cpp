@@ -7,15 +7,18 @@
 #include "serversession.h"
 #include "settingskeys.h"
 #include "statuscolors.h"
+#include "taskboard.h"
 #include "toolresultcheck.h"
 #include "wraplabel.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QPushButton>
+#include <QTime>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -62,6 +65,8 @@ CallView::CallView(ServerSession *session, const QJsonObject &tool, QWidget *par
     , m_annotations(new WrapLabel(this))
     , m_refusalLabel(new WrapLabel(this))
     , m_risk(new WrapLabel(this))
+    , m_asTask(new QCheckBox(tr("Run as a task"), this))
+    , m_taskNote(new WrapLabel(this))
 {
     setObjectName(QStringLiteral("callView"));
     setWindowTitle(tr("Call %1").arg(itemName()));
@@ -104,6 +109,22 @@ CallView::CallView(ServerSession *session, const QJsonObject &tool, QWidget *par
     confirmButtons->addWidget(m_confirmCall);
     confirmLayout->addLayout(confirmButtons);
     m_confirm->setVisible(false);
+    // A task: the server keeps it and Folio follows it in the Tasks tab.
+    const QString taskSupport = TaskBoard::taskSupport(tool);
+    m_asTask->setObjectName(QStringLiteral("callAsTask"));
+    m_asTask->setToolTip(tr("The server runs it in the background and keeps it for its ttl; the Tasks tab "
+                            "follows it to its end (execution.taskSupport: %1)")
+                             .arg(taskSupport));
+    m_asTask->setVisible(session && session->tasks()->offersTasks() && TaskBoard::toolRunsAsTask(tool));
+    if (taskSupport == QLatin1String("required")) {
+        m_asTask->setChecked(true);
+        m_asTask->setEnabled(false);
+    }
+    m_taskNote->setObjectName(QStringLiteral("callTaskNote"));
+    m_taskNote->setTextFormat(Qt::PlainText);
+    m_taskNote->setVisible(false);
+    addBelowArguments(m_asTask);
+    addBelowArguments(m_taskNote);
     connect(m_confirmCall, &QPushButton::clicked, this, &CallView::callNow);
     connect(m_confirmCancel, &QPushButton::clicked, this, [this] {
         setState(State::Idle);
@@ -195,6 +216,17 @@ void CallView::callNow()
 {
     if (!m_refusal.isEmpty() || m_state == State::Running || !client())
         return;
+    if (m_asTask->isVisible() && m_asTask->isChecked() && session()) {
+        m_form->rememberValues();
+        const int row = session()->tasks()->start(item(), m_form->values());
+        m_taskNote->setText(tr("Started as a task at %1: the Tasks tab follows it.")
+                                .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+        m_taskNote->setVisible(true);
+        setState(State::Idle);
+        Q_EMIT statusMessage(tr("Started %1 as a task").arg(itemName()));
+        Q_EMIT taskStarted(row);
+        return;
+    }
     m_state = State::Running; // before start(): a refused call ends inside it
     m_form->rememberValues(); // what was asked, whatever the server makes of it
     start(InvocationRun::callTool(client(), item(), m_form->values(), this),

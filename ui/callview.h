@@ -2,6 +2,7 @@
 
 #include "invocationpane.h"
 
+class QCheckBox;
 class QTreeView;
 
 namespace folio {
@@ -41,11 +42,17 @@ public:
     // Starts the call without asking (the confirmation's "Call").
     void callNow();
     void cancel() override;
+    // "Run as a task": shown where the server runs tools as tasks and this tool may run as one
+    // (execution.taskSupport optional; required: checked and fixed). Calling then starts a task on
+    // the session's TaskBoard and says taskStarted() instead of waiting here.
+    QCheckBox *asTaskBox() const { return m_asTask; }
 
 Q_SIGNALS:
     void stateChanged();
     // The call finished (result, isError, failure or cancel).
     void callFinished();
+    // The call was started as a task: row of the session's TaskBoard.
+    void taskStarted(int row);
 
 protected:
     void submit() override { call(); }
@@ -72,6 +79,8 @@ private:
     WrapLabel *m_annotations;
     WrapLabel *m_refusalLabel;
     WrapLabel *m_risk;
+    QCheckBox *m_asTask;
+    WrapLabel *m_taskNote;
 };
 
 } // namespace folio

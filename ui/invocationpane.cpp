@@ -243,6 +243,11 @@ InvocationPane::~InvocationPane()
     QSettings().setValue(m_kind.splitterKey, m_splitter->saveState());
 }
 
+ServerSession *InvocationPane::session() const
+{
+    return m_session;
+}
+
 McpClient *InvocationPane::client() const
 {
     return m_session ? m_session->client() : nullptr;

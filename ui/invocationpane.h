@@ -63,6 +63,7 @@ protected:
     InvocationPane(ServerSession *session, const QJsonObject &item, const Kind &kind, QWidget *parent);
 
     McpClient *client() const;
+    ServerSession *session() const;
     QJsonObject item() const { return m_item; }
     QString itemName() const;
 

@@ -14,6 +14,8 @@
 #include "settingskeys.h"
 #include "signinstore.h"
 #include "statuscolors.h"
+#include "taskboard.h"
+#include "tasksview.h"
 #include "terminaltext.h"
 #include "wraplabel.h"
 
@@ -97,6 +99,8 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
         // A tab's view is made when it is first shown.
         if (listIdAt(index) == ServerSession::ReadsId)
             readView();
+        else if (listIdAt(index) == ServerSession::TasksId)
+            tasksView();
         else
             listView(listIdAt(index));
         if (!m_rebuilding && index >= 0) { // the user's choice, not a tab coming or going
@@ -270,6 +274,9 @@ void ServerView::rebuildTabs()
         if (source.kind() == ListSource::Kind::Protocol && source.protocolKind() == ListKind::Resources)
             readsPage(); // its view is made when the tab is first shown, like a list's
     }
+    // Tasks last, once the server runs tools as tasks.
+    if (m_session->tasks()->offersTasks())
+        tasksPage();
     if (!m_wantedTab.isEmpty() && m_pages.contains(m_wantedTab))
         showList(std::exchange(m_wantedTab, QString()));
     else if (!current.isEmpty() && m_pages.contains(current))
@@ -390,6 +397,10 @@ CallView *ServerView::openCallView(const QJsonObject &tool)
     }
     auto *view = new CallView(m_session, tool, this);
     connect(view, &CallView::statusMessage, this, &ServerView::statusMessage);
+    connect(view, &CallView::taskStarted, this, [this](int row) {
+        showList(ServerSession::TasksId);
+        tasksView()->showTask(row);
+    });
     view->showAsWindow(
         tr("Call %1 — %2").arg(tool.value(QStringLiteral("name")).toString(), m_session->displayName()),
         QSize(1000, 640));
@@ -419,6 +430,10 @@ void ServerView::showList(const QString &listId)
 {
     if (listId == ServerSession::ReadsId) {
         m_tabs->setCurrentWidget(readView()->parentWidget());
+        return;
+    }
+    if (listId == ServerSession::TasksId) {
+        m_tabs->setCurrentWidget(tasksView()->parentWidget());
         return;
     }
     if (listView(listId))
@@ -454,6 +469,28 @@ ReadView *ServerView::readView()
         connect(m_readView, &ReadView::statusMessage, this, &ServerView::statusMessage);
     }
     return m_readView;
+}
+
+QWidget *ServerView::tasksPage()
+{
+    if (!m_tasksPage) {
+        m_tasksPage = new QWidget(m_tabs);
+        m_tasksPage->setProperty("folioListId", ServerSession::TasksId);
+        auto *layout = new QVBoxLayout(m_tasksPage);
+        layout->setContentsMargins(0, 0, 0, 0);
+        m_tabs->addTab(m_tasksPage, tr("Tasks"));
+    }
+    return m_tasksPage;
+}
+
+TasksView *ServerView::tasksView()
+{
+    if (!m_tasksView) {
+        m_tasksView = new TasksView(m_session, tasksPage());
+        m_tasksPage->layout()->addWidget(m_tasksView);
+        connect(m_tasksView, &TasksView::statusMessage, this, &ServerView::statusMessage);
+    }
+    return m_tasksView;
 }
 
 void ServerView::addReadActions(ListView *view, const ListSource &source)

@@ -19,6 +19,7 @@ class PromptView;
 class ListView;
 class ListSource;
 class ReadView;
+class TasksView;
 class ReplayBar;
 class RunsLabel;
 class ServerSession;
@@ -50,6 +51,8 @@ public:
     // The Reads tab's view (after the lists), made now if there is none; showList(ServerSession::ReadsId)
     // shows it.
     ReadView *readView();
+    // The Tasks tab's view (made on first use): the tasks started on this connection.
+    TasksView *tasksView();
 
 Q_SIGNALS:
     void statusMessage(const QString &message);
@@ -62,6 +65,7 @@ protected:
 private:
     // The Reads tab's page; its view comes with readView().
     QWidget *readsPage();
+    QWidget *tasksPage();
     void rebuildTabs();
     QString tabSettingsKey() const;
     void updateHeader();
@@ -99,6 +103,8 @@ private:
     ReplayBar *m_replayBar = nullptr;
     QWidget *m_readsPage = nullptr;
     ReadView *m_readView = nullptr;
+    QWidget *m_tasksPage = nullptr;
+    TasksView *m_tasksView = nullptr;
 };
 
 } // namespace folio

@@ -13,10 +13,14 @@
 #include "serversession.h"
 #include "serverview.h"
 #include "settingskeys.h"
+#include "taskboard.h"
+#include "tasksview.h"
 #include "trafficlog.h"
+#include "wraplabel.h"
 #include "windowfixture.h"
 
 #include <QAbstractItemView>
+#include <QCheckBox>
 #include <QApplication>
 #include <QCompleter>
 #include <QDeadlineTimer>
@@ -29,10 +33,12 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
+#include <QTreeView>
 
 using namespace folio;
 
@@ -49,6 +55,9 @@ private Q_SLOTS:
     void aListToolIsCalledOnce();
     void aRunningCallShowsItsProgressInTheResultPane();
     void aToolArgumentSuggestsWhatWasGivenBefore();
+    void aLongTaskDrainsInTheTasksTab_data();
+    void aLongTaskDrainsInTheTasksTab();
+    void aTaskIsCancelledFromTheTasksTab();
 
 private:
     ListView *openDemo(const QString &listId)
@@ -445,5 +454,111 @@ void tst_CallView::aToolArgumentSuggestsWhatWasGivenBefore()
     QCOMPARE(other->form()->suggestionsFor(QStringLiteral("post_id")), QStringList());
 }
 
+// Issue 34, tasks: sync_group, run as a task from its Call window ("Run as a task"), shows in the
+// server's Tasks tab, drains there (its status message moving through the batches, its ttl
+// counting down on a bar), and ends completed with its result under the table. In both eras: the
+// 2026-07-28 tasks extension and the 2025-11-25 core tasks.
+void tst_CallView::aLongTaskDrainsInTheTasksTab_data()
+{
+    QTest::addColumn<QString>("era");
+    QTest::newRow("2026-07-28 tasks extension") << QStringLiteral("modern");
+    QTest::newRow("2025-11-25 core tasks") << QStringLiteral("legacy");
+}
+
+// The Call window of sync_group, run as a task with durationMs: the Tasks view it went to.
+static TasksView *startSyncGroup(WindowFixture &fixture, const QString &era, int durationMs)
+{
+    ListView *list = fixture.openDemoList(
+        {QStringLiteral("--scenario"), QStringLiteral("healthy"), QStringLiteral("--era"), era});
+    if (!list)
+        return nullptr;
+    ServerView *view = fixture.serverView();
+    QJsonObject tool;
+    const bool found = QTest::qWaitFor(
+        [list, &tool] {
+            for (int row = 0; row < list->model()->rowCount(); ++row) {
+                if (list->model()->item(row).value(QStringLiteral("name")) == QLatin1String("sync_group"))
+                    tool = list->model()->item(row);
+            }
+            if (tool.isEmpty() && list->model()->canFetchMore({}))
+                list->model()->fetchMore({});
+            return !tool.isEmpty();
+        },
+        10000);
+    if (!found)
+        return nullptr;
+    CallView *call = view->openCallView(tool);
+    if (!call->asTaskBox()->isVisibleTo(call) || call->asTaskBox()->isChecked())
+        return nullptr; // offered, and not chosen for the user (the tool's taskSupport is optional)
+    call->asTaskBox()->setChecked(true);
+    call->form()->findChild<QLineEdit *>(QStringLiteral("field:group_id"))->setText(QStringLiteral("g01"));
+    call->form()->findChild<QSpinBox *>(QStringLiteral("field:durationMs"))->setValue(durationMs);
+    QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("callButton")), Qt::LeftButton);
+    // It is not read-only: the window asks first, as for any call.
+    if (call->state() == CallView::State::Confirming)
+        QTest::mouseClick(call->findChild<QPushButton *>(QStringLiteral("confirmCall")), Qt::LeftButton);
+    if (!call->findChild<QLabel *>(QStringLiteral("callTaskNote"))->isVisibleTo(call))
+        return nullptr;
+    return view->tasksView();
+}
+
+void tst_CallView::aLongTaskDrainsInTheTasksTab()
+{
+    QFETCH(QString, era);
+    TasksView *tasks = startSyncGroup(m_fixture, era, 2500);
+    QVERIFY(tasks);
+    ServerView *view = serverView();
+    QCOMPARE(view->currentListId(), ServerSession::TasksId);
+    TaskBoard *board = tasks->board();
+    QCOMPARE(board->count(), 1);
+    QCOMPARE(tasks->currentRow(), 0);
+    QVERIFY(!tasks->emptyLabel()->isVisible());
+    QTRY_COMPARE_WITH_TIMEOUT(board->record(0).phase, TaskRecord::Phase::Running, 5000);
+    // Draining: the batches in the message column and the detail, the ttl counting down.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        board->index(0, TaskBoard::MessageColumn).data().toString().contains(QLatin1String("batch")), 5000);
+    QVERIFY(tasks->refreshButton()->isEnabled());
+    QVERIFY(tasks->cancelButton()->isEnabled());
+    QVERIFY(!tasks->removeButton()->isEnabled());
+    auto *delegate = static_cast<TaskDelegate *>(tasks->table()->itemDelegate());
+    const QString ttl = delegate->ttlText(board->index(0, TaskBoard::ExpiresColumn));
+    QVERIFY2(ttl.endsWith(QLatin1String(" left")), qPrintable(ttl));
+    QVERIFY2(tasks->detailLabel()->text().contains(QLatin1String("sync_group: working")),
+             qPrintable(tasks->detailLabel()->text()));
+    // Ended: completed, its result shown.
+    QTRY_COMPARE_WITH_TIMEOUT(board->record(0).phase, TaskRecord::Phase::Ended, 10000);
+    QCOMPARE(board->record(0).task.status, TaskInfo::Status::Completed);
+    QCOMPARE(board->index(0, TaskBoard::StatusColumn).data().toString(), QStringLiteral("completed"));
+    QTRY_COMPARE(tasks->resultBlocks()->blockCount(), 1);
+    auto *text = tasks->resultBlocks()->findChild<QLabel *>(QStringLiteral("blockText"));
+    QVERIFY(text);
+    QVERIFY2(text->text().contains(QLatin1String("Synchronised group g01")), qPrintable(text->text()));
+    QVERIFY(!tasks->refreshButton()->isEnabled());
+    QVERIFY(!tasks->cancelButton()->isEnabled());
+    QVERIFY(tasks->removeButton()->isEnabled());
+    QVERIFY(view->session()->findings(ServerSession::TasksId).isEmpty());
+    // Remove forgets it here; the empty state comes back.
+    QTest::mouseClick(tasks->removeButton(), Qt::LeftButton);
+    QCOMPARE(board->count(), 0);
+    QVERIFY(tasks->emptyLabel()->isVisible());
+}
+
+// A long task cancelled with Cancel Task: the server stops it, and it ends cancelled.
+void tst_CallView::aTaskIsCancelledFromTheTasksTab()
+{
+    TasksView *tasks = startSyncGroup(m_fixture, QStringLiteral("modern"), 60000);
+    QVERIFY(tasks);
+    TaskBoard *board = tasks->board();
+    QTRY_COMPARE_WITH_TIMEOUT(board->record(0).phase, TaskRecord::Phase::Running, 5000);
+    QTest::mouseClick(tasks->cancelButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(board->record(0).task.status, TaskInfo::Status::Cancelled, 5000);
+    QCOMPARE(board->record(0).phase, TaskRecord::Phase::Ended);
+    QVERIFY2(tasks->detailLabel()->text().contains(QLatin1String("cancel asked")),
+             qPrintable(tasks->detailLabel()->text()));
+    QCOMPARE(tasks->resultBlocks()->blockCount(), 0);
+    QVERIFY(!tasks->cancelButton()->isEnabled());
+}
+
 QTEST_MAIN(tst_CallView)
+
 #include "tst_callview.moc"
