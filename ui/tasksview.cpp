@@ -114,7 +114,7 @@ void TaskDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
         int textLeft = r.left();
         if (ttl > 0 && expires >= 0) {
             const qint64 left = expires - m_board->ttlClock()->nowMs();
-            const QRectF bar(r.left(), r.center().y() - 3, qMin(72, r.width() / 2), 6);
+            const QRectF bar(r.left(), r.center().y() - 3, qMin(barWidth, r.width() / 2), 6);
             colors.drawTtlBar(painter, bar,
                               left > 0 ? StatusColors::TtlBar::Fresh : StatusColors::TtlBar::Expired,
                               left > 0 ? qreal(left) / qreal(ttl) : 0.0, 0);
@@ -167,7 +167,10 @@ TasksView::TasksView(ServerSession *session, QWidget *parent)
     const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
     header->resizeSection(TaskBoard::ToolColumn, em * 10);
     header->resizeSection(TaskBoard::StatusColumn, em * 9);
-    header->resizeSection(TaskBoard::ExpiresColumn, em * 13);
+    // The bar and the longest countdown it writes beside it.
+    header->resizeSection(TaskBoard::ExpiresColumn,
+                          TaskDelegate::barWidth + 20 +
+                              fontMetrics().horizontalAdvance(tr("99 min 59 s left")));
     header->resizeSection(TaskBoard::TaskIdColumn, em * 12);
 
     m_detail->setObjectName(QStringLiteral("taskDetail"));

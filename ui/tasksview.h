@@ -20,6 +20,7 @@ class TaskDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
 public:
+    static constexpr int barWidth = 56;
     TaskDelegate(TaskBoard *board, QObject *parent = nullptr);
     void paint(QPainter *painter, const QStyleOptionViewItem &option,
                const QModelIndex &index) const override;

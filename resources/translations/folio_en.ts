@@ -176,6 +176,23 @@
     </message>
 </context>
 <context>
+    <name>folio::TasksView</name>
+    <message numerus="yes">
+        <source>polled %n time(s)</source>
+        <translation>
+            <numerusform>polled %n time</numerusform>
+            <numerusform>polled %n times</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n status notification(s)</source>
+        <translation>
+            <numerusform>%n status notification</numerusform>
+            <numerusform>%n status notifications</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>folio::TrafficView</name>
     <message numerus="yes">
         <source>%n HTTP exchange(s) exported to %1</source>

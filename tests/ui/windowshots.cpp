@@ -24,6 +24,8 @@
 #include "shortcutsdialog.h"
 #include "signinpanel.h"
 #include "signinstore.h"
+#include "taskboard.h"
+#include "tasksview.h"
 #include "theme.h"
 #include "ttlclock.h"
 
@@ -433,6 +435,49 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
         }
         return found;
     };
+    // The Tasks tab: sync_group (the demo's long task) run three times as a task: one completed,
+    // its result under the table; one draining; one cancelled.
+    script.add(QStringLiteral("tasks"), [&window, item, list] {
+        const QJsonObject sync = item(QStringLiteral("tools"), QStringLiteral("sync_group"));
+        if (sync.isEmpty()) {
+            ListView *l = list(QStringLiteral("tools"));
+            if (l && l->model() && l->model()->canFetchMore({}))
+                l->model()->fetchMore({});
+            return false;
+        }
+        ServerView *view = window.currentServerView();
+        TaskBoard *tasks = view->session()->tasks();
+        tasks->start(sync, {{QStringLiteral("group_id"), QStringLiteral("g01")},
+                            {QStringLiteral("durationMs"), 1200}});
+        tasks->start(sync, {{QStringLiteral("group_id"), QStringLiteral("g02")},
+                            {QStringLiteral("durationMs"), 90000}});
+        tasks->start(sync, {{QStringLiteral("group_id"), QStringLiteral("g03")},
+                            {QStringLiteral("durationMs"), 90000}});
+        view->showList(ServerSession::TasksId);
+        return true;
+    });
+    script.add(QStringLiteral("tasks running"), [&window] {
+        TaskBoard *tasks = window.currentServerView()->session()->tasks();
+        if (tasks->record(2).phase != TaskRecord::Phase::Running)
+            return false;
+        tasks->cancel(2);
+        return true;
+    });
+    script.add(QStringLiteral("tasks settled"), [&window] {
+        TaskBoard *tasks = window.currentServerView()->session()->tasks();
+        if (tasks->record(0).phase != TaskRecord::Phase::Ended ||
+            tasks->record(2).phase != TaskRecord::Phase::Ended)
+            return false;
+        window.currentServerView()->tasksView()->showTask(0);
+        return true;
+    });
+    shot(QStringLiteral("tasks-light"), 3);
+    stepThenShot(QStringLiteral("tasks dark"), toDark, QStringLiteral("tasks-dark"), 3);
+    stepThenShot(QStringLiteral("tasks small"), toSmall, QStringLiteral("tasks-small-dark"), 5);
+    script.add(QStringLiteral("tasks done"), [&window, toLargeAndLight] {
+        window.currentServerView()->session()->tasks()->cancel(1);
+        return toLargeAndLight();
+    });
     auto callView = std::make_shared<QPointer<CallView>>();
     auto promptView = std::make_shared<QPointer<PromptView>>();
     auto saveWidget = [directory](QWidget *w, const QString &name) {
