@@ -361,14 +361,7 @@ void TaskBoard::poll(quint64 serial)
     }
     TaskRecord &r = m_tasks[row];
     ++r.polls;
-    RpcCall *call = m_client->getTask(r.task.taskId, this);
-    m_inFlight.insert(serial, call);
-    connect(call, &RpcCall::finished, this, [this, call, serial] {
-        call->deleteLater();
-        m_inFlight.remove(serial);
-        const int row = rowForSerial(serial);
-        if (row < 0)
-            return;
+    follow(serial, m_client->getTask(r.task.taskId, this), true, [this](int row, const RpcCall *call) {
         if (call->isError()) {
             // An unknown task (the server forgot it) ends it here; anything else is tried again.
             if (call->error().kind == McpError::Kind::Rpc && call->error().code == -32602) {
@@ -403,6 +396,21 @@ void TaskBoard::poll(quint64 serial)
     changed(row);
 }
 
+void TaskBoard::follow(quint64 serial, RpcCall *call, bool inFlight,
+                       const std::function<void(int row, const RpcCall *call)> &then)
+{
+    if (inFlight)
+        m_inFlight.insert(serial, call);
+    connect(call, &RpcCall::finished, this, [this, call, serial, inFlight, then] {
+        call->deleteLater();
+        if (inFlight)
+            m_inFlight.remove(serial);
+        const int row = rowForSerial(serial);
+        if (row >= 0) // else the task was forgotten meanwhile
+            then(row, call);
+    });
+}
+
 bool TaskBoard::refresh(int row)
 {
     if (row < 0 || row >= m_tasks.size() || m_tasks.at(row).phase != TaskRecord::Phase::Running)
@@ -418,15 +426,7 @@ void TaskBoard::fetchResult(int row)
     TaskRecord &r = m_tasks[row];
     r.phase = TaskRecord::Phase::Finishing;
     changed(row);
-    RpcCall *call = m_client->taskResult(r.task.taskId, this);
-    const quint64 serial = r.serial;
-    m_inFlight.insert(serial, call);
-    connect(call, &RpcCall::finished, this, [this, call, serial] {
-        call->deleteLater();
-        m_inFlight.remove(serial);
-        const int row = rowForSerial(serial);
-        if (row < 0)
-            return;
+    follow(r.serial, m_client->taskResult(r.task.taskId, this), true, [this](int row, const RpcCall *call) {
         if (call->isError())
             m_tasks[row].error = call->error();
         else
@@ -450,13 +450,7 @@ bool TaskBoard::cancel(int row)
         return false;
     r.cancelAsked = true;
     changed(row);
-    RpcCall *call = m_client->cancelTask(r.task.taskId, this);
-    const quint64 serial = r.serial;
-    connect(call, &RpcCall::finished, this, [this, call, serial] {
-        call->deleteLater();
-        const int row = rowForSerial(serial);
-        if (row < 0)
-            return;
+    follow(r.serial, m_client->cancelTask(r.task.taskId, this), false, [this](int row, const RpcCall *call) {
         if (call->isError()) {
             m_tasks[row].error = call->error();
             changed(row);

@@ -9,6 +9,8 @@
 #include <QJsonObject>
 #include <QPointer>
 
+#include <functional>
+
 class QTimer;
 
 namespace folio {
@@ -129,6 +131,11 @@ private:
     void handleCreated(quint64 serial, const QJsonObject &result, const McpError &error);
     void handleStatus(const QJsonObject &task, bool notification);
     void apply(int row, const TaskInfo &info);
+    // Follows a request about the task with serial (kept as its one request in flight when
+    // inFlight): then(row, call) once it answers, with the row the task has then; not called when
+    // the task was forgotten meanwhile.
+    void follow(quint64 serial, RpcCall *call, bool inFlight,
+                const std::function<void(int row, const RpcCall *call)> &then);
     void poll(quint64 serial);
     void schedulePoll(int row);
     void fetchResult(int row);
