@@ -1,5 +1,6 @@
 #include "taskboard.h"
 
+#include "clientinput.h"
 #include "invocation.h"
 #include "mcpclient.h"
 #include "rpccall.h"
@@ -309,9 +310,82 @@ void TaskBoard::apply(int row, const TaskInfo &info)
         end(row);
         return;
     }
-    if (r.phase == TaskRecord::Phase::Running)
+    if (r.phase == TaskRecord::Phase::Running) {
         schedulePoll(row);
+        if (r.task.status == TaskInfo::Status::InputRequired && !r.task.inputRequests.isEmpty())
+            askInputs(row);
+    }
     changed(row);
+}
+
+void TaskBoard::askInputs(int row)
+{
+    TaskRecord &r = m_tasks[row];
+    const QList<InputRequest> requests = InputRequest::fromInputRequests(
+        r.task.inputRequests, QStringLiteral("tools/call %1 (task)").arg(r.toolName));
+    QList<InputReply *> fresh;
+    for (const InputRequest &request : requests) {
+        if (r.inputsAsked.contains(request.key))
+            continue; // asked already (answered and sent, or waiting for the person)
+        r.inputsAsked.append(request.key);
+        auto *reply = new InputReply(request, this);
+        m_inputs[r.serial].append(reply);
+        const quint64 serial = r.serial;
+        connect(reply, &InputReply::replied, this,
+                [this, serial, reply](const QJsonObject &result, const McpError &error) {
+                    inputReplied(serial, reply, result, error);
+                });
+        fresh.append(reply);
+    }
+    // Handed over only once all are connected: a responder may answer at once.
+    for (InputReply *reply : std::as_const(fresh)) {
+        if (reply->isOpen() && m_client)
+            m_client->askInput(reply);
+    }
+}
+
+void TaskBoard::inputReplied(quint64 serial, InputReply *reply, const QJsonObject &result,
+                             const McpError &error)
+{
+    reply->deleteLater();
+    m_inputs[serial].removeAll(reply);
+    const int row = rowForSerial(serial);
+    if (row < 0 || m_tasks.at(row).phase != TaskRecord::Phase::Running)
+        return;
+    TaskRecord &r = m_tasks[row];
+    if (error.isError()) {
+        // Not given: the task waits on; the person may cancel it.
+        r.error = McpError::make(McpError::Kind::Cancelled,
+                                 tr("The task's %1 was not answered: %2")
+                                     .arg(InputRequest::kindName(reply->request().kind), error.describe()));
+        changed(row);
+        return;
+    }
+    r.inputAnswers.insert(reply->request().key, result);
+    for (const QPointer<InputReply> &other : std::as_const(m_inputs[serial])) {
+        if (other && other->isOpen())
+            return; // the others first: one tasks/update carries them all
+    }
+    const QJsonObject answers = std::exchange(r.inputAnswers, {});
+    ++r.inputsAnswered;
+    changed(row);
+    follow(serial, m_client->updateTask(r.task.taskId, answers, this), false,
+           [this](int row, const RpcCall *call) {
+               if (call->isError()) {
+                   m_tasks[row].error = call->error();
+                   changed(row);
+                   return;
+               }
+               refresh(row); // where it stands now that it has its answers
+           });
+}
+
+void TaskBoard::withdrawInputs(quint64 serial)
+{
+    for (const QPointer<InputReply> &reply : m_inputs.take(serial)) {
+        if (reply && reply->isOpen())
+            reply->withdraw();
+    }
 }
 
 void TaskBoard::handleStatus(const QJsonObject &task, bool notification)
@@ -472,6 +546,7 @@ void TaskBoard::end(int row)
     TaskRecord &r = m_tasks[row];
     r.phase = TaskRecord::Phase::Ended;
     r.endedAtMs = QDateTime::currentMSecsSinceEpoch();
+    withdrawInputs(r.serial);
     if (QTimer *timer = m_pollTimers.take(r.serial))
         timer->deleteLater();
     changed(row);
@@ -483,6 +558,7 @@ void TaskBoard::fail(int row, const McpError &error)
     TaskRecord &r = m_tasks[row];
     r.phase = TaskRecord::Phase::Failed;
     r.error = error;
+    withdrawInputs(r.serial);
     r.endedAtMs = QDateTime::currentMSecsSinceEpoch();
     if (QTimer *timer = m_pollTimers.take(r.serial))
         timer->deleteLater();
@@ -538,6 +614,7 @@ void TaskBoard::remove(int row)
 void TaskBoard::forget(quint64 serial)
 {
     m_clock->unschedule(serial);
+    withdrawInputs(serial);
     if (QTimer *timer = m_pollTimers.take(serial))
         timer->deleteLater();
     if (QObject *pending = m_inFlight.take(serial).data()) {

@@ -15,6 +15,7 @@ class QTimer;
 
 namespace folio {
 
+class InputReply;
 class McpClient;
 class RpcCall;
 class TtlClock;
@@ -44,9 +45,12 @@ struct TaskRecord
     int failedPolls = 0;       // tasks/get failed in a row
     int notifications = 0;     // status notifications received for it
     bool cancelAsked = false;
-    bool ttlRanOut = false; // its ttl, counted from creation, has run out
-    McpError error;         // why there is no task, or the last request about it that failed
-    QJsonObject result;     // the tool's CallToolResult once completed
+    QStringList inputsAsked;  // inputRequests keys handed to the responder (2026 input_required)
+    QJsonObject inputAnswers; // their answers, until sent together in tasks/update
+    int inputsAnswered = 0;   // tasks/update sent
+    bool ttlRanOut = false;   // its ttl, counted from creation, has run out
+    McpError error;           // why there is no task, or the last request about it that failed
+    QJsonObject result;       // the tool's CallToolResult once completed
     QList<Finding> findings;
 
     // When its ttl runs out on the TTL clock; -1 when it has none (or none is known yet).
@@ -139,6 +143,11 @@ private:
     void poll(quint64 serial);
     void schedulePoll(int row);
     void fetchResult(int row);
+    // 2026 input_required: each input the task asks for (not asked before) goes to the client's
+    // responder; once all are answered they go back in one tasks/update.
+    void askInputs(int row);
+    void inputReplied(quint64 serial, InputReply *reply, const QJsonObject &result, const McpError &error);
+    void withdrawInputs(quint64 serial);
     void end(int row);
     void fail(int row, const McpError &error);
     void handleExpired(const QList<quint64> &serials);
@@ -150,7 +159,8 @@ private:
     TtlClock *m_clock;
     QList<TaskRecord> m_tasks;
     QHash<quint64, QTimer *> m_pollTimers;
-    QHash<quint64, QPointer<QObject>> m_inFlight; // the request about a task now in flight
+    QHash<quint64, QPointer<QObject>> m_inFlight;         // the request about a task now in flight
+    QHash<quint64, QList<QPointer<InputReply>>> m_inputs; // inputs a task waits for
 };
 
 } // namespace folio

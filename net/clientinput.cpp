@@ -28,6 +28,23 @@ QString InputRequest::kindName(Kind kind)
     return {};
 }
 
+QList<InputRequest> InputRequest::fromInputRequests(const QJsonObject &inputRequests, const QString &askedFor)
+{
+    QList<InputRequest> requests;
+    for (auto it = inputRequests.begin(); it != inputRequests.end(); ++it) {
+        const QJsonObject r = it.value().toObject();
+        InputRequest request;
+        request.method = r.value(QStringLiteral("method")).toString();
+        request.params = r.value(QStringLiteral("params")).toObject();
+        request.key = it.key();
+        request.askedFor = askedFor;
+        if (const auto kind = kindOf(request.method))
+            request.kind = *kind;
+        requests.append(request);
+    }
+    return requests;
+}
+
 QString InputRequest::summary() const
 {
     QString line = kindName(kind);

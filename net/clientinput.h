@@ -31,6 +31,8 @@ struct InputRequest
     static QString kindName(Kind kind); // "elicitation", "sampling", "roots"
     // One line: "elicitation for tools/call add: Please confirm to continue".
     QString summary() const;
+    // A 2026 inputRequests object ({key: {method, params}}) as requests, in key order.
+    static QList<InputRequest> fromInputRequests(const QJsonObject &inputRequests, const QString &askedFor);
 };
 
 // The pending answer to one InputRequest. The client makes it and hands it to its InputResponder,

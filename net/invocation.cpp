@@ -190,18 +190,7 @@ void Invocation::handleRound(RpcCall *call)
                                       .arg(m_rounds.size())));
         return;
     }
-    const QJsonObject asked = requests.toObject();
-    for (auto it = asked.begin(); it != asked.end(); ++it) {
-        const QJsonObject r = it.value().toObject();
-        InputRequest request;
-        request.method = r.value(QStringLiteral("method")).toString();
-        request.params = r.value(QStringLiteral("params")).toObject();
-        request.key = it.key();
-        request.askedFor = title();
-        if (const auto kind = InputRequest::kindOf(request.method))
-            request.kind = *kind;
-        round.inputs.append(request);
-    }
+    round.inputs = InputRequest::fromInputRequests(requests.toObject(), title());
     Q_EMIT roundFinished(index);
     answerInputs(requestState);
 }

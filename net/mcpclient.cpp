@@ -745,15 +745,17 @@ bool McpClient::offersTasks() const
 
 bool McpClient::offersTaskList() const
 {
-    return !isModern() && m_capabilities.value(QStringLiteral("tasks")).toObject().contains(QStringLiteral("list"));
+    return !isModern() &&
+           m_capabilities.value(QStringLiteral("tasks")).toObject().contains(QStringLiteral("list"));
 }
 
 QString McpClient::toolTaskSupport(const QJsonObject &tool)
 {
     const QString support =
         tool.value(QStringLiteral("execution")).toObject().value(QStringLiteral("taskSupport")).toString();
-    return support == QLatin1String("optional") || support == QLatin1String("required") ? support
-                                                                                         : QStringLiteral("forbidden");
+    return support == QLatin1String("optional") || support == QLatin1String("required")
+               ? support
+               : QStringLiteral("forbidden");
 }
 
 QJsonObject McpClient::withTasksDeclared(const QJsonObject &params) const
@@ -807,6 +809,14 @@ RpcCall *McpClient::taskResult(const QString &taskId, QObject *owner)
 RpcCall *McpClient::cancelTask(const QString &taskId, QObject *owner)
 {
     return taskRequest(QStringLiteral("tasks/cancel"), taskId, owner);
+}
+
+RpcCall *McpClient::updateTask(const QString &taskId, const QJsonObject &inputResponses, QObject *owner)
+{
+    return request(QStringLiteral("tasks/update"),
+                   withTasksDeclared({{QStringLiteral("taskId"), taskId},
+                                      {QStringLiteral("inputResponses"), inputResponses}}),
+                   owner);
 }
 
 void McpClient::followTaskStatus()

@@ -161,6 +161,11 @@ public:
     // until the task ends, so it is sent without a timeout.
     RpcCall *taskResult(const QString &taskId, QObject *owner = nullptr);
     RpcCall *cancelTask(const QString &taskId, QObject *owner = nullptr);
+    // 2026: the answers to a task's inputRequests ({key: result}).
+    RpcCall *updateTask(const QString &taskId, const QJsonObject &inputResponses, QObject *owner = nullptr);
+    // Hands an input a server asked for (outside an Invocation: a task's) to the responder, or
+    // refuses it when none answers its kind; inputRequested() is emitted first.
+    void askInput(InputReply *reply) { handOver(reply); }
     // One page of tasks/list (2025-11-25; the 2026 extension has none).
     bool offersTaskList() const;
     void followTaskStatus();

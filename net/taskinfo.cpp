@@ -57,6 +57,7 @@ std::optional<TaskInfo> TaskInfo::fromJson(const QJsonObject &object, QString *p
     if (t.value(QStringLiteral("result")).isObject())
         info.result = t.value(QStringLiteral("result")).toObject();
     info.error = t.value(QStringLiteral("error")).toObject();
+    info.inputRequests = t.value(QStringLiteral("inputRequests")).toObject();
     return info;
 }
 
@@ -79,6 +80,7 @@ void TaskInfo::update(const TaskInfo &newer)
         result = newer.result;
     if (!newer.error.isEmpty())
         error = newer.error;
+    inputRequests = newer.inputRequests;
 }
 
 QString TaskInfo::statusName(Status status)

@@ -28,6 +28,8 @@ struct TaskInfo
     // A completed task's CallToolResult (2026 tasks/get inlines it; 2025 asks tasks/result).
     std::optional<QJsonObject> result;
     QJsonObject error; // a failed task's {code, message} (2026), as received
+    // What a 2026 task waiting for the client asks (input_required: {key: {method, params}}).
+    QJsonObject inputRequests;
 
     bool isTerminal() const
     {

@@ -328,6 +328,10 @@ void TasksView::updateDetail()
         asked << tr("every %1 as the server asks")
                      .arg(formatDuration(qMax(TaskBoard::minPollMs, r.task.pollIntervalMs)));
     asked << tr("%n status notification(s)", nullptr, r.notifications);
+    if (!r.inputsAsked.isEmpty())
+        asked << tr("asked for %1 (answered in %2 tasks/update)")
+                     .arg(oneLineSafe(r.inputsAsked.join(QStringLiteral(", "))))
+                     .arg(r.inputsAnswered);
     if (r.cancelAsked)
         asked << tr("cancel asked");
     lines << asked.join(QStringLiteral(" · "));

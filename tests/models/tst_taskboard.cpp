@@ -5,6 +5,7 @@
 // hostile server whose tasks/get only fails, with a pollInterval of 0: polled at the floor,
 // given up after a few tries.
 
+#include "clientinput.h"
 #include "connectclient.h"
 #include "mcpclient.h"
 #include "scriptedtransport.h"
@@ -29,9 +30,11 @@ class tst_TaskBoard : public QObject
 private:
     // A client on the demo server in era ("modern" or "legacy") over transport ("stdio",
     // "http"); null when it did not connect.
-    McpClient *connectDemo(const QString &transport, const QString &era);
+    McpClient *connectDemo(const QString &transport, const QString &era,
+                           const QString &scenario = QStringLiteral("healthy"));
     QJsonObject tool(const QString &name);
 
+    DefaultInputResponder m_responder;
     std::unique_ptr<testsupport::HttpDemo> m_http;
     std::unique_ptr<McpClient> m_client;
     std::unique_ptr<TtlClock> m_clock;
@@ -46,6 +49,7 @@ private Q_SLOTS:
     void cancelledTask();
     void taskOutlivesItsTtl();
     void toolThatIsNoTaskAnswersAtOnce();
+    void aTaskAsksForInput();
     void hostilePollingIsBounded();
 };
 
@@ -59,14 +63,12 @@ void tst_TaskBoard::cleanup()
     m_http.reset();
 }
 
-McpClient *tst_TaskBoard::connectDemo(const QString &transport, const QString &era)
+McpClient *tst_TaskBoard::connectDemo(const QString &transport, const QString &era, const QString &scenario)
 {
-    const QStringList args{QStringLiteral("--scenario"), QStringLiteral("healthy"), QStringLiteral("--era"),
-                           era};
+    const QStringList args{QStringLiteral("--scenario"), scenario, QStringLiteral("--era"), era};
     ServerConfig config;
     if (transport == QLatin1String("http")) {
-        m_http = std::make_unique<testsupport::HttpDemo>(QStringLiteral("healthy"),
-                                                         QStringList{QStringLiteral("--era"), era});
+        m_http = std::make_unique<testsupport::HttpDemo>(scenario, QStringList{QStringLiteral("--era"), era});
         if (m_http->url().isEmpty())
             return nullptr;
         config = ServerConfig::remote(QUrl(m_http->url()));
@@ -75,6 +77,10 @@ McpClient *tst_TaskBoard::connectDemo(const QString &transport, const QString &e
     }
     m_client = std::make_unique<McpClient>();
     m_client->setConfig(config);
+    // Elicitations are accepted with confirm: true (a task that asks for input).
+    m_responder.elicitationValues = {{QStringLiteral("confirm"), true},
+                                     {QStringLiteral("name"), QStringLiteral("Ada")}};
+    m_client->setInputResponder(&m_responder);
     QString why;
     if (!testsupport::connectClient(*m_client, 10000, &why)) {
         qWarning("%s", qPrintable(why));
@@ -92,6 +98,9 @@ QJsonObject tst_TaskBoard::tool(const QString &name)
     if (name == QLatin1String("sync_group"))
         t.insert(QStringLiteral("execution"),
                  QJsonObject{{QStringLiteral("taskSupport"), QStringLiteral("optional")}});
+    else if (name == QLatin1String("confirm_delete") || name == QLatin1String("multi_input"))
+        t.insert(QStringLiteral("execution"),
+                 QJsonObject{{QStringLiteral("taskSupport"), QStringLiteral("required")}});
     return t;
 }
 
@@ -242,6 +251,32 @@ void tst_TaskBoard::toolThatIsNoTaskAnswersAtOnce()
     QVERIFY(!r.result.isEmpty());
 }
 
+// 2026: a task that stops at input_required with inputRequests (the demo's conformance fixtures)
+// has each input answered through the client's responder, all of them sent back in one
+// tasks/update, and then completes with what was answered.
+void tst_TaskBoard::aTaskAsksForInput()
+{
+    QVERIFY(connectDemo(QStringLiteral("stdio"), QStringLiteral("modern"), QStringLiteral("conformance")));
+    QSignalSpy asked(m_client.get(), &McpClient::inputRequested);
+    QSignalSpy ended(m_board.get(), &TaskBoard::taskEnded);
+    m_board->start(tool(QStringLiteral("confirm_delete")),
+                   {{QStringLiteral("filename"), QStringLiteral("notes.txt")}});
+    m_board->start(tool(QStringLiteral("multi_input")), {});
+    QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 2, 10000);
+    QCOMPARE(asked.size(), 3); // confirm; user_name and confirmation
+    const TaskRecord &confirm = m_board->record(0);
+    QCOMPARE(confirm.task.status, TaskInfo::Status::Completed);
+    QCOMPARE(confirm.inputsAsked, QStringList{QStringLiteral("confirm")});
+    QCOMPARE(confirm.inputsAnswered, 1);
+    QVERIFY2(QJsonDocument(confirm.result).toJson().contains("Deleted notes.txt"),
+             QJsonDocument(confirm.result).toJson().constData());
+    const TaskRecord &both = m_board->record(1);
+    QCOMPARE(both.inputsAsked.size(), 2);
+    QCOMPARE(both.inputsAnswered, 1); // one tasks/update carried both
+    QVERIFY2(QJsonDocument(both.result).toJson().contains("Hello, Ada!"),
+             QJsonDocument(both.result).toJson().constData());
+}
+
 void tst_TaskBoard::hostilePollingIsBounded()
 {
     QElapsedTimer since;
@@ -283,7 +318,8 @@ void tst_TaskBoard::hostilePollingIsBounded()
     QVERIFY(board.record(0).error.describe().contains(QStringLiteral("busy")));
     // The server's taskId held an OSC sequence: the table shows it, never sends it.
     const QString shownId = board.data(board.index(0, TaskBoard::TaskIdColumn)).toString();
-    QVERIFY2(shownId.contains(QStringLiteral("<U+001B>")) && !shownId.contains(QChar(0x1b)), qPrintable(shownId));
+    QVERIFY2(shownId.contains(QStringLiteral("<U+001B>")) && !shownId.contains(QChar(0x1b)),
+             qPrintable(shownId));
     board.clear();
     QCOMPARE(board.count(), 0);
 }
