@@ -55,11 +55,15 @@ DemoServer::DemoServer(Era era, const Scenario &scenario, quint32 seed, QObject 
     , m_content(m_catalog, scenario, m_inputRequests)
     , m_fixtures(m_inputRequests)
     , m_tasks(*this)
+    , m_skills(scenario.skills() == QStringLiteral("tampered"))
     , m_modern(*this)
     , m_legacy(*this)
 {
-    if (scenario.conformanceFixtures())
+    if (scenario.conformanceFixtures()) {
         m_catalog.addConformanceFixtures();
+        // The harness reads a SKILL.md's name and description from resources/list.
+        m_pager.setExtraResources(m_skills.listedManifests());
+    }
     m_catalog.applyEdits(scenario.itemEdits());
     m_tasks.setNotifier([this](const QJsonObject &task, bool legacy) {
         if (legacy)
@@ -216,6 +220,13 @@ void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJs
     if (modern ? m_tasks.handle(id, method, context, exchange)
                : m_tasks.handleLegacy(id, method, params, exchange))
         return;
+    if (modern) {
+        // The skills extension (2026-07-28 only, where it is declared).
+        if (const auto answer = m_skills.handle(method, params)) {
+            sendAnswer(exchange, id, *answer, context);
+            return;
+        }
+    }
     if (method == QStringLiteral("resources/read")) {
         const QString uri = params.value(QStringLiteral("uri")).toString();
         const auto result = readResource(uri, modern);
@@ -251,6 +262,8 @@ void DemoServer::dispatch(const QJsonValue &id, const QString &method, const QJs
 std::optional<QJsonObject> DemoServer::readResource(const QString &uri, bool modern) const
 {
     auto result = m_content.read(uri, modern);
+    if (!result)
+        result = m_skills.read(uri, modern);
     if (!result && m_scenario.conformanceFixtures())
         result = m_fixtures.read(uri, modern);
     return result;

@@ -11,6 +11,7 @@
 #include "listtools.h"
 #include "modernera.h"
 #include "scenario.h"
+#include "skills.h"
 #include "tasks.h"
 
 #include <QJsonObject>
@@ -103,6 +104,7 @@ private:
     ConformanceFixtures m_fixtures;
     QList<QPointer<ToolRun>> m_runs;
     Tasks m_tasks;
+    Skills m_skills;
     ModernEra m_modern;
     LegacyEra m_legacy;
 };

@@ -54,15 +54,18 @@ const QList<QJsonObject> *fixedList(const Catalog &catalog, const QString &list)
 qsizetype ListPager::count(const QString &list) const
 {
     const QList<QJsonObject> *fixed = fixedList(m_catalog, list);
-    return (fixed ? fixed->size() : m_catalog.resourceCount()) + m_revisions.value(list);
+    return (fixed ? fixed->size() : m_catalog.resourceCount() + m_extraResources.size()) +
+           m_revisions.value(list);
 }
 
 QByteArray ListPager::itemJson(const QString &list, qsizetype index) const
 {
     const QList<QJsonObject> *fixed = fixedList(m_catalog, list);
-    const qsizetype base = fixed ? fixed->size() : m_catalog.resourceCount();
-    if (!fixed && index < base)
+    const qsizetype base = fixed ? fixed->size() : m_catalog.resourceCount() + m_extraResources.size();
+    if (!fixed && index < m_catalog.resourceCount())
         return m_catalog.resourceJson(index);
+    if (!fixed && index < base)
+        return m_extraResources.at(index - m_catalog.resourceCount());
     const QJsonObject item =
         index >= base ? m_catalog.addedItem(list, int(index - base) + 1) : fixed->at(index);
     return QJsonDocument(item).toJson(QJsonDocument::Compact);

@@ -27,6 +27,9 @@ public:
 
     static QString itemsKey(const QString &list);
 
+    // Resources listed after the catalog's (compact JSON items): the conformance scenario's SKILL.md.
+    void setExtraResources(const QList<QByteArray> &items) { m_extraResources = items; }
+
 private:
     // The list's length (its items plus those list-changed added) and its index-th item.
     qsizetype count(const QString &list) const;
@@ -39,6 +42,7 @@ private:
     QHash<QString, int> m_walks;
     QHash<QString, int> m_revisions;
     QHash<QString, bool> m_changedAt; // list-changed with "at": the change happened
+    QList<QByteArray> m_extraResources;
 };
 
 } // namespace demo

@@ -66,11 +66,13 @@ QString headerForm(const QJsonValue &value)
         .chopped(1);
 }
 
-// 2026-07-28 adds the extensions the server speaks (the tasks extension, SEP-2663).
+// 2026-07-28 adds the extensions the server speaks (tasks, SEP-2663; skills, SEP-2640).
 QJsonObject modernCapabilities()
 {
     QJsonObject capabilities = DemoServer::capabilities();
-    capabilities.insert(QStringLiteral("extensions"), QJsonObject{{Tasks::extensionId(), QJsonObject{}}});
+    capabilities.insert(
+        QStringLiteral("extensions"),
+        QJsonObject{{Tasks::extensionId(), QJsonObject{}}, {Skills::extensionId(), Skills::settings()}});
     return capabilities;
 }
 

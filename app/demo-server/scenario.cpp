@@ -205,6 +205,7 @@ bool Scenario::load(const QJsonObject &document, QString *error)
                                 QStringLiteral("default"),
                                 QStringLiteral("lists"),
                                 QStringLiteral("conformanceFixtures"),
+                                QStringLiteral("skills"),
                                 QStringLiteral("items")};
         if (!known.contains(it.key())) {
             *error = QStringLiteral("unknown key \"%1\"").arg(it.key());
@@ -212,6 +213,11 @@ bool Scenario::load(const QJsonObject &document, QString *error)
         }
     }
     m_conformanceFixtures = document.value(QStringLiteral("conformanceFixtures")).toBool();
+    m_skills = document.value(QStringLiteral("skills")).toString();
+    if (!m_skills.isEmpty() && m_skills != QStringLiteral("tampered")) {
+        *error = QStringLiteral("skills: unknown fault \"%1\" (tampered)").arg(m_skills);
+        return false;
+    }
     m_items = document.value(QStringLiteral("items")).toObject();
     for (auto it = m_items.begin(); it != m_items.end(); ++it) {
         const QStringList lists{QStringLiteral("tools"), QStringLiteral("prompts"),

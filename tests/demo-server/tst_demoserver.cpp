@@ -2,6 +2,7 @@
 // docs/demo-server.md.
 #include "demopeer.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -200,6 +201,73 @@ QStringList notifiedStatuses(const DemoPeer &peer, const QString &taskId)
     return statuses;
 }
 
+const QString skillsExtension = QStringLiteral("io.modelcontextprotocol/skills");
+
+// Every skills/list entry, following nextCursor to the end; the pages' sizes in pageSizes.
+QList<QJsonObject> skillEntries(DemoPeer &peer, QList<int> *pageSizes = nullptr)
+{
+    QList<QJsonObject> entries;
+    QJsonValue cursor = QJsonValue::Undefined;
+    for (int i = 0; i < 20; ++i) {
+        const QJsonObject result = page(peer, QStringLiteral("skills/list"), cursor).result();
+        const QJsonArray skills = result.value(QStringLiteral("skills")).toArray();
+        if (pageSizes)
+            pageSizes->append(int(skills.size()));
+        for (const QJsonValue &skill : skills)
+            entries.append(skill.toObject());
+        cursor = result.value(QStringLiteral("nextCursor"));
+        if (!cursor.isString())
+            break;
+    }
+    return entries;
+}
+
+// The text of a resources/read, as UTF-8 bytes (what a skill entry's digest and size cover).
+QByteArray readBytes(DemoPeer &peer, const QString &uri)
+{
+    return peer.call(QStringLiteral("resources/read"), {{QStringLiteral("uri"), uri}})
+        .result()
+        .value(QStringLiteral("contents"))[0][QStringLiteral("text")]
+        .toString()
+        .toUtf8();
+}
+
+QString sha256Digest(const QByteArray &bytes)
+{
+    return QStringLiteral("sha256:") +
+           QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+}
+
+// A skill entry's resources item for uri (empty when it lists none).
+QJsonObject listedFile(const QJsonObject &entry, const QString &uri)
+{
+    for (const QJsonValue &file : entry.value(QStringLiteral("resources")).toArray()) {
+        if (file[QStringLiteral("uri")].toString() == uri)
+            return file.toObject();
+    }
+    return {};
+}
+
+// The "key: value" lines of a SKILL.md's frontmatter block, values unquoted (string values only).
+QHash<QString, QString> frontmatterLines(const QByteArray &skillMd)
+{
+    QHash<QString, QString> lines;
+    const QList<QByteArray> parts = skillMd.split('\n');
+    if (parts.value(0) != "---")
+        return lines;
+    for (qsizetype i = 1; i < parts.size() && parts.at(i) != "---"; ++i) {
+        const QString line = QString::fromUtf8(parts.at(i));
+        const qsizetype colon = line.indexOf(QStringLiteral(": "));
+        if (colon < 0 || line.startsWith(QLatin1Char(' ')))
+            continue;
+        QString value = line.mid(colon + 2);
+        if (value.startsWith(QLatin1Char('"')))
+            value = QJsonDocument::fromJson("[" + value.toUtf8() + "]").array().at(0).toString();
+        lines.insert(line.left(colon), value);
+    }
+    return lines;
+}
+
 // The peer on the healthy scenario; in the legacy era, initialized.
 bool startHealthy(DemoPeer &peer, bool legacy)
 {
@@ -259,6 +327,12 @@ private Q_SLOTS:
     void taskInputs();
     void legacyTasks_data() { transports(); }
     void legacyTasks();
+    void skills_data() { transports(); }
+    void skills();
+    void skillDirectories_data() { transports(); }
+    void skillDirectories();
+    void skillManifestsListed();
+    void skillsTampered();
 
 private:
     using Check = std::function<void(DemoPeer &)>;
@@ -1829,6 +1903,227 @@ void TestDemoServer::legacyTasks()
              -32602);
     for (const QString &id : ids.mid(2))
         peer.legacyCall(QStringLiteral("tasks/cancel"), {{QStringLiteral("taskId"), id}});
+}
+
+// The skills extension (SEP-2640): skills/list paged to its end, skills/get, a file against its digest.
+void TestDemoServer::skills()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    const QJsonObject capabilities =
+        peer.call(QStringLiteral("server/discover")).result()[QStringLiteral("capabilities")].toObject();
+    QCOMPARE(capabilities[QStringLiteral("extensions")][skillsExtension].toObject(),
+             QJsonObject({{QStringLiteral("directoryRead"), true}}));
+    QVERIFY(capabilities[QStringLiteral("extensions")][tasksExtension].isObject());
+
+    const PeerReply first = peer.call(QStringLiteral("skills/list"));
+    QCOMPARE(first.result().value(QStringLiteral("ttlMs")).toInt(), 300000);
+    QCOMPARE(first.result().value(QStringLiteral("cacheScope")).toString(), QStringLiteral("public"));
+    QCOMPARE(first.result().value(QStringLiteral("resultType")).toString(), QStringLiteral("complete"));
+    QList<int> pageSizes;
+    const QList<QJsonObject> entries = skillEntries(peer, &pageSizes);
+    QCOMPARE(pageSizes, QList<int>({2, 2, 1}));
+    QStringList uris;
+    for (const QJsonObject &entry : entries)
+        uris.append(entry.value(QStringLiteral("uri")).toString());
+    QCOMPARE(uris, QStringList({QStringLiteral("skill://folio-chat/triage-posts/SKILL.md"),
+                                QStringLiteral("skill://folio-chat/weekly-digest/SKILL.md"),
+                                QStringLiteral("skill://folio-chat/moderation-policy/SKILL.md"),
+                                QStringLiteral("skill://folio-chat/moderation/escalate-report/SKILL.md"),
+                                QStringLiteral("skill://folio-chat/onboard-member/SKILL.md")}));
+
+    // Every file listed is served, and matches its digest and size; SKILL.md's frontmatter is the entry's.
+    int files = 0;
+    for (const QJsonObject &entry : entries) {
+        const QString uri = entry.value(QStringLiteral("uri")).toString();
+        const QJsonObject frontmatter = entry.value(QStringLiteral("frontmatter")).toObject();
+        QCOMPARE(uri.section(QLatin1Char('/'), -2, -2), frontmatter.value(QStringLiteral("name")).toString());
+        QVERIFY(!listedFile(entry, uri).isEmpty());
+        for (const QJsonValue &file : entry.value(QStringLiteral("resources")).toArray()) {
+            const QByteArray bytes = readBytes(peer, file[QStringLiteral("uri")].toString());
+            QVERIFY2(!bytes.isEmpty(), qPrintable(file[QStringLiteral("uri")].toString()));
+            QCOMPARE(file[QStringLiteral("digest")].toString(), sha256Digest(bytes));
+            QCOMPARE(file[QStringLiteral("size")].toInteger(), bytes.size());
+            ++files;
+        }
+        const auto lines = frontmatterLines(readBytes(peer, uri));
+        QCOMPARE(lines.value(QStringLiteral("name")), frontmatter.value(QStringLiteral("name")).toString());
+        QCOMPARE(lines.value(QStringLiteral("description")),
+                 frontmatter.value(QStringLiteral("description")).toString());
+    }
+    QCOMPARE(files, 12);
+    const PeerReply manifest =
+        peer.call(QStringLiteral("resources/read"), {{QStringLiteral("uri"), uris.constFirst()}});
+    QCOMPARE(manifest.result()[QStringLiteral("contents")][0][QStringLiteral("mimeType")].toString(),
+             QStringLiteral("text/markdown"));
+    QCOMPARE(manifest.result().value(QStringLiteral("ttlMs")).toInt(), 300000);
+
+    // skills/get: the list's entry, hints, no cursor.
+    const QJsonObject got =
+        peer.call(QStringLiteral("skills/get"), {{QStringLiteral("uri"), uris.at(3)}}).result();
+    QCOMPARE(got.value(QStringLiteral("skill")).toObject(), entries.at(3));
+    QCOMPARE(got.value(QStringLiteral("ttlMs")).toInt(), 300000);
+    QCOMPARE(got.value(QStringLiteral("cacheScope")).toString(), QStringLiteral("public"));
+    QVERIFY(!got.contains(QStringLiteral("nextCursor")));
+
+    // Errors: an unknown skill, a skill's directory (not its SKILL.md), a bad or foreign cursor.
+    const PeerReply unknown =
+        peer.call(QStringLiteral("skills/get"),
+                  {{QStringLiteral("uri"), QStringLiteral("skill://folio-chat/nope/SKILL.md")}});
+    QCOMPARE(unknown.errorCode(), -32602);
+    QCOMPARE(unknown.error()[QStringLiteral("data")][QStringLiteral("uri")].toString(),
+             QStringLiteral("skill://folio-chat/nope/SKILL.md"));
+    QCOMPARE(peer.call(QStringLiteral("skills/get"),
+                       {{QStringLiteral("uri"), QStringLiteral("skill://folio-chat/triage-posts")}})
+                 .errorCode(),
+             -32602);
+    QCOMPARE(peer.call(QStringLiteral("skills/get")).errorCode(), -32602);
+    QCOMPARE(page(peer, QStringLiteral("skills/list"), QStringLiteral("not-a-cursor")).errorCode(), -32602);
+    QCOMPARE(page(peer, QStringLiteral("skills/list"), 2).errorCode(), -32602);
+    const QString toolsCursor =
+        page(peer, QStringLiteral("tools/list")).result().value(QStringLiteral("nextCursor")).toString();
+    QCOMPARE(page(peer, QStringLiteral("skills/list"), toolsCursor).errorCode(), -32602);
+
+    // The legacy era does not speak the extension (the files stay readable).
+    QVERIFY(peer.initialize().message.contains(QStringLiteral("result")));
+    QCOMPARE(peer.legacyCall(QStringLiteral("skills/list")).errorCode(), -32601);
+    QVERIFY(!peer.legacyCall(QStringLiteral("resources/read"), {{QStringLiteral("uri"), uris.constFirst()}})
+                 .result()
+                 .isEmpty());
+}
+
+// resources/directory/read: direct children, subdirectories as inode/directory, paged; files are no
+// directories.
+void TestDemoServer::skillDirectories()
+{
+    QFETCH(int, transport);
+    DemoPeer peer{DemoPeer::Transport(transport)};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}));
+    const QString skill = QStringLiteral("skill://folio-chat/triage-posts");
+    auto readDirectory = [&peer](const QString &uri, const QJsonValue &cursor = QJsonValue::Undefined) {
+        QJsonObject params{{QStringLiteral("uri"), uri}};
+        if (!cursor.isUndefined())
+            params.insert(QStringLiteral("cursor"), cursor);
+        return peer.call(QStringLiteral("resources/directory/read"), params);
+    };
+    const QJsonObject first = readDirectory(skill).result();
+    QCOMPARE(first.value(QStringLiteral("ttlMs")).toInt(), 300000);
+    const QJsonArray firstChildren = first.value(QStringLiteral("resources")).toArray();
+    QCOMPARE(firstChildren.size(), 2);
+    QCOMPARE(
+        firstChildren.at(0).toObject(),
+        QJsonObject({{QStringLiteral("uri"), skill + QStringLiteral("/SKILL.md")},
+                     {QStringLiteral("name"), QStringLiteral("SKILL.md")},
+                     {QStringLiteral("mimeType"), QStringLiteral("text/markdown")},
+                     {QStringLiteral("size"), readBytes(peer, skill + QStringLiteral("/SKILL.md")).size()}}));
+    QCOMPARE(firstChildren.at(1).toObject(),
+             QJsonObject({{QStringLiteral("uri"), skill + QStringLiteral("/references")},
+                          {QStringLiteral("name"), QStringLiteral("references")},
+                          {QStringLiteral("mimeType"), QStringLiteral("inode/directory")}}));
+    const QJsonValue cursor = first.value(QStringLiteral("nextCursor"));
+    QVERIFY(cursor.isString());
+    const QJsonObject second = readDirectory(skill, cursor).result();
+    QCOMPARE(names(second.value(QStringLiteral("resources")).toArray()),
+             QStringList({QStringLiteral("templates")}));
+    QVERIFY(!second.contains(QStringLiteral("nextCursor")));
+
+    // Descending into the subdirectory; the authority and an intermediate folder are directories too.
+    const QJsonArray references = readDirectory(skill + QStringLiteral("/references"))
+                                      .result()
+                                      .value(QStringLiteral("resources"))
+                                      .toArray();
+    QCOMPARE(names(references), QStringList({QStringLiteral("checklist.md"), QStringLiteral("labels.json")}));
+    QCOMPARE(references.at(1)[QStringLiteral("mimeType")].toString(), QStringLiteral("application/json"));
+    const QJsonArray moderation = readDirectory(QStringLiteral("skill://folio-chat/moderation"))
+                                      .result()
+                                      .value(QStringLiteral("resources"))
+                                      .toArray();
+    QCOMPARE(names(moderation), QStringList({QStringLiteral("escalate-report")}));
+    QCOMPARE(moderation.at(0)[QStringLiteral("mimeType")].toString(), QStringLiteral("inode/directory"));
+    QVERIFY(
+        readDirectory(QStringLiteral("skill://folio-chat")).result().contains(QStringLiteral("nextCursor")));
+
+    // A file, an unknown path, a cursor of another directory: -32602.
+    const PeerReply file = readDirectory(skill + QStringLiteral("/SKILL.md"));
+    QCOMPARE(file.errorCode(), -32602);
+    QCOMPARE(file.error()[QStringLiteral("data")][QStringLiteral("uri")].toString(),
+             skill + QStringLiteral("/SKILL.md"));
+    QCOMPARE(readDirectory(QStringLiteral("skill://folio-chat/nope")).errorCode(), -32602);
+    QCOMPARE(readDirectory(QStringLiteral("chat://channels")).errorCode(), -32602);
+    QCOMPARE(readDirectory(QStringLiteral("skill://folio-chat"), cursor).errorCode(), -32602);
+    QCOMPARE(readDirectory(skill, QStringLiteral("garbage")).errorCode(), -32602);
+    // A directory is not a resource to read.
+    QCOMPARE(peer.call(QStringLiteral("resources/read"), {{QStringLiteral("uri"), skill}}).errorCode(),
+             -32602);
+}
+
+// The conformance scenario lists the SKILL.md files after the chat's resources (name and description
+// from the frontmatter); the others do not list them.
+void TestDemoServer::skillManifestsListed()
+{
+    for (const QString &scenario : {QStringLiteral("conformance"), QStringLiteral("healthy")}) {
+        DemoPeer peer{DemoPeer::Transport::Stdio};
+        QVERIFY(peer.start(
+            {QStringLiteral("--scenario"), scenario, QStringLiteral("--page-size"), QStringLiteral("2500")}));
+        QJsonArray items;
+        QJsonValue cursor = QJsonValue::Undefined;
+        do {
+            const QJsonObject result = page(peer, QStringLiteral("resources/list"), cursor).result();
+            for (const QJsonValue &item : result.value(QStringLiteral("resources")).toArray())
+                items.append(item);
+            cursor = result.value(QStringLiteral("nextCursor"));
+        } while (cursor.isString());
+        if (scenario == QStringLiteral("healthy")) {
+            QCOMPARE(items.size(), 10000);
+            continue;
+        }
+        QCOMPARE(items.size(), 10005);
+        const QList<QJsonObject> entries = skillEntries(peer);
+        for (qsizetype i = 0; i < entries.size(); ++i) {
+            const QJsonObject item = items.at(10000 + i).toObject();
+            const QJsonObject frontmatter = entries.at(i).value(QStringLiteral("frontmatter")).toObject();
+            QCOMPARE(item.value(QStringLiteral("uri")), entries.at(i).value(QStringLiteral("uri")));
+            QCOMPARE(item.value(QStringLiteral("name")), frontmatter.value(QStringLiteral("name")));
+            QCOMPARE(item.value(QStringLiteral("description")),
+                     frontmatter.value(QStringLiteral("description")));
+            QCOMPARE(item.value(QStringLiteral("mimeType")).toString(), QStringLiteral("text/markdown"));
+        }
+    }
+}
+
+// skills-tampered: one SKILL.md off its digest, one off its size, one whose frontmatter is not the entry's.
+void TestDemoServer::skillsTampered()
+{
+    DemoPeer peer{DemoPeer::Transport::Stdio};
+    QVERIFY(peer.start({QStringLiteral("--scenario"), QStringLiteral("skills-tampered")}));
+    const QList<QJsonObject> entries = skillEntries(peer);
+    QCOMPARE(entries.size(), 5);
+    QStringList badDigest, badSize, badFrontmatter;
+    for (const QJsonObject &entry : entries) {
+        const QString uri = entry.value(QStringLiteral("uri")).toString();
+        const QString name = uri.section(QLatin1Char('/'), -2, -2);
+        for (const QJsonValue &file : entry.value(QStringLiteral("resources")).toArray()) {
+            const QByteArray bytes = readBytes(peer, file[QStringLiteral("uri")].toString());
+            if (file[QStringLiteral("digest")].toString() != sha256Digest(bytes))
+                badDigest.append(file[QStringLiteral("uri")].toString());
+            if (file[QStringLiteral("size")].toInteger() != bytes.size())
+                badSize.append(file[QStringLiteral("uri")].toString());
+        }
+        const auto lines = frontmatterLines(readBytes(peer, uri));
+        const QJsonObject frontmatter = entry.value(QStringLiteral("frontmatter")).toObject();
+        if (lines.value(QStringLiteral("name")) != frontmatter.value(QStringLiteral("name")).toString() ||
+            lines.value(QStringLiteral("description")) !=
+                frontmatter.value(QStringLiteral("description")).toString())
+            badFrontmatter.append(name);
+    }
+    QCOMPARE(badDigest, QStringList({QStringLiteral("skill://folio-chat/weekly-digest/SKILL.md")}));
+    QCOMPARE(badSize, QStringList({QStringLiteral("skill://folio-chat/moderation-policy/SKILL.md")}));
+    QCOMPARE(badFrontmatter, QStringList({QStringLiteral("onboard-member")}));
+    // The tampered file's frontmatter says what the entry hides.
+    QVERIFY(frontmatterLines(readBytes(peer, QStringLiteral("skill://folio-chat/onboard-member/SKILL.md")))
+                .value(QStringLiteral("description"))
+                .contains(QStringLiteral("API token")));
 }
 
 QTEST_GUILESS_MAIN(TestDemoServer)
