@@ -27,14 +27,15 @@ add_custom_command(
     OUTPUT ${FOLIO_MAN_DIR}/folio.1
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:folio> -DOUTPUT=${FOLIO_MAN_DIR}/folio.1
             -DNAME=folio "-DSUMMARY=inspect how an MCP server pages its lists" -DVERSION=${PROJECT_VERSION}
-            -DCOUNT=7
+            -DCOUNT=8
             -DTITLE_0=DESCRIPTION -DHELP_0=--help
             "-DTITLE_1=FOLIO LIST" "-DHELP_1=help;list"
             "-DTITLE_2=FOLIO AUDIT" "-DHELP_2=help;audit"
             "-DTITLE_3=FOLIO SNAPSHOT" "-DHELP_3=help;snapshot"
             "-DTITLE_4=FOLIO DIFF" "-DHELP_4=help;diff"
             "-DTITLE_5=FOLIO DECODE-CURSOR" "-DHELP_5=help;decode-cursor"
-            "-DTITLE_6=VERSION" -DHELP_6=--version
+            "-DTITLE_6=FOLIO TASKS" "-DHELP_6=help;tasks"
+            "-DTITLE_7=VERSION" -DHELP_7=--version
             "-DSEE_ALSO=.BR folio-demo-server (1)"
             -P ${PROJECT_SOURCE_DIR}/cmake/FolioManPage.cmake
     DEPENDS folio ${PROJECT_SOURCE_DIR}/cmake/FolioManPage.cmake

@@ -142,6 +142,23 @@ ListSource ListSource::protocol(ListKind kind)
     return s;
 }
 
+std::optional<ListSource> ListSource::extension(const QString &name)
+{
+    if (name != QLatin1String("tasks") && name != QLatin1String("tasks/list"))
+        return std::nullopt;
+    ListSource s;
+    s.m_kind = Kind::Extension;
+    s.m_name = QStringLiteral("tasks");
+    s.m_method = QStringLiteral("tasks/list");
+    s.m_itemsKey = QStringLiteral("tasks");
+    return s;
+}
+
+QStringList ListSource::extensionNames()
+{
+    return {QStringLiteral("tasks")};
+}
+
 std::optional<ListSource> ListSource::fromTool(const QJsonObject &tool)
 {
     const QJsonObject props =
@@ -218,22 +235,46 @@ bool ListSource::mayBeListTool(const QByteArray &toolJson)
 
 QString ListSource::id() const
 {
-    return m_kind == Kind::Tool ? QStringLiteral("tool:") + m_toolName : listName(m_listKind);
+    switch (m_kind) {
+    case Kind::Tool:
+        return QStringLiteral("tool:") + m_toolName;
+    case Kind::Extension:
+        return m_name;
+    case Kind::Protocol:
+        break;
+    }
+    return listName(m_listKind);
 }
 
 QString ListSource::displayName() const
 {
-    return m_kind == Kind::Tool ? m_toolName : listName(m_listKind);
+    switch (m_kind) {
+    case Kind::Tool:
+        return m_toolName;
+    case Kind::Extension:
+        return m_name;
+    case Kind::Protocol:
+        break;
+    }
+    return listName(m_listKind);
 }
 
 QString ListSource::requestTitle() const
 {
-    return m_kind == Kind::Tool ? QStringLiteral("tools/call ") + m_toolName : listMethod(m_listKind);
+    switch (m_kind) {
+    case Kind::Tool:
+        return QStringLiteral("tools/call ") + m_toolName;
+    case Kind::Extension:
+        return m_method;
+    case Kind::Protocol:
+        break;
+    }
+    return listMethod(m_listKind);
 }
 
 bool ListSource::isReadOnly() const
 {
-    if (m_kind == Kind::Protocol)
+    if (m_kind != Kind::Tool)
         return true;
     return m_tool.value(QStringLiteral("annotations"))
         .toObject()
@@ -246,6 +287,8 @@ RpcCall *ListSource::requestPage(McpClient *client, const std::optional<QString>
 {
     if (m_kind == Kind::Protocol)
         return client->listPage(m_listKind, cursor, owner);
+    if (m_kind == Kind::Extension)
+        return client->listPage(m_method, cursor, owner);
     QJsonObject args = m_arguments;
     args.remove(m_cursorArg);
     if (cursor.has_value()) {
@@ -260,7 +303,7 @@ RpcCall *ListSource::requestPage(McpClient *client, const std::optional<QString>
 
 std::optional<QString> ListSource::startCursor() const
 {
-    if (m_kind == Kind::Protocol || m_cursorArg.isEmpty())
+    if (m_kind != Kind::Tool || m_cursorArg.isEmpty())
         return std::nullopt;
     const QJsonValue given = m_arguments.value(m_cursorArg);
     if (given.isString())
@@ -289,7 +332,7 @@ std::optional<QString> ListSource::nextRequest(const Page &page, const std::opti
     // whatever else it carries.
     if (page.more == false)
         return std::nullopt;
-    switch (m_kind == Kind::Protocol ? Paging::Cursor : m_paging) {
+    switch (m_kind != Kind::Tool ? Paging::Cursor : m_paging) {
     case Paging::Cursor:
         if (page.next.isString())
             return page.next.text; // "" included: it is a cursor, not the end
@@ -391,13 +434,13 @@ ListSource::Page ListSource::readPage(const QJsonObject &result) const
             page.items = v.toArray();
         else
             page.extractionError = QStringLiteral("No array at %1").arg(m_itemsPointer);
-    } else if (m_kind == Kind::Protocol) {
-        const QJsonValue v = result.value(listItemsKey(m_listKind));
+    } else if (m_kind != Kind::Tool) {
+        const QString key = m_kind == Kind::Extension ? m_itemsKey : listItemsKey(m_listKind);
+        const QJsonValue v = result.value(key);
         if (v.isArray())
             page.items = v.toArray();
         else
-            page.extractionError =
-                QStringLiteral("The result has no \"%1\" array").arg(listItemsKey(m_listKind));
+            page.extractionError = QStringLiteral("The result has no \"%1\" array").arg(key);
     } else if (root.isArray()) {
         page.items = root.toArray();
     } else if (!findItems(root.toObject(), &page.items) && !page.toolError) {
@@ -409,7 +452,7 @@ ListSource::Page ListSource::readPage(const QJsonObject &result) const
         bool found = false;
         const QJsonValue v = resolvePointer(root, m_cursorPointer, &found);
         setCursor(page, v, found);
-    } else if (m_kind == Kind::Protocol) {
+    } else if (m_kind != Kind::Tool) {
         setCursor(page, result.value(QStringLiteral("nextCursor")),
                   result.contains(QStringLiteral("nextCursor")));
     } else {
@@ -473,6 +516,9 @@ QList<ListSource::Column> ListSource::columns() const
     switch (m_kind) {
     case Kind::Tool:
         return {};
+    case Kind::Extension: // tasks/list: 2025-11-25 Tasks
+        return {col("taskId", "Task"), col("status", "Status"), col("statusMessage", "Message"),
+                col("lastUpdatedAt", "Updated"), col("ttl", "TTL (ms)")};
     case Kind::Protocol:
         break;
     }
@@ -524,7 +570,7 @@ QList<ListSource::Column> ListSource::inferColumns(const QJsonArray &items)
 ListSource::Page ListSource::readPage(const RpcCall *call) const
 {
     Page page = readPage(call->result());
-    if (call->itemsDeferred() && m_kind == Kind::Protocol && m_itemsPointer.isEmpty() &&
+    if (call->itemsDeferred() && m_kind != Kind::Tool && m_itemsPointer.isEmpty() &&
         page.extractionError.isEmpty()) {
         page.itemsAsText = true;
         page.itemTexts = call->deferredItems();
@@ -535,8 +581,8 @@ ListSource::Page ListSource::readPage(const RpcCall *call) const
 
 void ListSource::deferItems(RpcCall *call) const
 {
-    if (call && m_kind == Kind::Protocol && m_itemsPointer.isEmpty())
-        call->deferItems(listItemsKey(m_listKind));
+    if (call && m_kind != Kind::Tool && m_itemsPointer.isEmpty())
+        call->deferItems(m_kind == Kind::Extension ? m_itemsKey : listItemsKey(m_listKind));
 }
 
 namespace {
@@ -552,7 +598,8 @@ quint64 fnv(quint64 h, QByteArrayView bytes)
     return h;
 }
 
-const std::array<QByteArrayView, 4> identityKeys{{"uri", "uriTemplate", "name", "id"}};
+// taskId: a task of tasks/list (which has no name or id).
+const std::array<QByteArrayView, 5> identityKeys{{"uri", "uriTemplate", "name", "id", "taskId"}};
 
 } // namespace
 
@@ -570,10 +617,10 @@ namespace {
 // or a number); false when the item has none.
 bool identityMember(QByteArrayView itemJson, QByteArrayView *key, QByteArrayView *value)
 {
-    // The first of uri, uriTemplate, name, id that is a string or a number (a member given twice
-    // counts by its last value).
-    const std::array<QByteArrayView, 4> &keys = identityKeys;
-    std::array<QByteArrayView, 4> values;
+    // The first of uri, uriTemplate, name, id, taskId that is a string or a number (a member
+    // given twice counts by its last value).
+    const std::array<QByteArrayView, 5> &keys = identityKeys;
+    std::array<QByteArrayView, 5> values;
     if (!JsonSlice::pickMembers(itemJson, keys.data(), values.data(), int(keys.size())))
         return false;
     for (size_t k = 0; k < keys.size(); ++k) {

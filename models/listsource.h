@@ -16,13 +16,17 @@ namespace folio {
 
 class RpcCall;
 
-// What a list is: one of the four protocol list methods, or a list tool (a tool that takes a
+// What a list is: one of the four protocol list methods, an extension's list method paged the
+// same way (tasks/list of the 2025-11-25 core tasks), or a list tool (a tool that takes a
 // cursor-like argument and answers a next cursor). It knows how to ask for a page and how to
 // read one, and nothing about how pages are stored or judged.
 class ListSource
 {
 public:
-    enum class Kind { Protocol, Tool };
+    // Extension: a list method outside the four of ListKind (method(), itemsKey()), with
+    // cursor and nextCursor as a protocol list has them; no cache hints are expected of it and
+    // no list_changed restarts it.
+    enum class Kind { Protocol, Tool, Extension };
 
     // How a list pages (docs/findings.md, "Paging styles"). Protocol lists and cursor/after tools
     // hand back an opaque cursor, "" included (2026-07-28 pagination); page_token tools hand back
@@ -57,6 +61,11 @@ public:
     };
 
     static ListSource protocol(ListKind kind);
+    // An extension's list by its name: "tasks" (or "tasks/list"), the 2025-11-25 tasks/list
+    // (items "tasks", each identified by its taskId); std::nullopt for any other name.
+    static std::optional<ListSource> extension(const QString &name);
+    // The extension lists' names, as `folio list` takes them.
+    static QStringList extensionNames();
     // The tool's definition as listed by tools/list; std::nullopt when it is not a list tool.
     static std::optional<ListSource> fromTool(const QJsonObject &tool);
     static bool isListTool(const QJsonObject &tool) { return fromTool(tool).has_value(); }
@@ -65,8 +74,13 @@ public:
     static bool mayBeListTool(const QByteArray &toolJson);
 
     Kind kind() const { return m_kind; }
+    // The protocol list (Kind::Protocol only: other kinds have none, whatever this says).
     ListKind protocolKind() const { return m_listKind; }
-    // "tools", "prompts", "resources", "templates" or "tool:<name>".
+    // Kind::Extension: the method ("tasks/list") and the member of the result holding the items.
+    QString method() const { return m_method; }
+    QString itemsKey() const { return m_itemsKey; }
+    // "tools", "prompts", "resources", "templates", an extension list's name ("tasks") or
+    // "tool:<name>".
     QString id() const;
     QString displayName() const;
     // What each page is asked with, as a person reads it: "tools/list", "tools/call list_users".
@@ -139,8 +153,9 @@ public:
     QList<Column> columns() const;
     static QList<Column> inferColumns(const QJsonArray &items);
     // The identity of an item for duplicate detection, read from its JSON text: "uri:…",
-    // "uriTemplate:…", "name:…" or "id:…" (the first of them that is a string or a number); empty
-    // when it has none. The one place an identity is computed.
+    // "uriTemplate:…", "name:…", "id:…" or "taskId:…" (a task of tasks/list: the first of them
+    // that is a string or a number); empty when it has none. The one place an identity is
+    // computed.
     static QString identity(QByteArrayView itemJson);
     // The same for a parsed item (written compact, then read as above).
     static QString identity(const QJsonObject &item);
@@ -157,6 +172,9 @@ private:
     int m_firstPosition = 0; // offset and page-number lists: the position of the first page
     ListKind m_listKind = ListKind::Tools;
     QString m_toolName;
+    QString m_name;     // Kind::Extension: "tasks"
+    QString m_method;   // Kind::Extension: "tasks/list"
+    QString m_itemsKey; // Kind::Extension: "tasks"
     QString m_cursorArg;
     QString m_limitArg;
     QJsonObject m_tool;

@@ -321,6 +321,12 @@ void CallCommand::printText(const QJsonObject &result)
         printOut(out);
         return;
     }
+    printOut(toolResultText(result));
+}
+
+QString CallCommand::toolResultText(const QJsonObject &result)
+{
+    QString out;
     const QJsonArray content = result.value(QStringLiteral("content")).toArray();
     for (const QJsonValue &b : content)
         out += withNewline(blockText(b.toObject()));
@@ -333,7 +339,7 @@ void CallCommand::printText(const QJsonObject &result)
     }
     if (content.isEmpty() && !result.contains(QStringLiteral("structuredContent")))
         out += QStringLiteral("(no content)\n");
-    printOut(out);
+    return out;
 }
 
 } // namespace folio

@@ -41,6 +41,10 @@ public:
     // exit code (0 after --help, 2 for bad usage, having said why on stderr).
     static int parse(Kind kind, const QStringList &arguments, Options *options);
     static QString helpText(Kind kind);
+    // A tool's CallToolResult as the text format prints it: its content blocks (text as is, the
+    // rest summarised in brackets), then structuredContent as JSON; "(no content)" when empty.
+    // Also how `folio tasks` prints a task's result.
+    static QString toolResultText(const QJsonObject &result);
 
     explicit CallCommand(const Options &options, QObject *parent = nullptr);
     ~CallCommand() override;

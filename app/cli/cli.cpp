@@ -15,6 +15,7 @@
 #include "reportcommand.h"
 #include "snapshotcommand.h"
 #include "tapcommand.h"
+#include "taskscommand.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -41,6 +42,7 @@ const QString getPromptWord = QStringLiteral("get-prompt");
 const QString helpWord = QStringLiteral("help");
 const QString authWord = QStringLiteral("auth");
 const QString tapWord = QStringLiteral("tap");
+const QString tasksWord = QStringLiteral("tasks");
 
 // A subcommand: its word, its line in 'folio --help' (the synopsis, then what it does, one
 // entry a line) and how it runs. The one list that the help, isCliCommand() and runCli() read;
@@ -293,6 +295,17 @@ const QList<Subcommand> &subcommands()
          [](Args a) {
              return runParsed<CallCommand>(
                  [&](auto *o) { return CallCommand::parse(CallCommand::Kind::Prompt, a, o); });
+         }},
+        {tasksWord,
+         QStringLiteral("tasks run|get|result|cancel|list"),
+         {QStringLiteral("run a tool as a task, follow it to its end; get,"),
+          QStringLiteral("fetch the result of, cancel or list a server's tasks")},
+         [](Args a) {
+             // 'folio tasks list' is 'folio list tasks': the walk, its options and formats.
+             if (!a.isEmpty() && a.constFirst() == QLatin1String("list"))
+                 return runParsed<ListCommand>(
+                     [&](auto *o) { return ListCommand::parse(QStringList{tasksWord} + a.mid(1), o); });
+             return runParsed<TasksCommand>([&](auto *o) { return TasksCommand::parse(a, o); });
          }},
         {authWord,
          QStringLiteral("auth login|status|logout --url URL"),

@@ -52,7 +52,9 @@ QString ListCommand::helpText()
                "<list>: tools, prompts, resources, templates, or tool:<name> for a list tool: a tool\n"
                "        that takes a cursor (cursor, after), a page token (page_token, pageToken), an\n"
                "        offset with a limit, or a page number with a page size (per_page, perPage,\n"
-               "        page_size, pageSize); docs/findings.md, \"Paging styles\".\n"
+               "        page_size, pageSize); docs/findings.md, \"Paging styles\". Or tasks: the\n"
+               "        2025-11-25 tasks/list (also 'folio tasks list'; the 2026-07-28 tasks\n"
+               "        extension has none).\n"
                "\n"
                "Options:\n"
                "  --all            follow every cursor to the end of the list (the default)\n"
@@ -148,11 +150,14 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
                             QStringLiteral("list"), &problem))
         return line.usage(problem);
     const bool isTool = options->list.startsWith(QLatin1String("tool:"));
-    if (isTool ? options->list.size() == 5 : !listKindFromName(options->list).has_value())
+    const std::optional<ListSource> extension = ListSource::extension(options->list);
+    if (isTool ? options->list.size() == 5 : !listKindFromName(options->list).has_value() && !extension)
         return line.usage(
-            QStringLiteral("unknown list '%1': tools, prompts, resources, templates or tool:<name>")
+            QStringLiteral("unknown list '%1': tools, prompts, resources, templates, tasks or tool:<name>")
                 .arg(options->list));
-    if (!isTool) // accept "tools/list" and "resourceTemplates" too, print the short name
+    if (extension) // "tasks/list" too
+        options->list = extension->id();
+    else if (!isTool) // accept "tools/list" and "resourceTemplates" too, print the short name
         options->list = listName(*listKindFromName(options->list));
 
     if (line.parser().isSet(all) && line.parser().isSet(pages))
@@ -196,7 +201,7 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
         if (name != QLatin1String("all") && !ids.contains(name))
             return line.usage(QStringLiteral("--as-client: unknown client '%1': %2 or all")
                                   .arg(name, ids.join(QStringLiteral(", "))));
-        if (isTool)
+        if (isTool || extension)
             return line.usage(QStringLiteral("--as-client is for protocol lists (tools, prompts, resources, "
                                              "templates): clients page those themselves"));
         if (line.parser().isSet(pages))
@@ -230,6 +235,8 @@ ListCommand::ListCommand(const Options &options, QObject *parent)
         m_clock->followReplay(m_session->client());
         if (m_options.list.startsWith(QLatin1String("tool:")))
             findTool();
+        else if (const std::optional<ListSource> extension = ListSource::extension(m_options.list))
+            walkExtension(*extension);
         else
             walk(ListSource::protocol(*listKindFromName(m_options.list)));
     });
@@ -281,6 +288,26 @@ void ListCommand::handleToolsListed()
         return;
     }
     fail(m_finder->isComplete() ? 2 : 1, m_finder->missingToolText(name));
+}
+
+void ListCommand::walkExtension(const ListSource &source)
+{
+    // tasks/list (the one extension list): the 2025-11-25 core tasks have it; the 2026-07-28
+    // tasks extension removed it, and a server that offers no tasks has none either.
+    const McpClient *client = m_session->client();
+    if (client->isModern()) {
+        fail(2, QStringLiteral("tasks/list does not exist in the 2026-07-28 tasks extension (the server "
+                               "speaks %1): a task is asked about by its id, 'folio tasks get TASK_ID'")
+                    .arg(client->protocolVersion()));
+        return;
+    }
+    if (!client->offersTasks() && !client->offersTaskList()) {
+        fail(2, QStringLiteral("the server does not offer tasks: its capabilities have no tasks "
+                               "(revision %1; tasks came in 2025-11-25)")
+                    .arg(client->protocolVersion()));
+        return;
+    }
+    walk(source);
 }
 
 void ListCommand::walk(const ListSource &source)
@@ -369,11 +396,16 @@ bool ListCommand::failIfNotOffered()
 {
     const ListSource &source = m_walker->source();
     const QList<int> rows = m_walker->walkPageRows();
-    if (source.kind() != ListSource::Kind::Protocol || rows.size() != 1)
+    if (source.kind() == ListSource::Kind::Tool || rows.size() != 1)
         return false;
     const McpError &e = m_walker->ledger()->page(rows.first()).error;
     if (e.kind != McpError::Kind::Rpc || e.code != -32601)
         return false;
+    if (source.kind() == ListSource::Kind::Extension) {
+        fail(2, QStringLiteral("the server does not offer %1: it answered -32601 (method not found)")
+                    .arg(source.requestTitle()));
+        return true;
+    }
     const ListKind kind = source.protocolKind();
     const QString capability =
         kind == ListKind::ResourceTemplates ? QStringLiteral("resources") : listName(kind);

@@ -28,7 +28,7 @@ class ListCommand : public SessionCommand
 public:
     struct Options
     {
-        QString list;  // tools, prompts, resources, templates or tool:<name>
+        QString list;  // tools, prompts, resources, templates, tasks or tool:<name>
         int pages = 0; // 0: every page (within pageCap)
         std::optional<int> limit;
         std::optional<QJsonObject> arguments;
@@ -55,6 +55,8 @@ private:
     void findTool();
     void handleToolsListed();
     void walk(const ListSource &source);
+    // An extension list (tasks): said and exit 2 where the server cannot have it, else walked.
+    void walkExtension(const ListSource &source);
     void evaluate();
     void scheduleEvaluate();
     bool failIfNotOffered(); // the list is not the server's: said, exit 2

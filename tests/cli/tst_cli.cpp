@@ -383,7 +383,7 @@ private Q_SLOTS:
             if (line.startsWith(QLatin1String("  ")) && line.at(2).isLetter())
                 words << line.mid(2).section(QLatin1Char(' '), 0, 0);
         }
-        QCOMPARE(words.size(), 14);
+        QCOMPARE(words.size(), 15);
         for (const QString &word : std::as_const(words)) {
             if (word == QLatin1String("help"))
                 continue;

@@ -59,6 +59,7 @@ private Q_SLOTS:
     void titleColumnFallsBackToAnnotations();
     void identity_data();
     void identity();
+    void tasksListIsAnExtensionList();
 };
 
 static QJsonObject obj(const char *json)
@@ -522,6 +523,9 @@ void tst_ListSource::identity_data()
     QTest::addRow("escaped_member_name_last")
         << QByteArray(R"({"name":"a","id":1,"n\u0061me":"b"})") << "name:b";
     QTest::addRow("escaped_uri_over_name") << QByteArray(R"({"name":"n","\u0075ri":"u"})") << "uri:u";
+    // A task of tasks/list has neither name nor id.
+    QTest::addRow("task") << QByteArray(R"({"taskId":"t-1","status":"working"})") << "taskId:t-1";
+    QTest::addRow("id_over_task_id") << QByteArray(R"({"taskId":"t-1","id":"x"})") << "id:x";
 }
 
 void tst_ListSource::identity()
@@ -535,6 +539,30 @@ void tst_ListSource::identity()
     QCOMPARE(ListSource::identityHash(identity) == 0, identity.isEmpty());
     // The walk hashes items where they lie; the same hash as the identity's.
     QCOMPARE(ListSource::itemIdentityHash(item), ListSource::identityHash(identity));
+}
+
+// tasks/list (2025-11-25) is walked as a protocol list is, by cursor, its items under "tasks".
+void tst_ListSource::tasksListIsAnExtensionList()
+{
+    QVERIFY(!ListSource::extension(QStringLiteral("tools")));
+    const std::optional<ListSource> tasks = ListSource::extension(QStringLiteral("tasks/list"));
+    QVERIFY(tasks);
+    QCOMPARE(tasks->kind(), ListSource::Kind::Extension);
+    QCOMPARE(tasks->id(), QStringLiteral("tasks"));
+    QCOMPARE(tasks->requestTitle(), QStringLiteral("tasks/list"));
+    QCOMPARE(tasks->itemsKey(), QStringLiteral("tasks"));
+    QVERIFY(tasks->isReadOnly());
+    QVERIFY(!tasks->startCursor());
+    QCOMPARE(tasks->columns().first().key, QStringLiteral("taskId"));
+    const ListSource::Page page = tasks->readPage(obj(
+        R"({"tasks":[{"taskId":"a","status":"working"},{"taskId":"b"}],"nextCursor":"eyJ0YXNrcyI6M30"})"));
+    QVERIFY(page.extractionError.isEmpty());
+    QCOMPARE(page.itemCount(), 2);
+    QCOMPARE(tasks->nextRequest(page, std::nullopt),
+             std::optional<QString>(QStringLiteral("eyJ0YXNrcyI6M30")));
+    const ListSource::Page last = tasks->readPage(obj(R"({"tasks":[]})"));
+    QVERIFY(!tasks->nextRequest(last, QStringLiteral("c")));
+    QVERIFY(tasks->readPage(obj(R"({"items":[]})")).extractionError.contains(QStringLiteral("\"tasks\"")));
 }
 
 QTEST_GUILESS_MAIN(tst_ListSource)

@@ -1,0 +1,342 @@
+// folio tasks (issue 34) end to end: the real folio binary against the real demo server, over
+// stdio in both eras (a task run to its end; a tool that is no task; a hostile status message)
+// and over HTTP in the 2025-11-25 era, where tasks outlive a command (run, list across pages,
+// get, cancel, result), and a 2026-07-28 server's list. And the text printing of a task with a
+// crafted record.
+
+#include "fixtureprocess.h"
+#include "mcpclient.h"
+#include "taskscommand.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace folio;
+using fixtureprocess::folioBinary;
+using fixtureprocess::Run;
+using testsupport::HttpDemo;
+
+namespace {
+
+const QString demoServer = QStringLiteral(FOLIO_DEMO_SERVER);
+
+QStringList stdioDemo(const QString &era)
+{
+    return {QStringLiteral("--"),    demoServer, QStringLiteral("--scenario"), QStringLiteral("healthy"),
+            QStringLiteral("--era"), era};
+}
+
+QString syncArgs(int durationMs, const QString &group = QStringLiteral("g01"))
+{
+    return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("group_id"), group},
+                                                       {QStringLiteral("durationMs"), durationMs}})
+                                 .toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+class tst_TasksCli : public QObject
+{
+    Q_OBJECT
+
+private:
+    Run folio(const QStringList &arguments, int timeoutMs = 60000)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
+        env.remove(QStringLiteral("QT_LOGGING_RULES"));
+        return fixtureprocess::folio(arguments, env, timeoutMs);
+    }
+
+    QTemporaryDir m_config;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(QFile::exists(folioBinary), qPrintable(folioBinary));
+        QVERIFY(m_config.isValid());
+    }
+
+    void help()
+    {
+        // Within 80 columns (but the target options' rows, which every command shares as they are).
+        const Run run = folio({QStringLiteral("tasks"), QStringLiteral("--help")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.startsWith("Usage: folio tasks"));
+        const QByteArray own =
+            run.out.left(run.out.indexOf("Target")) + run.out.mid(run.out.indexOf("Exit status"));
+        for (const QByteArray &line : own.split('\n'))
+            QVERIFY2(QString::fromUtf8(line).size() <= 80, line.constData());
+        const Run main = folio({QStringLiteral("--help")});
+        const QByteArray tasks = main.out.mid(main.out.indexOf("  tasks run|get|result|cancel|list"));
+        QVERIFY(!tasks.isEmpty());
+        for (const QByteArray &line : tasks.split('\n').mid(0, 3))
+            QVERIFY2(QString::fromUtf8(line).size() <= 80, line.constData());
+        const Run list = folio({QStringLiteral("list"), QStringLiteral("--help")});
+        QVERIFY(list.out.contains("Or tasks: the"));
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        const QStringList demo = stdioDemo(QStringLiteral("legacy"));
+        QTest::newRow("no action") << QStringList{QStringLiteral("tasks")} + demo;
+        QTest::newRow("unknown action")
+            << QStringList{QStringLiteral("tasks"), QStringLiteral("poll")} + demo;
+        QTest::newRow("run without a tool")
+            << QStringList{QStringLiteral("tasks"), QStringLiteral("run")} + demo;
+        QTest::newRow("get without an id")
+            << QStringList{QStringLiteral("tasks"), QStringLiteral("get")} + demo;
+        QTest::newRow("args on get") << QStringList{QStringLiteral("tasks"), QStringLiteral("get"),
+                                                    QStringLiteral("x"), QStringLiteral("--args"),
+                                                    QStringLiteral("{}")} +
+                                            demo;
+        QTest::newRow("bad ttl") << QStringList{QStringLiteral("tasks"), QStringLiteral("run"),
+                                                QStringLiteral("sync_group"), QStringLiteral("--ttl-ms"),
+                                                QStringLiteral("0")} +
+                                        demo;
+        QTest::newRow("no target") << QStringList{QStringLiteral("tasks"), QStringLiteral("get"),
+                                                  QStringLiteral("x")};
+        QTest::newRow("list as-client") << QStringList{QStringLiteral("tasks"), QStringLiteral("list"),
+                                                       QStringLiteral("--as-client"), QStringLiteral("all")} +
+                                               demo;
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, arguments);
+        const Run run = folio(arguments);
+        QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(!run.err.isEmpty());
+    }
+
+    void runOverStdio_data()
+    {
+        QTest::addColumn<QString>("era");
+        QTest::newRow("2026-07-28 extension") << QStringLiteral("modern");
+        QTest::newRow("2025-11-25 core tasks") << QStringLiteral("legacy");
+    }
+    void runOverStdio()
+    {
+        QFETCH(QString, era);
+        const Run text =
+            folio(QStringList{QStringLiteral("tasks"), QStringLiteral("run"), QStringLiteral("sync_group"),
+                              QStringLiteral("--args"), syncArgs(500)} +
+                  stdioDemo(era));
+        QVERIFY2(text.exitCode == 0, qPrintable(text.describe()));
+        QVERIFY2(text.out.contains("Synchronised group"), qPrintable(text.describe()));
+        QVERIFY2(text.out.contains("status    completed"), qPrintable(text.describe()));
+        QVERIFY2(text.err.contains("folio tasks: "), qPrintable(text.describe())); // progress
+
+        const Run json =
+            folio(QStringList{QStringLiteral("tasks"), QStringLiteral("run"), QStringLiteral("sync_group"),
+                              QStringLiteral("--args"), syncArgs(500), QStringLiteral("--format"),
+                              QStringLiteral("json")} +
+                  stdioDemo(era));
+        QVERIFY2(json.exitCode == 0, qPrintable(json.describe()));
+        QJsonParseError error;
+        const QJsonObject task = QJsonDocument::fromJson(json.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QVERIFY(!task.value(QStringLiteral("taskId")).toString().isEmpty());
+        QCOMPARE(task.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+        QCOMPARE(task.value(QStringLiteral("tool")).toString(), QStringLiteral("sync_group"));
+        QVERIFY(QJsonDocument(task.value(QStringLiteral("result")).toObject())
+                    .toJson()
+                    .contains("Synchronised group"));
+    }
+
+    // get_post is no task (no execution.taskSupport): refused, with the command that calls it.
+    void toolThatIsNoTask()
+    {
+        const Run run =
+            folio(QStringList{QStringLiteral("tasks"), QStringLiteral("run"), QStringLiteral("get_post"),
+                              QStringLiteral("--args"), QStringLiteral("{\"post_id\":\"p00001\"}")} +
+                  stdioDemo(QStringLiteral("modern")));
+        QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
+        QVERIFY2(run.err.contains("does not run 'get_post' as a task"), qPrintable(run.describe()));
+        QVERIFY(run.err.contains("folio call get_post"));
+        QVERIFY(run.out.isEmpty());
+    }
+
+    // Before 2025-11-25 there are no tasks: a server that answers 2024-11-05 (the fixture server)
+    // is said to offer none, for every action and for the list.
+    void serverWithoutTasks()
+    {
+        const QStringList target{QStringLiteral("--"), QStringLiteral(FOLIO_FIXTURE_SERVER),
+                                 QStringLiteral("--mode"), QStringLiteral("old-revision")};
+        for (const QStringList &words : {QStringList{QStringLiteral("run"), QStringLiteral("sync_group")},
+                                         QStringList{QStringLiteral("get"), QStringLiteral("t1")},
+                                         QStringList{QStringLiteral("list")}}) {
+            const Run run = folio(QStringList{QStringLiteral("tasks")} + words + target);
+            QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
+            QVERIFY2(run.err.contains("the server does not offer tasks"), qPrintable(run.describe()));
+            QVERIFY(run.out.isEmpty());
+        }
+    }
+
+    // A status message carrying an escape sequence (the group id is in it) reaches stderr and
+    // stdout only as <U+001B>.
+    void hostileStatusMessage()
+    {
+        const QString group = QStringLiteral("g\x1b]0;owned\x07\x1b[31mred\nfolio tasks: forged");
+        const Run run =
+            folio(QStringList{QStringLiteral("tasks"), QStringLiteral("run"), QStringLiteral("sync_group"),
+                              QStringLiteral("--args"), syncArgs(1200, group)} +
+                  stdioDemo(QStringLiteral("modern")));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        QVERIFY2(run.err.contains("<U+001B>"), qPrintable(run.describe()));
+        QVERIFY(!run.err.contains('\x1b'));
+        QVERIFY(!run.err.contains('\x07'));
+        QVERIFY(!run.out.contains('\x1b'));
+        // The newline in it does not start a line of its own.
+        for (const QByteArray &line : run.err.split('\n'))
+            QVERIFY2(!line.startsWith("folio tasks: forged"), run.err.constData());
+    }
+
+    void taskTextIsTerminalSafe()
+    {
+        TaskRecord r;
+        r.toolName = QStringLiteral("sync_group");
+        r.phase = TaskRecord::Phase::Running;
+        r.task.taskId = QStringLiteral("t\x1b[2J1");
+        r.task.status = TaskInfo::Status::Working;
+        r.task.statusText = QStringLiteral("working");
+        r.task.statusMessage = QStringLiteral("batch 1\x1b[31m of 3\nstatus    completed\u202e");
+        for (const QString &text : {TasksCommand::taskText(r), TasksCommand::progressLine(r)}) {
+            QVERIFY2(!text.contains(QChar(0x1b)), qPrintable(text));
+            QVERIFY2(!text.contains(QChar(0x202e)), qPrintable(text));
+            QVERIFY2(!text.contains(QStringLiteral("\nstatus    completed")), qPrintable(text));
+            QVERIFY(text.contains(QStringLiteral("<U+001B>")));
+        }
+        QCOMPARE(TasksCommand::progressLine(r).count(QLatin1Char('\n')), 1);
+    }
+
+    // A 2026-07-28 server has no tasks/list.
+    void modernServerHasNoList()
+    {
+        const Run run = folio(QStringList{QStringLiteral("tasks"), QStringLiteral("list")} +
+                              stdioDemo(QStringLiteral("modern")));
+        QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
+        QVERIFY2(run.err.contains("tasks/list does not exist in the 2026-07-28 tasks extension"),
+                 qPrintable(run.describe()));
+        const Run list = folio(QStringList{QStringLiteral("list"), QStringLiteral("tasks")} +
+                               stdioDemo(QStringLiteral("modern")));
+        QCOMPARE(list.exitCode, 2);
+    }
+
+    // Over HTTP (2025-11-25) tasks outlive a command: five run to their end, then listed across
+    // two pages (3 a page); a long one started by a run in the background is cancelled by
+    // another command, which the run sees; get and result ask about them.
+    void legacyOverHttp()
+    {
+        HttpDemo server(QStringLiteral("healthy"), {QStringLiteral("--era"), QStringLiteral("legacy")});
+        QVERIFY(!server.url().isEmpty());
+        const QStringList target{QStringLiteral("--url"), server.url()};
+        QStringList ids;
+        for (int i = 0; i < 5; ++i) {
+            const Run run =
+                folio(QStringList{QStringLiteral("tasks"), QStringLiteral("run"),
+                                  QStringLiteral("sync_group"), QStringLiteral("--args"), syncArgs(300),
+                                  QStringLiteral("--format"), QStringLiteral("json")} +
+                      target);
+            QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+            ids << run.json().value(QStringLiteral("taskId")).toString();
+        }
+
+        const Run list = folio(QStringList{QStringLiteral("tasks"), QStringLiteral("list"),
+                                           QStringLiteral("--format"), QStringLiteral("json")} +
+                               target);
+        QVERIFY2(list.exitCode == 0, qPrintable(list.describe()));
+        const QJsonObject listed = list.json();
+        QCOMPARE(listed.value(QStringLiteral("list")).toString(), QStringLiteral("tasks"));
+        QVERIFY(listed.value(QStringLiteral("complete")).toBool());
+        const QJsonArray pages = listed.value(QStringLiteral("pages")).toArray();
+        QCOMPARE(pages.size(), 2);
+        QCOMPARE(pages.at(0).toObject().value(QStringLiteral("itemCount")).toInt(), 3);
+        QCOMPARE(pages.at(1).toObject().value(QStringLiteral("itemCount")).toInt(), 2);
+        QStringList listedIds;
+        for (const QJsonValue &t : listed.value(QStringLiteral("items")).toArray())
+            listedIds << t.toObject().value(QStringLiteral("taskId")).toString();
+        QCOMPARE(listedIds, ids);
+        const Run table = folio(QStringList{QStringLiteral("list"), QStringLiteral("tasks")} + target);
+        QVERIFY2(table.exitCode == 0, qPrintable(table.describe()));
+        QVERIFY(table.out.contains(ids.first().toUtf8()));
+        QVERIFY(table.out.contains("completed"));
+
+        const Run get =
+            folio(QStringList{QStringLiteral("tasks"), QStringLiteral("get"), ids.at(1)} + target);
+        QVERIFY2(get.exitCode == 0, qPrintable(get.describe()));
+        QVERIFY(get.out.contains(ids.at(1).toUtf8()));
+        QVERIFY(get.out.contains("completed"));
+        const Run result =
+            folio(QStringList{QStringLiteral("tasks"), QStringLiteral("result"), ids.at(1)} + target);
+        QVERIFY2(result.exitCode == 0, qPrintable(result.describe()));
+        QVERIFY(result.out.contains("Synchronised group"));
+        const Run unknown = folio(
+            QStringList{QStringLiteral("tasks"), QStringLiteral("get"), QStringLiteral("no-such-task")} +
+            target);
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY(unknown.err.contains("Unknown task"));
+
+        // A long task, run in the background, cancelled by another command.
+        QProcess longRun;
+        longRun.start(folioBinary,
+                      QStringList{QStringLiteral("tasks"), QStringLiteral("run"),
+                                  QStringLiteral("sync_group"), QStringLiteral("--args"), syncArgs(60000)} +
+                          target);
+        static const QRegularExpression started(QStringLiteral("folio tasks: (\\S+) working"));
+        QByteArray said;
+        QString longId;
+        QTRY_VERIFY_WITH_TIMEOUT((said += longRun.readAllStandardError(),
+                                  longId = started.match(QString::fromUtf8(said)).captured(1),
+                                  !longId.isEmpty()),
+                                 20000);
+        const Run cancel =
+            folio(QStringList{QStringLiteral("tasks"), QStringLiteral("cancel"), longId} + target);
+        QVERIFY2(cancel.exitCode == 0, qPrintable(cancel.describe()));
+        QVERIFY(cancel.out.contains("cancelled"));
+        const Run after = folio(QStringList{QStringLiteral("tasks"), QStringLiteral("get"), longId,
+                                            QStringLiteral("--format"), QStringLiteral("json")} +
+                                target);
+        QVERIFY2(after.exitCode == 0, qPrintable(after.describe()));
+        QCOMPARE(after.json().value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+        QVERIFY(longRun.waitForFinished(20000));
+        QCOMPARE(longRun.exitCode(), 1); // the run saw its task cancelled
+        QVERIFY(longRun.readAllStandardOutput().contains("cancelled"));
+        // Cancelling it again: the 2025-11-25 server refuses (it has ended).
+        const Run again =
+            folio(QStringList{QStringLiteral("tasks"), QStringLiteral("cancel"), longId} + target);
+        QCOMPARE(again.exitCode, 1);
+    }
+
+    // The 2026-07-28 extension over HTTP: a task outlives the run; result reads it from tasks/get.
+    void modernOverHttp()
+    {
+        HttpDemo server(QStringLiteral("healthy"));
+        QVERIFY(!server.url().isEmpty());
+        const QStringList target{QStringLiteral("--url"), server.url()};
+        const Run run = folio(QStringList{QStringLiteral("tasks"), QStringLiteral("run"),
+                                          QStringLiteral("sync_group"), QStringLiteral("--args"),
+                                          syncArgs(300), QStringLiteral("--format"), QStringLiteral("json")} +
+                              target);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        const QString id = run.json().value(QStringLiteral("taskId")).toString();
+        const Run result = folio(QStringList{QStringLiteral("tasks"), QStringLiteral("result"), id} + target);
+        QVERIFY2(result.exitCode == 0, qPrintable(result.describe()));
+        QVERIFY(result.out.contains("Synchronised group"));
+        const Run cancel = folio(QStringList{QStringLiteral("tasks"), QStringLiteral("cancel"), id} + target);
+        QCOMPARE(cancel.exitCode, 1); // it had completed: the ack, then tasks/get says so
+        QVERIFY2(cancel.err.contains("not cancelled"), qPrintable(cancel.describe()));
+        const Run list = folio(QStringList{QStringLiteral("tasks"), QStringLiteral("list")} + target);
+        QCOMPARE(list.exitCode, 2);
+        QVERIFY(list.err.contains("tasks/list does not exist in the 2026-07-28 tasks extension"));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_TasksCli)
+#include "tst_taskscli.moc"
