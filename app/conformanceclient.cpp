@@ -10,6 +10,7 @@
 #include "pagewalker.h"
 #include "rpccall.h"
 #include "schemaargs.h"
+#include "skills.h"
 #include "toolcatalog.h"
 #include "ttlclock.h"
 
@@ -96,6 +97,21 @@ private:
 
     void plan()
     {
+        if (m_scenario.startsWith(QLatin1String("sep-2640-client-"))) {
+            // Skills (SEP-2640): the skills are listed, and nothing of them is read (no-prefetch);
+            // the verify scenarios then load the first, as a person's Load does: its files read and
+            // checked against the entry, and a file that fails rejects the skill.
+            m_steps << [this] {
+                listAll(*ListSource::extension(QStringLiteral("skills")), [this] {
+                    if (m_scenario.endsWith(QLatin1String("no-prefetch")) || m_listed.isEmpty())
+                        return;
+                    if (const std::optional<SkillEntry> entry =
+                            SkillEntry::fromJson(m_listed.first().toObject()))
+                        m_steps.prepend([this, skill = *entry] { loadSkill(skill); });
+                });
+            };
+            return;
+        }
         m_steps << [this] { listAll(ListKind::Tools, [this] { planTools(); }); };
         if (m_scenario == QLatin1String("http-standard-headers")) {
             m_steps << [this] {
@@ -209,21 +225,41 @@ private:
         });
     }
 
+    void loadSkill(const SkillEntry &entry)
+    {
+        auto *load = new SkillLoad(&m_client, entry, this);
+        connect(load, &SkillLoad::finished, this, [this, load] {
+            load->deleteLater();
+            // A rejected skill is the client doing its job, not a failed request.
+            say(load->outcome() == SkillLoad::Outcome::Loaded
+                    ? QStringLiteral("skill %1 loaded: every file matches its entry")
+                          .arg(load->entry().name())
+                    : QStringLiteral("skill %1 rejected: %2").arg(load->entry().name(), load->reason()));
+            next();
+        });
+        load->start();
+    }
+
     // Every item of a list into m_listed, then then(): walked by a PageWalker, as Folio walks every
     // list; the tools through the ToolCatalog, as every command finds them.
     void listAll(ListKind kind, std::function<void()> then)
     {
-        if (kind == ListKind::Tools) {
-            auto *catalog = new ToolCatalog(&m_client, &m_clock, this);
-            catalog->setPageCap(pageCap);
-            connect(catalog, &ToolCatalog::found, this, [this, catalog, then] {
-                listed(*catalog->walker(), catalog->tools(), then);
-                catalog->deleteLater();
-            });
-            catalog->find();
+        if (kind != ListKind::Tools) {
+            listAll(ListSource::protocol(kind), std::move(then));
             return;
         }
-        auto *walker = new PageWalker(&m_client, ListSource::protocol(kind), &m_clock, this);
+        auto *catalog = new ToolCatalog(&m_client, &m_clock, this);
+        catalog->setPageCap(pageCap);
+        connect(catalog, &ToolCatalog::found, this, [this, catalog, then] {
+            listed(*catalog->walker(), catalog->tools(), then);
+            catalog->deleteLater();
+        });
+        catalog->find();
+    }
+
+    void listAll(const ListSource &source, std::function<void()> then)
+    {
+        auto *walker = new PageWalker(&m_client, source, &m_clock, this);
         walker->setPageCap(pageCap);
         connect(
             walker, &PageWalker::walkFinished, this,
@@ -243,7 +279,7 @@ private:
 
     void listed(const PageWalker &walker, const QList<QJsonObject> &items, const std::function<void()> &then)
     {
-        const QString method = listMethod(walker.source().protocolKind());
+        const QString method = walker.source().requestTitle();
         if (!walker.isComplete() && walker.pagesInWalk() < pageCap) {
             say(QStringLiteral("%1 failed: %2").arg(method, walker.stopReason()));
             m_failures++;

@@ -144,19 +144,51 @@ ListSource ListSource::protocol(ListKind kind)
 
 std::optional<ListSource> ListSource::extension(const QString &name)
 {
-    if (name != QLatin1String("tasks") && name != QLatin1String("tasks/list"))
-        return std::nullopt;
     ListSource s;
     s.m_kind = Kind::Extension;
-    s.m_name = QStringLiteral("tasks");
-    s.m_method = QStringLiteral("tasks/list");
-    s.m_itemsKey = QStringLiteral("tasks");
+    if (name == QLatin1String("tasks") || name == QLatin1String("tasks/list")) {
+        s.m_name = QStringLiteral("tasks");
+        s.m_method = QStringLiteral("tasks/list");
+        s.m_itemsKey = QStringLiteral("tasks");
+    } else if (name == QLatin1String("skills") || name == QLatin1String("skills/list")) {
+        s.m_name = QStringLiteral("skills");
+        s.m_method = QStringLiteral("skills/list");
+        s.m_itemsKey = QStringLiteral("skills");
+    } else {
+        return std::nullopt;
+    }
     return s;
 }
 
 QStringList ListSource::extensionNames()
 {
-    return {QStringLiteral("tasks")};
+    return {QStringLiteral("tasks"), QStringLiteral("skills")};
+}
+
+QString ListSource::unavailableOn(const McpClient *client) const
+{
+    if (m_kind != Kind::Extension || !client)
+        return {};
+    if (m_name == QLatin1String("tasks")) {
+        // The 2025-11-25 core tasks have it; the 2026-07-28 tasks extension removed it.
+        if (client->isModern())
+            return QStringLiteral("tasks/list does not exist in the 2026-07-28 tasks extension (the server "
+                                  "speaks %1): a task is asked about by its id, 'folio tasks get TASK_ID'")
+                .arg(client->protocolVersion());
+        if (!client->offersTasks() && !client->offersTaskList())
+            return QStringLiteral("the server does not offer tasks: its capabilities have no tasks "
+                                  "(revision %1; tasks came in 2025-11-25)")
+                .arg(client->protocolVersion());
+        return {};
+    }
+    // skills/list: SEP-2640, declared under capabilities.extensions.
+    if (!client->capabilities()
+             .value(QStringLiteral("extensions"))
+             .toObject()
+             .contains(QStringLiteral("io.modelcontextprotocol/skills")))
+        return QStringLiteral("the server does not offer skills: its capabilities.extensions has no "
+                              "io.modelcontextprotocol/skills");
+    return {};
 }
 
 std::optional<ListSource> ListSource::fromTool(const QJsonObject &tool)
@@ -469,6 +501,11 @@ QJsonValue ListSource::columnValue(const QJsonValue &item, const Column &column)
 {
     if (column.key.isEmpty())
         return item;
+    if (column.key.startsWith(QLatin1Char('/'))) { // a JSON Pointer into the item
+        bool found = false;
+        const QJsonValue v = resolvePointer(item, column.key, &found);
+        return found ? v : QJsonValue(QJsonValue::Undefined);
+    }
     const QJsonObject o = item.toObject();
     const QJsonValue v = o.value(column.key);
     if (column.key == QLatin1String("title") && (v.isUndefined() || v.isNull() || v.toString().isEmpty())) {
@@ -516,7 +553,11 @@ QList<ListSource::Column> ListSource::columns() const
     switch (m_kind) {
     case Kind::Tool:
         return {};
-    case Kind::Extension: // tasks/list: 2025-11-25 Tasks
+    case Kind::Extension:
+        if (m_name == QLatin1String("skills")) // skills/list: SEP-2640 entries
+            return {col("/frontmatter/name", "Name"), col("/frontmatter/description", "Description"),
+                    col("uri", "SKILL.md")};
+        // tasks/list: 2025-11-25 Tasks
         return {col("taskId", "Task"), col("status", "Status"), col("statusMessage", "Message"),
                 col("lastUpdatedAt", "Updated"), col("ttl", "TTL (ms)")};
     case Kind::Protocol:

@@ -62,10 +62,15 @@ public:
 
     static ListSource protocol(ListKind kind);
     // An extension's list by its name: "tasks" (or "tasks/list"), the 2025-11-25 tasks/list
-    // (items "tasks", each identified by its taskId); std::nullopt for any other name.
+    // (items "tasks", each identified by its taskId), or "skills" (or "skills/list"), SEP-2640's
+    // skills (items "skills", each identified by its SKILL.md uri); std::nullopt for any other.
     static std::optional<ListSource> extension(const QString &name);
     // The extension lists' names, as `folio list` takes them.
     static QStringList extensionNames();
+    // Why an extension list cannot be walked on this connection ("tasks/list does not exist in
+    // the 2026-07-28 tasks extension …", "the server does not offer skills …"); empty when it can,
+    // and for the other kinds.
+    QString unavailableOn(const McpClient *client) const;
     // The tool's definition as listed by tools/list; std::nullopt when it is not a list tool.
     static std::optional<ListSource> fromTool(const QJsonObject &tool);
     static bool isListTool(const QJsonObject &tool) { return fromTool(tool).has_value(); }

@@ -6,11 +6,11 @@
 #include "pagedlistmodel.h"
 #include "replaytransport.h"
 #include "resourcereads.h"
-#include "taskboard.h"
 #include "secretstore.h"
 #include "serverhistory.h"
 #include "signinstore.h"
 #include "snapshottaker.h"
+#include "taskboard.h"
 #include "toolcatalog.h"
 #include "trafficlog.h"
 
@@ -246,6 +246,12 @@ void ServerSession::handleConnected()
     if (advertisesNone || caps.contains(QStringLiteral("resources"))) {
         m_lists.append(ListSource::protocol(ListKind::Resources));
         m_lists.append(ListSource::protocol(ListKind::ResourceTemplates));
+    }
+    // The extensions' lists the server offers (tasks/list, skills/list), after the protocol's.
+    for (const QString &name : ListSource::extensionNames()) {
+        const std::optional<ListSource> extension = ListSource::extension(name);
+        if (extension && extension->unavailableOn(m_client).isEmpty())
+            m_lists.append(*extension);
     }
     // Ask for the tools first (they are also scanned for list tools): the server works on the
     // page while the views for the lists are built.
@@ -585,9 +591,9 @@ void ServerSession::discoverListTools()
     PagedListModel *tools = listModel(QStringLiteral("tools"));
     auto scan = [this, tools] {
         const QList<ListSource> found = ToolCatalog::listToolsIn(*tools->walker()->rows());
-        QList<ListSource> protocolLists;
+        QList<ListSource> protocolLists; // and the extensions' lists: every list but the list tools
         for (const ListSource &l : std::as_const(m_lists)) {
-            if (l.kind() == ListSource::Kind::Protocol)
+            if (l.kind() != ListSource::Kind::Tool)
                 protocolLists.append(l);
         }
         bool changed = protocolLists.size() + found.size() != m_lists.size();

@@ -144,9 +144,10 @@ ListView::ListView(ServerSession *session, const ListSource &source, QWidget *pa
     bar->addWidget(m_cancel);
     bar->addWidget(m_restart);
     bar->addWidget(m_autoRefetch);
-    const bool invokes = source.kind() == ListSource::Kind::Tool ||
-                         source.protocolKind() == ListKind::Tools ||
-                         source.protocolKind() == ListKind::Prompts;
+    const bool invokes =
+        source.kind() == ListSource::Kind::Tool ||
+        (source.kind() == ListSource::Kind::Protocol &&
+         (source.protocolKind() == ListKind::Tools || source.protocolKind() == ListKind::Prompts));
     if (invokes) {
         if (source.kind() == ListSource::Kind::Tool)
             m_invoke = toolButton(tr("Call once…"), QStringLiteral("call"),

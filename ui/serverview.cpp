@@ -13,6 +13,7 @@
 #include "serversession.h"
 #include "settingskeys.h"
 #include "signinstore.h"
+#include "skillview.h"
 #include "statuscolors.h"
 #include "taskboard.h"
 #include "tasksview.h"
@@ -376,6 +377,7 @@ ListView *ServerView::listView(const QString &listId)
             connect(view, &ListView::getPromptRequested, this, &ServerView::openPromptView);
             connect(view, &ListView::summaryChanged, this, [this, listId] { updateTabTitle(listId); });
             addReadActions(view, source);
+            addSkillActions(view, source);
             updateTabTitle(listId);
             break;
         }
@@ -491,6 +493,43 @@ TasksView *ServerView::tasksView()
         connect(m_tasksView, &TasksView::statusMessage, this, &ServerView::statusMessage);
     }
     return m_tasksView;
+}
+
+void ServerView::addSkillActions(ListView *view, const ListSource &source)
+{
+    if (source.kind() != ListSource::Kind::Extension || source.id() != QLatin1String("skills"))
+        return;
+    QTableView *table = view->table();
+    auto *open = new QAction(tr("Open Skill…"), table);
+    open->setShortcut(QKeySequence(tr("Ctrl+R")));
+    open->setShortcutContext(Qt::WidgetShortcut);
+    table->addAction(open);
+    const auto openAt = [this](const QModelIndex &index) {
+        if (!index.isValid())
+            return;
+        const QJsonObject item =
+            QJsonDocument::fromJson(index.data(PagedListModel::ItemJsonRole).toByteArray()).object();
+        if (const std::optional<SkillEntry> entry = SkillEntry::fromJson(item))
+            openSkillView(*entry);
+    };
+    connect(open, &QAction::triggered, this, [table, openAt] { openAt(table->currentIndex()); });
+    connect(table, &QAbstractItemView::doubleClicked, this, openAt);
+}
+
+SkillView *ServerView::openSkillView(const SkillEntry &entry)
+{
+    for (SkillView *v : findChildren<SkillView *>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (v->entry().uri == entry.uri) {
+            v->showNormal();
+            v->raise();
+            v->activateWindow();
+            return v;
+        }
+    }
+    auto *view = new SkillView(m_session, entry, this);
+    connect(view, &SkillView::statusMessage, this, &ServerView::statusMessage);
+    view->showAsWindow(QSize(900, 640));
+    return view;
 }
 
 void ServerView::addReadActions(ListView *view, const ListSource &source)

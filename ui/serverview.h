@@ -20,6 +20,8 @@ class ListView;
 class ListSource;
 class ReadView;
 class TasksView;
+class SkillView;
+struct SkillEntry;
 class ReplayBar;
 class RunsLabel;
 class ServerSession;
@@ -53,6 +55,8 @@ public:
     ReadView *readView();
     // The Tasks tab's view (made on first use): the tasks started on this connection.
     TasksView *tasksView();
+    // A skill of the skills list in a window of its own (one per skill).
+    SkillView *openSkillView(const SkillEntry &entry);
 
 Q_SIGNALS:
     void statusMessage(const QString &message);
@@ -72,6 +76,8 @@ private:
     void updateTabTitle(const QString &listId);
     QString listIdAt(int index) const;
     // Read (resources) and Read from Template… (templates): double-click, Ctrl+R, context menu.
+    // The skills tab: Open Skill… (Ctrl+R, double-click) opens a SkillView.
+    void addSkillActions(ListView *view, const ListSource &source);
     void addReadActions(ListView *view, const ListSource &source);
 
     // A tab's icon: the worst severity among its list's findings (Stale: to be set again).

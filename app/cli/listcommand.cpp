@@ -54,7 +54,7 @@ QString ListCommand::helpText()
                "        offset with a limit, or a page number with a page size (per_page, perPage,\n"
                "        page_size, pageSize); docs/findings.md, \"Paging styles\". Or tasks: the\n"
                "        2025-11-25 tasks/list (also 'folio tasks list'; the 2026-07-28 tasks\n"
-               "        extension has none).\n"
+               "        extension has none). Or skills: the skills extension's skills/list.\n"
                "\n"
                "Options:\n"
                "  --all            follow every cursor to the end of the list (the default)\n"
@@ -153,7 +153,8 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
     const std::optional<ListSource> extension = ListSource::extension(options->list);
     if (isTool ? options->list.size() == 5 : !listKindFromName(options->list).has_value() && !extension)
         return line.usage(
-            QStringLiteral("unknown list '%1': tools, prompts, resources, templates, tasks or tool:<name>")
+            QStringLiteral(
+                "unknown list '%1': tools, prompts, resources, templates, tasks, skills or tool:<name>")
                 .arg(options->list));
     if (extension) // "tasks/list" too
         options->list = extension->id();
@@ -292,19 +293,10 @@ void ListCommand::handleToolsListed()
 
 void ListCommand::walkExtension(const ListSource &source)
 {
-    // tasks/list (the one extension list): the 2025-11-25 core tasks have it; the 2026-07-28
-    // tasks extension removed it, and a server that offers no tasks has none either.
-    const McpClient *client = m_session->client();
-    if (client->isModern()) {
-        fail(2, QStringLiteral("tasks/list does not exist in the 2026-07-28 tasks extension (the server "
-                               "speaks %1): a task is asked about by its id, 'folio tasks get TASK_ID'")
-                    .arg(client->protocolVersion()));
-        return;
-    }
-    if (!client->offersTasks() && !client->offersTaskList()) {
-        fail(2, QStringLiteral("the server does not offer tasks: its capabilities have no tasks "
-                               "(revision %1; tasks came in 2025-11-25)")
-                    .arg(client->protocolVersion()));
+    // An extension list exists only where the server offers it (tasks/list: 2025-11-25 core tasks;
+    // skills/list: the skills extension).
+    if (const QString why = source.unavailableOn(m_session->client()); !why.isEmpty()) {
+        fail(2, why);
         return;
     }
     walk(source);

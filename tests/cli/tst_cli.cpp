@@ -111,6 +111,8 @@ QList<AuditRow> auditRows()
     const QString none;
     return {
         {QStringLiteral("healthy"), none, 0, {}},
+        // Its skills' files do not match their entries (the client's checks), its lists are healthy.
+        {QStringLiteral("skills-tampered"), none, 0, {}},
         {QStringLiteral("tour"),
          QStringLiteral("templates=cursor-repeated;tool:list_channels=foreign-cursor-accepted"),
          1,

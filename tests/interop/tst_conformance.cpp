@@ -81,6 +81,12 @@ void tst_Conformance::clientScenario_data()
                              "json-schema-ref-no-deref", "json-schema-2020-12-preservation"})
         QTest::newRow(qPrintable(QLatin1String(name) + QLatin1Char('@') + modern))
             << QString::fromLatin1(name) << modern;
+    // The skills extension's client scenarios (SEP-2640): skills listed and nothing read ahead;
+    // a skill whose SKILL.md fails its digest, size or frontmatter check is never used further.
+    for (const char *name : {"sep-2640-client-no-prefetch", "sep-2640-client-verify-digest",
+                             "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"})
+        QTest::newRow(qPrintable(QLatin1String(name) + QStringLiteral("@extension")))
+            << QString::fromLatin1(name) << QString();
     const QStringList bothAuth{QStringLiteral("metadata-default"),
                                QStringLiteral("metadata-var1"),
                                QStringLiteral("metadata-var2"),

@@ -12,9 +12,12 @@
 #include "scriptedtransport.h"
 #include "serversession.h"
 #include "serverview.h"
+#include "skillview.h"
 #include "statuscolors.h"
+#include "trafficlog.h"
 #include "windowfixture.h"
 #include "wraplabel.h"
+#include <QTreeWidget>
 
 #include <QAbstractItemModel>
 #include <QAction>
@@ -54,6 +57,8 @@ private Q_SLOTS:
     void refusedSubscriptionQuotesTheServerSafely();
     void subscribedReadGoesStaleWhenTheServerChangesIt_data();
     void subscribedReadGoesStaleWhenTheServerChangesIt();
+    void aSkillIsOpenedAndLoaded_data();
+    void aSkillIsOpenedAndLoaded();
 
 private:
     // The demo server with reads whose TTL is short enough to watch (ttlMs 1500).
@@ -503,6 +508,72 @@ void tst_ReadView::subscribedReadGoesStaleWhenTheServerChangesIt()
     QCOMPARE(reads->count(), 0);
     QCOMPARE(client->resourceSubscription(uri).state, ResourceSubscription::State::None);
     QCOMPARE(view->currentRow(), -1);
+}
+
+// Issue 34, skills (SEP-2640): the demo server's skills are a list tab of their own (skills/list
+// walked as every list is); opening one reads nothing; Load reads its files and checks each against
+// the entry. On the tour every file matches; on skills-tampered, weekly-digest's SKILL.md does not
+// match its digest, so the skill is rejected, its text never shown and its other files never read.
+void tst_ReadView::aSkillIsOpenedAndLoaded_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<bool>("loads");
+    QTest::newRow("tour: verified") << QStringLiteral("tour") << true;
+    QTest::newRow("skills-tampered: digest differs") << QStringLiteral("skills-tampered") << false;
+}
+
+void tst_ReadView::aSkillIsOpenedAndLoaded()
+{
+    QFETCH(QString, scenario);
+    QFETCH(bool, loads);
+    ListView *list =
+        m_fixture.openDemoList({QStringLiteral("--scenario"), scenario}, QStringLiteral("skills"));
+    QVERIFY2(list, "no skills tab");
+    QJsonObject item;
+    QVERIFY(QTest::qWaitFor(
+        [list, &item] {
+            for (int row = 0; row < list->model()->rowCount(); ++row) {
+                const QJsonObject i = list->model()->item(row);
+                if (i.value(QStringLiteral("frontmatter")).toObject().value(QStringLiteral("name")) ==
+                    QLatin1String("weekly-digest"))
+                    item = i;
+            }
+            if (item.isEmpty() && list->model()->canFetchMore({}))
+                list->model()->fetchMore({});
+            return !item.isEmpty();
+        },
+        10000));
+    // The Name column reads the entry's frontmatter.
+    QCOMPARE(list->model()->source().columns().first().header, QStringLiteral("Name"));
+    McpClient *client = m_fixture.serverView()->session()->client();
+    auto readsSent = [client] {
+        int n = 0;
+        for (const TrafficLog::Entry &e : client->trafficLog()->entries())
+            n += e.method == QLatin1String("resources/read") && e.direction == TrafficLog::Direction::Outgoing;
+        return n;
+    };
+    SkillView *view = m_fixture.serverView()->openSkillView(*SkillEntry::fromJson(item));
+    QVERIFY(view);
+    QCOMPARE(readsSent(), 0); // opening a skill reads nothing of it
+    QVERIFY(view->filesTree()->topLevelItemCount() >= 2);
+    QCOMPARE(view->filesTree()->topLevelItem(0)->text(3), QStringLiteral("not read"));
+    QTest::mouseClick(view->loadButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(view->load() && view->load()->outcome() != SkillLoad::Outcome::Running, 5000);
+    if (loads) {
+        QCOMPARE(view->load()->outcome(), SkillLoad::Outcome::Loaded);
+        QVERIFY(view->outcomeLabel()->text().startsWith(QLatin1String("Loaded")));
+        QVERIFY(view->skillText()->toPlainText().contains(QLatin1String("name: weekly-digest")));
+        QCOMPARE(view->filesTree()->topLevelItem(0)->text(3), QStringLiteral("verified"));
+        QCOMPARE(readsSent(), view->filesTree()->topLevelItemCount());
+    } else {
+        QCOMPARE(view->load()->outcome(), SkillLoad::Outcome::Rejected);
+        QVERIFY2(view->outcomeLabel()->text().contains(QLatin1String("digest")),
+                 qPrintable(view->outcomeLabel()->text()));
+        QVERIFY(view->skillText()->toPlainText().isEmpty());
+        QCOMPARE(view->filesTree()->topLevelItem(0)->text(3), QStringLiteral("digest differs"));
+        QCOMPARE(readsSent(), 1); // SKILL.md only
+    }
+    view->close();
 }
 
 QTEST_MAIN(tst_ReadView)
