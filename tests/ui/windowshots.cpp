@@ -24,6 +24,7 @@
 #include "shortcutsdialog.h"
 #include "signinpanel.h"
 #include "signinstore.h"
+#include "skillview.h"
 #include "taskboard.h"
 #include "tasksview.h"
 #include "theme.h"
@@ -495,6 +496,41 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
             return true;
         });
     };
+    // A skill (SEP-2640) opened from the skills tab and loaded: its files checked against the entry.
+    auto skillView = std::make_shared<QPointer<SkillView>>();
+    script.add(QStringLiteral("skill"), [&window, list, skillView] {
+        ListView *l = list(QStringLiteral("skills"));
+        if (!l || !l->model())
+            return false;
+        for (int row = 0; row < l->model()->rowCount(); ++row) {
+            const QJsonObject item = l->model()->item(row);
+            if (item.value(QStringLiteral("frontmatter")).toObject().value(QStringLiteral("name")) ==
+                QLatin1String("weekly-digest")) {
+                *skillView = window.currentServerView()->openSkillView(*SkillEntry::fromJson(item));
+                (*skillView)->resize(900, 600);
+                (*skillView)->startLoad();
+                return true;
+            }
+        }
+        if (l->model()->canFetchMore({}))
+            l->model()->fetchMore({});
+        return false;
+    });
+    script.add(QStringLiteral("skill loaded"), [skillView] {
+        return *skillView && (*skillView)->load() &&
+               (*skillView)->load()->outcome() != SkillLoad::Outcome::Running;
+    });
+    widgetShot([skillView] { return skillView->data(); }, QStringLiteral("skill-light"), 3);
+    script.add(QStringLiteral("skill dark"), [] {
+        Theme::apply(Theme::Mode::Dark);
+        return true;
+    });
+    widgetShot([skillView] { return skillView->data(); }, QStringLiteral("skill-dark"), 3);
+    script.add(QStringLiteral("skill done"), [skillView, toLargeAndLight] {
+        if (*skillView)
+            (*skillView)->close();
+        return toLargeAndLight();
+    });
     // Find anything (Ctrl+K) over the tour: items, actions and findings that match "post".
     script.add(QStringLiteral("palette"), [&window] {
         window.openPalette();
