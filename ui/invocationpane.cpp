@@ -1,4 +1,5 @@
 #include "invocationpane.h"
+#include "ownwindow.h"
 
 #include "fonts.h"
 #include "serversession.h"
@@ -12,7 +13,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
@@ -120,19 +120,11 @@ InvocationPane::InvocationPane(ServerSession *session, const QJsonObject &item, 
     m_close->setObjectName(prefix + QStringLiteral("Close"));
     m_close->setVisible(false);
     connect(m_close, &QPushButton::clicked, this, &QWidget::close);
-    auto *closeKey = new QShortcut(QKeySequence::Close, this);
-    closeKey->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(closeKey, &QShortcut::activated, this, [this] {
-        if (isWindow())
-            close();
-    });
-    auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    escape->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(escape, &QShortcut::activated, this, [this] {
-        if (isRunning())
-            cancel();
-        else if (isWindow())
-            close();
+    addCloseKeys(this, [this] {
+        if (!isRunning())
+            return false;
+        cancel();
+        return true;
     });
     auto *buttons = new QHBoxLayout;
     buttons->addStretch(1);
@@ -301,29 +293,8 @@ void InvocationPane::start(InvocationRun *run, const QString &working)
 
 void InvocationPane::showAsWindow(const QString &title, QSize size)
 {
-    QWidget *over = parentWidget() ? parentWidget()->window() : nullptr;
-    setWindowFlag(Qt::Window);
-    setAttribute(Qt::WA_DeleteOnClose);
-    setWindowTitle(title);
     m_close->setVisible(true);
-    // Within the screen of the window it comes from, centred over that window.
-    const QScreen *screen = over ? over->screen() : this->screen();
-    const QRect room = screen ? screen->availableGeometry() : QRect(QPoint(0, 0), size);
-    resize(size.boundedTo(room.size() * 0.9));
-    const auto placed = [&](QRect frame) {
-        frame.moveCenter(over ? over->frameGeometry().center() : room.center());
-        frame.moveLeft(
-            qBound(room.left(), frame.left(), room.left() + qMax(0, room.width() - frame.width())));
-        frame.moveTop(qBound(room.top(), frame.top(), room.top() + qMax(0, room.height() - frame.height())));
-        return frame.topLeft();
-    };
-    // Placed by its own size first, so that it opens where it stays; once shown its frame is known,
-    // and it moves only if the frame would leave the screen.
-    move(placed(QRect(QPoint(0, 0), this->size())));
-    show();
-    if (!room.contains(frameGeometry()))
-        move(placed(frameGeometry()));
-    activateWindow();
+    showAsOwnWindow(this, title, size);
 }
 
 void InvocationPane::cancel()

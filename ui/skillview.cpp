@@ -1,6 +1,7 @@
 #include "skillview.h"
 
 #include "fonts.h"
+#include "ownwindow.h"
 #include "serversession.h"
 #include "statuscolors.h"
 #include "terminaltext.h"
@@ -13,8 +14,6 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScreen>
-#include <QShortcut>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -148,34 +147,13 @@ SkillView::SkillView(ServerSession *session, const SkillEntry &entry, QWidget *p
     layout->addWidget(split, 1);
 
     connect(m_loadButton, &QPushButton::clicked, this, &SkillView::startLoad);
-    auto *closeKey = new QShortcut(QKeySequence::Close, this);
-    closeKey->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(closeKey, &QShortcut::activated, this, [this] {
-        if (isWindow())
-            close();
-    });
-    auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    escape->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(escape, &QShortcut::activated, this, [this] {
-        if (isWindow())
-            close();
-    });
+    addCloseKeys(this);
     updateFiles();
 }
 
 void SkillView::showAsWindow(QSize size)
 {
-    QWidget *over = parentWidget() ? parentWidget()->window() : nullptr;
-    setWindowFlag(Qt::Window);
-    setAttribute(Qt::WA_DeleteOnClose);
-    setWindowTitle(tr("Skill %1").arg(oneLineSafe(m_entry.name())));
-    const QScreen *screen = over ? over->screen() : this->screen();
-    const QRect room = screen ? screen->availableGeometry() : QRect(QPoint(0, 0), size);
-    resize(size.boundedTo(room.size() * 0.9));
-    QRect frame(QPoint(0, 0), this->size());
-    frame.moveCenter(over ? over->frameGeometry().center() : room.center());
-    move(frame.topLeft());
-    show();
+    showAsOwnWindow(this, tr("Skill %1").arg(oneLineSafe(m_entry.name())), size);
 }
 
 void SkillView::startLoad()
