@@ -284,7 +284,8 @@ QString ListSource::displayName() const
     case Kind::Tool:
         return m_toolName;
     case Kind::Extension:
-        return m_name;
+        // "task list": the server's tasks/list, apart from the window's Tasks (those started here).
+        return m_name == QLatin1String("tasks") ? QStringLiteral("task list") : m_name;
     case Kind::Protocol:
         break;
     }

@@ -563,6 +563,19 @@ void tst_ListSource::tasksListIsAnExtensionList()
     const ListSource::Page last = tasks->readPage(obj(R"({"tasks":[]})"));
     QVERIFY(!tasks->nextRequest(last, QStringLiteral("c")));
     QVERIFY(tasks->readPage(obj(R"({"items":[]})")).extractionError.contains(QStringLiteral("\"tasks\"")));
+    // Its tab reads "task list", apart from the window's Tasks (the tasks started there).
+    QCOMPARE(tasks->displayName(), QStringLiteral("task list"));
+
+    // skills/list (SEP-2640): items under "skills", named by their frontmatter.
+    const std::optional<ListSource> skills = ListSource::extension(QStringLiteral("skills"));
+    QVERIFY(skills);
+    QCOMPARE(skills->requestTitle(), QStringLiteral("skills/list"));
+    QCOMPARE(skills->displayName(), QStringLiteral("skills"));
+    const QJsonObject entry =
+        obj(R"({"uri":"skill://a/b/SKILL.md","frontmatter":{"name":"b","description":"d"}})");
+    QCOMPARE(ListSource::columnValue(entry, skills->columns().first()), QJsonValue(QStringLiteral("b")));
+    QCOMPARE(ListSource::identity(entry), QStringLiteral("uri:skill://a/b/SKILL.md"));
+    QVERIFY(ListSource::extensionNames().contains(QStringLiteral("skills")));
 }
 
 QTEST_GUILESS_MAIN(tst_ListSource)
