@@ -89,7 +89,11 @@ TaskBoard::TaskBoard(McpClient *client, TtlClock *clock, QObject *parent)
     : QAbstractTableModel(parent)
     , m_client(client)
     , m_clock(clock)
+    , m_pollTimer(new QTimer(this))
 {
+    m_since.start();
+    m_pollTimer->setSingleShot(true);
+    connect(m_pollTimer, &QTimer::timeout, this, &TaskBoard::pollDue);
     connect(m_clock, &TtlClock::expired, this, &TaskBoard::handleExpired);
     if (m_client) {
         connect(m_client, &McpClient::taskStatusReceived, this,
@@ -408,20 +412,43 @@ void TaskBoard::handleStatus(const QJsonObject &task, bool notification)
 void TaskBoard::schedulePoll(int row)
 {
     TaskRecord &r = m_tasks[row];
-    QTimer *timer = m_pollTimers.value(r.serial);
-    if (!timer) {
-        timer = new QTimer(this);
-        timer->setSingleShot(true);
-        const quint64 serial = r.serial;
-        connect(timer, &QTimer::timeout, this, [this, serial] { poll(serial); });
-        m_pollTimers.insert(r.serial, timer);
-    }
-    if (m_inFlight.value(r.serial))
-        return; // the answer schedules the next one
+    if (m_inFlight.value(r.serial) || r.nextPollMs >= 0)
+        return; // the answer schedules the next one, or one is due already
     const qint64 interval =
         r.task.pollIntervalMs >= 0 ? qMax(minPollMs, r.task.pollIntervalMs) : defaultPollMs;
-    if (!timer->isActive())
-        timer->start(int(qMin<qint64>(interval, 24LL * 3600 * 1000)));
+    r.nextPollMs = m_since.elapsed() + qMin<qint64>(interval, 24LL * 3600 * 1000);
+    armPollTimer();
+}
+
+void TaskBoard::armPollTimer()
+{
+    // One timer for every task: set for the earliest poll due (real time, whatever clock the
+    // ttls count on: a replay's may stand still).
+    qint64 next = -1;
+    for (const TaskRecord &r : std::as_const(m_tasks)) {
+        if (r.nextPollMs >= 0 && (next < 0 || r.nextPollMs < next))
+            next = r.nextPollMs;
+    }
+    if (next < 0) {
+        m_pollTimer->stop();
+        return;
+    }
+    m_pollTimer->start(int(qMax<qint64>(0, next - m_since.elapsed())));
+}
+
+void TaskBoard::pollDue()
+{
+    const qint64 now = m_since.elapsed();
+    QList<quint64> due;
+    for (TaskRecord &r : m_tasks) {
+        if (r.nextPollMs >= 0 && r.nextPollMs <= now) {
+            r.nextPollMs = -1;
+            due.append(r.serial);
+        }
+    }
+    for (quint64 serial : std::as_const(due))
+        poll(serial);
+    armPollTimer();
 }
 
 void TaskBoard::poll(quint64 serial)
@@ -489,9 +516,9 @@ bool TaskBoard::refresh(int row)
 {
     if (row < 0 || row >= m_tasks.size() || m_tasks.at(row).phase != TaskRecord::Phase::Running)
         return false;
-    if (QTimer *timer = m_pollTimers.value(m_tasks.at(row).serial))
-        timer->stop();
+    m_tasks[row].nextPollMs = -1;
     poll(m_tasks.at(row).serial);
+    armPollTimer();
     return true;
 }
 
@@ -547,8 +574,7 @@ void TaskBoard::end(int row)
     r.phase = TaskRecord::Phase::Ended;
     r.endedAtMs = QDateTime::currentMSecsSinceEpoch();
     withdrawInputs(r.serial);
-    if (QTimer *timer = m_pollTimers.take(r.serial))
-        timer->deleteLater();
+    r.nextPollMs = -1;
     changed(row);
     Q_EMIT taskEnded(row);
 }
@@ -560,8 +586,7 @@ void TaskBoard::fail(int row, const McpError &error)
     r.error = error;
     withdrawInputs(r.serial);
     r.endedAtMs = QDateTime::currentMSecsSinceEpoch();
-    if (QTimer *timer = m_pollTimers.take(r.serial))
-        timer->deleteLater();
+    r.nextPollMs = -1;
     m_clock->unschedule(r.serial);
     changed(row);
     Q_EMIT taskEnded(row);
@@ -615,8 +640,6 @@ void TaskBoard::forget(quint64 serial)
 {
     m_clock->unschedule(serial);
     withdrawInputs(serial);
-    if (QTimer *timer = m_pollTimers.take(serial))
-        timer->deleteLater();
     if (QObject *pending = m_inFlight.take(serial).data()) {
         if (auto *invocation = qobject_cast<Invocation *>(pending))
             invocation->cancel();

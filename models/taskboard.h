@@ -5,6 +5,7 @@
 #include "taskinfo.h"
 
 #include <QAbstractTableModel>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QJsonObject>
 #include <QPointer>
@@ -43,6 +44,7 @@ struct TaskRecord
     qint64 endedAtMs = 0;      // wall clock: when Folio saw it end
     int polls = 0;             // tasks/get sent
     int failedPolls = 0;       // tasks/get failed in a row
+    qint64 nextPollMs = -1;    // when its next tasks/get is due (the board's own time); -1 none
     int notifications = 0;     // status notifications received for it
     bool cancelAsked = false;
     QStringList inputsAsked;  // inputRequests keys handed to the responder (2026 input_required)
@@ -141,6 +143,8 @@ private:
     void follow(quint64 serial, RpcCall *call, bool inFlight,
                 const std::function<void(int row, const RpcCall *call)> &then);
     void poll(quint64 serial);
+    void armPollTimer();
+    void pollDue();
     void schedulePoll(int row);
     void fetchResult(int row);
     // 2026 input_required: each input the task asks for (not asked before) goes to the client's
@@ -158,7 +162,8 @@ private:
     QPointer<McpClient> m_client;
     TtlClock *m_clock;
     QList<TaskRecord> m_tasks;
-    QHash<quint64, QTimer *> m_pollTimers;
+    QTimer *m_pollTimer; // one for every task: the earliest poll due (TaskRecord::nextPollMs)
+    QElapsedTimer m_since;
     QHash<quint64, QPointer<QObject>> m_inFlight;         // the request about a task now in flight
     QHash<quint64, QList<QPointer<InputReply>>> m_inputs; // inputs a task waits for
 };

@@ -78,7 +78,8 @@ void StreamableHttpTransport::post(const QJsonObject &message, const QByteArray 
         else if (method == QLatin1String("resources/read"))
             req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("uri")).toString()));
         else if (method.startsWith(QLatin1String("tasks/")))
-            req.setRawHeader("Mcp-Name", encodeHeaderValue(params.value(QStringLiteral("taskId")).toString()));
+            req.setRawHeader("Mcp-Name",
+                             encodeHeaderValue(params.value(QStringLiteral("taskId")).toString()));
         for (const auto &[name, value] : headers)
             req.setRawHeader(name, value);
     } else if (!m_sessionId.isEmpty()) {

@@ -16,12 +16,12 @@
 #include "taskboard.h"
 #include "tasksview.h"
 #include "trafficlog.h"
-#include "wraplabel.h"
 #include "windowfixture.h"
+#include "wraplabel.h"
 
 #include <QAbstractItemView>
-#include <QCheckBox>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCompleter>
 #include <QDeadlineTimer>
 #include <QHeaderView>

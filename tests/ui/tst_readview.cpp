@@ -549,7 +549,8 @@ void tst_ReadView::aSkillIsOpenedAndLoaded()
     auto readsSent = [client] {
         int n = 0;
         for (const TrafficLog::Entry &e : client->trafficLog()->entries())
-            n += e.method == QLatin1String("resources/read") && e.direction == TrafficLog::Direction::Outgoing;
+            n +=
+                e.method == QLatin1String("resources/read") && e.direction == TrafficLog::Direction::Outgoing;
         return n;
     };
     SkillView *view = m_fixture.serverView()->openSkillView(*SkillEntry::fromJson(item));
