@@ -63,6 +63,27 @@ public:
         settings.metadataDocumentUrl = QStringLiteral("https://conformance-test.local/client-metadata.json");
         settings.preRegisteredClientId = context.value(QStringLiteral("client_id")).toString();
         settings.preRegisteredClientSecret = context.value(QStringLiteral("client_secret")).toString();
+        // The grants without a person take their credentials from the context, as a user gives
+        // them to `folio auth login` (docs/conformance.md).
+        const auto text = [&context](const char *key) {
+            return context.value(QLatin1String(key)).toString();
+        };
+        if (!text("private_key_pem").isEmpty()) {
+            settings.grant = OAuthGrant::ClientCredentials;
+            settings.clientKeyPem = text("private_key_pem").toUtf8();
+        } else if (!text("idp_id_token").isEmpty()) {
+            settings.grant = OAuthGrant::EnterpriseManaged;
+            settings.idToken = text("idp_id_token");
+            settings.idpClientId = text("idp_client_id");
+            settings.idpTokenEndpoint = QUrl(text("idp_token_endpoint"));
+        } else if (!text("valid_jwt").isEmpty()) {
+            settings.grant = OAuthGrant::JwtBearer;
+            settings.assertion = text("valid_jwt");
+        } else if (scenario.startsWith(QLatin1String("auth/client-credentials"))) {
+            // A client ID and secret alone are also a pre-registered client of the browser grant
+            // (auth/pre-registration): which grant they are for is the user's to say.
+            settings.grant = OAuthGrant::ClientCredentials;
+        }
         m_authorizer.setClientSettings(settings);
         m_authorizer.setCallbackTimeoutMs(20000);
         m_client.setAuthorizer(&m_authorizer);

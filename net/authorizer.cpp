@@ -16,6 +16,34 @@ Authorizer::Authorizer(const QUrl &serverUrl, QObject *parent)
 void Authorizer::setRecord(const AuthRecord &record)
 {
     m_record = record;
+    m_dpopKey = m_record.isDpopBound() ? SigningKey::fromPem(m_record.dpopKeyPem) : SigningKey();
+}
+
+QList<std::pair<QByteArray, QByteArray>> Authorizer::authorizationHeaders(const QByteArray &method,
+                                                                          const QUrl &url) const
+{
+    const QString token = accessToken();
+    if (token.isEmpty())
+        return {};
+    if (m_dpopKey.isNull())
+        return {{"Authorization", "Bearer " + token.toUtf8()}};
+    const QString proof =
+        jose::dpopProof(m_dpopKey, method, url, token, m_dpopNonce, QDateTime::currentSecsSinceEpoch());
+    return {{"Authorization", "DPoP " + token.toUtf8()}, {"DPoP", proof.toLatin1()}};
+}
+
+void Authorizer::noteDpopNonce(const QByteArray &nonce)
+{
+    // A nonce is an opaque token68-ish string; a hostile server's bytes go into our proofs only as
+    // a JSON string, bounded.
+    if (!nonce.isEmpty() && nonce.size() <= 1024)
+        m_dpopNonce = QString::fromLatin1(nonce);
+}
+
+bool Authorizer::runsWithoutPerson() const
+{
+    return m_settings.grant != OAuthGrant::AuthorizationCode ||
+           (m_record.grant == OAuthGrant::ClientCredentials && m_record.clientFor(m_record.issuer).isValid());
 }
 
 void Authorizer::handleRefusal(int status, const QByteArray &challenge, const QString &usedToken,
@@ -32,10 +60,18 @@ void Authorizer::handleRefusal(int status, const QByteArray &challenge, const QS
 
     AuthChallenge bearer;
     for (const AuthChallenge &c : parseWwwAuthenticate(challenge)) {
-        if (c.isScheme(u"Bearer")) {
+        if (c.isScheme(u"Bearer") || c.isScheme(u"DPoP")) {
             bearer = c;
             break;
         }
+    }
+    // RFC 9449 §9: the resource server wants its nonce in the proof. The transport noted the nonce
+    // from the answer; the request goes again with it (the transport bounds how often).
+    if (status == 401 && !m_dpopKey.isNull() && bearer.isScheme(u"DPoP") &&
+        bearer.param(u"error") == QLatin1String("use_dpop_nonce") && !m_dpopNonce.isEmpty() &&
+        usedToken == accessToken()) {
+        settle({});
+        return;
     }
     if (status == 403) {
         if (bearer.param(u"error") != QLatin1String("insufficient_scope")) {
@@ -63,7 +99,11 @@ void Authorizer::handleRefusal(int status, const QByteArray &challenge, const QS
         startFlow(status, challenge, true);
         return;
     }
-    if (!m_interactive) {
+    if (m_machineFailure.isError()) {
+        settle(m_machineFailure);
+        return;
+    }
+    if (!m_interactive && !runsWithoutPerson()) {
         settle(
             McpError::make(McpError::Kind::AuthRequired,
                            m_record.isSignedIn()
@@ -80,6 +120,7 @@ void Authorizer::signIn()
 {
     if (m_flowRunning)
         return;
+    m_machineFailure = {};
     startFlow(0, {}, false);
 }
 
@@ -87,6 +128,8 @@ void Authorizer::signOut()
 {
     cancel();
     m_record.tokens = {};
+    m_record.dpopKeyPem.clear();
+    m_dpopKey = {};
     m_refreshedFrom.clear();
     m_pastFlows.clear();
     if (m_flow) {
@@ -117,6 +160,16 @@ void Authorizer::startFlow(int status, const QByteArray &challenge, bool refresh
     options.challenge = challenge;
     options.challengeStatus = status;
     options.client = m_settings;
+    if (options.client.grant == OAuthGrant::AuthorizationCode &&
+        m_record.grant == OAuthGrant::ClientCredentials) {
+        // A machine signed in before: its saved client credentials get a new token, no person needed.
+        const OAuthClient client = m_record.clientFor(m_record.issuer);
+        options.client.grant = OAuthGrant::ClientCredentials;
+        options.client.preRegisteredClientId = client.clientId;
+        options.client.preRegisteredClientSecret = client.clientSecret;
+        options.client.clientKeyPem = client.privateKeyPem;
+        options.client.preRegisteredIssuer = m_record.issuer;
+    }
     options.record = m_record;
     options.refreshOnly = refreshOnly;
     options.openBrowser = m_browser;
@@ -150,13 +203,17 @@ void Authorizer::handleFlowFinished()
     OAuthFlow *flow = m_flow;
     m_flowRunning = false;
     if (flow->succeeded()) {
-        m_record = flow->record();
+        setRecord(flow->record());
+        m_dpopNonce.clear();
         Q_EMIT recordChanged();
         Q_EMIT flowFinished(flow);
         settle({});
         return;
     }
     Q_EMIT flowFinished(flow);
+    if (!m_refreshing && flow->options().client.grant != OAuthGrant::AuthorizationCode &&
+        flow->error().kind != McpError::Kind::Cancelled)
+        m_machineFailure = flow->error();
     if (m_refreshing && flow->error().kind != McpError::Kind::Cancelled) {
         // The refresh token was refused (expired, revoked, rotated away): sign in again.
         m_record.tokens.refreshToken.clear();
@@ -191,8 +248,9 @@ void Authorizer::noteAuthorizedRequest(const QString &what, int status)
     step.title = AuthStep::kindName(step.kind);
     step.state = status >= 200 && status < 300 ? AuthStep::State::Done : AuthStep::State::Failed;
     step.summary = QStringLiteral("%1 sent again with the token: HTTP %2").arg(what, QString::number(status));
-    step.verdicts.append(
-        {QStringLiteral("Authorization header on the request"), true, QStringLiteral("Bearer")});
+    step.verdicts.append({QStringLiteral("Authorization header on the request"), true,
+                          m_dpopKey.isNull() ? QStringLiteral("Bearer")
+                                             : QStringLiteral("DPoP, with a fresh proof on every request")});
     step.startedMs = step.finishedMs = QDateTime::currentMSecsSinceEpoch();
     m_flow->appendStep(step);
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jose.h"
 #include "mcperror.h"
 #include "oauth.h"
 #include "oauthflow.h"
@@ -29,7 +30,11 @@ public:
     QUrl serverUrl() const { return m_serverUrl; }
     void setRecord(const AuthRecord &record);
     const AuthRecord &record() const { return m_record; }
-    void setClientSettings(const OAuthClientSettings &settings) { m_settings = settings; }
+    void setClientSettings(const OAuthClientSettings &settings)
+    {
+        m_settings = settings;
+        m_machineFailure = {};
+    }
     // How the authorization URL reaches the user. Without one, the URL is fetched and its
     // redirect followed (authorization servers that answer at once: the conformance harness).
     void setBrowser(std::function<void(const QUrl &)> browser) { m_browser = std::move(browser); }
@@ -46,6 +51,13 @@ public:
     void setCallbackTimeoutMs(int ms) { m_callbackTimeoutMs = ms; }
 
     QString accessToken() const { return m_record.tokens.accessToken; }
+    // The headers that present the token on a request: "Authorization: Bearer …", or for a
+    // DPoP-bound token "Authorization: DPoP …" and a fresh proof of this method and URL (RFC 9449
+    // §7), with the server's latest nonce. Empty when not signed in.
+    QList<std::pair<QByteArray, QByteArray>> authorizationHeaders(const QByteArray &method,
+                                                                  const QUrl &url) const;
+    // A DPoP-Nonce the server sent (on any answer): the next proofs carry it (RFC 9449 §9).
+    void noteDpopNonce(const QByteArray &nonce);
     bool isSignedIn() const { return m_record.isSignedIn(); }
 
     using Done = std::function<void(const McpError &error)>;
@@ -94,6 +106,8 @@ private:
         Done done;
     };
     void startFlow(int status, const QByteArray &challenge, bool refreshOnly);
+    // A refusal can be answered without a person: a grant of a machine (set, or the record's).
+    bool runsWithoutPerson() const;
     void handleFlowFinished();
     void settle(const McpError &error);
 
@@ -112,6 +126,11 @@ private:
     int m_challengeStatus = 0;
     QByteArray m_challenge;
     QString m_refreshedFrom; // the access token a refresh replaced: refreshed once, not again
+    SigningKey m_dpopKey;    // the record's, read once
+    QString m_dpopNonce;     // the resource server's latest
+    // A grant without a person that failed is not run again by itself (a workload's JWT refused
+    // once is refused again): the user signs in, or the settings change.
+    McpError m_machineFailure;
     QList<Waiter> m_waiters;
     QList<PastFlow> m_pastFlows;
 };

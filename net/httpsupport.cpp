@@ -68,7 +68,8 @@ QString userAgent()
     return QStringLiteral("folio/") + (version.isEmpty() ? QStringLiteral("0.1.0") : version);
 }
 
-QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, const QByteArray &accept)
+QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, const QByteArray &accept,
+                            const QByteArray &verb)
 {
     QNetworkRequest req(target);
     req.setRawHeader("Accept", accept);
@@ -81,11 +82,13 @@ QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, co
         req.setTransferTimeout(endpoint.transferTimeoutMs);
     for (const auto &[name, value] : endpoint.headers)
         req.setRawHeader(name, value);
-    const QString token = endpoint.authorizer && endpoint.authorizer->isSignedIn()
-                              ? endpoint.authorizer->accessToken()
-                              : endpoint.bearerToken;
-    if (!token.isEmpty())
-        req.setRawHeader("Authorization", "Bearer " + token.toUtf8());
+    if (endpoint.authorizer && endpoint.authorizer->isSignedIn()) {
+        // Bearer, or DPoP with a proof for this method and URL.
+        for (const auto &[name, value] : endpoint.authorizer->authorizationHeaders(verb, target))
+            req.setRawHeader(name, value);
+    } else if (!endpoint.bearerToken.isEmpty()) {
+        req.setRawHeader("Authorization", "Bearer " + endpoint.bearerToken.toUtf8());
+    }
     return req;
 }
 

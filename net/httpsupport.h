@@ -15,9 +15,10 @@ struct QJsonParseError;
 
 namespace folio {
 
-// A request to target with the endpoint's headers, bearer token and transfer timeout. Send it,
-// then guardRedirects() on the reply.
-QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, const QByteArray &accept);
+// A request to target with the endpoint's headers, token and transfer timeout, to be sent with verb
+// (a DPoP proof names the method). Send it, then guardRedirects() on the reply.
+QNetworkRequest makeRequest(const HttpEndpoint &endpoint, const QUrl &target, const QByteArray &accept,
+                            const QByteArray &verb);
 
 // The rule for every redirect of a request made by makeRequest() (docs/reliability.md, "Credentials
 // and origins"): a request's token and headers were given for its origin, so a redirect is followed

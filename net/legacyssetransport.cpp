@@ -26,7 +26,7 @@ LegacySseTransport::~LegacySseTransport()
 
 void LegacySseTransport::open()
 {
-    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
+    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream", "GET");
     qCDebug(lcHttp).noquote() << "HTTP+SSE: opening the SSE stream at"
                               << m_endpoint.url.toString(QUrl::RemoveUserInfo);
     openStream(req, nullptr);
@@ -144,7 +144,7 @@ void LegacySseTransport::send(const QJsonObject &message, const QByteArray &enco
             id, McpError::make(McpError::Kind::Closed, QStringLiteral("The SSE stream is closed")));
         return;
     }
-    QNetworkRequest req = makeRequest(m_endpoint, m_postUrl, "application/json, text/event-stream");
+    QNetworkRequest req = makeRequest(m_endpoint, m_postUrl, "application/json, text/event-stream", "POST");
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     const QString method = message.value(QStringLiteral("method")).toString();
     qCDebug(lcHttp).noquote() << "HTTP+SSE: POST"

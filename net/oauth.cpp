@@ -17,7 +17,47 @@ QString str(const QJsonObject &o, const char *key)
     return o.value(QLatin1String(key)).toString();
 }
 
+constexpr std::pair<OAuthGrant, const char *> grantKeys[] = {
+    {OAuthGrant::AuthorizationCode, "authorization-code"},
+    {OAuthGrant::ClientCredentials, "client-credentials"},
+    {OAuthGrant::JwtBearer, "jwt-bearer"},
+    {OAuthGrant::EnterpriseManaged, "enterprise"},
+};
+
 } // namespace
+
+QString grantName(OAuthGrant grant)
+{
+    switch (grant) {
+    case OAuthGrant::AuthorizationCode:
+        return QStringLiteral("authorization code, in the browser");
+    case OAuthGrant::ClientCredentials:
+        return QStringLiteral("client credentials");
+    case OAuthGrant::JwtBearer:
+        return QStringLiteral("workload identity (JWT bearer)");
+    case OAuthGrant::EnterpriseManaged:
+        return QStringLiteral("enterprise-managed (ID-JAG)");
+    }
+    return {};
+}
+
+QString grantKey(OAuthGrant grant)
+{
+    for (const auto &[g, key] : grantKeys) {
+        if (g == grant)
+            return QLatin1String(key);
+    }
+    return {};
+}
+
+std::optional<OAuthGrant> grantFromKey(const QString &key)
+{
+    for (const auto &[g, k] : grantKeys) {
+        if (key == QLatin1String(k))
+            return g;
+    }
+    return std::nullopt;
+}
 
 QString OAuthClient::sourceName(Source source)
 {
@@ -41,6 +81,8 @@ QJsonObject OAuthClient::toJson() const
                   {QStringLiteral("client_id"), clientId}};
     if (!clientSecret.isEmpty())
         o.insert(QStringLiteral("client_secret"), clientSecret);
+    if (!privateKeyPem.isEmpty())
+        o.insert(QStringLiteral("private_key_pem"), QString::fromLatin1(privateKeyPem));
     if (!tokenEndpointAuthMethod.isEmpty())
         o.insert(QStringLiteral("token_endpoint_auth_method"), tokenEndpointAuthMethod);
     return o;
@@ -56,6 +98,7 @@ OAuthClient OAuthClient::fromJson(const QJsonObject &o)
                                                             : Source::None;
     c.clientId = str(o, "client_id");
     c.clientSecret = str(o, "client_secret");
+    c.privateKeyPem = str(o, "private_key_pem").toLatin1();
     c.tokenEndpointAuthMethod = str(o, "token_endpoint_auth_method");
     return c;
 }
@@ -101,6 +144,10 @@ QByteArray AuthRecord::toJson() const
                   {QStringLiteral("clients"), clientsJson}};
     if (tokens.isValid())
         o.insert(QStringLiteral("tokens"), tokens.toJson());
+    if (grant != OAuthGrant::AuthorizationCode)
+        o.insert(QStringLiteral("grant"), grantKey(grant));
+    if (!dpopKeyPem.isEmpty())
+        o.insert(QStringLiteral("dpop_key_pem"), QString::fromLatin1(dpopKeyPem));
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
@@ -114,6 +161,8 @@ AuthRecord AuthRecord::fromJson(const QByteArray &json)
     for (auto it = clientsJson.begin(); it != clientsJson.end(); ++it)
         r.clients.insert(it.key(), OAuthClient::fromJson(it.value().toObject()));
     r.tokens = OAuthTokens::fromJson(o.value(QStringLiteral("tokens")).toObject());
+    r.grant = grantFromKey(str(o, "grant")).value_or(OAuthGrant::AuthorizationCode);
+    r.dpopKeyPem = str(o, "dpop_key_pem").toLatin1();
     return r;
 }
 
@@ -140,6 +189,8 @@ QString AuthStep::kindName(Kind kind)
         return QStringLiteral("Authorization");
     case Kind::Callback:
         return QStringLiteral("Callback");
+    case Kind::TokenExchange:
+        return QStringLiteral("Token exchange at the identity provider");
     case Kind::Token:
         return QStringLiteral("Token");
     case Kind::Refresh:

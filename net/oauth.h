@@ -9,11 +9,30 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <optional>
+
 namespace folio {
 
 // What Folio knows about signing in to one HTTP server, as plain data: what the sign-in flow
 // (OAuthFlow) produces, the Authorizer uses, and the keychain keeps (one JSON secret per server,
 // under keychainKey()). Never in QSettings, a log, an export or a report.
+
+// How a sign-in gets its tokens: OAuth 2.1's grants and those of the MCP authorization extensions.
+enum class OAuthGrant {
+    AuthorizationCode, // a person, in the browser (the default)
+    // A machine with credentials of its own (the client credentials extension, SEP-1046): a client
+    // secret, or a private key that signs a client assertion (private_key_jwt, RFC 7523 §2.2).
+    ClientCredentials,
+    // A workload's JWT from its platform, as the grant (RFC 7523 §2.1; workload identity, SEP-1933).
+    JwtBearer,
+    // The user's ID token from their identity provider exchanged there for an ID-JAG (RFC 8693),
+    // then that as a JWT bearer grant at the authorization server (enterprise-managed, SEP-990).
+    EnterpriseManaged,
+};
+QString grantName(OAuthGrant grant);
+// "authorization-code", "client-credentials", "jwt-bearer", "enterprise" (settings, --grant).
+QString grantKey(OAuthGrant grant);
+std::optional<OAuthGrant> grantFromKey(const QString &key);
 
 // A client identity at one authorization server: how Folio is known there.
 struct OAuthClient
@@ -22,7 +41,8 @@ struct OAuthClient
     Source source = Source::None;
     QString clientId;
     QString clientSecret;            // confidential clients only (pre-registered, some DCR answers)
-    QString tokenEndpointAuthMethod; // "client_secret_basic", "client_secret_post" or "none"
+    QByteArray privateKeyPem;        // private_key_jwt: the key client assertions are signed with
+    QString tokenEndpointAuthMethod; // "client_secret_basic", "client_secret_post", "private_key_jwt", "none"
 
     bool isValid() const { return !clientId.isEmpty(); }
     static QString sourceName(Source source);
@@ -34,8 +54,8 @@ struct OAuthClient
 struct OAuthTokens
 {
     QString accessToken;
-    QString refreshToken; // empty: none was issued (never assumed)
-    QString tokenType;
+    QString refreshToken;   // empty: none was issued (never assumed)
+    QString tokenType;      // "Bearer", or "DPoP": bound to AuthRecord::dpopKeyPem (RFC 9449)
     QString scope;          // as granted (or as asked when the answer does not say)
     qint64 expiresAtMs = 0; // wall clock; 0: the server did not say
     qint64 issuedAtMs = 0;
@@ -51,12 +71,20 @@ struct OAuthTokens
 // (credentials are per issuer and never reused at another), the issuer in force and its tokens.
 struct AuthRecord
 {
-    QString resource;                   // the server's canonical URI
-    QString issuer;                     // the authorization server in force
-    QMap<QString, OAuthClient> clients; // by issuer
-    OAuthTokens tokens;                 // issued by issuer
+    QString resource;                                 // the server's canonical URI
+    QString issuer;                                   // the authorization server in force
+    QMap<QString, OAuthClient> clients;               // by issuer
+    OAuthTokens tokens;                               // issued by issuer
+    OAuthGrant grant = OAuthGrant::AuthorizationCode; // how they were got
+    // The DPoP key a DPoP token is bound to (PKCS #8 PEM): its proofs are signed with it. Never shown.
+    QByteArray dpopKeyPem;
 
     bool isSignedIn() const { return tokens.isValid(); }
+    bool isDpopBound() const
+    {
+        return tokens.tokenType.compare(QLatin1String("DPoP"), Qt::CaseInsensitive) == 0 &&
+               !dpopKeyPem.isEmpty();
+    }
     OAuthClient clientFor(const QString &issuer) const { return clients.value(issuer); }
     QByteArray toJson() const;
     static AuthRecord fromJson(const QByteArray &json);
@@ -76,6 +104,24 @@ struct OAuthClientSettings
     QString preRegisteredClientId;
     QString preRegisteredClientSecret;
     QString preRegisteredIssuer;
+
+    // How to get tokens. Every grant but AuthorizationCode runs without a person, so a command or
+    // a refused request may run it again.
+    OAuthGrant grant = OAuthGrant::AuthorizationCode;
+    // ClientCredentials with private_key_jwt: the client's private key (PEM); else the secret above.
+    QByteArray clientKeyPem;
+    // JwtBearer: the workload's JWT (its platform's token, e.g. a projected service account token).
+    QString assertion;
+    // EnterpriseManaged: the identity provider's token endpoint, Folio's client there, and the
+    // user's ID token from it. The authorization server's client is the pre-registered one above.
+    QUrl idpTokenEndpoint;
+    QString idpClientId;
+    QString idpClientSecret;
+    QString idToken;
+    // DPoP (RFC 9449, the DPoP extension): Auto binds tokens to a key of Folio's where the
+    // authorization server lists ES256 in dpop_signing_alg_values_supported; Off never does.
+    enum class Dpop { Auto, Off };
+    Dpop dpop = Dpop::Auto;
 };
 
 // One rule checked during sign-in, and what came of it.
@@ -96,7 +142,8 @@ struct AuthStep
         Registration,      // client ID metadata document, pre-registration or RFC 7591
         Authorization,     // the browser
         Callback,          // the redirect to the loopback listener
-        Token,             // code for tokens
+        TokenExchange,     // the ID token for an ID-JAG at the identity provider (RFC 8693)
+        Token,             // code (or another grant) for tokens
         Refresh,           // refresh token for tokens
         AuthorizedRequest, // the request retried with the token
     };

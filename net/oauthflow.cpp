@@ -1,6 +1,7 @@
 #include "oauthflow.h"
 
 #include "httpsupport.h"
+#include "jose.h"
 #include "loopbacklistener.h"
 #include "netlogging.h"
 #include "secretmask.h"
@@ -233,7 +234,7 @@ QNetworkRequest OAuthFlow::makeRequest(const QUrl &url, const QByteArray &accept
 {
     HttpEndpoint endpoint; // no MCP headers and no token: these go to the authorization server
     endpoint.transferTimeoutMs = m_options.requestTimeoutMs;
-    QNetworkRequest req = folio::makeRequest(endpoint, url, accept);
+    QNetworkRequest req = folio::makeRequest(endpoint, url, accept, "GET");
     // Redirects are read, not followed: the authorization endpoint's carries the code, and is
     // followed by hand only to this flow's listener (followAuthorization).
     req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
@@ -294,17 +295,19 @@ void OAuthFlow::readChallenge()
                                                   .arg(m_options.challengeStatus)
                                             : QStringLiteral("Sign-in asked for before any request");
     } else {
+        // A DPoP-only server (RFC 9449 §7.1) challenges with the DPoP scheme and the same parameters.
         AuthChallenge bearer;
         for (const AuthChallenge &c : parseWwwAuthenticate(m_options.challenge)) {
-            if (c.isScheme(u"Bearer")) {
+            if (c.isScheme(u"Bearer") || (c.isScheme(u"DPoP") && bearer.scheme.isEmpty())) {
                 bearer = c;
-                break;
+                if (c.isScheme(u"Bearer"))
+                    break;
             }
         }
         current().details.insert(QStringLiteral("WWW-Authenticate"),
                                  QString::fromLatin1(m_options.challenge));
-        verdict(QStringLiteral("Bearer challenge"), !bearer.scheme.isEmpty(),
-                bearer.scheme.isEmpty() ? QStringLiteral("no Bearer scheme in the challenge") : QString());
+        verdict(QStringLiteral("Bearer or DPoP challenge"), !bearer.scheme.isEmpty(),
+                bearer.scheme.isEmpty() ? QStringLiteral("neither scheme in the challenge") : bearer.scheme);
         m_challengeScope = bearer.param(u"scope");
         const QString metadata = bearer.param(u"resource_metadata");
         if (!metadata.isEmpty()) {
@@ -518,7 +521,8 @@ void OAuthFlow::useServerMetadata(const QJsonObject &metadata, const QUrl &from)
     }
     const QStringList methods =
         stringList(metadata.value(QStringLiteral("code_challenge_methods_supported")));
-    const bool s256 = methods.contains(QStringLiteral("S256"));
+    // PKCE protects the authorization code; the other grants send none.
+    const bool s256 = methods.contains(QStringLiteral("S256")) || grant() != OAuthGrant::AuthorizationCode;
     verdict(QStringLiteral("S256 advertised"), s256,
             metadata.contains(QStringLiteral("code_challenge_methods_supported"))
                 ? QStringLiteral("code_challenge_methods_supported: ") + methods.join(QStringLiteral(", "))
@@ -548,7 +552,41 @@ void OAuthFlow::useServerMetadata(const QJsonObject &metadata, const QUrl &from)
     }
     verdict(QStringLiteral("HTTPS endpoints"), true, QStringLiteral("or loopback"));
     m_serverMetadata = metadata;
-    stepDone(QStringLiteral("Issuer %1, PKCE S256").arg(quoted(issuer)), [this] { chooseClient(); });
+    QString summary = grant() == OAuthGrant::AuthorizationCode
+                          ? QStringLiteral("Issuer %1, PKCE S256").arg(quoted(issuer))
+                          : QStringLiteral("Issuer %1").arg(quoted(issuer));
+    if (grant() != OAuthGrant::AuthorizationCode) {
+        const QString wanted = grant() == OAuthGrant::ClientCredentials
+                                   ? QStringLiteral("client_credentials")
+                                   : QStringLiteral("urn:ietf:params:oauth:grant-type:jwt-bearer");
+        const QStringList grants = stringList(metadata.value(QStringLiteral("grant_types_supported")));
+        // Only noted: RFC 8414's default list (authorization_code, implicit) is often left unsaid.
+        verdict(
+            QStringLiteral("grant type listed"), grants.contains(wanted),
+            grants.isEmpty()
+                ? QStringLiteral("grant_types_supported is absent; %1 is tried").arg(wanted)
+                : QStringLiteral("%1; the server lists %2").arg(wanted, grants.join(QStringLiteral(", "))));
+    }
+    // DPoP (RFC 9449 §5.1): bind the tokens to a key where the server signs off on ES256.
+    const QStringList dpopAlgs =
+        stringList(metadata.value(QStringLiteral("dpop_signing_alg_values_supported")));
+    if (m_options.client.dpop == OAuthClientSettings::Dpop::Auto &&
+        dpopAlgs.contains(QStringLiteral("ES256"))) {
+        useDpopKey(m_record.issuer == m_issuer ? m_record.dpopKeyPem : QByteArray());
+        verdict(QStringLiteral("DPoP"), true,
+                QStringLiteral("dpop_signing_alg_values_supported lists ES256: tokens are bound to a key of "
+                               "Folio's (thumbprint %1)")
+                    .arg(m_dpopKey.thumbprint()));
+        summary += QStringLiteral(", DPoP");
+    } else if (!dpopAlgs.isEmpty()) {
+        verdict(QStringLiteral("DPoP"), true,
+                m_options.client.dpop == OAuthClientSettings::Dpop::Off
+                    ? QStringLiteral("offered (%1), turned off in the settings")
+                          .arg(dpopAlgs.join(QStringLiteral(", ")))
+                    : QStringLiteral("offered for %1 only; Folio signs ES256: Bearer tokens")
+                          .arg(dpopAlgs.join(QStringLiteral(", "))));
+    }
+    stepDone(summary, [this] { chooseClient(); });
 }
 
 // --- Client identity ------------------------------------------------------------------------
@@ -556,6 +594,10 @@ void OAuthFlow::useServerMetadata(const QJsonObject &metadata, const QUrl &from)
 void OAuthFlow::chooseClient()
 {
     beginStep(AuthStep::Kind::Registration, AuthStep::kindName(AuthStep::Kind::Registration));
+    if (grant() != OAuthGrant::AuthorizationCode) {
+        chooseMachineClient();
+        return;
+    }
     // The redirect listener comes first: its URI is part of the registration.
     m_listener = new LoopbackListener(this);
     if (!m_listener->listen(m_options.callbackTimeoutMs)) {
@@ -890,6 +932,18 @@ void OAuthFlow::handleCallback(const QUrlQuery &query)
 
 void OAuthFlow::addClientAuthentication(QNetworkRequest *req, QUrlQuery *form) const
 {
+    if (m_client.tokenEndpointAuthMethod == QLatin1String("private_key_jwt")) {
+        // RFC 7523 §2.2: aud is the authorization server's issuer identifier.
+        const SigningKey key = SigningKey::fromPem(m_client.privateKeyPem);
+        form->addQueryItem(QStringLiteral("client_id"), m_client.clientId);
+        form->addQueryItem(QStringLiteral("client_assertion_type"),
+                           QStringLiteral("urn:ietf:params:oauth:client-assertion-type:jwt-bearer"));
+        form->addQueryItem(QStringLiteral("client_assertion"),
+                           jose::clientAssertion(key, m_client.clientId, m_issuer, nowMs() / 1000));
+        return;
+    }
+    if (m_client.tokenEndpointAuthMethod == QLatin1String("none") && m_client.clientId.isEmpty())
+        return; // a workload's assertion says who it is
     if (m_client.tokenEndpointAuthMethod == QLatin1String("client_secret_basic") &&
         !m_client.clientSecret.isEmpty()) {
         // RFC 6749 §2.3.1: both form-encoded before they are joined.
@@ -926,6 +980,8 @@ void OAuthFlow::refresh()
     m_issuer = m_record.issuer;
     m_client = m_record.clientFor(m_issuer);
     m_resource = m_record.resource;
+    if (m_record.isDpopBound())
+        useDpopKey(m_record.dpopKeyPem); // a DPoP-bound refresh token is refreshed with its key
     if (m_record.tokens.refreshToken.isEmpty() || !m_record.tokens.tokenEndpoint.isValid()) {
         fail(QStringLiteral("No refresh token was issued: sign in again"));
         return;
@@ -937,7 +993,7 @@ void OAuthFlow::refresh()
     tokenRequest(form, true);
 }
 
-void OAuthFlow::tokenRequest(QUrlQuery form, bool isRefresh)
+void OAuthFlow::tokenRequest(QUrlQuery form, bool isRefresh, bool nonceRetry)
 {
     const QUrl endpoint = isRefresh
                               ? m_record.tokens.tokenEndpoint
@@ -949,13 +1005,238 @@ void OAuthFlow::tokenRequest(QUrlQuery form, bool isRefresh)
     }
     QNetworkRequest req = makeRequest(endpoint, "application/json");
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/x-www-form-urlencoded"));
-    addClientAuthentication(&req, &form);
+    QUrlQuery sent = form;
+    addClientAuthentication(&req, &sent);
+    QByteArray body = sent.toString(QUrl::FullyEncoded).toUtf8();
+    body.replace('+', "%2B");
+    if (!nonceRetry)
+        verdict(QStringLiteral("resource parameter"), true, m_resource);
+    if (!m_dpopKey.isNull()) {
+        const QString proof = jose::dpopProof(m_dpopKey, "POST", endpoint, {}, m_dpopNonce, nowMs() / 1000);
+        req.setRawHeader("DPoP", proof.toLatin1());
+        current().details.insert(QStringLiteral("dpop_proof"), jose::decodeJws(proof));
+    }
+    request(req, "POST", body,
+            [this, isRefresh, nonceRetry, form](const HttpExchange &ex, const QByteArray &answer) {
+                // RFC 9449 §8: the authorization server wants a nonce in the proof; one more try with it.
+                if (!m_dpopKey.isNull() && ex.status == 400 && !nonceRetry) {
+                    QString why;
+                    const QByteArray nonce = ex.header(ex.responseHeaders, "DPoP-Nonce");
+                    if (jsonObject(answer, &why).value(QStringLiteral("error")) ==
+                            QLatin1String("use_dpop_nonce") &&
+                        !nonce.isEmpty()) {
+                        m_dpopNonce = QString::fromLatin1(nonce);
+                        verdict(
+                            QStringLiteral("DPoP nonce"), true,
+                            QStringLiteral("the server asked for one (use_dpop_nonce): sent again with it"));
+                        tokenRequest(form, isRefresh, true);
+                        return;
+                    }
+                }
+                readTokenAnswer(ex, answer, isRefresh);
+            });
+}
+
+OAuthGrant OAuthFlow::grant() const
+{
+    return m_options.refreshOnly ? m_record.grant : m_options.client.grant;
+}
+
+void OAuthFlow::useDpopKey(const QByteArray &pem)
+{
+    m_dpopKey = pem.isEmpty() ? SigningKey() : SigningKey::fromPem(pem);
+    if (m_dpopKey.isNull())
+        m_dpopKey = SigningKey::generateEs256();
+}
+
+// --- Grants without a person ------------------------------------------------------------------
+
+void OAuthFlow::chooseMachineClient()
+{
+    const OAuthClientSettings &settings = m_options.client;
+    const QStringList authMethods =
+        stringList(m_serverMetadata.value(QStringLiteral("token_endpoint_auth_methods_supported")));
+    const auto methodVerdict = [this, &authMethods] {
+        verdict(QStringLiteral("token endpoint auth method listed"),
+                authMethods.isEmpty() || authMethods.contains(m_client.tokenEndpointAuthMethod),
+                QStringLiteral("%1; the server lists %2")
+                    .arg(m_client.tokenEndpointAuthMethod,
+                         authMethods.isEmpty() ? QStringLiteral("none (client_secret_basic is the default)")
+                                               : authMethods.join(QStringLiteral(", "))));
+    };
+    m_client = {};
+    m_client.source = OAuthClient::Source::PreRegistered;
+    m_client.clientId = settings.preRegisteredClientId;
+    const OAuthGrant g = grant();
+    if (g == OAuthGrant::JwtBearer) {
+        // The workload's JWT is the grant; the client, if named, authenticates with nothing more.
+        if (settings.assertion.isEmpty()) {
+            fail(QStringLiteral("No workload JWT to present (the assertion is empty)"));
+            return;
+        }
+        m_client.tokenEndpointAuthMethod = QStringLiteral("none");
+        const QJsonObject claims = decodeJwtClaims(settings.assertion);
+        current().details.insert(QStringLiteral("assertion"), claims);
+        verdict(QStringLiteral("workload JWT"), !claims.isEmpty(),
+                claims.isEmpty() ? QStringLiteral("not a JWT: sent as it is")
+                                 : QStringLiteral("issued by %1 for %2")
+                                       .arg(quoted(claims.value(QStringLiteral("iss")).toString()),
+                                            quoted(claims.value(QStringLiteral("sub")).toString())));
+        stepDone(QStringLiteral("Workload identity%1")
+                     .arg(m_client.clientId.isEmpty() ? QString()
+                                                      : QStringLiteral(" as ") + quoted(m_client.clientId)),
+                 [this] { machineToken(m_options.client.assertion); });
+        return;
+    }
+    if (m_client.clientId.isEmpty()) {
+        fail(QStringLiteral("No client ID is set for %1").arg(grantName(g)));
+        return;
+    }
+    if (g == OAuthGrant::ClientCredentials && !settings.clientKeyPem.isEmpty()) {
+        QString why;
+        const SigningKey key = SigningKey::fromPem(settings.clientKeyPem, &why);
+        if (key.isNull()) {
+            fail(QStringLiteral("The client's private key cannot sign: ") + why);
+            return;
+        }
+        m_client.privateKeyPem = settings.clientKeyPem;
+        m_client.tokenEndpointAuthMethod = QStringLiteral("private_key_jwt");
+        methodVerdict();
+        const QStringList algs = stringList(
+            m_serverMetadata.value(QStringLiteral("token_endpoint_auth_signing_alg_values_supported")));
+        verdict(QStringLiteral("signing algorithm listed"), algs.isEmpty() || algs.contains(key.algorithm()),
+                QStringLiteral("%1; the server lists %2")
+                    .arg(key.algorithm(),
+                         algs.isEmpty() ? QStringLiteral("none") : algs.join(QStringLiteral(", "))));
+        stepDone(
+            QStringLiteral("Client %1 (private_key_jwt, %2)").arg(quoted(m_client.clientId), key.algorithm()),
+            [this] { machineToken({}); });
+        return;
+    }
+    if (settings.preRegisteredClientSecret.isEmpty()) {
+        fail(QStringLiteral("No client secret or private key is set for client %1")
+                 .arg(quoted(m_client.clientId)));
+        return;
+    }
+    m_client.clientSecret = settings.preRegisteredClientSecret;
+    m_client.tokenEndpointAuthMethod = authMethods.isEmpty() ||
+                                               authMethods.contains(QStringLiteral("client_secret_basic")) ||
+                                               !authMethods.contains(QStringLiteral("client_secret_post"))
+                                           ? QStringLiteral("client_secret_basic")
+                                           : QStringLiteral("client_secret_post");
+    methodVerdict();
+    stepDone(
+        QStringLiteral("Client %1 (%2)").arg(quoted(m_client.clientId), m_client.tokenEndpointAuthMethod),
+        [this, g] {
+            if (g == OAuthGrant::EnterpriseManaged)
+                exchangeIdToken();
+            else
+                machineToken({});
+        });
+}
+
+void OAuthFlow::exchangeIdToken()
+{
+    beginStep(AuthStep::Kind::TokenExchange, AuthStep::kindName(AuthStep::Kind::TokenExchange));
+    const OAuthClientSettings &settings = m_options.client;
+    const QUrl endpoint = settings.idpTokenEndpoint;
+    if (!endpoint.isValid() || !isSecureEndpoint(endpoint)) {
+        fail(endpoint.isValid()
+                 ? QStringLiteral("The identity provider's token endpoint %1 is not HTTPS (only "
+                                  "loopback may use http)")
+                       .arg(urlText(endpoint))
+                 : QStringLiteral("No identity provider token endpoint is set"));
+        return;
+    }
+    if (settings.idToken.isEmpty()) {
+        fail(QStringLiteral("No ID token from the identity provider is set"));
+        return;
+    }
+    // SEP-990 / RFC 8693 §2.1: the ID token for an ID-JAG whose audience is the authorization server
+    // and whose resource is this MCP server.
+    QString scopeSource;
+    const QString scope = chooseScopes(&scopeSource);
+    QUrlQuery form;
+    form.addQueryItem(QStringLiteral("grant_type"),
+                      QStringLiteral("urn:ietf:params:oauth:grant-type:token-exchange"));
+    form.addQueryItem(QStringLiteral("requested_token_type"),
+                      QStringLiteral("urn:ietf:params:oauth:token-type:id-jag"));
+    form.addQueryItem(QStringLiteral("audience"), m_issuer);
+    form.addQueryItem(QStringLiteral("resource"), m_resource);
+    if (!scope.isEmpty())
+        form.addQueryItem(QStringLiteral("scope"), scope);
+    form.addQueryItem(QStringLiteral("subject_token"), settings.idToken);
+    form.addQueryItem(QStringLiteral("subject_token_type"),
+                      QStringLiteral("urn:ietf:params:oauth:token-type:id_token"));
+    QNetworkRequest req = makeRequest(endpoint, "application/json");
+    req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/x-www-form-urlencoded"));
+    if (!settings.idpClientSecret.isEmpty()) {
+        const QByteArray id = QUrl::toPercentEncoding(settings.idpClientId);
+        const QByteArray secret = QUrl::toPercentEncoding(settings.idpClientSecret);
+        req.setRawHeader("Authorization", "Basic " + (id + ':' + secret).toBase64());
+    } else if (!settings.idpClientId.isEmpty()) {
+        form.addQueryItem(QStringLiteral("client_id"), settings.idpClientId);
+    }
+    current().details.insert(QStringLiteral("audience"), m_issuer);
+    current().details.insert(QStringLiteral("resource"), m_resource);
+    current().details.insert(QStringLiteral("id_token"), decodeJwtClaims(settings.idToken));
     QByteArray body = form.toString(QUrl::FullyEncoded).toUtf8();
     body.replace('+', "%2B");
-    verdict(QStringLiteral("resource parameter"), true, m_resource);
-    request(req, "POST", body, [this, isRefresh](const HttpExchange &ex, const QByteArray &answer) {
-        readTokenAnswer(ex, answer, isRefresh);
+    request(req, "POST", body, [this, endpoint](const HttpExchange &ex, const QByteArray &answer) {
+        QString why;
+        const QJsonObject reply = jsonObject(answer, &why);
+        if (ex.status != 200) {
+            const QString error = oauthError(reply);
+            fail(QStringLiteral("The identity provider refused the token exchange (%1)%2")
+                     .arg(statusText(ex, endpoint),
+                          error.isEmpty() ? QString() : QStringLiteral(": ") + error));
+            return;
+        }
+        const QString jag = reply.value(QStringLiteral("access_token")).toString();
+        const QString type = reply.value(QStringLiteral("issued_token_type")).toString();
+        const bool isJag = type == QLatin1String("urn:ietf:params:oauth:token-type:id-jag");
+        verdict(QStringLiteral("issued_token_type id-jag"), isJag,
+                type.isEmpty() ? QStringLiteral("(missing)") : type);
+        if (jag.isEmpty() || !isJag) {
+            fail(jag.isEmpty()
+                     ? QStringLiteral("The token exchange answer has no access_token")
+                     : QStringLiteral("The identity provider issued %1, not an ID-JAG").arg(quoted(type)),
+                 McpError::Kind::Protocol);
+            return;
+        }
+        const QJsonObject header = jose::decodeJws(jag).value(QStringLiteral("header")).toObject();
+        current().jwtClaims = decodeJwtClaims(jag);
+        verdict(QStringLiteral("typ oauth-id-jag+jwt"),
+                header.value(QStringLiteral("typ")) == QLatin1String("oauth-id-jag+jwt"),
+                header.value(QStringLiteral("typ")).toString());
+        const QString audience = current().jwtClaims.value(QStringLiteral("aud")).toString();
+        verdict(QStringLiteral("audience is the authorization server"),
+                audience.isEmpty() || audience == m_issuer,
+                QStringLiteral("aud %1, issuer %2").arg(quoted(audience), quoted(m_issuer)));
+        stepDone(QStringLiteral("ID-JAG for %1").arg(quoted(m_issuer)), [this, jag] { machineToken(jag); });
     });
+}
+
+void OAuthFlow::machineToken(const QString &assertion)
+{
+    beginStep(AuthStep::Kind::Token, AuthStep::kindName(AuthStep::Kind::Token));
+    QString scopeSource;
+    m_requestedScope = chooseScopes(&scopeSource);
+    QUrlQuery form;
+    if (grant() == OAuthGrant::ClientCredentials) {
+        form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("client_credentials"));
+    } else {
+        form.addQueryItem(QStringLiteral("grant_type"),
+                          QStringLiteral("urn:ietf:params:oauth:grant-type:jwt-bearer"));
+        form.addQueryItem(QStringLiteral("assertion"), assertion);
+    }
+    if (!m_requestedScope.isEmpty())
+        form.addQueryItem(QStringLiteral("scope"), m_requestedScope);
+    form.addQueryItem(QStringLiteral("resource"), m_resource);
+    verdict(QStringLiteral("scopes chosen"), true,
+            (m_requestedScope.isEmpty() ? QStringLiteral("(none)") : quoted(m_requestedScope)) +
+                QStringLiteral(" from ") + scopeSource);
+    tokenRequest(form, false);
 }
 
 void OAuthFlow::readTokenAnswer(const HttpExchange &ex, const QByteArray &body, bool isRefresh)
@@ -980,13 +1261,21 @@ void OAuthFlow::readTokenAnswer(const HttpExchange &ex, const QByteArray &body, 
         return;
     }
     const bool bearer = tokenType.compare(QLatin1String("Bearer"), Qt::CaseInsensitive) == 0;
-    verdict(QStringLiteral("token type Bearer"), bearer,
-            tokenType.isEmpty() ? QStringLiteral("(missing)") : tokenType);
-    if (!bearer) {
-        fail(QStringLiteral("The token is of type %1, not Bearer").arg(quoted(tokenType)),
+    const bool dpop =
+        !m_dpopKey.isNull() && tokenType.compare(QLatin1String("DPoP"), Qt::CaseInsensitive) == 0;
+    verdict(m_dpopKey.isNull() ? QStringLiteral("token type Bearer")
+                               : QStringLiteral("token type DPoP or Bearer"),
+            bearer || dpop, tokenType.isEmpty() ? QStringLiteral("(missing)") : tokenType);
+    if (!bearer && !dpop) {
+        fail(QStringLiteral("The token is of type %1, not %2")
+                 .arg(quoted(tokenType),
+                      m_dpopKey.isNull() ? QStringLiteral("Bearer") : QStringLiteral("DPoP or Bearer")),
              McpError::Kind::Protocol);
         return;
     }
+    if (!m_dpopKey.isNull() && bearer)
+        verdict(QStringLiteral("token bound to the DPoP key"), false,
+                QStringLiteral("the server issued a Bearer token: it is sent as one (RFC 9449 §5)"));
     OAuthTokens tokens;
     tokens.accessToken = accessToken;
     tokens.tokenType = tokenType;
@@ -1018,7 +1307,9 @@ void OAuthFlow::readTokenAnswer(const HttpExchange &ex, const QByteArray &body, 
     m_record.resource = m_resource;
     m_record.clients.insert(m_issuer, m_client);
     m_record.tokens = tokens;
-    QString summary = QStringLiteral("Access token");
+    m_record.grant = grant();
+    m_record.dpopKeyPem = dpop ? m_dpopKey.privatePem() : QByteArray();
+    QString summary = dpop ? QStringLiteral("DPoP-bound access token") : QStringLiteral("Access token");
     if (tokens.expiresAtMs > 0)
         summary += QStringLiteral(" for %1 s").arg(expiresIn);
     if (!tokens.scope.isEmpty())

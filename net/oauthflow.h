@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jose.h"
 #include "mcperror.h"
 #include "oauth.h"
 
@@ -135,7 +136,15 @@ private:
     void handleCallback(const QUrlQuery &query);
     void exchangeCode(const QString &code);
     void refresh();
-    void tokenRequest(QUrlQuery form, bool isRefresh);
+    void tokenRequest(QUrlQuery form, bool isRefresh, bool nonceRetry = false);
+    // The grant this flow runs (a refresh runs the record's).
+    OAuthGrant grant() const;
+    // Proofs are signed with this key (a new one when pem is empty or unreadable).
+    void useDpopKey(const QByteArray &pem);
+    void chooseMachineClient();
+    void exchangeIdToken();
+    // The client credentials grant, or a JWT bearer grant with assertion.
+    void machineToken(const QString &assertion);
     void readTokenAnswer(const HttpExchange &exchange, const QByteArray &body, bool isRefresh);
     void addClientAuthentication(QNetworkRequest *request, QUrlQuery *form) const;
     QString chooseScopes(QString *source) const;
@@ -163,6 +172,8 @@ private:
     QString m_state;
     QString m_requestedScope;
     QUrl m_authorizationUrl;
+    SigningKey m_dpopKey; // null: no DPoP
+    QString m_dpopNonce;  // the authorization server's (RFC 9449 §8)
 };
 
 } // namespace folio

@@ -63,7 +63,7 @@ void StreamableHttpTransport::post(const QJsonObject &message, const QByteArray 
                                    const HeaderList &headers, int authRetries)
 {
     const QJsonValue id = message.value(QStringLiteral("id"));
-    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream");
+    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream", "POST");
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     const bool modern = Revision::isModern(m_protocolVersion);
     const QString method = message.value(QStringLiteral("method")).toString();
@@ -120,7 +120,7 @@ void StreamableHttpTransport::openServerStream()
 
 QNetworkRequest StreamableHttpTransport::streamRequest(const QByteArray &lastEventId) const
 {
-    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream");
+    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "text/event-stream", "GET");
     if (!m_protocolVersion.isEmpty())
         req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
     if (!m_sessionId.isEmpty())
@@ -463,6 +463,7 @@ bool StreamableHttpTransport::askAuthorizer(QNetworkReply *reply, const Exchange
     if (!authorizer || !m_open || ex.message.isEmpty() || ex.authRetries >= maxAuthRetries)
         return false;
     const QByteArray challenge = reply->rawHeader("WWW-Authenticate");
+    authorizer->noteDpopNonce(reply->rawHeader("DPoP-Nonce"));
     const McpError refused = httpReplyError(reply, ex.body);
     report(QStringLiteral("%1 was refused (HTTP %2): asking the authorization server for a token")
                .arg(exchangeName(ex), QString::number(status)));
@@ -505,7 +506,7 @@ void StreamableHttpTransport::close()
     }
     if (!m_sessionId.isEmpty() && !Revision::isModern(m_protocolVersion)) {
         // End the session politely; 405 means the server does not allow it, which is fine.
-        QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream");
+        QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream", "DELETE");
         req.setRawHeader("Mcp-Session-Id", m_sessionId);
         if (!m_protocolVersion.isEmpty())
             req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());

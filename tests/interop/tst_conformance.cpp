@@ -87,6 +87,14 @@ void tst_Conformance::clientScenario_data()
                              "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"})
         QTest::newRow(qPrintable(QLatin1String(name) + QStringLiteral("@extension")))
             << QString::fromLatin1(name) << QString();
+    // The authorization extensions: sign-in without a person (client credentials with a secret and
+    // with a private_key_jwt assertion, a workload's JWT, an enterprise ID token exchanged for an
+    // ID-JAG) and DPoP-bound tokens, with and without the servers' nonces.
+    for (const char *name :
+         {"auth/client-credentials-basic", "auth/client-credentials-jwt", "auth/wif-jwt-bearer",
+          "auth/enterprise-managed-authorization", "auth/dpop", "auth/dpop-nonce"})
+        QTest::newRow(qPrintable(QLatin1String(name) + QStringLiteral("@extension")))
+            << QString::fromLatin1(name) << QString();
     const QStringList bothAuth{QStringLiteral("metadata-default"),
                                QStringLiteral("metadata-var1"),
                                QStringLiteral("metadata-var2"),
