@@ -442,7 +442,11 @@ bool isSecretQueryItem(QStringView name)
                                      QStringLiteral("x-amz-signature"),
                                      QStringLiteral("x-amz-credential"),
                                      QStringLiteral("x-amz-security-token"),
-                                     QStringLiteral("code_verifier")};
+                                     QStringLiteral("code_verifier"),
+                                     // A signed JWT is a credential: a client assertion (RFC 7523),
+                                     // a workload's or an ID-JAG grant.
+                                     QStringLiteral("assertion"),
+                                     QStringLiteral("client_assertion")};
     if (names.contains(name.toString().toLower()))
         return true;
     const QStringList words = wordsOf(name);
@@ -451,7 +455,8 @@ bool isSecretQueryItem(QStringView name)
 
 bool isSecretHeader(QByteArrayView name)
 {
-    for (const char *secret : {"authorization", "proxy-authorization", "cookie", "set-cookie"}) {
+    // A DPoP proof is good for its request for minutes (RFC 9449 §11.1): shown decoded, not raw.
+    for (const char *secret : {"authorization", "proxy-authorization", "cookie", "set-cookie", "dpop"}) {
         if (name.compare(QByteArrayView(secret), Qt::CaseInsensitive) == 0)
             return true;
     }
