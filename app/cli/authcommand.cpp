@@ -9,6 +9,7 @@
 
 #include <QCommandLineParser>
 #include <QDateTime>
+#include <QFile>
 #include <QProcess>
 #include <QTimer>
 
@@ -32,14 +33,32 @@ QString AuthCommand::helpText()
         "Options:\n"
         "  --no-browser    print the authorization URL instead of opening a browser, and wait\n"
         "                  for the redirect (open the URL on this machine, or forward the port)\n"
+        "  --grant KIND    how to get tokens: authorization-code (the browser; the default),\n"
+        "                  client-credentials (a machine: --client-id and --client-secret-env or\n"
+        "                  --client-key), jwt-bearer (a workload's JWT: --assertion-file), or\n"
+        "                  enterprise (your IdP's ID token exchanged for an ID-JAG: --id-token-file,\n"
+        "                  --idp-token-endpoint, --idp-client-id, --client-id, --client-secret-env)\n"
+        "  --client-id ID  Folio's client at the authorization server (pre-registered)\n"
+        "  --client-secret-env VAR   its secret, read from the environment variable VAR\n"
+        "  --client-key FILE         a PEM private key (EC or RSA): private_key_jwt\n"
+        "  --assertion-file FILE     the workload's JWT (a platform's projected token file)\n"
+        "  --id-token-file FILE      the ID token from your identity provider\n"
+        "  --idp-token-endpoint URL  the identity provider's token endpoint\n"
+        "  --idp-client-id ID        Folio's client there (--idp-client-secret-env VAR: its secret)\n"
+        "  --no-dpop       send Bearer tokens even where the server offers DPoP-bound ones\n"
         "  -v, --verbose   also print each step's HTTP requests and answers (secrets masked)\n"
         "  --url URL, --server NAME, --header 'Name: value', --timeout MS  as for folio list\n"
         "\n"
         "Exit status: 0 signed in (login, status) or signed out (logout); 1 the sign-in failed or\n"
         "status finds none; 2 bad usage or the keychain could not be used.\n"
         "\n"
+        "The client secret, key and DPoP key are kept with the tokens in the keychain, so that a\n"
+        "client credentials token is renewed without asking again.\n"
+        "\n"
         "Examples:\n"
         "  folio auth login --url https://mcp.example.com/mcp\n"
+        "  CLIENT_SECRET=… folio auth login --url https://mcp.example.com/mcp \\\n"
+        "      --grant client-credentials --client-id ci-bot --client-secret-env CLIENT_SECRET\n"
         "  folio auth status --url https://mcp.example.com/mcp\n");
 }
 
@@ -47,7 +66,18 @@ int AuthCommand::parse(const QStringList &arguments, Options *options)
 {
     CommandLine line(QStringLiteral("auth"), arguments, QString());
     const QCommandLineOption noBrowser(QStringLiteral("no-browser"), QStringLiteral("no browser"));
-    line.parser().addOption(noBrowser);
+    const QCommandLineOption noDpop(QStringLiteral("no-dpop"), QStringLiteral("no DPoP"));
+    const auto valued = [](const char *name) {
+        return QCommandLineOption(QLatin1String(name), QLatin1String(name), QStringLiteral("value"));
+    };
+    const QCommandLineOption grant = valued("grant"), clientId = valued("client-id"),
+                             clientSecretEnv = valued("client-secret-env"), clientKey = valued("client-key"),
+                             assertionFile = valued("assertion-file"), idTokenFile = valued("id-token-file"),
+                             idpEndpoint = valued("idp-token-endpoint"),
+                             idpClientId = valued("idp-client-id"),
+                             idpSecretEnv = valued("idp-client-secret-env");
+    line.parser().addOptions({noBrowser, noDpop, grant, clientId, clientSecretEnv, clientKey, assertionFile,
+                              idTokenFile, idpEndpoint, idpClientId, idpSecretEnv});
     if (const int code = line.parse(helpText()); code != ParseOk)
         return code;
     const QStringList positional = line.positional();
@@ -63,8 +93,77 @@ int AuthCommand::parse(const QStringList &arguments, Options *options)
     else
         return line.usage(QStringLiteral("'%1' is not login, status or logout").arg(action));
     options->noBrowser = line.parser().isSet(noBrowser);
-    options->verbose = line.verbose();
+    const QCommandLineParser &p = line.parser();
+    OAuthClientSettings &client = options->client;
+    if (p.isSet(grant)) {
+        const std::optional<OAuthGrant> g = grantFromKey(p.value(grant));
+        if (!g)
+            return line.usage(QStringLiteral(
+                "--grant is authorization-code, client-credentials, jwt-bearer or enterprise"));
+        client.grant = *g;
+    }
+    client.dpop = p.isSet(noDpop) ? OAuthClientSettings::Dpop::Off : OAuthClientSettings::Dpop::Auto;
+    client.preRegisteredClientId = p.value(clientId);
+    client.idpClientId = p.value(idpClientId);
+    client.idpTokenEndpoint = QUrl(p.value(idpEndpoint));
+    // Secrets come from the environment or from files: a command line is seen by every user of the
+    // machine (ps) and kept in shell history.
+    const auto fromEnv = [&p](const QCommandLineOption &option, QString *out, QString *problem) {
+        if (!p.isSet(option))
+            return true;
+        const QString name = p.value(option);
+        *out = qEnvironmentVariable(name.toLocal8Bit().constData());
+        if (out->isEmpty())
+            *problem = QStringLiteral("the environment variable %1 (--%2) is empty or unset")
+                           .arg(name, option.names().constFirst());
+        return !out->isEmpty();
+    };
+    const auto fromFile = [&p](const QCommandLineOption &option, QByteArray *out, QString *problem) {
+        if (!p.isSet(option))
+            return true;
+        QFile file(p.value(option));
+        if (!file.open(QIODevice::ReadOnly) || file.size() > 64 * 1024) {
+            *problem = QStringLiteral("cannot read %1 (--%2)%3")
+                           .arg(p.value(option), option.names().constFirst(),
+                                file.isOpen() ? QStringLiteral(": over 64 KiB") : QString());
+            return false;
+        }
+        *out = file.readAll().trimmed();
+        return true;
+    };
     QString problem;
+    QByteArray assertion, idToken;
+    if (!fromEnv(clientSecretEnv, &client.preRegisteredClientSecret, &problem) ||
+        !fromEnv(idpSecretEnv, &client.idpClientSecret, &problem) ||
+        !fromFile(clientKey, &client.clientKeyPem, &problem) ||
+        !fromFile(assertionFile, &assertion, &problem) || !fromFile(idTokenFile, &idToken, &problem))
+        return line.usage(problem);
+    client.assertion = QString::fromUtf8(assertion);
+    client.idToken = QString::fromUtf8(idToken);
+    switch (client.grant) {
+    case OAuthGrant::AuthorizationCode:
+        break;
+    case OAuthGrant::ClientCredentials:
+        if (client.preRegisteredClientId.isEmpty() ||
+            (client.preRegisteredClientSecret.isEmpty() && client.clientKeyPem.isEmpty()))
+            return line.usage(QStringLiteral("--grant client-credentials needs --client-id and "
+                                             "--client-secret-env VAR or --client-key FILE"));
+        break;
+    case OAuthGrant::JwtBearer:
+        if (client.assertion.isEmpty())
+            return line.usage(QStringLiteral("--grant jwt-bearer needs --assertion-file FILE"));
+        break;
+    case OAuthGrant::EnterpriseManaged:
+        if (client.idToken.isEmpty() || !client.idpTokenEndpoint.isValid() ||
+            client.preRegisteredClientId.isEmpty() || client.preRegisteredClientSecret.isEmpty())
+            return line.usage(
+                QStringLiteral("--grant enterprise needs --id-token-file, --idp-token-endpoint, "
+                               "--client-id and --client-secret-env"));
+        break;
+    }
+    if (!client.clientKeyPem.isEmpty() && client.grant != OAuthGrant::ClientCredentials)
+        return line.usage(QStringLiteral("--client-key is for --grant client-credentials"));
+    options->verbose = line.verbose();
     if (!line.readTarget(&options->server, nullptr, &problem))
         return line.usage(problem);
     if (!options->server.canSignIn())
@@ -162,6 +261,7 @@ void AuthCommand::login()
     m_session->start();
     // start() made the sign-in store: print the steps of each flow as they end.
     SignInStore *store = m_session->signIn();
+    store->authorizer()->setClientSettings(m_options.client);
     connect(store->authorizer(), &Authorizer::flowStarted, this, [this](OAuthFlow *flow) {
         m_printedSteps = 0;
         connect(flow, &OAuthFlow::stepChanged, this, [this, flow] { printSteps(flow); });
@@ -188,6 +288,10 @@ void AuthCommand::status()
         const OAuthClient client = r.clientFor(r.issuer);
         printOut(QStringLiteral("  client:   %1 (%2)\n")
                      .arg(client.clientId, OAuthClient::sourceName(client.source)));
+        printOut(QStringLiteral("  grant:    %1\n").arg(grantName(r.grant)));
+        if (r.isDpopBound())
+            printOut(QStringLiteral("  token:    DPoP-bound (key thumbprint %1)\n")
+                         .arg(SigningKey::fromPem(r.dpopKeyPem).thumbprint()));
         printOut(QStringLiteral("  refresh:  %1\n")
                      .arg(r.tokens.refreshToken.isEmpty() ? QStringLiteral("no refresh token was issued")
                                                           : QStringLiteral("a refresh token is kept")));

@@ -2,6 +2,7 @@
 
 #include "clisession.h"
 #include "command.h"
+#include "oauth.h"
 #include "serverconfig.h"
 
 namespace folio {
@@ -25,6 +26,9 @@ public:
         bool noBrowser = false; // print the URL and wait for the redirect
         bool verbose = false;   // the HTTP exchanges of each step too (secrets masked)
         ServerConfig server;
+        // The grant and the credentials given for it (--grant, --client-id, …); secrets read from
+        // the environment or files, never from the command line.
+        OAuthClientSettings client;
     };
 
     static int parse(const QStringList &arguments, Options *options);

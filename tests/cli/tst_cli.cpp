@@ -221,6 +221,41 @@ private:
     QTemporaryDir m_config;
 
 private Q_SLOTS:
+    // The grants without a person take their secrets from the environment and files, never the
+    // command line, and say what a grant is missing before anything is sent (exit 2).
+    void authGrantUsage()
+    {
+        const QStringList login{QStringLiteral("auth"), QStringLiteral("login"), QStringLiteral("--url"),
+                                QStringLiteral("http://127.0.0.1:9/mcp")};
+        const struct
+        {
+            QStringList extra;
+            const char *said;
+        } cases[] = {
+            {{QStringLiteral("--grant"), QStringLiteral("password")}, "--grant is authorization-code"},
+            {{QStringLiteral("--grant"), QStringLiteral("client-credentials"), QStringLiteral("--client-id"),
+              QStringLiteral("bot")},
+             "needs --client-id and --client-secret-env"},
+            {{QStringLiteral("--grant"), QStringLiteral("client-credentials"), QStringLiteral("--client-id"),
+              QStringLiteral("bot"), QStringLiteral("--client-secret-env"),
+              QStringLiteral("FOLIO_TEST_UNSET")},
+             "FOLIO_TEST_UNSET (--client-secret-env) is empty or unset"},
+            {{QStringLiteral("--grant"), QStringLiteral("jwt-bearer"), QStringLiteral("--assertion-file"),
+              QStringLiteral("/nonexistent/token")},
+             "cannot read /nonexistent/token (--assertion-file)"},
+            {{QStringLiteral("--grant"), QStringLiteral("enterprise"), QStringLiteral("--client-id"),
+              QStringLiteral("bot")},
+             "--grant enterprise needs"},
+        };
+        for (const auto &c : cases) {
+            const Run run = folio(login + c.extra);
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.contains(c.said), run.err.constData());
+        }
+        const Run help = folio({QStringLiteral("auth"), QStringLiteral("--help")});
+        QVERIFY(help.out.contains("--grant KIND"));
+    }
+
     // folio auth against the demo server's own authorization server (--oauth): login with
     // --no-browser prints the URL and waits; a GET of it (as a browser would follow the
     // authorization server's redirect to the loopback listener) completes it. Then status, a list

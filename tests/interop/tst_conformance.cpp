@@ -17,6 +17,13 @@ private Q_SLOTS:
     void initTestCase();
     void clientScenario_data();
     void clientScenario();
+    // `folio auth login` itself as the client of the sign-in-without-a-person scenarios: the
+    // credentials given as its options (tests/conformance/folio-auth-login.py).
+    void authLogin_data();
+    void authLogin();
+
+private:
+    void runScenario(const QString &command, const QString &scenario, const QString &specVersion);
 };
 
 namespace {
@@ -132,6 +139,27 @@ void tst_Conformance::clientScenario()
 {
     QFETCH(QString, scenario);
     QFETCH(QString, specVersion);
+    runScenario(folioBinary() + QStringLiteral(" conformance-client"), scenario, specVersion);
+}
+
+void tst_Conformance::authLogin_data()
+{
+    QTest::addColumn<QString>("scenario");
+    for (const char *name : {"auth/client-credentials-basic", "auth/client-credentials-jwt",
+                             "auth/wif-jwt-bearer", "auth/enterprise-managed-authorization"})
+        QTest::newRow(name) << QString::fromLatin1(name);
+}
+
+void tst_Conformance::authLogin()
+{
+    QFETCH(QString, scenario);
+    runScenario(QStringLiteral("python3 " FOLIO_SOURCE_DIR "/tests/conformance/folio-auth-login.py ") +
+                    folioBinary(),
+                scenario, QString());
+}
+
+void tst_Conformance::runScenario(const QString &command, const QString &scenario, const QString &specVersion)
+{
     FOLIO_REQUIRE_LOOPBACK_ONLY_NETNS();
 
     const QString tag = QString::fromLatin1(QTest::currentDataTag());
@@ -142,7 +170,7 @@ void tst_Conformance::clientScenario()
     QStringList arguments{interop::peerFile(QString::fromLatin1(harness)),
                           QStringLiteral("client"),
                           QStringLiteral("--command"),
-                          folioBinary() + QStringLiteral(" conformance-client"),
+                          command,
                           QStringLiteral("--scenario"),
                           scenario,
                           QStringLiteral("--timeout"),
