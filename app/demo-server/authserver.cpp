@@ -707,8 +707,10 @@ void AuthServer::fetchMetadataDocument(const QString &url, const Form &query, Ht
     request.setTransferTimeout(metadataDocumentTimeoutMs);
     QNetworkReply *reply = m_network->get(request);
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
-        if (received > maxBodyBytes)
+        if (received > maxBodyBytes) {
+            reply->setProperty("overLimit", true);
             reply->abort();
+        }
     });
     const QPointer<HttpExchange> guard(exchange);
     connect(reply, &QNetworkReply::finished, this, [this, reply, url, query, guard] {
@@ -723,16 +725,16 @@ void AuthServer::fetchMetadataDocument(const QString &url, const Form &query, Ht
         };
         const QByteArray body = reply->readAll();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (reply->property("overLimit").toBool() || body.size() > maxBodyBytes) {
+            refuse(QStringLiteral("is over 64 KiB"));
+            return;
+        }
         if (reply->error() != QNetworkReply::NoError && status == 0) {
             refuse(QStringLiteral("could not be fetched (%1)").arg(reply->errorString()));
             return;
         }
         if (status != 200) {
             refuse(QStringLiteral("answered HTTP %1, not 200").arg(status));
-            return;
-        }
-        if (body.size() > maxBodyBytes) {
-            refuse(QStringLiteral("is over 64 KiB"));
             return;
         }
         QString why;
