@@ -12,6 +12,7 @@
 #include <QNetworkRequest>
 #include <QPointer>
 #include <QRandomGenerator>
+#include <QTimer>
 #include <QUrlQuery>
 
 namespace demo {
@@ -704,8 +705,12 @@ void AuthServer::fetchMetadataDocument(const QString &url, const Form &query, Ht
     request.setRawHeader("Accept", "application/json");
     // The document is at its URL: a redirect is not followed (nor are cookies or credentials sent).
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setTransferTimeout(metadataDocumentTimeoutMs);
     QNetworkReply *reply = m_network->get(request);
+    // The whole fetch, not just a pause in it, has metadataDocumentTimeoutMs.
+    QTimer::singleShot(metadataDocumentTimeoutMs, reply, [reply] {
+        reply->setProperty("timedOut", true);
+        reply->abort();
+    });
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > maxBodyBytes) {
             reply->setProperty("overLimit", true);
@@ -727,6 +732,10 @@ void AuthServer::fetchMetadataDocument(const QString &url, const Form &query, Ht
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (reply->property("overLimit").toBool() || body.size() > maxBodyBytes) {
             refuse(QStringLiteral("is over 64 KiB"));
+            return;
+        }
+        if (reply->property("timedOut").toBool()) {
+            refuse(QStringLiteral("did not come within %1 s").arg(metadataDocumentTimeoutMs / 1000));
             return;
         }
         if (reply->error() != QNetworkReply::NoError && status == 0) {

@@ -47,9 +47,9 @@ struct AuthSettings
 // The demo server's own OAuth 2.1 authorization server and the protection of /mcp, on the same
 // 127.0.0.1 port: protected resource metadata (RFC 9728), authorization server metadata
 // (RFC 8414), dynamic client registration (RFC 7591), a pre-registered client and client ID
-// metadata documents (both optional), an authorization endpoint that approves at
-// once with a redirect (no login page: PKCE S256 and the RFC 8707 resource are checked, RFC 9207
-// iss is sent), and a token endpoint for the authorization_code and refresh_token grants. Faults
+// metadata documents (both optional), an authorization endpoint that approves at once with a
+// redirect (no login page: PKCE S256 and the RFC 8707 resource are checked, RFC 9207 iss is
+// sent), and a token endpoint for the authorization_code and refresh_token grants. Faults
 // (AuthSettings::fault) break one rule on purpose, for the client to catch. Everything is kept in
 // memory and bounded (maxEntries per table, oldest dropped first).
 class AuthServer : public QObject
