@@ -7,7 +7,12 @@
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QPointer>
 #include <QRandomGenerator>
+#include <QTimer>
 #include <QUrlQuery>
 
 namespace demo {
@@ -86,6 +91,20 @@ bool isLoopbackRedirect(const QUrl &url)
 {
     return url.isValid() && url.scheme() == QLatin1String("http") && isLoopbackHost(url.host()) &&
            !url.hasFragment() && url.userInfo().isEmpty();
+}
+
+// A client ID metadata document URL (draft-ietf-oauth-client-id-metadata-document §3): https with
+// a path, no fragment, credentials or dot segments. On a loopback host http will do too, as it does
+// for this issuer, so that a client on the same machine can serve its own document.
+bool isMetadataDocumentUrl(const QUrl &url)
+{
+    if (!url.isValid() || url.hasFragment() || !url.userInfo().isEmpty() || url.path().size() < 2)
+        return false;
+    const QStringList segments = url.path().split(QLatin1Char('/'));
+    if (segments.contains(QStringLiteral(".")) || segments.contains(QStringLiteral("..")))
+        return false;
+    return url.scheme() == QLatin1String("https") ||
+           (url.scheme() == QLatin1String("http") && isLoopbackHost(url.host()));
 }
 
 // RFC 8252 §7.3: a loopback redirect URI matches whatever its port (the client's listener picks
@@ -179,6 +198,7 @@ bool AuthSettings::parse(const QString &spec, QString *error)
         *out = ms;
         return true;
     };
+    bool redirectsGiven = false;
     for (const QString &part : spec.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const qsizetype eq = part.indexOf(QLatin1Char('='));
         const QString key = eq < 0 ? part : part.left(eq);
@@ -190,9 +210,11 @@ bool AuthSettings::parse(const QString &spec, QString *error)
                 jwt = true;
             else if (key == QLatin1String("no-refresh"))
                 noRefresh = true;
+            else if (key == QLatin1String("cimd"))
+                metadataDocuments = true;
             else {
-                *error =
-                    QStringLiteral("--oauth: unknown flag \"%1\" (flags: rotate, jwt, no-refresh)").arg(key);
+                *error = QStringLiteral("--oauth: unknown flag \"%1\" (flags: rotate, jwt, no-refresh, cimd)")
+                             .arg(key);
                 return false;
             }
             continue;
@@ -212,6 +234,29 @@ bool AuthSettings::parse(const QString &spec, QString *error)
             challengeScopes = scopeList(value);
         } else if (key == QLatin1String("step-up")) {
             stepUpScope = value;
+        } else if (key == QLatin1String("client")) {
+            // RFC 6749 §2.2: the ID is the client's; the secret (optional) may hold ':'.
+            const qsizetype colon = value.indexOf(QLatin1Char(':'));
+            clientId = colon < 0 ? value : value.left(colon);
+            clientSecret = colon < 0 ? QString() : value.mid(colon + 1);
+            if (clientId.isEmpty() || (colon >= 0 && clientSecret.isEmpty())) {
+                *error = QStringLiteral("--oauth: client wants ID or ID:SECRET, neither empty");
+                return false;
+            }
+        } else if (key == QLatin1String("redirect")) {
+            clientRedirects = scopeList(value);
+            redirectsGiven = true;
+            if (clientRedirects.isEmpty() || clientRedirects.size() > maxRedirectUris) {
+                *error = QStringLiteral("--oauth: redirect wants 1 to %1 URIs").arg(maxRedirectUris);
+                return false;
+            }
+            for (const QString &uri : std::as_const(clientRedirects)) {
+                if (!isLoopbackRedirect(QUrl(uri, QUrl::StrictMode))) {
+                    *error = QStringLiteral("--oauth: redirect %1 is not a loopback http URI (RFC 8252 §7.3)")
+                                 .arg(uri);
+                    return false;
+                }
+            }
         } else if (key == QLatin1String("fault")) {
             if (!fault.isEmpty()) {
                 *error = QStringLiteral("--oauth: one fault at a time (%1, then %2)").arg(fault, value);
@@ -224,11 +269,16 @@ bool AuthSettings::parse(const QString &spec, QString *error)
             }
             fault = value;
         } else {
-            *error = QStringLiteral("--oauth: unknown key \"%1\" (keys: token-ttl-ms, code-ttl-ms, "
-                                    "refresh-ttl-ms, scopes, challenge-scope, step-up, fault)")
-                         .arg(key);
+            *error =
+                QStringLiteral("--oauth: unknown key \"%1\" (keys: token-ttl-ms, code-ttl-ms, "
+                               "refresh-ttl-ms, scopes, challenge-scope, step-up, client, redirect, fault)")
+                    .arg(key);
             return false;
         }
+    }
+    if (redirectsGiven && clientId.isEmpty()) {
+        *error = QStringLiteral("--oauth: redirect is for the client= of the same SPEC, and there is none");
+        return false;
     }
     for (const QString &scope : scopes + challengeScopes + QStringList{stepUpScope}) {
         if (scope.contains(QLatin1Char('"')) || scope.contains(QLatin1Char('\\'))) {
@@ -269,6 +319,23 @@ AuthServer::AuthServer(const AuthSettings &settings, QObject *parent)
     , m_settings(settings)
 {
     m_clock.start();
+    if (!m_settings.clientId.isEmpty()) {
+        Client client;
+        client.redirectUris = m_settings.clientRedirects;
+        client.secret = m_settings.clientSecret;
+        client.authMethod =
+            client.secret.isEmpty() ? QStringLiteral("none") : QStringLiteral("client_secret_basic");
+        client.refreshGrant = true;
+        client.preRegistered = true;
+        m_preRegistered = client;
+    }
+}
+
+const AuthServer::Client *AuthServer::findClient(const QString &id) const
+{
+    if (!m_settings.clientId.isEmpty() && id == m_settings.clientId)
+        return &m_preRegistered; // never dropped from the table
+    return m_clients.find(id);
 }
 
 void AuthServer::setOrigin(const QUrl &origin)
@@ -443,6 +510,8 @@ void AuthServer::serveServerMetadata(HttpExchange *exchange)
         {QStringLiteral("scopes_supported"), jsonArray(scopes)},
         {QStringLiteral("authorization_response_iss_parameter_supported"), true},
     };
+    if (m_settings.metadataDocuments)
+        metadata.insert(QStringLiteral("client_id_metadata_document_supported"), true);
     if (m_settings.hasFault("no-s256"))
         metadata.remove(QStringLiteral("code_challenge_methods_supported"));
     if (m_settings.hasFault("no-registration"))
@@ -547,6 +616,61 @@ void AuthServer::registerClient(const QByteArray &body, HttpExchange *exchange)
     exchange->replyJson(compact(answer), 201);
 }
 
+// --- Client ID metadata documents --------------------------------------------------------------
+
+bool AuthServer::readMetadataDocument(const QByteArray &body, const QString &url, Client *client,
+                                      QString *why)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        *why = QStringLiteral("is not a JSON object");
+        return false;
+    }
+    const QJsonObject metadata = document.object();
+    const QString named = metadata.value(QStringLiteral("client_id")).toString();
+    if (named != url) {
+        *why = QStringLiteral("names client_id \"%1\", not its own URL").arg(named);
+        return false;
+    }
+    const QJsonArray uris = metadata.value(QStringLiteral("redirect_uris")).toArray();
+    if (uris.isEmpty() || uris.size() > maxRedirectUris) {
+        *why = QStringLiteral("must list 1 to %1 redirect_uris").arg(maxRedirectUris);
+        return false;
+    }
+    for (const QJsonValue &uri : uris) {
+        if (!uri.isString() || !isLoopbackRedirect(QUrl(uri.toString(), QUrl::StrictMode))) {
+            *why = QStringLiteral("lists a redirect URI that is not loopback http (RFC 8252 §7.3)");
+            return false;
+        }
+        client->redirectUris.append(uri.toString());
+    }
+    // A public document holds no secret: the client is public (or would sign, which is not served).
+    const QString method = metadata.value(QStringLiteral("token_endpoint_auth_method")).toString();
+    if (metadata.contains(QStringLiteral("client_secret")) ||
+        (!method.isEmpty() && method != QLatin1String("none"))) {
+        *why = QStringLiteral(
+            "must describe a public client (token_endpoint_auth_method none, no client_secret)");
+        return false;
+    }
+    client->authMethod = QStringLiteral("none");
+    for (const QJsonValue &g : metadata.value(QStringLiteral("grant_types")).toArray()) {
+        if (g.toString() == QLatin1String("refresh_token"))
+            client->refreshGrant = true;
+        else if (g.toString() != QLatin1String("authorization_code")) {
+            *why = QStringLiteral("lists grant_types other than authorization_code and refresh_token");
+            return false;
+        }
+    }
+    for (const QJsonValue &r : metadata.value(QStringLiteral("response_types")).toArray()) {
+        if (r.toString() != QLatin1String("code")) {
+            *why = QStringLiteral("lists response_types other than code");
+            return false;
+        }
+    }
+    return true;
+}
+
 // --- Authorization (auto-approving) ------------------------------------------------------------
 
 void AuthServer::authorize(const QByteArray &target, HttpExchange *exchange)
@@ -561,14 +685,85 @@ void AuthServer::authorize(const QByteArray &target, HttpExchange *exchange)
     // Without a known client and one of its redirect URIs, nothing is redirected anywhere
     // (RFC 6749 §4.1.2.1): the answer is an error page.
     const QString clientId = query.value(QStringLiteral("client_id"));
-    const Client *client = m_clients.find(clientId);
+    if (m_settings.metadataDocuments && isMetadataDocumentUrl(QUrl(clientId, QUrl::StrictMode))) {
+        fetchMetadataDocument(clientId, query, exchange);
+        return;
+    }
+    const Client *client = findClient(clientId);
     if (!client) {
         exchange->refuse(400, "Bad authorization request: unknown client_id.\n");
         return;
     }
+    approve(query, *client, exchange);
+}
+
+void AuthServer::fetchMetadataDocument(const QString &url, const Form &query, HttpExchange *exchange)
+{
+    if (!m_network)
+        m_network = new QNetworkAccessManager(this);
+    QNetworkRequest request{QUrl(url, QUrl::StrictMode)};
+    request.setRawHeader("Accept", "application/json");
+    // The document is at its URL: a redirect is not followed (nor are cookies or credentials sent).
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    QNetworkReply *reply = m_network->get(request);
+    // The whole fetch, not just a pause in it, has metadataDocumentTimeoutMs.
+    QTimer::singleShot(metadataDocumentTimeoutMs, reply, [reply] {
+        reply->setProperty("timedOut", true);
+        reply->abort();
+    });
+    connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
+        if (received > maxBodyBytes) {
+            reply->setProperty("overLimit", true);
+            reply->abort();
+        }
+    });
+    const QPointer<HttpExchange> guard(exchange);
+    connect(reply, &QNetworkReply::finished, this, [this, reply, url, query, guard] {
+        reply->deleteLater();
+        if (!guard)
+            return; // the browser went away meanwhile
+        auto refuse = [&guard, &url](const QString &why) {
+            guard->refuse(
+                400, QStringLiteral("Bad authorization request: the client ID metadata document %1 %2.\n")
+                         .arg(url, why)
+                         .toUtf8());
+        };
+        const QByteArray body = reply->readAll();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (reply->property("overLimit").toBool() || body.size() > maxBodyBytes) {
+            refuse(QStringLiteral("is over 64 KiB"));
+            return;
+        }
+        if (reply->property("timedOut").toBool()) {
+            refuse(QStringLiteral("did not come within %1 s").arg(metadataDocumentTimeoutMs / 1000));
+            return;
+        }
+        if (reply->error() != QNetworkReply::NoError && status == 0) {
+            refuse(QStringLiteral("could not be fetched (%1)").arg(reply->errorString()));
+            return;
+        }
+        if (status != 200) {
+            refuse(QStringLiteral("answered HTTP %1, not 200").arg(status));
+            return;
+        }
+        QString why;
+        Client client;
+        if (!readMetadataDocument(body, url, &client, &why)) {
+            refuse(why);
+            return;
+        }
+        // Kept for the token endpoint (and fetched again at the next authorization request).
+        m_clients.insert(url, client);
+        approve(query, client, guard);
+    });
+}
+
+void AuthServer::approve(const Form &query, const Client &client, HttpExchange *exchange)
+{
+    const QString clientId = query.value(QStringLiteral("client_id"));
     const QString redirectUri = query.value(QStringLiteral("redirect_uri"));
     bool registered = false;
-    for (const QString &uri : client->redirectUris)
+    for (const QString &uri : client.redirectUris)
         registered = registered || redirectMatches(uri, redirectUri);
     if (redirectUri.isEmpty() || !registered) {
         exchange->refuse(400, "Bad authorization request: redirect_uri is not one the client registered.\n");
@@ -707,12 +902,15 @@ void AuthServer::token(const HeaderMap &headers, const QByteArray &body, HttpExc
         method = QStringLiteral("client_secret_post");
         secret = form.value(QStringLiteral("client_secret"));
     }
-    const Client *client = m_clients.find(clientId);
+    const Client *client = findClient(clientId);
     if (!client) {
         invalidClient(QStringLiteral("Unknown client_id"));
         return;
     }
-    if (client->authMethod != method) {
+    // A confidential client registered by hand may use either secret method (RFC 6749 §2.3.1).
+    const bool eitherSecretMethod = client->preRegistered && client->authMethod != QLatin1String("none") &&
+                                    method != QLatin1String("none");
+    if (client->authMethod != method && !eitherSecretMethod) {
         invalidClient(QStringLiteral("The client registered token_endpoint_auth_method %1, and authenticated "
                                      "with %2")
                           .arg(client->authMethod, method));
@@ -874,7 +1072,7 @@ void AuthServer::issueTokens(const QString &clientId, const QString &resource, c
     };
     // Issued to every client registered for the refresh_token grant (offline_access asked or not)
     // unless no-refresh; a refresh that does not rotate answers none: the one in hand stays good.
-    const Client *client = m_clients.find(clientId);
+    const Client *client = findClient(clientId);
     if (!m_settings.noRefresh && client && client->refreshGrant && keptRefresh.isEmpty()) {
         const QString refresh = randomToken();
         m_refresh.insert(refresh, {clientId, resource, scopes,
@@ -906,6 +1104,12 @@ QString AuthServer::help()
         "  jwt                      access tokens are unsigned JWTs (alg none) with iss, aud, scope, exp\n"
         "  no-refresh               no refresh token (otherwise one for every client registered for\n"
         "                           the refresh_token grant, offline_access asked or not)\n"
+        "  client=ID[:SECRET]       a pre-registered client: public (none) without SECRET, else\n"
+        "                           client_secret_basic or client_secret_post\n"
+        "  redirect=A+B             its redirect URIs (http://127.0.0.1/callback), loopback http only,\n"
+        "                           matched on any port\n"
+        "  cimd                     client ID metadata documents: client_id_metadata_document_supported,\n"
+        "                           and a client_id that is an https URL (http on loopback) is fetched\n"
         "  fault=NAME               one broken rule:\n"
         "    wrong-state            the redirect carries another state\n"
         "    wrong-iss, no-iss      the redirect's iss is another issuer / missing (RFC 9207)\n"

@@ -13,6 +13,8 @@
 #include <QStringList>
 #include <QUrl>
 
+class QNetworkAccessManager;
+
 namespace demo {
 
 class HttpExchange;
@@ -30,7 +32,12 @@ struct AuthSettings
     bool rotate = false;         // each refresh issues a new refresh token; the old one is refused
     bool jwt = false;            // access tokens look like unsigned JWTs (claims to decode)
     bool noRefresh = false;      // no refresh token is issued
-    QString fault;               // one of faultNames(), or empty
+    // A pre-registered client (client=ID[:SECRET]), known from the start; public without a secret.
+    QString clientId;
+    QString clientSecret;
+    QStringList clientRedirects{QStringLiteral("http://127.0.0.1/callback")}; // redirect=A+B
+    bool metadataDocuments = false; // cimd: client IDs may be client ID metadata document URLs
+    QString fault;                  // one of faultNames(), or empty
 
     static QStringList faultNames();
     bool parse(const QString &spec, QString *error);
@@ -39,9 +46,10 @@ struct AuthSettings
 
 // The demo server's own OAuth 2.1 authorization server and the protection of /mcp, on the same
 // 127.0.0.1 port: protected resource metadata (RFC 9728), authorization server metadata
-// (RFC 8414), dynamic client registration (RFC 7591), an authorization endpoint that approves at
-// once with a redirect (no login page: PKCE S256 and the RFC 8707 resource are checked, RFC 9207
-// iss is sent), and a token endpoint for the authorization_code and refresh_token grants. Faults
+// (RFC 8414), dynamic client registration (RFC 7591), a pre-registered client and client ID
+// metadata documents (both optional), an authorization endpoint that approves at once with a
+// redirect (no login page: PKCE S256 and the RFC 8707 resource are checked, RFC 9207 iss is
+// sent), and a token endpoint for the authorization_code and refresh_token grants. Faults
 // (AuthSettings::fault) break one rule on purpose, for the client to catch. Everything is kept in
 // memory and bounded (maxEntries per table, oldest dropped first).
 class AuthServer : public QObject
@@ -50,7 +58,8 @@ class AuthServer : public QObject
 
 public:
     static constexpr int maxEntries = 1000;
-    static constexpr qsizetype maxBodyBytes = 64 * 1024; // forms and registrations are small
+    static constexpr qsizetype maxBodyBytes = 64 * 1024;   // forms and registrations are small
+    static constexpr int metadataDocumentTimeoutMs = 5000; // fetching a client ID metadata document
 
     explicit AuthServer(const AuthSettings &settings, QObject *parent = nullptr);
 
@@ -78,7 +87,8 @@ private:
         QStringList redirectUris;
         QString authMethod; // none, client_secret_post, client_secret_basic
         QString secret;
-        bool refreshGrant = false; // registered the refresh_token grant
+        bool refreshGrant = false;  // registered the refresh_token grant
+        bool preRegistered = false; // client=: with a secret, either client_secret_* method
     };
     struct Code
     {
@@ -112,12 +122,19 @@ private:
     };
 
     qint64 now() const { return m_clock.elapsed(); }
+    const Client *findClient(const QString &id) const;
     QByteArray challenge(const QString &error, const QString &description) const;
 
     void serveResourceMetadata(HttpExchange *exchange);
     void serveServerMetadata(HttpExchange *exchange);
     void registerClient(const QByteArray &body, HttpExchange *exchange);
     void authorize(const QByteArray &target, HttpExchange *exchange);
+    // The client behind a client ID metadata document URL: fetched, checked, then approve().
+    static bool readMetadataDocument(const QByteArray &body, const QString &url, Client *client,
+                                     QString *why);
+    void fetchMetadataDocument(const QString &url, const QHash<QString, QString> &query,
+                               HttpExchange *exchange);
+    void approve(const QHash<QString, QString> &query, const Client &client, HttpExchange *exchange);
     void token(const HeaderMap &headers, const QByteArray &body, HttpExchange *exchange);
     void grantCode(const QString &clientId, const QHash<QString, QString> &form, HttpExchange *exchange);
     void grantRefresh(const QString &clientId, const QHash<QString, QString> &form, HttpExchange *exchange);
@@ -131,9 +148,11 @@ private:
     QUrl m_origin;
     QElapsedTimer m_clock;
     Table<Client> m_clients;
+    Client m_preRegistered; // when AuthSettings::clientId is set
     Table<Code> m_codes;
     Table<Access> m_access;
     Table<Refresh> m_refresh;
+    QNetworkAccessManager *m_network = nullptr; // for metadata documents, made on first use
 };
 
 } // namespace demo

@@ -6,10 +6,16 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QNetworkProxy>
+#include <QNetworkReply>
 #include <QSet>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QUrlQuery>
 
 #include <algorithm>
 #include <functional>
@@ -333,6 +339,10 @@ private Q_SLOTS:
     void skillDirectories();
     void skillManifestsListed();
     void skillsTampered();
+    // The authorization server's clients configured by hand: client= and cimd (docs, "OAuth").
+    void oauthPreRegisteredClient();
+    void oauthBadClientSettings();
+    void oauthMetadataDocuments();
 
 private:
     using Check = std::function<void(DemoPeer &)>;
@@ -2124,6 +2134,408 @@ void TestDemoServer::skillsTampered()
     QVERIFY(frontmatterLines(readBytes(peer, QStringLiteral("skill://folio-chat/onboard-member/SKILL.md")))
                 .value(QStringLiteral("description"))
                 .contains(QStringLiteral("API token")));
+}
+
+// --- OAuth clients configured by hand ----------------------------------------------------------
+
+namespace {
+
+struct HttpAnswer
+{
+    int status = 0;
+    QByteArray body;
+    QHash<QByteArray, QByteArray> headers; // names in lower case
+
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+    // The query of the Location a 302 points at.
+    QUrlQuery redirectQuery() const { return QUrlQuery(QUrl(QString::fromUtf8(headers.value("location")))); }
+};
+
+// One raw request, redirects not followed.
+HttpAnswer exchangeHttp(QNetworkAccessManager &network, const QByteArray &verb, const QUrl &url,
+                        const QByteArray &body = {},
+                        const QList<std::pair<QByteArray, QByteArray>> &headers = {})
+{
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    for (const auto &[name, value] : headers)
+        request.setRawHeader(name, value);
+    QNetworkReply *reply = network.sendCustomRequest(request, verb, body);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(10000, &loop, &QEventLoop::quit);
+    loop.exec();
+    HttpAnswer answer;
+    if (reply->isFinished()) {
+        answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        answer.body = reply->readAll();
+        for (const auto &[name, value] : reply->rawHeaderPairs())
+            answer.headers.insert(name.toLower(), value);
+    }
+    reply->deleteLater();
+    return answer;
+}
+
+const QString testVerifier = QStringLiteral("a-verifier-of-forty-three-or-more-characters-0123");
+
+QString testChallenge()
+{
+    return QString::fromLatin1(QCryptographicHash::hash(testVerifier.toLatin1(), QCryptographicHash::Sha256)
+                                   .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+// The authorization request of a PKCE client for the server's /mcp.
+QUrl authorizeUrl(const QUrl &mcp, const QString &clientId, const QString &redirectUri)
+{
+    QUrl url = mcp.resolved(QUrl(QStringLiteral("/authorize")));
+    QUrlQuery query;
+    query.addQueryItem(QStringLiteral("response_type"), QStringLiteral("code"));
+    query.addQueryItem(QStringLiteral("client_id"), QString::fromLatin1(QUrl::toPercentEncoding(clientId)));
+    query.addQueryItem(QStringLiteral("redirect_uri"),
+                       QString::fromLatin1(QUrl::toPercentEncoding(redirectUri)));
+    query.addQueryItem(QStringLiteral("state"), QStringLiteral("st"));
+    query.addQueryItem(QStringLiteral("code_challenge"), testChallenge());
+    query.addQueryItem(QStringLiteral("code_challenge_method"), QStringLiteral("S256"));
+    query.addQueryItem(QStringLiteral("resource"),
+                       QString::fromLatin1(QUrl::toPercentEncoding(mcp.toString())));
+    url.setQuery(query);
+    return url;
+}
+
+// The token request for a code (client authentication is the caller's: form fields or header).
+QByteArray codeForm(const QUrl &mcp, const QString &code, const QString &redirectUri,
+                    const QList<std::pair<QString, QString>> &extra = {})
+{
+    QList<std::pair<QString, QString>> fields{
+        {QStringLiteral("grant_type"), QStringLiteral("authorization_code")},
+        {QStringLiteral("code"), code},
+        {QStringLiteral("redirect_uri"), redirectUri},
+        {QStringLiteral("code_verifier"), testVerifier},
+        {QStringLiteral("resource"), mcp.toString()}};
+    fields += extra;
+    QByteArray form;
+    for (const auto &[name, value] : fields)
+        form += (form.isEmpty() ? "" : "&") + QUrl::toPercentEncoding(name) + '=' +
+                QUrl::toPercentEncoding(value);
+    return form;
+}
+
+const QList<std::pair<QByteArray, QByteArray>> formType{
+    {"Content-Type", "application/x-www-form-urlencoded"}};
+
+// A loopback HTTP server that answers every request with one status and body (a client's metadata
+// document), and counts the requests.
+class DocumentServer : public QObject
+{
+public:
+    int status = 200;
+    QByteArray body;
+    bool silent = false; // read the request, answer nothing
+    int requests = 0;
+
+    DocumentServer()
+    {
+        m_server.listen(QHostAddress::LocalHost);
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+                connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
+                    m_pending[socket] += socket->readAll();
+                    if (!m_pending[socket].contains("\r\n\r\n"))
+                        return;
+                    m_pending.remove(socket);
+                    ++requests;
+                    if (silent)
+                        return;
+                    socket->write(
+                        "HTTP/1.1 " + QByteArray::number(status) +
+                        " X\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
+                        QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                    socket->disconnectFromHost();
+                });
+                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            }
+        });
+    }
+    QString url(const QString &path) const
+    {
+        return QStringLiteral("http://127.0.0.1:%1%2").arg(m_server.serverPort()).arg(path);
+    }
+
+private:
+    QTcpServer m_server;
+    QHash<QTcpSocket *, QByteArray> m_pending;
+};
+
+} // namespace
+
+void TestDemoServer::oauthPreRegisteredClient()
+{
+    QNetworkAccessManager network;
+    network.setProxy(QNetworkProxy::NoProxy);
+    const QString callback = QStringLiteral("http://127.0.0.1:5555/callback");
+
+    // A confidential client: either secret method, not none; the default redirect URI on any port.
+    DemoPeer peer{DemoPeer::Transport::Http};
+    QVERIFY(peer.start({QStringLiteral("--oauth"), QStringLiteral("client=by-hand:se:cret")}));
+    const QUrl mcp = peer.url();
+    const QString issuer = mcp.adjusted(QUrl::RemovePath).toString();
+    auto codeFor = [&](const QString &clientId, const QString &redirectUri) {
+        const HttpAnswer answer = exchangeHttp(network, "GET", authorizeUrl(mcp, clientId, redirectUri));
+        if (answer.status != 302)
+            qWarning("authorize: %d %s", answer.status, answer.body.constData());
+        return answer.redirectQuery().queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded);
+    };
+    const HttpAnswer approved =
+        exchangeHttp(network, "GET", authorizeUrl(mcp, QStringLiteral("by-hand"), callback));
+    QCOMPARE(approved.status, 302);
+    QVERIFY(approved.headers.value("location").startsWith(callback.toUtf8() + '?'));
+    QCOMPARE(approved.redirectQuery().queryItemValue(QStringLiteral("state")), QStringLiteral("st"));
+    QCOMPARE(approved.redirectQuery().queryItemValue(QStringLiteral("iss"), QUrl::FullyDecoded), issuer);
+    const QString firstCode =
+        approved.redirectQuery().queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded);
+    QVERIFY(!firstCode.isEmpty());
+    // Another path, or another host, is not a registered redirect URI.
+    QCOMPARE(exchangeHttp(network, "GET",
+                          authorizeUrl(mcp, QStringLiteral("by-hand"),
+                                       QStringLiteral("http://127.0.0.1:5555/elsewhere")))
+                 .status,
+             400);
+    QCOMPARE(exchangeHttp(network, "GET",
+                          authorizeUrl(mcp, QStringLiteral("by-hand"),
+                                       QStringLiteral("http://localhost:5555/callback")))
+                 .status,
+             400);
+
+    const QUrl token = mcp.resolved(QUrl(QStringLiteral("/token")));
+    // client_secret_basic (the secret holds a ':': the ID ends at the first one).
+    auto basic = formType;
+    basic.append({"Authorization", "Basic " + QByteArray("by-hand:se%3Acret").toBase64()});
+    HttpAnswer tokens = exchangeHttp(network, "POST", token, codeForm(mcp, firstCode, callback), basic);
+    QCOMPARE(tokens.status, 200);
+    QVERIFY(!tokens.json().value(QStringLiteral("access_token")).toString().isEmpty());
+    QCOMPARE(tokens.json().value(QStringLiteral("token_type")).toString(), QStringLiteral("Bearer"));
+    QVERIFY(!tokens.json().value(QStringLiteral("refresh_token")).toString().isEmpty());
+    QCOMPARE(tokens.headers.value("cache-control"), QByteArray("no-store"));
+    // client_secret_post.
+    tokens = exchangeHttp(network, "POST", token,
+                          codeForm(mcp, codeFor(QStringLiteral("by-hand"), callback), callback,
+                                   {{QStringLiteral("client_id"), QStringLiteral("by-hand")},
+                                    {QStringLiteral("client_secret"), QStringLiteral("se:cret")}}),
+                          formType);
+    QCOMPARE(tokens.status, 200);
+    // The access token opens /mcp.
+    const QByteArray bearer =
+        "Bearer " + tokens.json().value(QStringLiteral("access_token")).toString().toUtf8();
+    const PeerReply listed =
+        peer.sendRaw(QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                               {QStringLiteral("id"), 1},
+                                               {QStringLiteral("method"), QStringLiteral("tools/list")},
+                                               {QStringLiteral("params"),
+                                                QJsonObject{{QStringLiteral("_meta"), DemoPeer::meta()}}}})
+                         .toJson(QJsonDocument::Compact),
+                     1,
+                     DemoPeer::modernHeaders(QStringLiteral("tools/list"), {}) +
+                         DemoPeer::Headers{{"Authorization", bearer}});
+    QCOMPARE(listed.status, 200);
+    // No secret, or a wrong one: invalid_client.
+    tokens = exchangeHttp(network, "POST", token,
+                          codeForm(mcp, codeFor(QStringLiteral("by-hand"), callback), callback,
+                                   {{QStringLiteral("client_id"), QStringLiteral("by-hand")}}),
+                          formType);
+    QCOMPARE(tokens.status, 401);
+    QCOMPARE(tokens.json().value(QStringLiteral("error")).toString(), QStringLiteral("invalid_client"));
+    tokens = exchangeHttp(network, "POST", token,
+                          codeForm(mcp, codeFor(QStringLiteral("by-hand"), callback), callback,
+                                   {{QStringLiteral("client_id"), QStringLiteral("by-hand")},
+                                    {QStringLiteral("client_secret"), QStringLiteral("se")}}),
+                          formType);
+    QCOMPARE(tokens.status, 401);
+
+    // The table of registered clients forgets its oldest; the client given by hand stays.
+    const QByteArray registration =
+        R"({"redirect_uris":["http://127.0.0.1/callback"],"token_endpoint_auth_method":"none"})";
+    for (int i = 0; i < 1001; ++i) {
+        const HttpAnswer registered =
+            exchangeHttp(network, "POST", mcp.resolved(QUrl(QStringLiteral("/register"))), registration,
+                         {{"Content-Type", "application/json"}});
+        QCOMPARE(registered.status, 201);
+    }
+    QCOMPARE(exchangeHttp(network, "GET", authorizeUrl(mcp, QStringLiteral("by-hand"), callback)).status,
+             302);
+
+    // A public client (no secret) with its own redirect URIs: none only, those URIs only.
+    DemoPeer publicPeer{DemoPeer::Transport::Http};
+    QVERIFY(
+        publicPeer.start({QStringLiteral("--oauth"),
+                          QStringLiteral("client=public-one,redirect=http://localhost/cb+http://[::1]/cb")}));
+    const QUrl publicMcp = publicPeer.url();
+    QCOMPARE(
+        exchangeHttp(network, "GET", authorizeUrl(publicMcp, QStringLiteral("public-one"), callback)).status,
+        400);
+    const QString v6 = QStringLiteral("http://[::1]:4444/cb");
+    const HttpAnswer publicApproved =
+        exchangeHttp(network, "GET", authorizeUrl(publicMcp, QStringLiteral("public-one"), v6));
+    QCOMPARE(publicApproved.status, 302);
+    tokens = exchangeHttp(
+        network, "POST", publicMcp.resolved(QUrl(QStringLiteral("/token"))),
+        codeForm(publicMcp,
+                 publicApproved.redirectQuery().queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded),
+                 v6, {{QStringLiteral("client_id"), QStringLiteral("public-one")}}),
+        formType);
+    QCOMPARE(tokens.status, 200);
+    // The metadata has not changed for it: no CIMD without cimd.
+    const QJsonObject metadata =
+        exchangeHttp(network, "GET",
+                     publicMcp.resolved(QUrl(QStringLiteral("/.well-known/oauth-authorization-server"))))
+            .json();
+    QVERIFY(!metadata.contains(QStringLiteral("client_id_metadata_document_supported")));
+}
+
+void TestDemoServer::oauthBadClientSettings()
+{
+    const QStringList specs{
+        QStringLiteral("client="),
+        QStringLiteral("client=:secret"),
+        QStringLiteral("client=id:"),
+        QStringLiteral("redirect=http://127.0.0.1/callback"), // no client= to have them
+        QStringLiteral("client=id,redirect=https://app.example/callback"),
+        QStringLiteral("client=id,redirect=http://127.0.0.1/cb#frag"),
+        QStringLiteral("client=id,redirect="),
+        QStringLiteral("cimd=yes"),
+    };
+    for (const QString &spec : specs) {
+        QProcess server;
+        server.start(QStringLiteral(FOLIO_DEMO_SERVER),
+                     {QStringLiteral("--http"), QStringLiteral("0"), QStringLiteral("--oauth"), spec});
+        QVERIFY(server.waitForFinished(5000));
+        QVERIFY2(server.exitCode() == 2, qPrintable(spec));
+        QVERIFY2(server.readAllStandardError().startsWith("folio-demo-server: --oauth: "), qPrintable(spec));
+    }
+}
+
+void TestDemoServer::oauthMetadataDocuments()
+{
+    QNetworkAccessManager network;
+    network.setProxy(QNetworkProxy::NoProxy);
+    DocumentServer documents;
+    const QString documentUrl = documents.url(QStringLiteral("/folio/client.json"));
+    const QString callback = QStringLiteral("http://127.0.0.1:5555/callback");
+    auto document = [&](const QJsonObject &changes) {
+        QJsonObject metadata{
+            {QStringLiteral("client_id"), documentUrl},
+            {QStringLiteral("client_name"), QStringLiteral("Folio")},
+            {QStringLiteral("redirect_uris"), QJsonArray{QStringLiteral("http://127.0.0.1/callback")}},
+            {QStringLiteral("grant_types"),
+             QJsonArray{QStringLiteral("authorization_code"), QStringLiteral("refresh_token")}},
+            {QStringLiteral("response_types"), QJsonArray{QStringLiteral("code")}},
+            {QStringLiteral("token_endpoint_auth_method"), QStringLiteral("none")},
+        };
+        for (auto it = changes.begin(); it != changes.end(); ++it) {
+            if (it.value().isNull())
+                metadata.remove(it.key());
+            else
+                metadata.insert(it.key(), it.value());
+        }
+        return QJsonDocument(metadata).toJson(QJsonDocument::Compact);
+    };
+    documents.body = document({});
+
+    // Without cimd a URL is just an unknown client_id: not fetched.
+    {
+        DemoPeer plain{DemoPeer::Transport::Http};
+        QVERIFY(plain.start({QStringLiteral("--oauth")}));
+        QCOMPARE(exchangeHttp(network, "GET", authorizeUrl(plain.url(), documentUrl, callback)).status, 400);
+        QCOMPARE(documents.requests, 0);
+    }
+
+    DemoPeer peer{DemoPeer::Transport::Http};
+    QVERIFY(peer.start({QStringLiteral("--oauth"), QStringLiteral("cimd")}));
+    const QUrl mcp = peer.url();
+    const QJsonObject metadata =
+        exchangeHttp(network, "GET",
+                     mcp.resolved(QUrl(QStringLiteral("/.well-known/oauth-authorization-server"))))
+            .json();
+    QCOMPARE(metadata.value(QStringLiteral("client_id_metadata_document_supported")), QJsonValue(true));
+
+    // A good document: the URL is a public client, refresh grant as listed.
+    const HttpAnswer approved = exchangeHttp(network, "GET", authorizeUrl(mcp, documentUrl, callback));
+    QCOMPARE(approved.status, 302);
+    QCOMPARE(documents.requests, 1);
+    const QString code = approved.redirectQuery().queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded);
+    QVERIFY(!code.isEmpty());
+    const HttpAnswer tokens =
+        exchangeHttp(network, "POST", mcp.resolved(QUrl(QStringLiteral("/token"))),
+                     codeForm(mcp, code, callback, {{QStringLiteral("client_id"), documentUrl}}), formType);
+    QCOMPARE(tokens.status, 200);
+    QVERIFY(!tokens.json().value(QStringLiteral("refresh_token")).toString().isEmpty());
+
+    // Each authorization request fetches it again; what is wrong with it is said, and nothing redirected.
+    auto refused = [&](const char *why) {
+        const HttpAnswer answer = exchangeHttp(network, "GET", authorizeUrl(mcp, documentUrl, callback));
+        if (answer.status != 400 || !answer.body.contains(why) || answer.headers.contains("location")) {
+            qWarning("%d %s", answer.status, answer.body.constData());
+            return false;
+        }
+        return true;
+    };
+    documents.body =
+        document({{QStringLiteral("client_id"), QStringLiteral("https://app.example/client.json")}});
+    QVERIFY(refused("names client_id"));
+    documents.body =
+        document({{QStringLiteral("redirect_uris"), QJsonArray{QStringLiteral("http://127.0.0.1/other")}}});
+    QVERIFY(refused("redirect_uri is not one the client registered"));
+    documents.body =
+        document({{QStringLiteral("redirect_uris"), QJsonArray{QStringLiteral("https://app.example/cb")}}});
+    QVERIFY(refused("not loopback http"));
+    documents.body =
+        document({{QStringLiteral("token_endpoint_auth_method"), QStringLiteral("client_secret_basic")}});
+    QVERIFY(refused("public client"));
+    documents.body = document({{QStringLiteral("client_secret"), QStringLiteral("shh")}});
+    QVERIFY(refused("public client"));
+    documents.body =
+        document({{QStringLiteral("grant_types"), QJsonArray{QStringLiteral("client_credentials")}}});
+    QVERIFY(refused("grant_types"));
+    documents.body = "not json";
+    QVERIFY(refused("is not a JSON object"));
+    documents.body = document({});
+    documents.status = 404;
+    QVERIFY(refused("answered HTTP 404"));
+    documents.status = 200;
+    documents.body = QByteArray(64 * 1024 + 1, ' ');
+    QVERIFY(refused("64 KiB"));
+    documents.body = document({});
+    documents.silent = true;
+    QVERIFY(refused("did not come within 5 s")); // the whole fetch has 5 s
+    documents.silent = false;
+    QCOMPARE(documents.requests, 11);
+
+    // Without grant_types only the code grant: no refresh token.
+    documents.body = document({{QStringLiteral("grant_types"), QJsonValue::Null}});
+    const HttpAnswer again = exchangeHttp(network, "GET", authorizeUrl(mcp, documentUrl, callback));
+    QCOMPARE(again.status, 302);
+    const HttpAnswer noRefresh = exchangeHttp(
+        network, "POST", mcp.resolved(QUrl(QStringLiteral("/token"))),
+        codeForm(mcp, again.redirectQuery().queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded),
+                 callback, {{QStringLiteral("client_id"), documentUrl}}),
+        formType);
+    QCOMPARE(noRefresh.status, 200);
+    QVERIFY(!noRefresh.json().contains(QStringLiteral("refresh_token")));
+
+    // Nothing listens there: it cannot be fetched. A URL that is not a document's is just a client_id.
+    QTcpServer closed;
+    QVERIFY(closed.listen(QHostAddress::LocalHost));
+    const QString nowhere = QStringLiteral("http://127.0.0.1:%1/client.json").arg(closed.serverPort());
+    closed.close();
+    HttpAnswer answer = exchangeHttp(network, "GET", authorizeUrl(mcp, nowhere, callback));
+    QCOMPARE(answer.status, 400);
+    QVERIFY2(answer.body.contains("could not be fetched"), answer.body.constData());
+    for (const QString &notDocument :
+         {QStringLiteral("http://app.example/client.json"), documents.url(QStringLiteral("/")),
+          documents.url(QStringLiteral("/a/../client.json"))}) {
+        answer = exchangeHttp(network, "GET", authorizeUrl(mcp, notDocument, callback));
+        QCOMPARE(answer.status, 400);
+        QVERIFY2(answer.body.contains("unknown client_id"), answer.body.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDemoServer)
