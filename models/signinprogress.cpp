@@ -198,6 +198,14 @@ void SignInProgress::signIn()
     m_store->authorizer()->signIn();
 }
 
+void SignInProgress::signInWith(const OAuthClientSettings &settings)
+{
+    if (!isAvailable() || isRunning())
+        return;
+    m_store->authorizer()->setClientSettings(settings);
+    signIn();
+}
+
 void SignInProgress::signOut()
 {
     if (m_store)

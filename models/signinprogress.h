@@ -69,6 +69,8 @@ public:
     // Loads the saved record first when it is not (its client identities are reused), then signs in.
     // Nothing while a flow runs.
     void signIn();
+    // The same, with these settings from now on (a sign-in without a person: MachineSignIn).
+    void signInWith(const OAuthClientSettings &settings);
     // Forgets the tokens, here and in the keychain, and the flows shown.
     void signOut();
     void continueFlow();

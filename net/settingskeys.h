@@ -30,6 +30,15 @@ inline const QString AuditWalkPause = QStringLiteral("audit/walkPauseSeconds");
 // keeps its first name (it began with sessions alone) so that the folder is remembered across updates.
 inline const QString FileDir = QStringLiteral("session/dir");
 
+// A server's sign-in without a person (models/machinesignin.h), under this group: the grant, the
+// client ID and the credential files' paths; never a secret. Keyed by AuthRecord::keychainKey().
+inline QString machineSignIn(const QString &serverKey)
+{
+    // A URL's slashes would nest QSettings groups: hashed to one key.
+    return QStringLiteral("machineSignIn/") +
+           QString::fromLatin1(QCryptographicHash::hash(serverKey.toUtf8(), QCryptographicHash::Sha256).toHex().left(32));
+}
+
 // A list's table (ui/listview.cpp), under this group: its two splitters, and each list's columns.
 inline const QString ListViewGroup = QStringLiteral("listView");
 inline const QString ListViewVertical = QStringLiteral("vertical");

@@ -1,5 +1,7 @@
 #include "signinpanel.h"
 
+#include "machinesignindialog.h"
+
 #include "secretmask.h"
 #include "serversession.h"
 #include "signinprogress.h"
@@ -212,7 +214,9 @@ QString authStepHtml(const AuthStep &step, bool reveal, const QPalette &palette)
     if (!step.jwtClaims.isEmpty())
         html += QStringLiteral("<p style='margin-top:10px'><b>%1</b> <span style='color:%2'>%3</span></p>"
                                "<pre>%4</pre>")
-                    .arg(QObject::tr("Access token claims"), colors.mutedText().name(),
+                    .arg(step.kind == AuthStep::Kind::TokenExchange ? QObject::tr("ID-JAG claims")
+                                                                    : QObject::tr("Access token claims"),
+                         colors.mutedText().name(),
                          esc(QObject::tr("(a JWT, decoded, not verified)")),
                          esc(QString::fromUtf8(QJsonDocument(step.jwtClaims).toJson(QJsonDocument::Indented))
                                  .trimmed()));
@@ -232,6 +236,7 @@ SignInPanel::SignInPanel(QWidget *parent)
     : QWidget(parent)
     , m_status(new QLabel(this))
     , m_signInButton(new QPushButton(tr("Sign in"), this))
+    , m_machine(new QPushButton(tr("Machine Sign-in\u2026"), this))
     , m_signOut(new QPushButton(tr("Sign out…"), this))
     , m_stepped(new QCheckBox(tr("Step through"), this))
     , m_openAgain(new QPushButton(tr("Open Page Again"), this))
@@ -247,6 +252,9 @@ SignInPanel::SignInPanel(QWidget *parent)
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_signInButton->setToolTip(tr("Sign in to the server now (OAuth, in the browser)"));
     m_signOut->setToolTip(tr("Forget the server's tokens, here and in the keychain"));
+    m_machine->setObjectName(QStringLiteral("machineSignIn"));
+    m_machine->setToolTip(tr("Sign in without a person: client credentials, a workload's JWT, or your identity "
+                             "provider's ID token"));
     m_stepped->setToolTip(tr("Pause after every step of the next sign-in until Continue"));
     m_continue->setToolTip(tr("Go on with the next step of the sign-in"));
     m_openAgain->setObjectName(QStringLiteral("openSignInPageAgain"));
@@ -267,6 +275,7 @@ SignInPanel::SignInPanel(QWidget *parent)
             .arg(QFontDatabase::systemFont(QFontDatabase::FixedFont).family()));
 
     connect(m_signInButton, &QPushButton::clicked, this, &SignInPanel::signIn);
+    connect(m_machine, &QPushButton::clicked, this, [this] { signInAsMachine(); });
     connect(m_signOut, &QPushButton::clicked, this, [this] { signOut(); });
     connect(m_continue, &QPushButton::clicked, this, &SignInPanel::continueFlow);
     connect(m_cancel, &QPushButton::clicked, this, &SignInPanel::cancel);
@@ -296,6 +305,7 @@ SignInPanel::SignInPanel(QWidget *parent)
     for (QWidget *w : {static_cast<QWidget *>(m_openAgain), static_cast<QWidget *>(m_copyLink),
                        static_cast<QWidget *>(m_stepped), static_cast<QWidget *>(m_continue),
                        static_cast<QWidget *>(m_cancel), static_cast<QWidget *>(m_signInButton),
+                       static_cast<QWidget *>(m_machine),
                        static_cast<QWidget *>(m_signOut)})
         top->addWidget(w, 0, Qt::AlignTop);
     auto *right = new QWidget(this);
@@ -493,6 +503,7 @@ void SignInPanel::updateStatus()
     const bool running = a && m_progress->isRunning();
     const bool paused = a && m_progress->isPaused();
     m_signInButton->setEnabled(a && !running);
+    m_machine->setEnabled(a && !running);
     m_signInButton->setText(a && m_progress->isSignedIn() ? tr("Sign in again") : tr("Sign in"));
     m_signOut->setEnabled(a && m_progress->hasAnything());
     // Not signed in, what is left to forget is a registration or a refused token: said so.
@@ -519,6 +530,8 @@ void SignInPanel::updateStatus()
         m_status->setText(tr("Not signed in yet. Folio signs in when %1 asks for it (an HTTP 401), or now "
                              "with Sign in.")
                               .arg(m_session->displayName()));
+    } else if (!running && !m_formProblem.isEmpty()) {
+        m_status->setText(tr("Machine sign-in did not start: %1").arg(m_formProblem));
     } else {
         m_status->setText(m_progress->statusText(QDateTime::currentMSecsSinceEpoch()));
     }
@@ -573,7 +586,37 @@ void SignInPanel::signIn()
     if (!available() || m_progress->isRunning())
         return;
     m_connectAfter = true;
+    m_formProblem.clear();
     m_progress->signIn();
+}
+
+void SignInPanel::signInAsMachine()
+{
+    if (!available() || m_progress->isRunning())
+        return;
+    const QUrl url(m_progress->serverUrl());
+    MachineSignInDialog dialog(MachineSignIn::remembered(url), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const MachineSignIn form = dialog.value();
+    form.remember(url);
+    signInAsMachine(form);
+}
+
+bool SignInPanel::signInAsMachine(const MachineSignIn &form)
+{
+    if (!available() || m_progress->isRunning())
+        return false;
+    QString problem;
+    const std::optional<OAuthClientSettings> settings = form.settings(&problem);
+    m_formProblem = settings ? QString() : problem;
+    if (!settings) {
+        updateStatus();
+        return false;
+    }
+    m_connectAfter = true;
+    m_progress->signInWith(*settings);
+    return true;
 }
 
 void SignInPanel::signOut(bool confirm)

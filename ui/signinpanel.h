@@ -17,6 +17,7 @@ class ServerSession;
 class SignInProgress;
 class SignInStore;
 struct AuthStep;
+struct MachineSignIn;
 struct SignInFlow;
 
 // The Auth view: an HTTP server's sign-in as a sequence of steps (challenge, resource metadata,
@@ -40,6 +41,12 @@ public:
 
     // The buttons' work, for the window's actions and the tests.
     void signIn();
+    // Signs in without a person (client credentials, a workload's JWT, an enterprise ID token):
+    // asks for the grant and its credentials first, remembered per server but for the secrets.
+    void signInAsMachine();
+    // With the given form, not asking (the dialog's OK, the tests). False, with why in the status,
+    // when a credential file cannot be read.
+    bool signInAsMachine(const MachineSignIn &form);
     // Asks first (unless confirm is false): the tokens go from the keychain.
     void signOut(bool confirm = true);
     void continueFlow();
@@ -51,6 +58,7 @@ public:
     QCheckBox *steppedBox() const { return m_stepped; }
     QCheckBox *revealBox() const { return m_reveal; }
     QPushButton *signInButton() const { return m_signInButton; }
+    QPushButton *machineButton() const { return m_machine; }
     QPushButton *continueButton() const { return m_continue; }
     // While the authorization page waits in the browser: open it again, copy its link.
     QPushButton *openAgainButton() const { return m_openAgain; }
@@ -78,7 +86,9 @@ private:
     QTreeWidgetItem *m_flowItem = nullptr; // the current flow's group
     bool m_connectAfter = false;           // connect once the user's sign-in succeeds
     QLabel *m_status;
+    QString m_formProblem; // why the last machine sign-in did not start (a file that cannot be read)
     QPushButton *m_signInButton;
+    QPushButton *m_machine;
     QPushButton *m_signOut;
     QCheckBox *m_stepped;
     QPushButton *m_openAgain;

@@ -2,6 +2,7 @@
 
 #include "clioutput.h"
 #include "commandline.h"
+#include "machinesignin.h"
 #include "mcpclient.h"
 #include "oauthflow.h"
 #include "secretstore.h"
@@ -9,7 +10,6 @@
 
 #include <QCommandLineParser>
 #include <QDateTime>
-#include <QFile>
 #include <QProcess>
 #include <QTimer>
 
@@ -94,75 +94,41 @@ int AuthCommand::parse(const QStringList &arguments, Options *options)
         return line.usage(QStringLiteral("'%1' is not login, status or logout").arg(action));
     options->noBrowser = line.parser().isSet(noBrowser);
     const QCommandLineParser &p = line.parser();
-    OAuthClientSettings &client = options->client;
+    MachineSignIn form; // the one reading of a machine's credentials, as the window's
+    form.grant = OAuthGrant::AuthorizationCode;
     if (p.isSet(grant)) {
         const std::optional<OAuthGrant> g = grantFromKey(p.value(grant));
         if (!g)
-            return line.usage(QStringLiteral(
-                "--grant is authorization-code, client-credentials, jwt-bearer or enterprise"));
-        client.grant = *g;
+            return line.usage(
+                QStringLiteral("--grant is authorization-code, client-credentials, jwt-bearer or enterprise"));
+        form.grant = *g;
     }
-    client.dpop = p.isSet(noDpop) ? OAuthClientSettings::Dpop::Off : OAuthClientSettings::Dpop::Auto;
-    client.preRegisteredClientId = p.value(clientId);
-    client.idpClientId = p.value(idpClientId);
-    client.idpTokenEndpoint = QUrl(p.value(idpEndpoint));
+    form.dpop = !p.isSet(noDpop);
+    form.clientId = p.value(clientId);
+    form.keyFile = p.value(clientKey);
+    form.assertionFile = p.value(assertionFile);
+    form.idTokenFile = p.value(idTokenFile);
+    form.idpTokenEndpoint = QUrl(p.value(idpEndpoint));
+    form.idpClientId = p.value(idpClientId);
+    if (!form.keyFile.isEmpty() && form.grant != OAuthGrant::ClientCredentials)
+        return line.usage(QStringLiteral("--client-key is for --grant client-credentials"));
     // Secrets come from the environment or from files: a command line is seen by every user of the
     // machine (ps) and kept in shell history.
-    const auto fromEnv = [&p](const QCommandLineOption &option, QString *out, QString *problem) {
-        if (!p.isSet(option))
-            return true;
-        const QString name = p.value(option);
+    for (const auto &[option, out] : {std::pair{&clientSecretEnv, &form.clientSecret},
+                                      std::pair{&idpSecretEnv, &form.idpClientSecret}}) {
+        if (!p.isSet(*option))
+            continue;
+        const QString name = p.value(*option);
         *out = qEnvironmentVariable(name.toLocal8Bit().constData());
         if (out->isEmpty())
-            *problem = QStringLiteral("the environment variable %1 (--%2) is empty or unset")
-                           .arg(name, option.names().constFirst());
-        return !out->isEmpty();
-    };
-    const auto fromFile = [&p](const QCommandLineOption &option, QByteArray *out, QString *problem) {
-        if (!p.isSet(option))
-            return true;
-        QFile file(p.value(option));
-        if (!file.open(QIODevice::ReadOnly) || file.size() > 64 * 1024) {
-            *problem = QStringLiteral("cannot read %1 (--%2)%3")
-                           .arg(p.value(option), option.names().constFirst(),
-                                file.isOpen() ? QStringLiteral(": over 64 KiB") : QString());
-            return false;
-        }
-        *out = file.readAll().trimmed();
-        return true;
-    };
-    QString problem;
-    QByteArray assertion, idToken;
-    if (!fromEnv(clientSecretEnv, &client.preRegisteredClientSecret, &problem) ||
-        !fromEnv(idpSecretEnv, &client.idpClientSecret, &problem) ||
-        !fromFile(clientKey, &client.clientKeyPem, &problem) ||
-        !fromFile(assertionFile, &assertion, &problem) || !fromFile(idTokenFile, &idToken, &problem))
-        return line.usage(problem);
-    client.assertion = QString::fromUtf8(assertion);
-    client.idToken = QString::fromUtf8(idToken);
-    switch (client.grant) {
-    case OAuthGrant::AuthorizationCode:
-        break;
-    case OAuthGrant::ClientCredentials:
-        if (client.preRegisteredClientId.isEmpty() ||
-            (client.preRegisteredClientSecret.isEmpty() && client.clientKeyPem.isEmpty()))
-            return line.usage(QStringLiteral("--grant client-credentials needs --client-id and "
-                                             "--client-secret-env VAR or --client-key FILE"));
-        break;
-    case OAuthGrant::JwtBearer:
-        if (client.assertion.isEmpty())
-            return line.usage(QStringLiteral("--grant jwt-bearer needs --assertion-file FILE"));
-        break;
-    case OAuthGrant::EnterpriseManaged:
-        if (client.idToken.isEmpty() || !client.idpTokenEndpoint.isValid() ||
-            client.preRegisteredClientId.isEmpty() || client.preRegisteredClientSecret.isEmpty())
-            return line.usage(
-                QStringLiteral("--grant enterprise needs --id-token-file, --idp-token-endpoint, "
-                               "--client-id and --client-secret-env"));
-        break;
+            return line.usage(QStringLiteral("the environment variable %1 (--%2) is empty or unset")
+                                  .arg(name, option->names().constFirst()));
     }
-    if (!client.clientKeyPem.isEmpty() && client.grant != OAuthGrant::ClientCredentials)
-        return line.usage(QStringLiteral("--client-key is for --grant client-credentials"));
+    QString problem;
+    const std::optional<OAuthClientSettings> settings = form.settings(&problem);
+    if (!settings)
+        return line.usage(QStringLiteral("--grant %1: %2").arg(grantKey(form.grant), problem));
+    options->client = *settings;
     options->verbose = line.verbose();
     if (!line.readTarget(&options->server, nullptr, &problem))
         return line.usage(problem);

@@ -235,17 +235,17 @@ private Q_SLOTS:
             {{QStringLiteral("--grant"), QStringLiteral("password")}, "--grant is authorization-code"},
             {{QStringLiteral("--grant"), QStringLiteral("client-credentials"), QStringLiteral("--client-id"),
               QStringLiteral("bot")},
-             "needs --client-id and --client-secret-env"},
+             "--grant client-credentials: give the client secret or a private key file"},
             {{QStringLiteral("--grant"), QStringLiteral("client-credentials"), QStringLiteral("--client-id"),
               QStringLiteral("bot"), QStringLiteral("--client-secret-env"),
               QStringLiteral("FOLIO_TEST_UNSET")},
              "FOLIO_TEST_UNSET (--client-secret-env) is empty or unset"},
             {{QStringLiteral("--grant"), QStringLiteral("jwt-bearer"), QStringLiteral("--assertion-file"),
               QStringLiteral("/nonexistent/token")},
-             "cannot read /nonexistent/token (--assertion-file)"},
+             "--grant jwt-bearer: cannot read /nonexistent/token"},
             {{QStringLiteral("--grant"), QStringLiteral("enterprise"), QStringLiteral("--client-id"),
               QStringLiteral("bot")},
-             "--grant enterprise needs"},
+             "--grant enterprise: the client ID and secret"},
         };
         for (const auto &c : cases) {
             const Run run = folio(login + c.extra);
