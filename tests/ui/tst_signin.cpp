@@ -1,4 +1,5 @@
 #include "authorizer.h"
+#include "machinesignindialog.h"
 #include "mainwindow.h"
 #include "oauthflow.h"
 #include "secretstore.h"
@@ -13,12 +14,15 @@
 
 #include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QGuiApplication>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLoggingCategory>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
@@ -69,12 +73,14 @@ private Q_SLOTS:
     void stdioServerNeedsNoSignIn();
     void aFailedSignInIsNamedByItsStepNotTheRefusal();
     void aWaitingSignInOffersItsPageAgain();
+    void theMachineFormAsksForWhatItsGrantNeeds();
+    void aMachineSignsInWithClientCredentials();
 
 private:
     // Starts the demo server on HTTP with its authorization server; false when it did not listen.
     bool startServer(const QStringList &oauth = {});
-    // The window on it, the browser an HTTP GET; connects.
-    void openWindow();
+    // The window on it, the browser an HTTP GET; connects unless told not to.
+    void openWindow(bool connect = true);
     Authorizer *authorizer() const;
     bool signedIn() const;
 
@@ -140,7 +146,7 @@ bool tst_SignIn::startServer(const QStringList &oauth)
     return !m_url.isEmpty();
 }
 
-void tst_SignIn::openWindow()
+void tst_SignIn::openWindow(bool connect)
 {
     ServerConfig config = ServerConfig::remote(QUrl(m_url));
     config.name = QStringLiteral("hosted");
@@ -153,9 +159,10 @@ void tst_SignIn::openWindow()
         if (!m_browserFollows)
             return;
         QNetworkReply *reply = m_browser.get(QNetworkRequest(url));
-        connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+        QObject::connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
     });
-    m_fixture.window()->connectCurrent();
+    if (connect)
+        m_fixture.window()->connectCurrent();
 }
 
 Authorizer *tst_SignIn::authorizer() const
@@ -402,6 +409,79 @@ void tst_SignIn::aWaitingSignInOffersItsPageAgain()
     QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
     QVERIFY(!panel->openAgainButton()->isVisible());
     QVERIFY(!panel->copyLinkButton()->isVisible());
+}
+
+// The Machine Sign-in form shows each grant's own fields, and OK waits for what the grant needs.
+void tst_SignIn::theMachineFormAsksForWhatItsGrantNeeds()
+{
+    MachineSignInDialog dialog(MachineSignIn{});
+    QPushButton *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+    QVERIFY(!ok->isEnabled());
+    QVERIFY(dialog.problem().contains(QStringLiteral("client ID")));
+    dialog.clientIdEdit()->setText(QStringLiteral("folio-bot"));
+    QVERIFY(!ok->isEnabled());
+    dialog.clientSecretEdit()->setText(QStringLiteral("s3cret"));
+    QVERIFY(ok->isEnabled());
+    QVERIFY(dialog.problem().isEmpty());
+    QCOMPARE(dialog.clientSecretEdit()->echoMode(), QLineEdit::Password);
+    // A workload's JWT needs no client, only its file.
+    dialog.grantBox()->setCurrentIndex(dialog.grantBox()->findData(int(OAuthGrant::JwtBearer)));
+    QVERIFY(!ok->isEnabled());
+    QVERIFY(dialog.problem().contains(QStringLiteral("workload JWT file")));
+    QVERIFY(dialog.clientIdEdit()->isHidden());
+    const MachineSignIn value = dialog.value();
+    QCOMPARE(value.grant, OAuthGrant::JwtBearer);
+
+    // Remembered per server, but for the secrets.
+    MachineSignIn form;
+    form.clientId = QStringLiteral("folio-bot");
+    form.clientSecret = QStringLiteral("s3cret");
+    form.keyFile = QStringLiteral("/keys/bot.pem");
+    const QUrl server(QStringLiteral("https://mcp.example.com/mcp"));
+    form.remember(server);
+    const MachineSignIn back = MachineSignIn::remembered(server);
+    QCOMPARE(back.clientId, form.clientId);
+    QCOMPARE(back.keyFile, form.keyFile);
+    QVERIFY(back.clientSecret.isEmpty());
+    QCOMPARE(MachineSignIn::remembered(QUrl(QStringLiteral("https://other.example.com/mcp"))).clientId, QString());
+}
+
+// Client credentials through the dock against the demo's authorization server: no browser, the
+// steps shown, the secret never, and the window connects with the token.
+void tst_SignIn::aMachineSignsInWithClientCredentials()
+{
+    QVERIFY(startServer({QStringLiteral("jwt"), QStringLiteral("client=folio-bot:s3cret-value")}));
+    openWindow(false);
+    SignInPanel *panel = m_fixture.window()->signInPanel();
+    QTRY_VERIFY(panel->machineButton()->isEnabled());
+    MachineSignIn form;
+    form.clientId = QStringLiteral("folio-bot");
+    form.clientSecret = QStringLiteral("s3cret-value");
+    // A key file that cannot be read stops it before anything is sent, and says why.
+    MachineSignIn broken = form;
+    broken.keyFile = QStringLiteral("/nonexistent/bot.pem");
+    QVERIFY(!panel->signInAsMachine(broken));
+    QVERIFY2(panel->statusText().contains(QStringLiteral("cannot read /nonexistent/bot.pem")),
+             qPrintable(panel->statusText()));
+    QVERIFY(!authorizer()->flow());
+
+    QVERIFY(panel->signInAsMachine(form));
+    QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
+    QCOMPARE(m_browserOpened, 0);
+    QCOMPARE(authorizer()->record().grant, OAuthGrant::ClientCredentials);
+    QTreeWidgetItem *flow = panel->steps()->topLevelItem(0);
+    QTRY_COMPARE(flow->text(1), QStringLiteral("signed in"));
+    QStringList titles;
+    for (int i = 0; i < flow->childCount(); ++i)
+        titles.append(flow->child(i)->text(0));
+    QCOMPARE(titles, (QStringList{QStringLiteral("Challenge"), QStringLiteral("Protected resource metadata"),
+                                  QStringLiteral("Authorization server metadata"), QStringLiteral("Client registration"),
+                                  QStringLiteral("Token")}));
+    panel->steps()->setCurrentItem(flow->child(4));
+    const QString detail = panel->detail()->toPlainText();
+    QVERIFY2(detail.contains(QStringLiteral("grant_type = client_credentials")), qPrintable(detail));
+    QVERIFY2(!detail.contains(QStringLiteral("s3cret-value")), "the client secret shows masked");
+    QVERIFY(!detail.contains(QStringLiteral("code_verifier")));
 }
 
 QTEST_MAIN(tst_SignIn)
