@@ -22,6 +22,7 @@
 #include "serversession.h"
 #include "serverview.h"
 #include "shortcutsdialog.h"
+#include "machinesignindialog.h"
 #include "signinpanel.h"
 #include "signinstore.h"
 #include "skillview.h"
@@ -116,7 +117,8 @@ public:
     {}
     ~SignInShots() { stop(); }
     // Starts the server (first call), then adds it and connects once it listens: true when done.
-    bool open(MainWindow *window, const QString &oauth)
+    // With a machine form, it signs in with that first instead (the window connects after).
+    bool open(MainWindow *window, const QString &oauth, const std::optional<MachineSignIn> &machine = {})
     {
         if (!m_process) {
             m_process = std::make_unique<QProcess>();
@@ -143,7 +145,10 @@ public:
             m_servers->updateServer(row, config); // another URL: a sign-in of its own
         }
         window->selectServer(row);
-        window->connectCurrent();
+        if (machine)
+            window->signInPanel()->signInAsMachine(*machine);
+        else
+            window->connectCurrent();
         return true;
     }
     // The sign-in ended: signed in and connected (succeed), or its flow failed.
@@ -733,6 +738,34 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     stepThenShot(QStringLiteral("sign-in small light"), toLight, QStringLiteral("signin-small-light"), 3);
     script.add(QStringLiteral("sign-in server stopped"), [&window, signIn] {
         window.resize(1600, 1000);
+        Theme::apply(Theme::Mode::Light);
+        signIn->close();
+        return true;
+    });
+    // A machine's sign-in (client credentials): the form, then its steps in the dock.
+    widgetShot(
+        [&window] {
+            MachineSignIn form;
+            form.clientId = QStringLiteral("folio-bot");
+            auto *dialog = new MachineSignInDialog(form, &window);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->clientSecretEdit()->setText(QStringLiteral("example-secret"));
+            dialog->show();
+            QTimer::singleShot(3000, dialog, &QDialog::close);
+            return dialog;
+        },
+        QStringLiteral("signin-machine-form-light"), 3);
+    script.add(QStringLiteral("machine server"), [&window, signIn] {
+        MachineSignIn form;
+        form.clientId = QStringLiteral("folio-bot");
+        form.clientSecret = QStringLiteral("example-secret");
+        return signIn->open(&window, QStringLiteral("jwt,client=folio-bot:example-secret"), form);
+    });
+    script.add(QStringLiteral("machine signed in"), signInSettled(true), 30000);
+    script.add(QStringLiteral("the machine's token step"), selectStep(QStringLiteral("Token")));
+    shot(QStringLiteral("signin-machine-light"), 5);
+    stepThenShot(QStringLiteral("machine dark"), toDark, QStringLiteral("signin-machine-dark"), 3);
+    script.add(QStringLiteral("machine server stopped"), [signIn] {
         Theme::apply(Theme::Mode::Light);
         signIn->close();
         return true;
