@@ -81,6 +81,8 @@ private Q_SLOTS:
     void dpopNonce();
     void dpopNotUsed_data();
     void dpopNotUsed();
+    void dpopRefreshKeepsKey();
+    void savedClientCredentialsRerunWithoutPerson();
 
 private:
     struct Answer
@@ -1379,6 +1381,83 @@ void tst_OAuthFlow::dpopNotUsed()
         authorizer.authorizationHeaders("POST", QUrl(server.origin() + QStringLiteral("/mcp")));
     QCOMPARE(headers.size(), 1);
     QCOMPARE(headers.first().second, QByteArray("Bearer machine-token-0123456789"));
+}
+
+void tst_OAuthFlow::dpopRefreshKeepsKey()
+{
+    // A DPoP-bound refresh token is bound to the key too (RFC 9449 §5): its refresh is proved with
+    // the record's key, not a new one, and the new tokens stay bound to it.
+    ScriptedServer server;
+    QVERIFY(server.listen());
+    int issued = 0;
+    scriptAuthServer(
+        server, {{QStringLiteral("dpop_signing_alg_values_supported"), QJsonArray{QStringLiteral("ES256")}}},
+        [&issued](const ScriptedRequest &) {
+            ++issued;
+            return ScriptedAnswer::json(
+                200, {{QStringLiteral("access_token"), QStringLiteral("dpop-at-%1-0123456789").arg(issued)},
+                      {QStringLiteral("token_type"), QStringLiteral("DPoP")},
+                      {QStringLiteral("refresh_token"), QStringLiteral("dpop-rt-%1-0123456789").arg(issued)},
+                      {QStringLiteral("expires_in"), 60}});
+        });
+    OAuthClientSettings client;
+    client.grant = OAuthGrant::ClientCredentials;
+    client.preRegisteredClientId = QStringLiteral("machine-7");
+    client.preRegisteredClientSecret = QStringLiteral("secret-7-0123456789");
+    const auto first = runFlow(machineOptions(server, client));
+    VERIFY_SUCCEEDED(*first);
+    QVERIFY(first->record().isDpopBound());
+
+    OAuthFlow::Options options = machineOptions(server, client);
+    options.record = first->record();
+    options.refreshOnly = true;
+    const auto refreshed = runFlow(options);
+    VERIFY_SUCCEEDED(*refreshed);
+    const QList<ScriptedRequest> sent = server.requestsTo(QStringLiteral("/token"));
+    QCOMPARE(sent.size(), 2);
+    QCOMPARE(sent.at(1).form(QStringLiteral("grant_type")), QStringLiteral("refresh_token"));
+    QCOMPARE(sent.at(1).form(QStringLiteral("refresh_token")), QStringLiteral("dpop-rt-1-0123456789"));
+    const QString proof = QString::fromLatin1(sent.at(1).header("DPoP"));
+    const QJsonObject jwk = josecheck::part(proof, 0).value(QStringLiteral("jwk")).toObject();
+    QCOMPARE(jwk, josecheck::part(QString::fromLatin1(sent.at(0).header("DPoP")), 0)
+                      .value(QStringLiteral("jwk"))
+                      .toObject());
+    QVERIFY(josecheck::verifyWithJwk(proof, jwk));
+    QVERIFY(refreshed->record().isDpopBound());
+    QCOMPARE(SigningKey::fromPem(refreshed->record().dpopKeyPem).thumbprint(), jose::thumbprint(jwk));
+    QCOMPARE(refreshed->record().tokens.accessToken, QStringLiteral("dpop-at-2-0123456789"));
+}
+
+void tst_OAuthFlow::savedClientCredentialsRerunWithoutPerson()
+{
+    // A record a client credentials grant made, and an Authorizer that may not ask a person
+    // (the command line): a refusal gets a new token from the saved client, with no settings.
+    ScriptedServer server;
+    QVERIFY(server.listen());
+    scriptAuthServer(server, {}, [](const ScriptedRequest &) { return tokenAnswer(); });
+    OAuthClientSettings client;
+    client.grant = OAuthGrant::ClientCredentials;
+    client.preRegisteredClientId = QStringLiteral("machine-8");
+    client.preRegisteredClientSecret = QStringLiteral("secret-8-0123456789");
+    const auto first = runFlow(machineOptions(server, client));
+    VERIFY_SUCCEEDED(*first);
+    AuthRecord record = first->record();
+    record.tokens.accessToken = QStringLiteral("expired-token-0123456789");
+
+    Authorizer authorizer(QUrl(server.origin() + QStringLiteral("/mcp")));
+    authorizer.setInteractive(false);
+    authorizer.setRecord(record);
+    QList<McpError> results;
+    authorizer.handleRefusal(401, "Bearer error=\"invalid_token\"", record.tokens.accessToken, this,
+                             [&results](const McpError &error) { results.append(error); });
+    QTRY_COMPARE_WITH_TIMEOUT(results.size(), 1, 20000);
+    QVERIFY2(!results.first().isError(), qPrintable(results.first().message));
+    QCOMPARE(authorizer.accessToken(), QStringLiteral("machine-token-0123456789"));
+    const QList<ScriptedRequest> sent = server.requestsTo(QStringLiteral("/token"));
+    QCOMPARE(sent.size(), 2);
+    QCOMPARE(sent.at(1).form(QStringLiteral("grant_type")), QStringLiteral("client_credentials"));
+    QCOMPARE(sent.at(1).header("Authorization"),
+             basic(client.preRegisteredClientId, client.preRegisteredClientSecret));
 }
 
 QTEST_GUILESS_MAIN(tst_OAuthFlow)
