@@ -166,18 +166,7 @@ QJsonObject SigningKey::publicJwk() const
 
 QString SigningKey::thumbprint() const
 {
-    const QJsonObject jwk = publicJwk();
-    if (jwk.isEmpty())
-        return {};
-    // RFC 7638 §3.2: the required members only, in lexicographic order, no whitespace. QJsonObject
-    // keeps its keys sorted, and the values are base64url and names: nothing to escape.
-    QJsonObject required;
-    for (const char *name : {"crv", "e", "kty", "n", "x", "y"}) {
-        if (jwk.contains(QLatin1String(name)))
-            required.insert(QLatin1String(name), jwk.value(QLatin1String(name)));
-    }
-    return QString::fromLatin1(jose::base64Url(QCryptographicHash::hash(
-        QJsonDocument(required).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256)));
+    return jose::thumbprint(publicJwk());
 }
 
 QByteArray SigningKey::sign(const QByteArray &signingInput) const
@@ -248,6 +237,21 @@ namespace jose {
 QByteArray base64Url(const QByteArray &bytes)
 {
     return bytes.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+}
+
+QString thumbprint(const QJsonObject &publicJwk)
+{
+    if (publicJwk.isEmpty())
+        return {};
+    // RFC 7638 §3.2: the required members only, in lexicographic order, no whitespace. QJsonObject
+    // keeps its keys sorted, and the values are base64url and names: nothing to escape.
+    QJsonObject required;
+    for (const char *name : {"crv", "e", "kty", "n", "x", "y"}) {
+        if (publicJwk.contains(QLatin1String(name)))
+            required.insert(QLatin1String(name), publicJwk.value(QLatin1String(name)));
+    }
+    return QString::fromLatin1(base64Url(QCryptographicHash::hash(
+        QJsonDocument(required).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256)));
 }
 
 QString signJwt(const SigningKey &key, QJsonObject header, const QJsonObject &claims)

@@ -49,6 +49,10 @@ namespace jose {
 
 QByteArray base64Url(const QByteArray &bytes);
 
+// RFC 7638 SHA-256 thumbprint of a public JWK, base64url: its required members (crv, e, kty, n, x,
+// y, those present) in lexicographic order without whitespace. Empty for an empty JWK.
+QString thumbprint(const QJsonObject &publicJwk);
+
 // header's alg is set from the key; empty when signing failed.
 QString signJwt(const SigningKey &key, QJsonObject header, const QJsonObject &claims);
 

@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+#include <QUrlQuery>
 
 using namespace folio;
 
@@ -39,6 +40,9 @@ private Q_SLOTS:
     void serverConfigSecrets();
     void rememberedSecretsMaskOutput();
     void logLine();
+    void abbreviateSignInForm_data();
+    void abbreviateSignInForm();
+    void abbreviateDpopHeaders();
 };
 
 void tst_SecretMask::commandLine_data()
@@ -370,6 +374,87 @@ void tst_SecretMask::logLine()
     SecretMask::remember(QStringLiteral("remembered-tok-2"));
     QCOMPARE(SecretMask::maskLogLine(QStringLiteral("GET https://h/mcp?token=zz-1 with remembered-tok-2")),
              QStringLiteral("GET https://h/mcp?token=[redacted] with [redacted]"));
+}
+
+// The forms of the grants without a person (RFC 7523, RFC 8693) as the sign-in panel and
+// `folio auth -v` show them: the signed JWTs (a client assertion, a workload's JWT or an ID-JAG, the
+// user's ID token) abbreviated, what names them kept.
+void tst_SecretMask::abbreviateSignInForm_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<bool>("secret");
+    const QString jwt = QStringLiteral("eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJtYWNoaW5lLTEifQ."
+                                       "c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU");
+    QTest::addRow("client_assertion") << "client_assertion" << jwt << true;
+    QTest::addRow("assertion") << "assertion" << jwt << true;
+    QTest::addRow("subject_token") << "subject_token" << jwt << true;
+    QTest::addRow("client_secret") << "client_secret"
+                                   << "cs-0123456789" << true;
+    QTest::addRow("client_assertion_type")
+        << "client_assertion_type"
+        << "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" << false;
+    QTest::addRow("jwt_bearer_grant") << "grant_type"
+                                      << "urn:ietf:params:oauth:grant-type:jwt-bearer" << false;
+    QTest::addRow("requested_token_type") << "requested_token_type"
+                                          << "urn:ietf:params:oauth:token-type:id-jag" << false;
+    QTest::addRow("subject_token_type") << "subject_token_type"
+                                        << "urn:ietf:params:oauth:token-type:id_token" << false;
+    QTest::addRow("client_id") << "client_id"
+                               << "machine-1" << false;
+    QTest::addRow("audience") << "audience"
+                              << "https://as.example.com" << false;
+}
+
+void tst_SecretMask::abbreviateSignInForm()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, value);
+    QFETCH(bool, secret);
+    QUrlQuery form;
+    form.addQueryItem(QStringLiteral("resource"), QStringLiteral("https://mcp.example.com/mcp"));
+    form.addQueryItem(name, value);
+    HttpExchange ex;
+    ex.method = "POST";
+    ex.url = QStringLiteral("https://as.example.com/token");
+    ex.requestBody = form.toString(QUrl::FullyEncoded).toUtf8();
+    const QByteArray masked = SecretMask::abbreviateExchange(ex).requestBody;
+    const QUrlQuery shown(QString::fromUtf8(masked));
+    QVERIFY2(shown.hasQueryItem(name), masked.constData());
+    QCOMPARE(shown.queryItemValue(QStringLiteral("resource"), QUrl::FullyDecoded),
+             QStringLiteral("https://mcp.example.com/mcp"));
+    if (secret) {
+        QCOMPARE(shown.queryItemValue(name, QUrl::FullyDecoded), SecretMask::abbreviate(value));
+        QVERIFY2(!masked.contains(value.toUtf8()), masked.constData());
+        QVERIFY2(!masked.contains(value.mid(4, 12).toUtf8()), masked.constData());
+    } else {
+        QCOMPARE(shown.queryItemValue(name, QUrl::FullyDecoded), value);
+    }
+}
+
+// A DPoP proof is good for its request for minutes (RFC 9449 §11.1): shown abbreviated, whatever
+// the case of its header; the token after the DPoP scheme too. A nonce is no secret.
+void tst_SecretMask::abbreviateDpopHeaders()
+{
+    const QByteArray proof = "eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2In0.eyJodG0iOiJQT1NUIn0.c2lnbmF0dXJl";
+    HttpExchange ex;
+    ex.method = "POST";
+    ex.url = QStringLiteral("https://mcp.example.com/mcp");
+    ex.requestHeaders = {{"Authorization", "DPoP dpop-token-0123456789"},
+                         {"DPoP", proof},
+                         {"dpop", proof},
+                         {"Accept", "application/json"}};
+    ex.responseHeaders = {{"DPoP-Nonce", "nonce-0123456789"},
+                          {"WWW-Authenticate", "DPoP error=\"use_dpop_nonce\""}};
+    const HttpExchange m = SecretMask::abbreviateExchange(ex);
+    QCOMPARE(m.requestHeaders.at(0).second, QByteArray("DPoP dpop… (21 chars)"));
+    QCOMPARE(m.requestHeaders.at(1).second, SecretMask::abbreviate(QString::fromLatin1(proof)).toUtf8());
+    QCOMPARE(m.requestHeaders.at(2).second, SecretMask::abbreviate(QString::fromLatin1(proof)).toUtf8());
+    QCOMPARE(m.requestHeaders.at(3).second, QByteArray("application/json"));
+    QCOMPARE(m.header(m.responseHeaders, "DPoP-Nonce"), QByteArray("nonce-0123456789"));
+    QCOMPARE(m.header(m.responseHeaders, "WWW-Authenticate"), ex.responseHeaders.at(1).second);
+    QVERIFY(SecretMask::isSecretHeader("DPoP"));
+    QVERIFY(!SecretMask::isSecretHeader("DPoP-Nonce"));
 }
 
 QTEST_GUILESS_MAIN(tst_SecretMask)
