@@ -358,6 +358,29 @@ QString AuthServer::resourceMetadataUrl() const
     return issuer() + QString::fromLatin1(resourceMetadataPath);
 }
 
+QString AuthServer::resourceProblem(const QString &given) const
+{
+    if (given == resource())
+        return {};
+    return given.isEmpty() ? QStringLiteral("resource is required (RFC 8707): %1").arg(resource())
+                           : QStringLiteral("This server protects %1 only").arg(resource());
+}
+
+QStringList AuthServer::offeredScopes() const
+{
+    QStringList offered = m_settings.scopes + m_settings.challengeScopes;
+    if (!m_settings.stepUpScope.isEmpty())
+        offered.append(m_settings.stepUpScope);
+    if (!m_settings.noRefresh)
+        offered.append(QStringLiteral("offline_access"));
+    return offered;
+}
+
+bool AuthServer::servesClientCredentials() const
+{
+    return !m_settings.clientId.isEmpty() && !m_settings.clientSecret.isEmpty();
+}
+
 bool AuthServer::handles(const QByteArray &path) const
 {
     return path == resourceMetadataPath || path == serverMetadataPath || path == registerPath ||
@@ -491,6 +514,11 @@ void AuthServer::serveServerMetadata(HttpExchange *exchange)
     }
     if (!m_settings.noRefresh)
         scopes.append(QStringLiteral("offline_access"));
+    QJsonArray grants{QStringLiteral("authorization_code")};
+    if (!m_settings.noRefresh)
+        grants.append(QStringLiteral("refresh_token"));
+    if (servesClientCredentials())
+        grants.append(QStringLiteral("client_credentials"));
     QJsonObject metadata{
         {QStringLiteral("issuer"),
          m_settings.hasFault("issuer-mismatch") ? issuer() + QStringLiteral("/elsewhere") : issuer()},
@@ -498,10 +526,7 @@ void AuthServer::serveServerMetadata(HttpExchange *exchange)
         {QStringLiteral("token_endpoint"), issuer() + QString::fromLatin1(tokenPath)},
         {QStringLiteral("registration_endpoint"), issuer() + QString::fromLatin1(registerPath)},
         {QStringLiteral("code_challenge_methods_supported"), QJsonArray{QStringLiteral("S256")}},
-        {QStringLiteral("grant_types_supported"),
-         m_settings.noRefresh
-             ? QJsonArray{QStringLiteral("authorization_code")}
-             : QJsonArray{QStringLiteral("authorization_code"), QStringLiteral("refresh_token")}},
+        {QStringLiteral("grant_types_supported"), grants},
         {QStringLiteral("response_types_supported"), QJsonArray{QStringLiteral("code")}},
         {QStringLiteral("response_modes_supported"), QJsonArray{QStringLiteral("query")}},
         {QStringLiteral("token_endpoint_auth_methods_supported"),
@@ -813,17 +838,11 @@ void AuthServer::approve(const Form &query, const Client &client, HttpExchange *
         return;
     }
     const QString resourceValue = query.value(QStringLiteral("resource"));
-    if (resourceValue != resource()) {
-        refuse(QStringLiteral("invalid_target"),
-               resourceValue.isEmpty() ? QStringLiteral("resource is required (RFC 8707): %1").arg(resource())
-                                       : QStringLiteral("This server protects %1 only").arg(resource()));
+    if (const QString problem = resourceProblem(resourceValue); !problem.isEmpty()) {
+        refuse(QStringLiteral("invalid_target"), problem);
         return;
     }
-    QStringList allowed = m_settings.scopes + m_settings.challengeScopes;
-    if (!m_settings.stepUpScope.isEmpty())
-        allowed.append(m_settings.stepUpScope);
-    if (!m_settings.noRefresh)
-        allowed.append(QStringLiteral("offline_access"));
+    const QStringList allowed = offeredScopes();
     QStringList scopes = splitScopes(query.value(QStringLiteral("scope")));
     for (const QString &scope : std::as_const(scopes)) {
         if (!allowed.contains(scope)) {
@@ -922,8 +941,22 @@ void AuthServer::token(const HeaderMap &headers, const QByteArray &body, HttpExc
     }
 
     const QString grant = form.value(QStringLiteral("grant_type"));
+    // Answered whatever the settings: who may use it is the client's matter (RFC 6749 §5.2).
+    const bool clientCredentials = grant == QLatin1String("client_credentials");
+    if (clientCredentials && client->authMethod == QLatin1String("none")) {
+        // RFC 6749 §4.4: confidential clients only; a public one has no authentication to offer.
+        invalidClient(QStringLiteral("The client_credentials grant needs client authentication, and this "
+                                     "client is public"));
+        return;
+    }
     if (grant == QLatin1String("authorization_code"))
         grantCode(clientId, form, exchange);
+    else if (clientCredentials && client->preRegistered)
+        grantClientCredentials(clientId, form, exchange);
+    else if (clientCredentials)
+        oauthError(exchange, 400, QStringLiteral("unauthorized_client"),
+                   QStringLiteral("The client_credentials grant is only for the confidential client given "
+                                  "by hand (client=ID:SECRET)"));
     else if (grant == QLatin1String("refresh_token") && !m_settings.noRefresh && client->refreshGrant)
         grantRefresh(clientId, form, exchange);
     else if (grant == QLatin1String("refresh_token") && !m_settings.noRefresh)
@@ -982,7 +1015,7 @@ void AuthServer::grantCode(const QString &clientId, const Form &form, HttpExchan
                        .arg(code.resource));
         return;
     }
-    issueTokens(clientId, code.resource, code.scopes, {}, exchange);
+    issueTokens(clientId, code.resource, code.scopes, NewRefresh::Registered, exchange);
 }
 
 void AuthServer::grantRefresh(const QString &clientId, const Form &form, HttpExchange *exchange)
@@ -1029,11 +1062,38 @@ void AuthServer::grantRefresh(const QString &clientId, const Form &form, HttpExc
     }
     if (m_settings.rotate)
         m_refresh.remove(value); // refused from now on: the answer carries its successor
-    issueTokens(clientId, refresh.resource, scopes, m_settings.rotate ? QString() : value, exchange);
+    // Without rotation no new one: the refresh token in hand stays good.
+    issueTokens(clientId, refresh.resource, scopes,
+                m_settings.rotate ? NewRefresh::Registered : NewRefresh::None, exchange);
+}
+
+// RFC 6749 §4.4: the client, authenticated with its secret, acts on its own behalf: no person, no
+// code, and no refresh token (§4.4.3; it can always ask again).
+void AuthServer::grantClientCredentials(const QString &clientId, const Form &form, HttpExchange *exchange)
+{
+    if (const QString problem = resourceProblem(form.value(QStringLiteral("resource"))); !problem.isEmpty()) {
+        oauthError(exchange, 400, QStringLiteral("invalid_target"), problem);
+        return;
+    }
+    const QStringList offered = offeredScopes();
+    QStringList scopes = splitScopes(form.value(QStringLiteral("scope")));
+    for (const QString &scope : std::as_const(scopes)) {
+        if (!offered.contains(scope)) {
+            oauthError(exchange, 400, QStringLiteral("invalid_scope"),
+                       QStringLiteral("Unknown scope %1").arg(scope));
+            return;
+        }
+    }
+    if (scopes.isEmpty())
+        scopes = m_settings.scopes; // none asked: the resource's defaults, as for a code
+    else
+        scopes.removeAll(QStringLiteral("offline_access")); // offered, but not granted: no refresh token
+    scopes.removeDuplicates();
+    issueTokens(clientId, resource(), scopes, NewRefresh::None, exchange, clientId);
 }
 
 QString AuthServer::newAccessToken(const QString &clientId, const QString &resource,
-                                   const QStringList &scopes)
+                                   const QStringList &scopes, const QString &subject)
 {
     QString token;
     if (m_settings.jwt) {
@@ -1043,7 +1103,8 @@ QString AuthServer::newAccessToken(const QString &clientId, const QString &resou
                                  {QStringLiteral("typ"), QStringLiteral("at+jwt")}};
         const QJsonObject claims{
             {QStringLiteral("iss"), issuer()},
-            {QStringLiteral("sub"), QStringLiteral("demo-user")},
+            // RFC 9068 §2.2: without a resource owner, the client is the subject.
+            {QStringLiteral("sub"), subject.isEmpty() ? QStringLiteral("demo-user") : subject},
             {QStringLiteral("aud"), resource},
             {QStringLiteral("client_id"), clientId},
             {QStringLiteral("scope"), scopes.join(QLatin1Char(' '))},
@@ -1060,10 +1121,10 @@ QString AuthServer::newAccessToken(const QString &clientId, const QString &resou
 }
 
 void AuthServer::issueTokens(const QString &clientId, const QString &resource, const QStringList &scopes,
-                             const QString &keptRefresh, HttpExchange *exchange)
+                             NewRefresh refresh, HttpExchange *exchange, const QString &subject)
 {
     QJsonObject answer{
-        {QStringLiteral("access_token"), newAccessToken(clientId, resource, scopes)},
+        {QStringLiteral("access_token"), newAccessToken(clientId, resource, scopes, subject)},
         {QStringLiteral("token_type"),
          m_settings.hasFault("token-type-mac") ? QStringLiteral("mac") : QStringLiteral("Bearer")},
         // Whole seconds, rounded up; the token itself dies at exactly token-ttl-ms.
@@ -1071,13 +1132,13 @@ void AuthServer::issueTokens(const QString &clientId, const QString &resource, c
         {QStringLiteral("scope"), scopes.join(QLatin1Char(' '))},
     };
     // Issued to every client registered for the refresh_token grant (offline_access asked or not)
-    // unless no-refresh; a refresh that does not rotate answers none: the one in hand stays good.
+    // unless no-refresh, or the caller says none (a refresh that does not rotate, client_credentials).
     const Client *client = findClient(clientId);
-    if (!m_settings.noRefresh && client && client->refreshGrant && keptRefresh.isEmpty()) {
-        const QString refresh = randomToken();
-        m_refresh.insert(refresh, {clientId, resource, scopes,
-                                   m_settings.refreshTtlMs > 0 ? now() + m_settings.refreshTtlMs : 0});
-        answer.insert(QStringLiteral("refresh_token"), refresh);
+    if (refresh == NewRefresh::Registered && !m_settings.noRefresh && client && client->refreshGrant) {
+        const QString value = randomToken();
+        m_refresh.insert(value, {clientId, resource, scopes,
+                                 m_settings.refreshTtlMs > 0 ? now() + m_settings.refreshTtlMs : 0});
+        answer.insert(QStringLiteral("refresh_token"), value);
     }
     exchange->setHeader("Cache-Control", "no-store");
     exchange->setHeader("Pragma", "no-cache");
@@ -1105,7 +1166,8 @@ QString AuthServer::help()
         "  no-refresh               no refresh token (otherwise one for every client registered for\n"
         "                           the refresh_token grant, offline_access asked or not)\n"
         "  client=ID[:SECRET]       a pre-registered client: public (none) without SECRET, else\n"
-        "                           client_secret_basic or client_secret_post\n"
+        "                           client_secret_basic or client_secret_post, and then it may use\n"
+        "                           the client_credentials grant too (no person; no refresh token)\n"
         "  redirect=A+B             its redirect URIs (http://127.0.0.1/callback), loopback http only,\n"
         "                           matched on any port\n"
         "  cimd                     client ID metadata documents: client_id_metadata_document_supported,\n"

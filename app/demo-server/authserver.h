@@ -49,7 +49,8 @@ struct AuthSettings
 // (RFC 8414), dynamic client registration (RFC 7591), a pre-registered client and client ID
 // metadata documents (both optional), an authorization endpoint that approves at once with a
 // redirect (no login page: PKCE S256 and the RFC 8707 resource are checked, RFC 9207 iss is
-// sent), and a token endpoint for the authorization_code and refresh_token grants. Faults
+// sent), and a token endpoint for the authorization_code and refresh_token grants, and for the
+// client_credentials grant of a confidential pre-registered client (no person involved). Faults
 // (AuthSettings::fault) break one rule on purpose, for the client to catch. Everything is kept in
 // memory and bounded (maxEntries per table, oldest dropped first).
 class AuthServer : public QObject
@@ -138,9 +139,22 @@ private:
     void token(const HeaderMap &headers, const QByteArray &body, HttpExchange *exchange);
     void grantCode(const QString &clientId, const QHash<QString, QString> &form, HttpExchange *exchange);
     void grantRefresh(const QString &clientId, const QHash<QString, QString> &form, HttpExchange *exchange);
+    void grantClientCredentials(const QString &clientId, const QHash<QString, QString> &form,
+                                HttpExchange *exchange);
+    // Whether a refresh token comes with the access token: the client's registration and
+    // no-refresh decide (Registered), unless one is kept or the grant issues none (RFC 6749 §4.4.3).
+    enum class NewRefresh { Registered, None };
     void issueTokens(const QString &clientId, const QString &resource, const QStringList &scopes,
-                     const QString &keptRefresh, HttpExchange *exchange);
-    QString newAccessToken(const QString &clientId, const QString &resource, const QStringList &scopes);
+                     NewRefresh refresh, HttpExchange *exchange, const QString &subject = {});
+    // subject: the JWT's sub, the demo user unless given (the client itself, for client_credentials).
+    QString newAccessToken(const QString &clientId, const QString &resource, const QStringList &scopes,
+                           const QString &subject);
+    // Why a resource parameter is not this server's /mcp (RFC 8707), or empty when it is.
+    QString resourceProblem(const QString &given) const;
+    // Every scope a client may ask for: scopes, challenge and step-up scopes, offline_access.
+    QStringList offeredScopes() const;
+    // A client=ID:SECRET is configured: the metadata lists client_credentials (the one client for it).
+    bool servesClientCredentials() const;
 
     void oauthError(HttpExchange *exchange, int status, const QString &error, const QString &description);
 

@@ -343,6 +343,8 @@ private Q_SLOTS:
     void oauthPreRegisteredClient();
     void oauthBadClientSettings();
     void oauthMetadataDocuments();
+    // The client_credentials grant of a confidential client= (machine sign-in, no person).
+    void oauthClientCredentials();
 
 private:
     using Check = std::function<void(DemoPeer &)>;
@@ -2202,6 +2204,16 @@ QUrl authorizeUrl(const QUrl &mcp, const QString &clientId, const QString &redir
     return url;
 }
 
+// A form body, every name and value percent-encoded.
+QByteArray encodeForm(const QList<std::pair<QString, QString>> &fields)
+{
+    QByteArray form;
+    for (const auto &[name, value] : fields)
+        form += (form.isEmpty() ? "" : "&") + QUrl::toPercentEncoding(name) + '=' +
+                QUrl::toPercentEncoding(value);
+    return form;
+}
+
 // The token request for a code (client authentication is the caller's: form fields or header).
 QByteArray codeForm(const QUrl &mcp, const QString &code, const QString &redirectUri,
                     const QList<std::pair<QString, QString>> &extra = {})
@@ -2212,12 +2224,22 @@ QByteArray codeForm(const QUrl &mcp, const QString &code, const QString &redirec
         {QStringLiteral("redirect_uri"), redirectUri},
         {QStringLiteral("code_verifier"), testVerifier},
         {QStringLiteral("resource"), mcp.toString()}};
-    fields += extra;
-    QByteArray form;
-    for (const auto &[name, value] : fields)
-        form += (form.isEmpty() ? "" : "&") + QUrl::toPercentEncoding(name) + '=' +
-                QUrl::toPercentEncoding(value);
-    return form;
+    return encodeForm(fields + extra);
+}
+
+// tools/list on /mcp with an Authorization header (a bearer token, or none).
+PeerReply listToolsWith(DemoPeer &peer, const QByteArray &authorization)
+{
+    DemoPeer::Headers headers = DemoPeer::modernHeaders(QStringLiteral("tools/list"), {});
+    if (!authorization.isEmpty())
+        headers.append({"Authorization", authorization});
+    return peer.sendRaw(QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                                  {QStringLiteral("id"), 1},
+                                                  {QStringLiteral("method"), QStringLiteral("tools/list")},
+                                                  {QStringLiteral("params"),
+                                                   QJsonObject{{QStringLiteral("_meta"), DemoPeer::meta()}}}})
+                            .toJson(QJsonDocument::Compact),
+                        1, headers);
 }
 
 const QList<std::pair<QByteArray, QByteArray>> formType{
@@ -2326,17 +2348,7 @@ void TestDemoServer::oauthPreRegisteredClient()
     // The access token opens /mcp.
     const QByteArray bearer =
         "Bearer " + tokens.json().value(QStringLiteral("access_token")).toString().toUtf8();
-    const PeerReply listed =
-        peer.sendRaw(QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                                               {QStringLiteral("id"), 1},
-                                               {QStringLiteral("method"), QStringLiteral("tools/list")},
-                                               {QStringLiteral("params"),
-                                                QJsonObject{{QStringLiteral("_meta"), DemoPeer::meta()}}}})
-                         .toJson(QJsonDocument::Compact),
-                     1,
-                     DemoPeer::modernHeaders(QStringLiteral("tools/list"), {}) +
-                         DemoPeer::Headers{{"Authorization", bearer}});
-    QCOMPARE(listed.status, 200);
+    QCOMPARE(listToolsWith(peer, bearer).status, 200);
     // No secret, or a wrong one: invalid_client.
     tokens = exchangeHttp(network, "POST", token,
                           codeForm(mcp, codeFor(QStringLiteral("by-hand"), callback), callback,
@@ -2536,6 +2548,185 @@ void TestDemoServer::oauthMetadataDocuments()
         QCOMPARE(answer.status, 400);
         QVERIFY2(answer.body.contains("unknown client_id"), answer.body.constData());
     }
+}
+
+void TestDemoServer::oauthClientCredentials()
+{
+    QNetworkAccessManager network;
+    network.setProxy(QNetworkProxy::NoProxy);
+    // The secret holds ':' and '+': form-encoded in Basic (RFC 6749 §2.3.1) and in the form.
+    DemoPeer peer{DemoPeer::Transport::Http};
+    QVERIFY(
+        peer.start({QStringLiteral("--oauth"), QStringLiteral("client=bot:s3:cr+t,jwt,token-ttl-ms=90000")}));
+    const QUrl mcp = peer.url();
+    const QUrl token = mcp.resolved(QUrl(QStringLiteral("/token")));
+    const QUrl metadataUrl = mcp.resolved(QUrl(QStringLiteral("/.well-known/oauth-authorization-server")));
+    auto grants = [&](const QUrl &url) {
+        QStringList list;
+        for (const QJsonValue &g : exchangeHttp(network, "GET", url)
+                                       .json()
+                                       .value(QStringLiteral("grant_types_supported"))
+                                       .toArray())
+            list.append(g.toString());
+        return list;
+    };
+    QCOMPARE(grants(metadataUrl),
+             (QStringList{QStringLiteral("authorization_code"), QStringLiteral("refresh_token"),
+                          QStringLiteral("client_credentials")}));
+
+    auto grantForm = [&](const QList<std::pair<QString, QString>> &extra) {
+        return encodeForm(QList<std::pair<QString, QString>>{
+                              {QStringLiteral("grant_type"), QStringLiteral("client_credentials")}} +
+                          extra);
+    };
+    const std::pair<QString, QString> ourResource{QStringLiteral("resource"), mcp.toString()};
+    auto basicAs = [](const QByteArray &idAndSecret) {
+        return QList<std::pair<QByteArray, QByteArray>>{formType.first(),
+                                                        {"Authorization", "Basic " + idAndSecret.toBase64()}};
+    };
+    const auto basic = basicAs("bot:s3%3Acr%2Bt");
+    // An OAuth error: JSON with error and error_description, never cached.
+    auto refused = [](const HttpAnswer &answer, int status, const char *error) {
+        const QJsonObject json = answer.json();
+        if (answer.status != status ||
+            json.value(QStringLiteral("error")).toString() != QLatin1String(error) ||
+            json.value(QStringLiteral("error_description")).toString().isEmpty() ||
+            answer.headers.value("cache-control") != "no-store") {
+            qWarning("wanted %d %s, got %d %s", status, error, answer.status, answer.body.constData());
+            return false;
+        }
+        return true;
+    };
+
+    // client_secret_basic, no scope asked: the default scopes, an access token, no refresh token.
+    HttpAnswer tokens = exchangeHttp(network, "POST", token, grantForm({ourResource}), basic);
+    QCOMPARE(tokens.status, 200);
+    QCOMPARE(tokens.headers.value("cache-control"), QByteArray("no-store"));
+    QJsonObject answer = tokens.json();
+    QCOMPARE(answer.value(QStringLiteral("token_type")).toString(), QStringLiteral("Bearer"));
+    QCOMPARE(answer.value(QStringLiteral("expires_in")).toInt(), 90);
+    QCOMPARE(answer.value(QStringLiteral("scope")).toString(), QStringLiteral("chat:read chat:write"));
+    QVERIFY(!answer.contains(QStringLiteral("refresh_token")));
+    const QString accessToken = answer.value(QStringLiteral("access_token")).toString();
+    // jwt: the same claims as a code's token, the client as the subject (RFC 9068 §2.2).
+    const QStringList parts = accessToken.split(QLatin1Char('.'));
+    QCOMPARE(parts.size(), 3);
+    const QJsonObject claims =
+        QJsonDocument::fromJson(QByteArray::fromBase64(parts.at(1).toLatin1(), QByteArray::Base64UrlEncoding))
+            .object();
+    QCOMPARE(claims.value(QStringLiteral("sub")).toString(), QStringLiteral("bot"));
+    QCOMPARE(claims.value(QStringLiteral("client_id")).toString(), QStringLiteral("bot"));
+    QCOMPARE(claims.value(QStringLiteral("aud")).toString(), mcp.toString());
+    QCOMPARE(claims.value(QStringLiteral("scope")).toString(), QStringLiteral("chat:read chat:write"));
+    // It opens /mcp.
+    const PeerReply listed = listToolsWith(peer, "Bearer " + accessToken.toUtf8());
+    QCOMPARE(listed.status, 200);
+    QVERIFY(listed.message.value(QStringLiteral("result")).toObject().contains(QStringLiteral("tools")));
+    QCOMPARE(listToolsWith(peer, "Bearer not-" + accessToken.toUtf8()).status, 401);
+
+    // client_secret_post with scopes: offline_access is offered but not granted (no refresh token).
+    tokens = exchangeHttp(network, "POST", token,
+                          grantForm({{QStringLiteral("client_id"), QStringLiteral("bot")},
+                                     {QStringLiteral("client_secret"), QStringLiteral("s3:cr+t")},
+                                     {QStringLiteral("scope"), QStringLiteral("chat:read offline_access")},
+                                     ourResource}),
+                          formType);
+    QCOMPARE(tokens.status, 200);
+    answer = tokens.json();
+    QCOMPARE(answer.value(QStringLiteral("scope")).toString(), QStringLiteral("chat:read"));
+    QVERIFY(!answer.contains(QStringLiteral("refresh_token")));
+    QCOMPARE(listToolsWith(peer, "Bearer " + answer.value(QStringLiteral("access_token")).toString().toUtf8())
+                 .status,
+             200);
+
+    // A wrong secret: 401 invalid_client, with a Basic challenge when Basic was used.
+    tokens = exchangeHttp(network, "POST", token, grantForm({ourResource}), basicAs("bot:s3%3Acr"));
+    QVERIFY(refused(tokens, 401, "invalid_client"));
+    QVERIFY2(tokens.headers.value("www-authenticate").startsWith("Basic"),
+             tokens.headers.value("www-authenticate").constData());
+    tokens = exchangeHttp(network, "POST", token,
+                          grantForm({{QStringLiteral("client_id"), QStringLiteral("bot")},
+                                     {QStringLiteral("client_secret"), QStringLiteral("s3:cr t")},
+                                     ourResource}),
+                          formType);
+    QVERIFY(refused(tokens, 401, "invalid_client"));
+    QVERIFY(!tokens.headers.contains("www-authenticate"));
+    // No authentication at all: the client is not public.
+    tokens = exchangeHttp(network, "POST", token,
+                          grantForm({{QStringLiteral("client_id"), QStringLiteral("bot")}, ourResource}),
+                          formType);
+    QVERIFY(refused(tokens, 401, "invalid_client"));
+
+    // A scope not offered: invalid_scope.
+    tokens = exchangeHttp(
+        network, "POST", token,
+        grantForm({{QStringLiteral("scope"), QStringLiteral("chat:read chat:admin")}, ourResource}), basic);
+    QVERIFY(refused(tokens, 400, "invalid_scope"));
+
+    // resource missing or another: what the code grant answers, invalid_target (RFC 8707).
+    const QString callback = QStringLiteral("http://127.0.0.1:5555/callback");
+    const HttpAnswer approved =
+        exchangeHttp(network, "GET", authorizeUrl(mcp, QStringLiteral("bot"), callback));
+    QCOMPARE(approved.status, 302);
+    const QString elsewhere = mcp.resolved(QUrl(QStringLiteral("/elsewhere"))).toString();
+    tokens = exchangeHttp(
+        network, "POST", token,
+        codeForm(mcp, approved.redirectQuery().queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded),
+                 callback)
+            .replace(QUrl::toPercentEncoding(mcp.toString()), QUrl::toPercentEncoding(elsewhere)),
+        basic);
+    QVERIFY(refused(tokens, 400, "invalid_target"));
+    tokens = exchangeHttp(network, "POST", token, grantForm({}), basic);
+    QVERIFY(refused(tokens, 400, "invalid_target"));
+    tokens =
+        exchangeHttp(network, "POST", token, grantForm({{QStringLiteral("resource"), elsewhere}}), basic);
+    QVERIFY(refused(tokens, 400, "invalid_target"));
+
+    // A client that registered itself may not: confidential, unauthorized_client; public, invalid_client.
+    const QUrl registerUrl = mcp.resolved(QUrl(QStringLiteral("/register")));
+    const QJsonObject confidential =
+        exchangeHttp(network, "POST", registerUrl, R"({"redirect_uris":["http://127.0.0.1/callback"]})",
+                     {{"Content-Type", "application/json"}})
+            .json();
+    QVERIFY(!confidential.value(QStringLiteral("client_secret")).toString().isEmpty());
+    tokens = exchangeHttp(
+        network, "POST", token, grantForm({ourResource}),
+        basicAs(QUrl::toPercentEncoding(confidential.value(QStringLiteral("client_id")).toString()) + ':' +
+                QUrl::toPercentEncoding(confidential.value(QStringLiteral("client_secret")).toString())));
+    QVERIFY(refused(tokens, 400, "unauthorized_client"));
+    const QJsonObject selfPublic = exchangeHttp(network, "POST", registerUrl,
+                                                R"({"redirect_uris":["http://127.0.0.1/callback"],)"
+                                                R"("token_endpoint_auth_method":"none"})",
+                                                {{"Content-Type", "application/json"}})
+                                       .json();
+    tokens = exchangeHttp(
+        network, "POST", token,
+        grantForm({{QStringLiteral("client_id"), selfPublic.value(QStringLiteral("client_id")).toString()},
+                   ourResource}),
+        formType);
+    QVERIFY(refused(tokens, 401, "invalid_client"));
+
+    // A public client given by hand: invalid_client, and the metadata does not list the grant.
+    DemoPeer publicPeer{DemoPeer::Transport::Http};
+    QVERIFY(publicPeer.start({QStringLiteral("--oauth"), QStringLiteral("client=public-one")}));
+    tokens = exchangeHttp(network, "POST", publicPeer.url().resolved(QUrl(QStringLiteral("/token"))),
+                          grantForm({{QStringLiteral("client_id"), QStringLiteral("public-one")},
+                                     {QStringLiteral("resource"), publicPeer.url().toString()}}),
+                          formType);
+    QVERIFY(refused(tokens, 401, "invalid_client"));
+    QCOMPARE(
+        grants(publicPeer.url().resolved(QUrl(QStringLiteral("/.well-known/oauth-authorization-server")))),
+        (QStringList{QStringLiteral("authorization_code"), QStringLiteral("refresh_token")}));
+    // Nor without any client= (no-refresh drops refresh_token only).
+    DemoPeer plain{DemoPeer::Transport::Http};
+    QVERIFY(plain.start({QStringLiteral("--oauth"), QStringLiteral("no-refresh")}));
+    QCOMPARE(grants(plain.url().resolved(QUrl(QStringLiteral("/.well-known/oauth-authorization-server")))),
+             QStringList{QStringLiteral("authorization_code")});
+    DemoPeer machineOnly{DemoPeer::Transport::Http};
+    QVERIFY(machineOnly.start({QStringLiteral("--oauth"), QStringLiteral("client=bot:s3:cr+t,no-refresh")}));
+    QCOMPARE(
+        grants(machineOnly.url().resolved(QUrl(QStringLiteral("/.well-known/oauth-authorization-server")))),
+        (QStringList{QStringLiteral("authorization_code"), QStringLiteral("client_credentials")}));
 }
 
 QTEST_GUILESS_MAIN(TestDemoServer)
