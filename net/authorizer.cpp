@@ -17,6 +17,10 @@ void Authorizer::setRecord(const AuthRecord &record)
 {
     m_record = record;
     m_dpopKey = m_record.isDpopBound() ? SigningKey::fromPem(m_record.dpopKeyPem) : SigningKey();
+    // A DPoP-bound token without its key is no use (and must not go as Bearer): sign in again.
+    if (m_record.tokens.tokenType.compare(QLatin1String("DPoP"), Qt::CaseInsensitive) == 0 &&
+        m_dpopKey.isNull())
+        m_record.tokens = {};
 }
 
 QList<std::pair<QByteArray, QByteArray>> Authorizer::authorizationHeaders(const QByteArray &method,

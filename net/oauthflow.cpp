@@ -537,7 +537,9 @@ void OAuthFlow::useServerMetadata(const QJsonObject &metadata, const QUrl &from)
     for (const char *key : {"authorization_endpoint", "token_endpoint", "registration_endpoint"}) {
         const QString value = metadata.value(QLatin1String(key)).toString();
         if (value.isEmpty()) {
-            if (qstrcmp(key, "registration_endpoint") == 0)
+            // RFC 8414 §2: no authorization endpoint where no grant of the server needs one.
+            if (qstrcmp(key, "registration_endpoint") == 0 ||
+                (qstrcmp(key, "authorization_endpoint") == 0 && grant() != OAuthGrant::AuthorizationCode))
                 continue;
             fail(QStringLiteral("The authorization server metadata has no %1").arg(QLatin1String(key)));
             return;

@@ -36,7 +36,8 @@ inline QString machineSignIn(const QString &serverKey)
 {
     // A URL's slashes would nest QSettings groups: hashed to one key.
     return QStringLiteral("machineSignIn/") +
-           QString::fromLatin1(QCryptographicHash::hash(serverKey.toUtf8(), QCryptographicHash::Sha256).toHex().left(32));
+           QString::fromLatin1(
+               QCryptographicHash::hash(serverKey.toUtf8(), QCryptographicHash::Sha256).toHex().left(32));
 }
 
 // A list's table (ui/listview.cpp), under this group: its two splitters, and each list's columns.

@@ -77,8 +77,8 @@ MachineSignInDialog::MachineSignInDialog(const MachineSignIn &initial, QWidget *
     layout->addWidget(buttons);
 
     connect(m_grant, &QComboBox::currentIndexChanged, this, &MachineSignInDialog::update);
-    for (QLineEdit *edit : {m_clientId, m_clientSecret, m_keyFile, m_assertionFile, m_idTokenFile, m_idpEndpoint,
-                            m_idpClientId, m_idpClientSecret})
+    for (QLineEdit *edit : {m_clientId, m_clientSecret, m_keyFile, m_assertionFile, m_idTokenFile,
+                            m_idpEndpoint, m_idpClientId, m_idpClientSecret})
         connect(edit, &QLineEdit::textChanged, this, &MachineSignInDialog::update);
     update();
     resize(std::max(sizeHint().width(), 560), sizeHint().height());

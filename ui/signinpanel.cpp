@@ -216,8 +216,7 @@ QString authStepHtml(const AuthStep &step, bool reveal, const QPalette &palette)
                                "<pre>%4</pre>")
                     .arg(step.kind == AuthStep::Kind::TokenExchange ? QObject::tr("ID-JAG claims")
                                                                     : QObject::tr("Access token claims"),
-                         colors.mutedText().name(),
-                         esc(QObject::tr("(a JWT, decoded, not verified)")),
+                         colors.mutedText().name(), esc(QObject::tr("(a JWT, decoded, not verified)")),
                          esc(QString::fromUtf8(QJsonDocument(step.jwtClaims).toJson(QJsonDocument::Indented))
                                  .trimmed()));
     for (const HttpExchange &raw : step.exchanges)
@@ -253,8 +252,9 @@ SignInPanel::SignInPanel(QWidget *parent)
     m_signInButton->setToolTip(tr("Sign in to the server now (OAuth, in the browser)"));
     m_signOut->setToolTip(tr("Forget the server's tokens, here and in the keychain"));
     m_machine->setObjectName(QStringLiteral("machineSignIn"));
-    m_machine->setToolTip(tr("Sign in without a person: client credentials, a workload's JWT, or your identity "
-                             "provider's ID token"));
+    m_machine->setToolTip(
+        tr("Sign in without a person: client credentials, a workload's JWT, or your identity "
+           "provider's ID token"));
     m_stepped->setToolTip(tr("Pause after every step of the next sign-in until Continue"));
     m_continue->setToolTip(tr("Go on with the next step of the sign-in"));
     m_openAgain->setObjectName(QStringLiteral("openSignInPageAgain"));
@@ -305,8 +305,7 @@ SignInPanel::SignInPanel(QWidget *parent)
     for (QWidget *w : {static_cast<QWidget *>(m_openAgain), static_cast<QWidget *>(m_copyLink),
                        static_cast<QWidget *>(m_stepped), static_cast<QWidget *>(m_continue),
                        static_cast<QWidget *>(m_cancel), static_cast<QWidget *>(m_signInButton),
-                       static_cast<QWidget *>(m_machine),
-                       static_cast<QWidget *>(m_signOut)})
+                       static_cast<QWidget *>(m_machine), static_cast<QWidget *>(m_signOut)})
         top->addWidget(w, 0, Qt::AlignTop);
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
@@ -526,12 +525,12 @@ void SignInPanel::updateStatus()
     } else if (!a) {
         m_status->setText(tr("%1 runs as a local process: sign-in is for servers reached over HTTP.")
                               .arg(m_session->displayName()));
+    } else if (!running && !m_formProblem.isEmpty()) {
+        m_status->setText(tr("Machine sign-in did not start: %1").arg(m_formProblem));
     } else if (!running && !m_progress->isLoaded()) {
         m_status->setText(tr("Not signed in yet. Folio signs in when %1 asks for it (an HTTP 401), or now "
                              "with Sign in.")
                               .arg(m_session->displayName()));
-    } else if (!running && !m_formProblem.isEmpty()) {
-        m_status->setText(tr("Machine sign-in did not start: %1").arg(m_formProblem));
     } else {
         m_status->setText(m_progress->statusText(QDateTime::currentMSecsSinceEpoch()));
     }

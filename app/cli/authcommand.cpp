@@ -99,8 +99,8 @@ int AuthCommand::parse(const QStringList &arguments, Options *options)
     if (p.isSet(grant)) {
         const std::optional<OAuthGrant> g = grantFromKey(p.value(grant));
         if (!g)
-            return line.usage(
-                QStringLiteral("--grant is authorization-code, client-credentials, jwt-bearer or enterprise"));
+            return line.usage(QStringLiteral(
+                "--grant is authorization-code, client-credentials, jwt-bearer or enterprise"));
         form.grant = *g;
     }
     form.dpop = !p.isSet(noDpop);
@@ -114,8 +114,8 @@ int AuthCommand::parse(const QStringList &arguments, Options *options)
         return line.usage(QStringLiteral("--client-key is for --grant client-credentials"));
     // Secrets come from the environment or from files: a command line is seen by every user of the
     // machine (ps) and kept in shell history.
-    for (const auto &[option, out] : {std::pair{&clientSecretEnv, &form.clientSecret},
-                                      std::pair{&idpSecretEnv, &form.idpClientSecret}}) {
+    for (const auto &[option, out] :
+         {std::pair{&clientSecretEnv, &form.clientSecret}, std::pair{&idpSecretEnv, &form.idpClientSecret}}) {
         if (!p.isSet(*option))
             continue;
         const QString name = p.value(*option);

@@ -443,7 +443,8 @@ void tst_SignIn::theMachineFormAsksForWhatItsGrantNeeds()
     QCOMPARE(back.clientId, form.clientId);
     QCOMPARE(back.keyFile, form.keyFile);
     QVERIFY(back.clientSecret.isEmpty());
-    QCOMPARE(MachineSignIn::remembered(QUrl(QStringLiteral("https://other.example.com/mcp"))).clientId, QString());
+    QCOMPARE(MachineSignIn::remembered(QUrl(QStringLiteral("https://other.example.com/mcp"))).clientId,
+             QString());
 }
 
 // Client credentials through the dock against the demo's authorization server: no browser, the
@@ -475,8 +476,8 @@ void tst_SignIn::aMachineSignsInWithClientCredentials()
     for (int i = 0; i < flow->childCount(); ++i)
         titles.append(flow->child(i)->text(0));
     QCOMPARE(titles, (QStringList{QStringLiteral("Challenge"), QStringLiteral("Protected resource metadata"),
-                                  QStringLiteral("Authorization server metadata"), QStringLiteral("Client registration"),
-                                  QStringLiteral("Token")}));
+                                  QStringLiteral("Authorization server metadata"),
+                                  QStringLiteral("Client registration"), QStringLiteral("Token")}));
     panel->steps()->setCurrentItem(flow->child(4));
     const QString detail = panel->detail()->toPlainText();
     QVERIFY2(detail.contains(QStringLiteral("grant_type = client_credentials")), qPrintable(detail));
