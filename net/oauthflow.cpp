@@ -1224,6 +1224,14 @@ void OAuthFlow::machineToken(const QString &assertion)
     beginStep(AuthStep::Kind::Token, AuthStep::kindName(AuthStep::Kind::Token));
     QString scopeSource;
     m_requestedScope = chooseScopes(&scopeSource);
+    if (grant() == OAuthGrant::ClientCredentials &&
+        m_requestedScope.contains(QLatin1String("offline_access"))) {
+        // RFC 6749 §4.4.3: no refresh token for client credentials; the grant itself runs again.
+        QStringList scopes = m_requestedScope.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        scopes.removeAll(QStringLiteral("offline_access"));
+        m_requestedScope = scopes.join(QLatin1Char(' '));
+        scopeSource += QStringLiteral("; offline_access left out: client credentials get no refresh token");
+    }
     QUrlQuery form;
     if (grant() == OAuthGrant::ClientCredentials) {
         form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("client_credentials"));

@@ -30,7 +30,7 @@ MachineSignInDialog::MachineSignInDialog(const MachineSignIn &initial, QWidget *
 {
     setWindowTitle(tr("Machine Sign-in"));
     for (OAuthGrant g : {OAuthGrant::ClientCredentials, OAuthGrant::JwtBearer, OAuthGrant::EnterpriseManaged})
-        m_grant->addItem(grantName(g), int(g));
+        m_grant->addItem(grantName(g).left(1).toUpper() + grantName(g).mid(1), int(g));
     m_grant->setCurrentIndex(std::max(0, m_grant->findData(int(initial.grant))));
     m_grant->setAccessibleName(tr("Grant"));
     for (QLineEdit *secret : {m_clientSecret, m_idpClientSecret}) {

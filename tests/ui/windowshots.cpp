@@ -132,7 +132,7 @@ public:
         if (!m.hasMatch())
             return false;
         ServerConfig config = ServerConfig::remote(QUrl(m.captured(1)));
-        config.name = QStringLiteral("hosted (OAuth)");
+        config.name = machine ? QStringLiteral("machine (OAuth)") : QStringLiteral("hosted (OAuth)");
         int row = rowOf(m_session);
         if (row < 0) {
             row = m_servers->addServer(config, false);
@@ -144,11 +144,13 @@ public:
         } else {
             m_servers->updateServer(row, config); // another URL: a sign-in of its own
         }
+        // A machine's grant set before connecting: the server's 401 runs it, as it does for a server
+        // whose saved sign-in is a machine's.
+        QString problem;
+        if (const auto settings = machine ? machine->settings(&problem) : std::nullopt)
+            m_session->signIn()->authorizer()->setClientSettings(*settings);
         window->selectServer(row);
-        if (machine)
-            window->signInPanel()->signInAsMachine(*machine);
-        else
-            window->connectCurrent();
+        window->connectCurrent();
         return true;
     }
     // The sign-in ended: signed in and connected (succeed), or its flow failed.
@@ -755,19 +757,23 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
             return dialog;
         },
         QStringLiteral("signin-machine-form-light"), 3);
-    script.add(QStringLiteral("machine server"), [&window, signIn] {
-        MachineSignIn form;
-        form.clientId = QStringLiteral("folio-bot");
-        form.clientSecret = QStringLiteral("example-secret");
-        return signIn->open(&window, QStringLiteral("jwt,client=folio-bot:example-secret"), form);
+    MachineSignIn machine;
+    machine.clientId = QStringLiteral("folio-bot");
+    machine.clientSecret = QStringLiteral("example-secret");
+    // A server of its own: its sign-in store is new, and takes the machine's grant before connecting.
+    auto machineSignIn = std::make_shared<SignInShots>(servers, servers->session(0)->config().command);
+    script.add(QStringLiteral("machine server"), [&window, machineSignIn, machine] {
+        return machineSignIn->open(&window, QStringLiteral("jwt,client=folio-bot:example-secret"), machine);
     });
-    script.add(QStringLiteral("machine signed in"), signInSettled(true), 30000);
+    script.add(
+        QStringLiteral("machine signed in"), [machineSignIn] { return machineSignIn->settled(true); }, 30000);
     script.add(QStringLiteral("the machine's token step"), selectStep(QStringLiteral("Token")));
     shot(QStringLiteral("signin-machine-light"), 5);
     stepThenShot(QStringLiteral("machine dark"), toDark, QStringLiteral("signin-machine-dark"), 3);
-    script.add(QStringLiteral("machine server stopped"), [signIn] {
+    script.add(QStringLiteral("machine server stopped"), [&window, machineSignIn] {
         Theme::apply(Theme::Mode::Light);
-        signIn->close();
+        machineSignIn->close();
+        window.selectServer(0);
         return true;
     });
     script.add(QStringLiteral("refused server"), signInStep(QStringLiteral("fault=token-400")));
