@@ -173,6 +173,8 @@ void Auditor::plan()
         if (kind == ListKind::Tools)
             m_steps.append([this] { planAfterTools(); });
     }
+    // The extensions' lists, after the list tools (their reports follow those).
+    m_steps.append([this] { planExtensions(); });
     if (m_toolsState < 0) {
         for (const QString &id : m_options.lists) {
             if (id.startsWith(ToolListPrefix))
@@ -250,6 +252,31 @@ void Auditor::planAfterTools()
                                                "argument and no offset or page position")
                               : QStringLiteral("the server lists no such tool"));
         }
+    }
+    m_steps = walks + m_steps;
+    next();
+}
+
+void Auditor::planExtensions()
+{
+    // The extensions' lists (skills/list, a 2025 tasks/list) are lists like the others: walked, and
+    // probed with forged cursors. One the server does not offer is said only when asked for by name.
+    QList<Step> walks;
+    for (const QString &name : ListSource::extensionNames()) {
+        const std::optional<ListSource> source = ListSource::extension(name);
+        if (!source || !wanted(source->id()))
+            continue;
+        if (const QString why = source->unavailableOn(m_client); !why.isEmpty()) {
+            if (m_options.lists.contains(source->id()))
+                addReport(source->id(), why);
+            continue;
+        }
+        ListState s;
+        s.source = *source;
+        s.report = addReport(source->id());
+        m_states.append(s);
+        const int state = int(m_states.size()) - 1;
+        walks << [this, state] { walkFirst(state); };
     }
     m_steps = walks + m_steps;
     next();

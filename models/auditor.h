@@ -101,6 +101,7 @@ private:
     void next();
     void plan();
     void planAfterTools();
+    void planExtensions();
     void walkFirst(int state);
     void recordFirstWalk(int state, PageWalker *walker);
     void probeTampered(int state);

