@@ -142,6 +142,10 @@ ListSource ListSource::protocol(ListKind kind)
     return s;
 }
 
+namespace {
+const QString directoryPrefix = QStringLiteral("directory:");
+} // namespace
+
 std::optional<ListSource> ListSource::extension(const QString &name)
 {
     ListSource s;
@@ -154,6 +158,12 @@ std::optional<ListSource> ListSource::extension(const QString &name)
         s.m_name = QStringLiteral("skills");
         s.m_method = QStringLiteral("skills/list");
         s.m_itemsKey = QStringLiteral("skills");
+    } else if (name.startsWith(directoryPrefix) && name.size() > directoryPrefix.size()) {
+        // SEP-2640's resources/directory/read: one directory's entries (a skill's files), paged.
+        s.m_name = name;
+        s.m_method = QStringLiteral("resources/directory/read");
+        s.m_itemsKey = QStringLiteral("resources");
+        s.m_params = {{QStringLiteral("uri"), name.mid(directoryPrefix.size())}};
     } else {
         return std::nullopt;
     }
@@ -182,12 +192,17 @@ QString ListSource::unavailableOn(const McpClient *client) const
         return {};
     }
     // skills/list: SEP-2640, declared under capabilities.extensions.
-    if (!client->capabilities()
-             .value(QStringLiteral("extensions"))
-             .toObject()
-             .contains(QStringLiteral("io.modelcontextprotocol/skills")))
+    const QJsonObject extensions = client->capabilities().value(QStringLiteral("extensions")).toObject();
+    if (!extensions.contains(QStringLiteral("io.modelcontextprotocol/skills")))
         return QStringLiteral("the server does not offer skills: its capabilities.extensions has no "
                               "io.modelcontextprotocol/skills");
+    if (m_name.startsWith(directoryPrefix) &&
+        !extensions.value(QStringLiteral("io.modelcontextprotocol/skills"))
+             .toObject()
+             .value(QStringLiteral("directoryRead"))
+             .toBool())
+        return QStringLiteral("the server's skills extension does not say directoryRead: it reads no "
+                              "directories (resources/directory/read)");
     return {};
 }
 
@@ -321,7 +336,7 @@ RpcCall *ListSource::requestPage(McpClient *client, const std::optional<QString>
     if (m_kind == Kind::Protocol)
         return client->listPage(m_listKind, cursor, owner);
     if (m_kind == Kind::Extension)
-        return client->listPage(m_method, cursor, owner);
+        return client->listPage(m_method, cursor, owner, m_params);
     QJsonObject args = m_arguments;
     args.remove(m_cursorArg);
     if (cursor.has_value()) {
@@ -555,6 +570,9 @@ QList<ListSource::Column> ListSource::columns() const
     case Kind::Tool:
         return {};
     case Kind::Extension:
+        if (m_name.startsWith(directoryPrefix)) // resources/directory/read: SEP-2640
+            return {col("name", "Name"), col("mimeType", "MIME type"), col("size", "Size"),
+                    col("uri", "URI")};
         if (m_name == QLatin1String("skills")) // skills/list: SEP-2640 entries
             return {col("/frontmatter/name", "Name"), col("/frontmatter/description", "Description"),
                     col("uri", "SKILL.md")};

@@ -63,9 +63,11 @@ public:
     static ListSource protocol(ListKind kind);
     // An extension's list by its name: "tasks" (or "tasks/list"), the 2025-11-25 tasks/list
     // (items "tasks", each identified by its taskId), or "skills" (or "skills/list"), SEP-2640's
-    // skills (items "skills", each identified by its SKILL.md uri); std::nullopt for any other.
+    // skills (items "skills", each identified by its SKILL.md uri), or "directory:URI", SEP-2640's
+    // resources/directory/read of that directory (items "resources"); std::nullopt for any other.
     static std::optional<ListSource> extension(const QString &name);
-    // The extension lists' names, as `folio list` takes them.
+    // The extension lists a server may have on its own (not directory:URI, which names one), as
+    // `folio list` takes them.
     static QStringList extensionNames();
     // Why an extension list cannot be walked on this connection ("tasks/list does not exist in
     // the 2026-07-28 tasks extension …", "the server does not offer skills …"); empty when it can,
@@ -177,9 +179,10 @@ private:
     int m_firstPosition = 0; // offset and page-number lists: the position of the first page
     ListKind m_listKind = ListKind::Tools;
     QString m_toolName;
-    QString m_name;     // Kind::Extension: "tasks"
-    QString m_method;   // Kind::Extension: "tasks/list"
-    QString m_itemsKey; // Kind::Extension: "tasks"
+    QString m_name;       // Kind::Extension: "tasks"
+    QString m_method;     // Kind::Extension: "tasks/list"
+    QString m_itemsKey;   // Kind::Extension: "tasks"
+    QJsonObject m_params; // Kind::Extension: sent with every page (a directory's uri)
     QString m_cursorArg;
     QString m_limitArg;
     QJsonObject m_tool;

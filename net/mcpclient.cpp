@@ -534,9 +534,10 @@ RpcCall *McpClient::listPage(ListKind kind, const std::optional<QString> &cursor
     return listPage(listMethod(kind), cursor, owner);
 }
 
-RpcCall *McpClient::listPage(const QString &method, const std::optional<QString> &cursor, QObject *owner)
+RpcCall *McpClient::listPage(const QString &method, const std::optional<QString> &cursor, QObject *owner,
+                             const QJsonObject &base)
 {
-    QJsonObject params;
+    QJsonObject params = base;
     if (cursor.has_value())
         params[QStringLiteral("cursor")] = *cursor; // "" is a cursor, sent as such
     return request(method, params, owner);

