@@ -782,7 +782,8 @@ void tst_RealServers::referenceServerAudit()
         QVERIFY2(!it.key().startsWith(QLatin1String("tool:")), qPrintable(it.key()));
         const QJsonObject &list = it.value();
         if (list.value(QStringLiteral("status")).toString() != QLatin1String("audited") ||
-            it.key() == QLatin1String("server/discover")) {
+            it.key() == QLatin1String("server/discover") || it.key() == QLatin1String("tasks")) {
+            // server-everything's 2025 tasks/list is audited too, and refuses a forged cursor.
             QVERIFY2(auditFindings(list).isEmpty(),
                      qPrintable(it.key() + QStringLiteral(": ") + auditFindings(list).join(u' ')));
             continue;

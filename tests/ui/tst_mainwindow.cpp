@@ -639,7 +639,8 @@ void tst_MainWindow::savesTheSnapshotTheCommandLineTakes()
     };
     const QJsonObject fromWindow = comparable(window);
     QVERIFY(!fromWindow.isEmpty());
-    QCOMPARE(fromWindow.value(QStringLiteral("lists")).toArray().size(), 7); // 4 lists, 3 list tools
+    // 4 lists, 3 list tools, skills
+    QCOMPARE(fromWindow.value(QStringLiteral("lists")).toArray().size(), 8);
     QCOMPARE(fromWindow, comparable(dir.filePath(QStringLiteral("cli.json"))));
 }
 
