@@ -85,6 +85,23 @@ QString oauthError(const QJsonObject &body)
     return text;
 }
 
+// "WHAT was refused (HTTP 400): invalid_grant: …", with the OAuth error when the answer has one.
+QString refusal(const QString &what, const HttpExchange &ex, const QUrl &url, const QJsonObject &answer)
+{
+    const QString error = oauthError(answer);
+    return QStringLiteral("%1 (%2)%3")
+        .arg(what, statusText(ex, url), error.isEmpty() ? QString() : QStringLiteral(": ") + error);
+}
+
+// A form as an application/x-www-form-urlencoded body. QUrlQuery leaves '+' alone, which a form
+// decoder reads as a space.
+QByteArray formBody(const QUrlQuery &form)
+{
+    QByteArray body = form.toString(QUrl::FullyEncoded).toUtf8();
+    body.replace('+', "%2B");
+    return body;
+}
+
 QJsonObject jsonObject(const QByteArray &body, QString *why)
 {
     QJsonParseError error;
@@ -702,10 +719,7 @@ void OAuthFlow::registerDynamically(const QUrl &endpoint)
                 QString why;
                 const QJsonObject reply = jsonObject(answer, &why);
                 if (ex.status != 200 && ex.status != 201) {
-                    const QString error = oauthError(reply);
-                    fail(QStringLiteral("Dynamic registration was refused (%1)%2")
-                             .arg(statusText(ex, endpoint),
-                                  error.isEmpty() ? QString() : QStringLiteral(": ") + error));
+                    fail(refusal(QStringLiteral("Dynamic registration was refused"), ex, endpoint, reply));
                     return;
                 }
                 const QString clientId = reply.value(QStringLiteral("client_id")).toString();
@@ -1009,8 +1023,7 @@ void OAuthFlow::tokenRequest(QUrlQuery form, bool isRefresh, bool nonceRetry)
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/x-www-form-urlencoded"));
     QUrlQuery sent = form;
     addClientAuthentication(&req, &sent);
-    QByteArray body = sent.toString(QUrl::FullyEncoded).toUtf8();
-    body.replace('+', "%2B");
+    const QByteArray body = formBody(sent);
     if (!nonceRetry)
         verdict(QStringLiteral("resource parameter"), true, m_resource);
     if (!m_dpopKey.isNull()) {
@@ -1182,16 +1195,12 @@ void OAuthFlow::exchangeIdToken()
     current().details.insert(QStringLiteral("audience"), m_issuer);
     current().details.insert(QStringLiteral("resource"), m_resource);
     current().details.insert(QStringLiteral("id_token"), decodeJwtClaims(settings.idToken));
-    QByteArray body = form.toString(QUrl::FullyEncoded).toUtf8();
-    body.replace('+', "%2B");
-    request(req, "POST", body, [this, endpoint](const HttpExchange &ex, const QByteArray &answer) {
+    request(req, "POST", formBody(form), [this, endpoint](const HttpExchange &ex, const QByteArray &answer) {
         QString why;
         const QJsonObject reply = jsonObject(answer, &why);
         if (ex.status != 200) {
-            const QString error = oauthError(reply);
-            fail(QStringLiteral("The identity provider refused the token exchange (%1)%2")
-                     .arg(statusText(ex, endpoint),
-                          error.isEmpty() ? QString() : QStringLiteral(": ") + error));
+            fail(refusal(QStringLiteral("The identity provider refused the token exchange"), ex, endpoint,
+                         reply));
             return;
         }
         const QString jag = reply.value(QStringLiteral("access_token")).toString();

@@ -435,18 +435,13 @@ bool isSecretVariable(QStringView name)
 
 bool isSecretQueryItem(QStringView name)
 {
-    static const QSet<QString> names{QStringLiteral("code"),
-                                     QStringLiteral("key"),
-                                     QStringLiteral("sig"),
-                                     QStringLiteral("signature"),
-                                     QStringLiteral("x-amz-signature"),
+    static const QSet<QString> names{QStringLiteral("code"), QStringLiteral("key"), QStringLiteral("sig"),
+                                     QStringLiteral("signature"), QStringLiteral("x-amz-signature"),
                                      QStringLiteral("x-amz-credential"),
-                                     QStringLiteral("x-amz-security-token"),
-                                     QStringLiteral("code_verifier"),
+                                     QStringLiteral("x-amz-security-token"), QStringLiteral("code_verifier"),
                                      // A signed JWT is a credential: a client assertion (RFC 7523),
                                      // a workload's or an ID-JAG grant.
-                                     QStringLiteral("assertion"),
-                                     QStringLiteral("client_assertion")};
+                                     QStringLiteral("assertion"), QStringLiteral("client_assertion")};
     if (names.contains(name.toString().toLower()))
         return true;
     const QStringList words = wordsOf(name);

@@ -63,7 +63,8 @@ void StreamableHttpTransport::post(const QJsonObject &message, const QByteArray 
                                    const HeaderList &headers, int authRetries)
 {
     const QJsonValue id = message.value(QStringLiteral("id"));
-    QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream", "POST");
+    QNetworkRequest req =
+        makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream", "POST");
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     const bool modern = Revision::isModern(m_protocolVersion);
     const QString method = message.value(QStringLiteral("method")).toString();
@@ -506,7 +507,8 @@ void StreamableHttpTransport::close()
     }
     if (!m_sessionId.isEmpty() && !Revision::isModern(m_protocolVersion)) {
         // End the session politely; 405 means the server does not allow it, which is fine.
-        QNetworkRequest req = makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream", "DELETE");
+        QNetworkRequest req =
+            makeRequest(m_endpoint, m_endpoint.url, "application/json, text/event-stream", "DELETE");
         req.setRawHeader("Mcp-Session-Id", m_sessionId);
         if (!m_protocolVersion.isEmpty())
             req.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toLatin1());
