@@ -2,6 +2,7 @@
 
 #include "jsonslice.h"
 #include "rpccall.h"
+#include "terminaltext.h"
 
 #include <QJsonDocument>
 
@@ -175,6 +176,21 @@ QStringList ListSource::extensionNames()
     return {QStringLiteral("tasks"), QStringLiteral("skills")};
 }
 
+ListSource ListSource::directory(const QString &directoryUri)
+{
+    return *extension(directoryPrefix + (directoryUri.isEmpty() ? QStringLiteral("/") : directoryUri));
+}
+
+bool ListSource::isDirectory() const
+{
+    return m_kind == Kind::Extension && m_name.startsWith(directoryPrefix);
+}
+
+QString ListSource::directoryUri() const
+{
+    return isDirectory() ? m_name.mid(directoryPrefix.size()) : QString();
+}
+
 QString ListSource::unavailableOn(const McpClient *client) const
 {
     if (m_kind != Kind::Extension || !client)
@@ -300,7 +316,17 @@ QString ListSource::displayName() const
         return m_toolName;
     case Kind::Extension:
         // "task list": the server's tasks/list, apart from the window's Tasks (those started here).
-        return m_name == QLatin1String("tasks") ? QStringLiteral("task list") : m_name;
+        if (m_name == QLatin1String("tasks"))
+            return QStringLiteral("task list");
+        if (isDirectory()) { // a folder by its last name, "triage-posts/", however long its URI
+            QString path = directoryUri();
+            while (path.endsWith(QLatin1Char('/')) && path.size() > 1)
+                path.chop(1);
+            const qsizetype slash = path.lastIndexOf(QLatin1Char('/'));
+            return elide(slash >= 0 && slash + 1 < path.size() ? path.mid(slash + 1) : path, 32) +
+                   QLatin1Char('/');
+        }
+        return m_name;
     case Kind::Protocol:
         break;
     }

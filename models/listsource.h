@@ -69,6 +69,13 @@ public:
     // The extension lists a server may have on its own (not directory:URI, which names one), as
     // `folio list` takes them.
     static QStringList extensionNames();
+    // SEP-2640's resources/directory/read of directoryUri ("skill://x/triage-posts", a skill's
+    // SKILL.md uri without its file name): extension("directory:" + directoryUri).
+    static ListSource directory(const QString &directoryUri);
+    // A directory list: one the user opens (a skill's folder), not one the server has on its own.
+    bool isDirectory() const;
+    // The directory a directory list reads; empty for any other.
+    QString directoryUri() const;
     // Why an extension list cannot be walked on this connection ("tasks/list does not exist in
     // the 2026-07-28 tasks extension …", "the server does not offer skills …"); empty when it can,
     // and for the other kinds.

@@ -489,7 +489,8 @@ void ServerSession::recordHistory()
             m && !m->walker()->isLoading() && (m->walker()->isComplete() || m->walker()->isStopped());
         if (source.kind() == ListSource::Kind::Protocol && !ended)
             return;
-        if (ended && (source.kind() == ListSource::Kind::Protocol || m->walker()->isComplete()))
+        if (ended && !source.isDirectory() &&
+            (source.kind() == ListSource::Kind::Protocol || m->walker()->isComplete()))
             s.lists.append(Snapshot::List::fromWalker(*m->walker()));
     }
     m_historyDone = true;
@@ -633,6 +634,46 @@ PagedListModel *ServerSession::listModel(const QString &listId)
         return model;
     }
     return nullptr;
+}
+
+QString ServerSession::openList(const ListSource &source, QString *why)
+{
+    const QString id = source.id();
+    if (std::any_of(m_lists.cbegin(), m_lists.cend(), [&](const ListSource &l) { return l.id() == id; })) {
+        Q_EMIT listOpened(id);
+        return id;
+    }
+    QString reason = m_client->state() == ClientState::Connected
+                         ? source.unavailableOn(m_client)
+                         : tr("%1 is not connected").arg(m_config.name);
+    if (!source.isDirectory() && reason.isEmpty())
+        reason = tr("only a folder opens on request; the server's own lists come when it connects");
+    if (!reason.isEmpty()) {
+        if (why)
+            *why = reason;
+        return {};
+    }
+    m_lists.append(source);
+    Q_EMIT listsChanged();
+    if (PagedListModel *model = listModel(id))
+        model->walker()->start();
+    Q_EMIT listOpened(id);
+    return id;
+}
+
+void ServerSession::closeList(const QString &listId)
+{
+    const auto it = std::find_if(m_lists.begin(), m_lists.end(),
+                                 [&](const ListSource &l) { return l.id() == listId && l.isDirectory(); });
+    if (it == m_lists.end())
+        return;
+    m_lists.erase(it);
+    if (PagedListModel *model = m_models.take(listId)) {
+        model->walker()->cancel();
+        model->deleteLater(); // its tab's view goes with listsChanged(), before this
+    }
+    Q_EMIT listsChanged();
+    Q_EMIT findingsChanged();
 }
 
 QList<PagedListModel *> ServerSession::openModels() const

@@ -96,6 +96,14 @@ public:
     // The model for a list id ("tools", "prompts", "resources", "templates", "tool:<name>").
     PagedListModel *listModel(const QString &listId);
     QList<PagedListModel *> openModels() const;
+    // One more list, on the user's asking: a skill's folder (ListSource::directory) becomes a list
+    // of this connection beside the server's own, its first page asked for now, and listOpened()
+    // says so (also when it was open already). Returns its id; an empty one, with *why, when the
+    // server cannot have it (ListSource::unavailableOn) or is not connected. It goes with the
+    // connection, and is in no snapshot: the server's own lists are.
+    QString openList(const ListSource &source, QString *why = nullptr);
+    // Closes a list openList() opened (no other): its walk stops and its tab goes.
+    void closeList(const QString &listId);
     // The model for a list id when it exists already (never made here).
     PagedListModel *existingModel(const QString &listId) const { return m_models.value(listId); }
     // The resources read on this connection (resources/read), counting down on the lists' TTL clock.
@@ -168,6 +176,8 @@ public:
 Q_SIGNALS:
     void stateChanged();
     void listsChanged();
+    // openList() opened listId (or found it open): the window shows it.
+    void listOpened(const QString &listId);
     // A list's findings changed, or the audit's (a new result, or one forgotten).
     void findingsChanged();
     void error(const QString &message);

@@ -21,6 +21,12 @@ QString SkillEntry::name() const
     return uri;
 }
 
+QString SkillEntry::directory() const
+{
+    const QLatin1String file("/SKILL.md");
+    return uri.endsWith(file) && uri.size() > file.size() ? uri.chopped(file.size()) : QString();
+}
+
 QString SkillEntry::description() const
 {
     return frontmatter.value(QStringLiteral("description")).toString();

@@ -35,6 +35,9 @@ struct SkillEntry
     // The frontmatter's name, else the path segment before /SKILL.md.
     QString name() const;
     QString description() const;
+    // The skill's folder, for resources/directory/read: its uri without "/SKILL.md"
+    // ("skill://x/triage-posts"); empty when its uri names no SKILL.md.
+    QString directory() const;
     // The listed file for uri (SKILL.md included); std::nullopt when it is not listed.
     std::optional<SkillFile> file(const QString &uri) const;
     // std::nullopt when the entry has no uri string (*problem says so).

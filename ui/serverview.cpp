@@ -28,8 +28,11 @@
 #include <QPushButton>
 #include <QScopedValueRollback>
 #include <QSettings>
+#include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <utility>
@@ -94,6 +97,7 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
     m_instructions->setForegroundRole(QPalette::PlaceholderText);
     c->addWidget(m_header);
     c->addWidget(m_instructions);
+    m_tabs->setObjectName(QStringLiteral("listTabs"));
     m_tabs->setDocumentMode(true);
     c->addWidget(m_tabs, 1);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
@@ -125,6 +129,11 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
 
     connect(session, &ServerSession::stateChanged, this, &ServerView::updateHeader);
     connect(session, &ServerSession::listsChanged, this, &ServerView::rebuildTabs);
+    connect(session, &ServerSession::listOpened, this, [this](const QString &listId) {
+        showList(listId);
+        window()->raise();
+        window()->activateWindow();
+    });
     connect(session, &ServerSession::findingsChanged, this, [this] {
         for (const ListSource &s : m_session->lists())
             updateTabTitle(s.id());
@@ -266,6 +275,8 @@ void ServerView::rebuildTabs()
             if (source.kind() == ListSource::Kind::Tool)
                 m_tabs->setTabToolTip(
                     index, tr("List tool %1 (pages by %2)").arg(source.toolName(), source.cursorArgument()));
+            if (source.isDirectory())
+                addCloseButton(index, source);
         }
         updateTabTitle(source.id());
         ++index;
@@ -282,6 +293,23 @@ void ServerView::rebuildTabs()
         showList(std::exchange(m_wantedTab, QString()));
     else if (!current.isEmpty() && m_pages.contains(current))
         showList(current);
+}
+
+void ServerView::addCloseButton(int index, const ListSource &source)
+{
+    // A folder the user opened (a skill's, from its window) closes; the server's own lists do not.
+    const QString path = oneLineSafe(source.directoryUri());
+    m_tabs->setTabToolTip(index, tr("Folder %1, read page by page (resources/directory/read)").arg(path));
+    auto *close = new QToolButton(m_tabs);
+    close->setObjectName(QStringLiteral("closeListTab"));
+    close->setAutoRaise(true);
+    close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    close->setIconSize(QSize(12, 12));
+    close->setToolTip(tr("Close this folder"));
+    close->setAccessibleName(tr("Close folder %1").arg(path));
+    const QString id = source.id();
+    connect(close, &QToolButton::clicked, this, [this, id] { m_session->closeList(id); });
+    m_tabs->tabBar()->setTabButton(index, QTabBar::RightSide, close);
 }
 
 QString ServerView::listIdAt(int index) const
@@ -534,11 +562,12 @@ SkillView *ServerView::openSkillView(const SkillEntry &entry)
 
 void ServerView::addReadActions(ListView *view, const ListSource &source)
 {
-    if (source.kind() != ListSource::Kind::Protocol)
+    // A folder's entries (resources/directory/read) are resources too: each is read by its uri.
+    const bool protocol = source.kind() == ListSource::Kind::Protocol;
+    if (!source.isDirectory() && (!protocol || (source.protocolKind() != ListKind::Resources &&
+                                                source.protocolKind() != ListKind::ResourceTemplates)))
         return;
-    const ListKind kind = source.protocolKind();
-    if (kind != ListKind::Resources && kind != ListKind::ResourceTemplates)
-        return;
+    const ListKind kind = protocol ? source.protocolKind() : ListKind::Resources;
     QTableView *table = view->table();
     auto *read = new QAction(kind == ListKind::Resources ? tr("Read") : tr("Read from Template…"), table);
     read->setShortcut(QKeySequence(tr("Ctrl+R")));
@@ -549,6 +578,14 @@ void ServerView::addReadActions(ListView *view, const ListSource &source)
             return;
         const QJsonObject item =
             QJsonDocument::fromJson(index.data(PagedListModel::ItemJsonRole).toByteArray()).object();
+        if (item.value(QStringLiteral("mimeType")).toString() == QLatin1String("inode/directory")) {
+            // A folder in a folder (SEP-2640) opens in a tab of its own, as its parent did.
+            QString why;
+            if (m_session->openList(ListSource::directory(item.value(QStringLiteral("uri")).toString()), &why)
+                    .isEmpty())
+                Q_EMIT statusMessage(tr("The folder cannot be read: %1").arg(oneLineSafe(why)));
+            return;
+        }
         ReadView *reads = readView();
         m_tabs->setCurrentWidget(m_readsPage);
         if (kind == ListKind::Resources)

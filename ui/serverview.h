@@ -75,6 +75,7 @@ private:
     void updateHeader();
     void updateTabTitle(const QString &listId);
     QString listIdAt(int index) const;
+    void addCloseButton(int index, const ListSource &source);
     // Read (resources) and Read from Template… (templates): double-click, Ctrl+R, context menu.
     // The skills tab: Open Skill… (Ctrl+R, double-click) opens a SkillView.
     void addSkillActions(ListView *view, const ListSource &source);

@@ -69,6 +69,7 @@ SkillView::SkillView(ServerSession *session, const SkillEntry &entry, QWidget *p
     , m_frontmatter(new WrapLabel(this))
     , m_files(new QTreeWidget(this))
     , m_loadButton(new QPushButton(tr("Load"), this))
+    , m_folderButton(new QPushButton(tr("Open Folder"), this))
     , m_outcome(new WrapLabel(this))
     , m_text(new QPlainTextEdit(this))
 {
@@ -116,6 +117,20 @@ SkillView::SkillView(ServerSession *session, const SkillEntry &entry, QWidget *p
     m_loadButton->setToolTip(tr("Read the skill's files now and check each against its entry (Ctrl+Return)"));
     m_loadButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     m_loadButton->setDefault(true);
+    m_folderButton->setObjectName(QStringLiteral("skillFolder"));
+    m_folderButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    m_folderButton->setAutoDefault(false);
+    const QString directory = entry.directory();
+    const QString unavailable = !m_session ? tr("The server is gone")
+                                : directory.isEmpty()
+                                    ? tr("The skill's uri names no SKILL.md, so it has no folder to read")
+                                    : ListSource::directory(directory).unavailableOn(m_session->client());
+    m_folderButton->setEnabled(unavailable.isEmpty());
+    m_folderButton->setToolTip(
+        unavailable.isEmpty()
+            ? tr("List what is in %1 in the server's window, page by page (resources/directory/read, Ctrl+B)")
+                  .arg(oneLineSafe(elide(directory, 80)))
+            : oneLineSafe(unavailable));
     m_outcome->setObjectName(QStringLiteral("skillOutcome"));
     m_outcome->setTextFormat(Qt::PlainText);
     m_outcome->setText(tr("Nothing of this skill is read until you load it."));
@@ -127,6 +142,7 @@ SkillView::SkillView(ServerSession *session, const SkillEntry &entry, QWidget *p
 
     auto *loadRow = new QHBoxLayout;
     loadRow->addWidget(m_outcome, 1);
+    loadRow->addWidget(m_folderButton, 0, Qt::AlignTop);
     loadRow->addWidget(m_loadButton, 0, Qt::AlignTop);
 
     auto *top = new QWidget(this);
@@ -147,6 +163,7 @@ SkillView::SkillView(ServerSession *session, const SkillEntry &entry, QWidget *p
     layout->addWidget(split, 1);
 
     connect(m_loadButton, &QPushButton::clicked, this, &SkillView::startLoad);
+    connect(m_folderButton, &QPushButton::clicked, this, &SkillView::openFolder);
     addCloseKeys(this);
     updateFiles();
 }
@@ -172,6 +189,18 @@ void SkillView::startLoad()
     });
     m_load->start();
     updateFiles();
+}
+
+void SkillView::openFolder()
+{
+    if (!m_session || m_entry.directory().isEmpty())
+        return;
+    QString why;
+    const QString id = m_session->openList(ListSource::directory(m_entry.directory()), &why);
+    Q_EMIT statusMessage(
+        id.isEmpty()
+            ? tr("The folder of %1 cannot be read: %2").arg(oneLineSafe(m_entry.name()), oneLineSafe(why))
+            : tr("The folder of %1 is open in the server's window").arg(oneLineSafe(m_entry.name())));
 }
 
 void SkillView::updateFiles()

@@ -19,7 +19,8 @@ class WrapLabel;
 // frontmatter, and its files with the size and digest each must have. Nothing of it is read until
 // Load (Ctrl+Return): then each file is read and checked (SkillLoad) — size, digest, and SKILL.md's
 // frontmatter against the entry's — its verdict shown beside it, and the SKILL.md text shown only
-// once it is verified. A skill that fails says where, in the failure colour.
+// once it is verified. A skill that fails says where, in the failure colour. Open Folder (Ctrl+B)
+// walks its folder in the server's window, where a server that reads directories lists what is in it.
 class SkillView : public QWidget
 {
     Q_OBJECT
@@ -29,12 +30,16 @@ public:
     const SkillEntry &entry() const { return m_entry; }
     SkillLoad *load() const { return m_load; }
     QPushButton *loadButton() const { return m_loadButton; }
+    QPushButton *folderButton() const { return m_folderButton; }
     QTreeWidget *filesTree() const { return m_files; }
     WrapLabel *outcomeLabel() const { return m_outcome; }
     QPlainTextEdit *skillText() const { return m_text; }
     // Shows it as a window over parent's, deleted when closed (Esc, Ctrl+W).
     void showAsWindow(QSize size);
     void startLoad();
+    // Opens the skill's folder in the server's window: its resources/directory/read, walked page
+    // by page in a tab of its own (ServerSession::openList).
+    void openFolder();
 
 Q_SIGNALS:
     void statusMessage(const QString &message);
@@ -50,6 +55,7 @@ private:
     WrapLabel *m_frontmatter;
     QTreeWidget *m_files;
     QPushButton *m_loadButton;
+    QPushButton *m_folderButton;
     WrapLabel *m_outcome;
     QPlainTextEdit *m_text;
 };

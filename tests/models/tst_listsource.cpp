@@ -576,6 +576,24 @@ void tst_ListSource::tasksListIsAnExtensionList()
     QCOMPARE(ListSource::columnValue(entry, skills->columns().first()), QJsonValue(QStringLiteral("b")));
     QCOMPARE(ListSource::identity(entry), QStringLiteral("uri:skill://a/b/SKILL.md"));
     QVERIFY(ListSource::extensionNames().contains(QStringLiteral("skills")));
+    QVERIFY(!skills->isDirectory());
+
+    // A skill's folder (resources/directory/read): opened by the user, its tab named by its last
+    // segment; a hostile uri's tab stays one short, safe line.
+    const ListSource folder = ListSource::directory(QStringLiteral("skill://a/triage-posts/"));
+    QVERIFY(folder.isDirectory());
+    QCOMPARE(folder.id(), QStringLiteral("directory:skill://a/triage-posts/"));
+    QCOMPARE(folder.directoryUri(), QStringLiteral("skill://a/triage-posts/"));
+    QCOMPARE(folder.displayName(), QStringLiteral("triage-posts/"));
+    QCOMPARE(folder.requestTitle(), QStringLiteral("resources/directory/read"));
+    QVERIFY(!ListSource::extensionNames().contains(folder.id()));
+    const ListSource hostile = ListSource::directory(QStringLiteral("skill://a/\x1b]0;owned\x07"));
+    QVERIFY(!hostile.displayName().contains(QChar(0x1b)));
+    QVERIFY(!hostile.displayName().contains(QChar(0x07)));
+    const ListSource longName =
+        ListSource::directory(QStringLiteral("skill://a/") + QString(200, QLatin1Char('x')));
+    QVERIFY(longName.displayName().size() <= 33);
+    QVERIFY(!ListSource::directory({}).directoryUri().isEmpty()); // never "directory:" alone
 }
 
 QTEST_GUILESS_MAIN(tst_ListSource)

@@ -6,6 +6,8 @@
 #include "mainwindow.h"
 #include "mcpclient.h"
 #include "pagedlistmodel.h"
+#include "pageledger.h"
+#include "pagewalker.h"
 #include "readview.h"
 #include "resourcereads.h"
 #include "rpccall.h"
@@ -17,6 +19,9 @@
 #include "trafficlog.h"
 #include "windowfixture.h"
 #include "wraplabel.h"
+#include <QTabBar>
+#include <QTabWidget>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include <QAbstractItemModel>
@@ -32,6 +37,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -59,6 +65,7 @@ private Q_SLOTS:
     void subscribedReadGoesStaleWhenTheServerChangesIt();
     void aSkillIsOpenedAndLoaded_data();
     void aSkillIsOpenedAndLoaded();
+    void aSkillsFolderIsWalkedInATabOfItsOwn();
 
 private:
     // The demo server with reads whose TTL is short enough to watch (ttlMs 1500).
@@ -66,6 +73,8 @@ private:
     ReadView *readView() { return m_fixture.serverView()->readView(); }
     // Waits for the rows of a list's first page.
     bool waitForRows(ListView *list);
+    // The skills list's entry whose frontmatter name is name, paging on until it is found.
+    static QJsonObject skillItem(ListView *list, const QString &name);
 
     // A session on a scripted 2026 server (no window): handler answers every request but the
     // handshake.
@@ -103,6 +112,24 @@ ListView *tst_ReadView::openDemo(const QString &listId, const QStringList &extra
                                               QStringLiteral("resources=healthy,ttlMs=1500")} +
                                       extra,
                                   listId);
+}
+
+QJsonObject tst_ReadView::skillItem(ListView *list, const QString &name)
+{
+    QJsonObject item;
+    (void)QTest::qWaitFor(
+        [list, &item, &name] {
+            for (int row = 0; row < list->model()->rowCount(); ++row) {
+                const QJsonObject i = list->model()->item(row);
+                if (i.value(QStringLiteral("frontmatter")).toObject().value(QStringLiteral("name")) == name)
+                    item = i;
+            }
+            if (item.isEmpty() && list->model()->canFetchMore({}))
+                list->model()->fetchMore({});
+            return !item.isEmpty();
+        },
+        10000);
+    return item;
 }
 
 bool tst_ReadView::waitForRows(ListView *list)
@@ -529,20 +556,8 @@ void tst_ReadView::aSkillIsOpenedAndLoaded()
     ListView *list =
         m_fixture.openDemoList({QStringLiteral("--scenario"), scenario}, QStringLiteral("skills"));
     QVERIFY2(list, "no skills tab");
-    QJsonObject item;
-    QVERIFY(QTest::qWaitFor(
-        [list, &item] {
-            for (int row = 0; row < list->model()->rowCount(); ++row) {
-                const QJsonObject i = list->model()->item(row);
-                if (i.value(QStringLiteral("frontmatter")).toObject().value(QStringLiteral("name")) ==
-                    QLatin1String("weekly-digest"))
-                    item = i;
-            }
-            if (item.isEmpty() && list->model()->canFetchMore({}))
-                list->model()->fetchMore({});
-            return !item.isEmpty();
-        },
-        10000));
+    const QJsonObject item = skillItem(list, QStringLiteral("weekly-digest"));
+    QVERIFY(!item.isEmpty());
     // The Name column reads the entry's frontmatter.
     QCOMPARE(list->model()->source().columns().first().header, QStringLiteral("Name"));
     McpClient *client = m_fixture.serverView()->session()->client();
@@ -574,6 +589,75 @@ void tst_ReadView::aSkillIsOpenedAndLoaded()
         QCOMPARE(view->filesTree()->topLevelItem(0)->text(3), QStringLiteral("digest differs"));
         QCOMPARE(readsSent(), 1); // SKILL.md only
     }
+    view->close();
+}
+
+void tst_ReadView::aSkillsFolderIsWalkedInATabOfItsOwn()
+{
+    ListView *skills = m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("tour")},
+                                              QStringLiteral("skills"));
+    QVERIFY2(skills, "no skills tab");
+    const QJsonObject item = skillItem(skills, QStringLiteral("triage-posts"));
+    QVERIFY(!item.isEmpty());
+    ServerView *server = m_fixture.serverView();
+    ServerSession *session = server->session();
+    SkillView *view = server->openSkillView(*SkillEntry::fromJson(item));
+    QVERIFY(view);
+    QVERIFY2(view->folderButton()->isEnabled(), qPrintable(view->folderButton()->toolTip()));
+
+    // Open Folder: the folder is a list of the server's window, its first page asked for.
+    QTest::mouseClick(view->folderButton(), Qt::LeftButton);
+    const QString id = QStringLiteral("directory:skill://folio-chat/triage-posts");
+    QCOMPARE(server->currentListId(), id);
+    auto folders = [server] {
+        return server->listIds().filter(QRegularExpression(QStringLiteral("^directory:"))).size();
+    };
+    QCOMPARE(folders(), 1);
+    auto *tabs = server->findChild<QTabWidget *>(QStringLiteral("listTabs"));
+    QVERIFY(tabs);
+    QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("triage-posts/"));
+    QVERIFY(tabs->tabToolTip(tabs->currentIndex()).contains(QLatin1String("resources/directory/read")));
+    ListView *folder = server->currentList();
+    QVERIFY(folder);
+    PageWalker *walker = folder->model()->walker();
+    walker->fetchAll();
+    QTRY_VERIFY_WITH_TIMEOUT(walker->isComplete(), 10000);
+    // SKILL.md and two folders, two a page: two pages, each on the strip's ledger.
+    QCOMPARE(folder->model()->rowCount(), 3);
+    QCOMPARE(walker->ledger()->rowCount(), 2);
+    QVERIFY(session->findings(id).isEmpty());
+    QStringList names;
+    for (int row = 0; row < folder->model()->rowCount(); ++row)
+        names << folder->model()->item(row).value(QStringLiteral("name")).toString();
+    QCOMPARE(names, (QStringList{QStringLiteral("SKILL.md"), QStringLiteral("references"),
+                                 QStringLiteral("templates")}));
+    // Asked again, the same tab comes forward: no second walk.
+    server->showList(QStringLiteral("skills"));
+    QTest::mouseClick(view->folderButton(), Qt::LeftButton);
+    QCOMPARE(server->currentListId(), id);
+    QCOMPARE(folders(), 1);
+
+    // A folder in the folder opens in a tab of its own.
+    folder->table()->setCurrentIndex(folder->model()->index(1, 0));
+    Q_EMIT folder->table()->doubleClicked(folder->table()->currentIndex());
+    const QString sub = QStringLiteral("directory:skill://folio-chat/triage-posts/references");
+    QCOMPARE(server->currentListId(), sub);
+    QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("references/"));
+    QTRY_COMPARE_WITH_TIMEOUT(server->currentList()->model()->rowCount(), 2, 10000);
+
+    // Each closes with its tab's button; the server's own lists have none.
+    int closeButtons = 0;
+    for (int i = 0; i < tabs->count(); ++i)
+        closeButtons += tabs->tabBar()->tabButton(i, QTabBar::RightSide) != nullptr;
+    QCOMPARE(closeButtons, 2);
+    auto *close =
+        qobject_cast<QToolButton *>(tabs->tabBar()->tabButton(tabs->currentIndex(), QTabBar::RightSide));
+    QVERIFY(close);
+    QVERIFY(close->accessibleName().contains(QLatin1String("references")));
+    close->click();
+    QTRY_VERIFY(!server->listIds().contains(sub));
+    QVERIFY(server->listIds().contains(id));
+    QVERIFY(!session->existingModel(sub));
     view->close();
 }
 

@@ -14,6 +14,7 @@
 #include "mcpclient.h"
 #include "oauthflow.h"
 #include "pagedlistmodel.h"
+#include "pagewalker.h"
 #include "promptview.h"
 #include "readview.h"
 #include "resourcereads.h"
@@ -536,6 +537,28 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     script.add(QStringLiteral("skill done"), [skillView, toLargeAndLight] {
         if (*skillView)
             (*skillView)->close();
+        return toLargeAndLight();
+    });
+    // A skill's folder (Open Folder in its window): resources/directory/read walked page by page in
+    // a tab of the server's window, with its page strip.
+    const QString folderId = QStringLiteral("directory:skill://folio-chat/triage-posts");
+    script.add(QStringLiteral("skill folder"), [&window, folderId] {
+        ServerSession *session = window.currentServerView()->session();
+        if (session->openList(ListSource::directory(QStringLiteral("skill://folio-chat/triage-posts"))) !=
+            folderId)
+            return false;
+        if (PagedListModel *model = session->existingModel(folderId))
+            model->walker()->fetchAll();
+        return true;
+    });
+    script.add(QStringLiteral("skill folder walked"), [&window, folderId] {
+        const PagedListModel *model = window.currentServerView()->session()->existingModel(folderId);
+        return model && model->walker()->isComplete();
+    });
+    shot(QStringLiteral("skill-folder-light"), 3);
+    stepThenShot(QStringLiteral("skill folder dark"), toDark, QStringLiteral("skill-folder-dark"), 3);
+    script.add(QStringLiteral("skill folder done"), [&window, folderId, toLargeAndLight] {
+        window.currentServerView()->session()->closeList(folderId);
         return toLargeAndLight();
     });
     // Find anything (Ctrl+K) over the tour: items, actions and findings that match "post".
