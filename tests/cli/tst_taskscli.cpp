@@ -1,13 +1,15 @@
 // folio tasks (issue 34) end to end: the real folio binary against the real demo server, over
 // stdio in both eras (a task run to its end; a tool that is no task; a hostile status message)
 // and over HTTP in the 2025-11-25 era, where tasks outlive a command (run, list across pages,
-// get, cancel, result), and a 2026-07-28 server's list. And the text printing of a task with a
-// crafted record.
+// get, cancel, result), and a 2026-07-28 server's list; Ctrl-C on a run cancels its task on the
+// server, in both eras over both transports. And the text printing of a task with a crafted record.
 
 #include "fixtureprocess.h"
 #include "mcpclient.h"
+#include "sessionrecording.h"
 #include "taskscommand.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,6 +17,11 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <memory>
+#include <optional>
+#include <signal.h>
+#include <sys/types.h>
 
 using namespace folio;
 using fixtureprocess::folioBinary;
@@ -312,6 +319,103 @@ private Q_SLOTS:
         const Run again =
             folio(QStringList{QStringLiteral("tasks"), QStringLiteral("cancel"), longId} + target);
         QCOMPARE(again.exitCode, 1);
+    }
+
+    // Ctrl-C while a run follows a task: the task is cancelled on the server (tasks/cancel; in
+    // 2026-07-28 acknowledged, then asked with tasks/get), stderr says so in one line, and the
+    // exit status is 130. The proof is the server's: over HTTP it outlives the run and
+    // 'folio tasks get' finds the task cancelled; over stdio it goes with the run, so it is put
+    // behind 'folio tap --record', whose recording holds what the server answered.
+    void ctrlCCancelsTheTaskOnTheServer_data()
+    {
+        QTest::addColumn<QString>("era");
+        QTest::addColumn<bool>("http");
+        QTest::newRow("2026-07-28 stdio") << QStringLiteral("modern") << false;
+        QTest::newRow("2025-11-25 stdio") << QStringLiteral("legacy") << false;
+        QTest::newRow("2026-07-28 http") << QStringLiteral("modern") << true;
+        QTest::newRow("2025-11-25 http") << QStringLiteral("legacy") << true;
+    }
+    void ctrlCCancelsTheTaskOnTheServer()
+    {
+        QFETCH(QString, era);
+        QFETCH(bool, http);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString recording = dir.filePath(QStringLiteral("tap.folio"));
+        std::unique_ptr<HttpDemo> server;
+        QStringList target;
+        if (http) {
+            server = std::make_unique<HttpDemo>(QStringLiteral("healthy"),
+                                                QStringList{QStringLiteral("--era"), era});
+            QVERIFY(!server->url().isEmpty());
+            target = {QStringLiteral("--url"), server->url()};
+        } else {
+            target = QStringList{QStringLiteral("--"),       folioBinary, QStringLiteral("tap"),
+                                 QStringLiteral("--record"), recording,   QStringLiteral("--quiet")} +
+                     stdioDemo(era);
+        }
+
+        QProcess run;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
+        env.remove(QStringLiteral("QT_LOGGING_RULES"));
+        run.setProcessEnvironment(env);
+        // Whoever started the tests may have had SIGINT ignored ('&' in a script), which the run
+        // would inherit and keep: it is caught only where it is not ignored.
+        run.setChildProcessModifier([] { ::signal(SIGINT, SIG_DFL); });
+        run.start(folioBinary,
+                  QStringList{QStringLiteral("tasks"), QStringLiteral("run"), QStringLiteral("sync_group"),
+                              QStringLiteral("--args"), syncArgs(60000)} +
+                      target);
+        QVERIFY2(run.waitForStarted(10000), qPrintable(run.errorString()));
+        static const QRegularExpression started(QStringLiteral("folio tasks: (\\S+) working"));
+        QByteArray said;
+        QString id;
+        QTRY_VERIFY_WITH_TIMEOUT((said += run.readAllStandardError(),
+                                  id = started.match(QString::fromUtf8(said)).captured(1), !id.isEmpty()),
+                                 20000);
+
+        QElapsedTimer interrupted;
+        interrupted.start();
+        QCOMPARE(::kill(pid_t(run.processId()), SIGINT), 0);
+        QVERIFY2(run.waitForFinished(10000), said.constData());
+        said += run.readAllStandardError();
+        QVERIFY2(interrupted.elapsed() < 8000, said.constData()); // the cancel's wait is 3 s at most
+        QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(run.exitCode() == 130, said.constData());
+        QVERIFY2(said.contains(
+                     QStringLiteral("folio tasks: interrupted (SIGINT): task %1 cancelled").arg(id).toUtf8()),
+                 said.constData());
+        QVERIFY(!said.contains('\x1b'));
+        QVERIFY(!said.contains('\x07'));
+        QVERIFY(run.readAllStandardOutput().isEmpty());
+
+        if (http) {
+            const Run after = folio(QStringList{QStringLiteral("tasks"), QStringLiteral("get"), id,
+                                                QStringLiteral("--format"), QStringLiteral("json")} +
+                                    target);
+            QVERIFY2(after.exitCode == 0, qPrintable(after.describe()));
+            QCOMPARE(after.json().value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+            return;
+        }
+        // The tap wrote its recording as it ended, before the run's shutdown let go of it.
+        QString error;
+        std::optional<SessionRecording> rec;
+        QTRY_VERIFY2_WITH_TIMEOUT((rec = SessionRecording::load(recording, &error)).has_value(),
+                                  qPrintable(error), 10000);
+        static const QRegularExpression cancelledTask(QStringLiteral("\"status\"\\s*:\\s*\"cancelled\""));
+        bool cancelAsked = false;
+        bool cancelledSaid = false;
+        for (const SessionRecording::Event &e : rec->events) {
+            if (e.type == SessionRecording::Event::Type::Send && e.text.contains("\"tasks/cancel\"") &&
+                e.text.contains(id.toUtf8()))
+                cancelAsked = true;
+            if (e.type == SessionRecording::Event::Type::Receive && e.text.contains(id.toUtf8()) &&
+                cancelledTask.match(QString::fromUtf8(e.text)).hasMatch())
+                cancelledSaid = true;
+        }
+        QVERIFY(cancelAsked);
+        QVERIFY(cancelledSaid); // the server's own word
     }
 
     // The 2026-07-28 extension over HTTP: a task outlives the run; result reads it from tasks/get.
