@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -58,6 +59,20 @@ private:
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
         env.remove(QStringLiteral("QT_LOGGING_RULES"));
         return fixtureprocess::folio(arguments, env, timeoutMs);
+    }
+
+    // folio in the background, for a test to send signals to.
+    void startRun(QProcess &run, const QStringList &arguments)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
+        env.remove(QStringLiteral("QT_LOGGING_RULES"));
+        run.setProcessEnvironment(env);
+        // Whoever started the tests may have had SIGINT ignored ('&' in a script), which the run
+        // would inherit and keep: it is caught only where it is not ignored.
+        run.setChildProcessModifier([] { ::signal(SIGINT, SIG_DFL); });
+        run.start(folioBinary, arguments);
+        QVERIFY2(run.waitForStarted(10000), qPrintable(run.errorString()));
     }
 
     QTemporaryDir m_config;
@@ -356,18 +371,11 @@ private Q_SLOTS:
         }
 
         QProcess run;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
-        env.remove(QStringLiteral("QT_LOGGING_RULES"));
-        run.setProcessEnvironment(env);
-        // Whoever started the tests may have had SIGINT ignored ('&' in a script), which the run
-        // would inherit and keep: it is caught only where it is not ignored.
-        run.setChildProcessModifier([] { ::signal(SIGINT, SIG_DFL); });
-        run.start(folioBinary,
-                  QStringList{QStringLiteral("tasks"), QStringLiteral("run"), QStringLiteral("sync_group"),
-                              QStringLiteral("--args"), syncArgs(60000)} +
-                      target);
-        QVERIFY2(run.waitForStarted(10000), qPrintable(run.errorString()));
+        startRun(run, QStringList{QStringLiteral("tasks"), QStringLiteral("run"),
+                                  QStringLiteral("sync_group"), QStringLiteral("--args"), syncArgs(60000)} +
+                          target);
+        if (QTest::currentTestFailed())
+            return;
         static const QRegularExpression started(QStringLiteral("folio tasks: (\\S+) working"));
         QByteArray said;
         QString id;
@@ -416,6 +424,103 @@ private Q_SLOTS:
         }
         QVERIFY(cancelAsked);
         QVERIFY(cancelledSaid); // the server's own word
+    }
+
+    // A server that does not answer the cancel (stopped with SIGSTOP): the run waits no longer
+    // than --timeout-ms (here shorter than 3 s), says the cancel was not confirmed and why, and
+    // exits 130. A second SIGINT during that wait ends the run at once, without the line.
+    void ctrlCWhenTheServerDoesNotAnswer()
+    {
+        QProcess server;
+        server.start(demoServer,
+                     {QStringLiteral("--scenario"), QStringLiteral("healthy"), QStringLiteral("--era"),
+                      QStringLiteral("legacy"), QStringLiteral("--http"), QStringLiteral("0")});
+        const QString url = testsupport::listeningUrl(server);
+        QVERIFY(!url.isEmpty());
+        const auto resume = qScopeGuard([&server] {
+            ::kill(pid_t(server.processId()), SIGCONT);
+            server.kill();
+            server.waitForFinished(5000);
+        });
+        static const QRegularExpression started(QStringLiteral("folio tasks: (\\S+) working"));
+        for (const bool twice : {false, true}) {
+            QVERIFY(::kill(pid_t(server.processId()), SIGCONT) == 0);
+            QProcess run;
+            startRun(run, {QStringLiteral("tasks"), QStringLiteral("run"), QStringLiteral("sync_group"),
+                           QStringLiteral("--args"), syncArgs(60000), QStringLiteral("--timeout-ms"),
+                           QString::number(twice ? 20000 : 1000), QStringLiteral("-v"),
+                           QStringLiteral("--url"), url});
+            if (QTest::currentTestFailed())
+                return;
+            QByteArray said;
+            QString id;
+            QTRY_VERIFY_WITH_TIMEOUT((said += run.readAllStandardError(),
+                                      id = started.match(QString::fromUtf8(said)).captured(1), !id.isEmpty()),
+                                     20000);
+            QVERIFY(::kill(pid_t(server.processId()), SIGSTOP) == 0);
+            QCOMPARE(::kill(pid_t(run.processId()), SIGINT), 0);
+            if (twice) {
+                // Sent once the first was taken (two at once would be one: signals do not queue).
+                QTRY_VERIFY_WITH_TIMEOUT(
+                    (said += run.readAllStandardError(), said.contains("SIGINT received")), 10000);
+                QCOMPARE(::kill(pid_t(run.processId()), SIGINT), 0);
+            }
+            QVERIFY2(run.waitForFinished(10000), said.constData());
+            said += run.readAllStandardError();
+            QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+            QVERIFY2(run.exitCode() == 130, said.constData());
+            QVERIFY(!said.contains('\x1b'));
+            if (twice) {
+                QVERIFY2(said.contains("folio tasks: SIGINT again: exiting without waiting"),
+                         said.constData());
+                QVERIFY2(!said.contains("was not confirmed"), said.constData()); // no waiting
+            } else {
+                QVERIFY2(
+                    said.contains(QStringLiteral("folio tasks: interrupted (SIGINT): the cancel of task %1 "
+                                                 "was not confirmed: no answer to tasks/cancel within "
+                                                 "1000 ms")
+                                      .arg(id)
+                                      .toUtf8()),
+                    said.constData());
+            }
+        }
+    }
+
+    // Before the server named a task (here: still connecting to a server that takes its time to
+    // start), there is nothing to cancel: the run exits at once with 130, and the server's
+    // process goes with it.
+    void ctrlCBeforeTheTask()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString pidFile = dir.filePath(QStringLiteral("server.pid"));
+        QProcess run;
+        startRun(run,
+                 {QStringLiteral("tasks"), QStringLiteral("run"), QStringLiteral("sync_group"),
+                  QStringLiteral("-v"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                  QStringLiteral("echo $$ > \"$1.new\"; mv \"$1.new\" \"$1\"; "
+                                 "sleep 30; exec \"$2\""),
+                  QStringLiteral("sh"), pidFile, demoServer});
+        if (QTest::currentTestFailed())
+            return;
+        const auto readPid = [&pidFile] {
+            QFile file(pidFile);
+            return file.open(QIODevice::ReadOnly) ? pid_t(file.readAll().trimmed().toInt()) : pid_t(0);
+        };
+        QByteArray said;
+        pid_t serverPid = 0;
+        QTRY_VERIFY_WITH_TIMEOUT((said += run.readAllStandardError(), serverPid = readPid(),
+                                  said.contains("-> server/discover") && serverPid > 0),
+                                 20000);
+        QCOMPARE(::kill(pid_t(run.processId()), SIGINT), 0);
+        QVERIFY2(run.waitForFinished(10000), said.constData());
+        said += run.readAllStandardError();
+        QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(run.exitCode() == 130, said.constData());
+        QVERIFY2(said.contains("folio tasks: interrupted (SIGINT) before the server named a task: nothing "
+                               "to cancel"),
+                 said.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(serverPid, 0) != 0, 5000); // the server is gone
     }
 
     // The 2026-07-28 extension over HTTP: a task outlives the run; result reads it from tasks/get.
