@@ -462,7 +462,8 @@ void TasksCommand::handleInterrupt(int signal, int count)
     if (count > 1 || m_done) {
         // No more waiting, not even for the server to stop: the command goes now, and a stdio
         // server's process group with it (the transport kills it as it is destroyed).
-        printErr(QStringLiteral("folio tasks: %1 again: exiting without waiting\n").arg(name));
+        printErr(QStringLiteral("folio tasks: %1%2: exiting without waiting\n")
+                     .arg(name, count > 1 ? QStringLiteral(" again") : QString()));
         m_exitCode = Interrupt::exitCode(signal);
         Q_EMIT finished(m_exitCode);
         return;
