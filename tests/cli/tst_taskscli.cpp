@@ -338,22 +338,27 @@ private Q_SLOTS:
 
     // Ctrl-C while a run follows a task: the task is cancelled on the server (tasks/cancel; in
     // 2026-07-28 acknowledged, then asked with tasks/get), stderr says so in one line, and the
-    // exit status is 130. The proof is the server's: over HTTP it outlives the run and
+    // exit status is 130 (SIGTERM: 143). The proof is the server's: over HTTP it outlives the run and
     // 'folio tasks get' finds the task cancelled; over stdio it goes with the run, so it is put
     // behind 'folio tap --record', whose recording holds what the server answered.
     void ctrlCCancelsTheTaskOnTheServer_data()
     {
         QTest::addColumn<QString>("era");
         QTest::addColumn<bool>("http");
-        QTest::newRow("2026-07-28 stdio") << QStringLiteral("modern") << false;
-        QTest::newRow("2025-11-25 stdio") << QStringLiteral("legacy") << false;
-        QTest::newRow("2026-07-28 http") << QStringLiteral("modern") << true;
-        QTest::newRow("2025-11-25 http") << QStringLiteral("legacy") << true;
+        QTest::addColumn<int>("signal");
+        QTest::newRow("2026-07-28 stdio") << QStringLiteral("modern") << false << SIGINT;
+        QTest::newRow("2025-11-25 stdio") << QStringLiteral("legacy") << false << SIGINT;
+        QTest::newRow("2026-07-28 http") << QStringLiteral("modern") << true << SIGINT;
+        QTest::newRow("2025-11-25 http") << QStringLiteral("legacy") << true << SIGINT;
+        // SIGTERM (as a service manager or 'kill' sends it) does the same, but exits 143.
+        QTest::newRow("2026-07-28 stdio SIGTERM") << QStringLiteral("modern") << false << SIGTERM;
+        QTest::newRow("2025-11-25 http SIGTERM") << QStringLiteral("legacy") << true << SIGTERM;
     }
     void ctrlCCancelsTheTaskOnTheServer()
     {
         QFETCH(QString, era);
         QFETCH(bool, http);
+        QFETCH(int, signal);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString recording = dir.filePath(QStringLiteral("tap.folio"));
@@ -385,15 +390,17 @@ private Q_SLOTS:
 
         QElapsedTimer interrupted;
         interrupted.start();
-        QCOMPARE(::kill(pid_t(run.processId()), SIGINT), 0);
+        QCOMPARE(::kill(pid_t(run.processId()), signal), 0);
         QVERIFY2(run.waitForFinished(10000), said.constData());
         said += run.readAllStandardError();
         QVERIFY2(interrupted.elapsed() < 8000, said.constData()); // the cancel's wait is 3 s at most
         QCOMPARE(run.exitStatus(), QProcess::NormalExit);
-        QVERIFY2(run.exitCode() == 130, said.constData());
-        QVERIFY2(said.contains(
-                     QStringLiteral("folio tasks: interrupted (SIGINT): task %1 cancelled").arg(id).toUtf8()),
-                 said.constData());
+        QVERIFY2(run.exitCode() == (signal == SIGINT ? 130 : 143), said.constData());
+        const QString name = signal == SIGINT ? QStringLiteral("SIGINT") : QStringLiteral("SIGTERM");
+        QVERIFY2(
+            said.contains(
+                QStringLiteral("folio tasks: interrupted (%1): task %2 cancelled").arg(name, id).toUtf8()),
+            said.constData());
         QVERIFY(!said.contains('\x1b'));
         QVERIFY(!said.contains('\x07'));
         QVERIFY(run.readAllStandardOutput().isEmpty());
