@@ -80,7 +80,7 @@ QString TasksCommand::helpText()
                           "                   line on stderr; then the task and its result are printed.\n"
                           "                   A tool whose execution.taskSupport is forbidden (or absent)\n"
                           "                   is refused. Ctrl-C (or SIGTERM) while it follows the task\n"
-                          "                   asks tasks/cancel and waits up to 3 s (or --timeout-ms)\n"
+                          "                   asks tasks/cancel and waits up to 3 s (--timeout-ms if less)\n"
                           "                   for the server to confirm; a second Ctrl-C exits at once\n"
                           "  get TASK_ID      one tasks/get: the task as it stands\n"
                           "  result TASK_ID   the task's result: 2025-11-25 tasks/result (which waits until\n"
