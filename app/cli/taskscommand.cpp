@@ -3,6 +3,7 @@
 #include "callcommand.h"
 #include "clioutput.h"
 #include "commandline.h"
+#include "interrupt.h"
 #include "mcpclient.h"
 #include "pagewalker.h"
 #include "rpccall.h"
@@ -11,6 +12,7 @@
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
+#include <QTimer>
 
 namespace folio {
 
@@ -77,7 +79,9 @@ QString TasksCommand::helpText()
                           "                   followed, its result fetched; each change of status is a\n"
                           "                   line on stderr; then the task and its result are printed.\n"
                           "                   A tool whose execution.taskSupport is forbidden (or absent)\n"
-                          "                   is refused\n"
+                          "                   is refused. Ctrl-C (or SIGTERM) while it follows the task\n"
+                          "                   asks tasks/cancel and waits up to 3 s (--timeout-ms if less)\n"
+                          "                   for the server to confirm; a second Ctrl-C exits at once\n"
                           "  get TASK_ID      one tasks/get: the task as it stands\n"
                           "  result TASK_ID   the task's result: 2025-11-25 tasks/result (which waits until\n"
                           "                   the task ends); 2026-07-28 tasks/get, whose answer carries it\n"
@@ -112,6 +116,8 @@ QString TasksCommand::helpText()
                "     JSON-RPC error, a timeout, the connection closed); list: as 'folio list'\n"
                "  2  bad usage, the server could not be reached, it does not offer tasks, it\n"
                "     does not run the tool as a task or list it, or (list) it has no tasks/list\n"
+               "  130  run: interrupted by Ctrl-C (SIGINT; 143 for SIGTERM); the task was\n"
+               "     cancelled, or stderr says why the cancel was not confirmed\n"
                "\n"
                "Examples:\n"
                "  folio tasks run sync_group --args '{\"group_id\":\"g01\",\"durationMs\":1500}' \\\n"
@@ -219,11 +225,19 @@ TasksCommand::TasksCommand(const Options &options, QObject *parent)
     , m_clock(new TtlClock(this))
 {
     connect(m_session, &CliSession::watchdogFired, this, [this](const QString &message) {
+        if (m_signal) {
+            concludeInterrupt(false, message);
+            return;
+        }
         if (m_board && m_row >= 0)
             m_board->cancel(m_row); // the task is not left running on a server we walk away from
         fail(m_board ? 1 : 2, message);
     });
     connect(m_session, &CliSession::ready, this, &TasksCommand::begin);
+    if (m_options.action == Action::Run) {
+        m_interrupt = new Interrupt(this);
+        connect(m_interrupt, &Interrupt::received, this, &TasksCommand::handleInterrupt);
+    }
 }
 
 TasksCommand::~TasksCommand()
@@ -393,7 +407,7 @@ void TasksCommand::handleToolsListed()
 
 void TasksCommand::handleTaskChanged()
 {
-    if (!m_board || m_row < 0 || m_done)
+    if (!m_board || m_row < 0 || m_done || m_signal)
         return;
     m_session->kick();
     const TaskRecord &r = m_board->record(m_row);
@@ -411,6 +425,13 @@ void TasksCommand::handleTaskEnded(int row)
     if (!m_board || row != m_row || m_done)
         return;
     const TaskRecord &r = m_board->record(row);
+    if (m_signal) {
+        if (r.phase == TaskRecord::Phase::Failed)
+            concludeInterrupt(false, r.error.describe());
+        else
+            interruptAnswered(r.task);
+        return;
+    }
     if (m_options.json)
         printJson(toJsonText(r.toJson()).toUtf8());
     else
@@ -433,6 +454,122 @@ void TasksCommand::handleTaskEnded(int row)
         return;
     }
     finish(0);
+}
+
+void TasksCommand::handleInterrupt(int signal, int count)
+{
+    const QString name = Interrupt::signalName(signal);
+    if (count > 1 || m_done) {
+        // No more waiting, not even for the server to stop: the command goes now, and a stdio
+        // server's process group with it (the transport kills it as it is destroyed).
+        printErr(QStringLiteral("folio tasks: %1%2: exiting without waiting\n")
+                     .arg(name, count > 1 ? QStringLiteral(" again") : QString()));
+        m_exitCode = Interrupt::exitCode(signal);
+        Q_EMIT finished(m_exitCode);
+        return;
+    }
+    m_signal = signal;
+    const TaskRecord *r = m_board && m_row >= 0 ? &m_board->record(m_row) : nullptr;
+    if (!r || r->phase == TaskRecord::Phase::Starting || r->task.taskId.isEmpty()) {
+        // No task known yet: nothing to cancel. A call in flight is withdrawn on the way out.
+        if (r && r->phase == TaskRecord::Phase::Starting)
+            m_board->cancel(m_row);
+        fail(Interrupt::exitCode(signal),
+             QStringLiteral("interrupted (%1) before the server named a task: nothing to cancel").arg(name));
+        return;
+    }
+    if (r->phase != TaskRecord::Phase::Running) {
+        fail(Interrupt::exitCode(signal),
+             QStringLiteral("interrupted (%1): task %2 had ended already (%3): nothing to cancel")
+                 .arg(name, oneLineSafe(r->task.taskId), TaskInfo::statusLabel(r->task.status)));
+        return;
+    }
+    cancelOnInterrupt();
+}
+
+void TasksCommand::cancelOnInterrupt()
+{
+    McpClient *client = m_session->client();
+    m_cancelledId = m_board->record(m_row).task.taskId;
+    m_cancelPending = QStringLiteral("no answer to tasks/cancel");
+    const int waitMs = qMin(cancelWaitMs, client->config().requestTimeoutMs);
+    m_cancelWait = new QTimer(this);
+    m_cancelWait->setSingleShot(true);
+    connect(m_cancelWait, &QTimer::timeout, this, [this, waitMs] {
+        concludeInterrupt(false,
+                          QStringLiteral("%1 within %2 ms").arg(m_cancelPending, QString::number(waitMs)));
+    });
+    m_cancelWait->start(waitMs);
+    // The board goes on following the task meanwhile: a poll or a status notification may tell
+    // of its end before the answer does (handleTaskEnded).
+    RpcCall *call = client->cancelTask(m_cancelledId, this);
+    connect(call, &RpcCall::finished, this, [this, call, client] {
+        call->deleteLater();
+        if (m_done)
+            return;
+        if (call->isError()) {
+            concludeInterrupt(false, QStringLiteral("tasks/cancel failed: %1").arg(call->error().describe()));
+            return;
+        }
+        // 2025-11-25 answers the task itself; the 2026-07-28 extension only acknowledges: ask.
+        if (const std::optional<TaskInfo> info = TaskInfo::fromJson(call->result())) {
+            interruptAnswered(*info);
+            return;
+        }
+        m_cancelPending = QStringLiteral("tasks/cancel was acknowledged, but no tasks/get answered");
+        RpcCall *get = client->getTask(m_cancelledId, this);
+        connect(get, &RpcCall::finished, this, [this, get] {
+            get->deleteLater();
+            if (m_done)
+                return;
+            if (get->isError()) {
+                concludeInterrupt(false,
+                                  QStringLiteral("tasks/cancel was acknowledged, but tasks/get failed: %1")
+                                      .arg(get->error().describe()));
+                return;
+            }
+            QString problem;
+            const std::optional<TaskInfo> info = TaskInfo::fromJson(get->result(), &problem);
+            if (!info) {
+                concludeInterrupt(false, QStringLiteral("tasks/get answered no task: %1").arg(problem));
+                return;
+            }
+            interruptAnswered(*info);
+        });
+    });
+}
+
+void TasksCommand::interruptAnswered(const TaskInfo &info)
+{
+    if (m_done)
+        return;
+    if (info.status == TaskInfo::Status::Cancelled) {
+        concludeInterrupt(true);
+        return;
+    }
+    if (info.isTerminal()) {
+        concludeInterrupt(false,
+                          QStringLiteral("it ended first: %1").arg(TaskInfo::statusLabel(info.status)));
+        return;
+    }
+    // Acknowledged, not yet cancelled: the board follows it until the wait ends.
+    m_cancelPending = QStringLiteral("the server took tasks/cancel, but the task was still %1")
+                          .arg(TaskInfo::statusLabel(info.status));
+}
+
+void TasksCommand::concludeInterrupt(bool cancelled, const QString &why)
+{
+    if (m_done)
+        return;
+    if (m_cancelWait)
+        m_cancelWait->stop();
+    const QString name = Interrupt::signalName(m_signal);
+    const QString id = oneLineSafe(m_cancelledId);
+    fail(Interrupt::exitCode(m_signal),
+         cancelled
+             ? QStringLiteral("interrupted (%1): task %2 cancelled (the server confirmed it)").arg(name, id)
+             : QStringLiteral("interrupted (%1): the cancel of task %2 was not confirmed: %3")
+                   .arg(name, id, oneLineSafe(why)));
 }
 
 } // namespace folio

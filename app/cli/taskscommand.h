@@ -8,8 +8,11 @@
 #include <QJsonObject>
 #include <QPointer>
 
+class QTimer;
+
 namespace folio {
 
+class Interrupt;
 class RpcCall;
 class ToolCatalog;
 class TtlClock;
@@ -50,6 +53,10 @@ public:
     // The progress line of a task that is running, as stderr gets it when its status changes.
     static QString progressLine(const TaskRecord &record);
 
+    // How long run waits for the server's answer to the tasks/cancel a SIGINT or SIGTERM sends
+    // (or the request timeout, when shorter).
+    static constexpr int cancelWaitMs = 3000;
+
     explicit TasksCommand(const Options &options, QObject *parent = nullptr);
     ~TasksCommand() override;
 
@@ -68,6 +75,15 @@ private:
     void printTask(const QJsonObject &answer, const TaskInfo &info);
     // A request about a task failed: said, exit 1 (the server's side).
     void failRequest(const QString &method, const RpcCall *call);
+    // run, SIGINT or SIGTERM: the first cancels the task being followed (when there is one) and
+    // waits for the server's answer a bounded time; any other ends the command at once.
+    void handleInterrupt(int signal, int count);
+    void cancelOnInterrupt();
+    // Where the task stands after the cancel (its answer, tasks/get, the board): cancelled ends
+    // the command; still running, it waits on for the board to see it end.
+    void interruptAnswered(const TaskInfo &info);
+    // Says whether the server confirmed the cancel, and ends with 128 + the signal.
+    void concludeInterrupt(bool cancelled, const QString &why = {});
 
     Options m_options;
     TtlClock *m_clock;
@@ -75,6 +91,11 @@ private:
     QPointer<TaskBoard> m_board;
     int m_row = -1;
     QString m_lastProgress;
+    Interrupt *m_interrupt = nullptr; // run only
+    int m_signal = 0;                 // the first signal received; 0 none
+    QString m_cancelledId;            // the task the signal cancels
+    QString m_cancelPending;          // why the cancel is not confirmed yet, as the wait's end says
+    QTimer *m_cancelWait = nullptr;
 };
 
 } // namespace folio

@@ -1,20 +1,28 @@
 // folio tasks (issue 34) end to end: the real folio binary against the real demo server, over
 // stdio in both eras (a task run to its end; a tool that is no task; a hostile status message)
 // and over HTTP in the 2025-11-25 era, where tasks outlive a command (run, list across pages,
-// get, cancel, result), and a 2026-07-28 server's list. And the text printing of a task with a
-// crafted record.
+// get, cancel, result), and a 2026-07-28 server's list; Ctrl-C on a run cancels its task on the
+// server, in both eras over both transports. And the text printing of a task with a crafted record.
 
 #include "fixtureprocess.h"
 #include "mcpclient.h"
+#include "sessionrecording.h"
 #include "taskscommand.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <memory>
+#include <optional>
+#include <signal.h>
+#include <sys/types.h>
 
 using namespace folio;
 using fixtureprocess::folioBinary;
@@ -51,6 +59,20 @@ private:
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
         env.remove(QStringLiteral("QT_LOGGING_RULES"));
         return fixtureprocess::folio(arguments, env, timeoutMs);
+    }
+
+    // folio in the background, for a test to send signals to.
+    void startRun(QProcess &run, const QStringList &arguments)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
+        env.remove(QStringLiteral("QT_LOGGING_RULES"));
+        run.setProcessEnvironment(env);
+        // Whoever started the tests may have had SIGINT ignored ('&' in a script), which the run
+        // would inherit and keep: it is caught only where it is not ignored.
+        run.setChildProcessModifier([] { ::signal(SIGINT, SIG_DFL); });
+        run.start(folioBinary, arguments);
+        QVERIFY2(run.waitForStarted(10000), qPrintable(run.errorString()));
     }
 
     QTemporaryDir m_config;
@@ -312,6 +334,200 @@ private Q_SLOTS:
         const Run again =
             folio(QStringList{QStringLiteral("tasks"), QStringLiteral("cancel"), longId} + target);
         QCOMPARE(again.exitCode, 1);
+    }
+
+    // Ctrl-C while a run follows a task: the task is cancelled on the server (tasks/cancel; in
+    // 2026-07-28 acknowledged, then asked with tasks/get), stderr says so in one line, and the
+    // exit status is 130 (SIGTERM: 143). The proof is the server's: over HTTP it outlives the run and
+    // 'folio tasks get' finds the task cancelled; over stdio it goes with the run, so it is put
+    // behind 'folio tap --record', whose recording holds what the server answered.
+    void ctrlCCancelsTheTaskOnTheServer_data()
+    {
+        QTest::addColumn<QString>("era");
+        QTest::addColumn<bool>("http");
+        QTest::addColumn<int>("signal");
+        QTest::newRow("2026-07-28 stdio") << QStringLiteral("modern") << false << SIGINT;
+        QTest::newRow("2025-11-25 stdio") << QStringLiteral("legacy") << false << SIGINT;
+        QTest::newRow("2026-07-28 http") << QStringLiteral("modern") << true << SIGINT;
+        QTest::newRow("2025-11-25 http") << QStringLiteral("legacy") << true << SIGINT;
+        // SIGTERM (as a service manager or 'kill' sends it) does the same, but exits 143.
+        QTest::newRow("2026-07-28 stdio SIGTERM") << QStringLiteral("modern") << false << SIGTERM;
+        QTest::newRow("2025-11-25 http SIGTERM") << QStringLiteral("legacy") << true << SIGTERM;
+    }
+    void ctrlCCancelsTheTaskOnTheServer()
+    {
+        QFETCH(QString, era);
+        QFETCH(bool, http);
+        QFETCH(int, signal);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString recording = dir.filePath(QStringLiteral("tap.folio"));
+        std::unique_ptr<HttpDemo> server;
+        QStringList target;
+        if (http) {
+            server = std::make_unique<HttpDemo>(QStringLiteral("healthy"),
+                                                QStringList{QStringLiteral("--era"), era});
+            QVERIFY(!server->url().isEmpty());
+            target = {QStringLiteral("--url"), server->url()};
+        } else {
+            target = QStringList{QStringLiteral("--"),       folioBinary, QStringLiteral("tap"),
+                                 QStringLiteral("--record"), recording,   QStringLiteral("--quiet")} +
+                     stdioDemo(era);
+        }
+
+        QProcess run;
+        startRun(run, QStringList{QStringLiteral("tasks"), QStringLiteral("run"),
+                                  QStringLiteral("sync_group"), QStringLiteral("--args"), syncArgs(60000)} +
+                          target);
+        if (QTest::currentTestFailed())
+            return;
+        static const QRegularExpression started(QStringLiteral("folio tasks: (\\S+) working"));
+        QByteArray said;
+        QString id;
+        QTRY_VERIFY_WITH_TIMEOUT((said += run.readAllStandardError(),
+                                  id = started.match(QString::fromUtf8(said)).captured(1), !id.isEmpty()),
+                                 20000);
+
+        QElapsedTimer interrupted;
+        interrupted.start();
+        QCOMPARE(::kill(pid_t(run.processId()), signal), 0);
+        QVERIFY2(run.waitForFinished(10000), said.constData());
+        said += run.readAllStandardError();
+        QVERIFY2(interrupted.elapsed() < 8000, said.constData()); // the cancel's wait is 3 s at most
+        QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(run.exitCode() == (signal == SIGINT ? 130 : 143), said.constData());
+        const QString name = signal == SIGINT ? QStringLiteral("SIGINT") : QStringLiteral("SIGTERM");
+        QVERIFY2(
+            said.contains(
+                QStringLiteral("folio tasks: interrupted (%1): task %2 cancelled").arg(name, id).toUtf8()),
+            said.constData());
+        QVERIFY(!said.contains('\x1b'));
+        QVERIFY(!said.contains('\x07'));
+        QVERIFY(run.readAllStandardOutput().isEmpty());
+
+        if (http) {
+            const Run after = folio(QStringList{QStringLiteral("tasks"), QStringLiteral("get"), id,
+                                                QStringLiteral("--format"), QStringLiteral("json")} +
+                                    target);
+            QVERIFY2(after.exitCode == 0, qPrintable(after.describe()));
+            QCOMPARE(after.json().value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+            return;
+        }
+        // The tap wrote its recording as it ended, before the run's shutdown let go of it.
+        QString error;
+        std::optional<SessionRecording> rec;
+        QTRY_VERIFY2_WITH_TIMEOUT((rec = SessionRecording::load(recording, &error)).has_value(),
+                                  qPrintable(error), 10000);
+        static const QRegularExpression cancelledTask(QStringLiteral("\"status\"\\s*:\\s*\"cancelled\""));
+        bool cancelAsked = false;
+        bool cancelledSaid = false;
+        for (const SessionRecording::Event &e : rec->events) {
+            if (e.type == SessionRecording::Event::Type::Send && e.text.contains("\"tasks/cancel\"") &&
+                e.text.contains(id.toUtf8()))
+                cancelAsked = true;
+            if (e.type == SessionRecording::Event::Type::Receive && e.text.contains(id.toUtf8()) &&
+                cancelledTask.match(QString::fromUtf8(e.text)).hasMatch())
+                cancelledSaid = true;
+        }
+        QVERIFY(cancelAsked);
+        QVERIFY(cancelledSaid); // the server's own word
+    }
+
+    // A server that does not answer the cancel (stopped with SIGSTOP): the run waits no longer
+    // than --timeout-ms (here shorter than 3 s), says the cancel was not confirmed and why, and
+    // exits 130. A second SIGINT during that wait ends the run at once, without the line.
+    void ctrlCWhenTheServerDoesNotAnswer()
+    {
+        QProcess server;
+        server.start(demoServer,
+                     {QStringLiteral("--scenario"), QStringLiteral("healthy"), QStringLiteral("--era"),
+                      QStringLiteral("legacy"), QStringLiteral("--http"), QStringLiteral("0")});
+        const QString url = testsupport::listeningUrl(server);
+        QVERIFY(!url.isEmpty());
+        const auto resume = qScopeGuard([&server] {
+            ::kill(pid_t(server.processId()), SIGCONT);
+            server.kill();
+            server.waitForFinished(5000);
+        });
+        static const QRegularExpression started(QStringLiteral("folio tasks: (\\S+) working"));
+        for (const bool twice : {false, true}) {
+            QVERIFY(::kill(pid_t(server.processId()), SIGCONT) == 0);
+            QProcess run;
+            startRun(run, {QStringLiteral("tasks"), QStringLiteral("run"), QStringLiteral("sync_group"),
+                           QStringLiteral("--args"), syncArgs(60000), QStringLiteral("--timeout-ms"),
+                           QString::number(twice ? 20000 : 1000), QStringLiteral("-v"),
+                           QStringLiteral("--url"), url});
+            if (QTest::currentTestFailed())
+                return;
+            QByteArray said;
+            QString id;
+            QTRY_VERIFY_WITH_TIMEOUT((said += run.readAllStandardError(),
+                                      id = started.match(QString::fromUtf8(said)).captured(1), !id.isEmpty()),
+                                     20000);
+            QVERIFY(::kill(pid_t(server.processId()), SIGSTOP) == 0);
+            QCOMPARE(::kill(pid_t(run.processId()), SIGINT), 0);
+            if (twice) {
+                // Sent once the first was taken (two at once would be one: signals do not queue).
+                QTRY_VERIFY_WITH_TIMEOUT(
+                    (said += run.readAllStandardError(), said.contains("SIGINT received")), 10000);
+                QCOMPARE(::kill(pid_t(run.processId()), SIGINT), 0);
+            }
+            QVERIFY2(run.waitForFinished(10000), said.constData());
+            said += run.readAllStandardError();
+            QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+            QVERIFY2(run.exitCode() == 130, said.constData());
+            QVERIFY(!said.contains('\x1b'));
+            if (twice) {
+                QVERIFY2(said.contains("folio tasks: SIGINT again: exiting without waiting"),
+                         said.constData());
+                QVERIFY2(!said.contains("was not confirmed"), said.constData()); // no waiting
+            } else {
+                QVERIFY2(
+                    said.contains(QStringLiteral("folio tasks: interrupted (SIGINT): the cancel of task %1 "
+                                                 "was not confirmed: no answer to tasks/cancel within "
+                                                 "1000 ms")
+                                      .arg(id)
+                                      .toUtf8()),
+                    said.constData());
+            }
+        }
+    }
+
+    // Before the server named a task (here: still connecting to a server that takes its time to
+    // start), there is nothing to cancel: the run exits at once with 130, and the server's
+    // process goes with it.
+    void ctrlCBeforeTheTask()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString pidFile = dir.filePath(QStringLiteral("server.pid"));
+        QProcess run;
+        startRun(run,
+                 {QStringLiteral("tasks"), QStringLiteral("run"), QStringLiteral("sync_group"),
+                  QStringLiteral("-v"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                  QStringLiteral("echo $$ > \"$1.new\"; mv \"$1.new\" \"$1\"; "
+                                 "sleep 30; exec \"$2\""),
+                  QStringLiteral("sh"), pidFile, demoServer});
+        if (QTest::currentTestFailed())
+            return;
+        const auto readPid = [&pidFile] {
+            QFile file(pidFile);
+            return file.open(QIODevice::ReadOnly) ? pid_t(file.readAll().trimmed().toInt()) : pid_t(0);
+        };
+        QByteArray said;
+        pid_t serverPid = 0;
+        QTRY_VERIFY_WITH_TIMEOUT((said += run.readAllStandardError(), serverPid = readPid(),
+                                  said.contains("-> server/discover") && serverPid > 0),
+                                 20000);
+        QCOMPARE(::kill(pid_t(run.processId()), SIGINT), 0);
+        QVERIFY2(run.waitForFinished(10000), said.constData());
+        said += run.readAllStandardError();
+        QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(run.exitCode() == 130, said.constData());
+        QVERIFY2(said.contains("folio tasks: interrupted (SIGINT) before the server named a task: nothing "
+                               "to cancel"),
+                 said.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(serverPid, 0) != 0, 5000); // the server is gone
     }
 
     // The 2026-07-28 extension over HTTP: a task outlives the run; result reads it from tasks/get.
