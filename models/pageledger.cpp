@@ -114,6 +114,8 @@ QVariant PageLedger::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(p.attempts);
     case AskedWithoutArgumentsRole:
         return p.askedWithoutArguments;
+    case PartingRole:
+        return p.parting;
     default:
         break;
     }
@@ -279,6 +281,12 @@ void PageLedger::addFindings(int row, const QList<Finding> &findings)
     Q_EMIT dataChanged(index(row, FindingsColumn), index(row, FindingsColumn),
                        displayRoles + QList<int>{SeverityRole, SeveritiesRole});
     Q_EMIT dataChanged(index(row, 0), index(row, 0), {SeverityRole, SeveritiesRole});
+}
+
+void PageLedger::markParting(int row, const QString &how)
+{
+    m_pages[row].parting = how;
+    changed(row, displayRoles + QList<int>{PartingRole});
 }
 
 void PageLedger::markExpired(int row)

@@ -55,6 +55,7 @@ public:
         SeveritiesRole,            // QList<int>: every finding's severity, in the order found
         AttemptsRole,              // QList<PageRecord::Attempt>: each request sent for the page, timed
         AskedWithoutArgumentsRole, // bool: PageRecord::askedWithoutArguments
+        PartingRole,               // QString: PageRecord::parting, empty on most pages
     };
 
     explicit PageLedger(QObject *parent = nullptr);
@@ -98,6 +99,8 @@ public:
     void applyFailure(int row, const McpError &error, qint64 latencyMs, qint64 responseBytes,
                       qint64 receivedAtMs);
     void addFindings(int row, const QList<Finding> &findings);
+    // The first page of a walk that parts from the walk before it, and how (PageRecord::parting).
+    void markParting(int row, const QString &how);
     void markExpired(int row);
     // The request was cancelled before its answer: Discarded ("cancelled"), or back to Fresh or
     // Expired when it was a refetch.

@@ -64,6 +64,10 @@ struct PageRecord
     bool askedWithoutArguments = false;
 
     int refetchCount = 0;
+    // Where this walk parts from the walk before it (a restart: by the user, or on list_changed):
+    // on the first page of this walk that differs from the earlier walk's page of the same number,
+    // how it differs ("other items than walk 1's page 3"); empty on every other page.
+    QString parting;
     int diffAdded = 0, diffRemoved = 0, diffChanged = 0;
 
     // The last answer's latency (the last attempt's), -1 before any.

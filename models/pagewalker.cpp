@@ -316,6 +316,7 @@ void PageWalker::acceptPage(int ledgerRow, const ListSource::Page &page, RpcCall
         m_nextPageWanted = false;
         requestNextPage(); // appends to the ledger: no reference into it is kept across this
     }
+    judgeParting(ledgerRow, items);
     const QList<Finding> itemFindings =
         m_judge.judgeItems(m_ledger->page(ledgerRow), items,
                            m_source.kind() == ListSource::Kind::Tool ? m_source.limitArgument() : QString());
@@ -511,6 +512,7 @@ void PageWalker::dropInFlight()
 
 void PageWalker::startNewWalk(const QString &reason)
 {
+    keepDigests(); // before its rows go
     ++m_walk;
     dropInFlight();
     const QList<int> rows = walkPageRows();
@@ -533,6 +535,66 @@ void PageWalker::startNewWalk(const QString &reason)
     Q_EMIT findingsChanged();
     if (wasStarted)
         requestNextPage();
+}
+
+PageWalker::PageDigest PageWalker::PageDigest::of(const ItemTexts &items)
+{
+    PageDigest d;
+    d.count = items.count();
+    for (int i = 0; i < items.count(); ++i) {
+        const quint64 h = ListSource::itemIdentityHash(items.at(i));
+        d.order = d.order * 1099511628211ULL ^ h; // FNV-style: the order counts
+        d.set += h * 0x9E3779B97F4A7C15ULL | 1;   // a sum: the order does not
+    }
+    return d;
+}
+
+void PageWalker::keepDigests()
+{
+    // Only a walk that read something replaces the earlier one: a restart before any answer
+    // (list_changed twice in a row) keeps comparing with the last walk that was read.
+    QVector<PageDigest> digests;
+    for (int row : walkPageRows()) {
+        const ItemTexts *items = m_rows->pageItems(row);
+        if (!items || m_ledger->page(row).index != digests.size())
+            break; // read in order up to here; a failed page ends what is known
+        digests.append(PageDigest::of(*items));
+    }
+    m_parted = false;
+    if (digests.isEmpty())
+        return;
+    m_earlierWalkComplete = m_complete && digests.size() == walkPageRows().size();
+    m_earlierWalk = std::move(digests);
+    m_earlierWalkNumber = m_walk;
+}
+
+void PageWalker::judgeParting(int ledgerRow, const ItemTexts &items)
+{
+    if (m_earlierWalk.isEmpty() || m_parted)
+        return;
+    const int index = m_ledger->page(ledgerRow).index;
+    const QString walk = QString::number(m_earlierWalkNumber + 1);
+    QString how;
+    if (index < m_earlierWalk.size()) {
+        const PageDigest now = PageDigest::of(items);
+        const PageDigest &before = m_earlierWalk.at(index);
+        if (now.count != before.count || now.set != before.set)
+            how = tr("%1 items where walk %2's page %3 held %4, not the same")
+                      .arg(now.count)
+                      .arg(walk)
+                      .arg(index + 1)
+                      .arg(before.count);
+        else if (now.order != before.order)
+            how = tr("the items of walk %1's page %2, in another order").arg(walk).arg(index + 1);
+        else if (m_complete && index + 1 < m_earlierWalk.size())
+            how = tr("the list ends here; walk %1 went on to page %2").arg(walk).arg(m_earlierWalk.size());
+    } else if (index == m_earlierWalk.size() && m_earlierWalkComplete) {
+        how = tr("walk %1 ended at page %2; this one goes on").arg(walk).arg(index);
+    }
+    if (how.isEmpty())
+        return;
+    m_parted = true;
+    m_ledger->markParting(ledgerRow, how);
 }
 
 void PageWalker::handleExpired(const QList<quint64> &serials)

@@ -142,6 +142,19 @@ private:
     // A page's rows as compact JSON: cut from the reply's raw text when the connection did so,
     // else each parsed item written again.
     ItemTexts itemsOf(const ListSource::Page &page) const;
+    // Where a walk parts from the one before it: each page's items, reduced to their identities.
+    struct PageDigest
+    {
+        int count = 0;
+        quint64 order = 0; // the identities in order
+        quint64 set = 0;   // the identities in any order
+        static PageDigest of(const ItemTexts &items);
+    };
+    // At a restart: what the walk ending held, page by page, as far as it was read in order.
+    void keepDigests();
+    // Compares an accepted page with the walk before's page of its number, and marks the first
+    // that differs (PageLedger::markParting).
+    void judgeParting(int ledgerRow, const ItemTexts &items);
 
     McpClient *m_client;
     ListSource m_source;
@@ -171,6 +184,10 @@ private:
     QString m_stopReason;
     std::optional<QString> m_nextCursor; // what the next page request sends
     int m_largestPage = 0;               // the most items a page of this walk held
+    QVector<PageDigest> m_earlierWalk;   // the walk before this one (empty when none was read)
+    int m_earlierWalkNumber = -1;
+    bool m_earlierWalkComplete = false; // it read to the list's end
+    bool m_parted = false;              // this walk was marked where it parts from the earlier
 };
 
 } // namespace folio

@@ -142,6 +142,7 @@ PageChipDelegate::Look PageChipDelegate::lookOf(const QModelIndex &index, qint64
     } else if (state == State::Discarded) {
         look.countText = QStringLiteral("\u2014");
     }
+    look.parts = !value(PageLedger::PartingRole).toString().isEmpty();
     for (int severity : value(PageLedger::SeveritiesRole).value<QList<int>>())
         look.badges.append(Finding::Severity(severity));
     std::stable_sort(look.badges.begin(), look.badges.end(), std::greater<>());
@@ -182,6 +183,17 @@ void PageChipDelegate::paintChip(QPainter *painter, const QRect &rect, const Loo
         painter->setPen(QPen(colors.highlight(), 1.5));
         painter->setBrush(Qt::NoBrush);
         painter->drawRoundedRect(card.adjusted(3, 3, -3, -3), 3, 3);
+    }
+
+    if (look.parts) {
+        // Where this walk parts from the walk before (PageRecord::parting): a bar down the card's
+        // left edge, in the info colour, as the tooltip and the inspector say in words.
+        const qreal w = qMax<qreal>(3, zoomed(3));
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colors.info());
+        painter->drawRoundedRect(
+            QRectF(card.left() + 1.5, card.top() + zoomed(Pad), w, card.height() - 2 * zoomed(Pad)), w / 2,
+            w / 2);
     }
 
     // Header: the page number, the findings.

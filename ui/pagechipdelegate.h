@@ -35,6 +35,7 @@ public:
         PageRecord::Scope scope = PageRecord::Scope::NotApplicable;
         QString countText; // "20", or the JSON-RPC code of a failed page ("-32602")
         QList<Finding::Severity> badges;
+        bool parts = false; // the first page where this walk parts from the walk before
     };
 
     explicit PageChipDelegate(QObject *parent = nullptr);

@@ -469,6 +469,8 @@ QStringList briefFacts(const PageRecord &p, qint64 nowMonoMs)
         parts << pageTr("public");
     else if (p.scope == PageRecord::Scope::Private)
         parts << pageTr("private");
+    if (!p.parting.isEmpty())
+        parts << pageTr("parts from the walk before");
     for (const Finding &f : p.findings)
         parts << f.id;
     return parts;
@@ -518,6 +520,8 @@ QString describePage(const PageRecord &p, qint64 nowMonoMs, bool maskCursors)
                                                                         : tr("absent"));
     if (p.error.isError())
         lines << tr("error: %1").arg(p.error.describe());
+    if (!p.parting.isEmpty())
+        lines << tr("parts from the walk before: %1").arg(p.parting);
     for (const Finding &f : p.findings)
         lines << QStringLiteral("%1 %2: %3").arg(Finding::severityName(f.severity), f.id, f.message);
     // Errors, reasons and findings quote the server: shown, never acted on.

@@ -5,6 +5,7 @@
 #include "ttlclock.h"
 
 #include <QJsonDocument>
+
 #include <QSignalSpy>
 #include <QTest>
 
@@ -30,6 +31,8 @@ private Q_SLOTS:
     void emptyStringCursorIsACursor();
     void cancelKeepsThePagesRead();
     void restartDiscardsTheWalk();
+    void aRestartedWalkSaysWhereItParts_data();
+    void aRestartedWalkSaysWhereItParts();
     void retryAsksTheFailedPageAgain();
     void refetchReplacesRowsAndDiffs_data();
     void refetchReplacesRowsAndDiffs();
@@ -515,6 +518,76 @@ void tst_PageWalker::refetchReplacesRowsAndDiffs()
         QCOMPARE(walker->rows()->item(first + i), fresh.at(i).toObject());
     QCOMPARE(walker->rows()->item(first + count).value(QStringLiteral("name")).toString(),
              QStringLiteral("tool_010"));
+}
+
+void tst_PageWalker::aRestartedWalkSaysWhereItParts_data()
+{
+    // The first walk: tools 0-4, 5-9, 10-14. The second walk's script, and the page (0-based,
+    // -1 for none) marked where it parts, with a word of how.
+    QTest::addColumn<QJsonArray>("second1");
+    QTest::addColumn<QJsonArray>("second2");
+    QTest::addColumn<QJsonArray>("second3"); // empty: the walk ends at its second page
+    QTest::addColumn<int>("parts");
+    QTest::addColumn<QString>("how");
+    auto reversed = [](const QJsonArray &a) {
+        QJsonArray r;
+        for (auto it = a.end(); it != a.begin();)
+            r.append(*--it);
+        return r;
+    };
+    QTest::newRow("the same list") << tools(0, 5) << tools(5, 5) << tools(10, 5) << -1 << QString();
+    QTest::newRow("an item gone from page 2") << tools(0, 5) << tools(6, 4) << tools(10, 5) << 1
+                                              << QStringLiteral("4 items where walk 1's page 2 held 5");
+    QTest::newRow("page 2 in another order")
+        << tools(0, 5) << reversed(tools(5, 5)) << tools(10, 5) << 1 << QStringLiteral("in another order");
+    QTest::newRow("the same count, another item")
+        << tools(0, 5) << tools(5, 5) << tools(20, 5) << 2 << QStringLiteral("not the same");
+    QTest::newRow("it ends sooner") << tools(0, 5) << tools(5, 5) << QJsonArray() << 1
+                                    << QStringLiteral("the list ends here; walk 1 went on to page 3");
+}
+
+void tst_PageWalker::aRestartedWalkSaysWhereItParts()
+{
+    QFETCH(QJsonArray, second1);
+    QFETCH(QJsonArray, second2);
+    QFETCH(QJsonArray, second3);
+    QFETCH(int, parts);
+    QFETCH(QString, how);
+    QVERIFY(m_server.connect(Script{{NoCursor, page(tools(0, 5), QStringLiteral("c1"))},
+                                    {QStringLiteral("c1"), page(tools(5, 5), QStringLiteral("c2"))},
+                                    {QStringLiteral("c2"), page(tools(10, 5), QJsonValue::Undefined)}}));
+    PageWalker *walker = makeWalker();
+    QVERIFY(walkAll(walker));
+    for (const PageRecord &p : walker->ledger()->pages())
+        QVERIFY(p.parting.isEmpty()); // a first walk parts from nothing
+
+    m_server.script =
+        Script{{NoCursor, page(second1, QStringLiteral("d1"))},
+               {QStringLiteral("d1"), page(second2, second3.isEmpty() ? QJsonValue(QJsonValue::Undefined)
+                                                                      : QJsonValue(QStringLiteral("d2")))},
+               {QStringLiteral("d2"), page(second3, QJsonValue::Undefined)}};
+    walker->restart(QStringLiteral("the user asked"));
+    QVERIFY(walkAll(walker));
+    int marked = -1;
+    for (int row : walker->walkPageRows()) {
+        const PageRecord &p = walker->ledger()->page(row);
+        if (!p.parting.isEmpty()) {
+            QCOMPARE(marked, -1); // only the first page that parts
+            marked = p.index;
+            QVERIFY2(p.parting.contains(how), qPrintable(p.parting));
+            QCOMPARE(
+                walker->ledger()->data(walker->ledger()->index(row, 0), PageLedger::PartingRole).toString(),
+                p.parting);
+        }
+    }
+    QCOMPARE(marked, parts);
+
+    // A third walk compares with the second, not the first.
+    walker->restart(QStringLiteral("again"));
+    QVERIFY(walkAll(walker));
+    for (int row : walker->walkPageRows())
+        QVERIFY2(walker->ledger()->page(row).parting.isEmpty(),
+                 qPrintable(walker->ledger()->page(row).parting));
 }
 
 void tst_PageWalker::refusedRefetchRestarts()

@@ -24,6 +24,7 @@
 #include "testjson.h"
 #include "theme.h"
 #include "timelineview.h"
+#include "tooltips.h"
 #include "trafficlogmodel.h"
 #include "trafficview.h"
 #include "windowfixture.h"
@@ -65,6 +66,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QToolTip>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <algorithm>
@@ -87,6 +89,7 @@ private Q_SLOTS:
     void loadAllWithTheKeyboard();
     void selectingAChipSelectsItsRows();
     void stripTimelineAndTableShareOneSelection();
+    void aRestartedWalkShowsWhereItParts();
     void rowPaneHintsUntilARowIsSelected();
     void filteringKeepsWhatTheUserSees();
     void filteringMatchesRowsAsTheyArrive();
@@ -218,6 +221,39 @@ void tst_MainWindow::loadAllWithTheKeyboard()
     QCOMPARE(list->model()->rowCount(), 123);
     QCOMPARE(list->strip()->chipCount(), 7);
     QVERIFY(list->summary().contains(QStringLiteral("complete")));
+}
+
+void tst_MainWindow::aRestartedWalkShowsWhereItParts()
+{
+    // The demo's unstable-order: each walk shuffles the list its own way.
+    ListView *list =
+        m_fixture.openDemoList({QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                                QStringLiteral("--list"), QStringLiteral("tools=unstable-order")});
+    QVERIFY(list);
+    PageWalker *walker = list->model()->walker();
+    list->loadAll();
+    QTRY_VERIFY_WITH_TIMEOUT(walker->isComplete(), 10000);
+    for (int row : walker->walkPageRows())
+        QVERIFY(!list->strip()->chipLook(row).parts); // the first walk parts from nothing
+    walker->restart(QStringLiteral("the user asked"));
+    list->loadAll();
+    QTRY_VERIFY_WITH_TIMEOUT(walker->isComplete(), 10000);
+    QList<int> parted;
+    for (int row : walker->walkPageRows()) {
+        if (list->strip()->chipLook(row).parts)
+            parted << row;
+    }
+    QCOMPARE(parted.size(), 1); // the first page where the walks part, only
+    const int row = parted.first();
+    // Said in words where the pointer rests, and to a screen reader.
+    list->strip()->scrollTo(walker->ledger()->index(row, 0));
+    const QRect chip = list->strip()->chipRect(row);
+    QVERIFY(!chip.isEmpty());
+    testsupport::askToolTip(*list->strip(), chip.center());
+    QTRY_VERIFY(QToolTip::text().contains(QLatin1String("parts from the walk before")));
+    QVERIFY2(QToolTip::text().contains(QLatin1String("walk 1")), qPrintable(QToolTip::text()));
+    QVERIFY(
+        list->strip()->pageAccessibleDescription(row).contains(QLatin1String("parts from the walk before")));
 }
 
 void tst_MainWindow::selectingAChipSelectsItsRows()
