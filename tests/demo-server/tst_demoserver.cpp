@@ -2774,12 +2774,6 @@ QJsonObject goodClaims(const QByteArray &method, const QUrl &url)
             {QStringLiteral("iat"), nowSeconds()}};
 }
 
-QString ath(const QString &token)
-{
-    return QString::fromLatin1(
-        folio::jose::base64Url(QCryptographicHash::hash(token.toUtf8(), QCryptographicHash::Sha256)));
-}
-
 QJsonObject jwtClaims(const QString &token)
 {
     const QStringList parts = token.split(QLatin1Char('.'));
@@ -3072,7 +3066,6 @@ void TestDemoServer::oauthDpopResource()
                           {{"Authorization", dpopAuthorization}, {"DPoP", proofFor(key, "POST", mcp, bound)}})
                  .status,
              200);
-    QCOMPARE(ath(bound).size(), 43);
 }
 
 // A public client's refresh token is bound to the DPoP key too (RFC 9449 §5): refreshed with a
