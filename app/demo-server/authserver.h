@@ -54,7 +54,8 @@ struct AuthSettings
 // metadata documents (both optional), an authorization endpoint that approves at once with a
 // redirect (no login page: PKCE S256 and the RFC 8707 resource are checked, RFC 9207 iss is
 // sent), and a token endpoint for the authorization_code and refresh_token grants, and for the
-// client_credentials grant of a confidential pre-registered client (no person involved). Faults
+// client_credentials grant of a confidential pre-registered client (no person involved). With dpop,
+// tokens are bound to the key of the client's DPoP proof (RFC 9449; checked by dpop.h). Faults
 // (AuthSettings::fault) break one rule on purpose, for the client to catch. Everything is kept in
 // memory and bounded (maxEntries per table, oldest dropped first).
 class AuthServer : public QObject
