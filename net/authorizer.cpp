@@ -6,6 +6,8 @@
 
 #include <QDateTime>
 
+#include <utility>
+
 namespace folio {
 
 Authorizer::Authorizer(const QUrl &serverUrl, QObject *parent)
@@ -74,6 +76,7 @@ void Authorizer::handleRefusal(int status, const QByteArray &challenge, const QS
     if (status == 401 && !m_dpopKey.isNull() && bearer.isScheme(u"DPoP") &&
         bearer.param(u"error") == QLatin1String("use_dpop_nonce") && !m_dpopNonce.isEmpty() &&
         usedToken == accessToken()) {
+        m_nonceRetry = true;
         settle({});
         return;
     }
@@ -206,6 +209,7 @@ void Authorizer::handleFlowFinished()
 {
     OAuthFlow *flow = m_flow;
     m_flowRunning = false;
+    m_nonceRetry = false;
     if (flow->succeeded()) {
         setRecord(flow->record());
         m_dpopNonce.clear();
@@ -243,20 +247,37 @@ void Authorizer::noteAuthorizedRequest(const QString &what, int status)
 {
     if (!m_flow || m_flowRunning || !m_flow->succeeded())
         return;
-    for (const AuthStep &s : m_flow->steps()) {
-        if (s.kind == AuthStep::Kind::AuthorizedRequest)
-            return; // the first one tells; later requests are the traffic view's
+    // The first one tells; later requests are the traffic view's. But a first one refused only for
+    // the resource server's DPoP nonce (RFC 9449 §9) went again with it: that answer tells.
+    const bool afterNonce = std::exchange(m_nonceRetry, false);
+    int replaced = -1;
+    for (int i = 0; i < m_flow->steps().size(); ++i) {
+        const AuthStep &s = m_flow->steps().at(i);
+        if (s.kind != AuthStep::Kind::AuthorizedRequest)
+            continue;
+        if (!afterNonce || s.state != AuthStep::State::Failed)
+            return;
+        replaced = i;
     }
     AuthStep step;
     step.kind = AuthStep::Kind::AuthorizedRequest;
     step.title = AuthStep::kindName(step.kind);
     step.state = status >= 200 && status < 300 ? AuthStep::State::Done : AuthStep::State::Failed;
-    step.summary = QStringLiteral("%1 sent again with the token: HTTP %2").arg(what, QString::number(status));
+    step.summary = (afterNonce ? QStringLiteral("%1 sent again with the token and the DPoP nonce: HTTP %2")
+                               : QStringLiteral("%1 sent again with the token: HTTP %2"))
+                       .arg(what, QString::number(status));
     step.verdicts.append({QStringLiteral("Authorization header on the request"), true,
                           m_dpopKey.isNull() ? QStringLiteral("Bearer")
                                              : QStringLiteral("DPoP, with a fresh proof on every request")});
+    if (afterNonce)
+        step.verdicts.append({QStringLiteral("DPoP nonce"), true,
+                              QStringLiteral("the resource server asked for one (use_dpop_nonce): sent "
+                                             "again with it")});
     step.startedMs = step.finishedMs = QDateTime::currentMSecsSinceEpoch();
-    m_flow->appendStep(step);
+    if (replaced >= 0)
+        m_flow->replaceStep(replaced, step);
+    else
+        m_flow->appendStep(step);
 }
 
 } // namespace folio

@@ -128,6 +128,9 @@ private:
     QString m_refreshedFrom; // the access token a refresh replaced: refreshed once, not again
     SigningKey m_dpopKey;    // the record's, read once
     QString m_dpopNonce;     // the resource server's latest
+    // The authorized request was refused for the resource server's DPoP nonce and goes again with
+    // it: that answer, not the refusal, is the sign-in's last step.
+    bool m_nonceRetry = false;
     // A grant without a person that failed is not run again by itself (a workload's JWT refused
     // once is refused again): the user signs in, or the settings change.
     McpError m_machineFailure;

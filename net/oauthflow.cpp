@@ -179,6 +179,14 @@ void OAuthFlow::appendStep(const AuthStep &step)
     Q_EMIT stepAdded(int(m_steps.size()) - 1);
 }
 
+void OAuthFlow::replaceStep(int index, const AuthStep &step)
+{
+    if (index < 0 || index >= m_steps.size())
+        return;
+    m_steps[index] = step;
+    Q_EMIT stepChanged(index);
+}
+
 int OAuthFlow::beginStep(AuthStep::Kind kind, const QString &title)
 {
     AuthStep step;

@@ -84,6 +84,8 @@ public:
     void openBrowserAgain();
     // A step the flow's owner adds after the flow (the authorized request that followed).
     void appendStep(const AuthStep &step);
+    // Puts step in place of the one at index (such an added step, told better later).
+    void replaceStep(int index, const AuthStep &step);
 
     // What was checked, as functions the tests read directly.
     // RFC 9728 §3.1: the well-known URLs of a resource's metadata, path-based first.

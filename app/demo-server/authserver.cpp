@@ -1,5 +1,6 @@
 #include "authserver.h"
 
+#include "dpop.h"
 #include "httpexchange.h"
 
 #include <QCryptographicHash>
@@ -212,8 +213,11 @@ bool AuthSettings::parse(const QString &spec, QString *error)
                 noRefresh = true;
             else if (key == QLatin1String("cimd"))
                 metadataDocuments = true;
+            else if (key == QLatin1String("dpop"))
+                dpop = true;
             else {
-                *error = QStringLiteral("--oauth: unknown flag \"%1\" (flags: rotate, jwt, no-refresh, cimd)")
+                *error = QStringLiteral(
+                             "--oauth: unknown flag \"%1\" (flags: rotate, jwt, no-refresh, cimd, dpop)")
                              .arg(key);
                 return false;
             }
@@ -257,6 +261,13 @@ bool AuthSettings::parse(const QString &spec, QString *error)
                     return false;
                 }
             }
+        } else if (key == QLatin1String("dpop")) {
+            if (value != QLatin1String("nonce")) {
+                *error = QStringLiteral("--oauth: dpop is a flag, or dpop=nonce (not \"%1\")").arg(value);
+                return false;
+            }
+            dpop = true;
+            dpopNonce = true;
         } else if (key == QLatin1String("fault")) {
             if (!fault.isEmpty()) {
                 *error = QStringLiteral("--oauth: one fault at a time (%1, then %2)").arg(fault, value);
@@ -269,10 +280,10 @@ bool AuthSettings::parse(const QString &spec, QString *error)
             }
             fault = value;
         } else {
-            *error =
-                QStringLiteral("--oauth: unknown key \"%1\" (keys: token-ttl-ms, code-ttl-ms, "
-                               "refresh-ttl-ms, scopes, challenge-scope, step-up, client, redirect, fault)")
-                    .arg(key);
+            *error = QStringLiteral(
+                         "--oauth: unknown key \"%1\" (keys: token-ttl-ms, code-ttl-ms, "
+                         "refresh-ttl-ms, scopes, challenge-scope, step-up, client, redirect, dpop, fault)")
+                         .arg(key);
             return false;
         }
     }
@@ -319,6 +330,10 @@ AuthServer::AuthServer(const AuthSettings &settings, QObject *parent)
     , m_settings(settings)
 {
     m_clock.start();
+    if (m_settings.dpopNonce) {
+        m_tokenNonce = randomToken(16);
+        m_resourceNonce = randomToken(16);
+    }
     if (!m_settings.clientId.isEmpty()) {
         Client client;
         client.redirectUris = m_settings.clientRedirects;
@@ -425,13 +440,79 @@ QByteArray AuthServer::challenge(const QString &error, const QString &descriptio
         params.append(quotedParam("error", error));
         params.append(quotedParam("error_description", description));
     }
-    return params.isEmpty() ? QByteArray("Bearer") : "Bearer " + params.join(", ");
+    QByteArray header = params.isEmpty() ? QByteArray("Bearer") : "Bearer " + params.join(", ");
+    // RFC 9449 §7.1: the DPoP scheme is offered beside Bearer, with the algorithms it takes. One
+    // header of two challenges (RFC 9110 §11.6.1), Bearer first: the scheme a client without DPoP reads.
+    if (m_settings.dpop)
+        header += ", DPoP " + quotedParam("algs", QStringLiteral("ES256"));
+    return header;
 }
 
-bool AuthServer::admit(const HeaderMap &headers, HttpExchange *exchange)
+QByteArray AuthServer::dpopChallenge(const QString &error, const QString &description) const
+{
+    // Alone (a client that sent DPoP reads this scheme's error first), with resource_metadata so
+    // that a client signing in again from this answer still finds the authorization server.
+    QList<QByteArray> params;
+    if (!m_settings.hasFault("no-resource-metadata") && !m_settings.hasFault("bare-challenge"))
+        params.append(quotedParam("resource_metadata", resourceMetadataUrl()));
+    params.append(quotedParam("error", error));
+    params.append(quotedParam("error_description", description));
+    params.append(quotedParam("algs", QStringLiteral("ES256")));
+    return "DPoP " + params.join(", ");
+}
+
+QUrl AuthServer::requestUrl(const HeaderMap &headers, const QByteArray &path) const
+{
+    // The connection checked that Host is a loopback name; without one, the server's own origin.
+    const QByteArray host = headers.value("host");
+    QUrl url = host.isEmpty() ? m_origin : QUrl(QStringLiteral("http://") + QString::fromLatin1(host));
+    url.setPath(QString::fromLatin1(path));
+    return url;
+}
+
+AuthServer::ProofVerdict AuthServer::checkProof(const HeaderMap &headers, const QByteArray &method,
+                                                const QByteArray &path, const QString &accessToken,
+                                                const QString &nonce, QString *jkt, QString *why)
+{
+    dpop::Expectation expected;
+    expected.method = method;
+    expected.url = requestUrl(headers, path);
+    expected.accessToken = accessToken;
+    expected.nonce = nonce;
+    expected.nowSeconds = QDateTime::currentSecsSinceEpoch();
+    dpop::Proof proof;
+    switch (dpop::verify(headers.value("dpop"), expected, &proof, why)) {
+    case dpop::Verdict::Invalid:
+        return ProofVerdict::Invalid;
+    case dpop::Verdict::NonceNeeded:
+        return ProofVerdict::NonceNeeded;
+    case dpop::Verdict::Valid:
+        break;
+    }
+    // RFC 9449 §11.1: a proof is good once. Its iat is at most maxSkewSeconds old, so a jti needs
+    // remembering only that long; the latest maxProofIds are kept, whatever their age.
+    if (m_proofIds.contains(proof.jti)) {
+        *why = QStringLiteral("The DPoP proof was used before (its jti is not new)");
+        return ProofVerdict::Invalid;
+    }
+    m_proofIds.insert(proof.jti);
+    m_proofIdOrder.append(proof.jti);
+    while (m_proofIdOrder.size() > maxProofIds)
+        m_proofIds.remove(m_proofIdOrder.takeFirst());
+    *jkt = proof.thumbprint;
+    return ProofVerdict::Valid;
+}
+
+bool AuthServer::admit(const QByteArray &method, const QByteArray &path, const HeaderMap &headers,
+                       HttpExchange *exchange)
 {
     const QByteArray authorization = headers.value("authorization").trimmed();
-    const bool bearer = authorization.size() > 7 && authorization.left(7).toLower() == "bearer ";
+    const qsizetype space = authorization.indexOf(' ');
+    const QByteArray scheme = (space < 0 ? authorization : authorization.left(space)).toLower();
+    const QString token = space < 0 ? QString() : QString::fromLatin1(authorization.mid(space + 1).trimmed());
+    const bool bearer = scheme == "bearer" && !token.isEmpty();
+    // Without dpop the DPoP scheme is not served: such a request has no credentials this server reads.
+    const bool dpopScheme = m_settings.dpop && scheme == "dpop" && !token.isEmpty();
     auto refuse = [this, exchange](int status, const QString &error, const QString &description,
                                    const QByteArray &header) {
         exchange->setHeader("WWW-Authenticate", header);
@@ -440,7 +521,10 @@ bool AuthServer::admit(const HeaderMap &headers, HttpExchange *exchange)
             compact({{QStringLiteral("error"), error}, {QStringLiteral("error_description"), description}}),
             status);
     };
-    if (!bearer) {
+    auto refuseDpop = [this, &refuse](const QString &error, const QString &description) {
+        refuse(401, error, description, dpopChallenge(error, description));
+    };
+    if (!bearer && !dpopScheme) {
         // RFC 6750 §3.1: a request without credentials gets no error code.
         refuse(401, QStringLiteral("unauthorized"),
                QStringLiteral("This server needs a bearer token; its protected resource metadata is at %1")
@@ -448,24 +532,67 @@ bool AuthServer::admit(const HeaderMap &headers, HttpExchange *exchange)
                challenge({}, {}));
         return false;
     }
-    const QString token = QString::fromLatin1(authorization.mid(7).trimmed());
-    const Access *access = m_access.find(token);
-    if (!access || access->expiresAt <= now()) {
-        const QString description = access ? QStringLiteral("The access token expired")
-                                           : QStringLiteral("The access token is unknown");
-        if (access)
+    const Access *found = m_access.find(token);
+    if (!found || found->expiresAt <= now()) {
+        const QString description = found ? QStringLiteral("The access token expired")
+                                          : QStringLiteral("The access token is unknown");
+        if (found)
             m_access.remove(token);
-        refuse(401, QStringLiteral("invalid_token"), description,
-               challenge(QStringLiteral("invalid_token"), description));
+        if (dpopScheme)
+            refuseDpop(QStringLiteral("invalid_token"), description);
+        else
+            refuse(401, QStringLiteral("invalid_token"), description,
+                   challenge(QStringLiteral("invalid_token"), description));
         return false;
     }
-    if (!m_settings.stepUpScope.isEmpty() && !access->scopes.contains(m_settings.stepUpScope)) {
-        QStringList wanted = access->scopes;
+    const Access access = *found;
+    if (bearer && !access.jkt.isEmpty()) {
+        // RFC 9449 §7.2: a DPoP-bound token sent as Bearer is refused: its key must be shown.
+        refuseDpop(QStringLiteral("invalid_token"),
+                   QStringLiteral("This access token is DPoP-bound: send it as Authorization: DPoP, with a "
+                                  "DPoP proof of its key"));
+        return false;
+    }
+    if (dpopScheme) {
+        if (access.jkt.isEmpty()) {
+            refuseDpop(QStringLiteral("invalid_token"),
+                       QStringLiteral("This access token is not DPoP-bound: send it as Bearer"));
+            return false;
+        }
+        if (!headers.contains("dpop")) {
+            refuseDpop(QStringLiteral("invalid_dpop_proof"),
+                       QStringLiteral("A DPoP-bound access token needs a DPoP proof header"));
+            return false;
+        }
+        QString jkt;
+        QString why;
+        switch (checkProof(headers, method, path, token, m_resourceNonce, &jkt, &why)) {
+        case ProofVerdict::NonceNeeded:
+            // RFC 9449 §9: the nonce to put in the next proof.
+            exchange->setHeader("DPoP-Nonce", m_resourceNonce.toLatin1());
+            refuseDpop(QStringLiteral("use_dpop_nonce"), why);
+            return false;
+        case ProofVerdict::Invalid:
+            refuseDpop(QStringLiteral("invalid_dpop_proof"), why);
+            return false;
+        case ProofVerdict::Valid:
+            break;
+        }
+        if (jkt != access.jkt) {
+            refuseDpop(QStringLiteral("invalid_token"),
+                       QStringLiteral("The DPoP proof is signed with another key than the one the access "
+                                      "token is bound to"));
+            return false;
+        }
+    }
+    if (!m_settings.stepUpScope.isEmpty() && !access.scopes.contains(m_settings.stepUpScope)) {
+        QStringList wanted = access.scopes;
         wanted.removeAll(QStringLiteral("offline_access"));
         wanted.append(m_settings.stepUpScope);
         const QString description =
             QStringLiteral("This server needs the scope %1 (step-up)").arg(m_settings.stepUpScope);
-        QByteArray header = "Bearer " + quotedParam("error", QStringLiteral("insufficient_scope")) + ", " +
+        QByteArray header = (dpopScheme ? "DPoP " : "Bearer ") +
+                            quotedParam("error", QStringLiteral("insufficient_scope")) + ", " +
                             quotedParam("scope", wanted.join(QLatin1Char(' '))) + ", " +
                             quotedParam("resource_metadata", resourceMetadataUrl()) + ", " +
                             quotedParam("error_description", description);
@@ -494,15 +621,20 @@ void AuthServer::serveResourceMetadata(HttpExchange *exchange)
     }
     const QString named =
         m_settings.hasFault("resource-mismatch") ? issuer() + QStringLiteral("/elsewhere") : resource();
-    exchange->replyJson(
-        compact({
-            {QStringLiteral("resource"), named},
-            {QStringLiteral("authorization_servers"), QJsonArray{issuer()}},
-            {QStringLiteral("scopes_supported"), jsonArray(m_settings.scopes)},
-            {QStringLiteral("bearer_methods_supported"), QJsonArray{QStringLiteral("header")}},
-            {QStringLiteral("resource_name"), QStringLiteral("Folio demo server")},
-        }),
-        200);
+    QJsonObject metadata{
+        {QStringLiteral("resource"), named},
+        {QStringLiteral("authorization_servers"), QJsonArray{issuer()}},
+        {QStringLiteral("scopes_supported"), jsonArray(m_settings.scopes)},
+        {QStringLiteral("bearer_methods_supported"), QJsonArray{QStringLiteral("header")}},
+        {QStringLiteral("resource_name"), QStringLiteral("Folio demo server")},
+    };
+    if (m_settings.dpop) {
+        // RFC 9728 §2: DPoP proofs of ES256 are taken; a Bearer token is good too.
+        metadata.insert(QStringLiteral("dpop_signing_alg_values_supported"),
+                        QJsonArray{QStringLiteral("ES256")});
+        metadata.insert(QStringLiteral("dpop_bound_access_tokens_required"), false);
+    }
+    exchange->replyJson(compact(metadata), 200);
 }
 
 void AuthServer::serveServerMetadata(HttpExchange *exchange)
@@ -537,6 +669,9 @@ void AuthServer::serveServerMetadata(HttpExchange *exchange)
     };
     if (m_settings.metadataDocuments)
         metadata.insert(QStringLiteral("client_id_metadata_document_supported"), true);
+    if (m_settings.dpop) // RFC 9449 §5.1
+        metadata.insert(QStringLiteral("dpop_signing_alg_values_supported"),
+                        QJsonArray{QStringLiteral("ES256")});
     if (m_settings.hasFault("no-s256"))
         metadata.remove(QStringLiteral("code_challenge_methods_supported"));
     if (m_settings.hasFault("no-registration"))
@@ -886,6 +1021,25 @@ void AuthServer::token(const HeaderMap &headers, const QByteArray &body, HttpExc
         return;
     }
 
+    // DPoP (RFC 9449 §5): a proof is optional; one that is sent must be good, and is checked before
+    // the grant, so that a code is not spent on a request sent again with the nonce.
+    QString jkt;
+    if (m_settings.dpop && headers.contains("dpop")) {
+        QString why;
+        switch (checkProof(headers, "POST", tokenPath, {}, m_tokenNonce, &jkt, &why)) {
+        case ProofVerdict::NonceNeeded:
+            // RFC 9449 §8: the nonce to put in the next proof.
+            exchange->setHeader("DPoP-Nonce", m_tokenNonce.toLatin1());
+            oauthError(exchange, 400, QStringLiteral("use_dpop_nonce"), why);
+            return;
+        case ProofVerdict::Invalid:
+            oauthError(exchange, 400, QStringLiteral("invalid_dpop_proof"), why);
+            return;
+        case ProofVerdict::Valid:
+            break;
+        }
+    }
+
     // Client authentication (RFC 6749 §2.3.1): the method the client registered, and only that.
     QString clientId = form.value(QStringLiteral("client_id"));
     QString secret;
@@ -950,15 +1104,15 @@ void AuthServer::token(const HeaderMap &headers, const QByteArray &body, HttpExc
         return;
     }
     if (grant == QLatin1String("authorization_code"))
-        grantCode(clientId, form, exchange);
+        grantCode(clientId, form, jkt, exchange);
     else if (clientCredentials && client->preRegistered)
-        grantClientCredentials(clientId, form, exchange);
+        grantClientCredentials(clientId, form, jkt, exchange);
     else if (clientCredentials)
         oauthError(exchange, 400, QStringLiteral("unauthorized_client"),
                    QStringLiteral("The client_credentials grant is only for the confidential client given "
                                   "by hand (client=ID:SECRET)"));
     else if (grant == QLatin1String("refresh_token") && !m_settings.noRefresh && client->refreshGrant)
-        grantRefresh(clientId, form, exchange);
+        grantRefresh(clientId, form, jkt, exchange);
     else if (grant == QLatin1String("refresh_token") && !m_settings.noRefresh)
         oauthError(exchange, 400, QStringLiteral("unauthorized_client"),
                    QStringLiteral("The client did not register the refresh_token grant"));
@@ -968,7 +1122,8 @@ void AuthServer::token(const HeaderMap &headers, const QByteArray &body, HttpExc
                                    : QStringLiteral("grant_type %1 is not served").arg(grant));
 }
 
-void AuthServer::grantCode(const QString &clientId, const Form &form, HttpExchange *exchange)
+void AuthServer::grantCode(const QString &clientId, const Form &form, const QString &jkt,
+                           HttpExchange *exchange)
 {
     if (m_settings.hasFault("token-400")) {
         oauthError(exchange, 400, QStringLiteral("invalid_grant"),
@@ -1015,10 +1170,11 @@ void AuthServer::grantCode(const QString &clientId, const Form &form, HttpExchan
                        .arg(code.resource));
         return;
     }
-    issueTokens(clientId, code.resource, code.scopes, NewRefresh::Registered, exchange);
+    issueTokens(clientId, code.resource, code.scopes, NewRefresh::Registered, jkt, exchange);
 }
 
-void AuthServer::grantRefresh(const QString &clientId, const Form &form, HttpExchange *exchange)
+void AuthServer::grantRefresh(const QString &clientId, const Form &form, const QString &jkt,
+                              HttpExchange *exchange)
 {
     if (m_settings.hasFault("refresh-400")) {
         oauthError(exchange, 400, QStringLiteral("invalid_grant"),
@@ -1044,6 +1200,14 @@ void AuthServer::grantRefresh(const QString &clientId, const Form &form, HttpExc
                    QStringLiteral("The refresh token was issued to another client"));
         return;
     }
+    // RFC 9449 §5: a public client's DPoP-bound refresh token is good with a proof of its key only.
+    if (!refresh.jkt.isEmpty() && jkt != refresh.jkt) {
+        oauthError(exchange, 400, QStringLiteral("invalid_grant"),
+                   jkt.isEmpty()
+                       ? QStringLiteral("The refresh token is DPoP-bound: send a DPoP proof of its key")
+                       : QStringLiteral("The refresh token is bound to another DPoP key"));
+        return;
+    }
     if (form.value(QStringLiteral("resource")) != refresh.resource) {
         oauthError(exchange, 400, QStringLiteral("invalid_target"),
                    QStringLiteral("resource must be %1 (RFC 8707)").arg(refresh.resource));
@@ -1064,12 +1228,13 @@ void AuthServer::grantRefresh(const QString &clientId, const Form &form, HttpExc
         m_refresh.remove(value); // refused from now on: the answer carries its successor
     // Without rotation no new one: the refresh token in hand stays good.
     issueTokens(clientId, refresh.resource, scopes,
-                m_settings.rotate ? NewRefresh::Registered : NewRefresh::None, exchange);
+                m_settings.rotate ? NewRefresh::Registered : NewRefresh::None, jkt, exchange);
 }
 
 // RFC 6749 §4.4: the client, authenticated with its secret, acts on its own behalf: no person, no
 // code, and no refresh token (§4.4.3; it can always ask again).
-void AuthServer::grantClientCredentials(const QString &clientId, const Form &form, HttpExchange *exchange)
+void AuthServer::grantClientCredentials(const QString &clientId, const Form &form, const QString &jkt,
+                                        HttpExchange *exchange)
 {
     if (const QString problem = resourceProblem(form.value(QStringLiteral("resource"))); !problem.isEmpty()) {
         oauthError(exchange, 400, QStringLiteral("invalid_target"), problem);
@@ -1089,11 +1254,11 @@ void AuthServer::grantClientCredentials(const QString &clientId, const Form &for
     else
         scopes.removeAll(QStringLiteral("offline_access")); // offered, but not granted: no refresh token
     scopes.removeDuplicates();
-    issueTokens(clientId, resource(), scopes, NewRefresh::None, exchange, clientId);
+    issueTokens(clientId, resource(), scopes, NewRefresh::None, jkt, exchange, clientId);
 }
 
 QString AuthServer::newAccessToken(const QString &clientId, const QString &resource,
-                                   const QStringList &scopes, const QString &subject)
+                                   const QStringList &scopes, const QString &subject, const QString &jkt)
 {
     QString token;
     if (m_settings.jwt) {
@@ -1101,7 +1266,7 @@ QString AuthServer::newAccessToken(const QString &clientId, const QString &resou
         const qint64 issued = QDateTime::currentSecsSinceEpoch();
         const QJsonObject header{{QStringLiteral("alg"), QStringLiteral("none")},
                                  {QStringLiteral("typ"), QStringLiteral("at+jwt")}};
-        const QJsonObject claims{
+        QJsonObject claims{
             {QStringLiteral("iss"), issuer()},
             // RFC 9068 §2.2: without a resource owner, the client is the subject.
             {QStringLiteral("sub"), subject.isEmpty() ? QStringLiteral("demo-user") : subject},
@@ -1112,21 +1277,25 @@ QString AuthServer::newAccessToken(const QString &clientId, const QString &resou
             {QStringLiteral("exp"), issued + (m_settings.tokenTtlMs + 999) / 1000},
             {QStringLiteral("jti"), randomToken(16)},
         };
+        if (!jkt.isEmpty()) // RFC 9449 §6.1
+            claims.insert(QStringLiteral("cnf"), QJsonObject{{QStringLiteral("jkt"), jkt}});
         token = QString::fromLatin1(base64Url(compact(header)) + '.' + base64Url(compact(claims)) + '.');
     } else {
         token = randomToken();
     }
-    m_access.insert(token, {scopes, now() + m_settings.tokenTtlMs});
+    m_access.insert(token, {scopes, now() + m_settings.tokenTtlMs, jkt});
     return token;
 }
 
 void AuthServer::issueTokens(const QString &clientId, const QString &resource, const QStringList &scopes,
-                             NewRefresh refresh, HttpExchange *exchange, const QString &subject)
+                             NewRefresh refresh, const QString &jkt, HttpExchange *exchange,
+                             const QString &subject)
 {
     QJsonObject answer{
-        {QStringLiteral("access_token"), newAccessToken(clientId, resource, scopes, subject)},
-        {QStringLiteral("token_type"),
-         m_settings.hasFault("token-type-mac") ? QStringLiteral("mac") : QStringLiteral("Bearer")},
+        {QStringLiteral("access_token"), newAccessToken(clientId, resource, scopes, subject, jkt)},
+        {QStringLiteral("token_type"), m_settings.hasFault("token-type-mac") ? QStringLiteral("mac")
+                                       : jkt.isEmpty()                       ? QStringLiteral("Bearer")
+                                                                             : QStringLiteral("DPoP")},
         // Whole seconds, rounded up; the token itself dies at exactly token-ttl-ms.
         {QStringLiteral("expires_in"), (m_settings.tokenTtlMs + 999) / 1000},
         {QStringLiteral("scope"), scopes.join(QLatin1Char(' '))},
@@ -1136,8 +1305,11 @@ void AuthServer::issueTokens(const QString &clientId, const QString &resource, c
     const Client *client = findClient(clientId);
     if (refresh == NewRefresh::Registered && !m_settings.noRefresh && client && client->refreshGrant) {
         const QString value = randomToken();
+        // RFC 9449 §5: a public client's refresh token is bound to the DPoP key; a confidential
+        // client's is bound to its authentication already, and is not.
+        const QString boundTo = client->authMethod == QLatin1String("none") ? jkt : QString();
         m_refresh.insert(value, {clientId, resource, scopes,
-                                 m_settings.refreshTtlMs > 0 ? now() + m_settings.refreshTtlMs : 0});
+                                 m_settings.refreshTtlMs > 0 ? now() + m_settings.refreshTtlMs : 0, boundTo});
         answer.insert(QStringLiteral("refresh_token"), value);
     }
     exchange->setHeader("Cache-Control", "no-store");
@@ -1172,6 +1344,12 @@ QString AuthServer::help()
         "                           matched on any port\n"
         "  cimd                     client ID metadata documents: client_id_metadata_document_supported,\n"
         "                           and a client_id that is an https URL (http on loopback) is fetched\n"
+        "  dpop                     DPoP (RFC 9449): metadata lists ES256; a token request with a good\n"
+        "                           DPoP proof gets token_type DPoP, bound to its key (and a public\n"
+        "                           client's refresh token too); /mcp then wants Authorization: DPoP\n"
+        "                           and a proof of that key. Without a proof: Bearer, as before\n"
+        "  dpop=nonce               the same, and /token and /mcp want their nonce in the proof\n"
+        "                           (400 / 401 use_dpop_nonce with DPoP-Nonce first)\n"
         "  fault=NAME               one broken rule:\n"
         "    wrong-state            the redirect carries another state\n"
         "    wrong-iss, no-iss      the redirect's iss is another issuer / missing (RFC 9207)\n"

@@ -37,7 +37,11 @@ struct AuthSettings
     QString clientSecret;
     QStringList clientRedirects{QStringLiteral("http://127.0.0.1/callback")}; // redirect=A+B
     bool metadataDocuments = false; // cimd: client IDs may be client ID metadata document URLs
-    QString fault;                  // one of faultNames(), or empty
+    // dpop: DPoP-bound tokens (RFC 9449) for a client that sends a proof; dpop=nonce: the token
+    // endpoint and /mcp also want their server nonce in the proof (use_dpop_nonce first).
+    bool dpop = false;
+    bool dpopNonce = false;
+    QString fault; // one of faultNames(), or empty
 
     static QStringList faultNames();
     bool parse(const QString &spec, QString *error);
@@ -50,7 +54,8 @@ struct AuthSettings
 // metadata documents (both optional), an authorization endpoint that approves at once with a
 // redirect (no login page: PKCE S256 and the RFC 8707 resource are checked, RFC 9207 iss is
 // sent), and a token endpoint for the authorization_code and refresh_token grants, and for the
-// client_credentials grant of a confidential pre-registered client (no person involved). Faults
+// client_credentials grant of a confidential pre-registered client (no person involved). With dpop,
+// tokens are bound to the key of the client's DPoP proof (RFC 9449; checked by dpop.h). Faults
 // (AuthSettings::fault) break one rule on purpose, for the client to catch. Everything is kept in
 // memory and bounded (maxEntries per table, oldest dropped first).
 class AuthServer : public QObject
@@ -61,6 +66,7 @@ public:
     static constexpr int maxEntries = 1000;
     static constexpr qsizetype maxBodyBytes = 64 * 1024;   // forms and registrations are small
     static constexpr int metadataDocumentTimeoutMs = 5000; // fetching a client ID metadata document
+    static constexpr int maxProofIds = 1024;               // DPoP proof jtis remembered against replay
 
     explicit AuthServer(const AuthSettings &settings, QObject *parent = nullptr);
 
@@ -75,9 +81,11 @@ public:
     // Answers one request to such a path. target is the request line's, query included.
     void handle(const QByteArray &method, const QByteArray &target, const HeaderMap &headers,
                 const QByteArray &body, HttpExchange *exchange);
-    // A request to /mcp: true when its bearer token is good (the request goes on); otherwise it
-    // has been answered 401 (or 403 insufficient_scope).
-    bool admit(const HeaderMap &headers, HttpExchange *exchange);
+    // A request to /mcp: true when its token is good (the request goes on); otherwise it has been
+    // answered 401 (or 403 insufficient_scope). A DPoP-bound token must come as
+    // "Authorization: DPoP" with a proof of this method and path (RFC 9449 §7).
+    bool admit(const QByteArray &method, const QByteArray &path, const HeaderMap &headers,
+               HttpExchange *exchange);
 
     // The --help section: keys, flags and faults.
     static QString help();
@@ -104,6 +112,7 @@ private:
     {
         QStringList scopes;
         qint64 expiresAt = 0;
+        QString jkt; // DPoP-bound: the RFC 7638 thumbprint of its key (cnf.jkt); empty: Bearer
     };
     struct Refresh
     {
@@ -111,6 +120,7 @@ private:
         QString resource;
         QStringList scopes;
         qint64 expiresAt = 0; // 0: never
+        QString jkt;          // a public client's DPoP-bound refresh token: refreshed with that key only
     };
     // A table that keeps at most maxEntries, forgetting the oldest first.
     template<typename T> struct Table
@@ -125,6 +135,15 @@ private:
     qint64 now() const { return m_clock.elapsed(); }
     const Client *findClient(const QString &id) const;
     QByteArray challenge(const QString &error, const QString &description) const;
+    // The DPoP scheme's challenge for a DPoP token refused (RFC 9449 §7.1): error, algs, metadata.
+    QByteArray dpopChallenge(const QString &error, const QString &description) const;
+    // The URL a request to path was sent to, as its Host header names it: a DPoP proof's htu.
+    QUrl requestUrl(const HeaderMap &headers, const QByteArray &path) const;
+    // Checks the request's DPoP header (dpop.h) and that its jti is new; a good proof's jti is
+    // remembered (the latest maxProofIds).
+    enum class ProofVerdict { Valid, Invalid, NonceNeeded };
+    ProofVerdict checkProof(const HeaderMap &headers, const QByteArray &method, const QByteArray &path,
+                            const QString &accessToken, const QString &nonce, QString *jkt, QString *why);
 
     void serveResourceMetadata(HttpExchange *exchange);
     void serveServerMetadata(HttpExchange *exchange);
@@ -137,18 +156,23 @@ private:
                                HttpExchange *exchange);
     void approve(const QHash<QString, QString> &query, const Client &client, HttpExchange *exchange);
     void token(const HeaderMap &headers, const QByteArray &body, HttpExchange *exchange);
-    void grantCode(const QString &clientId, const QHash<QString, QString> &form, HttpExchange *exchange);
-    void grantRefresh(const QString &clientId, const QHash<QString, QString> &form, HttpExchange *exchange);
+    // jkt: the thumbprint of the key of the request's good DPoP proof, empty without one.
+    void grantCode(const QString &clientId, const QHash<QString, QString> &form, const QString &jkt,
+                   HttpExchange *exchange);
+    void grantRefresh(const QString &clientId, const QHash<QString, QString> &form, const QString &jkt,
+                      HttpExchange *exchange);
     void grantClientCredentials(const QString &clientId, const QHash<QString, QString> &form,
-                                HttpExchange *exchange);
+                                const QString &jkt, HttpExchange *exchange);
     // Whether a refresh token comes with the access token: the client's registration and
     // no-refresh decide (Registered), unless one is kept or the grant issues none (RFC 6749 §4.4.3).
     enum class NewRefresh { Registered, None };
+    // jkt non-empty: token_type DPoP, the tokens bound to that key (RFC 9449 §5, §6).
     void issueTokens(const QString &clientId, const QString &resource, const QStringList &scopes,
-                     NewRefresh refresh, HttpExchange *exchange, const QString &subject = {});
+                     NewRefresh refresh, const QString &jkt, HttpExchange *exchange,
+                     const QString &subject = {});
     // subject: the JWT's sub, the demo user unless given (the client itself, for client_credentials).
     QString newAccessToken(const QString &clientId, const QString &resource, const QStringList &scopes,
-                           const QString &subject);
+                           const QString &subject, const QString &jkt);
     // Why a resource parameter is not this server's /mcp (RFC 8707), or empty when it is.
     QString resourceProblem(const QString &given) const;
     // Every scope a client may ask for: scopes, challenge and step-up scopes, offline_access.
@@ -167,6 +191,11 @@ private:
     Table<Access> m_access;
     Table<Refresh> m_refresh;
     QNetworkAccessManager *m_network = nullptr; // for metadata documents, made on first use
+    // dpop=nonce: the token endpoint's and /mcp's nonces (RFC 9449 §8, §9), one each per run.
+    QString m_tokenNonce;
+    QString m_resourceNonce;
+    QSet<QString> m_proofIds; // jtis of the proofs taken, the latest maxProofIds
+    QList<QString> m_proofIdOrder;
 };
 
 } // namespace demo

@@ -158,7 +158,12 @@ void HttpConnection::processBuffer()
             const qsizetype colon = lines.at(i).indexOf(':');
             if (colon <= 0)
                 continue;
-            headers.insert(lines.at(i).left(colon).trimmed().toLower(), lines.at(i).mid(colon + 1).trimmed());
+            const QByteArray name = lines.at(i).left(colon).trimmed().toLower();
+            QByteArray value = lines.at(i).mid(colon + 1).trimmed();
+            // Two DPoP headers are one refused proof (RFC 9449 §4.3), not the last one taken.
+            if (name == "dpop" && headers.contains(name))
+                value = headers.value(name) + ", " + value;
+            headers.insert(name, value);
         }
         if (headers.value("transfer-encoding").toLower().contains("chunked")) {
             refuse(411, "Send the body with a Content-Length.\n");
@@ -201,8 +206,8 @@ void HttpConnection::processBuffer()
             exchange->reply(error, 403);
         } else if (authPath) {
             m_auth->handle(method, target, headers, body, exchange);
-        } else if (m_auth && !m_auth->admit(headers, exchange)) {
-            // answered: 401 (or 403 insufficient_scope) with the Bearer challenge
+        } else if (m_auth && !m_auth->admit(method, path, headers, exchange)) {
+            // answered: 401 (or 403 insufficient_scope) with the Bearer (or DPoP) challenge
         } else if (method == "POST") {
             m_server->handleMessage(body, exchange, headers);
         } else if (method == "GET") {

@@ -1,6 +1,7 @@
 // Wire behaviour of every folio-demo-server scenario, over stdio and over HTTP, as documented in
 // docs/demo-server.md.
 #include "demopeer.h"
+#include "jose.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -345,6 +346,11 @@ private Q_SLOTS:
     void oauthMetadataDocuments();
     // The client_credentials grant of a confidential client= (machine sign-in, no person).
     void oauthClientCredentials();
+    // --oauth dpop and dpop=nonce: DPoP-bound tokens (RFC 9449), proofs checked at /token and /mcp.
+    void oauthDpopTokens();
+    void oauthDpopResource();
+    void oauthDpopRefreshBinding();
+    void oauthDpopNonce();
 
 private:
     using Check = std::function<void(DemoPeer &)>;
@@ -2414,6 +2420,7 @@ void TestDemoServer::oauthBadClientSettings()
         QStringLiteral("client=id,redirect=http://127.0.0.1/cb#frag"),
         QStringLiteral("client=id,redirect="),
         QStringLiteral("cimd=yes"),
+        QStringLiteral("dpop=always"),
     };
     for (const QString &spec : specs) {
         QProcess server;
@@ -2727,6 +2734,459 @@ void TestDemoServer::oauthClientCredentials()
     QCOMPARE(
         grants(machineOnly.url().resolved(QUrl(QStringLiteral("/.well-known/oauth-authorization-server")))),
         (QStringList{QStringLiteral("authorization_code"), QStringLiteral("client_credentials")}));
+}
+
+// --- DPoP (RFC 9449) ---------------------------------------------------------------------------
+
+namespace {
+
+using folio::SigningKey;
+
+qint64 nowSeconds()
+{
+    return QDateTime::currentSecsSinceEpoch();
+}
+
+// A proof of Folio's making for method at url (the server checks it with its own code).
+QByteArray proofFor(const SigningKey &key, const QByteArray &method, const QUrl &url,
+                    const QString &accessToken = {}, const QString &nonce = {})
+{
+    return folio::jose::dpopProof(key, method, url, accessToken, nonce, nowSeconds()).toLatin1();
+}
+
+// A proof with the header and claims given, signed by key (alg set from the key).
+QByteArray craftedProof(const SigningKey &key, const QJsonObject &header, const QJsonObject &claims)
+{
+    return folio::jose::signJwt(key, header, claims).toLatin1();
+}
+
+QJsonObject goodHeader(const SigningKey &key)
+{
+    return {{QStringLiteral("typ"), QStringLiteral("dpop+jwt")}, {QStringLiteral("jwk"), key.publicJwk()}};
+}
+
+QJsonObject goodClaims(const QByteArray &method, const QUrl &url)
+{
+    static int serial = 0;
+    return {{QStringLiteral("jti"), QStringLiteral("crafted-%1-%2").arg(nowSeconds()).arg(++serial)},
+            {QStringLiteral("htm"), QString::fromLatin1(method)},
+            {QStringLiteral("htu"), url.toString()},
+            {QStringLiteral("iat"), nowSeconds()}};
+}
+
+QJsonObject jwtClaims(const QString &token)
+{
+    const QStringList parts = token.split(QLatin1Char('.'));
+    if (parts.size() != 3)
+        return {};
+    return QJsonDocument::fromJson(
+               QByteArray::fromBase64(parts.at(1).toLatin1(), QByteArray::Base64UrlEncoding))
+        .object();
+}
+
+// tools/list to /mcp with these extra headers (Authorization, DPoP), raw.
+HttpAnswer mcpListTools(QNetworkAccessManager &network, const QUrl &mcp,
+                        const QList<std::pair<QByteArray, QByteArray>> &extra)
+{
+    QList<std::pair<QByteArray, QByteArray>> headers{{"Content-Type", "application/json"},
+                                                     {"Accept", "application/json, text/event-stream"}};
+    headers += DemoPeer::modernHeaders(QStringLiteral("tools/list"), {});
+    headers += extra;
+    const QByteArray body =
+        QJsonDocument(
+            QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                        {QStringLiteral("id"), 1},
+                        {QStringLiteral("method"), QStringLiteral("tools/list")},
+                        {QStringLiteral("params"), QJsonObject{{QStringLiteral("_meta"), DemoPeer::meta()}}}})
+            .toJson(QJsonDocument::Compact);
+    return exchangeHttp(network, "POST", mcp, body, headers);
+}
+
+// An OAuth error answer: the status, the error code, a description, never cached.
+bool oauthRefused(const HttpAnswer &answer, int status, const char *error)
+{
+    const QJsonObject json = answer.json();
+    if (answer.status != status || json.value(QStringLiteral("error")).toString() != QLatin1String(error) ||
+        json.value(QStringLiteral("error_description")).toString().isEmpty() ||
+        answer.headers.value("cache-control") != "no-store") {
+        qWarning("wanted %d %s, got %d %s (WWW-Authenticate: %s)", status, error, answer.status,
+                 answer.body.constData(), answer.headers.value("www-authenticate").constData());
+        return false;
+    }
+    return true;
+}
+
+// A 401 from /mcp with the DPoP scheme's challenge and this error.
+bool dpopRefused(const HttpAnswer &answer, const char *error)
+{
+    const QByteArray challenge = answer.headers.value("www-authenticate");
+    if (!oauthRefused(answer, 401, error))
+        return false;
+    if (!challenge.startsWith("DPoP ") || !challenge.contains("error=\"" + QByteArray(error) + '"') ||
+        !challenge.contains("algs=\"ES256\"")) {
+        qWarning("wanted a DPoP challenge with error %s, got %s", error, challenge.constData());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+void TestDemoServer::oauthDpopTokens()
+{
+    QNetworkAccessManager network;
+    network.setProxy(QNetworkProxy::NoProxy);
+    DemoPeer peer{DemoPeer::Transport::Http};
+    QVERIFY(peer.start({QStringLiteral("--oauth"), QStringLiteral("client=bot:s3cret,dpop,jwt")}));
+    const QUrl mcp = peer.url();
+    const QUrl token = mcp.resolved(QUrl(QStringLiteral("/token")));
+    // The metadata of both servers lists ES256.
+    const QJsonObject metadata =
+        exchangeHttp(network, "GET",
+                     mcp.resolved(QUrl(QStringLiteral("/.well-known/oauth-authorization-server"))))
+            .json();
+    QCOMPARE(metadata.value(QStringLiteral("dpop_signing_alg_values_supported")).toArray(),
+             QJsonArray{QStringLiteral("ES256")});
+    const QJsonObject resourceMetadata =
+        exchangeHttp(network, "GET",
+                     mcp.resolved(QUrl(QStringLiteral("/.well-known/oauth-protected-resource/mcp"))))
+            .json();
+    QCOMPARE(resourceMetadata.value(QStringLiteral("dpop_signing_alg_values_supported")).toArray(),
+             QJsonArray{QStringLiteral("ES256")});
+    QCOMPARE(resourceMetadata.value(QStringLiteral("dpop_bound_access_tokens_required")), QJsonValue(false));
+
+    auto basic = formType;
+    basic.append({"Authorization", "Basic " + QByteArray("bot:s3cret").toBase64()});
+    const QByteArray form = encodeForm({{QStringLiteral("grant_type"), QStringLiteral("client_credentials")},
+                                        {QStringLiteral("resource"), mcp.toString()}});
+    auto withProof = [&basic](const QByteArray &proof) {
+        auto headers = basic;
+        headers.append({"DPoP", proof});
+        return headers;
+    };
+
+    // A good proof: token_type DPoP, the JWT's cnf.jkt the key's RFC 7638 thumbprint.
+    const SigningKey key = SigningKey::generateEs256();
+    HttpAnswer answer = exchangeHttp(network, "POST", token, form, withProof(proofFor(key, "POST", token)));
+    QCOMPARE(answer.status, 200);
+    QCOMPARE(answer.json().value(QStringLiteral("token_type")).toString(), QStringLiteral("DPoP"));
+    const QJsonObject claims = jwtClaims(answer.json().value(QStringLiteral("access_token")).toString());
+    QCOMPARE(claims.value(QStringLiteral("cnf")).toObject().value(QStringLiteral("jkt")).toString(),
+             key.thumbprint());
+    // No proof: DPoP is the client's choice, and the token is Bearer (no cnf).
+    answer = exchangeHttp(network, "POST", token, form, basic);
+    QCOMPARE(answer.status, 200);
+    QCOMPARE(answer.json().value(QStringLiteral("token_type")).toString(), QStringLiteral("Bearer"));
+    QVERIFY(!jwtClaims(answer.json().value(QStringLiteral("access_token")).toString())
+                 .contains(QStringLiteral("cnf")));
+
+    // A proof used twice: the second is refused (its jti is not new).
+    const QByteArray once = proofFor(key, "POST", token);
+    QCOMPARE(exchangeHttp(network, "POST", token, form, withProof(once)).status, 200);
+    QVERIFY(
+        oauthRefused(exchangeHttp(network, "POST", token, form, withProof(once)), 400, "invalid_dpop_proof"));
+
+    // Every broken rule: 400 invalid_dpop_proof, no token.
+    QByteArray badSignature = proofFor(key, "POST", token);
+    const qsizetype lastDot = badSignature.lastIndexOf('.');
+    badSignature[lastDot + 5] = badSignature.at(lastDot + 5) == 'A' ? 'B' : 'A';
+    const SigningKey other = SigningKey::generateEs256();
+    QJsonObject otherKeyHeader = goodHeader(key);
+    otherKeyHeader.insert(QStringLiteral("jwk"), other.publicJwk()); // signed by key, names other
+    QJsonObject withPrivate = goodHeader(key);
+    QJsonObject privateJwk = key.publicJwk();
+    privateJwk.insert(QStringLiteral("d"), QStringLiteral("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"));
+    withPrivate.insert(QStringLiteral("jwk"), privateJwk);
+    QJsonObject plainJwt = goodHeader(key);
+    plainJwt.insert(QStringLiteral("typ"), QStringLiteral("JWT"));
+    QJsonObject stale = goodClaims("POST", token);
+    stale.insert(QStringLiteral("iat"), nowSeconds() - 600);
+    QJsonObject future = goodClaims("POST", token);
+    future.insert(QStringLiteral("iat"), nowSeconds() + 600);
+    QJsonObject noJti = goodClaims("POST", token);
+    noJti.remove(QStringLiteral("jti"));
+    QJsonObject deep = goodClaims("POST", token);
+    QJsonValue nested = QJsonArray{1};
+    for (int i = 0; i < 20; ++i)
+        nested = QJsonArray{nested};
+    deep.insert(QStringLiteral("extra"), nested);
+    QJsonObject rsaKey = goodHeader(key);
+    rsaKey.insert(QStringLiteral("jwk"), QJsonObject{{QStringLiteral("kty"), QStringLiteral("RSA")},
+                                                     {QStringLiteral("n"), QStringLiteral("AQAB")},
+                                                     {QStringLiteral("e"), QStringLiteral("AQAB")}});
+    const QByteArray unsignedHeader =
+        folio::jose::base64Url(QJsonDocument(QJsonObject{{QStringLiteral("typ"), QStringLiteral("dpop+jwt")},
+                                                         {QStringLiteral("alg"), QStringLiteral("none")},
+                                                         {QStringLiteral("jwk"), key.publicJwk()}})
+                                   .toJson(QJsonDocument::Compact));
+    const QByteArray unsignedProof =
+        unsignedHeader + '.' +
+        folio::jose::base64Url(QJsonDocument(goodClaims("POST", token)).toJson(QJsonDocument::Compact)) + '.';
+    const QList<std::pair<const char *, QByteArray>> bad{
+        {"bad signature", badSignature},
+        {"another key's jwk", craftedProof(key, otherKeyHeader, goodClaims("POST", token))},
+        {"a private jwk", craftedProof(key, withPrivate, goodClaims("POST", token))},
+        {"an RSA jwk", craftedProof(key, rsaKey, goodClaims("POST", token))},
+        {"typ JWT", craftedProof(key, plainJwt, goodClaims("POST", token))},
+        {"alg none", unsignedProof},
+        {"wrong htu", proofFor(key, "POST", mcp.resolved(QUrl(QStringLiteral("/elsewhere"))))},
+        {"another port", proofFor(key, "POST", QUrl(QStringLiteral("http://127.0.0.1:1/token")))},
+        {"wrong htm", proofFor(key, "GET", token)},
+        {"stale iat", craftedProof(key, goodHeader(key), stale)},
+        {"future iat", craftedProof(key, goodHeader(key), future)},
+        {"no jti", craftedProof(key, goodHeader(key), noJti)},
+        {"too deep", craftedProof(key, goodHeader(key), deep)},
+        {"too long", proofFor(key, "POST", token) + QByteArray(9000, 'A')},
+        {"not a JWS", "not-a-proof"},
+    };
+    for (const auto &[what, proof] : bad)
+        QVERIFY2(oauthRefused(exchangeHttp(network, "POST", token, form, withProof(proof)), 400,
+                              "invalid_dpop_proof"),
+                 what);
+    // htu ignores the query and a default-equal spelling of the URL (RFC 9449 §4.3, RFC 3986 §6).
+    QUrl withQuery = token;
+    withQuery.setQuery(QStringLiteral("x=1"));
+    QCOMPARE(exchangeHttp(network, "POST", token, form, withProof(proofFor(key, "POST", withQuery))).status,
+             200);
+    QJsonObject upperCase = goodClaims("POST", token);
+    upperCase.insert(QStringLiteral("htu"), QStringLiteral("HTTP://127.0.0.1:%1/token").arg(mcp.port()));
+    QCOMPARE(
+        exchangeHttp(network, "POST", token, form, withProof(craftedProof(key, goodHeader(key), upperCase)))
+            .status,
+        200);
+
+    // Without dpop the header is not read: a Bearer token whatever it carries, no DPoP metadata.
+    DemoPeer plain{DemoPeer::Transport::Http};
+    QVERIFY(plain.start({QStringLiteral("--oauth"), QStringLiteral("client=bot:s3cret")}));
+    const QUrl plainToken = plain.url().resolved(QUrl(QStringLiteral("/token")));
+    const QByteArray plainForm =
+        encodeForm({{QStringLiteral("grant_type"), QStringLiteral("client_credentials")},
+                    {QStringLiteral("resource"), plain.url().toString()}});
+    answer = exchangeHttp(network, "POST", plainToken, plainForm, withProof("not-a-proof"));
+    QCOMPARE(answer.status, 200);
+    QCOMPARE(answer.json().value(QStringLiteral("token_type")).toString(), QStringLiteral("Bearer"));
+    QVERIFY(
+        !exchangeHttp(network, "GET",
+                      plain.url().resolved(QUrl(QStringLiteral("/.well-known/oauth-authorization-server"))))
+             .json()
+             .contains(QStringLiteral("dpop_signing_alg_values_supported")));
+    const HttpAnswer bare = mcpListTools(network, plain.url(), {});
+    QCOMPARE(bare.status, 401);
+    QVERIFY(!bare.headers.value("www-authenticate").contains("DPoP"));
+}
+
+void TestDemoServer::oauthDpopResource()
+{
+    QNetworkAccessManager network;
+    network.setProxy(QNetworkProxy::NoProxy);
+    DemoPeer peer{DemoPeer::Transport::Http};
+    QVERIFY(peer.start({QStringLiteral("--oauth"), QStringLiteral("client=bot:s3cret,dpop")}));
+    const QUrl mcp = peer.url();
+    const QUrl token = mcp.resolved(QUrl(QStringLiteral("/token")));
+    auto basic = formType;
+    basic.append({"Authorization", "Basic " + QByteArray("bot:s3cret").toBase64()});
+    const QByteArray form = encodeForm({{QStringLiteral("grant_type"), QStringLiteral("client_credentials")},
+                                        {QStringLiteral("resource"), mcp.toString()}});
+    const SigningKey key = SigningKey::generateEs256();
+    auto headers = basic;
+    headers.append({"DPoP", proofFor(key, "POST", token)});
+    HttpAnswer answer = exchangeHttp(network, "POST", token, form, headers);
+    QCOMPARE(answer.status, 200);
+    const QString bound = answer.json().value(QStringLiteral("access_token")).toString();
+    QVERIFY(!bound.isEmpty());
+    const QString bearer = exchangeHttp(network, "POST", token, form, basic)
+                               .json()
+                               .value(QStringLiteral("access_token"))
+                               .toString();
+    QVERIFY(!bearer.isEmpty());
+
+    // Without credentials: both schemes offered, DPoP with its algorithms (RFC 9449 §7.1).
+    answer = mcpListTools(network, mcp, {});
+    QCOMPARE(answer.status, 401);
+    const QByteArray challenge = answer.headers.value("www-authenticate");
+    QVERIFY2(challenge.startsWith("Bearer resource_metadata=\""), challenge.constData());
+    QVERIFY2(challenge.contains(", DPoP algs=\"ES256\""), challenge.constData());
+
+    // The bound token with a proof of its key for this request: the request goes on.
+    const QByteArray dpopAuthorization = "DPoP " + bound.toUtf8();
+    answer = mcpListTools(
+        network, mcp, {{"Authorization", dpopAuthorization}, {"DPoP", proofFor(key, "POST", mcp, bound)}});
+    QCOMPARE(answer.status, 200);
+    QVERIFY(answer.body.contains("\"tools\""));
+    // The scheme is case-insensitive; each request needs a proof of its own.
+    const QByteArray proof = proofFor(key, "POST", mcp, bound);
+    QCOMPARE(
+        mcpListTools(network, mcp, {{"Authorization", "dpop " + bound.toUtf8()}, {"DPoP", proof}}).status,
+        200);
+    QVERIFY(dpopRefused(mcpListTools(network, mcp, {{"Authorization", dpopAuthorization}, {"DPoP", proof}}),
+                        "invalid_dpop_proof"));
+
+    // Sent as Bearer, a bound token is refused: its key must be shown.
+    QVERIFY(dpopRefused(mcpListTools(network, mcp, {{"Authorization", "Bearer " + bound.toUtf8()}}),
+                        "invalid_token"));
+    // No proof; a proof of another key; of the right key for another token (ath), another URL or
+    // method, or without ath.
+    const SigningKey other = SigningKey::generateEs256();
+    QVERIFY(dpopRefused(mcpListTools(network, mcp, {{"Authorization", dpopAuthorization}}),
+                        "invalid_dpop_proof"));
+    QVERIFY(dpopRefused(
+        mcpListTools(network, mcp,
+                     {{"Authorization", dpopAuthorization}, {"DPoP", proofFor(other, "POST", mcp, bound)}}),
+        "invalid_token"));
+    QVERIFY(dpopRefused(
+        mcpListTools(network, mcp,
+                     {{"Authorization", dpopAuthorization}, {"DPoP", proofFor(key, "POST", mcp, bearer)}}),
+        "invalid_dpop_proof"));
+    QVERIFY(dpopRefused(
+        mcpListTools(network, mcp,
+                     {{"Authorization", dpopAuthorization}, {"DPoP", proofFor(key, "POST", token, bound)}}),
+        "invalid_dpop_proof"));
+    QVERIFY(dpopRefused(
+        mcpListTools(network, mcp,
+                     {{"Authorization", dpopAuthorization}, {"DPoP", proofFor(key, "GET", mcp, bound)}}),
+        "invalid_dpop_proof"));
+    QVERIFY(dpopRefused(
+        mcpListTools(network, mcp,
+                     {{"Authorization", dpopAuthorization}, {"DPoP", proofFor(key, "POST", mcp)}}),
+        "invalid_dpop_proof"));
+    // A Bearer token sent as DPoP is not bound: refused; as Bearer it is good.
+    QVERIFY(dpopRefused(mcpListTools(network, mcp,
+                                     {{"Authorization", "DPoP " + bearer.toUtf8()},
+                                      {"DPoP", proofFor(key, "POST", mcp, bearer)}}),
+                        "invalid_token"));
+    QCOMPARE(mcpListTools(network, mcp, {{"Authorization", "Bearer " + bearer.toUtf8()}}).status, 200);
+    // An unknown token with the DPoP scheme: the DPoP challenge, with where to sign in.
+    answer = mcpListTools(network, mcp,
+                          {{"Authorization", "DPoP unknown-token"},
+                           {"DPoP", proofFor(key, "POST", mcp, QStringLiteral("unknown-token"))}});
+    QVERIFY(dpopRefused(answer, "invalid_token"));
+    QVERIFY(answer.headers.value("www-authenticate").contains("resource_metadata=\""));
+    // The bound token still works after all that.
+    QCOMPARE(mcpListTools(network, mcp,
+                          {{"Authorization", dpopAuthorization}, {"DPoP", proofFor(key, "POST", mcp, bound)}})
+                 .status,
+             200);
+}
+
+// A public client's refresh token is bound to the DPoP key too (RFC 9449 §5): refreshed with a
+// proof of that key only, and the new access token bound to it.
+void TestDemoServer::oauthDpopRefreshBinding()
+{
+    QNetworkAccessManager network;
+    network.setProxy(QNetworkProxy::NoProxy);
+    DemoPeer peer{DemoPeer::Transport::Http};
+    QVERIFY(peer.start({QStringLiteral("--oauth"), QStringLiteral("client=app,dpop,jwt")}));
+    const QUrl mcp = peer.url();
+    const QUrl token = mcp.resolved(QUrl(QStringLiteral("/token")));
+    const QString callback = QStringLiteral("http://127.0.0.1:5555/callback");
+    const HttpAnswer approved =
+        exchangeHttp(network, "GET", authorizeUrl(mcp, QStringLiteral("app"), callback));
+    QCOMPARE(approved.status, 302);
+    const QString code = approved.redirectQuery().queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded);
+    const SigningKey key = SigningKey::generateEs256();
+    auto with = [](const QByteArray &proof) {
+        auto headers = formType;
+        if (!proof.isEmpty())
+            headers.append({"DPoP", proof});
+        return headers;
+    };
+    HttpAnswer answer =
+        exchangeHttp(network, "POST", token,
+                     codeForm(mcp, code, callback, {{QStringLiteral("client_id"), QStringLiteral("app")}}),
+                     with(proofFor(key, "POST", token)));
+    QCOMPARE(answer.status, 200);
+    QCOMPARE(answer.json().value(QStringLiteral("token_type")).toString(), QStringLiteral("DPoP"));
+    const QString refreshToken = answer.json().value(QStringLiteral("refresh_token")).toString();
+    QVERIFY(!refreshToken.isEmpty());
+    const QByteArray refreshForm =
+        encodeForm({{QStringLiteral("grant_type"), QStringLiteral("refresh_token")},
+                    {QStringLiteral("refresh_token"), refreshToken},
+                    {QStringLiteral("client_id"), QStringLiteral("app")},
+                    {QStringLiteral("resource"), mcp.toString()}});
+    QVERIFY(oauthRefused(exchangeHttp(network, "POST", token, refreshForm, with({})), 400, "invalid_grant"));
+    QVERIFY(oauthRefused(exchangeHttp(network, "POST", token, refreshForm,
+                                      with(proofFor(SigningKey::generateEs256(), "POST", token))),
+                         400, "invalid_grant"));
+    answer = exchangeHttp(network, "POST", token, refreshForm, with(proofFor(key, "POST", token)));
+    QCOMPARE(answer.status, 200);
+    QCOMPARE(answer.json().value(QStringLiteral("token_type")).toString(), QStringLiteral("DPoP"));
+    const QString renewed = answer.json().value(QStringLiteral("access_token")).toString();
+    QCOMPARE(
+        jwtClaims(renewed).value(QStringLiteral("cnf")).toObject().value(QStringLiteral("jkt")).toString(),
+        key.thumbprint());
+    QCOMPARE(mcpListTools(network, mcp,
+                          {{"Authorization", "DPoP " + renewed.toUtf8()},
+                           {"DPoP", proofFor(key, "POST", mcp, renewed)}})
+                 .status,
+             200);
+}
+
+// dpop=nonce: /token and /mcp each answer use_dpop_nonce with their DPoP-Nonce first (RFC 9449 §8, §9).
+void TestDemoServer::oauthDpopNonce()
+{
+    QNetworkAccessManager network;
+    network.setProxy(QNetworkProxy::NoProxy);
+    DemoPeer peer{DemoPeer::Transport::Http};
+    QVERIFY(peer.start({QStringLiteral("--oauth"), QStringLiteral("client=bot:s3cret,dpop=nonce")}));
+    const QUrl mcp = peer.url();
+    const QUrl token = mcp.resolved(QUrl(QStringLiteral("/token")));
+    auto headersWith = [](const QByteArray &proof) {
+        auto headers = formType;
+        headers.append({"Authorization", "Basic " + QByteArray("bot:s3cret").toBase64()});
+        headers.append({"DPoP", proof});
+        return headers;
+    };
+    const QByteArray form = encodeForm({{QStringLiteral("grant_type"), QStringLiteral("client_credentials")},
+                                        {QStringLiteral("resource"), mcp.toString()}});
+    const SigningKey key = SigningKey::generateEs256();
+    // No nonce: 400 use_dpop_nonce and the nonce to use.
+    HttpAnswer answer = exchangeHttp(network, "POST", token, form, headersWith(proofFor(key, "POST", token)));
+    QVERIFY(oauthRefused(answer, 400, "use_dpop_nonce"));
+    const QString tokenNonce = QString::fromLatin1(answer.headers.value("dpop-nonce"));
+    QVERIFY(!tokenNonce.isEmpty());
+    // A wrong one: the same.
+    answer = exchangeHttp(network, "POST", token, form,
+                          headersWith(proofFor(key, "POST", token, {}, QStringLiteral("stale"))));
+    QVERIFY(oauthRefused(answer, 400, "use_dpop_nonce"));
+    QCOMPARE(QString::fromLatin1(answer.headers.value("dpop-nonce")), tokenNonce);
+    // A bad proof is invalid whatever its nonce.
+    QVERIFY(oauthRefused(
+        exchangeHttp(network, "POST", token, form, headersWith(proofFor(key, "GET", token, {}, tokenNonce))),
+        400, "invalid_dpop_proof"));
+    // With it: the token.
+    answer =
+        exchangeHttp(network, "POST", token, form, headersWith(proofFor(key, "POST", token, {}, tokenNonce)));
+    QCOMPARE(answer.status, 200);
+    QCOMPARE(answer.json().value(QStringLiteral("token_type")).toString(), QStringLiteral("DPoP"));
+    const QString bound = answer.json().value(QStringLiteral("access_token")).toString();
+
+    // /mcp wants its own nonce: 401 DPoP error="use_dpop_nonce" with DPoP-Nonce.
+    const QByteArray authorization = "DPoP " + bound.toUtf8();
+    answer = mcpListTools(network, mcp,
+                          {{"Authorization", authorization}, {"DPoP", proofFor(key, "POST", mcp, bound)}});
+    QVERIFY(dpopRefused(answer, "use_dpop_nonce"));
+    const QString resourceNonce = QString::fromLatin1(answer.headers.value("dpop-nonce"));
+    QVERIFY(!resourceNonce.isEmpty());
+    QVERIFY(resourceNonce != tokenNonce);
+    answer = mcpListTools(
+        network, mcp,
+        {{"Authorization", authorization}, {"DPoP", proofFor(key, "POST", mcp, bound, resourceNonce)}});
+    QCOMPARE(answer.status, 200);
+    // The token endpoint's nonce is not the resource server's.
+    QVERIFY(dpopRefused(mcpListTools(network, mcp,
+                                     {{"Authorization", authorization},
+                                      {"DPoP", proofFor(key, "POST", mcp, bound, tokenNonce)}}),
+                        "use_dpop_nonce"));
+    // Without a proof, a Bearer token needs no nonce.
+    const QString bearer =
+        exchangeHttp(network, "POST", token, form,
+                     formType +
+                         QList<std::pair<QByteArray, QByteArray>>{
+                             {"Authorization", "Basic " + QByteArray("bot:s3cret").toBase64()}})
+            .json()
+            .value(QStringLiteral("access_token"))
+            .toString();
+    QCOMPARE(mcpListTools(network, mcp, {{"Authorization", "Bearer " + bearer.toUtf8()}}).status, 200);
 }
 
 QTEST_GUILESS_MAIN(TestDemoServer)

@@ -64,6 +64,8 @@ private Q_SLOTS:
     void tokenExpiresMidWalk_data() { refreshTokenKeptOrRotated(); }
     void tokenExpiresMidWalk();
     void stepUpForMoreScope();
+    void dpopNonceAtTheResourceServer();
+    void dpopRefreshAgainstTheDemoServer();
 
     // Grants without a person and DPoP, against a scripted authorization server in this process.
     void machineClientSecret_data();
@@ -712,6 +714,77 @@ void tst_OAuthFlow::stepUpForMoreScope()
     for (const QString &scope :
          {QStringLiteral("chat:read"), QStringLiteral("chat:write"), QStringLiteral("chat:admin")})
         QVERIFY2(granted.contains(scope), qPrintable(authorizer.record().tokens.scope));
+    client.disconnectFromServer();
+}
+
+// The demo server's dpop=nonce: its token endpoint and /mcp each refuse a proof without their nonce
+// first (use_dpop_nonce). The first request sent again with the token is refused that way and goes
+// once more with the nonce: the sign-in's last step is that answer, not the refusal, and says so.
+void tst_OAuthFlow::dpopNonceAtTheResourceServer()
+{
+    const QUrl server = startServer(QStringLiteral("dpop=nonce"));
+    QVERIFY(server.isValid());
+    Authorizer authorizer(server);
+    McpClient client;
+    QString why;
+    QVERIFY2(connectSignedIn(client, server, &authorizer, &why), qPrintable(why));
+    QCOMPARE(authorizer.record().tokens.tokenType, QStringLiteral("DPoP"));
+    QVERIFY(authorizer.record().isDpopBound());
+    const OAuthFlow *flow = authorizer.flow();
+    QVERIFY(flow);
+    QCOMPARE(verdictOf(*findStep(*flow, Kind::Token), QStringLiteral("DPoP nonce")), true);
+    QTRY_VERIFY(findStep(*flow, Kind::AuthorizedRequest));
+    int authorized = 0;
+    for (const AuthStep &s : flow->steps())
+        authorized += s.kind == Kind::AuthorizedRequest ? 1 : 0;
+    QCOMPARE(authorized, 1);
+    const AuthStep *last = findStep(*flow, Kind::AuthorizedRequest);
+    QVERIFY2(last->state == AuthStep::State::Done, qPrintable(describe(*flow)));
+    QVERIFY2(last->summary.endsWith(QLatin1String("HTTP 200")), qPrintable(last->summary));
+    QCOMPARE(verdictOf(*last, QStringLiteral("DPoP nonce")), true);
+    client.disconnectFromServer();
+}
+
+// A DPoP-bound refresh token (the demo server binds a public client's) refreshed by Folio: with a
+// proof of the same key, through the token endpoint's nonce, checked by the server's own code; the
+// renewed token then opens /mcp from the saved record alone, through the resource server's nonce.
+void tst_OAuthFlow::dpopRefreshAgainstTheDemoServer()
+{
+    const QUrl server = startServer(QStringLiteral("dpop=nonce,rotate,jwt"));
+    QVERIFY(server.isValid());
+    const auto first = signIn(server);
+    VERIFY_SUCCEEDED(*first);
+    const AuthRecord signedIn = first->record();
+    QVERIFY(signedIn.isDpopBound());
+    QVERIFY(!signedIn.tokens.refreshToken.isEmpty());
+    const QString thumbprint = SigningKey::fromPem(signedIn.dpopKeyPem).thumbprint();
+
+    OAuthFlow::Options options;
+    options.serverUrl = server;
+    options.record = signedIn;
+    options.refreshOnly = true;
+    const auto refreshed = runFlow(options);
+    VERIFY_SUCCEEDED(*refreshed);
+    const AuthStep *step = findStep(*refreshed, Kind::Refresh);
+    QVERIFY(step);
+    QCOMPARE(verdictOf(*step, QStringLiteral("DPoP nonce")), true);
+    const AuthRecord &record = refreshed->record();
+    QCOMPARE(record.tokens.tokenType, QStringLiteral("DPoP"));
+    QVERIFY(record.tokens.accessToken != signedIn.tokens.accessToken);
+    QVERIFY(record.tokens.refreshToken != signedIn.tokens.refreshToken); // rotated
+    QCOMPARE(SigningKey::fromPem(record.dpopKeyPem).thumbprint(), thumbprint);
+    QCOMPARE(step->jwtClaims.value(QStringLiteral("cnf")).toObject().value(QStringLiteral("jkt")).toString(),
+             thumbprint);
+
+    Authorizer authorizer(server);
+    authorizer.setRecord(record);
+    int flows = 0;
+    connect(&authorizer, &Authorizer::flowStarted, this, [&flows] { ++flows; });
+    McpClient client;
+    QString why;
+    QVERIFY2(connectSignedIn(client, server, &authorizer, &why), qPrintable(why));
+    QCOMPARE(flows, 0);
+    QCOMPARE(authorizer.accessToken(), record.tokens.accessToken);
     client.disconnectFromServer();
 }
 

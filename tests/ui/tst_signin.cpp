@@ -1,7 +1,9 @@
 #include "authorizer.h"
+#include "jose.h"
 #include "machinesignindialog.h"
 #include "mainwindow.h"
 #include "oauthflow.h"
+#include "pagedlistmodel.h"
 #include "secretstore.h"
 #include "serverlistmodel.h"
 #include "serverprocess.h"
@@ -16,9 +18,11 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDirIterator>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QJsonDocument>
 #include <QLabel>
@@ -31,11 +35,14 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QTreeWidget>
+
+#include <optional>
 
 using namespace folio;
 
@@ -75,6 +82,8 @@ private Q_SLOTS:
     void aWaitingSignInOffersItsPageAgain();
     void theMachineFormAsksForWhatItsGrantNeeds();
     void aMachineSignsInWithClientCredentials();
+    void aDpopSignInShowsTheProofDecodedNeverTheKey_data();
+    void aDpopSignInShowsTheProofDecodedNeverTheKey();
 
 private:
     // Starts the demo server on HTTP with its authorization server; false when it did not listen.
@@ -483,6 +492,173 @@ void tst_SignIn::aMachineSignsInWithClientCredentials()
     QVERIFY2(detail.contains(QStringLiteral("grant_type = client_credentials")), qPrintable(detail));
     QVERIFY2(!detail.contains(QStringLiteral("s3cret-value")), "the client secret shows masked");
     QVERIFY(!detail.contains(QStringLiteral("code_verifier")));
+}
+
+void tst_SignIn::aDpopSignInShowsTheProofDecodedNeverTheKey_data()
+{
+    QTest::addColumn<QString>("dpop");
+    QTest::newRow("dpop") << QStringLiteral("dpop");
+    // The token endpoint and /mcp each answer use_dpop_nonce first: the proof is sent again with it.
+    QTest::newRow("nonce") << QStringLiteral("dpop=nonce");
+}
+
+// Signing in through the window against an authorization server that issues DPoP-bound tokens
+// (the demo server's --oauth dpop, which checks proofs on its own, not with Folio's code): the
+// steps say DPoP, the token step shows the proof decoded (a public key, never its private half),
+// the server then takes the tools/list sent with "Authorization: DPoP" and a proof, and the private
+// key reaches no view, file or log.
+void tst_SignIn::aDpopSignInShowsTheProofDecodedNeverTheKey()
+{
+    QFETCH(QString, dpop);
+    const bool nonce = dpop.endsWith(QLatin1String("nonce"));
+    g_messages.clear();
+    QVERIFY(startServer({QStringLiteral("jwt"), dpop}));
+    openWindow();
+    QVERIFY(authorizer());
+    QTRY_VERIFY_WITH_TIMEOUT(signedIn(), 30000);
+    ServerSession *session = m_fixture.servers()->session(0);
+    const AuthRecord record = authorizer()->record();
+    QCOMPARE(record.tokens.tokenType, QStringLiteral("DPoP"));
+    QVERIFY(record.isDpopBound());
+    QVERIFY(record.dpopKeyPem.contains("PRIVATE KEY"));
+
+    // The window lists the tools: the resource server took the DPoP token and its proofs.
+    PagedListModel *tools = session->listModel(QStringLiteral("tools"));
+    QVERIFY(tools);
+    QTRY_VERIFY_WITH_TIMEOUT(tools->rowCount() > 0, 20000);
+    QCOMPARE(session->state(), McpClient::State::Connected);
+
+    SignInPanel *panel = m_fixture.window()->signInPanel();
+    QTreeWidget *tree = panel->steps();
+    QTreeWidgetItem *flowItem = tree->topLevelItem(tree->topLevelItemCount() - 1);
+    QTRY_COMPARE(flowItem->text(1), QStringLiteral("signed in"));
+    const OAuthFlow *flow = authorizer()->flow();
+    QVERIFY(flow);
+    auto stepIndex = [flow](AuthStep::Kind kind) {
+        for (int i = 0; i < flow->steps().size(); ++i) {
+            if (flow->steps().at(i).kind == kind)
+                return i;
+        }
+        return -1;
+    };
+    auto verdictDetail = [flow](int step, const QString &rule) -> std::optional<AuthVerdict> {
+        for (const AuthVerdict &v : flow->steps().at(step).verdicts) {
+            if (v.rule == rule)
+                return v;
+        }
+        return std::nullopt;
+    };
+    // Every step done, the last one the request sent again with the token.
+    QTRY_VERIFY(stepIndex(AuthStep::Kind::AuthorizedRequest) >= 0);
+    for (int i = 0; i < flowItem->childCount(); ++i)
+        QVERIFY2(flowItem->child(i)->data(0, SignInPanel::StateRole).toInt() == int(AuthStep::State::Done),
+                 qPrintable(flowItem->child(i)->text(0) + QStringLiteral(" is not done")));
+
+    // The metadata step: DPoP, bound to a key of Folio's.
+    const int metadataStep = stepIndex(AuthStep::Kind::ServerMetadata);
+    QVERIFY(metadataStep >= 0);
+    const auto dpopVerdict = verdictDetail(metadataStep, QStringLiteral("DPoP"));
+    QVERIFY(dpopVerdict);
+    QVERIFY(dpopVerdict->passed);
+    QVERIFY2(dpopVerdict->detail.contains(QStringLiteral("ES256")), qPrintable(dpopVerdict->detail));
+
+    // The token step: token type DPoP; the proof decoded, its jwk public.
+    const int tokenStep = stepIndex(AuthStep::Kind::Token);
+    QVERIFY(tokenStep >= 0);
+    const auto typeVerdict = verdictDetail(tokenStep, QStringLiteral("token type DPoP or Bearer"));
+    QVERIFY(typeVerdict);
+    QVERIFY(typeVerdict->passed);
+    QCOMPARE(typeVerdict->detail, QStringLiteral("DPoP"));
+    QCOMPARE(bool(verdictDetail(tokenStep, QStringLiteral("DPoP nonce"))), nonce);
+    QVERIFY(!verdictDetail(tokenStep, QStringLiteral("token bound to the DPoP key")));
+    // The resource server's nonce too: the request sent again with it is the last step, done.
+    const int requestStep = stepIndex(AuthStep::Kind::AuthorizedRequest);
+    QCOMPARE(bool(verdictDetail(requestStep, QStringLiteral("DPoP nonce"))), nonce);
+    QVERIFY2(flow->steps().at(requestStep).summary.endsWith(QLatin1String("HTTP 200")),
+             qPrintable(flow->steps().at(requestStep).summary));
+    const QJsonObject proof =
+        flow->steps().at(tokenStep).details.value(QStringLiteral("dpop_proof")).toObject();
+    const QJsonObject header = proof.value(QStringLiteral("header")).toObject();
+    const QJsonObject claims = proof.value(QStringLiteral("claims")).toObject();
+    QCOMPARE(header.value(QStringLiteral("typ")).toString(), QStringLiteral("dpop+jwt"));
+    QCOMPARE(header.value(QStringLiteral("alg")).toString(), QStringLiteral("ES256"));
+    const QJsonObject jwk = header.value(QStringLiteral("jwk")).toObject();
+    QCOMPARE(jwk.value(QStringLiteral("kty")).toString(), QStringLiteral("EC"));
+    QCOMPARE(jwk.value(QStringLiteral("crv")).toString(), QStringLiteral("P-256"));
+    QVERIFY(!jwk.value(QStringLiteral("x")).toString().isEmpty());
+    QVERIFY(!jwk.value(QStringLiteral("y")).toString().isEmpty());
+    QVERIFY(!jwk.contains(QStringLiteral("d")));
+    QCOMPARE(claims.value(QStringLiteral("htm")).toString(), QStringLiteral("POST"));
+    QVERIFY(claims.value(QStringLiteral("htu")).toString().endsWith(QLatin1String("/token")));
+    QCOMPARE(claims.contains(QStringLiteral("nonce")), nonce);
+    // The access token's claims (jwt) name the same key: cnf.jkt is the key's thumbprint.
+    const QJsonObject cnf = flow->steps().at(tokenStep).jwtClaims.value(QStringLiteral("cnf")).toObject();
+    QCOMPARE(cnf.value(QStringLiteral("jkt")).toString(),
+             SigningKey::fromPem(record.dpopKeyPem).thumbprint());
+
+    // As the dock shows it: found, decoded; the key's private half nowhere, token revealed or not.
+    tree->setCurrentItem(flowItem->child(tokenStep));
+    QString shown = panel->detail()->toPlainText();
+    QVERIFY2(shown.contains(QStringLiteral("dpop_proof")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("dpop+jwt")), qPrintable(shown));
+    QVERIFY2(shown.contains(jwk.value(QStringLiteral("x")).toString()), qPrintable(shown));
+    QVERIFY(!shown.contains(QStringLiteral("\"d\"")));
+    panel->revealBox()->setChecked(true);
+    for (int i = 0; i < flowItem->childCount(); ++i) {
+        tree->setCurrentItem(flowItem->child(i));
+        if (panel->revealBox()->isEnabled())
+            panel->revealBox()->setChecked(true);
+        shown += panel->detail()->toPlainText() + panel->statusText();
+    }
+    // The PEM's base64 body, a line of it: the key in any wrapping.
+    const QList<QByteArray> pemLines = record.dpopKeyPem.split('\n');
+    QVERIFY(pemLines.size() > 2);
+    const QByteArray keyLine = pemLines.at(1);
+    QVERIFY(keyLine.size() >= 40);
+    auto leaks = [&](const QByteArray &text) {
+        return text.contains("PRIVATE KEY") || text.contains(keyLine) || text.contains(keyLine.left(24));
+    };
+    QVERIFY(leaks(record.dpopKeyPem)); // the check finds the key where it is
+    QVERIFY2(!leaks(shown.toUtf8()), "the private key shows in the Sign-in dock");
+
+    // Nor in any file: the settings and the test profile's directories, the traffic log as
+    // exported, a report of the server.
+    QSettings().sync();
+    QByteArray written;
+    QStringList roots{QFileInfo(QSettings().fileName()).absolutePath()};
+    for (auto location : {QStandardPaths::AppDataLocation, QStandardPaths::AppConfigLocation,
+                          QStandardPaths::CacheLocation, QStandardPaths::GenericConfigLocation})
+        roots.append(QStandardPaths::writableLocation(location));
+    QStringList read;
+    for (const QString &root : std::as_const(roots)) {
+        QDirIterator files(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            const QString path = files.next();
+            QFile f(path);
+            if (read.contains(path) || f.size() > 16 * 1024 * 1024 || !f.open(QIODevice::ReadOnly))
+                continue;
+            read.append(path);
+            written += f.readAll();
+        }
+    }
+    QVERIFY2(!read.isEmpty(), qPrintable(roots.join(u' ')));
+    const TrafficLog *log = session->client()->trafficLog();
+    QVERIFY(!log->entries().isEmpty());
+    written += TrafficExport::toJsonLines(log->entries());
+    written += QJsonDocument(TrafficExport::toHar(log->httpExchanges(), QStringLiteral("test"))).toJson();
+    QTemporaryDir dir;
+    const QString report = dir.filePath(QStringLiteral("report.json"));
+    QString error;
+    QVERIFY2(m_fixture.window()->exportReport(report, &error), qPrintable(error));
+    QFile f(report);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    written += f.readAll();
+    QVERIFY2(!leaks(written), "the private key reached a file");
+    // Nor the log (debug included).
+    const QByteArray logged = g_messages.join(u'\n').toUtf8();
+    QVERIFY(!logged.isEmpty());
+    QVERIFY2(!leaks(logged), "the private key reached the log");
+    QVERIFY(!logged.contains(record.tokens.accessToken.toUtf8()));
 }
 
 QTEST_MAIN(tst_SignIn)
