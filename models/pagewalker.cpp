@@ -67,7 +67,11 @@ void PageWalker::setSource(const ListSource &source)
 {
     m_source = source;
     if (m_started)
-        restart(tr("the list's arguments changed"));
+        restart(tr("the list's arguments changed")); // answered later: nothing is compared yet
+    // Another query: its walk is not the same list walked again, so it parts from nothing.
+    m_earlierWalk.clear();
+    m_earlierWalkNumber = -1;
+    m_earlierWalkComplete = false;
 }
 
 void PageWalker::setAutoRefetch(bool on)
@@ -553,17 +557,23 @@ void PageWalker::keepDigests()
 {
     // Only a walk that read something replaces the earlier one: a restart before any answer
     // (list_changed twice in a row) keeps comparing with the last walk that was read.
+    m_parted = false;
     QVector<PageDigest> digests;
-    for (int row : walkPageRows()) {
+    const QList<int> rows = walkPageRows();
+    for (int row : rows) {
+        // Read in order up to the first page without an answer: one in flight, one that failed,
+        // one asked without the arguments it wants. What follows it is not known.
+        const PageRecord &page = m_ledger->page(row);
         const ItemTexts *items = m_rows->pageItems(row);
-        if (!items || m_ledger->page(row).index != digests.size())
-            break; // read in order up to here; a failed page ends what is known
+        if (!items || !page.isSettled() || page.state == PageRecord::State::Failed ||
+            page.state == PageRecord::State::Discarded || page.askedWithoutArguments ||
+            page.index != digests.size())
+            break;
         digests.append(PageDigest::of(*items));
     }
-    m_parted = false;
     if (digests.isEmpty())
         return;
-    m_earlierWalkComplete = m_complete && digests.size() == walkPageRows().size();
+    m_earlierWalkComplete = m_complete && digests.size() == rows.size();
     m_earlierWalk = std::move(digests);
     m_earlierWalkNumber = m_walk;
 }
@@ -579,10 +589,10 @@ void PageWalker::judgeParting(int ledgerRow, const ItemTexts &items)
         const PageDigest now = PageDigest::of(items);
         const PageDigest &before = m_earlierWalk.at(index);
         if (now.count != before.count || now.set != before.set)
-            how = tr("%1 items where walk %2's page %3 held %4, not the same")
-                      .arg(now.count)
+            how = tr("other items than walk %1's page %2 (%3 here, %4 there)")
                       .arg(walk)
                       .arg(index + 1)
+                      .arg(now.count)
                       .arg(before.count);
         else if (now.order != before.order)
             how = tr("the items of walk %1's page %2, in another order").arg(walk).arg(index + 1);

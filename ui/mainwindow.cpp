@@ -311,6 +311,12 @@ ServerView *MainWindow::serverView(int row)
     connect(v, &ServerView::statusMessage, this, &MainWindow::showStatus);
     connect(v, &ServerView::connectRequested, this, &MainWindow::connectCurrent);
     connect(v, &ServerView::currentListChanged, this, &MainWindow::handleCurrentListChanged);
+    connect(session, &ServerSession::listOpened, this, [this, session] {
+        // A folder opened from a skill's window of a server that is not the one shown: show it.
+        const int row = m_servers->rowOf(session);
+        if (row >= 0 && row != currentServerRow())
+            selectServer(row);
+    });
     connect(session, &ServerSession::error, this, [this, session](const QString &message) {
         // A failed connection's error is its state text, on the right, when it is the current server.
         const bool current = currentServerView() && currentServerView()->session() == session;

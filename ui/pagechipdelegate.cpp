@@ -188,11 +188,11 @@ void PageChipDelegate::paintChip(QPainter *painter, const QRect &rect, const Loo
     if (look.parts) {
         // Where this walk parts from the walk before (PageRecord::parting): a bar down the card's
         // left edge, in the info colour, as the tooltip and the inspector say in words.
-        const qreal w = qMax<qreal>(3, zoomed(3));
+        const qreal w = 3 * qMax<qreal>(1, zoomed(10) / 10.0);
         painter->setPen(Qt::NoPen);
         painter->setBrush(colors.info());
         painter->drawRoundedRect(
-            QRectF(card.left() + 1.5, card.top() + zoomed(Pad), w, card.height() - 2 * zoomed(Pad)), w / 2,
+            QRectF(card.left() + 2.5, card.top() + zoomed(Pad), w, card.height() - 2 * zoomed(Pad)), w / 2,
             w / 2);
     }
 

@@ -611,8 +611,19 @@ void PageInspector::refresh()
         rowLayout->addWidget(text, 1);
         m_findings->layout()->addWidget(row);
     }
-    m_findingsName->setVisible(!p.findings.isEmpty());
-    m_findings->setVisible(!p.findings.isEmpty());
+    if (!p.parting.isEmpty()) {
+        // Not a finding (a list may change between walks), but where this walk parts from the one
+        // before, as the chip's bar shows it.
+        auto *text = makeValueLabel(m_findings, QStringLiteral("partingText"));
+        text->setTextFormat(Qt::PlainText);
+        text->setText(tr("Parts from the walk before: %1").arg(terminalSafe(p.parting)));
+        QPalette palette = text->palette();
+        palette.setColor(QPalette::WindowText, colors.info());
+        text->setPalette(palette);
+        m_findings->layout()->addWidget(text);
+    }
+    m_findingsName->setVisible(!p.findings.isEmpty() || !p.parting.isEmpty());
+    m_findings->setVisible(!p.findings.isEmpty() || !p.parting.isEmpty());
 
     // Actions: a refetch needs a settled, successful page of the current walk; the walk's failed
     // last page can be asked again instead.

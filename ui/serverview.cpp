@@ -39,6 +39,16 @@
 
 namespace folio {
 
+namespace {
+
+// A list's name as its tab shows it: a server's '&' is a character, not a mnemonic.
+QString tabLabel(const ListSource &source)
+{
+    return oneLineSafe(source.displayName()).replace(QLatin1Char('&'), QStringLiteral("&&"));
+}
+
+} // namespace
+
 ServerView::ServerView(ServerSession *session, QWidget *parent)
     : QWidget(parent)
     , m_session(session)
@@ -108,7 +118,9 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
             tasksView();
         else
             listView(listIdAt(index));
-        if (!m_rebuilding && index >= 0) { // the user's choice, not a tab coming or going
+        // The user's choice, not a tab coming or going; a folder goes with the connection, so the
+        // tab to come back to is the list shown before it.
+        if (!m_rebuilding && index >= 0 && !listIdAt(index).startsWith(QLatin1String("directory:"))) {
             QSettings().setValue(tabSettingsKey(), listIdAt(index));
             m_wantedTab.clear();
         }
@@ -271,10 +283,11 @@ void ServerView::rebuildTabs()
             page->setProperty("folioListId", source.id());
             m_pages.insert(source.id(), TabPage{page, nullptr});
             // Inserting the first tab makes it current, which makes its view (currentChanged).
-            m_tabs->insertTab(index, page, source.displayName());
+            m_tabs->insertTab(index, page, tabLabel(source));
             if (source.kind() == ListSource::Kind::Tool)
-                m_tabs->setTabToolTip(
-                    index, tr("List tool %1 (pages by %2)").arg(source.toolName(), source.cursorArgument()));
+                m_tabs->setTabToolTip(index, tr("List tool %1 (pages by %2)")
+                                                 .arg(oneLineSafe(source.toolName()).toHtmlEscaped(),
+                                                      oneLineSafe(source.cursorArgument()).toHtmlEscaped()));
             if (source.isDirectory())
                 addCloseButton(index, source);
         }
@@ -299,7 +312,8 @@ void ServerView::addCloseButton(int index, const ListSource &source)
 {
     // A folder the user opened (a skill's, from its window) closes; the server's own lists do not.
     const QString path = oneLineSafe(source.directoryUri());
-    m_tabs->setTabToolTip(index, tr("Folder %1, read page by page (resources/directory/read)").arg(path));
+    m_tabs->setTabToolTip(
+        index, tr("Folder %1, read page by page (resources/directory/read)").arg(path.toHtmlEscaped()));
     auto *close = new QToolButton(m_tabs);
     close->setObjectName(QStringLiteral("closeListTab"));
     close->setAutoRaise(true);
@@ -344,8 +358,7 @@ void ServerView::updateTabTitle(const QString &listId)
     for (const ListSource &s : m_session->lists()) {
         if (s.id() != listId)
             continue;
-        const QString text =
-            count > 0 ? tr("%1 (%2)").arg(s.displayName(), QString::number(count)) : s.displayName();
+        const QString text = count > 0 ? tr("%1 (%2)").arg(tabLabel(s), QString::number(count)) : tabLabel(s);
         if (m_tabs->tabText(i) != text)
             m_tabs->setTabText(i, text);
     }
@@ -573,12 +586,13 @@ void ServerView::addReadActions(ListView *view, const ListSource &source)
     read->setShortcut(QKeySequence(tr("Ctrl+R")));
     read->setShortcutContext(Qt::WidgetShortcut);
     table->addAction(read); // ListView's context menu offers the table's own actions first
-    const auto readAt = [this, table, kind](const QModelIndex &index) {
+    const auto readAt = [this, table, kind, source](const QModelIndex &index) {
         if (!index.isValid())
             return;
         const QJsonObject item =
             QJsonDocument::fromJson(index.data(PagedListModel::ItemJsonRole).toByteArray()).object();
-        if (item.value(QStringLiteral("mimeType")).toString() == QLatin1String("inode/directory")) {
+        if (source.isDirectory() && !item.value(QStringLiteral("uri")).toString().isEmpty() &&
+            item.value(QStringLiteral("mimeType")).toString() == QLatin1String("inode/directory")) {
             // A folder in a folder (SEP-2640) opens in a tab of its own, as its parent did.
             QString why;
             if (m_session->openList(ListSource::directory(item.value(QStringLiteral("uri")).toString()), &why)

@@ -129,8 +129,8 @@ SkillView::SkillView(ServerSession *session, const SkillEntry &entry, QWidget *p
     m_folderButton->setToolTip(
         unavailable.isEmpty()
             ? tr("List what is in %1 in the server's window, page by page (resources/directory/read, Ctrl+B)")
-                  .arg(oneLineSafe(elide(directory, 80)))
-            : oneLineSafe(unavailable));
+                  .arg(elide(directory, 80).toHtmlEscaped())
+            : oneLineSafe(unavailable).toHtmlEscaped());
     m_outcome->setObjectName(QStringLiteral("skillOutcome"));
     m_outcome->setTextFormat(Qt::PlainText);
     m_outcome->setText(tr("Nothing of this skill is read until you load it."));

@@ -489,16 +489,25 @@ AuthServer::ProofVerdict AuthServer::checkProof(const HeaderMap &headers, const 
     case dpop::Verdict::Valid:
         break;
     }
-    // RFC 9449 §11.1: a proof is good once. Its iat is at most maxSkewSeconds old, so a jti needs
-    // remembering only that long; the latest maxProofIds are kept, whatever their age.
+    // RFC 9449 §11.1: a proof is good once. Its iat is at most maxSkewSeconds from now, so a jti
+    // is remembered until no proof carrying it can be taken any more (twice that, from when it
+    // was taken), and never forgotten sooner: a client that sends maxProofIds proofs within that
+    // time is refused rather than let push an earlier jti out and replay it.
+    const qint64 now = expected.nowSeconds;
+    while (!m_proofIdOrder.isEmpty() && m_proofIdOrder.constFirst().second < now - 2 * dpop::maxSkewSeconds)
+        m_proofIds.remove(m_proofIdOrder.takeFirst().first);
     if (m_proofIds.contains(proof.jti)) {
         *why = QStringLiteral("The DPoP proof was used before (its jti is not new)");
         return ProofVerdict::Invalid;
     }
+    if (m_proofIdOrder.size() >= maxProofIds) {
+        *why = QStringLiteral("Too many DPoP proofs in %1 s: the demo server remembers %2; try again later")
+                   .arg(2 * dpop::maxSkewSeconds)
+                   .arg(maxProofIds);
+        return ProofVerdict::Invalid;
+    }
     m_proofIds.insert(proof.jti);
-    m_proofIdOrder.append(proof.jti);
-    while (m_proofIdOrder.size() > maxProofIds)
-        m_proofIds.remove(m_proofIdOrder.takeFirst());
+    m_proofIdOrder.append({proof.jti, now});
     *jkt = proof.thumbprint;
     return ProofVerdict::Valid;
 }

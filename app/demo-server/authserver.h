@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QPair>
 #include <QSet>
 #include <QString>
 #include <QStringList>
@@ -194,8 +195,8 @@ private:
     // dpop=nonce: the token endpoint's and /mcp's nonces (RFC 9449 §8, §9), one each per run.
     QString m_tokenNonce;
     QString m_resourceNonce;
-    QSet<QString> m_proofIds; // jtis of the proofs taken, the latest maxProofIds
-    QList<QString> m_proofIdOrder;
+    QSet<QString> m_proofIds;                     // jtis of the proofs taken lately (checkProof)
+    QList<QPair<QString, qint64>> m_proofIdOrder; // each with when it was taken, oldest first
 };
 
 } // namespace demo

@@ -730,8 +730,8 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
     });
     // Signing in: the demo server on HTTP with its own authorization server (--oauth), the browser
     // an HTTP GET that follows the authorization server's redirect to Folio's listener; the Sign-in
-    // dock with the token step selected. Then one whose token endpoint refuses the code: the
-    // failure at its step. Neither server is saved.
+    // dock with the token step selected, its DPoP proof decoded (--oauth dpop). Then one whose token endpoint
+    // refuses the code: the failure at its step. Neither server is saved.
     auto signIn = std::make_shared<SignInShots>(servers, servers->session(0)->config().command);
     auto signInStep = [&window, signIn](const QString &oauth) {
         return [&window, signIn, oauth] { return signIn->open(&window, oauth); };
@@ -754,7 +754,7 @@ int takeWindowShots(const QString &demoServer, const QString &directory)
             return true;
         };
     };
-    script.add(QStringLiteral("sign-in server"), signInStep(QStringLiteral("jwt")));
+    script.add(QStringLiteral("sign-in server"), signInStep(QStringLiteral("jwt,dpop"))); // DPoP-bound tokens
     script.add(QStringLiteral("signed in"), signInSettled(true), 30000);
     script.add(QStringLiteral("the token step"), selectStep(QStringLiteral("Token")));
     shot(QStringLiteral("signin-light"), 5);
