@@ -413,6 +413,9 @@ QString pageArticle(int listIndex, int pageIndex, const QJsonObject &p, const QL
     if (p.contains(QStringLiteral("discardReason")))
         s += QStringLiteral("<span class=\"small muted\">%1</span>")
                  .arg(esc(p.value(QStringLiteral("discardReason")).toString()));
+    if (p.contains(QStringLiteral("parting")))
+        s += QStringLiteral("<span class=\"small muted\">parts from the walk before: %1</span>")
+                 .arg(esc(p.value(QStringLiteral("parting")).toString()));
     s += QStringLiteral("</h3><table class=\"kv\">");
     auto row = [&s](const QString &name, const QString &html) {
         s += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>").arg(esc(name), html);

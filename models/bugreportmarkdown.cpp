@@ -258,6 +258,9 @@ QByteArray toMarkdown(const QJsonObject &report, qsizetype rawCapBytes)
             if (p.contains(QStringLiteral("discardReason")))
                 m += QStringLiteral("- discarded: %1\n")
                          .arg(text(p.value(QStringLiteral("discardReason")).toString()));
+            if (p.contains(QStringLiteral("parting")))
+                m += QStringLiteral("- parts from the walk before: %1\n")
+                         .arg(text(p.value(QStringLiteral("parting")).toString()));
             for (const QJsonValue &fv : findings) {
                 const QJsonObject f = fv.toObject();
                 if (f.value(QStringLiteral("list")).toString() == listId &&

@@ -127,6 +127,8 @@ QJsonObject PageRecord::toJson() const
     }
     if (!discardReason.isEmpty())
         o[QStringLiteral("discardReason")] = discardReason;
+    if (!parting.isEmpty()) // where this walk parts from the walk before (PageWalker)
+        o[QStringLiteral("parting")] = parting;
     if (refetchCount > 0) {
         o[QStringLiteral("refetchCount")] = refetchCount;
         o[QStringLiteral("diff")] = QJsonObject{{QStringLiteral("added"), diffAdded},

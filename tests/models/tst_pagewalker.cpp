@@ -577,6 +577,7 @@ void tst_PageWalker::aRestartedWalkSaysWhereItParts()
             QCOMPARE(marked, -1); // only the first page that parts
             marked = p.index;
             QVERIFY2(p.parting.contains(how), qPrintable(p.parting));
+            QCOMPARE(p.toJson().value(QStringLiteral("parting")).toString(), p.parting); // reports, pages
             QCOMPARE(
                 walker->ledger()->data(walker->ledger()->index(row, 0), PageLedger::PartingRole).toString(),
                 p.parting);
