@@ -18,6 +18,7 @@ private Q_SLOTS:
     void jsonStaysExact_data();
     void jsonStaysExact();
     void invalidUtf8InJson();
+    void jsonSpecialsAtEveryOffset();
     void hiddenAndLookAlike();
 };
 
@@ -146,6 +147,33 @@ void tst_TerminalText::invalidUtf8InJson()
                         "b\"]"));
     QCOMPARE(jsonTerminalSafe(QByteArray("[\"\xc2\x9b\"]")), QByteArray("[\"\\u009b\"]"));
     QCOMPARE(jsonTerminalSafe(QByteArray("[\"\xc0\x9b\"]")), QByteArray("[\"\xef\xbf\xbd\xef\xbf\xbd\"]"));
+}
+
+void tst_TerminalText::jsonSpecialsAtEveryOffset()
+{
+    // jsonTerminalSafe() skips 16 plain bytes at a time: each kind of byte it must stop at, at
+    // every offset across three such blocks, is found and made safe as alone.
+    const QList<QPair<QByteArray, QByteArray>> specials{
+        {"\x1b", "\\u001b"},
+        {"\x7f", "\\u007f"},
+        {"\xc2\x9b", "\\u009b"},
+        {"\x9b", "\xef\xbf\xbd"},
+        {"\xe2\x80\xae", "\\u202e"},
+        {"\xc3\xa9", "\xc3\xa9"}, // é stays
+        {"\n", "\n"},
+        {"\t", "\t"},
+    };
+    for (const auto &[raw, safe] : specials) {
+        for (int at = 0; at < 48; ++at) {
+            const QByteArray before(at, 'a');
+            const QByteArray after(48 - at, 'b');
+            const QByteArray in = before + raw + after + raw;
+            const QByteArray expected = before + safe + after + safe;
+            QCOMPARE(jsonTerminalSafe(in), expected);
+        }
+    }
+    const QByteArray plain(100, 'x');
+    QCOMPARE(jsonTerminalSafe(plain).constData(), plain.constData()); // unchanged: shared, not copied
 }
 
 void tst_TerminalText::hiddenAndLookAlike()
