@@ -183,7 +183,21 @@ ListSource ListSource::directory(const QString &directoryUri)
 
 bool ListSource::isDirectory() const
 {
-    return m_kind == Kind::Extension && m_name.startsWith(directoryPrefix);
+    return m_kind == Kind::Extension && isDirectoryId(m_name);
+}
+
+bool ListSource::isDirectoryId(const QString &listId)
+{
+    return listId.startsWith(directoryPrefix);
+}
+
+std::optional<ListSource> ListSource::subdirectory(const QJsonObject &item) const
+{
+    const QString uri = item.value(QStringLiteral("uri")).toString();
+    if (!isDirectory() || uri.isEmpty() ||
+        item.value(QStringLiteral("mimeType")).toString() != QLatin1String("inode/directory"))
+        return std::nullopt;
+    return directory(uri);
 }
 
 QString ListSource::directoryUri() const
@@ -212,11 +226,10 @@ QString ListSource::unavailableOn(const McpClient *client) const
     if (!extensions.contains(QStringLiteral("io.modelcontextprotocol/skills")))
         return QStringLiteral("the server does not offer skills: its capabilities.extensions has no "
                               "io.modelcontextprotocol/skills");
-    if (m_name.startsWith(directoryPrefix) &&
-        !extensions.value(QStringLiteral("io.modelcontextprotocol/skills"))
-             .toObject()
-             .value(QStringLiteral("directoryRead"))
-             .toBool())
+    if (isDirectory() && !extensions.value(QStringLiteral("io.modelcontextprotocol/skills"))
+                              .toObject()
+                              .value(QStringLiteral("directoryRead"))
+                              .toBool())
         return QStringLiteral("the server's skills extension does not say directoryRead: it reads no "
                               "directories (resources/directory/read)");
     return {};
@@ -596,7 +609,7 @@ QList<ListSource::Column> ListSource::columns() const
     case Kind::Tool:
         return {};
     case Kind::Extension:
-        if (m_name.startsWith(directoryPrefix)) // resources/directory/read: SEP-2640
+        if (isDirectory()) // resources/directory/read: SEP-2640
             return {col("name", "Name"), col("mimeType", "MIME type"), col("size", "Size"),
                     col("uri", "URI")};
         if (m_name == QLatin1String("skills")) // skills/list: SEP-2640 entries

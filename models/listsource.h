@@ -74,8 +74,12 @@ public:
     static ListSource directory(const QString &directoryUri);
     // A directory list: one the user opens (a skill's folder), not one the server has on its own.
     bool isDirectory() const;
+    static bool isDirectoryId(const QString &listId);
     // The directory a directory list reads; empty for any other.
     QString directoryUri() const;
+    // The folder an entry of this directory list names (mimeType inode/directory, with a uri);
+    // std::nullopt for a file, and for an item of any other list.
+    std::optional<ListSource> subdirectory(const QJsonObject &item) const;
     // Why an extension list cannot be walked on this connection ("tasks/list does not exist in
     // the 2026-07-28 tasks extension …", "the server does not offer skills …"); empty when it can,
     // and for the other kinds.

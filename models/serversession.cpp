@@ -643,12 +643,7 @@ QString ServerSession::openList(const ListSource &source, QString *why)
         Q_EMIT listOpened(id);
         return id;
     }
-    QString reason = m_client->state() == ClientState::Connected
-                         ? source.unavailableOn(m_client)
-                         : tr("%1 is not connected").arg(m_config.name);
-    if (!source.isDirectory() && reason.isEmpty())
-        reason = tr("only a folder opens on request; the server's own lists come when it connects");
-    if (!reason.isEmpty()) {
+    if (const QString reason = cannotOpen(source); !reason.isEmpty()) {
         if (why)
             *why = reason;
         return {};
@@ -661,6 +656,18 @@ QString ServerSession::openList(const ListSource &source, QString *why)
     return id;
 }
 
+QString ServerSession::cannotOpen(const ListSource &source) const
+{
+    if (std::any_of(m_lists.cbegin(), m_lists.cend(),
+                    [&](const ListSource &l) { return l.id() == source.id(); }))
+        return {};
+    if (!source.isDirectory())
+        return tr("only a folder opens on request; the server's own lists come when it connects");
+    if (m_client->state() != ClientState::Connected)
+        return tr("%1 is not connected").arg(m_config.name);
+    return source.unavailableOn(m_client);
+}
+
 void ServerSession::closeList(const QString &listId)
 {
     const auto it = std::find_if(m_lists.begin(), m_lists.end(),
@@ -670,7 +677,7 @@ void ServerSession::closeList(const QString &listId)
     m_lists.erase(it);
     if (PagedListModel *model = m_models.take(listId)) {
         model->walker()->cancel();
-        model->deleteLater(); // its tab's view goes with listsChanged(), before this
+        model->deleteLater(); // the views of it hold it by QPointer; its tab goes with listsChanged()
     }
     Q_EMIT listsChanged();
     Q_EMIT findingsChanged();

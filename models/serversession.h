@@ -102,6 +102,8 @@ public:
     // server cannot have it (ListSource::unavailableOn) or is not connected. It goes with the
     // connection, and is in no snapshot: the server's own lists are.
     QString openList(const ListSource &source, QString *why = nullptr);
+    // Why openList() would refuse source; empty when it would open it (or has it open).
+    QString cannotOpen(const ListSource &source) const;
     // Closes a list openList() opened (no other): its walk stops and its tab goes.
     void closeList(const QString &listId);
     // The model for a list id when it exists already (never made here).

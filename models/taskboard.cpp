@@ -555,6 +555,7 @@ bool TaskBoard::cancel(int row)
         if (call->isError()) {
             m_tasks[row].error = call->error();
             changed(row);
+            Q_EMIT cancelAnswered(row, call->error());
             return;
         }
         // 2025 answers the task itself; 2026 only acknowledges: ask where it stands now.
@@ -564,6 +565,7 @@ bool TaskBoard::cancel(int row)
             apply(row, *info);
         else
             refresh(row);
+        Q_EMIT cancelAnswered(row, {});
     });
     return true;
 }

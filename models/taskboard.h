@@ -130,6 +130,9 @@ public:
 Q_SIGNALS:
     // A task ended (completed, failed, cancelled) and its result is here, or it failed to start.
     void taskEnded(int row);
+    // The server answered cancel()'s tasks/cancel: error says how it refused, or is none (the
+    // task's status then follows, from the answer or from tasks/get).
+    void cancelAnswered(int row, const folio::McpError &error);
     void findingsChanged();
 
 private:

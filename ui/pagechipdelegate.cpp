@@ -188,7 +188,7 @@ void PageChipDelegate::paintChip(QPainter *painter, const QRect &rect, const Loo
     if (look.parts) {
         // Where this walk parts from the walk before (PageRecord::parting): a bar down the card's
         // left edge, in the info colour, as the tooltip and the inspector say in words.
-        const qreal w = 3 * qMax<qreal>(1, zoomed(10) / 10.0);
+        const qreal w = qMax(3, zoomed(3));
         painter->setPen(Qt::NoPen);
         painter->setBrush(colors.info());
         painter->drawRoundedRect(

@@ -120,7 +120,7 @@ ServerView::ServerView(ServerSession *session, QWidget *parent)
             listView(listIdAt(index));
         // The user's choice, not a tab coming or going; a folder goes with the connection, so the
         // tab to come back to is the list shown before it.
-        if (!m_rebuilding && index >= 0 && !listIdAt(index).startsWith(QLatin1String("directory:"))) {
+        if (!m_rebuilding && index >= 0 && !ListSource::isDirectoryId(listIdAt(index))) {
             QSettings().setValue(tabSettingsKey(), listIdAt(index));
             m_wantedTab.clear();
         }
@@ -591,12 +591,10 @@ void ServerView::addReadActions(ListView *view, const ListSource &source)
             return;
         const QJsonObject item =
             QJsonDocument::fromJson(index.data(PagedListModel::ItemJsonRole).toByteArray()).object();
-        if (source.isDirectory() && !item.value(QStringLiteral("uri")).toString().isEmpty() &&
-            item.value(QStringLiteral("mimeType")).toString() == QLatin1String("inode/directory")) {
+        if (const std::optional<ListSource> folder = source.subdirectory(item)) {
             // A folder in a folder (SEP-2640) opens in a tab of its own, as its parent did.
             QString why;
-            if (m_session->openList(ListSource::directory(item.value(QStringLiteral("uri")).toString()), &why)
-                    .isEmpty())
+            if (m_session->openList(*folder, &why).isEmpty())
                 Q_EMIT statusMessage(tr("The folder cannot be read: %1").arg(oneLineSafe(why)));
             return;
         }

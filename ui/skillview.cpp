@@ -124,7 +124,7 @@ SkillView::SkillView(ServerSession *session, const SkillEntry &entry, QWidget *p
     const QString unavailable = !m_session ? tr("The server is gone")
                                 : directory.isEmpty()
                                     ? tr("The skill's uri names no SKILL.md, so it has no folder to read")
-                                    : ListSource::directory(directory).unavailableOn(m_session->client());
+                                    : m_session->cannotOpen(ListSource::directory(directory));
     m_folderButton->setEnabled(unavailable.isEmpty());
     m_folderButton->setToolTip(
         unavailable.isEmpty()

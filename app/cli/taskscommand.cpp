@@ -425,11 +425,14 @@ void TasksCommand::handleTaskEnded(int row)
     if (!m_board || row != m_row || m_done)
         return;
     const TaskRecord &r = m_board->record(row);
-    if (m_signal) {
+    if (m_signal) { // the task ended while its cancel was awaited
         if (r.phase == TaskRecord::Phase::Failed)
             concludeInterrupt(false, r.error.describe());
+        else if (r.task.status == TaskInfo::Status::Cancelled)
+            concludeInterrupt(true);
         else
-            interruptAnswered(r.task);
+            concludeInterrupt(false,
+                              QStringLiteral("it ended first: %1").arg(TaskInfo::statusLabel(r.task.status)));
         return;
     }
     if (m_options.json)
@@ -489,10 +492,11 @@ void TasksCommand::handleInterrupt(int signal, int count)
 
 void TasksCommand::cancelOnInterrupt()
 {
-    McpClient *client = m_session->client();
+    // The board asks tasks/cancel and goes on following the task: its end (handleTaskEnded), or
+    // the cancel's refusal, or the wait's end concludes.
     m_cancelledId = m_board->record(m_row).task.taskId;
     m_cancelPending = QStringLiteral("no answer to tasks/cancel");
-    const int waitMs = qMin(cancelWaitMs, client->config().requestTimeoutMs);
+    const int waitMs = qMin(cancelWaitMs, m_session->client()->config().requestTimeoutMs);
     m_cancelWait = new QTimer(this);
     m_cancelWait->setSingleShot(true);
     connect(m_cancelWait, &QTimer::timeout, this, [this, waitMs] {
@@ -500,61 +504,18 @@ void TasksCommand::cancelOnInterrupt()
                           QStringLiteral("%1 within %2 ms").arg(m_cancelPending, QString::number(waitMs)));
     });
     m_cancelWait->start(waitMs);
-    // The board goes on following the task meanwhile: a poll or a status notification may tell
-    // of its end before the answer does (handleTaskEnded).
-    RpcCall *call = client->cancelTask(m_cancelledId, this);
-    connect(call, &RpcCall::finished, this, [this, call, client] {
-        call->deleteLater();
-        if (m_done)
+    connect(m_board, &TaskBoard::cancelAnswered, this, [this](int row, const McpError &error) {
+        if (row != m_row || m_done)
             return;
-        if (call->isError()) {
-            concludeInterrupt(false, QStringLiteral("tasks/cancel failed: %1").arg(call->error().describe()));
+        if (error.isError()) {
+            concludeInterrupt(false, QStringLiteral("tasks/cancel failed: %1").arg(error.describe()));
             return;
         }
-        // 2025-11-25 answers the task itself; the 2026-07-28 extension only acknowledges: ask.
-        if (const std::optional<TaskInfo> info = TaskInfo::fromJson(call->result())) {
-            interruptAnswered(*info);
-            return;
-        }
-        m_cancelPending = QStringLiteral("tasks/cancel was acknowledged, but no tasks/get answered");
-        RpcCall *get = client->getTask(m_cancelledId, this);
-        connect(get, &RpcCall::finished, this, [this, get] {
-            get->deleteLater();
-            if (m_done)
-                return;
-            if (get->isError()) {
-                concludeInterrupt(false,
-                                  QStringLiteral("tasks/cancel was acknowledged, but tasks/get failed: %1")
-                                      .arg(get->error().describe()));
-                return;
-            }
-            QString problem;
-            const std::optional<TaskInfo> info = TaskInfo::fromJson(get->result(), &problem);
-            if (!info) {
-                concludeInterrupt(false, QStringLiteral("tasks/get answered no task: %1").arg(problem));
-                return;
-            }
-            interruptAnswered(*info);
-        });
+        // Acknowledged, not yet ended: the board follows it until the wait ends.
+        m_cancelPending = QStringLiteral("the server took tasks/cancel, but the task was still %1")
+                              .arg(TaskInfo::statusLabel(m_board->record(m_row).task.status));
     });
-}
-
-void TasksCommand::interruptAnswered(const TaskInfo &info)
-{
-    if (m_done)
-        return;
-    if (info.status == TaskInfo::Status::Cancelled) {
-        concludeInterrupt(true);
-        return;
-    }
-    if (info.isTerminal()) {
-        concludeInterrupt(false,
-                          QStringLiteral("it ended first: %1").arg(TaskInfo::statusLabel(info.status)));
-        return;
-    }
-    // Acknowledged, not yet cancelled: the board follows it until the wait ends.
-    m_cancelPending = QStringLiteral("the server took tasks/cancel, but the task was still %1")
-                          .arg(TaskInfo::statusLabel(info.status));
+    m_board->cancel(m_row);
 }
 
 void TasksCommand::concludeInterrupt(bool cancelled, const QString &why)

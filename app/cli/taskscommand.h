@@ -78,10 +78,8 @@ private:
     // run, SIGINT or SIGTERM: the first cancels the task being followed (when there is one) and
     // waits for the server's answer a bounded time; any other ends the command at once.
     void handleInterrupt(int signal, int count);
+    // Asks the board to cancel, and waits for the task's end, the cancel's refusal or the wait's end.
     void cancelOnInterrupt();
-    // Where the task stands after the cancel (its answer, tasks/get, the board): cancelled ends
-    // the command; still running, it waits on for the board to see it end.
-    void interruptAnswered(const TaskInfo &info);
     // Says whether the server confirmed the cancel, and ends with 128 + the signal.
     void concludeInterrupt(bool cancelled, const QString &why = {});
 

@@ -587,6 +587,16 @@ void tst_ListSource::tasksListIsAnExtensionList()
     QCOMPARE(folder.displayName(), QStringLiteral("triage-posts/"));
     QCOMPARE(folder.requestTitle(), QStringLiteral("resources/directory/read"));
     QVERIFY(!ListSource::extensionNames().contains(folder.id()));
+    QVERIFY(ListSource::isDirectoryId(folder.id()));
+    // An entry that is a folder names the list of its own; a file, or an item of another list, none.
+    QJsonObject sub{{QStringLiteral("uri"), QStringLiteral("skill://a/triage-posts/references")},
+                    {QStringLiteral("mimeType"), QStringLiteral("inode/directory")}};
+    QCOMPARE(folder.subdirectory(sub)->directoryUri(), QStringLiteral("skill://a/triage-posts/references"));
+    QVERIFY(!ListSource::protocol(ListKind::Resources).subdirectory(sub));
+    sub[QStringLiteral("mimeType")] = QStringLiteral("text/markdown");
+    QVERIFY(!folder.subdirectory(sub));
+    sub = {{QStringLiteral("mimeType"), QStringLiteral("inode/directory")}}; // no uri
+    QVERIFY(!folder.subdirectory(sub));
     const ListSource hostile = ListSource::directory(QStringLiteral("skill://a/\x1b]0;owned\x07"));
     QVERIFY(!hostile.displayName().contains(QChar(0x1b)));
     QVERIFY(!hostile.displayName().contains(QChar(0x07)));
